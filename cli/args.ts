@@ -1,0 +1,67 @@
+import type { ArgsDef } from "citty";
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The closest known word, when it is close enough to be what the user meant. */
+export function suggest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const distance = editDistance(word, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/**
+ * citty accepts flags it does not know without a word, so a typo like `--foucs` would silently
+ * hand off without the focus. Returns a message for the first unknown flag, or `undefined`.
+ */
+export function findUnknownFlag(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
+  const long = new Map<string, boolean>(); // flag name → takes a value
+  const short = new Map<string, boolean>();
+  for (const [name, def] of Object.entries(argsDef)) {
+    if (def.type === "positional") continue;
+    const takesValue = def.type === "string" || def.type === "enum";
+    long.set(kebab(name), takesValue);
+    if (def.type === "boolean") long.set(`no-${kebab(name)}`, false);
+    const alias = "alias" in def ? def.alias : undefined;
+    const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
+    for (const alias of aliases) (alias.length === 1 ? short : long).set(alias, takesValue);
+  }
+  long.set("help", false);
+  short.set("h", false);
+
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i] ?? "";
+    if (arg === "--") break;
+    if (!arg.startsWith("-") || arg === "-") continue;
+    const [flag = "", inlineValue] = arg.replace(/^-+/, "").split(/=(.*)/s, 2);
+    const isLong = arg.startsWith("--");
+    const table = isLong ? long : short;
+    const name = isLong ? kebab(flag) : flag;
+    const takesValue = table.get(name);
+    if (takesValue === undefined) {
+      const hint = suggest(name, [...long.keys()].filter((k) => !k.startsWith("no-")));
+      return `unknown option ${arg.split("=")[0]}${hint ? `; did you mean --${hint}?` : ""}`;
+    }
+    if (takesValue && inlineValue === undefined) i++;
+  }
+  return undefined;
+}

@@ -1,0 +1,78 @@
+import { createConsola, type ConsolaInstance, type LogObject } from "consola";
+import { formatWithOptions } from "node:util";
+import { isAgentError, type ErrorCode } from "../core/index.ts";
+
+/** Exit statuses, as documented in the README and spec/handoff.md. */
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  nothingToHandOff: 3,
+  cancelled: 130,
+} as const;
+
+const EXIT_BY_CODE: Record<ErrorCode, number> = {
+  FILE: EXIT.usage,
+  NOT_A_SESSION: EXIT.usage,
+  MALFORMED_SESSION: EXIT.usage,
+  UNKNOWN_ENTRY: EXIT.usage,
+  USAGE: EXIT.usage,
+  NOTHING_TO_HAND_OFF: EXIT.nothingToHandOff,
+  HANDOFF_FAILED: EXIT.failed,
+  CANCELLED: EXIT.cancelled,
+};
+
+export interface LoggerOptions {
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** True when stderr is a terminal a person watches (not CI, not NO_COLOR-style plain output). */
+export function isInteractive(env: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(process.stderr.isTTY) && !env.CI && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+const PREFIX: Partial<Record<string, string>> = { warn: "warning: ", error: "error: ", fatal: "error: ", debug: "debug: ", trace: "trace: " };
+
+/**
+ * The one logger: everything for humans goes to stderr, one plain line per message, so stdout
+ * carries only the product. `--quiet` keeps warnings and errors; `--verbose` adds debug lines.
+ */
+export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
+  const colour = isInteractive();
+  return createConsola({
+    level: options.quiet ? 1 : options.verbose ? 4 : 3,
+    throttle: 0,
+    stdout: process.stderr,
+    stderr: process.stderr,
+    reporters: [
+      {
+        log(entry: LogObject) {
+          const text = formatWithOptions({ colors: false }, ...entry.args);
+          const prefix = PREFIX[entry.type] ?? "";
+          const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
+          process.stderr.write(`${painted}${text}\n`);
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The exit-code boundary: maps expected errors to one message and a status, and shows
+ * anything else as the bug it is. Commands set `process.exitCode`; nothing calls `process.exit`.
+ */
+export function reportError(error: unknown, logger: ConsolaInstance, verbose = false): number {
+  if (isAgentError(error)) {
+    const status = EXIT_BY_CODE[error.code];
+    if (error.code === "HANDOFF_FAILED") logger.error(`Handoff failed: ${error.message}`);
+    else if (error.code === "CANCELLED") logger.error("Handoff cancelled");
+    else if (error.code === "NOTHING_TO_HAND_OFF") logger.warn(error.message);
+    else logger.error(error.message);
+    if (verbose && error.stack) logger.debug(error.stack);
+    return status;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  logger.error(`unexpected internal error (please report it): ${detail}`);
+  return EXIT.failed;
+}

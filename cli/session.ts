@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { ConsolaInstance } from "consola";
+import { AgentError, analyzeBranch, describeSessionProblems, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
+import { readSessionFile, type SessionFile } from "./files.ts";
+
+/** omp keeps large images out of the session, in content-addressed files. */
+export function ompBlobResolver(blobDir = join(homedir(), ".omp", "agent", "blobs")): ResolveBlob {
+  return (sha256) => {
+    try {
+      return readFileSync(join(blobDir, sha256)).toString("base64");
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export interface LoadedSession {
+  file: SessionFile;
+  session: Session;
+  analysis: BranchAnalysis;
+  warnings: string[];
+}
+
+/**
+ * Reads, parses and analyses a session for a command, warning about what was skipped.
+ * With `strict`, any unusable line is an error instead.
+ */
+export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
+  const file = readSessionFile(path);
+  const session = parseSession(file.text, path);
+  if (options.strict && session.problems.length > 0) {
+    const first = session.problems[0];
+    const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
+    throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, { file: path, line: first?.line });
+  }
+  const analysis = analyzeBranch(session, {
+    leafId: options.leafId,
+    resolveBlob: session.format === "omp" ? ompBlobResolver() : undefined,
+  });
+  const warnings = describeSessionProblems(session, analysis);
+  for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
+  return { file, session, analysis, warnings };
+}

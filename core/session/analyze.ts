@@ -1,0 +1,61 @@
+import type { ContextOptions } from "./context.ts";
+import { buildContext } from "./context.ts";
+import { collectFacts, type SessionFacts } from "./facts.ts";
+import type { ContextMessage } from "./messages.ts";
+import { estimateTokens } from "./tokens.ts";
+import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.ts";
+import type { Session } from "./types.ts";
+
+export interface AnalyzeOptions extends ContextOptions {
+  /** Hand off the branch ending at this entry instead of the last entry in the file. */
+  leafId?: string;
+}
+
+/** Everything later steps need to know about one branch of a session. */
+export interface BranchAnalysis {
+  tree: SessionTree;
+  branch: Branch;
+  context: ContextMessage[];
+  facts: SessionFacts;
+  /** `message` entries on the branch (the guard against handing off nothing counts these). */
+  branchMessages: number;
+  estimatedTokens: number;
+}
+
+/** Index → branch → context and facts, in one pass over the session. */
+export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): BranchAnalysis {
+  const tree = indexEntries(session.entries);
+  const branch = walkBranch(session.entries, tree, options.leafId);
+  const context = buildContext(branch.entries, options);
+  let branchMessages = 0;
+  for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
+  return {
+    tree,
+    branch,
+    context,
+    facts: collectFacts(branch.entries),
+    branchMessages,
+    estimatedTokens: estimateTokens(context),
+  };
+}
+
+/** Warnings a user should see about a session that still loaded. */
+export function describeSessionProblems(session: Session, analysis: BranchAnalysis): string[] {
+  const warnings: string[] = [];
+  if (session.problems.length > 0) {
+    const lines = session.problems.map((p) => p.line);
+    const shown = lines.slice(0, 10).join(", ") + (lines.length > 10 ? ` and ${lines.length - 10} more` : "");
+    const first = session.problems[0];
+    warnings.push(`skipped ${lines.length} unusable line${lines.length === 1 ? "" : "s"}: ${shown}${first ? ` (line ${first.line}: ${first.reason})` : ""}`);
+  }
+  if (analysis.tree.duplicateIds.length > 0) {
+    warnings.push(`entry ids used more than once (the later entry wins): ${analysis.tree.duplicateIds.slice(0, 5).join(", ")}`);
+  }
+  const { danglingParent, cycleAt } = analysis.branch;
+  if (danglingParent) {
+    warnings.push(`entry ${danglingParent.entryId} names a parent ${danglingParent.parentId} that is not in the file; the branch starts there`);
+  }
+  if (cycleAt) warnings.push(`the parent chain loops back to entry ${cycleAt}; the branch was cut there`);
+  for (const type of session.unknownTypes) warnings.push(`unknown entry type "${type}" kept and ignored`);
+  return warnings;
+}

@@ -1,0 +1,136 @@
+import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
+import type { AssistantBlock, ContextMessage, UserBlock, UserMessageKind } from "./messages.ts";
+import type { Entry } from "./types.ts";
+import { wrapBranchSummary, wrapExecution, wrapFileMention } from "./wrappers.ts";
+
+/**
+ * Looks up an omp blob (`blob:sha256:<hex>`) and returns its bytes as base64, or `undefined`
+ * when it is not on this machine. Supplied by the CLI; core never reads files.
+ */
+export type ResolveBlob = (sha256: string) => string | undefined;
+
+const BLOB_PREFIX = "blob:sha256:";
+
+export function toUserBlocks(content: unknown, resolveBlob?: ResolveBlob): UserBlock[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  const blocks: UserBlock[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
+    else if (block.type === "image") {
+      const image = toImageBlock(block, resolveBlob);
+      if (image) blocks.push(image);
+    }
+  }
+  return blocks;
+}
+
+function toImageBlock(block: JsonObject, resolveBlob?: ResolveBlob): UserBlock | undefined {
+  const data = stringField(block, "data");
+  const mimeType = stringField(block, "mimeType") ?? "image/png";
+  if (data === undefined) return undefined;
+  if (!data.startsWith(BLOB_PREFIX)) return { type: "image", data, mimeType };
+  const hash = data.slice(BLOB_PREFIX.length);
+  const restored = /^[0-9a-f]{64}$/i.test(hash) ? resolveBlob?.(hash.toLowerCase()) : undefined;
+  if (restored !== undefined) return { type: "image", data: restored, mimeType };
+  // Never send the reference itself: it means nothing to a model.
+  return { type: "text", text: `[image not available: ${mimeType} blob ${hash.slice(0, 12)} is not on this machine]` };
+}
+
+function toAssistantBlocks(content: unknown): AssistantBlock[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  const blocks: AssistantBlock[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
+    else if (block.type === "thinking" && typeof block.thinking === "string") blocks.push({ type: "thinking", thinking: block.thinking });
+    else if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
+      blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: block.arguments ?? {} });
+    }
+  }
+  return blocks;
+}
+
+function userMessage(kind: UserMessageKind, content: UserBlock[], entryId: string): ContextMessage {
+  return { role: "user", kind, content, entryId };
+}
+
+function textMessage(kind: UserMessageKind, text: string, entryId: string): ContextMessage {
+  return userMessage(kind, [{ type: "text", text }], entryId);
+}
+
+/** What one `message` entry contributes to the context, if anything. */
+function convertMessage(message: JsonObject, entryId: string, resolveBlob?: ResolveBlob): ContextMessage | undefined {
+  switch (message.role) {
+    case "user":
+    case "developer":
+      return userMessage(message.role, toUserBlocks(message.content, resolveBlob), entryId);
+    case "custom":
+      return userMessage("custom", toUserBlocks(message.content, resolveBlob), entryId);
+    case "assistant":
+      return {
+        role: "assistant",
+        content: toAssistantBlocks(message.content),
+        provider: stringField(message, "provider"),
+        model: stringField(message, "model"),
+        stopReason: stringField(message, "stopReason"),
+        entryId,
+      };
+    case "toolResult": {
+      const toolCallId = stringField(message, "toolCallId");
+      if (toolCallId === undefined) return undefined;
+      return {
+        role: "toolResult",
+        toolCallId,
+        toolName: stringField(message, "toolName") ?? "tool",
+        content: toUserBlocks(message.content, resolveBlob),
+        isError: message.isError === true,
+        entryId,
+      };
+    }
+    case "bashExecution":
+    case "pythonExecution": {
+      // `!!` runs are private to the user: they never reach a model.
+      if (message.excludeFromContext === true) return undefined;
+      const shell = message.role === "bashExecution";
+      return textMessage(
+        shell ? "bashExecution" : "pythonExecution",
+        wrapExecution({
+          language: shell ? "shell" : "python",
+          source: stringField(message, shell ? "command" : "code") ?? "",
+          output: stringField(message, "output") ?? "",
+          exitCode: numberField(message, "exitCode"),
+          cancelled: message.cancelled === true,
+          truncated: message.truncated === true,
+        }),
+        entryId,
+      );
+    }
+    case "fileMention": {
+      const files = Array.isArray(message.files) ? message.files.filter(isObject) : [];
+      const listed = files.map((file) => ({ path: stringField(file, "path") ?? "(unnamed)", content: stringField(file, "content") }));
+      return listed.length === 0 ? undefined : textMessage("fileMention", wrapFileMention(listed), entryId);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What one entry contributes to the context. Compactions are handled by the caller. */
+export function convertEntry(entry: Entry, resolveBlob?: ResolveBlob): ContextMessage | undefined {
+  const data = entry.data;
+  switch (entry.type) {
+    case "message":
+      return isObject(data.message) ? convertMessage(data.message, entry.id, resolveBlob) : undefined;
+    case "custom_message":
+      return userMessage("custom", toUserBlocks(data.content, resolveBlob), entry.id);
+    case "branch_summary": {
+      const summary = stringField(data, "summary");
+      return summary ? textMessage("branchSummary", wrapBranchSummary(summary), entry.id) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

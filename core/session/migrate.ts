@@ -1,0 +1,67 @@
+import { isObject, type JsonObject } from "../json.ts";
+import type { Entry, LineProblem } from "./types.ts";
+
+/** A line that parsed as a JSON object with a string `type`, before migration. */
+export interface ParsedRecord {
+  line: number;
+  type: string;
+  data: JsonObject;
+}
+
+/** The id a version-1 entry gets: its position among the file's entries, as 8 hex digits. */
+export function v1EntryId(position: number): string {
+  return position.toString(16).padStart(8, "0");
+}
+
+/**
+ * Brings records of any version to version 3, in place and in memory:
+ * - v1 → v2: entries get ids (deterministic, so two reads of a file agree) chained in file
+ *   order, and a compaction's `firstKeptEntryIndex` (an index into the file's records, header
+ *   at 0) becomes `firstKeptEntryId`.
+ * - v2 → v3: the message role `hookMessage` is renamed `custom`.
+ * Records that cannot be entries are reported, not thrown.
+ */
+export function migrateRecords(records: ParsedRecord[], version: 1 | 2 | 3): { entries: Entry[]; problems: LineProblem[] } {
+  const problems: LineProblem[] = [];
+  const entries: Entry[] = [];
+  if (version === 1) {
+    let previous: string | null = null;
+    records.forEach((record, index) => {
+      const id = v1EntryId(index + 1);
+      const parentId = previous;
+      record.data.id = id;
+      record.data.parentId = parentId;
+      previous = id;
+      entries.push({ type: record.type, id, parentId, line: record.line, data: record.data });
+    });
+    for (const entry of entries) {
+      if (entry.type !== "compaction") continue;
+      const index = entry.data.firstKeptEntryIndex;
+      const kept = typeof index === "number" && Number.isInteger(index) && index >= 1 ? entries[index - 1] : undefined;
+      if (kept) entry.data.firstKeptEntryId = kept.id;
+      else problems.push({ line: entry.line, reason: `compaction's firstKeptEntryIndex ${String(index)} points at no entry` });
+    }
+  } else {
+    for (const record of records) {
+      const id = record.data.id;
+      if (typeof id !== "string" || id === "") {
+        problems.push({ line: record.line, reason: 'entry has no string "id"' });
+        continue;
+      }
+      const parent = record.data.parentId;
+      if (parent !== null && typeof parent !== "string") {
+        problems.push({ line: record.line, reason: 'entry has no "parentId" (string or null)' });
+        continue;
+      }
+      entries.push({ type: record.type, id, parentId: parent, line: record.line, data: record.data });
+    }
+  }
+  for (const entry of entries) renameHookMessage(entry);
+  return { entries, problems };
+}
+
+function renameHookMessage(entry: Entry): void {
+  if (entry.type !== "message") return;
+  const message = entry.data.message;
+  if (isObject(message) && message.role === "hookMessage") message.role = "custom";
+}

@@ -1,0 +1,148 @@
+import { AgentError } from "../errors.ts";
+import { isObject, stringField, type JsonObject } from "../json.ts";
+import { splitLines, type RawLine } from "./lines.ts";
+import { migrateRecords, type ParsedRecord } from "./migrate.ts";
+import type { LineProblem, Session, SessionFormat, SessionHeader, TitleSlot } from "./types.ts";
+
+/** Entry types and message roles only oh-my-pi writes; seeing one tells us the format. */
+const OMP_ENTRY_TYPES = new Set([
+  "title_change",
+  "service_tier_change",
+  "mode_change",
+  "ttsr_injection",
+  "session_init",
+  "credential_pin",
+  "reset_boundary",
+]);
+
+/** Entry types we understand; anything else is kept and ignored (with one warning per type). */
+const KNOWN_ENTRY_TYPES = new Set([
+  "message",
+  "compaction",
+  "branch_summary",
+  "custom_message",
+  "custom",
+  "model_change",
+  "thinking_level_change",
+  "label",
+  "session_info",
+  ...OMP_ENTRY_TYPES,
+]);
+
+/**
+ * Parses session text (a whole `.jsonl` file) and migrates it in memory to version 3.
+ * Throws `NOT_A_SESSION` when the file cannot be a session; tolerates and reports malformed
+ * lines elsewhere, so a file torn by a crash mid-write still loads.
+ */
+export function parseSession(text: string, file = "session"): Session {
+  const lines = splitLines(text);
+  let first = lines.next();
+  if (first.done) throw notASession(file, "the file is empty");
+
+  const titleSlot = readTitleSlot(first.value);
+  if (titleSlot) {
+    first = lines.next();
+    if (first.done) throw notASession(file, "it has a title line but no session header");
+  }
+  const header = readHeader(first.value, file);
+  const versionFound = typeof header.raw.version === "number" ? header.raw.version : undefined;
+  const version: 1 | 2 | 3 = versionFound === undefined || versionFound <= 1 ? 1 : versionFound === 2 ? 2 : 3;
+
+  const problems: LineProblem[] = [];
+  if (versionFound !== undefined && ![1, 2, 3].includes(versionFound)) {
+    problems.push({ line: header.line, reason: `unknown session version ${versionFound}; read as version ${version}` });
+  }
+  const records: ParsedRecord[] = [];
+  for (const raw of lines) {
+    const record = parseRecord(raw);
+    if (typeof record === "string") problems.push({ line: raw.line, reason: record });
+    else records.push(record);
+  }
+
+  const migrated = migrateRecords(records, version);
+  problems.push(...migrated.problems);
+  problems.sort((a, b) => a.line - b.line);
+
+  const unknownTypes = new Set<string>();
+  for (const entry of migrated.entries) if (!KNOWN_ENTRY_TYPES.has(entry.type)) unknownTypes.add(entry.type);
+
+  return {
+    format: detectFormat(titleSlot, header, migrated.entries),
+    titleSlot,
+    header,
+    versionFound,
+    version,
+    entries: migrated.entries,
+    malformedLines: [...new Set(problems.filter((p) => p.line !== header.line).map((p) => p.line))],
+    problems,
+    unknownTypes: [...unknownTypes],
+    missingFinalNewline: text.length > 0 && !text.endsWith("\n"),
+  };
+}
+
+function notASession(file: string, why: string, line?: number): AgentError {
+  return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a session: ${why}`, { file, line });
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function readTitleSlot(raw: RawLine): TitleSlot | undefined {
+  if (raw.line !== 1 || !raw.text.includes('"title"')) return undefined;
+  const value = tryParseJson(raw.text);
+  if (!isObject(value) || value.type !== "title" || value.v !== 1) return undefined;
+  const title = stringField(value, "title");
+  const updatedAt = stringField(value, "updatedAt");
+  if (title === undefined || updatedAt === undefined || stringField(value, "pad") === undefined) return undefined;
+  const source = stringField(value, "source");
+  return source === undefined ? { title, updatedAt } : { title, updatedAt, source };
+}
+
+function readHeader(raw: RawLine, file: string): SessionHeader {
+  const value = tryParseJson(raw.text);
+  if (value === undefined) {
+    // A NUL or other control byte early on means a binary file rather than broken JSON.
+    const binary = /[\u0000-\u0008\u000e-\u001f]/.test(raw.text.slice(0, 1024));
+    throw notASession(file, binary ? "it looks like binary data" : "the line is not JSON", raw.line);
+  }
+  if (!isObject(value) || value.type !== "session") {
+    throw notASession(file, `the first record is not a session header (expected {"type":"session","id":…})`, raw.line);
+  }
+  const id = stringField(value, "id");
+  if (id === undefined || id === "") throw notASession(file, `the header has no string "id"`, raw.line);
+  return {
+    id,
+    cwd: stringField(value, "cwd"),
+    timestamp: stringField(value, "timestamp"),
+    parentSession: stringField(value, "parentSession"),
+    line: raw.line,
+    raw: value,
+  };
+}
+
+/** A record that looks like an entry, or the reason it does not. */
+function parseRecord(raw: RawLine): ParsedRecord | string {
+  const value = tryParseJson(raw.text);
+  if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
+  if (!isObject(value)) return "not a JSON object";
+  const type = value.type;
+  if (typeof type !== "string" || type === "") return 'no string "type"';
+  if (type === "session") return "a second session header";
+  return { line: raw.line, type, data: value };
+}
+
+function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): SessionFormat {
+  if (titleSlot) return "omp";
+  // omp writes UUID v7 session ids, pi writes v4.
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(header.id)) return "omp";
+  for (const entry of entries) {
+    if (OMP_ENTRY_TYPES.has(entry.type)) return "omp";
+    if (entry.type === "model_change" && typeof entry.data.model === "string") return "omp";
+  }
+  return "pi";
+}

@@ -1,0 +1,81 @@
+import type { BranchAnalysis } from "./analyze.ts";
+import type { CommandRun } from "./facts.ts";
+import type { Session, SessionFormat } from "./types.ts";
+
+/** What `agent inspect --json` prints. Field names are a public contract. */
+export interface InspectReport {
+  file: string;
+  format: SessionFormat;
+  version: number | null;
+  sessionId: string;
+  cwd: string | null;
+  title: string | null;
+  parentSession: string | null;
+  entries: number;
+  malformedLines: number[];
+  leafId: string | null;
+  branchEntries: number;
+  branchMessages: number;
+  contextMessages: number;
+  estimatedTokens: number;
+  filesRead: string[];
+  filesModified: string[];
+  commands: CommandRun[];
+  models: string[];
+  lastUserRequest: string | null;
+  warnings: string[];
+}
+
+export function buildInspectReport(file: string, session: Session, analysis: BranchAnalysis, warnings: string[]): InspectReport {
+  return {
+    file,
+    format: session.format,
+    version: session.versionFound ?? null,
+    sessionId: session.header.id,
+    cwd: session.header.cwd ?? null,
+    title: session.titleSlot?.title ?? null,
+    parentSession: session.header.parentSession ?? null,
+    entries: session.entries.length,
+    malformedLines: session.malformedLines,
+    leafId: analysis.branch.leafId ?? null,
+    branchEntries: analysis.branch.entries.length,
+    branchMessages: analysis.branchMessages,
+    contextMessages: analysis.context.length,
+    estimatedTokens: analysis.estimatedTokens,
+    filesRead: analysis.facts.filesRead,
+    filesModified: analysis.facts.filesModified,
+    commands: analysis.facts.commands,
+    models: analysis.facts.models,
+    lastUserRequest: analysis.facts.lastUserRequest ?? null,
+    warnings,
+  };
+}
+
+/** The short human summary `agent inspect` prints without `--json`. */
+export function renderInspectReport(report: InspectReport): string {
+  const failed = report.commands.filter((c) => c.exitCode !== 0).length;
+  const rows: [string, string][] = [
+    ["file", report.file],
+    ["format", `${report.format}, version ${report.version ?? 1}${report.version === 3 ? "" : " (read as version 3)"}`],
+    ["session", report.sessionId],
+    ["cwd", report.cwd ?? "(not recorded)"],
+  ];
+  if (report.title) rows.push(["title", report.title]);
+  rows.push(
+    ["entries", `${report.entries}${report.malformedLines.length ? ` (${report.malformedLines.length} unusable lines skipped)` : ""}`],
+    ["leaf", report.leafId ?? "(no entries)"],
+    ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
+    ["context", `${report.contextMessages} messages, ~${report.estimatedTokens.toLocaleString("en-US")} tokens`],
+    ["models", report.models.join(", ") || "(none recorded)"],
+    ["files", `${report.filesRead.length} read, ${report.filesModified.length} modified`],
+    ["commands", `${report.commands.length} run${failed ? `, ${failed} failed` : ""}`],
+  );
+  if (report.lastUserRequest) rows.push(["last ask", oneLine(report.lastUserRequest, 100)]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,60 @@
+import type { JsonObject } from "../json.ts";
+
+/** Which agent wrote a session file. */
+export type SessionFormat = "pi" | "omp";
+
+/** omp's optional first line: a fixed-size slot holding the session title. */
+export interface TitleSlot {
+  title: string;
+  updatedAt: string;
+  source?: string;
+}
+
+/** The session header, after validation. `raw` keeps every field as found. */
+export interface SessionHeader {
+  id: string;
+  cwd: string | undefined;
+  timestamp: string | undefined;
+  parentSession: string | undefined;
+  /** The header line's 1-based line number in the file. */
+  line: number;
+  raw: JsonObject;
+}
+
+/**
+ * One entry after migration to version 3. `data` is the parsed record itself (with `id`,
+ * `parentId` and migrated fields filled in), so unknown fields survive a rewrite.
+ */
+export interface Entry {
+  type: string;
+  id: string;
+  parentId: string | null;
+  /** 1-based line number in the file. */
+  line: number;
+  data: JsonObject;
+}
+
+/** A line we could not use, and why. */
+export interface LineProblem {
+  line: number;
+  reason: string;
+}
+
+/** A session file, parsed and migrated in memory to version 3. */
+export interface Session {
+  format: SessionFormat;
+  titleSlot: TitleSlot | undefined;
+  header: SessionHeader;
+  /** The `version` field as found in the file; `undefined` means version 1. */
+  versionFound: number | undefined;
+  /** The version the file's layout was read as (1, 2 or 3). */
+  version: 1 | 2 | 3;
+  entries: Entry[];
+  /** 1-based line numbers of lines that are not usable entries, in file order. */
+  malformedLines: number[];
+  problems: LineProblem[];
+  /** Entry types we do not know; kept in `entries`, ignored for context. */
+  unknownTypes: string[];
+  /** True when the last byte of the file is not `\n` (a torn or hand-edited file). */
+  missingFinalNewline: boolean;
+}

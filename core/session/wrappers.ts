@@ -1,0 +1,56 @@
+/**
+ * The text we put around things that are not plain chat turns, so the model can tell a summary
+ * or a user's own shell command from something the user typed. The wording is ours.
+ */
+
+/** Keeps text from closing the wrapper it sits in early. */
+export function escapeClosingTag(text: string, tag: string): string {
+  return text.split(`</${tag}>`).join(`<\\/${tag}>`);
+}
+
+function summaryBlock(preface: string, summary: string): string {
+  return `${preface}\n\n<summary>\n${escapeClosingTag(summary, "summary")}\n</summary>`;
+}
+
+export function wrapCompactionSummary(summary: string): string {
+  return summaryBlock("Earlier parts of this conversation were condensed into this summary:", summary);
+}
+
+export function wrapBranchSummary(summary: string): string {
+  return summaryBlock("Summary of work on another branch of this session, which the user left before returning here:", summary);
+}
+
+/** Picks a fence longer than any run of backticks in the text, so output cannot break out. */
+function fence(text: string, info = ""): string {
+  let longest = 2;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const marks = "`".repeat(longest + 1);
+  return `${marks}${info}\n${text}${text.endsWith("\n") ? "" : "\n"}${marks}`;
+}
+
+export interface ExecutionFacts {
+  language: "shell" | "python";
+  source: string;
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+}
+
+export function wrapExecution(run: ExecutionFacts): string {
+  const what = run.language === "shell" ? "shell command" : "Python code";
+  const lines = [`The user ran this ${what} themselves:`, fence(run.source, run.language === "shell" ? "sh" : "python")];
+  lines.push(run.output.trim() === "" ? "It printed nothing." : `Output:\n${fence(run.output)}`);
+  if (run.truncated) lines.push("(The output was truncated.)");
+  if (run.cancelled) lines.push("(The user cancelled it before it finished.)");
+  else if (run.exitCode !== undefined && run.exitCode !== 0) lines.push(`Exit code: ${run.exitCode}`);
+  return lines.join("\n\n");
+}
+
+export function wrapFileMention(files: { path: string; content: string | undefined }[]): string {
+  const parts = ["The user attached these files:"];
+  for (const file of files) {
+    parts.push(file.content === undefined ? `${file.path} (content not recorded)` : `${file.path}\n${fence(file.content)}`);
+  }
+  return parts.join("\n\n");
+}
