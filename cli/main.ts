@@ -1,6 +1,7 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { AgentError } from "../core/index.ts";
 import { findUnknownFlag, suggest } from "./args.ts";
+import { handoffCommand } from "./handoff.ts";
 import { inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import packageJson from "../package.json" with { type: "json" };
@@ -8,6 +9,7 @@ import packageJson from "../package.json" with { type: "json" };
 // Loose types here: citty's CommandDef is generic over each command's own args.
 // biome-ignore lint: one table of heterogeneous commands
 const COMMANDS: Record<string, CommandDef<any>> = {
+  handoff: handoffCommand,
   inspect: inspectCommand,
 };
 

@@ -7,3 +7,7 @@ export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type Branc
 export { buildInspectReport, renderInspectReport, type InspectReport } from "./session/report.ts";
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
+export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
+export { assertSomethingToHandOff, buildHandoffRequest, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
+export type { Recording } from "./handoff/outputs.ts";
+export { estimateTokens } from "./session/tokens.ts";

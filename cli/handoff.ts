@@ -1,0 +1,154 @@
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { defineCommand } from "citty";
+import { AgentError, assertSomethingToHandOff, buildHandoffRequest, estimateTokens, runHandoff, type HandoffInput, type HandoffResult } from "../core/index.ts";
+import type { CommandData } from "./main.ts";
+import { createModelPort } from "./model.ts";
+import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { createProgress } from "./progress.ts";
+import { EXIT, isInteractive } from "./report.ts";
+import { loadSession } from "./session.ts";
+import { appendIfUnchanged, checkNewFilePath, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
+
+export const handoffCommand = defineCommand({
+  meta: {
+    name: "handoff",
+    description:
+      "Have a model write a handoff document for a session, start a new session file holding it, and print it. " +
+      "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
+  },
+  args: {
+    session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
+    focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
+    model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "id" },
+    "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
+    out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
+    leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
+    record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
+    json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
+    "dry-run": { type: "boolean", description: "Print the request that would be sent and its token estimate; send and write nothing" },
+    strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
+    timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
+    retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
+    "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
+    quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
+    verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
+  },
+  async run({ args, data }) {
+    const { logger } = data as CommandData;
+    const options = resolveHandoffOptions(args, process.env);
+    const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
+    assertSomethingToHandOff(loaded.analysis);
+    const input: HandoffInput = {
+      session: loaded.session,
+      analysis: loaded.analysis,
+      sourcePath: loaded.file.absolutePath,
+      focus: options.focus,
+      model: options.model,
+      provider: options.provider,
+      systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
+      strict: options.strict,
+      record: options.record,
+    };
+
+    if (options.dryRun) {
+      const request = buildHandoffRequest(input);
+      process.stdout.write(`${JSON.stringify(request, null, 2)}\n`);
+      logger.info(`dry run: 1 request, ~${estimateTokens(loaded.analysis.context).toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
+      return EXIT.ok;
+    }
+    if (options.out) checkNewFilePath(resolve(options.out));
+
+    const result = await callModel(input, options, logger);
+    const target = options.out ? resolve(options.out) : join(dirname(loaded.file.absolutePath), result.newSession.fileName);
+    for (const warning of result.warnings) logger.warn(warning);
+    createFileAtomically(target, result.newSession.content);
+    const recorded = recordInSource(result, loaded.file, logger);
+
+    if (options.json) {
+      const report = {
+        document: result.document,
+        sessionFile: target,
+        sourceFile: loaded.file.absolutePath,
+        sessionId: result.newSession.sessionId,
+        model: result.model,
+        usage: result.usage,
+        missingSections: result.missingSections,
+        recorded,
+      };
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+    } else {
+      process.stdout.write(`${result.document}\n`);
+    }
+    logger.success(`New session started with handoff context: ${target}`);
+    return EXIT.ok;
+  },
+});
+
+function readSystemPrompt(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new AgentError("FILE", `${path}: cannot read the system prompt (${error instanceof Error ? error.message : String(error)})`, { file: path });
+  }
+}
+
+/**
+ * Runs the pipeline with the real effects: HTTP, the clock, random ids. SIGINT/SIGTERM and
+ * the --timeout deadline abort the request; nothing has been written at that point.
+ */
+async function callModel(input: HandoffInput, options: HandoffOptions, logger: CommandData["logger"]): Promise<HandoffResult> {
+  const cancel = new AbortController();
+  const deadline = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const progress = createProgress(isInteractive() && !options.quiet && !options.json, `asking ${options.model}`);
+  try {
+    logger.debug(`model ${options.model} at ${options.baseUrl ?? "the OpenAI API"}; ${input.analysis.context.length} context messages`);
+    return await runHandoff(input, {
+      complete: createModelPort({
+        apiKey: options.apiKey,
+        baseUrl: options.baseUrl,
+        timeoutMs: options.timeoutMs,
+        retries: options.retries,
+        logger,
+        onProgress: (chars) => progress.update(chars),
+      }),
+      now: () => new Date(),
+      newSessionId: () => crypto.randomUUID(),
+      newEntryId: () => crypto.randomUUID().replace(/-/g, "").slice(0, 8),
+      signal: AbortSignal.any([cancel.signal, deadline.signal]),
+    });
+  } catch (error) {
+    removeTempFiles();
+    if (deadline.signal.aborted && !cancel.signal.aborted) {
+      throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
+    }
+    if (cancel.signal.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    throw error;
+  } finally {
+    progress.stop();
+    clearTimeout(timer);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** Applies the recording to the source; says so when it could not. Returns whether it was recorded. */
+function recordInSource(result: HandoffResult, file: { absolutePath: string; path: string; size: number; mtimeMs: number }, logger: CommandData["logger"]): boolean {
+  const recording = result.recording;
+  if (!recording) return false;
+  if (recording.mode === "skip") {
+    logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
+    return false;
+  }
+  const done =
+    recording.mode === "append"
+      ? appendIfUnchanged(file.absolutePath, recording.text, file)
+      : replaceIfUnchanged(file.absolutePath, recording.text, file);
+  if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
+  else if (recording.mode === "rewrite") logger.info(`${file.path}: upgraded to session format version 3 to record the handoff`);
+  return done;
+}

@@ -1,0 +1,91 @@
+import { AgentError } from "../core/index.ts";
+
+export const DEFAULT_MODEL = "gpt-4.1-mini";
+export const DEFAULT_TIMEOUT_SECONDS = 300;
+export const DEFAULT_RETRIES = 2;
+
+/** Everything `agent handoff` needs to know, resolved from flags and environment. */
+export interface HandoffOptions {
+  sessionPath: string;
+  focus: string | undefined;
+  model: string;
+  baseUrl: string | undefined;
+  /** From OPENAI_API_KEY only; never printed. */
+  apiKey: string | undefined;
+  provider: string;
+  out: string | undefined;
+  leafId: string | undefined;
+  record: boolean;
+  json: boolean;
+  dryRun: boolean;
+  strict: boolean;
+  timeoutMs: number;
+  retries: number;
+  systemPromptFile: string | undefined;
+  quiet: boolean;
+  verbose: boolean;
+}
+
+/** The flags as citty parsed them (loosely typed: citty's own types are per command). */
+export type RawHandoffArgs = Record<string, unknown>;
+type Env = Record<string, string | undefined>;
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function positiveNumber(flag: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new AgentError("USAGE", `${flag} takes a positive number, not "${String(value)}"`);
+  return parsed;
+}
+
+function wholeNumber(flag: string, value: unknown, fallback: number, max: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > max) throw new AgentError("USAGE", `${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
+  return parsed;
+}
+
+/** Names who serves the model, for the answer recorded in the source session. */
+export function providerFor(baseUrl: string | undefined): string {
+  if (!baseUrl) return "openai";
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return "openai-compatible";
+  }
+  if (url.hostname.endsWith("openai.com")) return "openai";
+  if (url.hostname.endsWith("openrouter.ai")) return "openrouter";
+  if (url.port === "11434" || url.hostname.includes("ollama")) return "ollama";
+  return url.hostname;
+}
+
+/** Flags + environment → options. Pure, so every rule here is tested without a process. */
+export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOptions {
+  const sessionPath = text(args.session);
+  if (!sessionPath) throw new AgentError("USAGE", "agent handoff needs a session file (see agent handoff --help)");
+  const baseUrl = text(args["base-url"]) ?? text(args.baseUrl) ?? text(env.OPENAI_BASE_URL);
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new AgentError("USAGE", `--base-url "${baseUrl}" is not a URL`);
+  return {
+    sessionPath,
+    focus: text(args.focus),
+    model: text(args.model) ?? text(env.AGENT_MODEL) ?? DEFAULT_MODEL,
+    baseUrl,
+    apiKey: text(env.OPENAI_API_KEY),
+    provider: providerFor(baseUrl),
+    out: text(args.out),
+    leafId: text(args.leaf),
+    record: args.record !== false,
+    json: args.json === true,
+    dryRun: args["dry-run"] === true || args.dryRun === true,
+    strict: args.strict === true,
+    timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS) * 1000,
+    retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
+    systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
+    quiet: args.quiet === true,
+    verbose: args.verbose === true,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * A live status line on stderr while the model writes: elapsed time and tokens received.
+ * Only for a person watching a terminal; a no-op in CI, in pipes and with --quiet.
+ */
+export interface Progress {
+  update(chars: number): void;
+  stop(): void;
+}
+
+export function createProgress(enabled: boolean, label: string): Progress {
+  if (!enabled) return { update() {}, stop() {} };
+  const started = performance.now();
+  let chars = 0;
+  let shown = false;
+  const draw = () => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    process.stderr.write(`\r\x1b[2K${label} · ${seconds}s · ~${Math.ceil(chars / 4)} tokens received`);
+    shown = true;
+  };
+  const timer = setInterval(draw, 250);
+  return {
+    update(received) {
+      chars = received;
+    },
+    stop() {
+      clearInterval(timer);
+      if (shown) process.stderr.write("\r\x1b[2K");
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { ContextMessage, UserBlock } from "../session/messages.ts";
+import type { ChatContentPart, ChatMessage, ChatTool } from "./types.ts";
+
+function userContent(blocks: readonly UserBlock[]): string | ChatContentPart[] {
+  if (blocks.every((b) => b.type === "text")) return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  return blocks.map((b): ChatContentPart =>
+    b.type === "text" ? { type: "text", text: b.text } : { type: "image_url", image_url: { url: `data:${b.mimeType};base64,${b.data}` } },
+  );
+}
+
+/** Tool messages carry text only in Chat Completions; an image becomes a short note. */
+function toolContent(blocks: readonly UserBlock[]): string {
+  const parts = blocks.map((b) => (b.type === "text" ? b.text : `[image: ${b.mimeType}]`));
+  return parts.join("\n") || "(no output)";
+}
+
+function toChatMessage(message: ContextMessage): ChatMessage {
+  switch (message.role) {
+    case "user":
+      // Wrappers and developer messages go as user turns: every compatible endpoint accepts them.
+      return { role: "user", content: userContent(message.content) };
+    case "assistant": {
+      const text = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+      const calls = message.content.flatMap((b) =>
+        b.type === "toolCall" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.arguments ?? {}) } }] : [],
+      );
+      return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
+    }
+    case "toolResult":
+      return { role: "tool", tool_call_id: message.toolCallId, content: toolContent(message.content) };
+  }
+}
+
+/**
+ * Context → chat messages. Chat Completions wants an assistant's tool calls answered right
+ * after it, so a message that sits between a call and its result in the session (a user's
+ * own command, say) is moved to just after the last result.
+ */
+export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const pending = new Set<string>();
+  let deferred: ChatMessage[] = [];
+  for (const message of context) {
+    const chat = toChatMessage(message);
+    if (message.role === "toolResult") {
+      out.push(chat);
+      pending.delete(message.toolCallId);
+      if (pending.size === 0 && deferred.length > 0) {
+        out.push(...deferred);
+        deferred = [];
+      }
+      continue;
+    }
+    if (pending.size > 0) {
+      deferred.push(chat);
+      continue;
+    }
+    out.push(chat);
+    if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") pending.add(b.id);
+  }
+  out.push(...deferred);
+  return out;
+}
+
+/**
+ * Tool definitions for the tools the history used. Endpoints reject tool calls in the
+ * history when no such tool is declared; we declare them (with no parameters we promise)
+ * and forbid their use with `tool_choice: "none"`.
+ */
+export function stubTools(context: readonly ContextMessage[]): ChatTool[] {
+  const names = new Set<string>();
+  for (const message of context) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) if (block.type === "toolCall") names.add(block.name);
+  }
+  return [...names].sort().map((name) => ({
+    type: "function",
+    function: {
+      name,
+      description: "A tool the session used earlier. It cannot be called now.",
+      parameters: { type: "object", properties: {}, additionalProperties: true },
+    },
+  }));
+}
