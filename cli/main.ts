@@ -80,6 +80,6 @@ export async function runCli(argv: string[]): Promise<number> {
     if (error instanceof Error && error.name === "CLIError") {
       return reportError(new AgentError("USAGE", `${stripAnsi(error.message)} (see agent ${name} --help)`), logger);
     }
-    return reportError(error, logger, verbose);
+    return reportError(error, logger);
   }
 }

@@ -21,12 +21,18 @@ function scrub(text: string, apiKey: string | undefined): string {
 }
 
 function errorText(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return `${error.message}${cause}`;
-  }
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }
+
+/** `ECONNREFUSED` and friends, from an error or its cause. */
+function systemCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ("code" in e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+type Sdk = typeof import("openai");
 
 function statusOf(error: unknown): number | undefined {
   if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") return error.status;
@@ -37,7 +43,7 @@ function statusOf(error: unknown): number | undefined {
  * Turns an SDK failure into what core understands: recoverable `CompletionError`s, or an
  * `AgentError` whose message says what happened without the key.
  */
-function translateError(error: unknown, options: ModelPortOptions, where: string): Error {
+function translateError(error: unknown, options: ModelPortOptions, where: string, sdk: Sdk): Error {
   const message = scrub(errorText(error), options.apiKey);
   const status = statusOf(error);
   if (status === 400 || status === 413 || status === 422) {
@@ -46,10 +52,13 @@ function translateError(error: unknown, options: ModelPortOptions, where: string
   }
   if (status === 401) return new AgentError("HANDOFF_FAILED", `${where} refused the API key (401); check OPENAI_API_KEY`);
   if (status !== undefined) return new AgentError("HANDOFF_FAILED", `${where} answered ${message}`);
-  if (error instanceof Error && error.name === "APIConnectionTimeoutError") {
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return new AgentError("HANDOFF_FAILED", `${where} did not answer within ${options.timeoutMs / 1000}s`);
   }
-  if (error instanceof Error && error.name === "APIConnectionError") return new AgentError("HANDOFF_FAILED", `could not reach ${where}: ${message}`);
+  if (error instanceof sdk.APIConnectionError) {
+    const code = systemCode(error);
+    return new AgentError("HANDOFF_FAILED", `could not reach ${where}${code ? ` (${code})` : `: ${scrub(errorText(error.cause ?? error), options.apiKey)}`}`);
+  }
   return new AgentError("HANDOFF_FAILED", message);
 }
 
@@ -66,7 +75,8 @@ export function createModelPort(options: ModelPortOptions): Complete {
 
   return async (request: ChatRequest, { signal }): Promise<Completion> => {
     // Loaded on first use: the SDK is the heaviest import, and dry runs never need it.
-    const { default: OpenAI } = await import("openai");
+    const sdk = await import("openai");
+    const OpenAI = sdk.default;
     const client = new OpenAI({
       // Local servers (Ollama, llama.cpp) take no key, but the SDK insists on one.
       apiKey: options.apiKey ?? "no-key",
@@ -108,7 +118,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     } catch (error) {
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
       if (idle.signal.aborted) throw new AgentError("HANDOFF_FAILED", `${where} sent nothing for ${options.timeoutMs / 1000}s`);
-      throw translateError(error, options, where);
+      throw translateError(error, options, where, sdk);
     } finally {
       clearTimeout(idleTimer);
     }

@@ -62,14 +62,13 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
  * The exit-code boundary: maps expected errors to one message and a status, and shows
  * anything else as the bug it is. Commands set `process.exitCode`; nothing calls `process.exit`.
  */
-export function reportError(error: unknown, logger: ConsolaInstance, verbose = false): number {
+export function reportError(error: unknown, logger: ConsolaInstance): number {
   if (isAgentError(error)) {
     const status = EXIT_BY_CODE[error.code];
     if (error.code === "HANDOFF_FAILED") logger.error(`Handoff failed: ${error.message}`);
     else if (error.code === "CANCELLED") logger.error("Handoff cancelled");
     else if (error.code === "NOTHING_TO_HAND_OFF") logger.warn(error.message);
     else logger.error(error.message);
-    if (verbose && error.stack) logger.debug(error.stack);
     return status;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
