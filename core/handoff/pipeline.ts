@@ -1,11 +1,10 @@
 import { AgentError } from "../errors.ts";
-import { buildRequest } from "../llm/request.ts";
-import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
+import type { ChatRequest, Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import type { Session } from "../session/types.ts";
-import { captureDocument } from "./capture.ts";
+import { buildDocumentRequest, throwIfCancelled, writeDocumentWithModel } from "./llm-engine.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
-import { DEFAULT_SYSTEM_PROMPT, renderInstruction, renderRepairInstruction } from "./prompt.ts";
+import { renderInstruction } from "./prompt.ts";
 import { findMissingSections } from "./validate.ts";
 
 export interface HandoffInput {
@@ -53,48 +52,10 @@ export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
 
 /** The exact request a handoff sends first (`--dry-run` prints it). */
 export function buildHandoffRequest(input: HandoffInput): ChatRequest {
-  return buildRequest({
-    model: input.model,
-    systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-    context: input.analysis.context,
-    instruction: renderInstruction(input.focus),
-  });
+  return buildDocumentRequest({ ...input, context: input.analysis.context });
 }
 
-function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-}
-
-/**
- * Sends a request; when the endpoint refuses `tool_choice: "none"` (some accept only
- * `auto`), sends it once more with `auto`.
- */
-async function completeRequest(request: ChatRequest, deps: HandoffDeps): Promise<{ completion: Completion; requests: number }> {
-  throwIfCancelled(deps.signal);
-  try {
-    return { completion: await deps.complete(request, { signal: deps.signal }), requests: 1 };
-  } catch (error) {
-    if (error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none") {
-      throwIfCancelled(deps.signal);
-      return { completion: await deps.complete({ ...request, tool_choice: "auto" }, { signal: deps.signal }), requests: 2 };
-    }
-    if (error instanceof CompletionError) throw new AgentError("HANDOFF_FAILED", error.message);
-    throw error;
-  }
-}
-
-function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
-  total.inputTokens += usage?.inputTokens ?? 0;
-  total.outputTokens += usage?.outputTokens ?? 0;
-}
-
-function documentFrom(completion: Completion): string {
-  const document = captureDocument(completion.text);
-  if (document === "") throw new AgentError("HANDOFF_FAILED", "the model returned no text");
-  return document;
-}
-
-/** Picks an entry id the session does not use yet. */
+/** Picks an entry id not in `taken`, and takes it. */
 function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
   for (;;) {
     const id = deps.newEntryId();
@@ -106,49 +67,19 @@ function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
 }
 
 /**
- * The handoff: guard, ask the model, capture and check the document, and return everything
- * to write. Writes nothing itself; the caller writes only after this resolves.
+ * The handoff: guard, have the document written, and return everything to write.
+ * Writes nothing itself; the caller writes only after this resolves.
  */
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
   assertSomethingToHandOff(input.analysis);
-  const warnings: string[] = [];
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const request = buildHandoffRequest(input);
-
-  const first = await completeRequest(request, deps);
-  let requests = first.requests;
-  addUsage(usage, first.completion.usage);
-  let answeredBy = first.completion.model;
-  let document = documentFrom(first.completion);
-  if (first.completion.finishReason === "length") warnings.push("the model stopped at its output limit; the document may be cut short");
-  let missing = findMissingSections(document);
-
-  if (missing.length > 0 && input.strict) {
-    const repair = await completeRequest(
-      {
-        ...request,
-        tool_choice: first.requests === 2 ? "auto" : request.tool_choice,
-        messages: [...request.messages, { role: "assistant", content: document }, { role: "user", content: renderRepairInstruction(missing) }],
-      },
-      deps,
-    );
-    requests += repair.requests;
-    addUsage(usage, repair.completion.usage);
-    answeredBy = repair.completion.model ?? answeredBy;
-    document = documentFrom(repair.completion);
-    missing = findMissingSections(document);
-    if (missing.length > 0) {
-      throw new AgentError("HANDOFF_FAILED", `the document still lacks ${missing.map((s) => `"## ${s}"`).join(", ")} after a repair request (--strict)`);
-    }
-  } else if (missing.length > 0) {
-    warnings.push(`the document lacks ${missing.map((s) => `"## ${s}"`).join(", ")}`);
-  }
+  const written = await writeDocumentWithModel({ ...input, context: input.analysis.context }, deps);
   throwIfCancelled(deps.signal);
+  const document = written.document;
 
   const now = deps.now();
   const sessionId = deps.newSessionId();
   const taken = new Set(input.analysis.tree.byId.keys());
-  const model = answeredBy ?? input.model;
+  const model = written.answeredBy ?? input.model;
   const recording = input.record
     ? renderRecording({
         session: input.session,
@@ -157,7 +88,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         document,
         provider: input.provider,
         model,
-        usage,
+        usage: written.usage,
         timestamp: now,
         entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken)],
       })
@@ -165,10 +96,10 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
 
   return {
     document,
-    missingSections: missing,
-    usage,
+    missingSections: findMissingSections(document),
+    usage: written.usage,
     model,
-    requests,
+    requests: written.requests,
     newSession: {
       sessionId,
       fileName: sessionFileName(now, sessionId),
@@ -182,6 +113,6 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
       }),
     },
     recording,
-    warnings,
+    warnings: written.warnings,
   };
 }
