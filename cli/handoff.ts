@@ -6,6 +6,7 @@ import type { CommandData } from "./main.ts";
 import { createModelPort } from "./model.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { acquireLock } from "./lock.ts";
 import { EXIT, isInteractive } from "./report.ts";
 import { loadSession } from "./session.ts";
 import { appendIfUnchanged, checkNewFilePath, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
@@ -63,7 +64,7 @@ export const handoffCommand = defineCommand({
     const target = options.out ? resolve(options.out) : join(dirname(loaded.file.absolutePath), result.newSession.fileName);
     for (const warning of result.warnings) logger.warn(warning);
     createFileAtomically(target, result.newSession.content);
-    const recorded = recordInSource(result, loaded.file, logger);
+    const recorded = await recordInSource(result, loaded.file, logger);
 
     if (options.json) {
       const report = {
@@ -136,18 +137,32 @@ async function callModel(input: HandoffInput, options: HandoffOptions, logger: C
   }
 }
 
-/** Applies the recording to the source; says so when it could not. Returns whether it was recorded. */
-function recordInSource(result: HandoffResult, file: { absolutePath: string; path: string; size: number; mtimeMs: number }, logger: CommandData["logger"]): boolean {
+/**
+ * Applies the recording to the source under its lock, only if the source is unchanged since
+ * we read it; says so when it could not. Returns whether it was recorded.
+ */
+async function recordInSource(result: HandoffResult, file: { absolutePath: string; path: string; size: number; mtimeMs: number }, logger: CommandData["logger"]): Promise<boolean> {
   const recording = result.recording;
   if (!recording) return false;
   if (recording.mode === "skip") {
     logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
     return false;
   }
-  const done =
-    recording.mode === "append"
-      ? appendIfUnchanged(file.absolutePath, recording.text, file)
-      : replaceIfUnchanged(file.absolutePath, recording.text, file);
+  const lock = await acquireLock(file.absolutePath);
+  if (!("release" in lock)) {
+    const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
+    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.path}.lock (another handoff recording into it?)`);
+    return false;
+  }
+  let done: boolean;
+  try {
+    done =
+      recording.mode === "append"
+        ? appendIfUnchanged(file.absolutePath, recording.text, file)
+        : replaceIfUnchanged(file.absolutePath, recording.text, file);
+  } finally {
+    lock.release();
+  }
   if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
   else if (recording.mode === "rewrite") logger.info(`${file.path}: upgraded to session format version 3 to record the handoff`);
   return done;
