@@ -44,7 +44,7 @@ export function parseSession(text: string, file = "session"): Session {
     first = lines.next();
     if (first.done) throw notASession(file, "it has a title line but no session header");
   }
-  const header = readHeader(first.value, file);
+  const header = readHeader(first.value, file, text);
   const versionFound = typeof header.raw.version === "number" ? header.raw.version : undefined;
   const version: 1 | 2 | 3 = versionFound === undefined || versionFound <= 1 ? 1 : versionFound === 2 ? 2 : 3;
 
@@ -73,11 +73,21 @@ export function parseSession(text: string, file = "session"): Session {
     versionFound,
     version,
     entries: migrated.entries,
-    malformedLines: [...new Set(problems.filter((p) => p.line !== header.line).map((p) => p.line))],
+    malformedLines: skippedLines(problems, header.line, migrated.entries),
     problems,
     unknownTypes: [...unknownTypes],
     missingFinalNewline: text.length > 0 && !text.endsWith("\n"),
   };
+}
+
+/**
+ * The lines that did not become the header or an entry. A problem on a line that was used (an
+ * unknown version, a v1 compaction pointing nowhere) is a warning, not a skipped line.
+ */
+function skippedLines(problems: readonly LineProblem[], headerLine: number, entries: readonly { line: number }[]): number[] {
+  if (problems.length === 0) return [];
+  const used = new Set(entries.map((e) => e.line)).add(headerLine);
+  return [...new Set(problems.map((p) => p.line).filter((line) => !used.has(line)))];
 }
 
 function notASession(file: string, why: string, line?: number): AgentError {
@@ -103,11 +113,12 @@ function readTitleSlot(raw: RawLine): TitleSlot | undefined {
   return source === undefined ? { title, updatedAt } : { title, updatedAt, source };
 }
 
-function readHeader(raw: RawLine, file: string): SessionHeader {
+function readHeader(raw: RawLine, file: string, text: string): SessionHeader {
   const value = tryParseJson(raw.text);
   if (value === undefined) {
-    // A NUL or other control byte early on means a binary file rather than broken JSON.
-    const binary = /[\u0000-\u0008\u000e-\u001f]/.test(raw.text.slice(0, 1024));
+    // A NUL or other control byte early in the file means binary data rather than broken JSON.
+    // Look past the first line: binary formats often start with a short text-like signature.
+    const binary = /[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 1024));
     throw notASession(file, binary ? "it looks like binary data" : "the line is not JSON", raw.line);
   }
   if (!isObject(value) || value.type !== "session") {
