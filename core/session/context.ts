@@ -1,6 +1,6 @@
 import { stringField } from "../json.ts";
 import { convertEntry, type ResolveBlob } from "./convert.ts";
-import type { AssistantBlock, ContextMessage } from "./messages.ts";
+import type { AssistantBlock, AssistantContextMessage, ContextMessage } from "./messages.ts";
 import type { Entry } from "./types.ts";
 import { wrapCompactionSummary } from "./wrappers.ts";
 
@@ -15,21 +15,25 @@ export interface ContextOptions {
  * calls without results, results without calls, and private `!!` executions.
  */
 export function buildContext(branch: readonly Entry[], options: ContextOptions = {}): ContextMessage[] {
+  const { compaction, entries } = selectEntries(branch);
   const messages: ContextMessage[] = [];
-  for (const entry of selectEntries(branch)) {
-    if (entry.type === "compaction") {
-      const summary = stringField(entry.data, "summary") ?? "";
-      messages.push({ role: "user", kind: "compactionSummary", content: [{ type: "text", text: wrapCompactionSummary(summary) }], entryId: entry.id });
-      continue;
-    }
+  if (compaction) {
+    const summary = stringField(compaction.data, "summary") ?? "";
+    messages.push({ role: "user", kind: "compactionSummary", content: [{ type: "text", text: wrapCompactionSummary(summary) }], entryId: compaction.id });
+  }
+  // Any other compaction (an older one inside the kept range) contributes nothing.
+  for (const entry of entries) {
     const message = convertEntry(entry, options.resolveBlob);
     if (message) messages.push(message);
   }
   return pairToolCalls(messages);
 }
 
-/** The entries that count after the newest reset boundary and the newest compaction. */
-function selectEntries(branch: readonly Entry[]): readonly Entry[] {
+/**
+ * The entries that count after the newest reset boundary, and the newest compaction after it
+ * (whose summary comes first, then the entries it kept, then what followed it).
+ */
+function selectEntries(branch: readonly Entry[]): { compaction: Entry | undefined; entries: readonly Entry[] } {
   let start = 0;
   for (let i = branch.length - 1; i >= 0; i--) {
     if (branch[i]?.type === "reset_boundary") {
@@ -37,25 +41,20 @@ function selectEntries(branch: readonly Entry[]): readonly Entry[] {
       break;
     }
   }
-  let compactionAt = -1;
   for (let i = branch.length - 1; i >= start; i--) {
-    if (branch[i]?.type === "compaction") {
-      compactionAt = i;
-      break;
+    const compaction = branch[i];
+    if (compaction?.type !== "compaction") continue;
+    const firstKept = stringField(compaction.data, "firstKeptEntryId");
+    let keptFrom = i; // keep nothing from before the compaction unless we find the entry
+    for (let k = start; k < i; k++) {
+      if (branch[k]?.id === firstKept) {
+        keptFrom = k;
+        break;
+      }
     }
+    return { compaction, entries: [...branch.slice(keptFrom, i), ...branch.slice(i + 1)] };
   }
-  if (compactionAt === -1) return branch.slice(start);
-  const compaction = branch[compactionAt] as Entry;
-  const firstKept = stringField(compaction.data, "firstKeptEntryId");
-  let keptFrom = compactionAt; // keep nothing from before the compaction unless we find the entry
-  for (let i = start; i < compactionAt; i++) {
-    if (branch[i]?.id === firstKept) {
-      keptFrom = i;
-      break;
-    }
-  }
-  // The summary comes first, then the kept entries, then what followed the compaction.
-  return [compaction, ...branch.slice(keptFrom, compactionAt), ...branch.slice(compactionAt + 1)];
+  return { compaction: undefined, entries: branch.slice(start) };
 }
 
 /**
@@ -65,16 +64,21 @@ function selectEntries(branch: readonly Entry[]): readonly Entry[] {
 function pairToolCalls(messages: ContextMessage[]): ContextMessage[] {
   const live = messages.filter((m) => !(m.role === "assistant" && (m.stopReason === "aborted" || m.stopReason === "error")));
 
-  const called = new Set<string>();
-  const answered = new Set<string>();
+  // A call is open from its turn until its first result. Ids are matched per turn, because some
+  // models reuse ids (`call_0` in every turn): a later turn reusing an id opens a new call.
+  const open = new Map<string, AssistantContextMessage>();
+  const answered = new Map<AssistantContextMessage, Set<string>>();
   const kept: ContextMessage[] = [];
   for (const message of live) {
     if (message.role === "assistant") {
-      for (const block of message.content) if (block.type === "toolCall") called.add(block.id);
+      for (const block of message.content) if (block.type === "toolCall") open.set(block.id, message);
     } else if (message.role === "toolResult") {
       // A result must follow its call, once; anything else is an orphan.
-      if (!called.has(message.toolCallId) || answered.has(message.toolCallId)) continue;
-      answered.add(message.toolCallId);
+      const turn = open.get(message.toolCallId);
+      if (!turn) continue;
+      open.delete(message.toolCallId);
+      const ids = answered.get(turn) ?? new Set<string>();
+      answered.set(turn, ids.add(message.toolCallId));
     }
     kept.push(message);
   }
@@ -82,7 +86,8 @@ function pairToolCalls(messages: ContextMessage[]): ContextMessage[] {
   const result: ContextMessage[] = [];
   for (const message of kept) {
     if (message.role === "assistant") {
-      const content: AssistantBlock[] = message.content.filter((b) => b.type !== "toolCall" || answered.has(b.id));
+      const ids = answered.get(message);
+      const content: AssistantBlock[] = message.content.filter((b) => b.type !== "toolCall" || ids?.has(b.id) === true);
       if (!content.some((b) => b.type !== "thinking")) continue;
       result.push(content.length === message.content.length ? message : { ...message, content });
     } else if (message.role === "user" && message.content.length === 0) {
