@@ -84,6 +84,8 @@ export function collectFacts(branch: readonly Entry[]): SessionFacts {
         case "assistant": {
           const model = joinModel(stringField(message, "provider"), stringField(message, "model"));
           if (model) models.add(model);
+          // The calls of a turn cut short by an abort or an error were never run.
+          if (message.stopReason === "aborted" || message.stopReason === "error") break;
           for (const block of Array.isArray(message.content) ? message.content : []) {
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
             const name = block.name.toLowerCase();

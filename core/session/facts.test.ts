@@ -1,0 +1,160 @@
+import { describe, expect, test } from "bun:test";
+import { assistant, bash, call, chain, message, text, toolResult, user, type Fields } from "../../fixtures/sessions/builders.ts";
+import { loadFixture } from "../../fixtures/sessions/load.ts";
+import { analyzeBranch } from "./analyze.ts";
+import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
+import { parseSession } from "./parse.ts";
+
+function factsOf(entries: readonly Fields[]): SessionFacts {
+  return analyzeBranch(parseSession(chain(entries), "f.jsonl")).facts;
+}
+
+/** One assistant turn calling a tool, and its result. */
+const toolTurn = (name: string, args: Fields, result = "ok", isError = false): Fields[] => [
+  assistant(1, [call("c1", name, args)], "toolUse"),
+  toolResult(2, "c1", name, result, isError),
+];
+
+describe("facts from the richest fixture", () => {
+  test("files, commands, models and the last request, read off the live branch", () => {
+    const { analysis } = loadFixture("v3-branches.jsonl");
+    expect(analysis.facts).toEqual({
+      // package.json comes from the branch summary's details, docs/limits.md from the compaction's
+      filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
+      filesModified: ["src/server.ts", "src/config.ts"],
+      commands: [
+        { command: "npm test", exitCode: 1, by: "tool" },
+        { command: "git status --short", exitCode: 0, by: "user" },
+        { command: "ls src", exitCode: null, by: "tool" }, // called, never answered
+      ],
+      models: ["anthropic/claude-sonnet-4-5", "openai/gpt-5"],
+      lastUserRequest: "Make the limit configurable via RATE_LIMIT. Like this:",
+    });
+  });
+
+  test("nothing from the abandoned branch, and never the private !! command", () => {
+    const { facts } = loadFixture("v3-branches.jsonl").analysis;
+    expect(facts.commands.map((c) => c.command)).not.toContain("npm install ioredis");
+    expect(facts.commands.map((c) => c.command)).not.toContain("cat .env");
+  });
+
+  test("the omp fixture: omp model changes and tool calls before the reset boundary still count", () => {
+    const { facts } = loadFixture("omp.jsonl").analysis;
+    expect(facts).toMatchObject({
+      filesRead: ["test/upload.test.ts"],
+      filesModified: [],
+      commands: [{ command: "bun test test/upload.test.ts", exitCode: 0, by: "tool" }],
+      models: ["anthropic/claude-opus-4-5", "openai/gpt-5.1"],
+      lastUserRequest: "Here is the failure:",
+    });
+  });
+});
+
+describe("files read and modified", () => {
+  test.each([
+    { name: "read", args: { path: "a.ts" }, read: ["a.ts"], modified: [] },
+    { name: "Read", args: { file_path: "a.ts" }, read: ["a.ts"], modified: [] },
+    { name: "read_file", args: { filePath: "a.ts" }, read: ["a.ts"], modified: [] },
+    { name: "write", args: { path: "b.ts", content: "x" }, read: [], modified: ["b.ts"] },
+    { name: "edit", args: { path: "b.ts", oldText: "x", newText: "y" }, read: [], modified: ["b.ts"] },
+    { name: "multi_edit", args: { file_path: "b.ts", edits: [] }, read: [], modified: ["b.ts"] },
+    { name: "grep", args: { path: "src", pattern: "x" }, read: [], modified: [] },
+    { name: "read", args: { offset: 3 }, read: [], modified: [] },
+    { name: "read", args: "not an object", read: [], modified: [] },
+  ])("$name with $args", ({ name, args, read, modified }) => {
+    const facts = factsOf([assistant(1, [{ type: "toolCall", id: "c1", name, arguments: args }], "toolUse"), toolResult(2, "c1", name, "ok")]);
+    expect({ read: facts.filesRead, modified: facts.filesModified }).toEqual({ read: [...read], modified: [...modified] });
+  });
+
+  test("each file is listed once, in the order first seen", () => {
+    const facts = factsOf([...toolTurn("read", { path: "b" }), ...toolTurn("read", { path: "a" }), ...toolTurn("read", { path: "b" })]);
+    expect(facts.filesRead).toEqual(["b", "a"]);
+  });
+
+  test("a compaction's details keep the files of the part it summarised", () => {
+    const facts = factsOf([{ type: "compaction", summary: "S", firstKeptEntryId: "x", tokensBefore: 1, details: { readFiles: ["r.md", 7], modifiedFiles: ["m.ts"] } }]);
+    expect({ read: facts.filesRead, modified: facts.filesModified }).toEqual({ read: ["r.md"], modified: ["m.ts"] });
+  });
+
+  test("an edit in an aborted turn never ran, so it modified nothing", () => {
+    const facts = factsOf([
+      assistant(1, [call("c1", "edit", { path: "x.ts", oldText: "a", newText: "b" }), call("c2", "bash", { command: "rm -rf dist" })], "aborted"),
+      toolResult(2, "c1", "edit", "Operation aborted", true),
+    ]);
+    expect(facts.filesModified).toEqual([]);
+    expect(facts.commands).toEqual([]);
+  });
+});
+
+describe("commands and their exit codes", () => {
+  test.each([
+    { name: "a passing tool run: 0", result: "12 passing", isError: false, exitCode: 0 },
+    { name: "pi's failure note: its code", result: "1 failing\n\nCommand exited with code 2", isError: true, exitCode: 2 },
+    { name: "an exit code mentioned in a result: that code", result: "done (exit code: 0)", isError: false, exitCode: 0 },
+    { name: "an error without a code: none", result: "Command timed out", isError: true, exitCode: null },
+  ])("$name", ({ result, isError, exitCode }) => {
+    expect(factsOf(toolTurn("bash", { command: "npm test" }, result, isError)).commands).toEqual([{ command: "npm test", exitCode, by: "tool" }]);
+  });
+
+  test("a tool call that never got a result has no exit code", () => {
+    expect(factsOf([assistant(1, [call("c1", "bash", { command: "sleep 99" })], "toolUse")]).commands).toEqual([{ command: "sleep 99", exitCode: null, by: "tool" }]);
+  });
+
+  test.each([
+    { name: "a ! run", run: bash(1, "make", "ok", 0), expected: [{ command: "make", exitCode: 0, by: "user" }] },
+    { name: "a failing ! run", run: bash(1, "make", "err", 3), expected: [{ command: "make", exitCode: 3, by: "user" }] },
+    { name: "a cancelled ! run", run: message({ role: "bashExecution", command: "make", output: "", exitCode: 130, cancelled: true }), expected: [{ command: "make", exitCode: null, by: "user" }] },
+    { name: "a private !! run", run: bash(1, "cat .env", "SECRET=1", 0, true), expected: [] },
+  ])("$name", ({ run, expected }) => {
+    expect(factsOf([run]).commands).toEqual([...expected]);
+  });
+
+  test("commands keep their order and repeats", () => {
+    const facts = factsOf([...toolTurn("bash", { command: "npm test" }), bash(3, "git diff", "", 0), ...toolTurn("bash", { command: "npm test" })]);
+    expect(facts.commands.map((c) => c.command)).toEqual(["npm test", "git diff", "npm test"]);
+  });
+});
+
+describe("models", () => {
+  test.each([
+    { name: "a pi model change", entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5" }], models: ["openai/gpt-5"] },
+    { name: "an omp model change", entries: [{ type: "model_change", model: "openai/gpt-5", role: "default" }], models: ["openai/gpt-5"] },
+    { name: "an assistant turn", entries: [assistant(1, [text("x")], "stop", "google/gemini-3")], models: ["google/gemini-3"] },
+    {
+      name: "a model id that already names its provider",
+      entries: [message({ role: "assistant", content: [text("x")], provider: "openrouter", model: "openrouter/auto", stopReason: "stop" })],
+      models: ["openrouter/auto"],
+    },
+    {
+      name: "the same model twice, and a second one",
+      entries: [{ type: "model_change", provider: "a", modelId: "m" }, assistant(1, [text("x")], "stop", "a/m"), assistant(2, [text("y")], "stop", "b/n")],
+      models: ["a/m", "b/n"],
+    },
+  ])("$name", ({ entries, models }) => {
+    expect(factsOf(entries).models).toEqual([...models]);
+  });
+});
+
+describe("the last real user request", () => {
+  const handoff = "Write a handoff document.\n\n## Goal\n…\n\n## Next Steps\n…";
+
+  test.each([
+    { name: "the newest user message", entries: [user(1, "first"), user(2, "second")], expected: "second" },
+    { name: "text blocks joined", entries: [user(1, [text("a"), { type: "image", data: "x", mimeType: "image/png" }, text("b")])], expected: "a\nb" },
+    { name: "a recorded handoff instruction is skipped", entries: [user(1, "do the thing"), user(2, handoff)], expected: "do the thing" },
+    { name: "a blank message is skipped", entries: [user(1, "do the thing"), user(2, "  ")], expected: "do the thing" },
+    { name: "a developer message is not the user's", entries: [user(1, "mine"), message({ role: "developer", content: "harness" })], expected: "mine" },
+    { name: "no user message at all", entries: [assistant(1, [text("hello")])], expected: undefined },
+  ])("$name", ({ entries, expected }) => {
+    expect(factsOf(entries).lastUserRequest).toBe(expected);
+  });
+
+  test.each([
+    { text: "Write a handoff.\n## Goal\n## Next Steps", expected: true },
+    { text: "Hand-off please.\n## Goal\n## Next Steps", expected: true },
+    { text: "What is our goal here? Next steps?", expected: false },
+    { text: "## Goal\n## Next Steps\n(the template for our README)", expected: false },
+  ])("looksLikeHandoffInstruction($text) is $expected", ({ text, expected }) => {
+    expect(looksLikeHandoffInstruction(text)).toBe(expected);
+  });
+});
