@@ -1,0 +1,111 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { toolPairingProblems } from "../../fixtures/sessions/checks.ts";
+import { analyzeBranch } from "./analyze.ts";
+import { v1EntryId } from "./migrate.ts";
+import { parseSession } from "./parse.ts";
+
+/**
+ * The two real pi sessions in ../shared/sessions/ (beside the checkout, never copied into it).
+ * Every number below was counted from the raw file by Python, not by our reader:
+ *
+ * entries, types, roles and compactions (header = record 0):
+ *   python3 -c 'import json,sys,collections as c; R=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(R)-1, c.Counter(r["type"] for r in R[1:]), c.Counter(r["message"]["role"] for r in R if r["type"]=="message"), [(i, r["firstKeptEntryIndex"]) for i, r in enumerate(R) if r["type"]=="compaction"])' FILE
+ *   large-session:     1018 {message: 914, thinking_level_change: 103, model_change: 1} {assistant: 453, toolResult: 373, user: 88} []
+ *   before-compaction: 1002 {message: 990, thinking_level_change: 5, model_change: 5, compaction: 2} {assistant: 484, toolResult: 448, user: 55, bashExecution: 3} [(359, 293), (628, 551)]
+ *
+ * commands (bash calls of turns that were not aborted or failed, plus `!` runs), distinct paths read, written or edited:
+ *   python3 -c 'import json,sys; E=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][1:]; M=[e["message"] for e in E if e["type"]=="message"]; A=[m for m in M if m["role"]=="assistant" and m.get("stopReason") not in ("aborted","error")]; T=[b for m in A for b in m["content"] if b["type"]=="toolCall"]; print(sum(b["name"]=="bash" for b in T)+sum(m["role"]=="bashExecution" and not m.get("excludeFromContext") for m in M), len({b["arguments"].get("path") for b in T if b["name"]=="read"}), len({b["arguments"].get("path") for b in T if b["name"] in ("write","edit")}))' FILE
+ *   large-session: 192 23 23     before-compaction: 208 14 19
+ *
+ * context messages (newest compaction: summary + records from firstKeptEntryIndex + what follows;
+ * aborted/error turns out; each call paired with its first later result; empty turns out):
+ *   python3 - FILE <<'PY'
+ *   import json,sys
+ *   R=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; E=R[1:]; C=[i for i,e in enumerate(E) if e["type"]=="compaction"]
+ *   S=E[E[C[-1]]["firstKeptEntryIndex"]-1:C[-1]]+E[C[-1]+1:] if C else E
+ *   M=[e["message"] for e in S if e["type"]=="message" and not e["message"].get("excludeFromContext") and e["message"].get("stopReason") not in ("aborted","error")]
+ *   o={}; a=set(); out=[]
+ *   for n,m in enumerate(M):
+ *     if m["role"]=="assistant": o.update({b["id"]:n for b in m["content"] if b["type"]=="toolCall"})
+ *     if m["role"]=="toolResult" and m["toolCallId"] not in o: continue
+ *     if m["role"]=="toolResult": a.add((o.pop(m["toolCallId"]),m["toolCallId"]))
+ *     out.append((n,m))
+ *   keep=lambda n,m: any(b["type"]=="text" or (b["type"]=="toolCall" and (n,b["id"]) in a) for b in m["content"]) if m["role"]=="assistant" else (m["content"]!=[] if m["role"]=="user" else True)
+ *   print((len(C)>0)+sum(keep(n,m) for n,m in out))
+ *   PY
+ *   large-session: 892     before-compaction: 439
+ */
+const SESSIONS = join(import.meta.dir, "..", "..", "..", "shared", "sessions");
+const available = existsSync(join(SESSIONS, "large-session.jsonl")) && existsSync(join(SESSIONS, "before-compaction.jsonl"));
+const skipNote = available ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)";
+
+function load(name: string) {
+  const session = parseSession(readFileSync(join(SESSIONS, name), "utf8"), `../shared/sessions/${name}`);
+  return { session, analysis: analyzeBranch(session) };
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) {
+    const k = key(item);
+    if (k !== undefined) counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const roleOf = (data: Record<string, unknown>) => {
+  const message = data.message;
+  return typeof message === "object" && message !== null && "role" in message && typeof message.role === "string" ? message.role : undefined;
+};
+
+describe(`real pi sessions${skipNote}`, () => {
+  test.skipIf(!available)("large-session.jsonl loads as pi version 1 and migrates to one chain", () => {
+    const { session, analysis } = load("large-session.jsonl");
+    expect(session).toMatchObject({ format: "pi", versionFound: undefined, version: 1, malformedLines: [], problems: [], unknownTypes: [] });
+    expect(session.entries).toHaveLength(1018);
+    expect(countBy(session.entries, (e) => e.type)).toEqual({ message: 914, thinking_level_change: 103, model_change: 1 });
+    expect(countBy(session.entries, (e) => roleOf(e.data))).toEqual({ assistant: 453, toolResult: 373, user: 88 });
+    expect(analysis.branch.entries).toHaveLength(1018);
+    expect(analysis.branch.leafId).toBe(v1EntryId(1018));
+    expect(analysis.branchMessages).toBe(914);
+  });
+
+  test.skipIf(!available)("large-session.jsonl builds a sendable context and its facts", () => {
+    const { analysis } = load("large-session.jsonl");
+    expect(analysis.context).toHaveLength(892);
+    expect(toolPairingProblems(analysis.context)).toEqual([]);
+    expect(analysis.facts.commands).toHaveLength(192);
+    expect(analysis.facts.filesRead).toHaveLength(23);
+    expect(analysis.facts.filesModified).toHaveLength(23);
+  });
+
+  test.skipIf(!available)("before-compaction.jsonl loads as pi version 1 with both compactions", () => {
+    const { session, analysis } = load("before-compaction.jsonl");
+    expect(session).toMatchObject({ format: "pi", versionFound: undefined, version: 1, malformedLines: [], problems: [] });
+    expect(session.header.raw.branchedFrom).toBeString();
+    expect(session.entries).toHaveLength(1002);
+    expect(countBy(session.entries, (e) => e.type)).toEqual({ message: 990, thinking_level_change: 5, model_change: 5, compaction: 2 });
+    expect(countBy(session.entries, (e) => roleOf(e.data))).toEqual({ assistant: 484, toolResult: 448, user: 55, bashExecution: 3 });
+    // Record i (header = 0) is entry v1EntryId(i); each firstKeptEntryIndex became that entry's id.
+    const compactions = session.entries.filter((e) => e.type === "compaction");
+    expect(compactions.map((e) => [e.id, e.data.firstKeptEntryId])).toEqual([
+      [v1EntryId(359), v1EntryId(293)],
+      [v1EntryId(628), v1EntryId(551)],
+    ]);
+    expect(analysis.branchMessages).toBe(990);
+  });
+
+  test.skipIf(!available)("before-compaction.jsonl: the context starts at the newest compaction and keeps from its first kept entry", () => {
+    const { analysis } = load("before-compaction.jsonl");
+    expect(analysis.context).toHaveLength(439);
+    expect(analysis.context[0]).toMatchObject({ role: "user", kind: "compactionSummary", entryId: v1EntryId(628) });
+    expect(analysis.context[1]?.entryId).toBe(v1EntryId(551));
+    expect(toolPairingProblems(analysis.context)).toEqual([]);
+    expect(analysis.facts.commands).toHaveLength(208);
+    expect(analysis.facts.commands.filter((c) => c.by === "user").map((c) => c.command)).toEqual(["ls", "ls", "find ."]);
+    expect(analysis.facts.filesRead).toHaveLength(14);
+    expect(analysis.facts.filesModified).toHaveLength(19);
+  });
+});
