@@ -53,15 +53,29 @@ export function findUnknownFlag(rawArgs: readonly string[], argsDef: ArgsDef): s
     if (arg === "--") break;
     if (!arg.startsWith("-") || arg === "-") continue;
     const [flag = "", inlineValue] = arg.replace(/^-+/, "").split(/=(.*)/s, 2);
-    const isLong = arg.startsWith("--");
-    const table = isLong ? long : short;
-    const name = isLong ? kebab(flag) : flag;
-    const takesValue = table.get(name);
-    if (takesValue === undefined) {
-      const hint = suggest(name, [...long.keys()].filter((k) => !k.startsWith("no-")));
-      return `unknown option ${arg.split("=")[0]}${hint ? `; did you mean --${hint}?` : ""}`;
+    if (!arg.startsWith("--")) {
+      // Short flags group as citty reads them: `-qv` is -q -v; `-fText` is -f with the value "Text".
+      const letters = [...flag];
+      for (const [j, letter] of letters.entries()) {
+        const takesValue = short.get(letter);
+        if (takesValue === undefined) return unknownFlagMessage(letters.length === 1 ? `-${letter}` : `-${letter} (in ${arg})`, letter, long);
+        if (!takesValue) continue;
+        if (j === letters.length - 1 && inlineValue === undefined) i++;
+        break;
+      }
+      continue;
     }
+    const name = kebab(flag);
+    const takesValue = long.get(name);
+    if (takesValue === undefined) return unknownFlagMessage(arg.split("=")[0] ?? arg, name, long);
     if (takesValue && inlineValue === undefined) i++;
   }
   return undefined;
+}
+
+function unknownFlagMessage(shown: string, name: string, long: Map<string, boolean>): string {
+  // `--no-x` forms are only offered for a word that starts like one (`--no-recrod` → `--no-record`).
+  const negated = name.startsWith("no");
+  const hint = suggest(name, [...long.keys()].filter((k) => negated || !k.startsWith("no-")));
+  return `unknown option ${shown}${hint ? `; did you mean --${hint}?` : ""}`;
 }

@@ -48,6 +48,17 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
   return parsed;
 }
 
+/** `localhost:11434/v1` parses as a URL with the scheme `localhost:`; only http(s) can reach a model. */
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+function isHostOrSubdomain(hostname: string, domain: string): boolean {
+  return hostname === domain || hostname.endsWith(`.${domain}`);
+}
+
 /** Names who serves the model, for the answer recorded in the source session. */
 export function providerFor(baseUrl: string | undefined): string {
   if (!baseUrl) return "openai";
@@ -57,8 +68,8 @@ export function providerFor(baseUrl: string | undefined): string {
   } catch {
     return "openai-compatible";
   }
-  if (url.hostname.endsWith("openai.com")) return "openai";
-  if (url.hostname.endsWith("openrouter.ai")) return "openrouter";
+  if (isHostOrSubdomain(url.hostname, "openai.com")) return "openai";
+  if (isHostOrSubdomain(url.hostname, "openrouter.ai")) return "openrouter";
   if (url.port === "11434" || url.hostname.includes("ollama")) return "ollama";
   return url.hostname;
 }
@@ -67,8 +78,11 @@ export function providerFor(baseUrl: string | undefined): string {
 export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOptions {
   const sessionPath = text(args.session);
   if (!sessionPath) throw new AgentError("USAGE", "agent handoff needs a session file (see agent handoff --help)");
-  const baseUrl = text(args["base-url"]) ?? text(args.baseUrl) ?? text(env.OPENAI_BASE_URL);
-  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new AgentError("USAGE", `--base-url "${baseUrl}" is not a URL`);
+  const baseUrlFlag = text(args["base-url"]) ?? text(args.baseUrl);
+  const baseUrl = baseUrlFlag ?? text(env.OPENAI_BASE_URL);
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
+    throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"} "${baseUrl}" is not an http:// or https:// URL`);
+  }
   return {
     sessionPath,
     focus: text(args.focus),

@@ -48,17 +48,29 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
  * `auto`), sends it once more with `auto`.
  */
 async function completeRequest(request: ChatRequest, deps: ModelEngineDeps): Promise<{ completion: Completion; requests: number }> {
-  throwIfCancelled(deps.signal);
   try {
-    return { completion: await deps.complete(request, { signal: deps.signal }), requests: 1 };
+    return { completion: await completeOnce(request, deps), requests: 1 };
   } catch (error) {
-    if (error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none") {
-      throwIfCancelled(deps.signal);
-      return { completion: await deps.complete({ ...request, tool_choice: "auto" }, { signal: deps.signal }), requests: 2 };
-    }
-    if (error instanceof CompletionError) throw new AgentError("HANDOFF_FAILED", error.message);
-    throw error;
+    if (!(error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none")) throw asHandoffFailure(error);
   }
+  try {
+    return { completion: await completeOnce({ ...request, tool_choice: "auto" }, deps), requests: 2 };
+  } catch (error) {
+    // The retry's own failure (auto refused too, context too long) is a failure, not a bug.
+    throw asHandoffFailure(error);
+  }
+}
+
+/** One request. An abort wins over whatever the port made of it (no text, partial text). */
+async function completeOnce(request: ChatRequest, deps: ModelEngineDeps): Promise<Completion> {
+  throwIfCancelled(deps.signal);
+  const completion = await deps.complete(request, { signal: deps.signal });
+  throwIfCancelled(deps.signal);
+  return completion;
+}
+
+function asHandoffFailure(error: unknown): unknown {
+  return error instanceof CompletionError ? new AgentError("HANDOFF_FAILED", error.message) : error;
 }
 
 function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import type { ArgsDef } from "citty";
+import { findUnknownFlag, suggest } from "./args.ts";
+import { handoffCommand } from "./handoff.ts";
+
+/** The handoff command's own flags, so these tests follow the real definition. */
+async function handoffArgs(): Promise<ArgsDef> {
+  const args = handoffCommand.args;
+  return (typeof args === "function" ? await args() : await args) ?? {};
+}
+
+describe("findUnknownFlag on agent handoff", () => {
+  test.each([
+    ["a misspelt --focus", ["s.jsonl", "--foucs", "the parser"], "unknown option --foucs; did you mean --focus?"],
+    ["a misspelt flag with an inline value", ["s.jsonl", "--foucs=the parser"], "unknown option --foucs; did you mean --focus?"],
+    ["a misspelt --strict", ["s.jsonl", "--strcit"], "unknown option --strcit; did you mean --strict?"],
+    ["a misspelt --dry-run", ["s.jsonl", "--dryrun"], "unknown option --dryrun; did you mean --dry-run?"],
+    ["a misspelt --no-record", ["s.jsonl", "--no-recrod"], "unknown option --no-recrod; did you mean --no-record?"],
+    ["a flag after a valid one", ["s.jsonl", "--strict", "--modle", "x"], "unknown option --modle; did you mean --model?"],
+    ["a flag far from any", ["s.jsonl", "--frobnicate-everything"], "unknown option --frobnicate-everything"],
+    ["an unknown short flag", ["s.jsonl", "-x"], "unknown option -x"],
+    ["an unknown letter in a group", ["s.jsonl", "-qz"], "unknown option -z (in -qz)"],
+    ["--no- on a flag that is not a switch", ["s.jsonl", "--no-focus"], "unknown option --no-focus"],
+  ])("rejects %s", async (_, argv, message) => {
+    expect(findUnknownFlag(argv, await handoffArgs())).toBe(message);
+  });
+
+  test.each([
+    ["no flags", ["s.jsonl"]],
+    ["every long flag", ["s.jsonl", "--focus", "x", "--model", "m", "--base-url", "http://h", "--out", "o.jsonl", "--leaf", "a1", "--json", "--dry-run", "--strict", "--timeout", "5", "--retries", "1", "--system-prompt-file", "p.md", "--quiet", "--verbose"]],
+    ["--no-record", ["s.jsonl", "--no-record"]],
+    ["--no- on any switch", ["s.jsonl", "--no-strict", "--no-json"]],
+    ["--flag=value", ["s.jsonl", "--focus=the parser", "--timeout=30", "--base-url=http://127.0.0.1:1/v1"]],
+    ["an empty inline value", ["s.jsonl", "--focus=", "--strict"]],
+    ["camelCase spellings", ["s.jsonl", "--dryRun", "--baseUrl", "http://h", "--systemPromptFile", "p.md"]],
+    ["aliases", ["s.jsonl", "-f", "x", "-m", "gpt-5", "-o", "out.jsonl", "-q", "-v"]],
+    ["grouped short switches", ["s.jsonl", "-qv"]],
+    ["a short flag with its value attached", ["s.jsonl", "-fthe parser", "-vf", "x"]],
+    ["values that look like flags after string flags", ["s.jsonl", "--focus", "--not-a-flag", "-f", "-x", "--retries", "-1"]],
+    ["help", ["s.jsonl", "--help", "-h"]],
+    ["anything after --", ["s.jsonl", "--", "--foucs", "-x"]],
+    ["a lone dash", ["-", "--strict"]],
+    ["a string flag with no value at the end", ["s.jsonl", "--focus"]],
+  ])("accepts %s", async (_, argv) => {
+    expect(findUnknownFlag(argv, await handoffArgs())).toBeUndefined();
+  });
+});
+
+describe("findUnknownFlag on any definition", () => {
+  const def: ArgsDef = {
+    file: { type: "positional" },
+    level: { type: "enum", options: ["a", "b"], alias: ["l", "lvl"] },
+    keepGoing: { type: "boolean" },
+  };
+
+  test.each([
+    ["an enum flag's value is skipped", ["--level", "--weird"], undefined],
+    ["a short alias", ["-l", "a"], undefined],
+    ["a long alias", ["--lvl", "b"], undefined],
+    ["a camelCase name in kebab case", ["--keep-going"], undefined],
+    ["its negation", ["--no-keep-going"], undefined],
+    ["a near miss", ["--keep-goign"], "unknown option --keep-goign; did you mean --keep-going?"],
+    ["a positional's name is not a flag", ["--file", "x"], "unknown option --file"],
+  ])("%s", (_, argv, expected) => {
+    expect(findUnknownFlag(argv, def)).toBe(expected);
+  });
+});
+
+describe("suggest", () => {
+  test.each([
+    ["foucs", ["focus", "model"], "focus"],
+    ["inspcet", ["handoff", "inspect"], "inspect"],
+    ["xyz", ["handoff", "inspect"], undefined],
+    ["anything", [], undefined],
+  ])("suggests for %s among %p: %p", (word, known, expected) => {
+    expect(suggest(word, known)).toBe(expected);
+  });
+});

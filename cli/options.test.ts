@@ -1,0 +1,157 @@
+import { describe, expect, test } from "bun:test";
+import { AgentError } from "../core/index.ts";
+import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerFor, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
+
+type Env = Record<string, string | undefined>;
+const resolve = (args: RawHandoffArgs, env: Env = {}) => resolveHandoffOptions({ session: "s.jsonl", ...args }, env);
+
+/** The usage message resolving these flags fails with; fails the test when it does not fail so. */
+function usageError(args: RawHandoffArgs, env: Env = {}): string {
+  try {
+    resolve(args, env);
+  } catch (error) {
+    if (error instanceof AgentError && error.code === "USAGE") return error.message;
+    throw error;
+  }
+  throw new Error("expected a usage error");
+}
+
+describe("resolveHandoffOptions: where each setting comes from", () => {
+  test.each<[string, RawHandoffArgs, Env, string]>([
+    ["the flag over the environment", { model: "flag-model" }, { AGENT_MODEL: "env-model" }, "flag-model"],
+    ["the environment without a flag", {}, { AGENT_MODEL: "env-model" }, "env-model"],
+    ["the default without either", {}, {}, DEFAULT_MODEL],
+    ["the default when the environment is empty", {}, { AGENT_MODEL: "" }, DEFAULT_MODEL],
+    ["the environment when the flag is empty", { model: "" }, { AGENT_MODEL: "env-model" }, "env-model"],
+  ])("model: %s", (_, args, env, model) => {
+    expect(resolve(args, env).model).toBe(model);
+  });
+
+  test.each<[string, RawHandoffArgs, Env, string | undefined]>([
+    ["the flag over the environment", { "base-url": "http://127.0.0.1:8080/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "http://127.0.0.1:8080/v1"],
+    ["the camelCase flag", { baseUrl: "http://127.0.0.1:8080/v1" }, {}, "http://127.0.0.1:8080/v1"],
+    ["the environment without a flag", {}, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "https://openrouter.ai/api/v1"],
+    ["OpenAI's own endpoint without either", {}, {}, undefined],
+  ])("base URL: %s", (_, args, env, baseUrl) => {
+    expect(resolve(args, env).baseUrl).toBe(baseUrl);
+  });
+
+  test("the provider follows the resolved base URL", () => {
+    expect(resolve({}, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }).provider).toBe("openrouter");
+    expect(resolve({ "base-url": "http://localhost:11434/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }).provider).toBe("ollama");
+    expect(resolve({}).provider).toBe("openai");
+  });
+
+  test("the API key comes from OPENAI_API_KEY only, never from a flag", () => {
+    expect(resolve({}, { OPENAI_API_KEY: "sk-env" }).apiKey).toBe("sk-env");
+    expect(resolve({ "api-key": "sk-flag", apiKey: "sk-flag", OPENAI_API_KEY: "sk-flag" }, {}).apiKey).toBeUndefined();
+    expect(resolve({ apiKey: "sk-flag" }, { OPENAI_API_KEY: "sk-env" }).apiKey).toBe("sk-env");
+  });
+
+  test("reads no other environment variable for the key", () => {
+    expect(resolve({}, { AGENT_API_KEY: "x", OPENROUTER_API_KEY: "y" }).apiKey).toBeUndefined();
+  });
+
+  test("defaults: record on, everything else off, the default timeout and retries", () => {
+    expect(resolve({})).toEqual({
+      sessionPath: "s.jsonl",
+      focus: undefined,
+      model: DEFAULT_MODEL,
+      baseUrl: undefined,
+      apiKey: undefined,
+      provider: "openai",
+      out: undefined,
+      leafId: undefined,
+      record: true,
+      json: false,
+      dryRun: false,
+      strict: false,
+      timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
+      retries: DEFAULT_RETRIES,
+      systemPromptFile: undefined,
+      quiet: false,
+      verbose: false,
+    });
+  });
+
+  test("reads every flag", () => {
+    const options = resolve({
+      focus: "the parser",
+      out: "new.jsonl",
+      leaf: "a0000005",
+      record: false,
+      json: true,
+      "dry-run": true,
+      strict: true,
+      timeout: "2.5",
+      retries: "0",
+      "system-prompt-file": "prompt.md",
+      quiet: true,
+      verbose: true,
+    });
+    expect(options).toMatchObject({
+      focus: "the parser",
+      out: "new.jsonl",
+      leafId: "a0000005",
+      record: false,
+      json: true,
+      dryRun: true,
+      strict: true,
+      timeoutMs: 2500,
+      retries: 0,
+      systemPromptFile: "prompt.md",
+      quiet: true,
+      verbose: true,
+    });
+  });
+});
+
+describe("resolveHandoffOptions: bad values", () => {
+  test.each([
+    ["abc", '--timeout takes a positive number, not "abc"'],
+    ["0", '--timeout takes a positive number, not "0"'],
+    ["-5", '--timeout takes a positive number, not "-5"'],
+    ["Infinity", '--timeout takes a positive number, not "Infinity"'],
+  ])("--timeout %s", (timeout, message) => {
+    expect(usageError({ timeout })).toBe(message);
+  });
+
+  test.each([
+    ["two", '--retries takes a whole number from 0 to 10, not "two"'],
+    ["1.5", '--retries takes a whole number from 0 to 10, not "1.5"'],
+    ["-1", '--retries takes a whole number from 0 to 10, not "-1"'],
+    ["11", '--retries takes a whole number from 0 to 10, not "11"'],
+  ])("--retries %s", (retries, message) => {
+    expect(usageError({ retries })).toBe(message);
+  });
+
+  test.each<[string, RawHandoffArgs, Env, string]>([
+    ["a flag that is not a URL", { "base-url": "not a url" }, {}, '--base-url "not a url" is not an http:// or https:// URL'],
+    ["a flag without a scheme (parses with the scheme localhost:)", { "base-url": "localhost:11434/v1" }, {}, '--base-url "localhost:11434/v1" is not an http:// or https:// URL'],
+    ["a flag with another scheme", { "base-url": "ftp://example.com/v1" }, {}, '--base-url "ftp://example.com/v1" is not an http:// or https:// URL'],
+    ["the environment variable, named as such", {}, { OPENAI_BASE_URL: "localhost:11434" }, 'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL'],
+  ])("base URL: %s", (_, args, env, message) => {
+    expect(usageError(args, env)).toBe(message);
+  });
+
+  test("no session file", () => {
+    expect(() => resolveHandoffOptions({}, {})).toThrow("agent handoff needs a session file");
+  });
+});
+
+describe("providerFor", () => {
+  test.each([
+    [undefined, "openai"],
+    ["https://api.openai.com/v1", "openai"],
+    ["https://openrouter.ai/api/v1", "openrouter"],
+    ["http://localhost:11434/v1", "ollama"],
+    ["http://127.0.0.1:11434/v1", "ollama"],
+    ["http://ollama.internal:8080/v1", "ollama"],
+    ["http://127.0.0.1:8080/v1", "127.0.0.1"],
+    ["https://llm.example.com/v1", "llm.example.com"],
+    ["https://notopenai.com/v1", "notopenai.com"],
+    ["https://myopenrouter.ai/v1", "myopenrouter.ai"],
+  ])("%s → %s", (baseUrl, provider) => {
+    expect(providerFor(baseUrl)).toBe(provider);
+  });
+});

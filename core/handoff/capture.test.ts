@@ -1,0 +1,59 @@
+import { describe, expect, test } from "bun:test";
+import { captureDocument } from "./capture.ts";
+
+const DOC = "## Goal\nShip it.\n\n## Next Steps\n1. Run `npm test`.";
+const ECHO_SENTENCE = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+
+describe("captureDocument", () => {
+  test.each([
+    ["a leading <think> block", `<think>\nLet me plan the sections.\n</think>\n\n${DOC}`],
+    ["a leading <thinking> block", `<thinking>planning</thinking>\n${DOC}`],
+    ["a think block in upper case", `<THINK>planning</THINK>${DOC}`],
+    ["a think block after leading blank lines", `\n\n<think>planning</think>\n${DOC}`],
+    ["a fence around the whole answer", `\`\`\`\n${DOC}\n\`\`\``],
+    ["a markdown fence around the whole answer", `\`\`\`markdown\n${DOC}\n\`\`\``],
+    ["a tilde fence around the whole answer", `~~~\n${DOC}\n~~~`],
+    ["a four-backtick fence around the whole answer", `\`\`\`\`md\n${DOC}\n\`\`\`\``],
+    ["an echoed wrapper with its trailing sentence", `<handoff-context>\n${DOC}\n</handoff-context>\n\n${ECHO_SENTENCE}`],
+    ["an echoed wrapper without the trailing sentence", `<handoff-context>\n${DOC}\n</handoff-context>`],
+    ["an echoed wrapper that was never closed", `<handoff-context>\n${DOC}`],
+    ["think, then a fence, then an echoed wrapper", `<think>x</think>\n\`\`\`markdown\n<handoff-context>\n${DOC}\n</handoff-context>\n\`\`\``],
+    ["surrounding whitespace only", `\n\n  ${DOC}  \n\n`],
+  ])("removes %s", (_, answer) => {
+    expect(captureDocument(answer)).toBe(DOC);
+  });
+
+  test("an unclosed think block leaves nothing: the model never reached the answer", () => {
+    expect(captureDocument(`<think>\nI should write ## Goal first, then ${DOC}`)).toBe("");
+  });
+
+  test("a think block that is not at the start is part of the document", () => {
+    const answer = `${DOC}\n\nNote: <think>tags</think> appear in the logs.`;
+    expect(captureDocument(answer)).toBe(answer);
+  });
+
+  test("keeps code fences inside a fenced answer", () => {
+    const inner = "## Critical Context\n```sh\nnpm test\n```\n\n## Next Steps\n~~~\nls\n~~~";
+    expect(captureDocument(`\`\`\`markdown\n${inner}\n\`\`\``)).toBe(inner);
+  });
+
+  test("keeps fences in an answer that is not fenced as a whole", () => {
+    const answer = "## Critical Context\n```sh\nnpm test\n```\n\n## Next Steps\nRun it.";
+    expect(captureDocument(answer)).toBe(answer);
+  });
+
+  test("a fence opened with backticks is not closed by tildes", () => {
+    const answer = "```\n## Goal\nx\n~~~";
+    expect(captureDocument(answer)).toBe(answer);
+  });
+
+  test("leaves plain text untouched except for trimming", () => {
+    const answer = "## Goal\n\n  indented line\n\ttabbed line\n\n<handoff-context> mentioned mid-text";
+    expect(captureDocument(`  ${answer}\n`)).toBe(answer);
+  });
+
+  test("an empty or blank answer captures as empty", () => {
+    expect(captureDocument("")).toBe("");
+    expect(captureDocument(" \n\t ")).toBe("");
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { analyzeBranch } from "../session/analyze.ts";
+import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
+import { parseSession } from "../session/parse.ts";
+import { stubTools, toChatMessages } from "./messages.ts";
+import type { ChatMessage } from "./types.ts";
+
+const user = (content: UserBlock[], entryId = "u"): ContextMessage => ({ role: "user", kind: "user", content, entryId });
+const assistant = (content: AssistantBlock[], entryId = "a"): ContextMessage => ({
+  role: "assistant",
+  content,
+  provider: "openai",
+  model: "gpt-5",
+  stopReason: "stop",
+  entryId,
+});
+const result = (toolCallId: string, content: UserBlock[], entryId = "r"): ContextMessage => ({
+  role: "toolResult",
+  toolCallId,
+  toolName: "bash",
+  content,
+  isError: false,
+  entryId,
+});
+const text = (t: string): UserBlock & AssistantBlock => ({ type: "text", text: t });
+const image: UserBlock = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
+const call = (id: string, name: string, args: unknown = {}): AssistantBlock => ({ type: "toolCall", id, name, arguments: args });
+
+describe("toChatMessages", () => {
+  test.each<[string, ContextMessage, ChatMessage]>([
+    ["a text-only user turn as a string, blocks joined with newlines", user([text("one"), text("two")]), { role: "user", content: "one\ntwo" }],
+    [
+      "a user turn with an image as parts, the image as a data URL",
+      user([text("Like this:"), image]),
+      { role: "user", content: [{ type: "text", text: "Like this:" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+    ],
+    ["a summary wrapper as a user turn", { role: "user", kind: "compactionSummary", content: [text("<summary>s</summary>")], entryId: "c" }, { role: "user", content: "<summary>s</summary>" }],
+    ["an assistant's text without its thinking", assistant([{ type: "thinking", thinking: "hmm" }, text("Done.")]), { role: "assistant", content: "Done." }],
+    [
+      "an assistant's tool calls with JSON arguments",
+      assistant([text("Reading."), call("c1", "read", { path: "src/a.ts" })]),
+      { role: "assistant", content: "Reading.", tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
+    ],
+    [
+      "an assistant with only tool calls with null content",
+      assistant([call("c1", "bash", { command: "ls" })]),
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
+    ],
+    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "c1", content: "3 pass\n0 fail" }],
+    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "c1", content: "Screenshot:\n[image: image/png]" }],
+    ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "c1", content: "(no output)" }],
+  ])("sends %s", (_, message, expected) => {
+    // A lone tool result or call is fine here: pairing is buildContext's job, tested there.
+    expect(toChatMessages([message])).toEqual([expected]);
+  });
+
+  test("keeps the order of a plain conversation", () => {
+    const chat = toChatMessages([user([text("q1")]), assistant([text("a1")]), user([text("q2")]), assistant([text("a2")])]);
+    expect(chat.map((m) => m.content)).toEqual(["q1", "a1", "q2", "a2"]);
+  });
+
+  test("moves a user message that sits between a tool call and its result to after the result", () => {
+    const chat = toChatMessages([assistant([call("c1", "bash")]), user([text("by the way")]), result("c1", [text("ok")]), assistant([text("done")])]);
+    expect(chat.map((m) => m.role)).toEqual(["assistant", "tool", "user", "assistant"]);
+    expect(chat[2]?.content).toBe("by the way");
+  });
+
+  test("waits for every call of the turn before putting moved messages back, in their order", () => {
+    const chat = toChatMessages([
+      assistant([call("c1", "read"), call("c2", "bash")]),
+      result("c1", [text("r1")]),
+      user([text("first")]),
+      user([text("second")]),
+      result("c2", [text("r2")]),
+    ]);
+    expect(chat.map((m) => m.content)).toEqual([null, "r1", "r2", "first", "second"]);
+  });
+});
+
+/** Fails unless every assistant turn with tool calls is followed directly by one result per call. */
+function expectCallsAnsweredInPlace(chat: ChatMessage[]): void {
+  for (const [i, message] of chat.entries()) {
+    if (message.role !== "assistant" || !message.tool_calls) continue;
+    const ids = message.tool_calls.map((c) => c.id);
+    const following = chat.slice(i + 1, i + 1 + ids.length).map((m) => (m.role === "tool" ? m.tool_call_id : `not a tool message: ${m.role}`));
+    expect(following.sort()).toEqual([...ids].sort());
+  }
+  const answered = chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
+  const called = chat.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : []));
+  expect(answered.sort()).toEqual(called.sort());
+}
+
+describe("toChatMessages on real sessions", () => {
+  test.each([["example.jsonl"], ["sessions/v1.jsonl"], ["sessions/v2.jsonl"], ["sessions/v3-branches.jsonl"], ["sessions/omp.jsonl"]])(
+    "%s: every tool call is answered right after it",
+    (name) => {
+      const session = parseSession(readFileSync(join(import.meta.dir, "../../fixtures", name), "utf8"));
+      const chat = toChatMessages(analyzeBranch(session).context);
+      expect(chat.some((m) => m.role === "tool")).toBe(true);
+      expectCallsAnsweredInPlace(chat);
+    },
+  );
+});
+
+describe("stubTools", () => {
+  test("declares each tool the history called once, sorted, with open parameters", () => {
+    const tools = stubTools([assistant([call("c1", "read"), call("c2", "bash")]), result("c1", []), assistant([call("c3", "read")])]);
+    expect(tools.map((t) => t.function.name)).toEqual(["bash", "read"]);
+    for (const tool of tools) {
+      expect(tool.type).toBe("function");
+      expect(tool.function.parameters).toEqual({ type: "object", properties: {}, additionalProperties: true });
+    }
+  });
+
+  test("declares nothing for a history without tool calls", () => {
+    expect(stubTools([user([text("hi")]), assistant([text("hello")])])).toEqual([]);
+  });
+});
