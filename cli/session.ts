@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola";
-import { AgentError, analyzeBranch, describeSessionProblems, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
+import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 
 /** omp keeps large images out of the session, in content-addressed files. */
@@ -14,6 +14,16 @@ export function ompBlobResolver(blobDir = join(homedir(), ".omp", "agent", "blob
       return undefined;
     }
   };
+}
+
+/** Puts the file in front of a core error that could not know it (an unknown `--leaf` id). */
+function namingFile<T>(path: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (isAgentError(error) && error.location?.file === undefined) throw new AgentError(error.code, `${path}: ${error.message}`, { file: path });
+    throw error;
+  }
 }
 
 export interface LoadedSession {
@@ -35,10 +45,12 @@ export function loadSession(path: string, options: { leafId?: string; strict?: b
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
     throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, { file: path, line: first?.line });
   }
-  const analysis = analyzeBranch(session, {
-    leafId: options.leafId,
-    resolveBlob: session.format === "omp" ? ompBlobResolver() : undefined,
-  });
+  const analysis = namingFile(path, () =>
+    analyzeBranch(session, {
+      leafId: options.leafId,
+      resolveBlob: session.format === "omp" ? ompBlobResolver() : undefined,
+    }),
+  );
   const warnings = describeSessionProblems(session, analysis);
   for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
   return { file, session, analysis, warnings };

@@ -54,6 +54,7 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
 /** The short human summary `agent inspect` prints without `--json`. */
 export function renderInspectReport(report: InspectReport): string {
   const failed = report.commands.filter((c) => c.exitCode !== 0).length;
+  const skipped = report.malformedLines.length;
   const rows: [string, string][] = [
     ["file", report.file],
     ["format", `${report.format}, version ${report.version ?? 1}${report.version === 3 ? "" : " (read as version 3)"}`],
@@ -62,7 +63,7 @@ export function renderInspectReport(report: InspectReport): string {
   ];
   if (report.title) rows.push(["title", report.title]);
   rows.push(
-    ["entries", `${report.entries}${report.malformedLines.length ? ` (${report.malformedLines.length} unusable lines skipped)` : ""}`],
+    ["entries", `${report.entries}${skipped ? ` (${skipped} unusable line${skipped === 1 ? "" : "s"} skipped)` : ""}`],
     ["leaf", report.leafId ?? "(no entries)"],
     ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
     ["context", `${report.contextMessages} messages, ~${report.estimatedTokens.toLocaleString("en-US")} tokens`],

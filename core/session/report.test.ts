@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { chain, jsonl, user, V3_HEADER } from "../../fixtures/sessions/builders.ts";
+import { loadFixture } from "../../fixtures/sessions/load.ts";
+import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
+import { parseSession } from "./parse.ts";
+import { buildInspectReport, renderInspectReport } from "./report.ts";
+
+function reportOf(text: string, file = "s.jsonl") {
+  const session = parseSession(text, file);
+  const analysis = analyzeBranch(session);
+  return buildInspectReport(file, session, analysis, describeSessionProblems(session, analysis));
+}
+
+const row = (rendered: string, key: string) => rendered.split("\n").find((line) => line.startsWith(`${key} `));
+
+describe("the inspect report", () => {
+  test("omp: the title from the title slot, the version as found", () => {
+    const { session, analysis } = loadFixture("omp.jsonl");
+    const report = buildInspectReport("omp.jsonl", session, analysis, []);
+    expect(report).toMatchObject({ format: "omp", version: 3, title: "Fix the flaky upload test", entries: 19, branchMessages: 12, contextMessages: 8 });
+    expect(row(renderInspectReport(report), "title")).toBe("title     Fix the flaky upload test");
+  });
+
+  test("a v1 file reports version null and says it was read as version 3", () => {
+    const { session, analysis } = loadFixture("v1.jsonl");
+    const report = buildInspectReport("v1.jsonl", session, analysis, []);
+    expect(report.version).toBeNull();
+    expect(row(renderInspectReport(report), "format")).toBe("format    pi, version 1 (read as version 3)");
+  });
+
+  test.each([
+    { bad: 1, expected: "entries   1 (1 unusable line skipped)" },
+    { bad: 2, expected: "entries   1 (2 unusable lines skipped)" },
+  ])("$bad skipped lines are counted in the entries row", ({ bad, expected }) => {
+    const rendered = renderInspectReport(reportOf(chain([user(1, "hi")]) + "{\n".repeat(bad)));
+    expect(row(rendered, "entries")).toBe(expected);
+  });
+
+  test("a header-only session has no leaf and no last ask", () => {
+    const report = reportOf(jsonl([V3_HEADER]));
+    expect(report).toMatchObject({ entries: 0, leafId: null, branchEntries: 0, contextMessages: 0, lastUserRequest: null });
+    const rendered = renderInspectReport(report);
+    expect(row(rendered, "leaf")).toBe("leaf      (no entries)");
+    expect(row(rendered, "last")).toBeUndefined();
+  });
+
+  test("a long last request is shown on one line, cut at 100 characters", () => {
+    const rendered = renderInspectReport(reportOf(chain([user(1, `fix\n\nthis ${"x".repeat(200)}`)])));
+    const ask = row(rendered, "last") ?? "";
+    expect(ask).toStartWith("last ask  fix this xxx");
+    expect(ask.length).toBe("last ask  ".length + 100);
+    expect(ask).toEndWith("…");
+  });
+});
