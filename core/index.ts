@@ -11,3 +11,6 @@ export { CompletionError, type ChatRequest, type ChatMessage, type Complete, typ
 export { assertSomethingToHandOff, buildHandoffRequest, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export type { Recording } from "./handoff/outputs.ts";
 export { estimateTokens } from "./session/tokens.ts";
+export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
+export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
+export { createRedactor, redactValue, type Redactor } from "./handoff/redact.ts";

@@ -1,0 +1,125 @@
+import { describe, expect, test } from "bun:test";
+import type { CommandRun, SessionFacts } from "../session/facts.ts";
+import { appendSessionFacts, inlineCode, renderSessionFacts } from "./facts-section.ts";
+
+function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
+  return { filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
+}
+
+const run = (command: string, exitCode: number | null, by: CommandRun["by"] = "tool"): CommandRun => ({ command, exitCode, by });
+
+describe("inlineCode", () => {
+  test.each([
+    ["plain path", "src/a.ts", "`src/a.ts`"],
+    ["backticks inside get a longer fence", "a `b` c", "``a `b` c``"],
+    ["a trailing backtick is padded", "echo `date`", "`` echo `date` ``"],
+    ["a leading backtick is padded", "`x", "`` `x ``"],
+    ["a run of three needs four", "a ``` b", "````a ``` b````"],
+    ["line breaks become spaces", "a\nb", "`a b`"],
+  ])("%s", (_name, input, expected) => {
+    expect(inlineCode(input)).toBe(expected);
+  });
+});
+
+describe("renderSessionFacts", () => {
+  test("starts with the heading, names the source, and has no trailing newline", () => {
+    const section = renderSessionFacts(facts(), "/home/me/s.jsonl");
+    expect(section.split("\n")[0]).toBe("## Session Facts");
+    expect(section).toContain("- Source session: `/home/me/s.jsonl`");
+    expect(section.endsWith("\n")).toBe(false);
+  });
+
+  test("says none when nothing was recorded", () => {
+    const section = renderSessionFacts(facts(), "s.jsonl");
+    expect(section).toContain("- Files modified: none");
+    expect(section).toContain("- Files read but not modified: none");
+    expect(section).toContain("- Commands run: none");
+    expect(section).toContain("- Last user request: none recorded");
+  });
+
+  test("lists files once, keeps modified files out of the read list, and caps with +N more", () => {
+    const section = renderSessionFacts(
+      facts({ filesModified: ["a.ts", "b.ts", "a.ts", "c.ts"], filesRead: ["a.ts", "r1.ts", "r2.ts", "r1.ts"] }),
+      "s.jsonl",
+      { maxFiles: 2 },
+    );
+    expect(section).toContain("- Files modified (3):\n  - `a.ts`\n  - `b.ts`\n  - … +1 more");
+    expect(section).toContain("- Files read but not modified (2):\n  - `r1.ts`\n  - `r2.ts`\n- Commands");
+  });
+
+  test("gives every command its exit code, says which failed, and marks the user's own `!` runs", () => {
+    const section = renderSessionFacts(
+      facts({ commands: [run("npm test", 1), run("npm test", 0), run("ls", 0, "user"), run("sleep 9", null), run("grep -n foo a.ts", 1)] }),
+      "s.jsonl",
+    );
+    expect(section).toContain("- Commands run (5; 1 failed; 1 run by the user with `!`):");
+    expect(section).toContain("  - `npm test` — exit 1, failed\n  - `npm test` — exit 0\n");
+    expect(section).toContain("  - `ls` — exit 0, run by the user with `!`");
+    expect(section).toContain("  - `sleep 9` — no exit code (cancelled, or no result recorded)");
+    // grep's exit 1 means it found nothing; that is not a failure.
+    expect(section).toContain("  - `grep -n foo a.ts` — exit 1, nothing found");
+  });
+
+  test("caps the command list but keeps the newest failures in view", () => {
+    const commands = [run("make build", 2), ...Array.from({ length: 20 }, (_, i) => run(`echo ${i}`, 0))];
+    const section = renderSessionFacts(facts({ commands }), "s.jsonl", { maxCommands: 6 });
+    expect(section).toContain("  - `make build` — exit 2, failed\n  - `echo 15` — exit 0");
+    expect(section).toContain("  - `echo 19` — exit 0\n  - … +15 more, not shown");
+    expect(section).not.toContain("`echo 14`");
+  });
+
+  test("shows a multi-line command as its first line with a marker", () => {
+    const section = renderSessionFacts(facts({ commands: [run("cat <<EOF > a.txt\nhello\nEOF", 0)] }), "s.jsonl");
+    expect(section).toContain("  - `cat <<EOF > a.txt …` — exit 0");
+  });
+
+  test("quotes the last request verbatim, line by line", () => {
+    const section = renderSessionFacts(facts({ lastUserRequest: "Fix the `parse` bug.\n\n## Not a heading\nThanks" }), "s.jsonl");
+    expect(section.endsWith("- Last user request (verbatim):\n\n  > Fix the `parse` bug.\n  >\n  > ## Not a heading\n  > Thanks")).toBe(true);
+  });
+
+  test("cuts a long last request and says how much was cut", () => {
+    const section = renderSessionFacts(facts({ lastUserRequest: "x".repeat(50) }), "s.jsonl", { maxRequestChars: 20 });
+    expect(section).toContain(`  > ${"x".repeat(20)}\n  > […cut: 30 more characters]`);
+  });
+
+  test("is the same for the same facts", () => {
+    const input = facts({ filesModified: ["a"], commands: [run("b", 1)], lastUserRequest: "c" });
+    expect(renderSessionFacts(input, "s")).toBe(renderSessionFacts(input, "s"));
+  });
+});
+
+describe("appendSessionFacts", () => {
+  const section = renderSessionFacts(facts({ lastUserRequest: "go on" }), "s.jsonl");
+
+  test("puts the section after the document with one blank line", () => {
+    expect(appendSessionFacts("## Goal\n- x\n\n", section)).toBe(`## Goal\n- x\n\n${section}`);
+  });
+
+  test("replaces a Session Facts section the model echoed at the end", () => {
+    const echoed = "## Goal\n- x\n\n## Session Facts\n- made up by the model";
+    const result = appendSessionFacts(echoed, section);
+    expect(result).toBe(`## Goal\n- x\n\n${section}`);
+    expect(result).not.toContain("made up by the model");
+  });
+
+  test("replaces an echoed section in the middle and keeps what follows it", () => {
+    const echoed = "## Goal\n- x\n\n## Session Facts\n- made up\n\n## Next Steps\n1. y";
+    expect(appendSessionFacts(echoed, section)).toBe(`## Goal\n- x\n\n## Next Steps\n1. y\n\n${section}`);
+  });
+
+  test("leaves a heading inside a code fence alone", () => {
+    const document = "## Goal\n```md\n## Session Facts\n```";
+    expect(appendSessionFacts(document, section)).toBe(`${document}\n\n${section}`);
+  });
+
+  test("appending twice gives one section", () => {
+    const once = appendSessionFacts("## Goal\n- x", section);
+    expect(appendSessionFacts(once, section)).toBe(once);
+    expect(once.match(/^## Session Facts$/gm)?.length).toBe(1);
+  });
+
+  test("an empty document gives the section alone", () => {
+    expect(appendSessionFacts("", section)).toBe(section);
+  });
+});

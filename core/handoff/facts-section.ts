@@ -1,0 +1,158 @@
+import type { CommandRun, SessionFacts } from "../session/facts.ts";
+
+export interface SessionFactsOptions {
+  /** Paths listed per file list before "+N more" (default 15). */
+  maxFiles?: number;
+  /** Commands listed before "+N more" (default 15). */
+  maxCommands?: number;
+  /** Characters of the last user request kept verbatim (default 1500). */
+  maxRequestChars?: number;
+}
+
+const HEADING = "## Session Facts";
+
+/**
+ * Inline code that survives any content: the fence is longer than every backtick run inside,
+ * padding keeps edge backticks from joining the fence, and line breaks become spaces.
+ */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\r?\n/g, " ");
+  let longest = 0;
+  for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.trim() === "" ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A command on one line: its first line, `…` when lines or characters were left out. */
+export function shortCommand(command: string, max = 160): string {
+  const lines = command.trim().split("\n");
+  const first = (lines[0] ?? "").trimEnd();
+  const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return lines.length > 1 && cut === first ? `${cut} …` : cut;
+}
+
+/** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
+const SEARCH_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(grep|egrep|rg|ag|ack|find|fd|test|\[|diff|cmp|which|pgrep)\b/;
+
+export function isSearchCommand(command: string): boolean {
+  return SEARCH_COMMAND.test(command);
+}
+
+/** Exit code 1 from a search: it ran fine and found nothing. */
+export function isSearchMiss(run: Pick<CommandRun, "command" | "exitCode">): boolean {
+  return run.exitCode === 1 && isSearchCommand(run.command);
+}
+
+/** Whether a run is known to have failed: a non-zero exit code that is not a search miss. */
+export function commandFailed(run: Pick<CommandRun, "command" | "exitCode">): boolean {
+  return run.exitCode !== null && run.exitCode !== 0 && !isSearchMiss(run);
+}
+
+/** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, or why there is no code. */
+export function describeExit(run: Pick<CommandRun, "command" | "exitCode">): string {
+  if (run.exitCode === null) return "no exit code (cancelled, or no result recorded)";
+  if (isSearchMiss(run)) return "exit 1, nothing found";
+  return commandFailed(run) ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}`;
+}
+
+function listLines(items: readonly string[], max: number): string[] {
+  const lines = items.slice(0, max).map((item) => `  - ${inlineCode(item)}`);
+  if (items.length > max) lines.push(`  - … +${items.length - max} more`);
+  return lines;
+}
+
+/**
+ * Picks which runs to show when there are too many: up to a third of the slots for the newest
+ * failures, the rest for the newest runs, kept in the order they ran.
+ */
+function pickCommands(commands: readonly CommandRun[], max: number): number[] {
+  if (commands.length <= max) return commands.map((_, i) => i);
+  const chosen = new Set<number>();
+  for (let i = commands.length - 1; i >= 0 && chosen.size < Math.floor(max / 3); i--) {
+    const run = commands[i];
+    if (run && commandFailed(run)) chosen.add(i);
+  }
+  for (let i = commands.length - 1; i >= 0 && chosen.size < max; i--) chosen.add(i);
+  return [...chosen].sort((a, b) => a - b);
+}
+
+function commandLines(commands: readonly CommandRun[], max: number): string[] {
+  if (commands.length === 0) return ["- Commands run: none"];
+  const failed = commands.filter(commandFailed).length;
+  const byUser = commands.filter((c) => c.by === "user").length;
+  const counts = [`${commands.length}`, `${failed} failed`];
+  if (byUser > 0) counts.push(`${byUser} run by the user with \`!\``);
+  const lines = [`- Commands run (${counts.join("; ")}):`];
+  const shown = pickCommands(commands, max);
+  for (const i of shown) {
+    const run = commands[i];
+    if (!run) continue;
+    const who = run.by === "user" ? ", run by the user with `!`" : "";
+    lines.push(`  - ${inlineCode(shortCommand(run.command))} — ${describeExit(run)}${who}`);
+  }
+  if (shown.length < commands.length) lines.push(`  - … +${commands.length - shown.length} more, not shown`);
+  return lines;
+}
+
+function requestLines(request: string | undefined, max: number): string[] {
+  if (request === undefined || request.trim() === "") return ["- Last user request: none recorded"];
+  const text = request.replace(/\r\n/g, "\n").replace(/^\n+|\s+$/g, "");
+  const kept = text.length > max ? text.slice(0, max) : text;
+  const quoted = kept.split("\n").map((line) => (line.trim() === "" ? "  >" : `  > ${line}`));
+  if (kept.length < text.length) quoted.push(`  > […cut: ${text.length - kept.length} more characters]`);
+  return ["- Last user request (verbatim):", "", ...quoted];
+}
+
+/**
+ * The `## Session Facts` section: what code read off the branch, so no summary can lose it.
+ * Deterministic; no trailing newline.
+ */
+export function renderSessionFacts(facts: SessionFacts, sourcePath: string, options: SessionFactsOptions = {}): string {
+  const maxFiles = options.maxFiles ?? 15;
+  const maxCommands = options.maxCommands ?? 15;
+  const maxRequestChars = options.maxRequestChars ?? 1500;
+  const modified = [...new Set(facts.filesModified)];
+  const modifiedSet = new Set(modified);
+  const readOnly = [...new Set(facts.filesRead)].filter((path) => !modifiedSet.has(path));
+
+  const lines = [HEADING, "Read from the session file by code, not written by a model.", ""];
+  lines.push(`- Source session: ${inlineCode(sourcePath)}`);
+  lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
+  lines.push(readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`, ...listLines(readOnly, maxFiles));
+  lines.push(...commandLines(facts.commands, maxCommands));
+  lines.push(...requestLines(facts.lastUserRequest, maxRequestChars));
+  return lines.join("\n");
+}
+
+/** Where each `## Session Facts` section starts and ends (line indices), outside code fences. */
+function factsSectionRanges(lines: readonly string[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  let fence: string | undefined;
+  let open: number | undefined;
+  lines.forEach((line, i) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === undefined) fence = marker;
+      else if (marker.startsWith(fence)) fence = undefined;
+      return;
+    }
+    if (fence !== undefined || !/^ {0,3}#{1,2}\s/.test(line)) return;
+    if (open !== undefined) ranges.push([open, i]);
+    open = /^ {0,3}##\s+Session Facts\s*#*\s*$/i.test(line) ? i : undefined;
+  });
+  if (open !== undefined) ranges.push([open, lines.length]);
+  return ranges;
+}
+
+/**
+ * Puts the facts section after the document, separated by a blank line. A `## Session Facts`
+ * section already in the document (a model echoing one) is replaced, never duplicated.
+ */
+export function appendSessionFacts(document: string, factsSection: string): string {
+  const lines = document.split("\n");
+  for (const [start, end] of factsSectionRanges(lines).reverse()) lines.splice(start, end - start);
+  const body = lines.join("\n").trimEnd();
+  const section = factsSection.trimEnd();
+  return body === "" ? section : `${body}\n\n${section}`;
+}

@@ -1,0 +1,109 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { analyzeBranch, parseSession } from "../index.ts";
+import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
+import { writeOfflineDocument } from "./offline.ts";
+import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "./offline.testing.ts";
+import { findMissingSections } from "./validate.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+async function load(relativePath: string) {
+  const session = parseSession(await Bun.file(join(ROOT, relativePath)).text(), relativePath);
+  return { session, analysis: analyzeBranch(session) };
+}
+
+/** The offline document as `agent handoff --engine offline` shows it: the six sections, then the facts. */
+async function offlineHandoff(relativePath: string, focus?: string): Promise<{ document: string; facts: string }> {
+  const { session, analysis } = await load(relativePath);
+  const input = { context: analysis.context, facts: analysis.facts, cwd: session.header.cwd };
+  const document = writeOfflineDocument(focus === undefined ? input : { ...input, focus });
+  return { document, facts: renderSessionFacts(analysis.facts, relativePath) };
+}
+
+/** Byte-compares with a golden file; `UPDATE_GOLDEN=1` rewrites it instead (review the diff). */
+async function expectGolden(name: string, actual: string): Promise<void> {
+  const file = Bun.file(join(ROOT, "fixtures", "golden", name));
+  if (process.env.UPDATE_GOLDEN === "1") await Bun.write(file, actual);
+  if (!(await file.exists())) throw new Error(`fixtures/golden/${name} is missing; run the tests with UPDATE_GOLDEN=1 to write it`);
+  expect(actual).toBe(await file.text());
+}
+
+describe.each([
+  ["fixtures/example.jsonl", "offline-example.md"],
+  ["fixtures/sessions/planted-facts.jsonl", "offline-planted-facts.md"],
+])("the offline document for %s", (fixture, golden) => {
+  test("matches the golden file byte for byte, Session Facts included (UPDATE_GOLDEN=1 rewrites it)", async () => {
+    const { document, facts } = await offlineHandoff(fixture);
+    await expectGolden(golden, `${appendSessionFacts(document, facts)}\n`);
+  });
+
+  test("has all six sections and the three Progress parts, in order, as the validator wants them", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(headingsOf(document)).toEqual([...HANDOFF_HEADINGS]);
+    expect(findMissingSections(document)).toEqual([]);
+  });
+
+  test("is the same bytes on a second run", async () => {
+    expect((await offlineHandoff(fixture)).document).toBe((await offlineHandoff(fixture)).document);
+  });
+
+  test("leaves no section empty", async () => {
+    const { document } = await offlineHandoff(fixture);
+    for (const heading of HANDOFF_HEADINGS.filter((h) => h !== "## Progress")) expect(section(document, heading)).not.toBe("");
+  });
+});
+
+describe("the planted facts", () => {
+  const fixture = "fixtures/sessions/planted-facts.jsonl";
+
+  test("the file edited early is in the offline document and in Session Facts", async () => {
+    const { document, facts } = await offlineHandoff(fixture);
+    expect(section(document, "### Done")).toContain("`src/api/checkout.ts`");
+    expect(facts).toContain("  - `src/api/checkout.ts`");
+  });
+
+  test("the command that failed is in both, with its exit code and the error's first line", async () => {
+    const { document, facts } = await offlineHandoff(fixture);
+    expect(section(document, "## Critical Context")).toContain("`bun test test/checkout.test.ts` → exit 1: `error: expect(received).toBe(expected)`");
+    expect(facts).toContain("  - `bun test test/checkout.test.ts` — exit 1, failed");
+  });
+
+  test("the user's constraint from the first message is under Constraints & Preferences", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(section(document, "## Constraints & Preferences")).toContain("Never touch src/payments/stripe.ts, it is shared with the billing service.");
+  });
+
+  test("the last request is pending, is the next step, and is quoted verbatim in Session Facts", async () => {
+    const { document, facts } = await offlineHandoff(fixture);
+    const request = "Now make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
+    expect(section(document, "### Pending")).toContain(request);
+    expect(section(document, "## Next Steps")).toContain(request);
+    expect(facts).toContain(`  > ${request}`);
+  });
+
+  test("the interrupted work is in progress, and the choice between options is a key decision", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(section(document, "### In Progress")).toContain("I'll add RATE_LIMIT_PER_MINUTE to src/config.ts first");
+    expect(section(document, "## Key Decisions")).toContain("in memory rather than in Redis");
+  });
+
+  test("an earlier recorded handoff instruction and its answer are neither requests nor progress", async () => {
+    const { document, facts } = await offlineHandoff(fixture);
+    for (const text of ["Write a handoff document", "Deploy the limiter to staging", "Handoff-only claim", "Always run the load test", "sliding window"]) {
+      expect(document).not.toContain(text);
+      expect(facts).not.toContain(text);
+    }
+  });
+
+  test("a custom message is not taken for something the user said", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(document).not.toContain("Always deploy on Fridays");
+  });
+
+  test("the focus leads the Goal and the Next Steps", async () => {
+    const { document } = await offlineHandoff(fixture, "only the README part");
+    expect(section(document, "## Goal").split("\n")[0]).toBe('- Focus for this handoff: "only the README part"');
+    expect(section(document, "## Next Steps").split("\n")[0]).toBe('1. Follow the focus given for this handoff: "only the README part"');
+  });
+});

@@ -1,0 +1,44 @@
+import type { SessionFacts } from "../session/facts.ts";
+import type { ContextMessage } from "../session/messages.ts";
+import { extractNotes } from "./offline/extract.ts";
+import { renderConstraints, renderGoal, renderProgress, type SectionInput } from "./offline/render.ts";
+import { renderCriticalContext, renderDecisions, renderNextSteps } from "./offline/render-context.ts";
+import { readWorkState } from "./offline/state.ts";
+
+export interface OfflineInput {
+  /** The branch context (what the model would see), root first. */
+  context: ContextMessage[];
+  facts: SessionFacts;
+  /** The user's `--focus` text, if any. */
+  focus?: string;
+  /** The session's working directory; paths inside it are shown relative to it. */
+  cwd?: string;
+}
+
+/**
+ * Writes the six-section handoff document from the branch alone, with no model: the same input
+ * always gives the same bytes. Used when no model is configured, or when asked for.
+ */
+export function writeOfflineDocument(input: OfflineInput): string {
+  const notes = extractNotes(input.context);
+  const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd), focus: input.focus };
+  return [
+    "## Goal",
+    ...renderGoal(section),
+    "",
+    "## Constraints & Preferences",
+    ...renderConstraints(section),
+    "",
+    "## Progress",
+    ...renderProgress(section),
+    "",
+    "## Key Decisions",
+    ...renderDecisions(section),
+    "",
+    "## Critical Context",
+    ...renderCriticalContext(section),
+    "",
+    "## Next Steps",
+    ...renderNextSteps(section),
+  ].join("\n");
+}
