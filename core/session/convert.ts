@@ -47,10 +47,29 @@ function toAssistantBlocks(content: unknown): AssistantBlock[] {
     if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
     else if (block.type === "thinking" && typeof block.thinking === "string") blocks.push({ type: "thinking", thinking: block.thinking });
     else if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
-      blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: block.arguments ?? {} });
+      blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: sendableArguments(block.arguments) });
     }
   }
   return blocks;
+}
+
+/** Far deeper than any real tool call; deep enough that JSON.stringify could overflow the stack. */
+const MAX_ARGUMENT_DEPTH = 1000;
+
+/**
+ * A tool call's arguments as they can be sent. Arguments nested deeper than `MAX_ARGUMENT_DEPTH`
+ * (only a damaged or hostile file has them) are replaced by a note, so later steps can always
+ * serialise them. Measured with an explicit stack, for the same reason.
+ */
+function sendableArguments(value: unknown): unknown {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth >= MAX_ARGUMENT_DEPTH) return { note: `arguments nested more than ${MAX_ARGUMENT_DEPTH} levels deep were left out` };
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return value ?? {};
 }
 
 function userMessage(kind: UserMessageKind, content: UserBlock[], entryId: string): ContextMessage {

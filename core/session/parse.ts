@@ -60,7 +60,8 @@ export function parseSession(text: string, file = "session"): Session {
   }
 
   const migrated = migrateRecords(records, version);
-  problems.push(...migrated.problems);
+  // Not push(...list): a file with a million id-less lines would overflow the call stack.
+  for (const problem of migrated.problems) problems.push(problem);
   problems.sort((a, b) => a.line - b.line);
 
   const unknownTypes = new Set<string>();
