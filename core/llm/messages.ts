@@ -46,7 +46,7 @@ export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[
       out.push(chat);
       pending.delete(message.toolCallId);
       if (pending.size === 0 && deferred.length > 0) {
-        out.push(...deferred);
+        for (const held of deferred) out.push(held);
         deferred = [];
       }
       continue;
@@ -58,7 +58,8 @@ export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[
     out.push(chat);
     if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") pending.add(b.id);
   }
-  out.push(...deferred);
+  // A loop, not push(...): spreading a huge array overflows the call stack.
+  for (const held of deferred) out.push(held);
   return out;
 }
 
