@@ -1,0 +1,34 @@
+import { describe, expect, test } from "bun:test";
+import { AgentError } from "../core/index.ts";
+import { resolveEngine } from "./engine.ts";
+
+describe("choosing the engine", () => {
+  test.each([
+    [undefined, {}, "offline", true],
+    ["auto", {}, "offline", true],
+    ["auto", { apiKey: "sk-x" }, "llm", false],
+    ["auto", { baseUrl: "http://localhost:11434/v1" }, "llm", false],
+    ["llm", { apiKey: "sk-x" }, "llm", false],
+    ["offline", { apiKey: "sk-x" }, "offline", false],
+  ] as const)("--engine %p with %p → %s", (flag, configured, engine, noticed) => {
+    const chosen = resolveEngine(flag, configured);
+    expect(chosen.engine).toBe(engine);
+    expect(chosen.notice !== undefined).toBe(noticed);
+    if (noticed) expect(chosen.notice).toContain("OPENAI_API_KEY");
+  });
+
+  test("--engine llm with nothing configured is a usage error that says how to configure", () => {
+    expect(() => resolveEngine("llm", {})).toThrow(AgentError);
+    try {
+      resolveEngine("llm", {});
+    } catch (error) {
+      expect(error instanceof AgentError && error.code).toBe("USAGE");
+      expect(String(error)).toContain("OPENAI_API_KEY");
+      expect(String(error)).toContain("--engine offline");
+    }
+  });
+
+  test("an unknown engine is refused by name", () => {
+    expect(() => resolveEngine("gpt", {})).toThrow('--engine takes auto, llm or offline, not "gpt"');
+  });
+});
