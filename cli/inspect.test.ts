@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BLOB_SHA256 } from "../fixtures/sessions/generate.ts";
@@ -9,6 +9,7 @@ import { BLOB_SHA256 } from "../fixtures/sessions/generate.ts";
  * throwaway HOME), and assertions on exit status, stdout and stderr.
  */
 const REPO = join(import.meta.dir, "..");
+const REAL_SESSION = "../shared/sessions/before-compaction.jsonl";
 const homes: string[] = [];
 
 function tempHome(): string {
@@ -114,6 +115,14 @@ describe("agent inspect on good sessions", () => {
 
   test("--leaf=<id> works too", () => {
     expect(json(inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"]).stdout)).toMatchObject({ leafId: "c0000007", branchEntries: 7 });
+  });
+
+  test.skipIf(!existsSync(join(REPO, REAL_SESSION)))(`a real 2.4 MB session, read in chunks${existsSync(join(REPO, REAL_SESSION)) ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)"}`, () => {
+    // Counts checked with Python in core/session/real-sessions.test.ts.
+    const run = inspect([REAL_SESSION, "--json"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(json(run.stdout)).toMatchObject({ format: "pi", version: null, entries: 1002, branchMessages: 990, contextMessages: 439, malformedLines: [] });
   });
 
   test("an omp blob in ~/.omp/agent/blobs is restored; without it the image is a placeholder", () => {

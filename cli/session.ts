@@ -38,8 +38,8 @@ export interface LoadedSession {
  * With `strict`, any unusable line is an error instead.
  */
 export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
-  const file = readSessionFile(path);
-  const session = parseSession(file.text, path);
+  const { file, chunks } = readSessionFile(path);
+  const session = parseSession(chunks, path);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";

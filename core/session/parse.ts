@@ -1,6 +1,6 @@
 import { AgentError } from "../errors.ts";
 import { isObject, stringField, type JsonObject } from "../json.ts";
-import { splitLines, type RawLine } from "./lines.ts";
+import { splitLines, type RawLine, type SessionBytes } from "./lines.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
 import type { LineProblem, Session, SessionFormat, SessionHeader, TitleSlot } from "./types.ts";
 
@@ -30,12 +30,21 @@ const KNOWN_ENTRY_TYPES = new Set([
 ]);
 
 /**
- * Parses session text (a whole `.jsonl` file) and migrates it in memory to version 3.
+ * Parses a whole `.jsonl` file, as text or as the bytes read from disk (UTF-8; bytes keep memory
+ * near the file's size, see splitLines), and migrates it in memory to version 3.
  * Throws `NOT_A_SESSION` when the file cannot be a session; tolerates and reports malformed
  * lines elsewhere, so a file torn by a crash mid-write still loads.
  */
-export function parseSession(text: string, file = "session"): Session {
-  const lines = splitLines(text);
+export function parseSession(input: string | SessionBytes, file = "session"): Session {
+  const lines = splitLines(input);
+  try {
+    return parseLines(lines, file);
+  } finally {
+    lines.return(undefined); // stops reading chunks when the file was refused early
+  }
+}
+
+function parseLines(lines: Generator<RawLine>, file: string): Session {
   let first = lines.next();
   if (first.done) throw notASession(file, "the file is empty");
 
@@ -44,7 +53,7 @@ export function parseSession(text: string, file = "session"): Session {
     first = lines.next();
     if (first.done) throw notASession(file, "it has a title line but no session header");
   }
-  const header = readHeader(first.value, file, text);
+  const header = readHeader(first.value, file, lines);
   const versionFound = typeof header.raw.version === "number" ? header.raw.version : undefined;
   const version: 1 | 2 | 3 = versionFound === undefined || versionFound <= 1 ? 1 : versionFound === 2 ? 2 : 3;
 
@@ -53,7 +62,9 @@ export function parseSession(text: string, file = "session"): Session {
     problems.push({ line: header.line, reason: `unknown session version ${versionFound}; read as version ${version}` });
   }
   const records: ParsedRecord[] = [];
+  let last = first.value;
   for (const raw of lines) {
+    last = raw;
     const record = parseRecord(raw);
     if (typeof record === "string") problems.push({ line: raw.line, reason: record });
     else records.push(record);
@@ -77,7 +88,7 @@ export function parseSession(text: string, file = "session"): Session {
     malformedLines: skippedLines(problems, header.line, migrated.entries),
     problems,
     unknownTypes: [...unknownTypes],
-    missingFinalNewline: text.length > 0 && !text.endsWith("\n"),
+    missingFinalNewline: !last.ended,
   };
 }
 
@@ -114,12 +125,15 @@ function readTitleSlot(raw: RawLine): TitleSlot | undefined {
   return source === undefined ? { title, updatedAt } : { title, updatedAt, source };
 }
 
-function readHeader(raw: RawLine, file: string, text: string): SessionHeader {
+function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): SessionHeader {
   const value = tryParseJson(raw.text);
   if (value === undefined) {
-    // A NUL or other control byte early in the file means binary data rather than broken JSON.
-    // Look past the first line: binary formats often start with a short text-like signature.
-    const binary = /[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 1024));
+    // Control characters, or bytes that are not UTF-8 (decoded as U+FFFD), mean binary data rather
+    // than broken JSON. Look at the next line too: binary formats often start with a short
+    // text-like signature and a line break.
+    const next = rest.next();
+    const head = `${raw.text.slice(0, 1024)}\n${next.done ? "" : next.value.text.slice(0, 1024)}`;
+    const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(head);
     throw notASession(file, binary ? "it looks like binary data" : "the line is not JSON", raw.line);
   }
   if (!isObject(value) || value.type !== "session") {

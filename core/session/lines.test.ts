@@ -1,0 +1,91 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
+import { AgentError } from "../errors.ts";
+import { splitLines } from "./lines.ts";
+import { parseSession } from "./parse.ts";
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** The bytes in chunks of `size`, all written into one reused buffer, as the CLI reads a file. */
+function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
+  const buffer = new Uint8Array(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const part = bytes.subarray(at, at + size);
+    buffer.set(part);
+    yield buffer.subarray(0, part.length);
+  }
+}
+
+const lines = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input)];
+
+describe("splitLines", () => {
+  const text = 'first\r\n\n  \n{"é":"naïve → 日本語 🚀"}\nlast';
+
+  test("numbers lines from 1, skips blank ones, strips \\r and marks an unended last line", () => {
+    expect(lines(text)).toEqual([
+      { line: 1, text: "first", ended: true },
+      { line: 4, text: '{"é":"naïve → 日本語 🚀"}', ended: true },
+      { line: 5, text: "last", ended: false },
+    ]);
+  });
+
+  test.each([1, 2, 3, 5, 7, 64])("bytes in chunks of %i, in one reused buffer, read the same as the text", (size) => {
+    // Small chunks split "\r\n" pairs and multi-byte characters across chunk boundaries.
+    expect(lines(reusedChunks(utf8(text), size))).toEqual(lines(text));
+  });
+
+  test("one array of bytes reads the same as the text", () => {
+    expect(lines(utf8(text))).toEqual(lines(text));
+  });
+
+  test.each([
+    { name: "no bytes", input: "" },
+    { name: "only line breaks", input: "\n\r\n\n" },
+  ])("$name: no lines", ({ input }) => {
+    expect(lines(input)).toEqual([]);
+    expect(lines(utf8(input))).toEqual([]);
+  });
+
+  test("bytes that are not UTF-8 become U+FFFD instead of failing", () => {
+    expect(lines(new Uint8Array([0x61, 0xff, 0x62, 0x0a]))).toEqual([{ line: 1, text: "a\ufffdb", ended: true }]);
+  });
+});
+
+describe("parseSession reads bytes as it reads text", () => {
+  test.each(["v1.jsonl", "v2.jsonl", "v3-branches.jsonl", "omp.jsonl", "bad/malformed-middle.jsonl", "bad/torn-last-line.jsonl"])("%s", (name) => {
+    const bytes = new Uint8Array(readFileSync(join(SESSION_FIXTURES, name)));
+    const fromText = parseSession(new TextDecoder().decode(bytes), name);
+    expect(parseSession(bytes, name)).toEqual(fromText);
+    expect(parseSession(reusedChunks(bytes, 100), name)).toEqual(fromText);
+  });
+
+  test("a PNG is refused as binary data when read as bytes", () => {
+    const bytes = new Uint8Array(readFileSync(join(SESSION_FIXTURES, "bad", "binary.jsonl")));
+    expect(() => parseSession(reusedChunks(bytes, 4), "b.png")).toThrow(new AgentError("NOT_A_SESSION", "b.png:1: not a session: it looks like binary data"));
+  });
+
+  test("a refused file is not read to its end", () => {
+    let chunksRead = 0;
+    let closed = false;
+    function* chunks(): Generator<Uint8Array> {
+      try {
+        for (let i = 0; i < 1000; i++) {
+          chunksRead++;
+          yield utf8("not a session header\n");
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    expect(() => parseSession(chunks(), "x.jsonl")).toThrow("x.jsonl:1: not a session: the line is not JSON");
+    expect(closed).toBe(true);
+    expect(chunksRead).toBeLessThan(5);
+  });
+
+  test("the missing final newline is noticed in bytes too", () => {
+    expect(parseSession(utf8('{"type":"session","id":"s"}'), "s.jsonl").missingFinalNewline).toBe(true);
+    expect(parseSession(utf8('{"type":"session","id":"s"}\n'), "s.jsonl").missingFinalNewline).toBe(false);
+  });
+});
