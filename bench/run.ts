@@ -1,0 +1,17 @@
+/**
+ * `bun run bench`: every benchmark, one after another, each in its own process so that none
+ * inherits another's memory. A benchmark is a script in this folder that prints its own figures;
+ * add yours to the list. `bun run bench load` runs only the ones whose name contains "load".
+ */
+import { join } from "node:path";
+
+const BENCHMARKS = ["load.ts", "handoff.ts"];
+
+const only = process.argv[2];
+for (const file of BENCHMARKS.filter((name) => only === undefined || name.includes(only))) {
+  const proc = Bun.spawnSync([process.execPath, join(import.meta.dir, file)], { stdout: "inherit", stderr: "inherit" });
+  if (proc.exitCode !== 0) {
+    console.error(`bench/${file} failed (exit ${proc.exitCode})`);
+    process.exitCode = 1;
+  }
+}
