@@ -127,8 +127,8 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--json", "--no-record", "--model", "m-1"], env(s.url));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out).sort()).toEqual(["document", "missingSections", "model", "recorded", "sessionFile", "sessionId", "sourceFile", "usage"]);
-    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, recorded: false, missingSections: [], usage: { inputTokens: 1000, outputTokens: 200 } });
+    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "missingSections", "model", "recorded", "sessionFile", "sessionId", "sourceFile", "usage"]);
+    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 } });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
     expect((s.requests[0]?.body as { model: string }).model).toBe("m-1");

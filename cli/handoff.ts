@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { defineCommand } from "citty";
-import { AgentError, assertSomethingToHandOff, buildHandoffRequest, estimateTokens, runHandoff, type HandoffInput, type HandoffResult } from "../core/index.ts";
+import { AgentError, assertSomethingToHandOff, describeCondensed, estimateTokens, planHandoffRequests, runHandoff, type HandoffInput, type HandoffResult } from "../core/index.ts";
 import type { CommandData } from "./main.ts";
 import { createModelPort } from "./model.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
@@ -31,6 +31,8 @@ export const handoffCommand = defineCommand({
     strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
     timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
     retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
+    "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
+    "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
     "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
     quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
     verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
@@ -50,12 +52,18 @@ export const handoffCommand = defineCommand({
       systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
       strict: options.strict,
       record: options.record,
+      contextWindow: options.contextWindow,
+      maxOutputTokens: options.maxOutputTokens,
     };
 
     if (options.dryRun) {
-      const request = buildHandoffRequest(input);
-      process.stdout.write(`${JSON.stringify(request, null, 2)}\n`);
-      logger.info(`dry run: 1 request, ~${estimateTokens(loaded.analysis.context).toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
+      // One request prints as one object; a condensed plan's several requests as an array, in order.
+      const planned = planHandoffRequests(input);
+      const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
+      process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+      for (const line of planned.lines) logger.info(line);
+      const count = planned.requests.length;
+      logger.info(`dry run: ${count} request${count === 1 ? "" : "s"}, ~${estimateTokens(loaded.analysis.context).toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
       return EXIT.ok;
     }
     if (options.out) checkNewFilePath(resolve(options.out));
@@ -63,6 +71,7 @@ export const handoffCommand = defineCommand({
     const result = await callModel(input, options, logger);
     const target = options.out ? resolve(options.out) : join(dirname(loaded.file.absolutePath), result.newSession.fileName);
     for (const warning of result.warnings) logger.warn(warning);
+    if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
     createFileAtomically(target, result.newSession.content);
     const recorded = await recordInSource(result, loaded.file, logger);
 
@@ -76,6 +85,7 @@ export const handoffCommand = defineCommand({
         usage: result.usage,
         missingSections: result.missingSections,
         recorded,
+        condensed: result.condensed,
       };
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError } from "../core/index.ts";
+import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerFor, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
@@ -69,6 +69,8 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
       retries: DEFAULT_RETRIES,
       systemPromptFile: undefined,
+      contextWindow: DEFAULT_CONTEXT_WINDOW,
+      maxOutputTokens: undefined,
       quiet: false,
       verbose: false,
     });
@@ -86,6 +88,8 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       timeout: "2.5",
       retries: "0",
       "system-prompt-file": "prompt.md",
+      "context-window": "32000",
+      "max-output-tokens": "4096",
       quiet: true,
       verbose: true,
     });
@@ -100,6 +104,8 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       timeoutMs: 2500,
       retries: 0,
       systemPromptFile: "prompt.md",
+      contextWindow: 32000,
+      maxOutputTokens: 4096,
       quiet: true,
       verbose: true,
     });
@@ -132,6 +138,22 @@ describe("resolveHandoffOptions: bad values", () => {
     ["the environment variable, named as such", {}, { OPENAI_BASE_URL: "localhost:11434" }, 'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL'],
   ])("base URL: %s", (_, args, env, message) => {
     expect(usageError(args, env)).toBe(message);
+  });
+
+  test.each([
+    ["--context-window", "32k", '--context-window takes a whole number of tokens, not "32k"'],
+    ["--context-window", "0", '--context-window takes a whole number of tokens, not "0"'],
+    ["--context-window", "1.5", '--context-window takes a whole number of tokens, not "1.5"'],
+    ["--max-output-tokens", "-1", '--max-output-tokens takes a whole number of tokens, not "-1"'],
+    ["--max-output-tokens", "lots", '--max-output-tokens takes a whole number of tokens, not "lots"'],
+  ])("%s %s", (flag, value, message) => {
+    expect(usageError({ [flag.slice(2)]: value })).toBe(message);
+  });
+
+  test("--max-output-tokens must leave room in the window", () => {
+    expect(usageError({ "context-window": "8000", "max-output-tokens": "8000" })).toBe("--max-output-tokens 8000 must be smaller than --context-window 8000");
+    expect(usageError({ "max-output-tokens": String(DEFAULT_CONTEXT_WINDOW) })).toContain(`smaller than --context-window ${DEFAULT_CONTEXT_WINDOW}`);
+    expect(resolve({ "context-window": "8000", "max-output-tokens": "7999" }).maxOutputTokens).toBe(7999);
   });
 
   test("no session file", () => {

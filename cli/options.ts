@@ -1,4 +1,4 @@
-import { AgentError } from "../core/index.ts";
+import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -22,6 +22,10 @@ export interface HandoffOptions {
   timeoutMs: number;
   retries: number;
   systemPromptFile: string | undefined;
+  /** The model's context window in tokens; a larger session is condensed to fit. */
+  contextWindow: number;
+  /** Caps the document's length; `undefined` leaves it to the endpoint. */
+  maxOutputTokens: number | undefined;
   quiet: boolean;
   verbose: boolean;
 }
@@ -57,6 +61,24 @@ function isHttpUrl(value: string): boolean {
 
 function isHostOrSubdomain(hostname: string, domain: string): boolean {
   return hostname === domain || hostname.endsWith(`.${domain}`);
+}
+
+/** A count of tokens: a whole number of at least 1. */
+function tokenCount(flag: string, value: unknown): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new AgentError("USAGE", `${flag} takes a whole number of tokens, not "${String(value)}"`);
+  return parsed;
+}
+
+/** The context window and the output cap, checked against each other. */
+function resolveWindow(args: RawHandoffArgs): { contextWindow: number; maxOutputTokens: number | undefined } {
+  const contextWindow = tokenCount("--context-window", args["context-window"] ?? args.contextWindow) ?? DEFAULT_CONTEXT_WINDOW;
+  const maxOutputTokens = tokenCount("--max-output-tokens", args["max-output-tokens"] ?? args.maxOutputTokens);
+  if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
+    throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than --context-window ${contextWindow}`);
+  }
+  return { contextWindow, maxOutputTokens };
 }
 
 /** Names who serves the model, for the answer recorded in the source session. */
@@ -99,6 +121,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
+    ...resolveWindow(args),
     quiet: args.quiet === true,
     verbose: args.verbose === true,
   };

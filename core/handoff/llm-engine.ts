@@ -1,8 +1,13 @@
-import { AgentError } from "../errors.ts";
+import { AgentError, isAgentError } from "../errors.ts";
 import { buildRequest } from "../llm/request.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { captureDocument } from "./capture.ts";
+import { DEFAULT_CONTEXT_WINDOW, estimateRequestTokens, scaleAfterRefusal } from "./condense/budget.ts";
+import { placeholderNotes } from "./condense/notes-prompt.ts";
+import { planCondensation, type CondensePlan } from "./condense/plan.ts";
+import { describePlan, reportCondensed, type CondenseReport } from "./condense/report.ts";
+import { buildFinalRequest, buildNotesRequest, type RequestSetup } from "./condense/requests.ts";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction, renderRepairInstruction } from "./prompt.ts";
 import { findMissingSections } from "./validate.ts";
 
@@ -12,6 +17,10 @@ export interface ModelEngineInput {
   focus?: string;
   systemPrompt?: string;
   strict?: boolean;
+  /** The model's context window in tokens (default 128000); larger contexts are condensed to fit. */
+  contextWindow?: number;
+  /** Caps the document's length (`max_tokens`); also what the budget keeps free for it. */
+  maxOutputTokens?: number;
 }
 
 export interface ModelEngineDeps {
@@ -27,55 +36,108 @@ export interface EngineResult {
   answeredBy: string | undefined;
   requests: number;
   warnings: string[];
+  /** What was condensed to fit the window; `null` when the context went as it was. */
+  condensed: CondenseReport | null;
 }
 
-/** The exact request a handoff sends first (`--dry-run` prints it). */
-export function buildDocumentRequest(input: ModelEngineInput): ChatRequest {
-  return buildRequest({
+/** Times the budget is halved when the endpoint still finds a request too large. */
+export const MAX_HALVINGS = 3;
+
+function setupFor(input: ModelEngineInput): RequestSetup {
+  return {
     model: input.model,
     systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-    context: input.context,
     instruction: renderInstruction(input.focus),
-  });
+    focus: input.focus,
+    maxOutputTokens: input.maxOutputTokens,
+  };
+}
+
+function planFor(input: ModelEngineInput, halvings = 0, scale = 1): CondensePlan {
+  return planCondensation({ ...setupFor(input), context: input.context, contextWindow: input.contextWindow ?? DEFAULT_CONTEXT_WINDOW, halvings, scale });
+}
+
+/** The whole context in one request, as it would go if it fit. */
+export function buildDocumentRequest(input: ModelEngineInput): ChatRequest {
+  const setup = setupFor(input);
+  return buildRequest({ ...setup, context: input.context });
+}
+
+/** What `--dry-run` shows: the plan in words, and every request it would send, in order. */
+export interface PlannedRequests {
+  requests: ChatRequest[];
+  /** The plan in words, one line each. */
+  lines: string[];
+  /** `null` when nothing would be condensed. */
+  condensed: CondenseReport | null;
+}
+
+/**
+ * The requests a handoff would send, without sending any. Notes requests after the first, and
+ * the handoff request after a fold, carry placeholder notes: the real ones come from the model.
+ */
+export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
+  const plan = planFor(input);
+  const setup = setupFor(input);
+  const folded = plan.chunks.length > 0;
+  const requests = plan.chunks.map((_, i) => buildNotesRequest(setup, plan, i, i === 0 ? undefined : placeholderNotes(i)));
+  requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
+  // Estimates count the notes at their limit, not at the placeholder's length.
+  const estimates = [
+    ...plan.chunks.map((_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve)),
+    estimateRequestTokens(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
+  ];
+  const tokensSent = estimates.reduce((sum, n) => sum + n, 0);
+  return {
+    requests,
+    lines: describePlan(plan, estimates),
+    condensed: plan.mode === "whole" ? null : reportCondensed(plan, undefined, { requests: requests.length, tokensSent }),
+  };
 }
 
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
 }
 
-/**
- * Sends a request; when the endpoint refuses `tool_choice: "none"` (some accept only
- * `auto`), sends it once more with `auto`.
- */
-async function completeRequest(request: ChatRequest, deps: ModelEngineDeps): Promise<{ completion: Completion; requests: number }> {
-  try {
-    return { completion: await completeOnce(request, deps), requests: 1 };
-  } catch (error) {
-    if (!(error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none")) throw asHandoffFailure(error);
-  }
-  try {
-    return { completion: await completeOnce({ ...request, tool_choice: "auto" }, deps), requests: 2 };
-  } catch (error) {
-    // The retry's own failure (auto refused too, context too long) is a failure, not a bug.
-    throw asHandoffFailure(error);
-  }
+/** Requests made and what they cost, across every attempt of one handoff. */
+interface Tally {
+  requests: number;
+  tokensSent: number;
+  usage: TokenUsage;
+  /** Our estimate of the last request sent, and the limit it was planned under. */
+  last: { tokens: number; limit: number };
 }
 
 /** One request. An abort wins over whatever the port made of it (no text, partial text). */
-async function completeOnce(request: ChatRequest, deps: ModelEngineDeps): Promise<Completion> {
+async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, tally: Tally): Promise<Completion> {
   throwIfCancelled(deps.signal);
+  const tokens = estimateRequestTokens(request);
+  tally.requests++;
+  tally.tokensSent += tokens;
+  tally.last = { tokens, limit };
   const completion = await deps.complete(request, { signal: deps.signal });
   throwIfCancelled(deps.signal);
+  tally.usage.inputTokens += completion.usage?.inputTokens ?? 0;
+  tally.usage.outputTokens += completion.usage?.outputTokens ?? 0;
   return completion;
 }
 
-function asHandoffFailure(error: unknown): unknown {
-  return error instanceof CompletionError ? new AgentError("HANDOFF_FAILED", error.message) : error;
-}
-
-function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
-  total.inputTokens += usage?.inputTokens ?? 0;
-  total.outputTokens += usage?.outputTokens ?? 0;
+/**
+ * Sends a request; when the endpoint refuses `tool_choice: "none"` (some accept only `auto`),
+ * sends it once more with `auto`. A context-length refusal passes through as a
+ * `CompletionError` (the caller re-plans); every other failure becomes an `AgentError`.
+ */
+async function completeRequest(request: ChatRequest, limit: number, deps: ModelEngineDeps, tally: Tally): Promise<{ completion: Completion; sent: ChatRequest }> {
+  try {
+    return { completion: await send(request, limit, deps, tally), sent: request };
+  } catch (error) {
+    if (error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none") {
+      const retry: ChatRequest = { ...request, tool_choice: "auto" };
+      return completeRequest(retry, limit, deps, tally);
+    }
+    if (error instanceof CompletionError && error.failure !== "context_length") throw new AgentError("HANDOFF_FAILED", error.message);
+    throw error;
+  }
 }
 
 function documentFrom(completion: Completion): string {
@@ -88,34 +150,33 @@ function listSections(missing: readonly string[]): string {
   return missing.map((s) => `"## ${s}"`).join(", ");
 }
 
-/**
- * Has the model write the document: one request, plus one repair request under `strict`
- * when sections are missing. Without `strict`, missing sections are a warning.
- */
-export async function writeDocumentWithModel(input: ModelEngineInput, deps: ModelEngineDeps): Promise<EngineResult> {
-  const warnings: string[] = [];
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const request = buildDocumentRequest(input);
+interface Written {
+  document: string;
+  answeredBy: string | undefined;
+  warnings: string[];
+  notes: string | undefined;
+}
 
-  const first = await completeRequest(request, deps);
-  let requests = first.requests;
-  addUsage(usage, first.completion.usage);
+/** Carries out one plan: the notes requests oldest first, then the handoff request (and a repair under `strict`). */
+async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelEngineDeps, tally: Tally): Promise<Written> {
+  const setup = setupFor(input);
+  const warnings: string[] = [];
+  let notes: string | undefined;
+  for (let i = 0; i < plan.chunks.length; i++) {
+    const { completion } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
+    notes = captureDocument(completion.text);
+    if (notes === "") throw new AgentError("HANDOFF_FAILED", `the model returned no notes for part ${i + 1} of ${plan.chunks.length} of the condensed session`);
+  }
+
+  const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);
   let answeredBy = first.completion.model;
   let document = documentFrom(first.completion);
   if (first.completion.finishReason === "length") warnings.push("the model stopped at its output limit; the document may be cut short");
   let missing = findMissingSections(document);
 
   if (missing.length > 0 && input.strict) {
-    const repair = await completeRequest(
-      {
-        ...request,
-        tool_choice: first.requests === 2 ? "auto" : request.tool_choice,
-        messages: [...request.messages, { role: "assistant", content: document }, { role: "user", content: renderRepairInstruction(missing) }],
-      },
-      deps,
-    );
-    requests += repair.requests;
-    addUsage(usage, repair.completion.usage);
+    const messages = [...first.sent.messages, { role: "assistant" as const, content: document }, { role: "user" as const, content: renderRepairInstruction(missing) }];
+    const repair = await completeRequest({ ...first.sent, messages }, plan.budget.promptLimit, deps, tally);
     answeredBy = repair.completion.model ?? answeredBy;
     document = documentFrom(repair.completion);
     missing = findMissingSections(document);
@@ -123,5 +184,52 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
   } else if (missing.length > 0) {
     warnings.push(`the document lacks ${listSections(missing)}`);
   }
-  return { document, usage, answeredBy, requests, warnings };
+  return { document, answeredBy, warnings, notes };
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** What the retries tried, for the message when they all failed. */
+function describeRefusals(refused: readonly number[], window: number): string {
+  const shown = refused.map((n) => `~${count(n)}`);
+  const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
+  const times = refused.length === 1 ? "a request" : `${refused.length} requests`;
+  return `the endpoint refused ${times} of ${list} tokens (our estimate) as larger than the model's context window; --context-window is ${window}, and the budget was halved after each refusal`;
+}
+
+/**
+ * Has the model write the document. A context over the window's budget is condensed first
+ * (see condense/plan.ts), which may take several requests. When the endpoint still refuses a
+ * request as too large, our estimate was off: the budget is halved (to at most half the refused
+ * request) and the handoff planned and run again, at most `MAX_HALVINGS` times. Missing sections
+ * are a warning, or under `strict` get one repair request and then fail.
+ */
+export async function writeDocumentWithModel(input: ModelEngineInput, deps: ModelEngineDeps): Promise<EngineResult> {
+  const tally: Tally = { requests: 0, tokensSent: 0, usage: { inputTokens: 0, outputTokens: 0 }, last: { tokens: 0, limit: 1 } };
+  const window = input.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const refused: number[] = [];
+  let lastRefusal = "";
+  let scale = 1;
+  for (let halvings = 0; ; halvings++) {
+    let plan: CondensePlan;
+    try {
+      plan = planFor(input, halvings, scale);
+    } catch (error) {
+      if (halvings === 0 || !(isAgentError(error) && error.code === "USAGE")) throw error;
+      throw new AgentError("HANDOFF_FAILED", `${describeRefusals(refused, window)}; planning smaller cannot work (${error.message}); is --context-window right for this model? (the endpoint said: ${lastRefusal})`);
+    }
+    try {
+      const written = await runPlan(plan, input, deps, tally);
+      const condensed = plan.mode === "whole" && halvings === 0 ? null : reportCondensed(plan, written.notes, tally);
+      return { document: written.document, usage: tally.usage, answeredBy: written.answeredBy, requests: tally.requests, warnings: written.warnings, condensed };
+    } catch (error) {
+      if (!(error instanceof CompletionError && error.failure === "context_length")) throw error;
+      refused.push(tally.last.tokens);
+      lastRefusal = error.message;
+      if (halvings >= MAX_HALVINGS) throw new AgentError("HANDOFF_FAILED", `${describeRefusals(refused, window)}; is --context-window right for this model? (the endpoint said: ${lastRefusal})`);
+      scale = scaleAfterRefusal(scale, tally.last.tokens, tally.last.limit);
+    }
+  }
 }

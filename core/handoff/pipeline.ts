@@ -2,7 +2,8 @@ import { AgentError } from "../errors.ts";
 import type { ChatRequest, Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import type { Session } from "../session/types.ts";
-import { buildDocumentRequest, throwIfCancelled, writeDocumentWithModel } from "./llm-engine.ts";
+import type { CondenseReport } from "./condense/report.ts";
+import { buildDocumentRequest, planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type PlannedRequests } from "./llm-engine.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
 import { renderInstruction } from "./prompt.ts";
 import { findMissingSections } from "./validate.ts";
@@ -21,6 +22,10 @@ export interface HandoffInput {
   strict?: boolean;
   /** Record the instruction and the answer in the source session. */
   record?: boolean;
+  /** The model's context window in tokens (default 128000); a larger context is condensed to fit. */
+  contextWindow?: number;
+  /** Caps the document's length; also what the context budget keeps free for it. */
+  maxOutputTokens?: number;
 }
 
 /** Effects the pipeline needs, passed in so core stays pure and tests stay exact. */
@@ -43,6 +48,8 @@ export interface HandoffResult {
   /** `undefined` when recording was not asked for. */
   recording: Recording | undefined;
   warnings: string[];
+  /** What was condensed to fit the window; `null` when the context went as it was. */
+  condensed: CondenseReport | null;
 }
 
 /** Refuses a branch with fewer than two messages: there is nothing to hand off. */
@@ -53,6 +60,11 @@ export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
 /** The exact request a handoff sends first (`--dry-run` prints it). */
 export function buildHandoffRequest(input: HandoffInput): ChatRequest {
   return buildDocumentRequest({ ...input, context: input.analysis.context });
+}
+
+/** Every request a handoff would send, and the plan in words (`--dry-run` prints them). */
+export function planHandoffRequests(input: HandoffInput): PlannedRequests {
+  return planDocumentRequests({ ...input, context: input.analysis.context });
 }
 
 /** Picks an entry id not in `taken`, and takes it. */
@@ -114,5 +126,6 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     },
     recording,
     warnings: written.warnings,
+    condensed: written.condensed,
   };
 }
