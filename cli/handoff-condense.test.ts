@@ -4,7 +4,7 @@
  * any request whose prompt (characters / 4 of all message text) plus `max_tokens` is over its window.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzeBranch, parseSession } from "../core/index.ts";
@@ -17,19 +17,21 @@ import { assistant, call, chain, text, toolResult, user } from "../fixtures/sess
 const SESSIONS = join(REPO, "..", "shared", "sessions");
 const present = existsSync(join(SESSIONS, "large-session.jsonl")) && existsSync(join(SESSIONS, "before-compaction.jsonl"));
 
+/** One temporary folder per test: `work/` for sessions, `home/` for HOME (Bun caches there). */
+let root: string;
 let dir: string;
 let home: string;
 let server: FakeServer | undefined;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "agent-condense-"));
-  home = mkdtempSync(join(tmpdir(), "agent-home-"));
+  root = mkdtempSync(join(tmpdir(), "agent-condense-"));
+  [dir, home] = [join(root, "work"), join(root, "home")];
+  for (const folder of [dir, home]) mkdirSync(folder);
 });
 afterEach(async () => {
   await server?.stop();
   server = undefined;
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** A fake model with a `window`-token context window that answers every request at once. */

@@ -107,6 +107,16 @@ describe("writeDocumentWithModel: condensing", () => {
     await expect(writeDocumentWithModel(input(), { complete: model.complete })).rejects.toThrow(/no notes for part 1 of \d+/);
   });
 
+  test("notes cut at their limit are a warning", async () => {
+    const model = endpoint(16_000);
+    const complete: Complete = async (request, options) => {
+      const completion = await model.complete(request, options);
+      return isNotesRequest(request) && model.requests.length === 2 ? { ...completion, finishReason: "length" } : completion;
+    };
+    const result = await writeDocumentWithModel(input(), { complete });
+    expect(result.warnings).toEqual([expect.stringMatching(/^the notes on part 2 of \d+ reached their limit of 2000 tokens and may be cut short$/)]);
+  });
+
   test("an abort during a notes request stops the run before the next request", async () => {
     const controller = new AbortController();
     const model = endpoint(16_000, () => {

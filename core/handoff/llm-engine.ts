@@ -166,6 +166,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
     const { completion } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
     notes = captureDocument(completion.text);
     if (notes === "") throw new AgentError("HANDOFF_FAILED", `the model returned no notes for part ${i + 1} of ${plan.chunks.length} of the condensed session`);
+    if (completion.finishReason === "length") warnings.push(`the notes on part ${i + 1} of ${plan.chunks.length} reached their limit of ${plan.notesReserve} tokens and may be cut short`);
   }
 
   const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);

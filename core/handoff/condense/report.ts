@@ -89,16 +89,16 @@ export function describePlan(plan: CondensePlan, requestTokens: readonly number[
       `(${count(b.outputReserve)} kept for the document, ${Math.round(SAFETY_MARGIN * 100)}% margin for our estimate)`,
   ];
   if (plan.mode === "whole") return [...lines, "it fits: nothing is condensed"];
-  lines.push(`stage 1: reasoning dropped, images left out, tool results cut to about ${count(plan.toolResultCap ?? 0)} tokens each: ${cuts({ ...plan.light, messagesShortened: 0, messagesFolded: 0, turnsFolded: 0 }).join(", ") || "nothing to cut"}`);
+  const light = cuts({ ...plan.light, messagesShortened: 0, messagesFolded: 0, turnsFolded: 0 });
+  lines.push(`stage 1 (tool results at most ~${count(plan.toolResultCap ?? 0)} tokens each): ${light.join(", ") || "nothing to cut"}`);
   if (plan.mode === "folded") {
     const latest = plan.latestRequest === undefined ? "" : "; the latest user request was among them and is quoted in the last request";
     lines.push(`stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${plural(plan.chunks.length, "request")}; the latest ${plural(plan.recent.length, "message")} go verbatim${latest}`);
   }
-  const total = requestTokens.length;
   requestTokens.forEach((tokens, i) => {
     const what = i < plan.chunks.length ? `notes on part ${i + 1} of ${plan.chunks.length}` : "the handoff document";
-    const notesNote = i > 0 || (i === total - 1 && plan.chunks.length > 0) ? `, notes counted at their limit of ${count(plan.notesReserve)}` : "";
-    lines.push(`request ${i + 1} of ${total}: ${what}, ~${count(tokens)} tokens${plan.chunks.length > 0 ? notesNote : ""}`);
+    const notes = plan.chunks.length > 0 && i > 0 ? `, notes counted at their limit of ${count(plan.notesReserve)}` : "";
+    lines.push(`request ${i + 1} of ${requestTokens.length}: ${what}, ~${count(tokens)} tokens${notes}`);
   });
   if (plan.chunks.length > 0) lines.push("the requests printed after the first show placeholder notes: the real notes are written by the requests before them");
   return lines;
