@@ -20,7 +20,7 @@ describe("findUnknownFlag on agent handoff", () => {
     ["a flag far from any", ["s.jsonl", "--frobnicate-everything"], "unknown option --frobnicate-everything"],
     ["an unknown short flag", ["s.jsonl", "-x"], "unknown option -x"],
     ["an unknown letter in a group", ["s.jsonl", "-qz"], "unknown option -z (in -qz)"],
-    ["--no- on a flag that is not a switch", ["s.jsonl", "--no-focus"], "unknown option --no-focus"],
+    ["--no- on a flag that is not a switch", ["s.jsonl", "--no-focus"], "unknown option --no-focus; did you mean --no-facts?"],
   ])("rejects %s", async (_, argv, message) => {
     expect(findUnknownFlag(argv, await handoffArgs())).toBe(message);
   });

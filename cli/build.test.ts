@@ -26,7 +26,7 @@ describe("the compiled binary", () => {
     copyFileSync(join(REPO, "fixtures", "example.jsonl"), join(dir, "source.jsonl"));
     // A compiled Bun binary would read this unless built with autoload off.
     writeFileSync(join(dir, ".env"), "AGENT_MODEL=model-from-dotenv\n");
-    const proc = Bun.spawn([binary, "handoff", "source.jsonl", "--no-record"], {
+    const proc = Bun.spawn([binary, "handoff", "source.jsonl", "--no-record", "--no-facts"], {
       cwd: dir,
       env: cleanEnv(dir, { OPENAI_API_KEY: "sk-test-binary", OPENAI_BASE_URL: server.url }),
       stdout: "pipe",

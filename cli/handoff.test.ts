@@ -62,7 +62,12 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--focus", "error positions first"], env(s.url));
 
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${CANNED_DOCUMENT}\n`);
+    // The model's document, then the Session Facts section code computed from the branch.
+    const document = run.stdout.slice(0, -1);
+    expect(run.stdout.endsWith("\n")).toBe(true);
+    expect(document.startsWith(`${CANNED_DOCUMENT}\n\n## Session Facts\n`)).toBe(true);
+    expect(document).toContain(`- Source session: \`${src}\``);
+    expect(document).toContain("  > LATEST-MARKER: add error positions to parse errors");
     const created = filesIn(dir).filter((f) => f !== "source.jsonl");
     expect(created).toHaveLength(1);
     const name = created[0] ?? "";
@@ -81,7 +86,7 @@ describe("agent handoff, success", () => {
         parentId: null,
         timestamp: header.timestamp,
         customType: "handoff",
-        content: `<handoff-context>\n${CANNED_DOCUMENT}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`,
+        content: `<handoff-context>\n${document}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`,
         display: true,
       })}\n`;
     expect(written).toBe(expected);
@@ -115,7 +120,7 @@ describe("agent handoff, success", () => {
     expect(added[1]).toMatchObject({
       type: "message",
       parentId: added[0].id,
-      message: { role: "assistant", content: [{ type: "text", text: CANNED_DOCUMENT }], model: "fake-model-2026", provider: "127.0.0.1", stopReason: "stop" },
+      message: { role: "assistant", content: [{ type: "text", text: document }], model: "fake-model-2026", provider: "127.0.0.1", stopReason: "stop" },
     });
     expect(added[1].message.usage).toMatchObject({ input: 1000, output: 200 });
   });
@@ -124,11 +129,11 @@ describe("agent handoff, success", () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT }));
     const src = source();
     const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--json", "--no-record", "--model", "m-1"], env(s.url));
+    const run = await runAgent(["handoff", src, "--json", "--no-record", "--no-facts", "--model", "m-1"], env(s.url));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "missingSections", "model", "recorded", "sessionFile", "sessionId", "sourceFile", "usage"]);
-    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 } });
+    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "sessionFile", "sessionId", "sourceFile", "usage"]);
+    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
     expect((s.requests[0]?.body as { model: string }).model).toBe("m-1");
@@ -176,7 +181,7 @@ describe("agent handoff, success", () => {
   test("a <think> block before the document is stripped", async () => {
     const s = serve(() => ({ text: `<think>\nLet me plan the sections.\n</think>\n\n${CANNED_DOCUMENT}` }));
     const src = source();
-    const run = await runAgent(["handoff", src, "--no-record"], env(s.url));
+    const run = await runAgent(["handoff", src, "--no-record", "--no-facts"], env(s.url));
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${CANNED_DOCUMENT}\n`);
   });

@@ -1,14 +1,26 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { defineCommand } from "citty";
-import { AgentError, assertSomethingToHandOff, describeCondensed, estimateTokens, planHandoffRequests, runHandoff, type HandoffInput, type HandoffResult } from "../core/index.ts";
+import {
+  AgentError,
+  assertSomethingToHandOff,
+  describeCondensed,
+  estimateTokens,
+  OFFLINE_MODEL,
+  planHandoffRequests,
+  runHandoff,
+  type Complete,
+  type HandoffDeps,
+  type HandoffInput,
+  type HandoffResult,
+} from "../core/index.ts";
 import type { CommandData } from "./main.ts";
 import { createModelPort } from "./model.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { acquireLock } from "./lock.ts";
 import { EXIT, isInteractive } from "./report.ts";
-import { loadSession } from "./session.ts";
+import { loadSession, type LoadedSession } from "./session.ts";
 import { appendIfUnchanged, checkNewFilePath, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
 
 export const handoffCommand = defineCommand({
@@ -33,6 +45,9 @@ export const handoffCommand = defineCommand({
     retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
     "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
     "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
+    engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
+    facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
+    redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
     "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
     quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
     verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
@@ -40,38 +55,18 @@ export const handoffCommand = defineCommand({
   async run({ args, data }) {
     const { logger } = data as CommandData;
     const options = resolveHandoffOptions(args, process.env);
+    if (options.engineNotice) logger.info(options.engineNotice);
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
-    const input: HandoffInput = {
-      session: loaded.session,
-      analysis: loaded.analysis,
-      sourcePath: loaded.file.absolutePath,
-      focus: options.focus,
-      model: options.model,
-      provider: options.provider,
-      systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
-      strict: options.strict,
-      record: options.record,
-      contextWindow: options.contextWindow,
-      maxOutputTokens: options.maxOutputTokens,
-    };
-
-    if (options.dryRun) {
-      // One request prints as one object; a condensed plan's several requests as an array, in order.
-      const planned = planHandoffRequests(input);
-      const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
-      process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
-      for (const line of planned.lines) logger.info(line);
-      const count = planned.requests.length;
-      logger.info(`dry run: ${count} request${count === 1 ? "" : "s"}, ~${estimateTokens(loaded.analysis.context).toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
-      return EXIT.ok;
-    }
+    const input = handoffInput(loaded, options);
+    if (options.dryRun) return printDryRun(input, options, logger);
     if (options.out) checkNewFilePath(resolve(options.out));
 
     const result = await callModel(input, options, logger);
     const target = options.out ? resolve(options.out) : join(dirname(loaded.file.absolutePath), result.newSession.fileName);
     for (const warning of result.warnings) logger.warn(warning);
     if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
+    if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
     createFileAtomically(target, result.newSession.content);
     const recorded = await recordInSource(result, loaded.file, logger);
 
@@ -81,11 +76,13 @@ export const handoffCommand = defineCommand({
         sessionFile: target,
         sourceFile: loaded.file.absolutePath,
         sessionId: result.newSession.sessionId,
+        engine: options.engine,
         model: result.model,
         usage: result.usage,
         missingSections: result.missingSections,
         recorded,
         condensed: result.condensed,
+        redacted: result.redacted,
       };
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
@@ -95,6 +92,60 @@ export const handoffCommand = defineCommand({
     return EXIT.ok;
   },
 });
+
+function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffInput {
+  const offline = options.engine === "offline";
+  return {
+    session: loaded.session,
+    analysis: loaded.analysis,
+    sourcePath: loaded.file.absolutePath,
+    focus: options.focus,
+    model: offline ? OFFLINE_MODEL : options.model,
+    provider: offline ? "agent" : options.provider,
+    systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
+    strict: options.strict,
+    record: options.record,
+    contextWindow: options.contextWindow,
+    maxOutputTokens: options.maxOutputTokens,
+    engine: options.engine,
+    facts: options.facts,
+    redact: options.redact,
+  };
+}
+
+/**
+ * `--dry-run`: the model engine's requests exactly as they would leave the machine (redacted),
+ * one object or, for a condensed plan, an array in order; the offline engine's document.
+ * Nothing is sent and nothing is written.
+ */
+async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: CommandData["logger"]): Promise<number> {
+  if (options.engine === "offline") {
+    const result = await runHandoff(input, { ...realEffects(), complete: noRequests });
+    process.stdout.write(`${result.document}\n`);
+    logger.info("dry run: the offline engine sends nothing; nothing written");
+    return EXIT.ok;
+  }
+  const planned = planHandoffRequests(input);
+  const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
+  process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+  for (const line of planned.lines) logger.info(line);
+  if (planned.redacted > 0) logger.info(`${planned.redacted} likely secret${planned.redacted === 1 ? "" : "s"} replaced by placeholders`);
+  const count = planned.requests.length;
+  logger.info(`dry run: ${count} request${count === 1 ? "" : "s"}, ~${estimateTokens(input.analysis.context).toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
+  return EXIT.ok;
+}
+
+/** The offline engine never calls the model; reaching this is a bug, and says so. */
+const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
+
+/** The clock and fresh ids. */
+function realEffects(): Omit<HandoffDeps, "complete"> {
+  return {
+    now: () => new Date(),
+    newSessionId: () => crypto.randomUUID(),
+    newEntryId: () => crypto.randomUUID().replace(/-/g, "").slice(0, 8),
+  };
+}
 
 function readSystemPrompt(path: string): string {
   try {
@@ -115,7 +166,7 @@ async function callModel(input: HandoffInput, options: HandoffOptions, logger: C
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
-  const progress = createProgress(isInteractive() && !options.quiet && !options.json, `asking ${options.model}`);
+  const progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${options.model}`);
   try {
     logger.debug(`model ${options.model} at ${options.baseUrl ?? "the OpenAI API"}; ${input.analysis.context.length} context messages`);
     return await runHandoff(input, {
@@ -127,9 +178,7 @@ async function callModel(input: HandoffInput, options: HandoffOptions, logger: C
         logger,
         onProgress: (chars) => progress.update(chars),
       }),
-      now: () => new Date(),
-      newSessionId: () => crypto.randomUUID(),
-      newEntryId: () => crypto.randomUUID().replace(/-/g, "").slice(0, 8),
+      ...realEffects(),
       signal: AbortSignal.any([cancel.signal, deadline.signal]),
     });
   } catch (error) {

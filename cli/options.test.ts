@@ -71,9 +71,19 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       systemPromptFile: undefined,
       contextWindow: DEFAULT_CONTEXT_WINDOW,
       maxOutputTokens: undefined,
+      engine: "offline",
+      engineNotice: expect.stringContaining("no model configured"),
+      facts: true,
+      redact: true,
       quiet: false,
       verbose: false,
     });
+  });
+
+  test("--no-facts and --no-redact turn those off; a key picks the model engine", () => {
+    const options = resolve({ facts: false, redact: false }, { OPENAI_API_KEY: "sk-env" });
+    expect(options).toMatchObject({ facts: false, redact: false, engine: "llm", engineNotice: undefined });
+    expect(resolve({ engine: "offline" }, { OPENAI_API_KEY: "sk-env" }).engine).toBe("offline");
   });
 
   test("reads every flag", () => {

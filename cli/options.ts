@@ -1,3 +1,4 @@
+import { resolveEngine, type Engine } from "./engine.ts";
 import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
@@ -26,6 +27,13 @@ export interface HandoffOptions {
   contextWindow: number;
   /** Caps the document's length; `undefined` leaves it to the endpoint. */
   maxOutputTokens: number | undefined;
+  /** Who writes the document, and the line that says why when it was chosen for the user. */
+  engine: Engine;
+  engineNotice: string | undefined;
+  /** Append the Session Facts section. */
+  facts: boolean;
+  /** Redact likely secrets from requests. */
+  redact: boolean;
   quiet: boolean;
   verbose: boolean;
 }
@@ -105,12 +113,14 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
     throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"} "${baseUrl}" is not an http:// or https:// URL`);
   }
+  const apiKey = text(env.OPENAI_API_KEY);
+  const chosen = resolveEngine(text(args.engine), { apiKey, baseUrl });
   return {
     sessionPath,
     focus: text(args.focus),
     model: text(args.model) ?? text(env.AGENT_MODEL) ?? DEFAULT_MODEL,
     baseUrl,
-    apiKey: text(env.OPENAI_API_KEY),
+    apiKey,
     provider: providerFor(baseUrl),
     out: text(args.out),
     leafId: text(args.leaf),
@@ -122,6 +132,10 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
     ...resolveWindow(args),
+    engine: chosen.engine,
+    engineNotice: chosen.notice,
+    facts: args.facts !== false,
+    redact: args.redact !== false,
     quiet: args.quiet === true,
     verbose: args.verbose === true,
   };

@@ -8,7 +8,7 @@ export { buildInspectReport, renderInspectReport, type InspectReport } from "./s
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
-export { assertSomethingToHandOff, buildHandoffRequest, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
+export { assertSomethingToHandOff, buildHandoffRequest, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
 export type { Recording } from "./handoff/outputs.ts";

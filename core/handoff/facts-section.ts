@@ -7,6 +7,10 @@ export interface SessionFactsOptions {
   maxCommands?: number;
   /** Characters of the last user request kept verbatim (default 1500). */
   maxRequestChars?: number;
+  /** Rules the user stated, as sentences quoted from their messages (see `userConstraints`). */
+  constraints?: readonly string[];
+  /** Constraints listed before "+N more" (default 10). */
+  maxConstraints?: number;
 }
 
 const HEADING = "## Session Facts";
@@ -56,8 +60,8 @@ export function describeExit(run: Pick<CommandRun, "command" | "exitCode">): str
   return commandFailed(run) ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}`;
 }
 
-function listLines(items: readonly string[], max: number): string[] {
-  const lines = items.slice(0, max).map((item) => `  - ${inlineCode(item)}`);
+function listLines(items: readonly string[], max: number, asCode = true): string[] {
+  const lines = items.slice(0, max).map((item) => `  - ${asCode ? inlineCode(item) : item}`);
   if (items.length > max) lines.push(`  - … +${items.length - max} more`);
   return lines;
 }
@@ -121,6 +125,10 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
   lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
   lines.push(readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`, ...listLines(readOnly, maxFiles));
   lines.push(...commandLines(facts.commands, maxCommands));
+  const constraints = [...new Set(options.constraints ?? [])];
+  if (constraints.length > 0) {
+    lines.push(`- Rules the user stated (${constraints.length}, quoted):`, ...listLines(constraints.map((c) => `"${c}"`), options.maxConstraints ?? 10, false));
+  }
   lines.push(...requestLines(facts.lastUserRequest, maxRequestChars));
   return lines.join("\n");
 }

@@ -77,6 +77,8 @@ function inputFor(text: string, overrides: Partial<HandoffInput> = {}, leafId?: 
     sourcePath: "/home/me/sessions/source.jsonl",
     model: "gpt-4.1-mini",
     provider: "openai",
+    // These tests are about the model engine's document; facts have their own tests below.
+    facts: false,
     ...overrides,
   };
 }

@@ -3,9 +3,14 @@ import type { ChatRequest, Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import type { Session } from "../session/types.ts";
 import type { CondenseReport } from "./condense/report.ts";
-import { buildDocumentRequest, planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type PlannedRequests } from "./llm-engine.ts";
+import { userConstraints } from "./constraints.ts";
+import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
+import { buildDocumentRequest, planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
+import { writeOfflineDocument } from "./offline.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
 import { renderInstruction } from "./prompt.ts";
+import { createRedactor } from "./redact.ts";
+import { redactRequest, withRedaction } from "./redact-request.ts";
 import { findMissingSections } from "./validate.ts";
 
 export interface HandoffInput {
@@ -26,6 +31,12 @@ export interface HandoffInput {
   contextWindow?: number;
   /** Caps the document's length; also what the context budget keeps free for it. */
   maxOutputTokens?: number;
+  /** `offline` writes the document from the branch by code, sending nothing. Default `llm`. */
+  engine?: "llm" | "offline";
+  /** Append the `## Session Facts` section computed by code (default true). */
+  facts?: boolean;
+  /** Replace likely secrets in every request with placeholders, restored in the answer (default true). */
+  redact?: boolean;
 }
 
 /** Effects the pipeline needs, passed in so core stays pure and tests stay exact. */
@@ -50,7 +61,12 @@ export interface HandoffResult {
   warnings: string[];
   /** What was condensed to fit the window; `null` when the context went as it was. */
   condensed: CondenseReport | null;
+  /** Distinct secrets replaced by placeholders before anything was sent. */
+  redacted: number;
 }
+
+/** The model name recorded for documents the offline engine wrote. */
+export const OFFLINE_MODEL = "offline";
 
 /** Refuses a branch with fewer than two messages: there is nothing to hand off. */
 export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
@@ -62,9 +78,26 @@ export function buildHandoffRequest(input: HandoffInput): ChatRequest {
   return buildDocumentRequest({ ...input, context: input.analysis.context });
 }
 
-/** Every request a handoff would send, and the plan in words (`--dry-run` prints them). */
-export function planHandoffRequests(input: HandoffInput): PlannedRequests {
-  return planDocumentRequests({ ...input, context: input.analysis.context });
+/**
+ * Every request a handoff would send, redacted exactly as they would leave the machine, and
+ * the plan in words (`--dry-run` prints them).
+ */
+export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
+  const planned = planDocumentRequests({ ...input, context: input.analysis.context });
+  if (input.redact === false) return { ...planned, redacted: 0 };
+  const redactor = createRedactor();
+  return { ...planned, requests: planned.requests.map((r) => redactRequest(r, redactor)), redacted: redactor.count };
+}
+
+function withSessionFacts(document: string, input: HandoffInput): string {
+  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(input.analysis.context) });
+  return appendSessionFacts(document, facts);
+}
+
+/** The offline engine's document, in the shape the model engine returns. */
+function writeOffline(input: HandoffInput): EngineResult {
+  const document = writeOfflineDocument({ context: input.analysis.context, facts: input.analysis.facts, focus: input.focus, cwd: input.session.header.cwd });
+  return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, requests: 0, warnings: [], condensed: null };
 }
 
 /** Picks an entry id not in `taken`, and takes it. */
@@ -84,9 +117,17 @@ function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
  */
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
   assertSomethingToHandOff(input.analysis);
-  const written = await writeDocumentWithModel({ ...input, context: input.analysis.context }, deps);
+  const redactor = input.redact === false ? undefined : createRedactor();
+  const written =
+    input.engine === "offline"
+      ? writeOffline(input)
+      : await writeDocumentWithModel(
+          { ...input, context: input.analysis.context },
+          { ...deps, complete: redactor ? withRedaction(deps.complete, redactor) : deps.complete },
+        );
   throwIfCancelled(deps.signal);
-  const document = written.document;
+  // Facts come from code, after the model: no summary can lose them.
+  const document = input.facts === false ? written.document : withSessionFacts(written.document, input);
 
   const now = deps.now();
   const sessionId = deps.newSessionId();
@@ -127,5 +168,6 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     recording,
     warnings: written.warnings,
     condensed: written.condensed,
+    redacted: redactor?.count ?? 0,
   };
 }
