@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { defineCommand } from "citty";
+import type { ConsolaInstance } from "consola";
 import {
   AgentError,
   assertSomethingToHandOff,
@@ -14,12 +15,12 @@ import {
   type HandoffInput,
   type HandoffResult,
 } from "../core/index.ts";
-import type { CommandData } from "./main.ts";
 import { createModelPort } from "./model.ts";
-import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { HANDOFF_ARGS } from "./handoff-args.ts";
+import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { acquireLock } from "./lock.ts";
-import { EXIT, isInteractive } from "./report.ts";
+import { createLogger, EXIT, isInteractive } from "./report.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { appendIfUnchanged, checkNewFilePath, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
 
@@ -27,33 +28,12 @@ export const handoffCommand = defineCommand({
   meta: {
     name: "handoff",
     description:
-      "Have a model write a handoff document for a session, start a new session file holding it, and print it. " +
+      "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print it. " +
       "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
   },
-  args: {
-    session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
-    focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
-    model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "id" },
-    "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
-    out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
-    leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
-    record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
-    json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
-    "dry-run": { type: "boolean", description: "Print the request that would be sent and its token estimate; send and write nothing" },
-    strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
-    timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
-    retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
-    "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
-    "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
-    engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
-    facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
-    redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
-    "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
-    quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
-    verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
-  },
-  async run({ args, data }) {
-    const { logger } = data as CommandData;
+  args: HANDOFF_ARGS,
+  async run({ args }) {
+    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const options = resolveHandoffOptions(args, process.env);
     if (options.engineNotice) logger.info(options.engineNotice);
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
@@ -118,7 +98,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
  * one object or, for a condensed plan, an array in order; the offline engine's document.
  * Nothing is sent and nothing is written.
  */
-async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: CommandData["logger"]): Promise<number> {
+async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
   if (options.engine === "offline") {
     const result = await runHandoff(input, { ...realEffects(), complete: noRequests });
     process.stdout.write(`${result.document}\n`);
@@ -159,7 +139,7 @@ function readSystemPrompt(path: string): string {
  * Runs the pipeline with the real effects: HTTP, the clock, random ids. SIGINT/SIGTERM and
  * the --timeout deadline abort the request; nothing has been written at that point.
  */
-async function callModel(input: HandoffInput, options: HandoffOptions, logger: CommandData["logger"]): Promise<HandoffResult> {
+async function callModel(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<HandoffResult> {
   const cancel = new AbortController();
   const deadline = new AbortController();
   const onSignal = () => cancel.abort();
@@ -200,7 +180,7 @@ async function callModel(input: HandoffInput, options: HandoffOptions, logger: C
  * Applies the recording to the source under its lock, only if the source is unchanged since
  * we read it; says so when it could not. Returns whether it was recorded.
  */
-async function recordInSource(result: HandoffResult, file: { absolutePath: string; path: string; size: number; mtimeMs: number }, logger: CommandData["logger"]): Promise<boolean> {
+async function recordInSource(result: HandoffResult, file: { absolutePath: string; path: string; size: number; mtimeMs: number }, logger: ConsolaInstance): Promise<boolean> {
   const recording = result.recording;
   if (!recording) return false;
   if (recording.mode === "skip") {

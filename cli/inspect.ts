@@ -1,7 +1,6 @@
 import { defineCommand } from "citty";
 import { buildInspectReport, renderInspectReport } from "../core/index.ts";
-import type { CommandData } from "./main.ts";
-import { EXIT } from "./report.ts";
+import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
 
 export const inspectCommand = defineCommand({
@@ -17,8 +16,8 @@ export const inspectCommand = defineCommand({
     quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
     verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
   },
-  run({ args, data }) {
-    const { logger } = data as CommandData;
+  run({ args }) {
+    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const loaded = loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger });
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
     process.stdout.write(args.json ? `${JSON.stringify(report)}\n` : `${renderInspectReport(report)}\n`);

@@ -32,11 +32,6 @@ function printUsage(text: string): void {
   process.stdout.write(`${plain ? stripAnsi(text) : text}\n`);
 }
 
-/** What a command's `run` gets through citty's `data`. */
-export interface CommandData {
-  logger: ReturnType<typeof createLogger>;
-}
-
 /**
  * Runs the CLI for `argv` (without the `bun script` prefix) and returns the exit status.
  * Help goes to stdout; every problem goes to stderr as one line.
@@ -73,8 +68,7 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 
   try {
-    const data: CommandData = { logger };
-    const { result } = await runCommand(command, { rawArgs: rest, data });
+    const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     if (error instanceof Error && error.name === "CLIError") {

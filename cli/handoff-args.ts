@@ -1,0 +1,26 @@
+import type { ArgsDef } from "citty";
+import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
+
+/** The flags of `agent handoff`; `--help` prints these descriptions. */
+export const HANDOFF_ARGS = {
+  session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
+  focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
+  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "id" },
+  "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
+  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
+  leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
+  record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
+  json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
+  "dry-run": { type: "boolean", description: "Print the request that would be sent and its token estimate; send and write nothing" },
+  strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
+  timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
+  retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
+  "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
+  "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
+  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
+  facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
+  redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
+  "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
+  quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
+  verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
+} satisfies ArgsDef;
