@@ -1,54 +1,14 @@
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CANNED_DOCUMENT, startFakeOpenAI, type FakeHandler, type FakeServer } from "../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
+import { CANNED_DOCUMENT, type FakeServer } from "../fixtures/fake-openai.ts";
+import { REPO, runAgent } from "../fixtures/run-agent.ts";
+import { API_KEY, filesIn, useHandoffSandbox } from "./handoff.testing.ts";
 
-const API_KEY = "sk-test-e2e-0123456789abcdef";
-const MARKERS = join(REPO, "fixtures", "handoff-markers.jsonl");
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
-let dir: string;
-let home: string;
-let server: FakeServer | undefined;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "agent-handoff-"));
-  home = mkdtempSync(join(tmpdir(), "agent-home-"));
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(home, { recursive: true, force: true });
-});
-
-function serve(handler: FakeHandler): FakeServer {
-  server = startFakeOpenAI(handler);
-  return server;
-}
-
-/** Copies a fixture into the test's folder so the run may record into it. */
-function source(fixture = MARKERS, name = "source.jsonl"): string {
-  const path = join(dir, name);
-  copyFileSync(fixture, path);
-  return path;
-}
-
-function env(url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return cleanEnv(home, { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: url, ...extra });
-}
-
-function filesIn(folder: string): string[] {
-  return readdirSync(folder).sort();
-}
-
-/** The one thing every failing run must leave behind: nothing new, the source untouched. */
-function expectNothingWritten(sourcePath: string, original: Buffer): void {
-  expect(filesIn(dir)).toEqual(["source.jsonl"]);
-  expect(readFileSync(sourcePath).equals(original)).toBe(true);
-}
+const sandbox = useHandoffSandbox();
+const { serve, source, env } = sandbox;
 
 function requestText(s: FakeServer, index = 0): string {
   return JSON.stringify(s.requests[index]?.body);
@@ -68,14 +28,14 @@ describe("agent handoff, success", () => {
     expect(document.startsWith(`${CANNED_DOCUMENT}\n\n## Session Facts\n`)).toBe(true);
     expect(document).toContain(`- Source session: \`${src}\``);
     expect(document).toContain("  > LATEST-MARKER: add error positions to parse errors");
-    const created = filesIn(dir).filter((f) => f !== "source.jsonl");
+    const created = filesIn(sandbox.dir).filter((f) => f !== "source.jsonl");
     expect(created).toHaveLength(1);
     const name = created[0] ?? "";
     expect(name).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
-    expect(run.stderr).toContain(`New session started with handoff context: ${join(dir, name)}`);
+    expect(run.stderr).toContain(`New session started with handoff context: ${join(sandbox.dir, name)}`);
 
     // The new session, byte for byte, once its fresh id and time are put back in place.
-    const written = readFileSync(join(dir, name), "utf8");
+    const written = readFileSync(join(sandbox.dir, name), "utf8");
     const header = JSON.parse(written.split("\n")[0] ?? "{}");
     const entry = JSON.parse(written.split("\n")[1] ?? "{}");
     const expected =
@@ -142,7 +102,7 @@ describe("agent handoff, success", () => {
   test("--out writes exactly there, mode 0600", async () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT }));
     const src = source();
-    const out = join(dir, "next.jsonl");
+    const out = join(sandbox.dir, "next.jsonl");
     const run = await runAgent(["handoff", src, "-o", out, "-q"], env(s.url));
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
@@ -153,7 +113,7 @@ describe("agent handoff, success", () => {
 
   test("a version 1 source is upgraded to version 3 to record, every entry kept", async () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT }));
-    const v1 = join(dir, "v1-source.jsonl");
+    const v1 = join(sandbox.dir, "v1-source.jsonl");
     writeFileSync(
       v1,
       [
@@ -165,7 +125,7 @@ describe("agent handoff, success", () => {
         .map((l) => JSON.stringify(l))
         .join("\n") + "\n",
     );
-    const run = await runAgent(["handoff", v1, "-o", join(dir, "new.jsonl")], env(s.url));
+    const run = await runAgent(["handoff", v1, "-o", join(sandbox.dir, "new.jsonl")], env(s.url));
     expect(run.code).toBe(0);
     const lines = readFileSync(v1, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(lines).toHaveLength(6);
@@ -192,7 +152,7 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--no-record"], env(s.url));
     expect(run.code).toBe(0);
     expect(s.requests).toHaveLength(2);
-    expect(filesIn(dir)).toHaveLength(2);
+    expect(filesIn(sandbox.dir)).toHaveLength(2);
   });
 
   test("a missing section is a warning without --strict", async () => {
@@ -201,115 +161,6 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--no-record"], env(s.url));
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('warning: the document lacks "## Key Decisions"');
-  });
-});
-
-describe("agent handoff, failures: exit code, message, nothing written", () => {
-  const cases: { name: string; handler: FakeHandler; args?: string[]; code: number; message: string; requests: number }[] = [
-    { name: "500 after retries", handler: () => ({ status: 500, error: { message: "upstream exploded" }, headers: { "retry-after": "0" } }), args: ["--retries", "1"], code: 1, message: "Handoff failed: ", requests: 2 },
-    { name: "400 with a message", handler: () => ({ status: 400, error: { message: "model 'nope' does not exist" } }), code: 1, message: "model 'nope' does not exist", requests: 1 },
-    { name: "stream cut before the finish", handler: () => ({ text: CANNED_DOCUMENT, cutBeforeFinish: true }), code: 1, message: "Handoff failed: the stream ended before the model finished", requests: 1 },
-    { name: "empty answer", handler: () => ({ text: "" }), code: 1, message: "Handoff failed: the model returned no text", requests: 1 },
-    { name: "only a think block", handler: () => ({ text: "<think>hmm, where to start" }), code: 1, message: "Handoff failed: the model returned no text", requests: 1 },
-    { name: "--strict and still missing a section after one repair", handler: () => ({ text: "## Goal\nOnly this." }), args: ["--strict"], code: 1, message: 'Handoff failed: the document still lacks "## Constraints & Preferences"', requests: 2 },
-    { name: "401 with the key echoed back", handler: () => ({ status: 401, error: { message: `Incorrect API key provided: ${API_KEY}` } }), code: 1, message: "refused the API key (401)", requests: 1 },
-  ];
-  for (const c of cases) {
-    test(c.name, async () => {
-      const s = serve(c.handler);
-      const src = source();
-      const original = readFileSync(src);
-      const run = await runAgent(["handoff", src, "--verbose", ...(c.args ?? [])], env(s.url));
-      expect(run.code).toBe(c.code);
-      expect(run.stderr).toContain(c.message);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).not.toContain(API_KEY);
-      expect(run.stderr).not.toMatch(/^\s+at /m);
-      expect(s.requests).toHaveLength(c.requests);
-      expectNothingWritten(src, original);
-    });
-  }
-
-  test("connection refused", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT }));
-    const url = s.url;
-    await s.stop();
-    server = undefined;
-    const src = source();
-    const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--retries", "0"], env(url));
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`Handoff failed: could not reach ${url}`);
-    expectNothingWritten(src, original);
-  });
-
-  test("fewer than 2 messages: exit 3, no request sent", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT }));
-    const src = join(dir, "source.jsonl");
-    writeFileSync(src, `${JSON.stringify({ type: "session", version: 3, id: "x1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n`);
-    const original = readFileSync(src);
-    const run = await runAgent(["handoff", src], env(s.url));
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain("Nothing to hand off (no messages yet)");
-    expect(s.requests).toHaveLength(0);
-    expectNothingWritten(src, original);
-  });
-
-  test("SIGINT mid-stream: exit 130, Handoff cancelled", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT, hangAfterFirstChunk: true }));
-    const src = source();
-    const original = readFileSync(src);
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src], { env: env(s.url), cwd: REPO, stdout: "pipe", stderr: "pipe" });
-    for (let i = 0; i < 200 && s.requests.length === 0; i++) await Bun.sleep(25);
-    await Bun.sleep(150); // let the first chunk arrive
-    proc.kill("SIGINT");
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    expect(code).toBe(130);
-    expect(stderr).toContain("Handoff cancelled");
-    expect(stdout).toBe("");
-    expectNothingWritten(src, original);
-  });
-
-  test("--timeout bounds a silent stream", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT, hangAfterFirstChunk: true }));
-    const src = source();
-    const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--timeout", "1"], env(s.url));
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Handoff failed: .*(1s)/);
-    expectNothingWritten(src, original);
-  });
-
-  test("--out naming an existing file is refused before any request", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT }));
-    const src = source();
-    const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--out", src], env(s.url));
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("already exists; refusing to overwrite it");
-    expect(s.requests).toHaveLength(0);
-    expectNothingWritten(src, original);
-  });
-
-  test("an unknown flag is an error with a suggestion", async () => {
-    const src = source();
-    const run = await runAgent(["handoff", src, "--foucs", "x"], cleanEnv(home));
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("unknown option --foucs; did you mean --focus?");
-  });
-
-  test("--dry-run prints the request body, sends and writes nothing", async () => {
-    const s = serve(() => ({ text: CANNED_DOCUMENT }));
-    const src = source();
-    const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--dry-run", "-f", "docs"], env(s.url));
-    expect(run.code).toBe(0);
-    const body = JSON.parse(run.stdout);
-    expect(body).toMatchObject({ model: "gpt-4.1-mini", stream: true, stream_options: { include_usage: true } });
-    expect(body.messages.at(-1).content).toEndWith("Additional focus: docs");
-    expect(run.stderr).toMatch(/~\d+ tokens/);
-    expect(s.requests).toHaveLength(0);
-    expectNothingWritten(src, original);
   });
 });
 
