@@ -60,7 +60,10 @@ export function findUnknownFlag(rawArgs: readonly string[], argsDef: ArgsDef): s
         const takesValue = short.get(letter);
         if (takesValue === undefined) return unknownFlagMessage(letters.length === 1 ? `-${letter}` : `-${letter} (in ${arg})`, letter, long);
         if (!takesValue) continue;
-        if (j === letters.length - 1 && inlineValue === undefined) i++;
+        if (j === letters.length - 1 && inlineValue === undefined) {
+          if (!isValue(rawArgs[i + 1])) return `option -${letter} needs a value`;
+          i++;
+        }
         break;
       }
       continue;
@@ -68,9 +71,19 @@ export function findUnknownFlag(rawArgs: readonly string[], argsDef: ArgsDef): s
     const name = kebab(flag);
     const takesValue = long.get(name);
     if (takesValue === undefined) return unknownFlagMessage(arg.split("=")[0] ?? arg, name, long);
-    if (takesValue && inlineValue === undefined) i++;
+    if (takesValue && inlineValue === undefined) {
+      // citty would quietly take the flag as empty: `--out` with nothing after it must not
+      // fall back to writing beside the source.
+      if (!isValue(rawArgs[i + 1])) return `option --${name} needs a value`;
+      i++;
+    }
   }
   return undefined;
+}
+
+/** What can follow a flag as its value: anything but nothing, `--`, or another flag. */
+function isValue(next: string | undefined): boolean {
+  return next !== undefined && (next === "-" || !next.startsWith("-") || /^-\d/.test(next));
 }
 
 function unknownFlagMessage(shown: string, name: string, long: Map<string, boolean>): string {

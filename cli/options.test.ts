@@ -124,10 +124,12 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
 
 describe("resolveHandoffOptions: bad values", () => {
   test.each([
-    ["abc", '--timeout takes a positive number, not "abc"'],
-    ["0", '--timeout takes a positive number, not "0"'],
-    ["-5", '--timeout takes a positive number, not "-5"'],
-    ["Infinity", '--timeout takes a positive number, not "Infinity"'],
+    ["abc", '--timeout takes a positive number up to 2147483, not "abc"'],
+    ["0", '--timeout takes a positive number up to 2147483, not "0"'],
+    ["-5", '--timeout takes a positive number up to 2147483, not "-5"'],
+    ["Infinity", '--timeout takes a positive number up to 2147483, not "Infinity"'],
+    // A timer longer than 2^31-1 ms would fire at once and fail the run on the spot.
+    ["3000000", '--timeout takes a positive number up to 2147483, not "3000000"'],
   ])("--timeout %s", (timeout, message) => {
     expect(usageError({ timeout })).toBe(message);
   });

@@ -46,10 +46,13 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-function positiveNumber(flag: string, value: unknown, fallback: number): number {
+/** Timers hold at most 2^31-1 ms; a longer one fires at once. */
+const MAX_TIMEOUT_SECONDS = 2_147_483;
+
+function positiveNumber(flag: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new AgentError("USAGE", `${flag} takes a positive number, not "${String(value)}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) throw new AgentError("USAGE", `${flag} takes a positive number up to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
@@ -128,7 +131,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     json: args.json === true,
     dryRun: args["dry-run"] === true || args.dryRun === true,
     strict: args.strict === true,
-    timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS) * 1000,
+    timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
     ...resolveWindow(args),

@@ -32,6 +32,9 @@ export function isInteractive(env: Record<string, string | undefined> = process.
   return Boolean(process.stderr.isTTY) && !env.CI && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
+/** Tag for messages whose exact text the spec fixes. */
+const VERBATIM = "verbatim";
+
 const PREFIX: Partial<Record<string, string>> = { warn: "warning: ", error: "error: ", fatal: "error: ", debug: "debug: ", trace: "trace: " };
 
 /**
@@ -49,7 +52,8 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
       {
         log(entry: LogObject) {
           const text = formatWithOptions({ colors: false }, ...entry.args);
-          const prefix = PREFIX[entry.type] ?? "";
+          // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
+          const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
           process.stderr.write(`${painted}${text}\n`);
         },
@@ -65,9 +69,10 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
 export function reportError(error: unknown, logger: ConsolaInstance): number {
   if (isAgentError(error)) {
     const status = EXIT_BY_CODE[error.code];
-    if (error.code === "HANDOFF_FAILED") logger.error(`Handoff failed: ${error.message}`);
-    else if (error.code === "CANCELLED") logger.error("Handoff cancelled");
-    else if (error.code === "NOTHING_TO_HAND_OFF") logger.warn(error.message);
+    const exact = logger.withTag(VERBATIM);
+    if (error.code === "HANDOFF_FAILED") exact.error(`Handoff failed: ${error.message}`);
+    else if (error.code === "CANCELLED") exact.error("Handoff cancelled");
+    else if (error.code === "NOTHING_TO_HAND_OFF") exact.warn(error.message);
     else logger.error(error.message);
     return status;
   }

@@ -1,24 +1,54 @@
-import { closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
 
 /** Temp files we have created and not yet renamed or removed, for cleanup on any exit path. */
 const liveTempFiles = new Set<string>();
 
-export function removeTempFiles(): void {
-  for (const path of liveTempFiles) {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-    liveTempFiles.delete(path);
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
   }
 }
 
-function tempPathFor(finalPath: string): string {
-  const suffix = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
-  return join(dirname(finalPath), `.${finalPath.split("/").pop()}.${suffix}.tmp`);
+export function removeTempFiles(): void {
+  for (const path of liveTempFiles) unlinkQuietly(path);
+  liveTempFiles.clear();
+}
+
+const FS_REASONS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EROFS: "read-only file system",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOENT: "no such file or folder",
+  EEXIST: "already exists; refusing to overwrite it",
+  EXDEV: "hard links are not possible there",
+};
+
+/** A file-system failure in words a user can act on, naming the path. */
+export function fileError(path: string, error: unknown): AgentError {
+  if (error instanceof AgentError) return error;
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
+  return new AgentError("FILE", `${path}: ${reason}`, { file: path });
+}
+
+/**
+ * Writes every byte or throws. `writeSync` may write less than asked (a nearly full disk) and
+ * say so only in its return value; a short write must never pass for a whole one.
+ */
+export function writeAll(fd: number, content: string): void {
+  const bytes = Buffer.from(content, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) {
+    const written = writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw Object.assign(new Error("short write"), { code: "ENOSPC" });
+    offset += written;
+  }
 }
 
 function syncDirectory(dir: string): void {
@@ -34,16 +64,22 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** Writes a temp file beside `finalPath`, synced to disk, mode 0600. Returns its path. */
+/** Writes a temp file beside `finalPath`, whole and synced, mode 0600. Returns its path; removes it on failure. */
 function writeTemp(finalPath: string, content: string, mode = 0o600): string {
-  const temp = tempPathFor(finalPath);
+  const temp = join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   liveTempFiles.add(temp);
-  const fd = openSync(temp, "wx", mode);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temp, "wx", mode);
+    try {
+      writeAll(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    unlinkQuietly(temp);
+    liveTempFiles.delete(temp);
+    throw fileError(finalPath, error);
   }
   return temp;
 }
@@ -54,23 +90,22 @@ function writeTemp(finalPath: string, content: string, mode = 0o600): string {
  * called, so a bad `--out` costs nothing.
  */
 export function checkNewFilePath(path: string): void {
-  let exists = false;
+  let stats: ReturnType<typeof lstatSync> | undefined;
   try {
-    const stats = lstatSync(path);
-    exists = true;
-    if (stats.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
-  } catch (error) {
-    if (error instanceof AgentError) throw error;
-  }
-  if (exists) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
-  const dir = dirname(path);
-  let dirOk = false;
-  try {
-    dirOk = statSync(dir).isDirectory();
+    stats = lstatSync(path);
   } catch {
-    dirOk = false;
+    stats = undefined;
   }
-  if (!dirOk) throw new AgentError("FILE", `${path}: folder ${dir} does not exist`, { file: path });
+  if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
+  if (stats) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
+  const dir = dirname(path);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new AgentError("FILE", `${path}: folder ${dir} does not exist`, { file: path });
 }
 
 /**
@@ -84,10 +119,9 @@ export function createFileAtomically(path: string, content: string): void {
   try {
     linkSync(temp, path);
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : "";
-    throw new AgentError("FILE", code === "EEXIST" ? `${path}: already exists; refusing to overwrite it` : `${path}: ${String(error)}`, { file: path });
+    throw fileError(path, error);
   } finally {
-    unlinkSync(temp);
+    unlinkQuietly(temp);
     liveTempFiles.delete(temp);
   }
   syncDirectory(dirname(path));
@@ -110,14 +144,27 @@ function unchanged(path: string, snapshot: FileSnapshot): boolean {
 
 /**
  * Appends whole lines to the source in one write, if it has not changed since we read it.
- * Returns false (and writes nothing) when it has.
+ * Returns false (and writes nothing) when it has. If the write fails part way, the file is cut
+ * back to its old length, so it never keeps a torn line of ours.
  */
 export function appendIfUnchanged(path: string, text: string, snapshot: FileSnapshot): boolean {
   if (!unchanged(path, snapshot)) return false;
-  const fd = openSync(path, "a");
+  let fd: number;
   try {
-    writeSync(fd, text);
+    fd = openSync(path, "a");
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  try {
+    writeAll(fd, text);
     fsyncSync(fd);
+  } catch (error) {
+    try {
+      ftruncateSync(fd, snapshot.size);
+    } catch {
+      // Nothing more we can do; the error below says what happened.
+    }
+    throw fileError(path, error);
   } finally {
     closeSync(fd);
   }
@@ -131,12 +178,10 @@ export function replaceIfUnchanged(path: string, content: string, snapshot: File
   try {
     if (!unchanged(path, snapshot)) return false;
     renameSync(temp, path);
+  } catch (error) {
+    throw fileError(path, error);
   } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Renamed into place.
-    }
+    unlinkQuietly(temp);
     liveTempFiles.delete(temp);
   }
   syncDirectory(dirname(path));

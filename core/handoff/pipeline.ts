@@ -37,6 +37,8 @@ export interface HandoffInput {
   facts?: boolean;
   /** Replace likely secrets in every request with placeholders, restored in the answer (default true). */
   redact?: boolean;
+  /** Strings that must never appear in the document or the files written (the API key). */
+  withheld?: readonly string[];
 }
 
 /** Effects the pipeline needs, passed in so core stays pure and tests stay exact. */
@@ -89,6 +91,13 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
   return { ...planned, requests: planned.requests.map((r) => redactRequest(r, redactor)), redacted: redactor.count };
 }
 
+/** Blanks out withheld strings: a session that quoted the API key must not hand it back through the document. */
+function withhold(document: string, withheld: readonly string[]): string {
+  let text = document;
+  for (const secret of withheld) if (secret.length >= 8) text = text.split(secret).join("[withheld]");
+  return text;
+}
+
 function withSessionFacts(document: string, input: HandoffInput): string {
   const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(input.analysis.context) });
   return appendSessionFacts(document, facts);
@@ -127,7 +136,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         );
   throwIfCancelled(deps.signal);
   // Facts come from code, after the model: no summary can lose them.
-  const document = input.facts === false ? written.document : withSessionFacts(written.document, input);
+  const document = withhold(input.facts === false ? written.document : withSessionFacts(written.document, input), input.withheld ?? []);
 
   const now = deps.now();
   const sessionId = deps.newSessionId();

@@ -1,0 +1,40 @@
+import type { ConsolaInstance } from "consola";
+import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import { realEffects } from "./handoff-run.ts";
+import type { HandoffOptions } from "./options.ts";
+import { EXIT } from "./report.ts";
+
+/** The offline engine never calls the model; reaching this is a bug, and says so. */
+const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * `--dry-run`: sends nothing and writes nothing. The model engine's requests are printed
+ * exactly as they would leave the machine (redacted): one object, or an array in order for a
+ * condensed plan; the offline engine's document is printed as it would be written. With
+ * `--json`, stdout is one object either way.
+ */
+export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+  if (options.engine === "offline") {
+    const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
+    process.stdout.write(options.json ? `${JSON.stringify({ dryRun: true, engine: "offline", document })}\n` : `${document}\n`);
+    logger.info("dry run: the offline engine sends nothing; nothing written");
+    return EXIT.ok;
+  }
+  const planned = planHandoffRequests(input);
+  const estimatedTokens = estimateTokens(input.analysis.context);
+  if (options.json) {
+    const report = { dryRun: true, engine: "llm", requests: planned.requests, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+  } else {
+    const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
+    process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+  }
+  for (const line of planned.lines) logger.info(line);
+  if (planned.redacted > 0) logger.info(`${plural(planned.redacted, "likely secret")} replaced by placeholders`);
+  logger.info(`dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
+  return EXIT.ok;
+}

@@ -1,0 +1,130 @@
+import { dirname, join } from "node:path";
+import type { ConsolaInstance } from "consola";
+import { AgentError, isAgentError, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "../core/index.ts";
+import type { SessionFile } from "./files.ts";
+import { acquireLock, type Lock } from "./lock.ts";
+import { createModelPort } from "./model.ts";
+import type { HandoffOptions } from "./options.ts";
+import { createProgress } from "./progress.ts";
+import { isInteractive } from "./report.ts";
+import { appendIfUnchanged, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
+
+/** The clock and fresh ids. */
+export function realEffects(): Omit<HandoffDeps, "complete"> {
+  return {
+    now: () => new Date(),
+    newSessionId: () => crypto.randomUUID(),
+    newEntryId: () => crypto.randomUUID().replace(/-/g, "").slice(0, 8),
+  };
+}
+
+/**
+ * Runs `work` with SIGINT and SIGTERM turned into a cancel signal for its whole length: the
+ * model call, the wait for the lock, and the writes. Whatever was cancelled ends as CANCELLED
+ * (exit 130), and no temp file outlives the run.
+ */
+export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
+  const cancel = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await work(cancel.signal);
+  } catch (error) {
+    if (cancel.signal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
+    throw error;
+  } finally {
+    removeTempFiles();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+/** Runs the pipeline with the real effects: HTTP, the clock, random ids, the --timeout deadline. */
+export async function callModel(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<HandoffResult> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${options.model}`);
+  try {
+    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ?? "the OpenAI API"}; ${input.analysis.context.length} context messages`);
+    return await runHandoff(input, {
+      complete: createModelPort({
+        apiKey: options.apiKey,
+        baseUrl: options.baseUrl,
+        timeoutMs: options.timeoutMs,
+        retries: options.retries,
+        logger,
+        onProgress: (chars) => progress.update(chars),
+      }),
+      ...realEffects(),
+      signal: AbortSignal.any([cancel, deadline.signal]),
+    });
+  } catch (error) {
+    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
+    throw error;
+  } finally {
+    progress.stop();
+    clearTimeout(timer);
+  }
+}
+
+/** Takes the source's lock for recording, or says why the handoff will not be recorded. */
+async function lockForRecording(file: SessionFile, logger: ConsolaInstance, cancel: AbortSignal): Promise<Lock | undefined> {
+  try {
+    const lock = await acquireLock(file.absolutePath, { signal: cancel });
+    if ("release" in lock) return lock;
+    const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
+    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.path}.lock (another handoff recording into it?)`);
+  } catch (error) {
+    if (!isAgentError(error) || error.code !== "FILE") throw error;
+    logger.warn(`${file.path}: not recorded in the source: cannot lock it (${error.message})`);
+  }
+  return undefined;
+}
+
+/** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
+function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
+  const recording = result.recording;
+  if (!recording || recording.mode === "skip") return false;
+  let done: boolean;
+  try {
+    done = recording.mode === "append" ? appendIfUnchanged(file.absolutePath, recording.text, file) : replaceIfUnchanged(file.absolutePath, recording.text, file);
+  } catch (error) {
+    logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
+  else if (recording.mode === "rewrite") logger.info(`${file.path}: upgraded to session format version 3 to record the handoff`);
+  return done;
+}
+
+/**
+ * Writes what the pipeline returned: the lock is taken first (its wait can be cancelled, with
+ * nothing written yet), then the new session and the recording are written back to back,
+ * synchronously, so no signal lands between them. A new session that cannot be written fails
+ * the run (exit 1) with nothing left behind. Returns the new file's path and whether the
+ * source recorded the handoff.
+ */
+export async function writeOutputs(
+  result: HandoffResult,
+  out: string | undefined,
+  file: SessionFile,
+  logger: ConsolaInstance,
+  cancel: AbortSignal,
+): Promise<{ sessionFile: string; recorded: boolean }> {
+  const recording = result.recording;
+  if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
+  const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
+  try {
+    if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    const sessionFile = out ?? join(dirname(file.absolutePath), result.newSession.fileName);
+    try {
+      createFileAtomically(sessionFile, result.newSession.content);
+    } catch (error) {
+      throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { sessionFile, recorded: lock ? record(result, file, logger) : false };
+  } finally {
+    lock?.release();
+  }
+}
