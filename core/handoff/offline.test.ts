@@ -107,3 +107,24 @@ describe("the planted facts", () => {
     expect(section(document, "## Next Steps").split("\n")[0]).toBe('1. Follow the focus given for this handoff: "only the README part"');
   });
 });
+
+describe("summaries from earlier compactions and other branches", () => {
+  const fixture = "fixtures/sessions/v3-branches.jsonl";
+
+  test("are read without their wrapper: no tag of ours, escaped or not, reaches the document", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(document).not.toContain("<\\/summary>");
+    expect(document).not.toContain("<summary>");
+    expect(section(document, "## Critical Context").split("\n")).toContain(
+      '- The user left another branch of this session; its summary begins: "Tried a redis-backed limiter; dropped it because production has no redis."',
+    );
+  });
+
+  test("keep a closing tag the summary itself contains, as recorded", async () => {
+    const { document } = await offlineHandoff(fixture);
+    expect(section(document, "## Goal").split("\n")).toContain(
+      "- From the earlier compaction summary: Added an in-memory limiter to POST /login; the test for it fails. Literal </summary> in a note.",
+    );
+    expect(document.match(/<\/summary>/g)).toHaveLength(1);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { bash, message } from "../../fixtures/sessions/builders.ts";
 import { ask, compaction, contextOf } from "../../fixtures/sessions/context.ts";
 import { textOf } from "../../fixtures/sessions/load.ts";
+import { unwrapSummary } from "./wrappers.ts";
 
 describe("rule 4: wrappers", () => {
   test("a compaction summary is a user-side message with a preface and the text in <summary>", () => {
@@ -24,6 +25,17 @@ describe("rule 4: wrappers", () => {
     const wrapped = textOf(contextOf([entry])[0]);
     expect(wrapped.match(/<\/summary>/g)).toHaveLength(1);
     expect(wrapped).toEndWith("a <\\/summary> b\n</summary>");
+  });
+
+  test.each([
+    { name: "compaction", entry: compaction("nowhere", "## Goal\na </summary> b\n\nmore") },
+    { name: "branch summary", entry: { type: "branch_summary", fromId: "x", summary: "## Goal\na </summary> b\n\nmore" } },
+  ])("a $name reads back without its wrapper, exactly as recorded", ({ entry }) => {
+    expect(unwrapSummary(textOf(contextOf([entry])[0]))).toBe("## Goal\na </summary> b\n\nmore");
+  });
+
+  test("text that is not in our summary wrapper reads back unchanged", () => {
+    for (const text of ["plain", "<summary>\nno preface\n</summary>", "x\n\n<summary>\nnot closed"]) expect(unwrapSummary(text)).toBe(text);
   });
 
   test.each([

@@ -8,6 +8,11 @@ export function escapeClosingTag(text: string, tag: string): string {
   return text.split(`</${tag}>`).join(`<\\/${tag}>`);
 }
 
+/** Undoes `escapeClosingTag`. */
+function unescapeClosingTag(text: string, tag: string): string {
+  return text.split(`<\\/${tag}>`).join(`</${tag}>`);
+}
+
 function summaryBlock(preface: string, summary: string): string {
   return `${preface}\n\n<summary>\n${escapeClosingTag(summary, "summary")}\n</summary>`;
 }
@@ -18,6 +23,18 @@ export function wrapCompactionSummary(summary: string): string {
 
 export function wrapBranchSummary(summary: string): string {
   return summaryBlock("Summary of work on another branch of this session, which the user left before returning here:", summary);
+}
+
+/**
+ * The summary a compaction or branch-summary wrapper holds, as it was recorded: preface and
+ * tags dropped, escaped closing tags restored. Text without our wrapper comes back unchanged.
+ */
+export function unwrapSummary(wrapped: string): string {
+  const open = "\n\n<summary>\n";
+  const close = "\n</summary>";
+  const start = wrapped.indexOf(open);
+  if (start === -1 || !wrapped.endsWith(close) || wrapped.length - close.length < start + open.length) return wrapped;
+  return unescapeClosingTag(wrapped.slice(start + open.length, wrapped.length - close.length), "summary");
 }
 
 /** Picks a fence longer than any run of backticks in the text, so output cannot break out. */

@@ -17,16 +17,14 @@ interface Section {
   lines: string[];
 }
 
-const WRAPPERS: { open: string; close: string; source: string }[] = [
-  { open: "<summary>", close: "</summary>", source: "the earlier compaction summary" },
-  { open: "<handoff-context>", close: "</handoff-context>", source: "the previous handoff document" },
-];
+const HANDOFF_OPEN = "<handoff-context>";
+const HANDOFF_CLOSE = "</handoff-context>";
 
-/** The text inside our wrapper tags, or the whole text when there is no wrapper. */
-function unwrap(text: string, open: string, close: string): string {
-  const start = text.indexOf(open);
-  const end = text.lastIndexOf(close);
-  return start >= 0 && end > start ? text.slice(start + open.length, end) : text;
+/** The document inside a previous handoff's wrapper, or the whole text when there is none. */
+function unwrapHandoff(text: string): string {
+  const start = text.indexOf(HANDOFF_OPEN);
+  const end = text.lastIndexOf(HANDOFF_CLOSE);
+  return start >= 0 && end > start ? text.slice(start + HANDOFF_OPEN.length, end) : text;
 }
 
 /** Splits markdown into sections at every heading, skipping fenced code. */
@@ -63,11 +61,14 @@ function find(sections: readonly Section[], ...patterns: RegExp[]): Section | un
   return undefined;
 }
 
-/** Reads the goal, rules, finished work and decisions out of a summary written by a model. */
-export function readBackground(wrappedText: string, kind: "compaction" | "handoff"): Background {
-  const wrapper = WRAPPERS[kind === "compaction" ? 0 : 1];
-  const source = wrapper?.source ?? "an earlier summary";
-  const text = wrapper ? unwrap(wrappedText, wrapper.open, wrapper.close) : wrappedText;
+/**
+ * Reads the goal, rules, finished work and decisions out of a summary written by a model: a
+ * compaction summary as recorded (already out of its wrapper), or a custom message holding a
+ * previous handoff document in its `<handoff-context>` wrapper.
+ */
+export function readBackground(summary: string, kind: "compaction" | "handoff"): Background {
+  const source = kind === "compaction" ? "the earlier compaction summary" : "the previous handoff document";
+  const text = kind === "compaction" ? summary : unwrapHandoff(summary);
   const sections = splitSections(text);
   const goalSection = find(sections, /\bgoal/i, /\b(task|objective)/i);
   const goalText = goalSection ? goalSection.lines.join("\n") : sections.length === 1 ? text : "";

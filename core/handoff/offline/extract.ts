@@ -1,6 +1,7 @@
 import { isObject, stringField } from "../../json.ts";
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
+import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
 import { isSearchMiss } from "../facts-section.ts";
 import { classifyEnding, isCompletion, isConstraint, isDecision } from "./patterns.ts";
@@ -37,6 +38,7 @@ export interface OfflineNotes {
   /** Paths named by tool calls, in call order (repeats kept). */
   touched: Said[];
   background: Background[];
+  /** The summaries of branches the user left, as recorded (without our wrapper). */
   branchSummaries: string[];
   /**
    * The assistant's work since the newest request: `at` of its newest message, its newest text,
@@ -135,11 +137,11 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
         notes.requests.push({ text, at });
         for (const sentence of splitSentences(text)) if (isConstraint(sentence)) notes.constraints.push({ text: capText(sentence, 220), at });
       } else if (message.kind === "compactionSummary") {
-        notes.background.push(readBackground(text, "compaction"));
+        notes.background.push(readBackground(unwrapSummary(text), "compaction"));
       } else if (message.kind === "custom" && text.includes("<handoff-context>")) {
         notes.background.push(readBackground(text, "handoff"));
       } else if (message.kind === "branchSummary") {
-        notes.branchSummaries.push(text);
+        notes.branchSummaries.push(unwrapSummary(text));
       }
       return;
     }

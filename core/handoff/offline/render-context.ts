@@ -1,7 +1,7 @@
 import { inlineCode } from "../facts-section.ts";
 import { newest, dedupeBy, spread } from "./select.ts";
 import { commandCode, describeCheckResult, describeError, type SectionInput } from "./render.ts";
-import { capText, firstParagraph, relativeToCwd, stripCodeBlocks, withoutOutputFilter } from "./text.ts";
+import { capText, firstParagraph, relativeToCwd, withoutOutputFilter } from "./text.ts";
 
 export function renderDecisions({ notes }: SectionInput): string[] {
   const lines: string[] = [];
@@ -28,9 +28,7 @@ export function renderCriticalContext({ notes, state }: SectionInput): string[] 
     lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
   }
   for (const summary of notes.branchSummaries.slice(-2)) {
-    const start = summary.indexOf("<summary>");
-    const inside = start >= 0 ? summary.slice(start + "<summary>".length) : summary;
-    lines.push(`- The user left another branch of this session; its summary begins: "${capText(firstParagraph(stripCodeBlocks(inside)), 240)}"`);
+    lines.push(`- The user left another branch of this session; its summary begins: "${capText(firstParagraph(summary), 240)}"`);
   }
   return lines.length > 0 ? lines : ["- Nothing beyond the above."];
 }
