@@ -8,11 +8,11 @@ export { buildInspectReport, renderInspectReport, type InspectReport } from "./s
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
-export { assertSomethingToHandOff, buildHandoffRequest, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
+export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
 export type { Recording } from "./handoff/outputs.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
-export { createRedactor, redactValue, type Redactor } from "./handoff/redact.ts";
+export { createRedactor, type Redactor } from "./handoff/redact.ts";

@@ -1,5 +1,4 @@
 import { AgentError, isAgentError } from "../errors.ts";
-import { buildRequest } from "../llm/request.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { captureDocument } from "./capture.ts";
@@ -55,12 +54,6 @@ function setupFor(input: ModelEngineInput): RequestSetup {
 
 function planFor(input: ModelEngineInput, halvings = 0, scale = 1): CondensePlan {
   return planCondensation({ ...setupFor(input), context: input.context, contextWindow: input.contextWindow ?? DEFAULT_CONTEXT_WINDOW, halvings, scale });
-}
-
-/** The whole context in one request, as it would go if it fit. */
-export function buildDocumentRequest(input: ModelEngineInput): ChatRequest {
-  const setup = setupFor(input);
-  return buildRequest({ ...setup, context: input.context });
 }
 
 /** What `--dry-run` shows: the plan in words, and every request it would send, in order. */

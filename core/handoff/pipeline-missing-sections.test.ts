@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { answer, deps, documentWith, exampleInput, expectFailure, fakeModel, FULL_DOCUMENT, rejectionOf, WITHOUT_DECISIONS } from "../../fixtures/handoff-pipeline.ts";
 import { CompletionError } from "../llm/types.ts";
-import { buildHandoffRequest, runHandoff } from "./pipeline.ts";
+import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 
 describe("runHandoff: missing sections", () => {
   test("strict: one repair request that ends with the draft and a repair instruction, then success", async () => {
@@ -9,9 +9,9 @@ describe("runHandoff: missing sections", () => {
     const input = exampleInput({ strict: true });
     const result = await runHandoff(input, deps(model.complete));
     expect(model.requests).toHaveLength(2);
-    const first = buildHandoffRequest(input);
+    const [first] = planHandoffRequests(input).requests;
     const repair = model.requests[1];
-    expect(repair?.messages.slice(0, -2)).toEqual(first.messages);
+    expect(repair?.messages.slice(0, -2)).toEqual(first?.messages);
     expect(repair?.messages.at(-2)).toEqual({ role: "assistant", content: WITHOUT_DECISIONS });
     const instruction = repair?.messages.at(-1);
     expect(instruction?.role).toBe("user");

@@ -2,14 +2,16 @@ import { describe, expect, test } from "bun:test";
 import { answer, deps, exampleInput, expectFailure, fakeModel, FULL_DOCUMENT } from "../../fixtures/handoff-pipeline.ts";
 import { AgentError } from "../errors.ts";
 import { CompletionError } from "../llm/types.ts";
-import { buildHandoffRequest, runHandoff } from "./pipeline.ts";
+import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 
 describe("runHandoff: model failures", () => {
   test("an endpoint that accepts only tool_choice auto gets the same request once more with auto", async () => {
     const model = fakeModel(new CompletionError("tool_choice_unsupported", "tool_choice must be auto"), answer(FULL_DOCUMENT));
     const result = await runHandoff(exampleInput(), deps(model.complete));
     expect(model.requests.map((r) => r.tool_choice)).toEqual(["none", "auto"]);
-    expect(model.requests[1]).toEqual({ ...buildHandoffRequest(exampleInput()), tool_choice: "auto" });
+    const [first] = planHandoffRequests(exampleInput()).requests;
+    if (!first) throw new Error("the plan has no request");
+    expect(model.requests[1]).toEqual({ ...first, tool_choice: "auto" });
     expect(result.requests).toBe(2);
     expect(result.document).toBe(FULL_DOCUMENT);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { answer, deps, exampleInput, expectFailure, fakeModel, FULL_DOCUMENT, inputFor, readFixture } from "../../fixtures/handoff-pipeline.ts";
-import { buildHandoffRequest, runHandoff } from "./pipeline.ts";
+import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 import { renderInstruction } from "./prompt.ts";
 
 const HEADER = JSON.stringify({ type: "session", version: 3, id: "8e4f5061-7283-4d94-8ea5-c6d7e8f9a0b1", timestamp: "2026-11-29T09:00:00.000Z", cwd: "/w" });
@@ -29,11 +29,11 @@ describe("runHandoff: the guard", () => {
 });
 
 describe("runHandoff: the request", () => {
-  test("is the one buildHandoffRequest shows, ending with the instruction and the focus", async () => {
+  test("is the one --dry-run shows (planHandoffRequests), ending with the instruction and the focus", async () => {
     const input = exampleInput({ focus: "quote the fields" });
     const model = fakeModel(answer(FULL_DOCUMENT));
     await runHandoff(input, deps(model.complete));
-    expect(model.requests).toEqual([buildHandoffRequest(input)]);
+    expect(model.requests).toEqual(planHandoffRequests(input).requests);
     const last = model.requests[0]?.messages.at(-1);
     expect(last).toEqual({ role: "user", content: renderInstruction("quote the fields") });
     expect(last?.content).toEndWith("\n\nAdditional focus: quote the fields");

@@ -1,11 +1,11 @@
 import { AgentError } from "../errors.ts";
-import type { ChatRequest, Complete, TokenUsage } from "../llm/types.ts";
+import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import type { Session } from "../session/types.ts";
 import type { CondenseReport } from "./condense/report.ts";
 import { userConstraints } from "./constraints.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
-import { buildDocumentRequest, planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
+import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { writeOfflineDocument } from "./offline.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
 import { renderInstruction } from "./prompt.ts";
@@ -73,11 +73,6 @@ export const OFFLINE_MODEL = "offline";
 /** Refuses a branch with fewer than two messages: there is nothing to hand off. */
 export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
   if (analysis.branchMessages < 2) throw new AgentError("NOTHING_TO_HAND_OFF", "Nothing to hand off (no messages yet)");
-}
-
-/** The exact request a handoff sends first (`--dry-run` prints it). */
-export function buildHandoffRequest(input: HandoffInput): ChatRequest {
-  return buildDocumentRequest({ ...input, context: input.analysis.context });
 }
 
 /**

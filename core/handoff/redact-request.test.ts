@@ -12,6 +12,13 @@ function inJson(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
+/** Every string in a value, however deep. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.values(value).flatMap(strings);
+}
+
 async function secretsRequest(): Promise<ChatRequest> {
   const session = parseSession(await Bun.file(SECRETS_SESSION).text(), SECRETS_SESSION);
   return buildRequest({ model: "m", systemPrompt: "sys", context: analyzeBranch(session).context, instruction: "write it" });
@@ -32,6 +39,17 @@ describe("redacting a request", () => {
     expect(redacted.tools).toEqual(request.tools);
     // The input is not changed.
     expect(JSON.stringify(request)).toBe(before);
+  });
+
+  test("each planted secret gets its expected kind, and restoring every text gives back the request", async () => {
+    const request = await secretsRequest();
+    const redactor = createRedactor();
+    const redacted = redactRequest(request, redactor);
+    const expected: Record<string, number> = {};
+    for (const { kind } of PLANTED_SECRETS) expected[kind] = (expected[kind] ?? 0) + 1;
+    expect(redactor.kinds).toEqual(expected);
+    expect(redactor.count).toBe(PLANTED_SECRETS.length);
+    expect(strings(redacted).map((s) => redactor.restore(s))).toEqual(strings(request));
   });
 
   test("the answer comes back with the originals restored", async () => {

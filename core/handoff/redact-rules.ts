@@ -100,15 +100,6 @@ export function assignmentKind(word: string): string {
   return "api-key";
 }
 
-/** A key whose whole value is a secret (for JSON objects walked by key). */
-const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
-
-export function secretKeyKind(key: string): string | undefined {
-  if (key.length > 64) return undefined;
-  const word = SECRET_KEY.exec(key)?.groups?.word;
-  return word === undefined ? undefined : assignmentKind(word);
-}
-
 /** Words that, as an unquoted value, are code or configuration rather than a secret. */
 const NOT_SECRETS = new Set([
   // types and keywords (`password: string`, `token = await …`)

@@ -3,7 +3,6 @@ import {
   assignmentKind,
   isPlaceholderValue,
   looksLikeCode,
-  secretKeyKind,
   TOKEN_PATTERN,
   TOKEN_RULES,
 } from "./redact-rules.ts";
@@ -17,8 +16,6 @@ export interface Redactor {
   redact(text: string): string;
   /** Puts the originals back wherever the model repeated a placeholder (also `\[…\]`-escaped). */
   restore(text: string): string;
-  /** The placeholder for a secret found by other means (a value under a `"password"` key). */
-  placeholderFor(secret: string, kind: string): string;
   /** Distinct secrets replaced so far. */
   readonly count: number;
   /** Distinct secrets replaced so far, by kind. */
@@ -86,7 +83,6 @@ export function createRedactor(): Redactor {
     restore(text) {
       return text.replace(PLACEHOLDER, (whole: string, kind: string, n: string) => originals.get(`[REDACTED:${kind}:${n}]`) ?? whole);
     },
-    placeholderFor,
     get count() {
       return placeholders.size;
     },
@@ -106,49 +102,4 @@ function replaceMatches(text: string, pattern: RegExp, replace: (match: RegExpMa
     from = index + match[0].length;
   }
   return from === 0 ? text : out + text.slice(from);
-}
-
-/** Image payloads: base64 bytes, never text a secret could be read from, and must stay intact. */
-const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
-
-/**
- * Returns a copy of a JSON-like value (a Chat Completions body) with every string redacted, and
- * the whole string value of any key that names a secret (`"apiKey": "…"`). The input is not
- * touched. Walks with an explicit stack, so a deeply nested value cannot overflow the call stack.
- */
-export function redactValue(value: unknown, redactor: Redactor): unknown {
-  type Copy = unknown[] | Record<string, unknown>;
-  const copies = new Map<object, Copy>();
-  // Depth-first, in document order, so placeholders are numbered in the order a reader meets them.
-  const frames: { children: Iterator<[string | number, unknown]>; copy: Copy }[] = [];
-
-  function visit(item: unknown, key: string | number | undefined): unknown {
-    if (typeof item === "string") {
-      if (DATA_URL.test(item)) return item;
-      const kind = typeof key === "string" ? secretKeyKind(key) : undefined;
-      return kind !== undefined && !isPlaceholderValue(item) ? redactor.placeholderFor(item, kind) : redactor.redact(item);
-    }
-    if (typeof item !== "object" || item === null) return item;
-    const known = copies.get(item);
-    if (known !== undefined) return known;
-    const copy: Copy = Array.isArray(item) ? [] : {};
-    copies.set(item, copy);
-    frames.push({ children: Array.isArray(item) ? item.entries() : Object.entries(item)[Symbol.iterator](), copy });
-    return copy;
-  }
-
-  const root = visit(value, undefined);
-  for (let frame = frames.at(-1); frame !== undefined; frame = frames.at(-1)) {
-    const next = frame.children.next();
-    if (next.done === true) {
-      frames.pop();
-      continue;
-    }
-    const [key, item] = next.value;
-    const copied = visit(item, key);
-    if (Array.isArray(frame.copy)) frame.copy.push(copied);
-    // defineProperty, so a "__proto__" key stays data instead of changing the copy's prototype.
-    else Object.defineProperty(frame.copy, key, { value: copied, enumerable: true, writable: true, configurable: true });
-  }
-  return root;
 }

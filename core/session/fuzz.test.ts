@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { isAgentError } from "../errors.ts";
-import { createRedactor, redactValue } from "../handoff/redact.ts";
+import { createRedactor } from "../handoff/redact.ts";
+import { redactRequest } from "../handoff/redact-request.ts";
 import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import { parseSession } from "./parse.ts";
@@ -67,7 +68,7 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
     renderInspectReport(report);
     JSON.stringify(report);
     const request = buildRequest({ model: "m", systemPrompt: "s", context: analysis.context, instruction: "hand off" });
-    JSON.stringify(redact ? redactValue(request, createRedactor()) : request);
+    JSON.stringify(redact ? redactRequest(request, createRedactor()) : request);
     // Another branch: any entry of the file can be a leaf.
     const leaf = session.entries.length > 0 ? rng.pick(session.entries) : undefined;
     if (leaf) analyzeBranch(session, { leafId: leaf.id });
