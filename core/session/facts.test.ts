@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { assistant, bash, call, chain, message, text, toolResult, user, type Fields } from "../../fixtures/sessions/builders.ts";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch } from "./analyze.ts";
-import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
+import { looksLikeHandoffInstruction, pathArgument, readExitCode, type SessionFacts } from "./facts.ts";
 import { parseSession } from "./parse.ts";
 
 function factsOf(entries: readonly Fields[]): SessionFacts {
@@ -156,5 +156,27 @@ describe("the last real user request", () => {
     { text: "## Goal\n## Next Steps\n(the template for our README)", expected: false },
   ])("looksLikeHandoffInstruction($text) is $expected", ({ text, expected }) => {
     expect(looksLikeHandoffInstruction(text)).toBe(expected);
+  });
+});
+
+describe("reading tool calls and results (shared with the offline engine)", () => {
+  test.each([
+    [{ path: "a.ts" }, "a.ts"],
+    [{ file_path: "b.ts" }, "b.ts"],
+    [{ filePath: "c.ts" }, "c.ts"],
+    [{ command: "ls" }, undefined],
+    ["a.ts", undefined],
+  ])("pathArgument(%j) is %p", (args, expected) => {
+    expect(pathArgument(args)).toBe(expected);
+  });
+
+  test.each([
+    ["Command exited with code 2", true, 2],
+    ["done\nexit code: -1", false, -1],
+    ["Exit code 0", true, 0],
+    ["all good", false, 0],
+    ["boom", true, null],
+  ] as const)("readExitCode(%p, isError %p) is %p", (output, isError, expected) => {
+    expect(readExitCode(output, isError)).toBe(expected);
   });
 });

@@ -32,7 +32,8 @@ export function looksLikeHandoffInstruction(text: string): boolean {
   return /hand-?off/i.test(text) && text.includes("## Goal") && text.includes("## Next Steps");
 }
 
-function pathArgument(args: unknown): string | undefined {
+/** The file a tool call names, under any of the argument names the agents use. */
+export function pathArgument(args: unknown): string | undefined {
   if (!isObject(args)) return undefined;
   return stringField(args, "path") ?? stringField(args, "file_path") ?? stringField(args, "filePath");
 }
@@ -45,10 +46,18 @@ function userText(content: unknown): string {
   return parts.join("\n");
 }
 
-function resultExitCode(message: JsonObject): number | null {
-  const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(userText(message.content));
+/**
+ * A shell command's exit code, read from its tool result: the code the output states
+ * ("exit code 2", "Command exited with code 1"), else 0 for a success and `null` for an error.
+ */
+export function readExitCode(output: string, isError: boolean): number | null {
+  const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(output);
   if (match?.[1] !== undefined) return Number(match[1]);
-  return message.isError === true ? null : 0;
+  return isError ? null : 0;
+}
+
+function resultExitCode(message: JsonObject): number | null {
+  return readExitCode(userText(message.content), message.isError === true);
 }
 
 function stringList(value: unknown): string[] {

@@ -1,5 +1,5 @@
 import { isObject, stringField } from "../../json.ts";
-import { looksLikeHandoffInstruction } from "../../session/facts.ts";
+import { looksLikeHandoffInstruction, pathArgument, readExitCode } from "../../session/facts.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
@@ -52,19 +52,8 @@ interface PendingCall {
   arguments: unknown;
 }
 
-function pathArgument(args: unknown): string | undefined {
-  if (!isObject(args)) return undefined;
-  return stringField(args, "path") ?? stringField(args, "file_path") ?? stringField(args, "filePath");
-}
-
 function commandArgument(args: unknown): string | undefined {
   return isObject(args) ? stringField(args, "command") : undefined;
-}
-
-function exitCodeIn(output: string, isError: boolean): number | null {
-  const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(output);
-  if (match?.[1] !== undefined) return Number(match[1]);
-  return isError ? null : 0;
 }
 
 /** A short label for a tool call: `bash: npm test`, `edit src/x.ts`. */
@@ -154,7 +143,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     if (!call) return;
     const output = messageText(message);
     const command = commandArgument(call.arguments);
-    const exitCode = exitCodeIn(output, message.isError);
+    const exitCode = readExitCode(output, message.isError);
     if (command !== undefined) notes.runs.push({ command, exitCode, at });
     const failed = message.isError || (command !== undefined && exitCode !== 0 && exitCode !== null);
     if (!failed || (command !== undefined && isSearchMiss({ command, exitCode }))) return;
