@@ -1,4 +1,5 @@
 import type { CommandRun, SessionFacts } from "../session/facts.ts";
+import { markFencedLines } from "./fences.ts";
 
 export interface SessionFactsOptions {
   /** Paths listed per file list before "+N more" (default 15). */
@@ -136,16 +137,10 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
 /** Where each `## Session Facts` section starts and ends (line indices), outside code fences. */
 function factsSectionRanges(lines: readonly string[]): [number, number][] {
   const ranges: [number, number][] = [];
-  let fence: string | undefined;
+  const fenced = markFencedLines(lines);
   let open: number | undefined;
   lines.forEach((line, i) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker !== undefined) {
-      if (fence === undefined) fence = marker;
-      else if (marker.startsWith(fence)) fence = undefined;
-      return;
-    }
-    if (fence !== undefined || !/^ {0,3}#{1,2}\s/.test(line)) return;
+    if (fenced[i] !== false || !/^ {0,3}#{1,2}\s/.test(line)) return;
     if (open !== undefined) ranges.push([open, i]);
     open = /^ {0,3}##\s+Session Facts\s*#*\s*$/i.test(line) ? i : undefined;
   });

@@ -1,3 +1,4 @@
+import { markFencedLines } from "../fences.ts";
 import { capText, firstParagraph } from "./text.ts";
 
 /**
@@ -30,13 +31,14 @@ function unwrapHandoff(text: string): string {
 /** Splits markdown into sections at every heading, skipping fenced code. */
 function splitSections(text: string): Section[] {
   const sections: Section[] = [{ title: "", lines: [] }];
-  let inFence = false;
-  for (const line of text.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const heading = inFence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+  const lines = text.split("\n");
+  const fenced = markFencedLines(lines);
+  lines.forEach((line, i) => {
+    if (fenced[i] !== false) return;
+    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading?.[1] !== undefined) sections.push({ title: heading[1], lines: [] });
-    else if (!inFence) sections.at(-1)?.lines.push(line);
-  }
+    else sections.at(-1)?.lines.push(line);
+  });
   return sections;
 }
 

@@ -60,6 +60,15 @@ describe("background from earlier summaries", () => {
     expect(section(document, "## Key Decisions")).toContain("- From the earlier compaction summary: A streaming parser rather than reading whole files.");
   });
 
+  test("fenced code in a summary is neither a heading nor an item, whatever fences it holds", () => {
+    const fenced = ["## Goal", "Ship the importer.", "", "## Progress", "### Done", "Wrote the parser.", "~~~md", "```", "## Not a heading", "~~~", "```sh", "bun test", "```"].join("\n");
+    const document = offline([user("Build it."), assistant([text("On it.")]), { type: "compaction", summary: fenced, firstKeptEntryId: "e4", tokensBefore: 50000 }, user("Next."), assistant([text("Sure.")])]);
+    expect(section(document, "### Done")).toContain("- From the earlier compaction summary:\n  - Wrote the parser.");
+    expect(document).not.toContain("Not a heading");
+    expect(document).not.toContain("```\n");
+    expect(section(document, "### Done")).not.toMatch(/- (```|~~~)/);
+  });
+
   test("the summary is not a request: only what the user typed is pending", () => {
     const pending = section(offline(entries), "### Pending");
     expect(pending).toBe('- Open request: "Now add a --dry-run flag to the import command."');

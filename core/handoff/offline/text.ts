@@ -1,4 +1,5 @@
 /** Small text tools for pulling sentences out of chat turns and keeping them short and safe. */
+import { markFencedLines } from "../fences.ts";
 
 /** Collapses every run of whitespace (newlines included) to one space and trims. */
 export function collapseWhitespace(text: string): string {
@@ -19,15 +20,9 @@ export function capText(text: string, max: number): string {
 
 /** Drops fenced code blocks (``` or ~~~), which hold code and logs rather than prose. */
 export function stripCodeBlocks(text: string): string {
-  const kept: string[] = [];
-  let fence: string | undefined;
-  for (const line of text.split("\n")) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence === undefined && marker !== undefined) fence = marker;
-    else if (fence !== undefined && marker !== undefined && marker.startsWith(fence)) fence = undefined;
-    else if (fence === undefined) kept.push(line);
-  }
-  return kept.join("\n");
+  const lines = text.split("\n");
+  const fenced = markFencedLines(lines);
+  return lines.filter((_, i) => fenced[i] === false).join("\n");
 }
 
 /** Lines that are pasted terminal output or stack frames, not something a person wrote. */
