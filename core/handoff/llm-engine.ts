@@ -1,4 +1,5 @@
 import { AgentError, isAgentError } from "../errors.ts";
+import { formatCount } from "../format.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { captureDocument } from "./capture.ts";
@@ -181,13 +182,9 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
   return { document, answeredBy, warnings, notes };
 }
 
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 /** What the retries tried, for the message when they all failed. */
 function describeRefusals(refused: readonly number[], window: number): string {
-  const shown = refused.map((n) => `~${count(n)}`);
+  const shown = refused.map((n) => `~${formatCount(n)}`);
   const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
   const times = refused.length === 1 ? "a request" : `${refused.length} requests`;
   return `the endpoint refused ${times} of ${list} tokens (our estimate) as larger than the model's context window; --context-window is ${window}, and the budget was halved after each refusal`;

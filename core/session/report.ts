@@ -1,3 +1,4 @@
+import { formatCount } from "../format.ts";
 import type { BranchAnalysis } from "./analyze.ts";
 import type { CommandRun } from "./facts.ts";
 import type { Session, SessionFormat } from "./types.ts";
@@ -66,7 +67,7 @@ export function renderInspectReport(report: InspectReport): string {
     ["entries", `${report.entries}${skipped ? ` (${skipped} unusable line${skipped === 1 ? "" : "s"} skipped)` : ""}`],
     ["leaf", report.leafId ?? "(no entries)"],
     ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
-    ["context", `${report.contextMessages} messages, ~${report.estimatedTokens.toLocaleString("en-US")} tokens`],
+    ["context", `${report.contextMessages} messages, ~${formatCount(report.estimatedTokens)} tokens`],
     ["models", report.models.join(", ") || "(none recorded)"],
     ["files", `${report.filesRead.length} read, ${report.filesModified.length} modified`],
     ["commands", `${report.commands.length} run${failed ? `, ${failed} failed` : ""}`],

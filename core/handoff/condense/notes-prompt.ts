@@ -1,3 +1,4 @@
+import { formatCount } from "../../format.ts";
 import { escapeClosingTag } from "../../session/wrappers.ts";
 import { REQUIRED_SECTIONS } from "../prompt.ts";
 
@@ -64,7 +65,7 @@ export interface PrefaceInput {
 
 /** The user-side message that opens a handoff request whose oldest part was folded into notes. */
 export function renderNotesPreface(input: PrefaceInput): string {
-  const what = `The first ${input.foldedMessages.toLocaleString("en-US")} messages of this session were too long to send in full; they were condensed, part by part, into these notes.`;
+  const what = `The first ${formatCount(input.foldedMessages)} messages of this session were too long to send in full; they were condensed, part by part, into these notes.`;
   const after = input.recentFollows ? "The messages after them follow verbatim." : "No later messages are left to show.";
   const parts = [`${what} ${after}`, `<notes>\n${escapeClosingTag(input.notes, "notes")}\n</notes>`];
   if (input.latestRequest !== undefined) {

@@ -1,3 +1,4 @@
+import { formatCount } from "../../format.ts";
 import { estimateTokens } from "../../session/tokens.ts";
 import { SAFETY_MARGIN } from "./budget.ts";
 import type { CondensePlan } from "./plan.ts";
@@ -26,12 +27,8 @@ export interface CondenseReport {
   tokensSent: number;
 }
 
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 function plural(n: number, one: string, many = `${one}s`): string {
-  return `${count(n)} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** Our estimate of the handoff request's context; notes not yet written count at their limit. */
@@ -72,8 +69,8 @@ function cuts(parts: { toolResultsShortened: number; imagesReplaced: number; mes
 export function describeCondensed(report: CondenseReport): string[] {
   const what = cuts(report);
   const lines = [
-    `condensed the context from ~${count(report.tokensBefore)} to ~${count(report.tokensAfter)} tokens for a ${count(report.contextWindow)}-token window` +
-      `${what.length > 0 ? `: ${what.join(", ")}` : ""}; ${plural(report.requests, "request")} (~${count(report.tokensSent)} prompt tokens in all)`,
+    `condensed the context from ~${formatCount(report.tokensBefore)} to ~${formatCount(report.tokensAfter)} tokens for a ${formatCount(report.contextWindow)}-token window` +
+      `${what.length > 0 ? `: ${what.join(", ")}` : ""}; ${plural(report.requests, "request")} (~${formatCount(report.tokensSent)} prompt tokens in all)`,
   ];
   if (report.halvings > 0) {
     lines.push(`the endpoint refused a request as larger than its window, so the budget was halved ${report.halvings === 1 ? "once" : report.halvings === 2 ? "twice" : `${report.halvings} times`} and the handoff planned again; is --context-window right for this model?`);
@@ -85,20 +82,20 @@ export function describeCondensed(report: CondenseReport): string[] {
 export function describePlan(plan: CondensePlan, requestTokens: readonly number[]): string[] {
   const b = plan.budget;
   const lines = [
-    `context ~${count(plan.tokensBefore)} tokens; a request may carry ~${count(b.promptLimit)} of the ${count(b.contextWindow)}-token window ` +
-      `(${count(b.outputReserve)} kept for the document, ${Math.round(SAFETY_MARGIN * 100)}% margin for our estimate)`,
+    `context ~${formatCount(plan.tokensBefore)} tokens; a request may carry ~${formatCount(b.promptLimit)} of the ${formatCount(b.contextWindow)}-token window ` +
+      `(${formatCount(b.outputReserve)} kept for the document, ${Math.round(SAFETY_MARGIN * 100)}% margin for our estimate)`,
   ];
   if (plan.mode === "whole") return [...lines, "it fits: nothing is condensed"];
   const light = cuts({ ...plan.light, messagesShortened: 0, messagesFolded: 0, turnsFolded: 0 });
-  lines.push(`stage 1 (tool results at most ~${count(plan.toolResultCap ?? 0)} tokens each): ${light.join(", ") || "nothing to cut"}`);
+  lines.push(`stage 1 (tool results at most ~${formatCount(plan.toolResultCap ?? 0)} tokens each): ${light.join(", ") || "nothing to cut"}`);
   if (plan.mode === "folded") {
     const latest = plan.latestRequest === undefined ? "" : "; the latest user request was among them and is quoted in the last request";
     lines.push(`stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${plural(plan.chunks.length, "request")}; the latest ${plural(plan.recent.length, "message")} go verbatim${latest}`);
   }
   requestTokens.forEach((tokens, i) => {
     const what = i < plan.chunks.length ? `notes on part ${i + 1} of ${plan.chunks.length}` : "the handoff document";
-    const notes = plan.chunks.length > 0 && i > 0 ? `, notes counted at their limit of ${count(plan.notesReserve)}` : "";
-    lines.push(`request ${i + 1} of ${requestTokens.length}: ${what}, ~${count(tokens)} tokens${notes}`);
+    const notes = plan.chunks.length > 0 && i > 0 ? `, notes counted at their limit of ${formatCount(plan.notesReserve)}` : "";
+    lines.push(`request ${i + 1} of ${requestTokens.length}: ${what}, ~${formatCount(tokens)} tokens${notes}`);
   });
   if (plan.chunks.length > 0) lines.push("the requests printed after the first show placeholder notes: the real notes are written by the requests before them");
   return lines;

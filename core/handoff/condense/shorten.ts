@@ -1,16 +1,13 @@
 import { isObject } from "../../json.ts";
+import { formatCount } from "../../format.ts";
 import type { AssistantBlock, ContextMessage, UserBlock } from "../../session/messages.ts";
 
 /** What a cut is in, for its marker. */
 export type CutSubject = "tool result" | "command output" | "message";
 
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 /** The line that replaces what was cut, saying how much went, so nobody mistakes a cut for the whole. */
 export function cutMarker(cut: number, total: number, subject: CutSubject): string {
-  return `[… ${count(cut)} of ${count(total)} characters cut from the middle of this ${subject} to fit the model's context window …]`;
+  return `[… ${formatCount(cut)} of ${formatCount(total)} characters cut from the middle of this ${subject} to fit the model's context window …]`;
 }
 
 /**
