@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { analyzeBranch, parseSession } from "../index.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { writeOfflineDocument } from "./offline.ts";
+import { extractNotes } from "./offline/extract.ts";
 import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "./offline.testing.ts";
 import { findMissingSections } from "./validate.ts";
 
@@ -46,6 +47,14 @@ describe.each([
 
   test("is the same bytes on a second run", async () => {
     expect((await offlineHandoff(fixture)).document).toBe((await offlineHandoff(fixture)).document);
+  });
+
+  test("is written from notes already read, when given them, without reading the context again", async () => {
+    const { session, analysis } = await load(fixture);
+    const input = { facts: analysis.facts, cwd: session.header.cwd };
+    const fromNotes = writeOfflineDocument({ ...input, context: [], notes: extractNotes(analysis.context) });
+    expect(fromNotes).toBe(writeOfflineDocument({ ...input, context: analysis.context }));
+    expect(fromNotes).not.toBe(writeOfflineDocument({ ...input, context: [] }));
   });
 
   test("leaves no section empty", async () => {

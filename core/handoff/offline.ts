@@ -1,6 +1,6 @@
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
-import { extractNotes } from "./offline/extract.ts";
+import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
 import { renderConstraints, renderGoal, renderProgress, type SectionInput } from "./offline/render.ts";
 import { renderCriticalContext, renderDecisions, renderNextSteps } from "./offline/render-context.ts";
 import { readWorkState } from "./offline/state.ts";
@@ -13,6 +13,8 @@ export interface OfflineInput {
   focus?: string;
   /** The session's working directory; paths inside it are shown relative to it. */
   cwd?: string;
+  /** `extractNotes(context)`, when the caller has already read it (the pipeline shares it with Session Facts). */
+  notes?: OfflineNotes;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface OfflineInput {
  * always gives the same bytes. Used when no model is configured, or when asked for.
  */
 export function writeOfflineDocument(input: OfflineInput): string {
-  const notes = extractNotes(input.context);
+  const notes = input.notes ?? extractNotes(input.context);
   const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd), focus: input.focus };
   return [
     "## Goal",

@@ -84,6 +84,15 @@ describe("the offline engine", () => {
     expect(first.document).toContain("## Session Facts");
     expect(first).toMatchObject({ model: OFFLINE_MODEL, requests: 0, usage: { inputTokens: 0, outputTokens: 0 }, redacted: 0 });
   });
+
+  test("the rule the user stated is in both the document and its Session Facts (one reading of the branch serves both)", async () => {
+    const { complete } = model(() => "unused");
+    const result = await runHandoff(inputFor(PLANTED, { engine: "offline" }), deps(complete));
+    const [body, facts] = result.document.split("\n## Session Facts\n");
+    const rule = "Never touch src/payments/stripe.ts, it is shared with the billing service.";
+    expect(body).toContain(rule);
+    expect(facts).toContain(`"${rule}"`);
+  });
 });
 
 describe("secrets", () => {

@@ -7,6 +7,7 @@ import { userConstraints } from "./constraints.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { writeOfflineDocument } from "./offline.ts";
+import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
 import { renderInstruction } from "./prompt.ts";
 import { createRedactor } from "./redact.ts";
@@ -93,14 +94,14 @@ function withhold(document: string, withheld: readonly string[]): string {
   return text;
 }
 
-function withSessionFacts(document: string, input: HandoffInput): string {
-  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(input.analysis.context) });
+function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
+  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes) });
   return appendSessionFacts(document, facts);
 }
 
 /** The offline engine's document, in the shape the model engine returns. */
-function writeOffline(input: HandoffInput): EngineResult {
-  const document = writeOfflineDocument({ context: input.analysis.context, facts: input.analysis.facts, focus: input.focus, cwd: input.session.header.cwd });
+function writeOffline(input: HandoffInput, notes: OfflineNotes): EngineResult {
+  const document = writeOfflineDocument({ context: input.analysis.context, facts: input.analysis.facts, focus: input.focus, cwd: input.session.header.cwd, notes });
   return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, requests: 0, warnings: [], condensed: null };
 }
 
@@ -122,16 +123,19 @@ function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
   assertSomethingToHandOff(input.analysis);
   const redactor = input.redact === false ? undefined : createRedactor();
+  // The offline engine and the facts section both read the branch's notes: read them at most once.
+  let notes: OfflineNotes | undefined;
+  const readNotes = (): OfflineNotes => (notes ??= extractNotes(input.analysis.context));
   const written =
     input.engine === "offline"
-      ? writeOffline(input)
+      ? writeOffline(input, readNotes())
       : await writeDocumentWithModel(
           { ...input, context: input.analysis.context },
           { ...deps, complete: redactor ? withRedaction(deps.complete, redactor) : deps.complete },
         );
   throwIfCancelled(deps.signal);
   // Facts come from code, after the model: no summary can lose them.
-  const document = withhold(input.facts === false ? written.document : withSessionFacts(written.document, input), input.withheld ?? []);
+  const document = withhold(input.facts === false ? written.document : withSessionFacts(written.document, input, readNotes()), input.withheld ?? []);
 
   const now = deps.now();
   const sessionId = deps.newSessionId();
