@@ -34,6 +34,8 @@ export interface EngineResult {
   usage: TokenUsage;
   /** The model that answered, when the endpoint said. */
   answeredBy: string | undefined;
+  /** How the completion that gave the document ended (`stop`, `length`: cut at the output limit, …). */
+  finishReason: string;
   requests: number;
   warnings: string[];
   /** What was condensed to fit the window; `null` when the context went as it was. */
@@ -147,6 +149,7 @@ function listSections(missing: readonly string[]): string {
 interface Written {
   document: string;
   answeredBy: string | undefined;
+  finishReason: string;
   warnings: string[];
   notes: string | undefined;
 }
@@ -165,6 +168,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
 
   const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);
   let answeredBy = first.completion.model;
+  let finishReason = first.completion.finishReason;
   let document = documentFrom(first.completion);
   if (first.completion.finishReason === "length") warnings.push("the model stopped at its output limit; the document may be cut short");
   let missing = findMissingSections(document);
@@ -173,13 +177,14 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
     const messages = [...first.sent.messages, { role: "assistant" as const, content: document }, { role: "user" as const, content: renderRepairInstruction(missing) }];
     const repair = await completeRequest({ ...first.sent, messages }, plan.budget.promptLimit, deps, tally);
     answeredBy = repair.completion.model ?? answeredBy;
+    finishReason = repair.completion.finishReason;
     document = documentFrom(repair.completion);
     missing = findMissingSections(document);
     if (missing.length > 0) throw new AgentError("HANDOFF_FAILED", `the document still lacks ${listSections(missing)} after a repair request (--strict)`);
   } else if (missing.length > 0) {
     warnings.push(`the document lacks ${listSections(missing)}`);
   }
-  return { document, answeredBy, warnings, notes };
+  return { document, answeredBy, finishReason, warnings, notes };
 }
 
 /** What the retries tried, for the message when they all failed. */
@@ -214,7 +219,8 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
     try {
       const written = await runPlan(plan, input, deps, tally);
       const condensed = plan.mode === "whole" && halvings === 0 ? null : reportCondensed(plan, written.notes, tally);
-      return { document: written.document, usage: tally.usage, answeredBy: written.answeredBy, requests: tally.requests, warnings: written.warnings, condensed };
+      const { document, answeredBy, finishReason, warnings } = written;
+      return { document, usage: tally.usage, answeredBy, finishReason, requests: tally.requests, warnings, condensed };
     } catch (error) {
       if (!(error instanceof CompletionError && error.failure === "context_length")) throw error;
       refused.push(tally.last.tokens);

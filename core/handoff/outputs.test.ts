@@ -115,7 +115,7 @@ describe("sessionFileName", () => {
 
 const INSTRUCTION = "Write a handoff document.\n\nAdditional focus: the parser";
 
-function recordingFor(session: Session, leafId: string | undefined): Recording {
+function recordingFor(session: Session, leafId: string | undefined, overrides: Partial<RecordingInput> = {}): Recording {
   const input: RecordingInput = {
     session,
     leafId,
@@ -123,9 +123,12 @@ function recordingFor(session: Session, leafId: string | undefined): Recording {
     document: DOCUMENT,
     provider: "openrouter",
     model: "qwen/qwen3-coder",
+    api: "openai-completions",
+    finishReason: "stop",
     usage: { inputTokens: 1200, outputTokens: 340 },
     timestamp: NOW,
     entryIds: ["9a000001", "9a000002"],
+    ...overrides,
   };
   return renderRecording(input);
 }
@@ -172,6 +175,23 @@ describe("renderRecording", () => {
     const session = parseSession(readFixture("example.jsonl"));
     const text = textOf(recordingFor(session, "a0000011"), "append");
     expectRecordedTurn(parseLines(text), "a0000011");
+  });
+
+  test.each([
+    ["stop", "stop"],
+    ["length", "length"],
+    ["tool_calls", "stop"],
+    ["content_filter", "stop"],
+  ])("a completion that finished with %p is recorded with stopReason %p", (finishReason, stopReason) => {
+    const session = parseSession(readFixture("example.jsonl"));
+    const [, answer] = parseLines(textOf(recordingFor(session, "a0000011", { finishReason }), "append"));
+    expect(answer).toMatchObject({ message: { role: "assistant", stopReason } });
+  });
+
+  test.each(["openai-completions", "offline"] as const)("the answer names the api it came through: %p", (api) => {
+    const session = parseSession(readFixture("example.jsonl"));
+    const [, answer] = parseLines(textOf(recordingFor(session, "a0000011", { api }), "append"));
+    expect(answer).toMatchObject({ message: { role: "assistant", api } });
   });
 
   test("chains from the given leaf, not the last entry, when another branch was handed off", () => {

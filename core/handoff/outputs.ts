@@ -39,6 +39,9 @@ export function renderNewSession(input: NewSessionInput): string {
   );
 }
 
+/** The `api` a recorded answer names: the Chat Completions wire, or none (the offline engine wrote it). */
+export type RecordedApi = "openai-completions" | "offline";
+
 export interface RecordingInput {
   session: Session;
   /** The leaf that was handed off; the recorded turn hangs from it. */
@@ -47,6 +50,9 @@ export interface RecordingInput {
   document: string;
   provider: string;
   model: string;
+  api: RecordedApi;
+  /** How the completion that gave the document ended, as the endpoint said (`stop`, `length`, …). */
+  finishReason: string;
   usage: TokenUsage | undefined;
   timestamp: Date;
   /** Two fresh entry ids, unused in the session. */
@@ -58,6 +64,15 @@ export type Recording =
   | { mode: "append"; text: string }
   | { mode: "rewrite"; text: string }
   | { mode: "skip"; reason: string };
+
+/**
+ * The session format's `stopReason` for a finish reason. Only a cut at the output limit is
+ * worth telling apart: the recorded answer is text only (no tool calls to follow), and
+ * `error` would make both agents drop the turn from the context, document and all.
+ */
+function stopReasonFor(finishReason: string): "stop" | "length" {
+  return finishReason === "length" ? "length" : "stop";
+}
 
 /**
  * What to add to the source session: the instruction as a user message and the document as
@@ -88,7 +103,7 @@ export function renderRecording(input: RecordingInput): Recording {
       message: {
         role: "assistant",
         content: [{ type: "text", text: input.document }],
-        api: "openai-completions",
+        api: input.api,
         provider: input.provider,
         model: input.model,
         usage: {
@@ -99,7 +114,7 @@ export function renderRecording(input: RecordingInput): Recording {
           totalTokens: usage.inputTokens + usage.outputTokens,
           cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
         },
-        stopReason: "stop",
+        stopReason: stopReasonFor(input.finishReason),
         timestamp: ms,
       },
     });

@@ -42,6 +42,26 @@ describe("runHandoff: the result", () => {
     });
   });
 
+  test("records how the model stopped: an answer cut at its output limit says length", async () => {
+    const result = await runHandoff(exampleInput({ record: true }), deps(fakeModel(answer(FULL_DOCUMENT, { finishReason: "length" })).complete));
+    expect(appendedLines(result.recording)[1]).toMatchObject({ message: { api: "openai-completions", stopReason: "length" } });
+    const finished = await runHandoff(exampleInput({ record: true }), deps(fakeModel(answer(FULL_DOCUMENT)).complete));
+    expect(appendedLines(finished.recording)[1]).toMatchObject({ message: { api: "openai-completions", stopReason: "stop" } });
+  });
+
+  test("after a repair request, the stop reason recorded is the repair's", async () => {
+    const model = fakeModel(answer(WITHOUT_DECISIONS, { finishReason: "length" }), answer(FULL_DOCUMENT));
+    const result = await runHandoff(exampleInput({ strict: true, record: true }), deps(model.complete));
+    expect(appendedLines(result.recording)[1]).toMatchObject({ message: { stopReason: "stop" } });
+  });
+
+  test("the offline engine's answer is recorded with api offline, sent through no endpoint", async () => {
+    const model = fakeModel();
+    const result = await runHandoff(exampleInput({ engine: "offline", record: true }), deps(model.complete));
+    expect(model.requests).toEqual([]);
+    expect(appendedLines(result.recording)[1]).toMatchObject({ message: { api: "offline", stopReason: "stop", model: "offline" } });
+  });
+
   test("recorded entry ids never reuse an id the session has", async () => {
     const input = exampleInput({ record: true });
     const existing = [...input.analysis.tree.byId.keys()];

@@ -102,7 +102,7 @@ function withSessionFacts(document: string, input: HandoffInput, notes: OfflineN
 /** The offline engine's document, in the shape the model engine returns. */
 function writeOffline(input: HandoffInput, notes: OfflineNotes): EngineResult {
   const document = writeOfflineDocument({ context: input.analysis.context, facts: input.analysis.facts, focus: input.focus, cwd: input.session.header.cwd, notes });
-  return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, requests: 0, warnings: [], condensed: null };
+  return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, finishReason: "stop", requests: 0, warnings: [], condensed: null };
 }
 
 /** Picks an entry id not in `taken`, and takes it. */
@@ -149,6 +149,8 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         document,
         provider: input.provider,
         model,
+        api: input.engine === "offline" ? "offline" : "openai-completions",
+        finishReason: written.finishReason,
         usage: written.usage,
         timestamp: now,
         entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken)],
