@@ -125,22 +125,26 @@ describe("output paths", () => {
 describe("kill -9 at random moments", () => {
   // bench/kill.ts runs the same check 200+ times; this keeps a smaller sample in every test run.
   const RUNS = 25;
-  test(`${RUNS} handoffs killed mid-run leave the source whole and no partial file`, async () => {
+  test.each([
+    ["a v3 source (recorded by an append)", EXAMPLE],
+    ["a v1 source (recorded by a whole rewrite: temp file + rename)", join(REPO, "fixtures", "sessions", "v1.jsonl")],
+  ])(`${RUNS} handoffs of %s killed mid-run leave the source whole and no partial file`, async (_, source) => {
+    const before = readFileSync(source);
     let seed = 12345;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const url = serve(() => ({ text: CANNED_DOCUMENT, delayMs: Math.floor(random() * 40) }));
     const outcomes = { unchanged: 0, recorded: 0 };
     for (let i = 0; i < RUNS; i++) {
       const runDir = mkdtempSync(join(dir, "run-"));
-      copyFileSync(EXAMPLE, join(runDir, "source.jsonl"));
+      copyFileSync(source, join(runDir, "source.jsonl"));
       const proc = Bun.spawn([process.execPath, CLI, "handoff", "source.jsonl"], { cwd: runDir, env: env(url), stdout: "ignore", stderr: "ignore" });
       await Bun.sleep(40 + Math.floor(random() * 260));
       proc.kill(9);
       await proc.exited;
-      const state = inspectAfterCrash(runDir, "source.jsonl", original);
+      const state = inspectAfterCrash(runDir, "source.jsonl", before);
       expect(state.problems).toEqual([]);
-      if (state.source === "recorded") outcomes.recorded++;
-      else outcomes.unchanged++;
+      if (state.source === "unchanged") outcomes.unchanged++;
+      else outcomes.recorded++;
     }
     expect(outcomes.unchanged + outcomes.recorded).toBe(RUNS);
   });
