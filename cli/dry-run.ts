@@ -1,4 +1,4 @@
-import type { ConsolaInstance } from "consola";
+import type { ConsolaInstance } from "consola/core";
 import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { ConsolaInstance } from "consola";
+import type { ConsolaInstance } from "consola/core";
 import { AgentError, isAgentError, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "../core/index.ts";
 import type { SessionFile } from "./files.ts";
 import { acquireLock, type Lock } from "./lock.ts";

@@ -21,6 +21,9 @@ export const handoffCommand = defineCommand({
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const options = resolveHandoffOptions(args, process.env);
+    // Start loading the SDK (the slowest import) while the session is read; the model port's
+    // own import then finds it loaded or loading.
+    if (options.engine === "llm" && !options.dryRun) void import("openai");
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(options.engineNotice);

@@ -1,4 +1,4 @@
-import type { ConsolaInstance } from "consola";
+import type { ConsolaInstance } from "consola/core";
 import { AgentError, CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
 
 export interface ModelPortOptions {

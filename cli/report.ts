@@ -1,4 +1,6 @@
-import { createConsola, type ConsolaInstance, type LogObject } from "consola";
+// consola/core: the logger without its default reporters, which we replace anyway and which
+// take most of consola's load time.
+import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { formatWithOptions } from "node:util";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
 

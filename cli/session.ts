@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { ConsolaInstance } from "consola";
+import type { ConsolaInstance } from "consola/core";
 import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 

@@ -1,8 +1,10 @@
 import {
+  ASSIGNMENT_HINT,
   ASSIGNMENT_PATTERN,
   assignmentKind,
   isPlaceholderValue,
   looksLikeCode,
+  TOKEN_HINT,
   TOKEN_PATTERN,
   TOKEN_RULES,
 } from "./redact-rules.ts";
@@ -78,7 +80,8 @@ export function createRedactor(): Redactor {
   return {
     redact(text) {
       // Tokens first: their kinds are more precise than "the value of a password key".
-      return redactAssignments(redactTokens(text));
+      const tokensDone = TOKEN_HINT.test(text) ? redactTokens(text) : text;
+      return ASSIGNMENT_HINT.test(tokensDone) ? redactAssignments(tokensDone) : tokensDone;
     },
     restore(text) {
       return text.replace(PLACEHOLDER, (whole: string, kind: string, n: string) => originals.get(`[REDACTED:${kind}:${n}]`) ?? whole);
