@@ -24,3 +24,25 @@ export const HANDOFF_ARGS = {
   quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
 } satisfies ArgsDef;
+
+/** Printed after the flags by `agent handoff --help`: what citty's usage has no place for. */
+export const HANDOFF_HELP_FOOTER = `ENVIRONMENT
+
+  OPENAI_API_KEY     the API key (the only way to give it; never printed or written)
+  OPENAI_BASE_URL    the endpoint, as --base-url
+  AGENT_MODEL        the model, as --model
+
+EXIT CODES
+
+  0    the new session was written and the document printed
+  1    the model call or anything after it failed (Handoff failed: …)
+  2    bad usage, or a file that is missing, unreadable or not a session
+  3    fewer than 2 messages on the branch (Nothing to hand off)
+  130  cancelled by SIGINT/SIGTERM; nothing written
+
+EXAMPLES
+
+  agent handoff session.jsonl --focus "finish the migration"
+  agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b
+  agent handoff session.jsonl --engine offline --json
+  agent handoff session.jsonl --dry-run | less`;

@@ -2,6 +2,7 @@ import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { AgentError } from "../core/index.ts";
 import { findUnknownFlag, suggest } from "./args.ts";
 import { handoffCommand } from "./handoff.ts";
+import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
 import { inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import packageJson from "../package.json" with { type: "json" };
@@ -12,6 +13,8 @@ const COMMANDS: Record<string, CommandDef<any>> = {
   handoff: handoffCommand,
   inspect: inspectCommand,
 };
+
+const HELP_FOOTERS: Record<string, string> = { handoff: HANDOFF_HELP_FOOTER };
 
 export const mainCommand = defineCommand({
   meta: {
@@ -42,9 +45,14 @@ export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger({ quiet, verbose });
   const [name, ...rest] = argv;
 
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined) {
+    // No command is a usage error: the usage goes where errors go, and stdout stays empty.
+    logger.error(`a command is needed\n\n${stripAnsi(await renderUsage(mainCommand))}`);
+    return EXIT.usage;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     printUsage(await renderUsage(mainCommand));
-    return name === undefined ? EXIT.usage : EXIT.ok;
+    return EXIT.ok;
   }
   if (name === "--version" || name === "-V") {
     process.stdout.write(`${packageJson.version}\n`);
@@ -57,7 +65,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    printUsage(await renderUsage(command, mainCommand));
+    const footer = HELP_FOOTERS[name];
+    printUsage(`${(await renderUsage(command, mainCommand)).trimEnd()}${footer ? `\n\n${footer}` : ""}\n`);
     return EXIT.ok;
   }
   const args = typeof command.args === "function" ? await command.args() : await command.args;
