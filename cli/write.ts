@@ -13,6 +13,12 @@ function unlinkQuietly(path: string): void {
   }
 }
 
+/** Removes a temp file (already renamed or linked away is fine) and forgets it. */
+function discardTemp(temp: string): void {
+  unlinkQuietly(temp);
+  liveTempFiles.delete(temp);
+}
+
 export function removeTempFiles(): void {
   for (const path of liveTempFiles) unlinkQuietly(path);
   liveTempFiles.clear();
@@ -77,8 +83,7 @@ function writeTemp(finalPath: string, content: string, mode = 0o600): string {
       closeSync(fd);
     }
   } catch (error) {
-    unlinkQuietly(temp);
-    liveTempFiles.delete(temp);
+    discardTemp(temp);
     throw fileError(finalPath, error);
   }
   return temp;
@@ -121,8 +126,7 @@ export function createFileAtomically(path: string, content: string): void {
   } catch (error) {
     throw fileError(path, error);
   } finally {
-    unlinkQuietly(temp);
-    liveTempFiles.delete(temp);
+    discardTemp(temp);
   }
   syncDirectory(dirname(path));
 }
@@ -181,8 +185,7 @@ export function replaceIfUnchanged(path: string, content: string, snapshot: File
   } catch (error) {
     throw fileError(path, error);
   } finally {
-    unlinkQuietly(temp);
-    liveTempFiles.delete(temp);
+    discardTemp(temp);
   }
   syncDirectory(dirname(path));
   return true;
