@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { resolve } from "node:path";
 import { AgentError } from "../core/index.ts";
 
@@ -6,6 +6,13 @@ export interface SessionFile {
   /** The path as the user gave it, for messages. */
   path: string;
   absolutePath: string;
+  /**
+   * The file itself, symlinks resolved: what recording writes to, so that a rewrite replaces
+   * the session, not the link the user opened it through.
+   */
+  realPath: string;
+  /** Hard links to the file; a rewrite (rename over it) would split them. */
+  links: number;
   size: number;
   mtimeMs: number;
 }
@@ -39,12 +46,15 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
   if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
   if (!stats.isFile()) throw new AgentError("FILE", `${path}: is not a regular file`, { file: path });
   let fd: number;
+  let realPath: string;
   try {
+    realPath = realpathSync(absolutePath);
     fd = openSync(absolutePath, "r");
   } catch (error) {
     throw fail(error);
   }
-  return { file: { path, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs }, chunks: readChunks(fd, stats.size, fail) };
+  const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { file, chunks: readChunks(fd, stats.size, fail) };
 }
 
 function* readChunks(fd: number, size: number, fail: (error: unknown) => AgentError): Generator<Uint8Array> {

@@ -71,10 +71,11 @@ export async function callModel(input: HandoffInput, options: HandoffOptions, lo
 /** Takes the source's lock for recording, or says why the handoff will not be recorded. */
 async function lockForRecording(file: SessionFile, logger: ConsolaInstance, cancel: AbortSignal): Promise<Lock | undefined> {
   try {
-    const lock = await acquireLock(file.absolutePath, { signal: cancel });
+    // Locked by the real path, so handoffs through a symlink and through the file share one lock.
+    const lock = await acquireLock(file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
-    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.path}.lock (another handoff recording into it?)`);
+    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.realPath}.lock (another handoff recording into it?)`);
   } catch (error) {
     if (!isAgentError(error) || error.code !== "FILE") throw error;
     logger.warn(`${file.path}: not recorded in the source: cannot lock it (${error.message})`);
@@ -86,9 +87,14 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
 function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
   const recording = result.recording;
   if (!recording || recording.mode === "skip") return false;
+  if (recording.mode === "rewrite" && file.links > 1) {
+    // Renaming a new file over it would leave the other names pointing at the old version.
+    logger.warn(`${file.path}: not recorded in the source: it has ${file.links} hard links, and upgrading it to version 3 would split them`);
+    return false;
+  }
   let done: boolean;
   try {
-    done = recording.mode === "append" ? appendIfUnchanged(file.absolutePath, recording.text, file) : replaceIfUnchanged(file.absolutePath, recording.text, file);
+    done = recording.mode === "append" ? appendIfUnchanged(file.realPath, recording.text, file) : replaceIfUnchanged(file.realPath, recording.text, file);
   } catch (error) {
     logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
     return false;

@@ -121,3 +121,14 @@ describe("secrets", () => {
     expect(result.redacted).toBe(0);
   });
 });
+
+describe("withheld strings (the API key)", () => {
+  test("never come back through the document or the model name the endpoint reports", async () => {
+    const key = "sk-test-withheld-0123456789";
+    const complete: Complete = async () => ({ text: `${VAGUE_DOCUMENT}\n\nUse ${key} again.`, finishReason: "stop", usage: undefined, model: `model-${key}` });
+    const result = await runHandoff(inputFor(PLANTED, { withheld: [key], record: true }), deps(complete));
+    expect(result.document).toContain("Use [withheld] again.");
+    expect(result.model).toBe("model-[withheld]");
+    expect(JSON.stringify(result)).not.toContain(key);
+  });
+});

@@ -87,7 +87,7 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
   return { ...planned, requests: planned.requests.map((r) => redactRequest(r, redactor)), redacted: redactor.count };
 }
 
-/** Blanks out withheld strings: a session that quoted the API key must not hand it back through the document. */
+/** Blanks out withheld strings: a session (or an endpoint) that quoted the API key must not hand it back. */
 function withhold(document: string, withheld: readonly string[]): string {
   let text = document;
   for (const secret of withheld) if (secret.length >= 8) text = text.split(secret).join("[withheld]");
@@ -140,7 +140,8 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const now = deps.now();
   const sessionId = deps.newSessionId();
   const taken = new Set(input.analysis.tree.byId.keys());
-  const model = written.answeredBy ?? input.model;
+  // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
+  const model = withhold(written.answeredBy ?? input.model, input.withheld ?? []);
   const recording = input.record
     ? renderRecording({
         session: input.session,
