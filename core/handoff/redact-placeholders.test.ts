@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GITHUB, GITHUB_2, OPENAI } from "../../fixtures/redact-samples.ts";
-import { createRedactor } from "./redact.ts";
+import { choosePlaceholderWord, createRedactor } from "./redact.ts";
 
 describe("placeholders", () => {
   test("the same secret gets the same placeholder, another secret the next number", () => {
@@ -58,5 +58,25 @@ describe("placeholders", () => {
     const other = "[REDACTED:github-token:2] [REDACTED:password:1] [REDACTED:GITHUB:1]";
     expect(redactor.restore(other)).toBe(other);
     expect(createRedactor().restore("[REDACTED:github-token:1]")).toBe("[REDACTED:github-token:1]");
+  });
+});
+
+describe("placeholders never collide with the input", () => {
+  test.each<[string, string[], string]>([
+    ["no placeholder-like text: the plain word", ["hello", "token=x"], "REDACTED"],
+    ["a literal placeholder: the next word", ["old doc: [REDACTED:github-token:1]"], "REDACTED-2"],
+    ["escaped, and the next word too: the one after", ["\\[REDACTED:password:1\\]", "[REDACTED-2:x:1]"], "REDACTED-3"],
+    ["the word without the colon is no collision", ["REDACTED, REDACTED-2 and [REDACTED]"], "REDACTED"],
+  ])("%s", (_what, texts, word) => {
+    expect(choosePlaceholderWord(texts)).toBe(word);
+  });
+
+  test("a redactor with another word issues and restores only its own placeholders", () => {
+    const redactor = createRedactor({ word: "REDACTED-2" });
+    const out = redactor.redact(`copied [REDACTED:github-token:1], real ${GITHUB}`);
+    expect(out).toBe("copied [REDACTED:github-token:1], real [REDACTED-2:github-token:1]");
+    expect(redactor.restore(`${out} \\[REDACTED-2:github-token:1\\] [REDACTED-2:github-token:9]`)).toBe(
+      `copied [REDACTED:github-token:1], real ${GITHUB} ${GITHUB} [REDACTED-2:github-token:9]`,
+    );
   });
 });
