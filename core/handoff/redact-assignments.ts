@@ -20,7 +20,7 @@ const KEY_WORD = "(?<word>pass(?:word|wd|phrase)|secret|token|(?:api|access|auth
 const BARE_CHAR = String.raw`(?:[^\s"'${"`"}\\,;&|]|[,;&|](?![A-Za-z_][A-Za-z0-9_.-]{0,48}[:=]))`;
 
 /** A placeholder's kind (`[REDACTED:github-token:1]`) must not read as a key with a value. */
-const NOT_IN_PLACEHOLDER = String.raw`(?<!\[REDACTED(?:-\d{1,4})?:)`;
+const NOT_IN_PLACEHOLDER = String.raw`(?<!\[REDACTED(?:-\d+)?:)`;
 
 export const ASSIGNMENT_PATTERN = new RegExp(
   `${NOT_IN_PLACEHOLDER}${notAfterWord("_.-")}(?<lead>` +

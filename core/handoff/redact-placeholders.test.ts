@@ -52,6 +52,14 @@ describe("placeholders", () => {
     expect(restored).toContain(`escaped ${GITHUB},`);
   });
 
+  test("a value that holds a token already replaced restores whole, in one pass", () => {
+    const redactor = createRedactor();
+    const text = `API_KEY=pre-${GITHUB} and secret =  token=${GITHUB_2}`;
+    const out = redactor.redact(text);
+    expect(out).not.toContain("ghp_");
+    expect(redactor.restore(out)).toBe(text);
+  });
+
   test("restore leaves placeholders it did not make", () => {
     const redactor = createRedactor();
     redactor.redact(GITHUB);
@@ -69,6 +77,11 @@ describe("placeholders never collide with the input", () => {
     ["the word without the colon is no collision", ["REDACTED, REDACTED-2 and [REDACTED]"], "REDACTED"],
   ])("%s", (_what, texts, word) => {
     expect(choosePlaceholderWord(texts)).toBe(word);
+  });
+
+  test("a hostile input holding 200,000 variants is read once, and gets the next word", () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `[REDACTED${i === 0 ? "" : `-${i + 1}`}:x:1]`).join(" ");
+    expect(choosePlaceholderWord([text])).toBe("REDACTED-200001");
   });
 
   test("a redactor with another word issues and restores only its own placeholders", () => {

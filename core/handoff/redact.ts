@@ -36,15 +36,18 @@ function escapeRegExp(text: string): string {
 
 /**
  * The first placeholder word (`REDACTED`, `REDACTED-2`, `REDACTED-3`, …) such that no text of
- * the input contains `<word>:`: deterministic for one input, and absent from it.
+ * the input contains `<word>:`: deterministic for one input, and absent from it. One pass over
+ * the texts that mention the word at all, however many variants a hostile input holds.
  */
 export function choosePlaceholderWord(texts: Iterable<string>): string {
-  const suspects: string[] = [];
-  for (const text of texts) if (text.includes(DEFAULT_PLACEHOLDER_WORD)) suspects.push(text);
-  for (let n = 1; ; n++) {
-    const word = n === 1 ? DEFAULT_PLACEHOLDER_WORD : `${DEFAULT_PLACEHOLDER_WORD}-${n}`;
-    if (!suspects.some((text) => text.includes(`${word}:`))) return word;
+  const taken = new Set<number>();
+  for (const text of texts) {
+    if (!text.includes(DEFAULT_PLACEHOLDER_WORD)) continue;
+    for (const match of text.matchAll(/REDACTED(?:-(\d{1,9}))?:/g)) taken.add(match[1] === undefined ? 1 : Number(match[1]));
   }
+  let n = 1;
+  while (taken.has(n)) n++;
+  return n === 1 ? DEFAULT_PLACEHOLDER_WORD : `${DEFAULT_PLACEHOLDER_WORD}-${n}`;
 }
 
 export function createRedactor(options: RedactorOptions = {}): Redactor {
@@ -63,8 +66,18 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     kinds[kind] = n;
     const placeholder = `[${word}:${kind}:${n}]`;
     placeholders.set(secret, placeholder);
-    originals.set(placeholder, secret);
+    // A value may hold a token already replaced (`API_KEY=pre-[…:github-token:1]`): its
+    // original is kept whole, so one restore pass gives everything back.
+    originals.set(placeholder, restore(secret));
     return placeholder;
+  }
+
+  function restore(text: string): string {
+    if (originals.size === 0) return text;
+    return text.replace(issued, (whole: string, ...groups: (string | undefined)[]) => {
+      const [escapedKind, escapedN, kind = escapedKind, n = escapedN] = groups;
+      return originals.get(`[${word}:${kind}:${n}]`) ?? whole;
+    });
   }
 
   function redactTokens(text: string): string {
@@ -130,13 +143,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (kind === undefined || redacted !== value || isPlaceholderValue(value)) return redacted;
       return placeholderFor(value, kind);
     },
-    restore(text) {
-      if (originals.size === 0) return text;
-      return text.replace(issued, (whole: string, ...groups: (string | undefined)[]) => {
-        const [escapedKind, escapedN, kind = escapedKind, n = escapedN] = groups;
-        return originals.get(`[${word}:${kind}:${n}]`) ?? whole;
-      });
-    },
+    restore,
     get count() {
       return placeholders.size;
     },
