@@ -1,6 +1,6 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { AgentError } from "../core/index.ts";
-import { findUnknownFlag, suggest } from "./args.ts";
+import { findFlagProblem, suggest } from "./args.ts";
 import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
 import { inspectCommand } from "./inspect.ts";
@@ -70,9 +70,9 @@ export async function runCli(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const args = typeof command.args === "function" ? await command.args() : await command.args;
-  const unknown = findUnknownFlag(rest, args ?? {});
-  if (unknown) {
-    logger.error(`${unknown} (see agent ${name} --help)`);
+  const problem = findFlagProblem(rest, args ?? {});
+  if (problem) {
+    logger.error(`${problem} (see agent ${name} --help)`);
     return EXIT.usage;
   }
 
