@@ -74,6 +74,10 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
     const lock = await acquireLock(file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
+    if ("foreign" in lock) {
+      logger.warn(`${file.path}: not recorded in the source: ${file.realPath}.lock is ${lock.foreign}, not a lock this tool made; it was left alone`);
+      return undefined;
+    }
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
     logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.realPath}.lock (another handoff recording into it?)`);
   } catch (error) {
