@@ -19,6 +19,16 @@ function discardTemp(temp: string): void {
   liveTempFiles.delete(temp);
 }
 
+let removedOnExit = false;
+
+/** Remembers a temp file until it is renamed or removed; an exit of any kind removes it. */
+function trackTemp(temp: string): void {
+  liveTempFiles.add(temp);
+  if (removedOnExit) return;
+  removedOnExit = true;
+  process.once("exit", removeTempFiles);
+}
+
 export function removeTempFiles(): void {
   for (const path of liveTempFiles) unlinkQuietly(path);
   liveTempFiles.clear();
@@ -73,7 +83,7 @@ function syncDirectory(dir: string): void {
 /** Writes a temp file beside `finalPath`, whole and synced, mode 0600. Returns its path; removes it on failure. */
 function writeTemp(finalPath: string, content: string, mode = 0o600): string {
   const temp = join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  liveTempFiles.add(temp);
+  trackTemp(temp);
   try {
     const fd = openSync(temp, "wx", mode);
     try {
