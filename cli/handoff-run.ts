@@ -127,7 +127,8 @@ export async function writeOutputs(
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
     if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-    const sessionFile = out ?? join(dirname(file.absolutePath), result.newSession.fileName);
+    // Beside the source; a stream has no folder of its own, so the current one.
+    const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);
     try {
       createFileAtomically(sessionFile, result.newSession.content);
     } catch (error) {

@@ -28,6 +28,8 @@ export const handoffCommand = defineCommand({
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(options.engineNotice);
+    const stream = loaded.file.stream;
+    if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
     const input = handoffInput(loaded, options);
     if (options.dryRun) return printDryRun(input, options, logger);
     const out = options.out ? resolve(options.out) : undefined;
@@ -47,7 +49,7 @@ export const handoffCommand = defineCommand({
       const report = {
         document: result.document,
         sessionFile,
-        sourceFile: loaded.file.absolutePath,
+        sourceFile: stream ? null : loaded.file.absolutePath,
         sessionId: result.newSession.sessionId,
         engine: options.engine,
         model: result.model,
@@ -72,12 +74,14 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
     session: loaded.session,
     analysis: loaded.analysis,
     sourcePath: loaded.file.absolutePath,
+    sourceIsStream: loaded.file.stream !== undefined,
     focus: options.focus,
     model: offline ? OFFLINE_MODEL : options.model,
     provider: offline ? "agent" : options.provider,
     systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
     strict: options.strict,
-    record: options.record,
+    // A stream has no file to write back to.
+    record: options.record && loaded.file.stream === undefined,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
     engine: options.engine,

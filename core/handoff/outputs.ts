@@ -17,8 +17,8 @@ export interface NewSessionInput {
   entryId: string;
   timestamp: Date;
   cwd: string | undefined;
-  /** Absolute path of the session handed off. */
-  parentSession: string;
+  /** Absolute path of the session handed off; `undefined` when it was read as a stream. */
+  parentSession: string | undefined;
   document: string;
 }
 
