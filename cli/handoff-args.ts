@@ -38,7 +38,7 @@ EXIT CODES
   1    the model call or anything after it failed (Handoff failed: …)
   2    bad usage, or a file that is missing, unreadable or not a session
   3    fewer than 2 messages on the branch (Nothing to hand off)
-  130  cancelled by SIGINT/SIGTERM; nothing written
+  130  cancelled by SIGINT, SIGTERM or SIGHUP; nothing written
 
 EXAMPLES
 

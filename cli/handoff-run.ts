@@ -18,16 +18,18 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
   };
 }
 
+/** Ctrl-C, a polite kill, and a terminal that went away (SIGHUP) all mean "stop, write nothing". */
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /**
- * Runs `work` with SIGINT and SIGTERM turned into a cancel signal for its whole length: the
+ * Runs `work` with SIGINT, SIGTERM and SIGHUP turned into a cancel signal for its whole length: the
  * model call, the wait for the lock, and the writes. Whatever was cancelled ends as CANCELLED
  * (exit 130), and no temp file outlives the run.
  */
 export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
   const cancel = new AbortController();
   const onSignal = () => cancel.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
     return await work(cancel.signal);
   } catch (error) {
@@ -35,8 +37,7 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
     throw error;
   } finally {
     removeTempFiles();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
   }
 }
 

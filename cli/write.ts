@@ -43,6 +43,7 @@ const FS_REASONS: Record<string, string> = {
   ENOENT: "no such file or folder",
   EEXIST: "already exists; refusing to overwrite it",
   EXDEV: "hard links are not possible there",
+  ENAMETOOLONG: "the name is too long for the file system",
 };
 
 /** A file-system failure in words a user can act on, naming the path. */
@@ -80,9 +81,35 @@ function syncDirectory(dir: string): void {
   }
 }
 
+/** The longest file name most file systems take, in bytes (NAME_MAX). */
+const NAME_MAX_BYTES = 255;
+
+/** The longest start of `text` that fits in `maxBytes` of UTF-8, never cutting a character in two. */
+function fitBytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * A fresh temp name beside `finalPath`: hidden, unique to this process, and never longer than
+ * NAME_MAX whatever the final name's length (a legal 255-byte name must still be writable).
+ */
+function tempNameFor(finalPath: string): string {
+  const suffix = `.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const room = NAME_MAX_BYTES - 1 - Buffer.byteLength(suffix, "utf8");
+  return join(dirname(finalPath), `.${fitBytes(basename(finalPath), room)}${suffix}`);
+}
+
 /** Writes a temp file beside `finalPath`, whole and synced, mode 0600. Returns its path; removes it on failure. */
 function writeTemp(finalPath: string, content: string, mode = 0o600): string {
-  const temp = join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const temp = tempNameFor(finalPath);
   trackTemp(temp);
   try {
     const fd = openSync(temp, "wx", mode);
@@ -111,6 +138,7 @@ export function checkNewFilePath(path: string): void {
   } catch {
     stats = undefined;
   }
+  if (Buffer.byteLength(basename(path), "utf8") > NAME_MAX_BYTES) throw new AgentError("FILE", `${path}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
   if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
   if (stats) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
   const dir = dirname(path);
