@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fchownSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
 
@@ -107,13 +107,36 @@ function tempNameFor(finalPath: string): string {
   return join(dirname(finalPath), `.${fitBytes(basename(finalPath), room)}${suffix}`);
 }
 
-/** Writes a temp file beside `finalPath`, whole and synced, mode 0600. Returns its path; removes it on failure. */
-function writeTemp(finalPath: string, content: string, mode = 0o600): string {
+/** Who owns a file and what its mode is, for a replacement that must look like the original. */
+interface Ownership {
+  uid: number;
+  gid: number;
+  mode: number;
+}
+
+/** Gives the open temp file the original's owner, group and exact mode (the umask does not apply). */
+function takeOwnership(fd: number, finalPath: string, owner: Ownership): void {
+  try {
+    // Owner first: changing it clears set-id bits, which the mode then puts back.
+    fchownSync(fd, owner.uid, owner.gid);
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "";
+    throw new AgentError("FILE", `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${FS_REASONS[code] ?? code}`, { file: finalPath });
+  }
+  fchmodSync(fd, owner.mode);
+}
+
+/**
+ * Writes a temp file beside `finalPath`, whole and synced: mode 0600 and ours, or with `owner`,
+ * the owner, group and mode given. Returns its path; removes it on failure.
+ */
+function writeTemp(finalPath: string, content: string, owner?: Ownership): string {
   const temp = tempNameFor(finalPath);
   trackTemp(temp);
   try {
-    const fd = openSync(temp, "wx", mode);
+    const fd = openSync(temp, "wx", 0o600);
     try {
+      if (owner) takeOwnership(fd, finalPath, owner);
       writeAll(fd, content);
       fsyncSync(fd);
     } finally {
@@ -213,10 +236,15 @@ export function appendIfUnchanged(path: string, text: string, snapshot: FileSnap
   return true;
 }
 
-/** Replaces the source with new content atomically (temp + rename), keeping its mode, if unchanged since read. */
+/**
+ * Replaces the source with new content atomically (temp + rename), if unchanged since read. The
+ * new file keeps the original's owner, group and mode; when the owner cannot be kept (we are not
+ * root, and it is not ours), nothing is replaced and the error says why.
+ */
 export function replaceIfUnchanged(path: string, content: string, snapshot: FileSnapshot): boolean {
   if (!unchanged(path, snapshot)) return false;
-  const temp = writeTemp(path, content, statSync(path).mode & 0o777);
+  const original = statSync(path);
+  const temp = writeTemp(path, content, { uid: original.uid, gid: original.gid, mode: original.mode & 0o7777 });
   try {
     if (!unchanged(path, snapshot)) return false;
     renameSync(temp, path);

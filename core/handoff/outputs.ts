@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../llm/types.ts";
 import type { Session } from "../session/types.ts";
+import { upgradeToVersion3 } from "../session/upgrade.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
@@ -78,8 +79,8 @@ function stopReasonFor(finishReason: string): "stop" | "length" {
  * What to add to the source session: the instruction as a user message and the document as
  * the assistant's answer, as the interactive agents record them. A version 1 or 2 source is
  * first brought to version 3 (entries need ids to hang a turn from), so the whole file is
- * rewritten, every entry kept; a file with unusable lines is not rewritten, since the lines
- * would be lost.
+ * rewritten from its own lines, every entry and every byte migration does not change kept; a
+ * file with unusable lines is not rewritten, since the lines would be lost.
  */
 export function renderRecording(input: RecordingInput): Recording {
   const { session } = input;
@@ -124,7 +125,7 @@ export function renderRecording(input: RecordingInput): Recording {
     return { mode: "skip", reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop` };
   }
   if (session.titleSlot) return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
-  let text = line({ ...session.header.raw, version: 3 });
-  for (const entry of session.entries) text += line({ type: entry.type, id: entry.id, parentId: entry.parentId, ...entry.data });
-  return { mode: "rewrite", text: text + turn };
+  const upgraded = upgradeToVersion3(session);
+  if ("unreadableLine" in upgraded) return { mode: "skip", reason: `line ${upgraded.unreadableLine} could not be upgraded to version 3` };
+  return { mode: "rewrite", text: upgraded.text + turn };
 }

@@ -1,0 +1,102 @@
+import { readObjectMembers, type ObjectSpan } from "./json-members.ts";
+import type { Entry, Session } from "./types.ts";
+
+/** A replacement of `text[start, end)`; an insertion when `start === end`. */
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+function applyEdits(text: string, edits: readonly Edit[]): string {
+  let result = text;
+  for (const edit of [...edits].sort((a, b) => b.start - a.start)) result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
+  return result;
+}
+
+/**
+ * Gives each key its new JSON value: every member so named gets it in place; a key with no
+ * member is added right after the `type` member (where the agents write ids), else first.
+ */
+function setMembers(object: ObjectSpan, values: readonly [string, string][]): Edit[] {
+  const edits: Edit[] = [];
+  const missing: string[] = [];
+  for (const [key, json] of values) {
+    const found = object.members.filter((m) => m.key === key);
+    if (found.length === 0) missing.push(`${JSON.stringify(key)}:${json}`);
+    for (const member of found) edits.push({ start: member.valueStart, end: member.valueEnd, text: json });
+  }
+  if (missing.length === 0) return edits;
+  const type = object.members.findLast((m) => m.key === "type");
+  if (type) edits.push({ start: type.valueEnd, end: type.valueEnd, text: `,${missing.join(",")}` });
+  else edits.push({ start: object.open + 1, end: object.open + 1, text: `${missing.join(",")}${object.members.length > 0 ? "," : ""}` });
+  return edits;
+}
+
+/**
+ * Version 1 compactions point at the entry they keep from by index, version 3 by id: the id
+ * goes right after the index, which stays (it is the file's own data, and readers of version 3
+ * ignore it).
+ */
+function firstKeptEdits(object: ObjectSpan, entry: Entry): Edit[] {
+  const id = entry.data.firstKeptEntryId;
+  if (entry.type !== "compaction" || typeof id !== "string") return [];
+  const json = JSON.stringify(id);
+  const ids = object.members.filter((m) => m.key === "firstKeptEntryId");
+  if (ids.length > 0) return ids.map((m) => ({ start: m.valueStart, end: m.valueEnd, text: json }));
+  const index = object.members.findLast((m) => m.key === "firstKeptEntryIndex");
+  if (index) return [{ start: index.valueEnd, end: index.valueEnd, text: `,"firstKeptEntryId":${json}` }];
+  return setMembers(object, [["firstKeptEntryId", json]]);
+}
+
+/** Version 2 called the custom message role `hookMessage`. */
+function roleEdits(text: string, object: ObjectSpan, entry: Entry): Edit[] | undefined {
+  if (entry.type !== "message") return [];
+  const edits: Edit[] = [];
+  for (const member of object.members) {
+    if (member.key !== "message" || text[member.valueStart] !== "{") continue;
+    const message = readObjectMembers(text, member.valueStart);
+    if (!message) return undefined;
+    for (const role of message.members) {
+      if (role.key === "role" && text.slice(role.valueStart, role.valueEnd) === '"hookMessage"') edits.push({ start: role.valueStart, end: role.valueEnd, text: '"custom"' });
+    }
+  }
+  return edits;
+}
+
+/** One entry's line as version 3 writes it, every byte not migration's own kept; `undefined` if unreadable. */
+function upgradeEntryLine(entry: Entry, version: 1 | 2): string | undefined {
+  const text = entry.text;
+  if (text === undefined) return undefined;
+  const object = readObjectMembers(text);
+  if (!object) return undefined;
+  const roles = roleEdits(text, object, entry);
+  if (!roles) return undefined;
+  if (version === 2) return applyEdits(text, roles);
+  const ids = setMembers(object, [
+    ["id", JSON.stringify(entry.id)],
+    ["parentId", JSON.stringify(entry.parentId)],
+  ]);
+  return applyEdits(text, [...ids, ...firstKeptEdits(object, entry), ...roles]);
+}
+
+/**
+ * A version 1 or 2 session as version 3 text, built from the lines as they were read: only what
+ * migration must change is changed (the header's `version`; v1 entries' `id` and `parentId`, a
+ * v1 compaction's `firstKeptEntryId` beside its `firstKeptEntryIndex`; the `hookMessage` role →
+ * `custom`). Every other byte stays: numbers past 2^53, `1.0`, `1e5`, `\u` escapes, key order,
+ * and values nested too deep to serialise again. Returns the line that could not be read when
+ * one cannot (it parsed, so this means a bug).
+ */
+export function upgradeToVersion3(session: Session): { text: string } | { unreadableLine: number } {
+  if (session.version === 3) throw new Error("upgradeToVersion3: the session is version 3 already");
+  const header = readObjectMembers(session.header.text);
+  if (!header) return { unreadableLine: session.header.line };
+  const parts = [applyEdits(session.header.text, setMembers(header, [["version", "3"]]))];
+  for (const entry of session.entries) {
+    const line = upgradeEntryLine(entry, session.version);
+    if (line === undefined) return { unreadableLine: entry.line };
+    parts.push(line);
+  }
+  return { text: `${parts.join("\n")}\n` };
+}
