@@ -35,6 +35,8 @@ interface FlagRule {
   /** Its value names a file, an entry or an endpoint (`valueHint` path, id or url). */
   namesSomething: boolean;
   valueHint?: string;
+  /** The long name, for messages about an alias. */
+  name: string;
 }
 
 /** Hints whose flags name something to act on (an empty value for them is never "the default"), in words. */
@@ -46,14 +48,14 @@ function flagTable(argsDef: ArgsDef): { long: Map<string, FlagRule>; short: Map<
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") continue;
     const valueHint = "valueHint" in def && typeof def.valueHint === "string" ? def.valueHint : undefined;
-    const rule: FlagRule = { takesValue: def.type === "string" || def.type === "enum", namesSomething: valueHint !== undefined && valueHint in NAMING_HINTS, valueHint };
+    const rule: FlagRule = { takesValue: def.type === "string" || def.type === "enum", namesSomething: valueHint !== undefined && valueHint in NAMING_HINTS, valueHint, name: kebab(name) };
     long.set(kebab(name), rule);
     if (def.type === "boolean") long.set(`no-${kebab(name)}`, rule);
     const alias = "alias" in def ? def.alias : undefined;
     const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
     for (const alias of aliases) (alias.length === 1 ? short : long).set(alias, rule);
   }
-  const help: FlagRule = { takesValue: false, namesSomething: false };
+  const help: FlagRule = { takesValue: false, namesSomething: false, name: "help" };
   long.set("help", help);
   short.set("h", help);
   return { long, short };
@@ -73,7 +75,8 @@ function emptyValueMessage(shown: string, flag: FlagRule): string {
  * - a flag whose value names something to act on (its `valueHint` is a path, an id or a URL) must
  *   not get an empty one: falling back to the default would write, read or send elsewhere;
  * - a switch (`--json`, `--no-record`) takes no value: citty reads `--no-record=true` as
- *   recording and `--json=no` as JSON.
+ *   recording and `--json=no` as JSON;
+ * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x".
  */
 export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
   const { long, short } = flagTable(argsDef);
@@ -82,14 +85,15 @@ export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): s
     if (arg === "--") break;
     if (!arg.startsWith("-") || arg === "-") continue;
     if (!arg.startsWith("--")) {
-      // Short flags group as citty reads them: `-qv` is -q -v; `-fText` is -f with the value
-      // "Text", and `-o=x` is -o with the value "=x".
+      // Short flags group as citty reads them: `-qv` is -q -v; `-fText` is -f with the value "Text".
       const letters = [...arg.slice(1)];
       for (const [j, letter] of letters.entries()) {
         const flag = short.get(letter);
         if (flag === undefined) return unknownFlagMessage(letters.length === 1 ? `-${letter}` : `-${letter} (in ${arg})`, letter, long);
         if (!flag.takesValue) continue;
         const attached = letters.slice(j + 1).join("");
+        // citty keeps the "=": `-o=x.jsonl` would write a file named "=x.jsonl".
+        if (attached.startsWith("=")) return `option -${letter} takes its value after a space (-${letter} ${attached.slice(1) || "VALUE"}) or as --${flag.name}=${attached.slice(1) || "VALUE"}, not ${arg}`;
         if (attached !== "") break;
         const next = rawArgs[i + 1];
         if (!isValue(next)) return `option -${letter} needs a value`;

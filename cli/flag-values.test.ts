@@ -72,6 +72,17 @@ describe("a flag that names something refuses an empty value", () => {
   }
 });
 
+describe("a short flag's value never starts with =", () => {
+  test.each([
+    [["-o=new.jsonl"], "option -o takes its value after a space (-o new.jsonl) or as --out=new.jsonl, not -o=new.jsonl"],
+    [["-o="], "option -o takes its value after a space (-o VALUE) or as --out=VALUE, not -o="],
+    [["-qf=text"], "option -f takes its value after a space (-f text) or as --focus=text, not -qf=text"],
+    [["-m=gpt-5"], "option -m takes its value after a space (-m gpt-5) or as --model=gpt-5, not -m=gpt-5"],
+  ])("%p", async (argv, message) => {
+    expect(findFlagProblem(["s.jsonl", ...argv], await argsOf(handoffCommand))).toBe(message);
+  });
+});
+
 describe("an empty value for other value flags still means the default", () => {
   for (const [name, flags] of Object.entries(DEFAULTING)) {
     test.each(flags)(`${name} --%s ""`, async (flag) => {
@@ -91,6 +102,7 @@ describe("through the CLI: exit 2, nothing written, the source untouched", () =>
     [["--leaf", ""], "option --leaf needs an id, not an empty string"],
     [["--system-prompt-file", ""], "option --system-prompt-file needs a path, not an empty string"],
     [["--base-url="], "option --base-url needs a URL, not an empty string"],
+    [["-o=new.jsonl"], "option -o takes its value after a space (-o new.jsonl) or as --out=new.jsonl, not -o=new.jsonl"],
   ])("handoff %p", async (flags, message) => {
     const src = sandbox.source();
     const original = readFileSync(src);
