@@ -1,13 +1,14 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, isAgentError, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "../core/index.ts";
-import type { SessionFile } from "./files.ts";
+import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
+import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { isInteractive } from "./report.ts";
-import { appendIfUnchanged, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
+import { removeTempFiles, type Content } from "./temp-file.ts";
+import { appendIfUnchanged, createFileAtomically, replaceIfUnchanged } from "./write.ts";
 
 /** The clock and fresh ids. */
 export function realEffects(): Omit<HandoffDeps, "complete"> {
@@ -88,8 +89,21 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
   return undefined;
 }
 
+/**
+ * A version 1 or 2 source as version 3 and then `turn`, written piece by piece from its own lines
+ * read again now (the session in memory keeps no text); abandoned when a line is no longer what
+ * was read.
+ */
+function upgradedSource(session: Session, file: SessionFile, turn: string): Content {
+  return (write) => {
+    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks), write)) return false;
+    write(turn);
+    return true;
+  };
+}
+
 /** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
-function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
+function record(result: HandoffResult, session: Session, file: SessionFile, logger: ConsolaInstance): boolean {
   const recording = result.recording;
   if (!recording || recording.mode === "skip") return false;
   if (recording.mode === "rewrite" && file.links > 1) {
@@ -99,7 +113,8 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
   }
   let done: boolean;
   try {
-    done = recording.mode === "append" ? appendIfUnchanged(file.realPath, recording.text, file) : replaceIfUnchanged(file.realPath, recording.text, file);
+    if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
+    else done = replaceIfUnchanged(file.realPath, upgradedSource(session, file, recording.turn), file);
   } catch (error) {
     logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
     return false;
@@ -119,10 +134,11 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
 export async function writeOutputs(
   result: HandoffResult,
   out: string | undefined,
-  file: SessionFile,
+  source: { session: Session; file: SessionFile },
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string; recorded: boolean }> {
+  const { session, file } = source;
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
@@ -135,7 +151,7 @@ export async function writeOutputs(
     } catch (error) {
       throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return { sessionFile, recorded: lock ? record(result, file, logger) : false };
+    return { sessionFile, recorded: lock ? record(result, session, file, logger) : false };
   } finally {
     lock?.release();
   }

@@ -40,7 +40,7 @@ export const handoffCommand = defineCommand({
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
-      return { result, ...(await writeOutputs(result, out, loaded.file, logger, cancel)) };
+      return { result, ...(await writeOutputs(result, out, loaded, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).

@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
-import { fileError, writeAll } from "./write.ts";
+import { fileError } from "./fs-errors.ts";
+import { writeAll } from "./temp-file.ts";
 
 /** A lock we hold: release it exactly once. */
 export interface Lock {

@@ -67,6 +67,19 @@ describe("a version 1 source upgraded to record the handoff", () => {
     expect(turn[0].parentId).toBe(hex(lines.length - 1));
   });
 
+  test("a source changed while the model wrote is not rewritten, and says so", async () => {
+    const { path } = v1Source();
+    const changed = `${readFileSync(path, "utf8")}{"type":"label","timestamp":"2026-11-29T10:00:00.000Z","label":"x"}\n`;
+    const s = sandbox.serve(() => {
+      writeFileSync(path, changed);
+      return { text: "## Goal\nx" };
+    });
+    const run = await runAgent(["handoff", path, "--no-facts", "-o", join(sandbox.dir, "new.jsonl")], sandbox.env(s.url));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("changed while we worked");
+    expect(readFileSync(path, "utf8")).toBe(changed);
+  });
+
   const owners: [string, number, number, number][] = [
     ["nobody:nogroup 0640", NOBODY, NOBODY, 0o640],
     ["root:nogroup 0660", 0, NOBODY, 0o660],

@@ -1,6 +1,5 @@
 import type { TokenUsage } from "../llm/types.ts";
 import type { Session } from "../session/types.ts";
-import { upgradeToVersion3 } from "../session/upgrade.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
@@ -63,7 +62,8 @@ export interface RecordingInput {
 /** How the source session changes after a handoff, if at all. */
 export type Recording =
   | { mode: "append"; text: string }
-  | { mode: "rewrite"; text: string }
+  /** Version 1 or 2: the file becomes its own lines upgraded (see `upgradeToVersion3`), then `turn`. */
+  | { mode: "rewrite"; turn: string }
   | { mode: "skip"; reason: string };
 
 /**
@@ -79,8 +79,9 @@ function stopReasonFor(finishReason: string): "stop" | "length" {
  * What to add to the source session: the instruction as a user message and the document as
  * the assistant's answer, as the interactive agents record them. A version 1 or 2 source is
  * first brought to version 3 (entries need ids to hang a turn from), so the whole file is
- * rewritten from its own lines, every entry and every byte migration does not change kept; a
- * file with unusable lines is not rewritten, since the lines would be lost.
+ * rewritten from its own lines (`upgradeToVersion3`, when the file is read again to be
+ * replaced), every entry kept; a file with unusable lines is not rewritten, since the lines
+ * would be lost.
  */
 export function renderRecording(input: RecordingInput): Recording {
   const { session } = input;
@@ -125,7 +126,5 @@ export function renderRecording(input: RecordingInput): Recording {
     return { mode: "skip", reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop` };
   }
   if (session.titleSlot) return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
-  const upgraded = upgradeToVersion3(session);
-  if ("unreadableLine" in upgraded) return { mode: "skip", reason: `line ${upgraded.unreadableLine} could not be upgraded to version 3` };
-  return { mode: "rewrite", text: upgraded.text + turn };
+  return { mode: "rewrite", turn };
 }

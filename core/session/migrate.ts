@@ -6,8 +6,6 @@ export interface ParsedRecord {
   line: number;
   type: string;
   data: JsonObject;
-  /** The line as read (version 1 and 2 files only). */
-  text?: string;
 }
 
 /** The id a version-1 entry gets: its position among the file's entries, as 8 hex digits. */
@@ -34,7 +32,7 @@ export function migrateRecords(records: ParsedRecord[], version: 1 | 2 | 3): { e
       record.data.id = id;
       record.data.parentId = parentId;
       previous = id;
-      entries.push({ type: record.type, id, parentId, line: record.line, data: record.data, text: record.text });
+      entries.push({ type: record.type, id, parentId, line: record.line, data: record.data });
     });
     for (const entry of entries) {
       if (entry.type !== "compaction") continue;
@@ -55,7 +53,7 @@ export function migrateRecords(records: ParsedRecord[], version: 1 | 2 | 3): { e
         problems.push({ line: record.line, reason: 'entry has no "parentId" (string or null)' });
         continue;
       }
-      entries.push({ type: record.type, id, parentId: parent, line: record.line, data: record.data, text: record.text });
+      entries.push({ type: record.type, id, parentId: parent, line: record.line, data: record.data });
     }
   }
   for (const entry of entries) renameHookMessage(entry);

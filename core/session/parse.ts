@@ -63,12 +63,9 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   }
   const records: ParsedRecord[] = [];
   let last = first.value;
-  // Old versions keep each line's text for an upgrade to version 3; version 3 files (the large
-  // ones) never need it.
-  const keepText = version !== 3;
   for (const raw of lines) {
     last = raw;
-    const record = parseRecord(raw, keepText);
+    const record = parseRecord(raw);
     if (typeof record === "string") problems.push({ line: raw.line, reason: record });
     else records.push(record);
   }
@@ -151,19 +148,18 @@ function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): Sessio
     parentSession: stringField(value, "parentSession"),
     line: raw.line,
     raw: value,
-    text: raw.text,
   };
 }
 
 /** A record that looks like an entry, or the reason it does not. */
-function parseRecord(raw: RawLine, keepText: boolean): ParsedRecord | string {
+function parseRecord(raw: RawLine): ParsedRecord | string {
   const value = tryParseJson(raw.text);
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";
   const type = value.type;
   if (typeof type !== "string" || type === "") return 'no string "type"';
   if (type === "session") return "a second session header";
-  return keepText ? { line: raw.line, type, data: value, text: raw.text } : { line: raw.line, type, data: value };
+  return { line: raw.line, type, data: value };
 }
 
 function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): SessionFormat {

@@ -19,8 +19,6 @@ export interface SessionHeader {
   /** The header line's 1-based line number in the file. */
   line: number;
   raw: JsonObject;
-  /** The header line as read, so an upgrade can keep its bytes. */
-  text: string;
 }
 
 /**
@@ -34,11 +32,6 @@ export interface Entry {
   /** 1-based line number in the file. */
   line: number;
   data: JsonObject;
-  /**
-   * The line as read, kept for version 1 and 2 files only: upgrading them to version 3 edits
-   * these bytes rather than serialising `data` again (which would round big numbers).
-   */
-  text?: string;
 }
 
 /** A line we could not use, and why. */

@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readObjectMembers } from "./json-members.ts";
+import { splitLines } from "./lines.ts";
 import { parseSession } from "./parse.ts";
 import type { Entry } from "./types.ts";
-import { upgradeToVersion3 } from "./upgrade.ts";
+import { upgradeToVersion3Text } from "./upgrade.testing.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures");
 const SHARED = join(import.meta.dir, "..", "..", "..", "shared", "sessions");
@@ -12,8 +13,8 @@ const V1_HEADER = '{"type":"session","id":"s1","timestamp":"2026-01-01T00:00:00.
 const V2_HEADER = '{"type":"session","version":2,"id":"s2","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
 
 function upgraded(text: string): string {
-  const result = upgradeToVersion3(parseSession(text));
-  if (!("text" in result)) throw new Error(`line ${result.unreadableLine} unreadable`);
+  const result = upgradeToVersion3Text(parseSession(text), splitLines(text));
+  if (!("text" in result)) throw new Error(`line ${result.mismatchedLine} did not match`);
   return result.text;
 }
 
@@ -91,6 +92,20 @@ describe("the upgraded file reads back as the session migrated in memory", () =>
       expect(after.header.raw).toEqual({ ...before.header.raw, version: 3 });
     });
   }
+});
+
+describe("lines that are not what was parsed (the file changed since) are refused, not upgraded", () => {
+  const v1 = readFileSync(join(FIXTURES, "sessions", "v1.jsonl"), "utf8");
+  const lines = v1.trimEnd().split("\n");
+  test.each([
+    ["a line added at the end", `${v1}{"type":"label","label":"x"}\n`, lines.length + 1],
+    ["a line gone", `${lines.slice(0, -1).join("\n")}\n`, lines.length],
+    ["an entry of another type in its place", `${[...lines.slice(0, 2), '{"type":"label","label":"x"}', ...lines.slice(3)].join("\n")}\n`, 3],
+    ["another session's header", `${[lines[0]?.replace('"id":"', '"id":"x'), ...lines.slice(1)].join("\n")}\n`, 1],
+    ["a line that is not JSON", `${[...lines.slice(0, 2), "{oops", ...lines.slice(3)].join("\n")}\n`, 3],
+  ])("%s", (_, now, line) => {
+    expect(upgradeToVersion3Text(parseSession(v1), splitLines(now))).toEqual({ mismatchedLine: line });
+  });
 });
 
 describe("readObjectMembers", () => {

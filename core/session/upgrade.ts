@@ -1,4 +1,5 @@
 import { readObjectMembers, type ObjectSpan } from "./json-members.ts";
+import type { RawLine } from "./lines.ts";
 import type { Entry, Session } from "./types.ts";
 
 /** A replacement of `text[start, end)`; an insertion when `start === end`. */
@@ -64,12 +65,26 @@ function roleEdits(text: string, object: ObjectSpan, entry: Entry): Edit[] | und
   return edits;
 }
 
-/** One entry's line as version 3 writes it, every byte not migration's own kept; `undefined` if unreadable. */
-function upgradeEntryLine(entry: Entry, version: 1 | 2): string | undefined {
-  const text = entry.text;
-  if (text === undefined) return undefined;
+/** The decoded string value of the last member called `key`, if it is a string. */
+function stringMember(text: string, object: ObjectSpan, key: string): string | undefined {
+  const member = object.members.findLast((m) => m.key === key);
+  if (!member || text[member.valueStart] !== '"') return undefined;
+  try {
+    const value: unknown = JSON.parse(text.slice(member.valueStart, member.valueEnd));
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One entry's line as version 3 writes it, every byte not migration's own kept; `undefined` when
+ * the line is not that entry (the file changed since it was read) or cannot be read.
+ */
+function upgradeEntryLine(text: string, entry: Entry, version: 1 | 2): string | undefined {
   const object = readObjectMembers(text);
-  if (!object) return undefined;
+  if (!object || stringMember(text, object, "type") !== entry.type) return undefined;
+  if (version === 2 && stringMember(text, object, "id") !== entry.id) return undefined;
   const roles = roleEdits(text, object, entry);
   if (!roles) return undefined;
   if (version === 2) return applyEdits(text, roles);
@@ -81,22 +96,35 @@ function upgradeEntryLine(entry: Entry, version: 1 | 2): string | undefined {
 }
 
 /**
- * A version 1 or 2 session as version 3 text, built from the lines as they were read: only what
- * migration must change is changed (the header's `version`; v1 entries' `id` and `parentId`, a
- * v1 compaction's `firstKeptEntryId` beside its `firstKeptEntryIndex`; the `hookMessage` role →
- * `custom`). Every other byte stays: numbers past 2^53, `1.0`, `1e5`, `\u` escapes, key order,
- * and values nested too deep to serialise again. Returns the line that could not be read when
- * one cannot (it parsed, so this means a bug).
+ * Writes a version 1 or 2 session as version 3 through `write`, line by line (each with its
+ * `\n`), from its file's lines (`lines`, read again: the parsed session keeps no text, so an old
+ * file costs no more memory to load than a new one, and the rewrite is never one string). Only
+ * what migration must change is changed (the header's `version`; v1 entries' `id` and
+ * `parentId`, a v1 compaction's `firstKeptEntryId` beside its `firstKeptEntryIndex`; the
+ * `hookMessage` role → `custom`). Every other byte stays: numbers past 2^53, `1.0`, `1e5`, `\u`
+ * escapes, key order, and values nested too deep to serialise again. Stops at the first line
+ * that is not what was parsed there (the file changed since) and returns it; what was written
+ * before is then to be thrown away.
  */
-export function upgradeToVersion3(session: Session): { text: string } | { unreadableLine: number } {
+export function upgradeToVersion3(session: Session, lines: Iterable<RawLine>, write: (text: string) => void): { mismatchedLine: number } | undefined {
   if (session.version === 3) throw new Error("upgradeToVersion3: the session is version 3 already");
-  const header = readObjectMembers(session.header.text);
-  if (!header) return { unreadableLine: session.header.line };
-  const parts = [applyEdits(session.header.text, setMembers(header, [["version", "3"]]))];
-  for (const entry of session.entries) {
-    const line = upgradeEntryLine(entry, session.version);
-    if (line === undefined) return { unreadableLine: entry.line };
-    parts.push(line);
+  let next = 0;
+  let headerSeen = false;
+  for (const raw of lines) {
+    if (raw.line === session.header.line) {
+      const header = readObjectMembers(raw.text);
+      if (!header || stringMember(raw.text, header, "id") !== session.header.id) return { mismatchedLine: raw.line };
+      write(`${applyEdits(raw.text, setMembers(header, [["version", "3"]]))}\n`);
+      headerSeen = true;
+      continue;
+    }
+    const entry = session.entries[next];
+    const line = entry?.line === raw.line && headerSeen ? upgradeEntryLine(raw.text, entry, session.version) : undefined;
+    if (line === undefined) return { mismatchedLine: raw.line };
+    write(`${line}\n`);
+    next++;
   }
-  return { text: `${parts.join("\n")}\n` };
+  if (!headerSeen || next < session.entries.length) return { mismatchedLine: session.entries[next]?.line ?? session.header.line };
+  return undefined;
 }
+
