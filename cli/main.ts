@@ -1,10 +1,10 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import type { ConsolaInstance } from "consola/core";
 import { AgentError } from "../core/index.ts";
 import { findFlagProblem, suggest } from "./args.ts";
 import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
 import { inspectCommand } from "./inspect.ts";
-import type { ConsolaInstance } from "consola/core";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import { printOwnText } from "./stdout.ts";
 import packageJson from "../package.json" with { type: "json" };
