@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ArgsDef } from "citty";
-import { findUnknownFlag, suggest } from "./args.ts";
+import { findFlagProblem, suggest } from "./args.ts";
 import { handoffCommand } from "./handoff.ts";
 
 /** The handoff command's own flags, so these tests follow the real definition. */
@@ -9,7 +9,7 @@ async function handoffArgs(): Promise<ArgsDef> {
   return (typeof args === "function" ? await args() : await args) ?? {};
 }
 
-describe("findUnknownFlag on agent handoff", () => {
+describe("findFlagProblem on agent handoff", () => {
   test.each([
     ["a misspelt --focus", ["s.jsonl", "--foucs", "the parser"], "unknown option --foucs; did you mean --focus?"],
     ["a misspelt flag with an inline value", ["s.jsonl", "--foucs=the parser"], "unknown option --foucs; did you mean --focus?"],
@@ -26,7 +26,7 @@ describe("findUnknownFlag on agent handoff", () => {
     ["a short value flag with no value", ["s.jsonl", "-o"], "option -o needs a value"],
     ["a value flag followed by --", ["s.jsonl", "--leaf", "--"], "option --leaf needs a value"],
   ])("rejects %s", async (_, argv, message) => {
-    expect(findUnknownFlag(argv, await handoffArgs())).toBe(message);
+    expect(findFlagProblem(argv, await handoffArgs())).toBe(message);
   });
 
   test.each([
@@ -45,11 +45,11 @@ describe("findUnknownFlag on agent handoff", () => {
     ["anything after --", ["s.jsonl", "--", "--foucs", "-x"]],
     ["a lone dash", ["-", "--strict"]],
   ])("accepts %s", async (_, argv) => {
-    expect(findUnknownFlag(argv, await handoffArgs())).toBeUndefined();
+    expect(findFlagProblem(argv, await handoffArgs())).toBeUndefined();
   });
 });
 
-describe("findUnknownFlag on any definition", () => {
+describe("findFlagProblem on any definition", () => {
   const def: ArgsDef = {
     file: { type: "positional" },
     level: { type: "enum", options: ["a", "b"], alias: ["l", "lvl"] },
@@ -66,7 +66,7 @@ describe("findUnknownFlag on any definition", () => {
     ["a near miss", ["--keep-goign"], "unknown option --keep-goign; did you mean --keep-going?"],
     ["a positional's name is not a flag", ["--file", "x"], "unknown option --file"],
   ])("%s", (_, argv, expected) => {
-    expect(findUnknownFlag(argv, def)).toBe(expected);
+    expect(findFlagProblem(argv, def)).toBe(expected);
   });
 });
 

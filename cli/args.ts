@@ -29,54 +29,97 @@ export function suggest(word: string, known: readonly string[]): string | undefi
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-/**
- * citty accepts flags it does not know without a word, so a typo like `--foucs` would silently
- * hand off without the focus. Returns a message for the first unknown flag, or `undefined`.
- */
-export function findUnknownFlag(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
-  const long = new Map<string, boolean>(); // flag name → takes a value
-  const short = new Map<string, boolean>();
+/** How a flag is read: whether it takes a value, and whether an empty one would point elsewhere. */
+interface FlagRule {
+  takesValue: boolean;
+  /** Its value names a file, an entry or an endpoint (`valueHint` path, id or url). */
+  namesSomething: boolean;
+  valueHint?: string;
+  /** The long name, for messages about an alias. */
+  name: string;
+}
+
+/** Hints whose flags name something to act on (an empty value for them is never "the default"), in words. */
+const NAMING_HINTS: Record<string, string> = { path: "a path", id: "an id", url: "a URL" };
+
+function flagTable(argsDef: ArgsDef): { long: Map<string, FlagRule>; short: Map<string, FlagRule> } {
+  const long = new Map<string, FlagRule>();
+  const short = new Map<string, FlagRule>();
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") continue;
-    const takesValue = def.type === "string" || def.type === "enum";
-    long.set(kebab(name), takesValue);
-    if (def.type === "boolean") long.set(`no-${kebab(name)}`, false);
+    const valueHint = "valueHint" in def && typeof def.valueHint === "string" ? def.valueHint : undefined;
+    const rule: FlagRule = { takesValue: def.type === "string" || def.type === "enum", namesSomething: valueHint !== undefined && valueHint in NAMING_HINTS, valueHint, name: kebab(name) };
+    long.set(kebab(name), rule);
+    if (def.type === "boolean") long.set(`no-${kebab(name)}`, rule);
     const alias = "alias" in def ? def.alias : undefined;
     const aliases = alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
-    for (const alias of aliases) (alias.length === 1 ? short : long).set(alias, takesValue);
+    for (const alias of aliases) (alias.length === 1 ? short : long).set(alias, rule);
   }
-  long.set("help", false);
-  short.set("h", false);
+  const help: FlagRule = { takesValue: false, namesSomething: false, name: "help" };
+  long.set("help", help);
+  short.set("h", help);
+  return { long, short };
+}
 
+function emptyValueMessage(shown: string, flag: FlagRule): string {
+  return `option ${shown} needs ${NAMING_HINTS[flag.valueHint ?? ""] ?? "a value"}, not an empty string`;
+}
+
+/**
+ * What citty would misread without a word, checked on the raw arguments before it parses them:
+ * citty accepts unknown flags silently (a typo like `--foucs` would hand off without the focus),
+ * takes `--no-record=true` as no negation at all, and takes `-o ""` as no `--out`. Returns a
+ * message for the first such problem, or `undefined`. The rules, each for every flag:
+ * - a flag must be known (with a suggestion when one is close);
+ * - a flag that takes a value must get one (`--out` at the end, or before another flag, has none);
+ * - a flag whose value names something to act on (its `valueHint` is a path, an id or a URL) must
+ *   not get an empty one: falling back to the default would write, read or send elsewhere;
+ * - a switch (`--json`, `--no-record`) takes no value: citty reads `--no-record=true` as
+ *   recording and `--json=no` as JSON;
+ * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x".
+ */
+export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
+  const { long, short } = flagTable(argsDef);
   for (let i = 0; i < rawArgs.length; i++) {
     const arg = rawArgs[i] ?? "";
     if (arg === "--") break;
     if (!arg.startsWith("-") || arg === "-") continue;
-    const [flag = "", inlineValue] = arg.replace(/^-+/, "").split(/=(.*)/s, 2);
     if (!arg.startsWith("--")) {
       // Short flags group as citty reads them: `-qv` is -q -v; `-fText` is -f with the value "Text".
-      const letters = [...flag];
+      const letters = [...arg.slice(1)];
       for (const [j, letter] of letters.entries()) {
-        const takesValue = short.get(letter);
-        if (takesValue === undefined) return unknownFlagMessage(letters.length === 1 ? `-${letter}` : `-${letter} (in ${arg})`, letter, long);
-        if (!takesValue) continue;
-        if (j === letters.length - 1 && inlineValue === undefined) {
-          if (!isValue(rawArgs[i + 1])) return `option -${letter} needs a value`;
-          i++;
-        }
+        const flag = short.get(letter);
+        if (flag === undefined) return unknownFlagMessage(letters.length === 1 ? `-${letter}` : `-${letter} (in ${arg})`, letter, long);
+        if (!flag.takesValue) continue;
+        const attached = letters.slice(j + 1).join("");
+        // citty keeps the "=": `-o=x.jsonl` would write a file named "=x.jsonl".
+        if (attached.startsWith("=")) return `option -${letter} takes its value after a space (-${letter} ${attached.slice(1) || "VALUE"}) or as --${flag.name}=${attached.slice(1) || "VALUE"}, not ${arg}`;
+        if (attached !== "") break;
+        const next = rawArgs[i + 1];
+        if (!isValue(next)) return `option -${letter} needs a value`;
+        if (next === "" && flag.namesSomething) return emptyValueMessage(`-${letter}`, flag);
+        i++;
         break;
       }
       continue;
     }
-    const name = kebab(flag);
-    const takesValue = long.get(name);
-    if (takesValue === undefined) return unknownFlagMessage(arg.split("=")[0] ?? arg, name, long);
-    if (takesValue && inlineValue === undefined) {
+    const [written = "", inlineValue] = arg.slice(2).split(/=(.*)/s, 2);
+    const name = kebab(written);
+    const flag = long.get(name);
+    if (flag === undefined) return unknownFlagMessage(`--${written}`, name, long);
+    if (!flag.takesValue) {
+      if (inlineValue !== undefined) return `option --${name} takes no value (found --${name}=${inlineValue})`;
+      continue;
+    }
+    let value = inlineValue;
+    if (value === undefined) {
       // citty would quietly take the flag as empty: `--out` with nothing after it must not
       // fall back to writing beside the source.
-      if (!isValue(rawArgs[i + 1])) return `option --${name} needs a value`;
+      value = rawArgs[i + 1];
+      if (!isValue(value)) return `option --${name} needs a value`;
       i++;
     }
+    if (value === "" && flag.namesSomething) return emptyValueMessage(`--${name}`, flag);
   }
   return undefined;
 }
@@ -86,7 +129,7 @@ function isValue(next: string | undefined): boolean {
   return next !== undefined && (next === "-" || !next.startsWith("-") || /^-\d/.test(next));
 }
 
-function unknownFlagMessage(shown: string, name: string, long: Map<string, boolean>): string {
+function unknownFlagMessage(shown: string, name: string, long: Map<string, FlagRule>): string {
   // `--no-x` forms are only offered for a word that starts like one (`--no-recrod` → `--no-record`).
   const negated = name.startsWith("no");
   const hint = suggest(name, [...long.keys()].filter((k) => negated || !k.startsWith("no-")));

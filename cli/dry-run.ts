@@ -3,6 +3,7 @@ import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type Ha
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { printJson, printText } from "./stdout.ts";
 
 /** The offline engine never calls the model; reaching this is a bug, and says so. */
 const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
@@ -20,7 +21,7 @@ function plural(n: number, word: string): string {
 export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
   if (options.engine === "offline") {
     const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
-    process.stdout.write(options.json ? `${JSON.stringify({ dryRun: true, engine: "offline", document })}\n` : `${document}\n`);
+    await (options.json ? printJson({ dryRun: true, engine: "offline", document }) : printText(`${document}\n`));
     logger.info("dry run: the offline engine sends nothing; nothing written");
     return EXIT.ok;
   }
@@ -28,10 +29,10 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
   const estimatedTokens = estimateTokens(input.analysis.context);
   if (options.json) {
     const report = { dryRun: true, engine: "llm", requests: planned.requests, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed };
-    process.stdout.write(`${JSON.stringify(report)}\n`);
+    await printJson(report);
   } else {
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
-    process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
+    await printJson(printed, { indent: 2 });
   }
   for (const line of planned.lines) logger.info(line);
   if (planned.redacted > 0) logger.info(`${plural(planned.redacted, "likely secret")} replaced by placeholders`);

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
 
 export interface SessionFile {
@@ -15,6 +16,11 @@ export interface SessionFile {
   links: number;
   size: number;
   mtimeMs: number;
+  /**
+   * Set when the session is read as a stream (stdin, a pipe, a path naming an open descriptor):
+   * why there is no file to record into or to name as the new session's parent.
+   */
+  stream?: string;
 }
 
 function describeFsError(error: unknown): string {
@@ -22,21 +28,63 @@ function describeFsError(error: unknown): string {
   if (code === "ENOENT") return "no such file";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a directory";
+  if (code === "ENXIO") return "nothing can be read from it (a socket?)";
   return error instanceof Error ? error.message : String(error);
 }
 
 /** How much of a session file is read at a time; the buffer is reused, so this is all it costs. */
 const CHUNK_BYTES = 1 << 20;
 
+/** `/dev/fd/N` and `/proc/<pid>/fd/N`: a name for whatever a descriptor has open, not a file of its own. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/fd)\/\d+$/;
+const STANDARD_STREAM = /^\/dev\/std(?:in|out|err)$/;
+
 /**
- * Opens a session file, refusing folders and unreadable paths with a clear message. Its bytes come
- * as chunks read on demand (at most the size it had when opened, so they match `file.size`), so
- * the whole file is never in memory at once; the file is closed when the chunks are read or
- * their reading is stopped.
+ * Whether `path`, or a symbolic link on the way from it, names an open descriptor (`/dev/stdin`,
+ * `/dev/fd/63` from `<(…)`, `/proc/self/fd/0`). Such a path reaches a file only by way of what
+ * the shell had open: even when that is a regular file (`/dev/stdin < s.jsonl`), it is not a
+ * place to write back to.
+ */
+function namesADescriptor(path: string): boolean {
+  let current = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    if (DESCRIPTOR_PATH.test(current) || STANDARD_STREAM.test(current)) return true;
+    try {
+      // Folders first, so a link inside a linked folder (/dev/fd → /proc/self/fd) is seen for what it is.
+      current = join(realpathSync(dirname(current)), basename(current));
+      if (DESCRIPTOR_PATH.test(current)) return true;
+      if (!lstatSync(current).isSymbolicLink()) return false;
+      current = resolve(dirname(current), readlinkSync(current));
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** A named source that is read but never written back, and why; `undefined` for an ordinary file. */
+function streamReason(path: string, stats: Stats): string | undefined {
+  if (stats.isFIFO() || stats.isSocket()) return "it is a pipe";
+  if (namesADescriptor(path)) return "it names an open descriptor";
+  return undefined;
+}
+
+/**
+ * Opens a session for reading: a file, or a stream (`-` for stdin, a pipe, a path such as
+ * `/dev/stdin` that names an open descriptor). Folders, devices and unreadable paths are refused
+ * with a clear message. Its bytes come as chunks read on demand (a file: at most the size it had
+ * when opened, so they match `file.size`), so the whole file is never in memory at once; the
+ * file is closed when the chunks are read or their reading is stopped.
  */
 export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const absolutePath = resolve(path);
   const fail = (error: unknown) => new AgentError("FILE", `${path}: ${describeFsError(error)}`, { file: path });
+  if (path === "-") {
+    // A person at a terminal would be left waiting for a session to be typed in.
+    if (isatty(0)) throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
+    const file = { path: "-", absolutePath: "stdin", realPath: "stdin", links: 0, size: 0, mtimeMs: 0, stream: "it was read from stdin" };
+    return { file, chunks: readChunks(0, undefined, "-", false) };
+  }
+  const absolutePath = resolve(path);
   let stats: Stats;
   try {
     stats = statSync(absolutePath);
@@ -44,34 +92,51 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
     throw fail(error);
   }
   if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
-  if (!stats.isFile()) throw new AgentError("FILE", `${path}: is not a regular file`, { file: path });
+  // A terminal would wait for typing; /dev/zero never ends.
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
+  const stream = streamReason(path, stats);
   let fd: number;
   let realPath: string;
   try {
-    realPath = realpathSync(absolutePath);
+    realPath = stream ? absolutePath : realpathSync(absolutePath);
     fd = openSync(absolutePath, "r");
   } catch (error) {
     throw fail(error);
   }
-  const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs };
-  return { file, chunks: readChunks(fd, stats.size, fail) };
+  const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs, stream };
+  return { file, chunks: readChunks(fd, stream ? undefined : stats.size, path, true) };
 }
 
-function* readChunks(fd: number, size: number, fail: (error: unknown) => AgentError): Generator<Uint8Array> {
+/** Sleeps without giving the event loop a turn: reading is synchronous, like the rest of loading. */
+function waitForData(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+}
+
+/** Reads `size` bytes, or a stream to its end; NUL bytes at the start of a stream mean it is not text. */
+function* readChunks(fd: number, size: number | undefined, label: string, close: boolean): Generator<Uint8Array> {
+  const fail = (error: unknown) => new AgentError("FILE", `${label}: ${describeFsError(error)}`, { file: label });
   try {
-    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size)));
-    for (let done = 0; done < size; ) {
+    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size ?? CHUNK_BYTES)));
+    for (let done = 0; size === undefined || done < size; ) {
       let read: number;
       try {
-        read = readSync(fd, buffer, 0, Math.min(buffer.length, size - done), null);
+        read = readSync(fd, buffer, 0, Math.min(buffer.length, (size ?? Number.POSITIVE_INFINITY) - done), null);
       } catch (error) {
+        // stdin may have been left non-blocking by whoever started us: wait for the writer.
+        if (error instanceof Error && "code" in error && error.code === "EAGAIN") {
+          waitForData();
+          continue;
+        }
         throw fail(error);
       }
-      if (read === 0) break; // the file shrank since it was opened
+      if (read === 0) break; // the end of a stream, or a file that shrank since it was opened
+      // An endless stream of zeros (`cat /dev/zero |`) would never end its first line.
+      if (size === undefined && done === 0 && buffer.subarray(0, read).includes(0)) throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
       done += read;
       yield buffer.subarray(0, read);
     }
   } finally {
-    closeSync(fd);
+    if (close) closeSync(fd);
   }
 }
+

@@ -42,8 +42,18 @@ describe("the checks catch what they claim to", () => {
     ["an internal error without a trace", { code: 2, stdout: "", stderr: "error: unexpected internal error (please report it): x\n" }, "unexpected internal error"],
     ["output on stdout after a refusal", { code: 2 }, "on stdout"],
     ["a hang", { code: 143, stdout: "", timedOut: true }, "timed out"],
+    ["an escape sequence on stderr", { stderr: 'warning: unknown entry type "x\x1b]0;pwned\x07"\n' }, "raw control character U+001b on stderr"],
+    ["a C1 control on stderr", { stderr: "warning: \u009b2J\n" }, "raw control character U+009b on stderr"],
+    ["a bidi override on stderr", { stderr: "error: \u202eevil\n" }, "raw control character U+202e on stderr"],
+    ["a carriage return on stderr", { stderr: "error: x\rall good\n" }, "raw control character U+000d on stderr"],
   ])("%s is a problem", (_name, change, problem) => {
     expect(judgeRun({ ...ok, ...change }).join("\n")).toContain(problem);
+  });
+
+  test("a raw control character in JSON on stdout is a problem; in a document it is the product", () => {
+    const run = { ...ok, stdout: '{"a":"\u009b"}\n' };
+    expect(judgeRun(run, { jsonOut: true }).join("\n")).toContain("raw control character U+009b in the JSON on stdout");
+    expect(judgeRun(run)).toEqual([]);
   });
 
   test("clean runs are not problems", () => {

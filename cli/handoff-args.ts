@@ -5,7 +5,7 @@ import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./optio
 export const HANDOFF_ARGS = {
   session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
-  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "id" },
+  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
@@ -38,7 +38,7 @@ EXIT CODES
   1    the model call or anything after it failed (Handoff failed: …)
   2    bad usage, or a file that is missing, unreadable or not a session
   3    fewer than 2 messages on the branch (Nothing to hand off)
-  130  cancelled by SIGINT/SIGTERM; nothing written
+  130  cancelled by SIGINT, SIGTERM or SIGHUP; nothing written
 
 EXAMPLES
 

@@ -1,14 +1,15 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, isAgentError, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "../core/index.ts";
-import type { SessionFile } from "./files.ts";
+import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
+import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
-import { appendIfUnchanged, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
+import { removeTempFiles, type Content } from "./temp-file.ts";
+import { appendIfUnchanged, createFileAtomically, replaceIfUnchanged } from "./write.ts";
 
 /** The clock and fresh ids. */
 export function realEffects(): Omit<HandoffDeps, "complete"> {
@@ -19,16 +20,18 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
   };
 }
 
+/** Ctrl-C, a polite kill, and a terminal that went away (SIGHUP) all mean "stop, write nothing". */
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /**
- * Runs `work` with SIGINT and SIGTERM turned into a cancel signal for its whole length: the
+ * Runs `work` with SIGINT, SIGTERM and SIGHUP turned into a cancel signal for its whole length: the
  * model call, the wait for the lock, and the writes. Whatever was cancelled ends as CANCELLED
  * (exit 130), and no temp file outlives the run.
  */
 export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
   const cancel = new AbortController();
   const onSignal = () => cancel.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
     return await work(cancel.signal);
   } catch (error) {
@@ -36,8 +39,7 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
     throw error;
   } finally {
     removeTempFiles();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
   }
 }
 
@@ -75,6 +77,10 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
     const lock = await acquireLock(file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
+    if ("foreign" in lock) {
+      logger.warn(`${file.path}: not recorded in the source: ${file.realPath}.lock is ${lock.foreign}, not a lock this tool made; it was left alone`);
+      return undefined;
+    }
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
     logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.realPath}.lock (another handoff recording into it?)`);
   } catch (error) {
@@ -84,8 +90,21 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
   return undefined;
 }
 
+/**
+ * A version 1 or 2 source as version 3 and then `turn`, written piece by piece from its own lines
+ * read again now (the session in memory keeps no text); abandoned when a line is no longer what
+ * was read.
+ */
+function upgradedSource(session: Session, file: SessionFile, turn: string): Content {
+  return (write) => {
+    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks), write)) return false;
+    write(turn);
+    return true;
+  };
+}
+
 /** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
-function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
+function record(result: HandoffResult, session: Session, file: SessionFile, logger: ConsolaInstance): boolean {
   const recording = result.recording;
   if (!recording || recording.mode === "skip") return false;
   if (recording.mode === "rewrite" && file.links > 1) {
@@ -95,7 +114,8 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
   }
   let done: boolean;
   try {
-    done = recording.mode === "append" ? appendIfUnchanged(file.realPath, recording.text, file) : replaceIfUnchanged(file.realPath, recording.text, file);
+    if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
+    else done = replaceIfUnchanged(file.realPath, upgradedSource(session, file, recording.turn), file);
   } catch (error) {
     logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
     return false;
@@ -115,22 +135,24 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
 export async function writeOutputs(
   result: HandoffResult,
   out: string | undefined,
-  file: SessionFile,
+  source: { session: Session; file: SessionFile },
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string; recorded: boolean }> {
+  const { session, file } = source;
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
     if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-    const sessionFile = out ?? join(dirname(file.absolutePath), result.newSession.fileName);
+    // Beside the source; a stream has no folder of its own, so the current one.
+    const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);
     try {
       createFileAtomically(sessionFile, result.newSession.content);
     } catch (error) {
       throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return { sessionFile, recorded: lock ? record(result, file, logger) : false };
+    return { sessionFile, recorded: lock ? record(result, session, file, logger) : false };
   } finally {
     lock?.release();
   }

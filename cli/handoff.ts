@@ -9,6 +9,7 @@ import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
+import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 
 export const handoffCommand = defineCommand({
@@ -28,39 +29,43 @@ export const handoffCommand = defineCommand({
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(options.engineNotice);
+    const stream = loaded.file.stream;
+    if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
     const input = handoffInput(loaded, options);
     if (options.dryRun) return printDryRun(input, options, logger);
     const out = options.out ? resolve(options.out) : undefined;
     if (out) checkNewFilePath(out);
 
-    return withCancellation(async (cancel) => {
+    const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const result = await callModel(input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
-      const { sessionFile, recorded } = await writeOutputs(result, out, loaded.file, logger, cancel);
-
-      if (options.json) {
-        const report = {
-          document: result.document,
-          sessionFile,
-          sourceFile: loaded.file.absolutePath,
-          sessionId: result.newSession.sessionId,
-          engine: options.engine,
-          model: result.model,
-          usage: result.usage,
-          missingSections: result.missingSections,
-          recorded,
-          condensed: result.condensed,
-          redacted: result.redacted,
-        };
-        process.stdout.write(`${JSON.stringify(report)}\n`);
-      } else {
-        process.stdout.write(`${result.document}\n`);
-      }
-      logger.success(`New session started with handoff context: ${sessionFile}`);
-      return EXIT.ok;
+      return { result, ...(await writeOutputs(result, out, loaded, logger, cancel)) };
     });
+
+    // The files are written: a failure to print now must say so (see printText).
+    const written = [`${sessionFile} (the new session)`, ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    if (options.json) {
+      const report = {
+        document: result.document,
+        sessionFile,
+        sourceFile: stream ? null : loaded.file.absolutePath,
+        sessionId: result.newSession.sessionId,
+        engine: options.engine,
+        model: result.model,
+        usage: result.usage,
+        missingSections: result.missingSections,
+        recorded,
+        condensed: result.condensed,
+        redacted: result.redacted,
+      };
+      await printJson(report, { written });
+    } else {
+      await printText(`${result.document}\n`, { written });
+    }
+    logger.success(`New session started with handoff context: ${sessionFile}`);
+    return EXIT.ok;
   },
 });
 
@@ -70,12 +75,14 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
     session: loaded.session,
     analysis: loaded.analysis,
     sourcePath: loaded.file.absolutePath,
+    sourceIsStream: loaded.file.stream !== undefined,
     focus: options.focus,
     model: offline ? OFFLINE_MODEL : options.model,
     provider: offline ? "agent" : options.provider,
     systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
     strict: options.strict,
-    record: options.record,
+    // A stream has no file to write back to.
+    record: options.record && loaded.file.stream === undefined,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
     engine: options.engine,

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { buildInspectReport, renderInspectReport } from "../core/index.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
+import { printJson, printText } from "./stdout.ts";
 
 export const inspectCommand = defineCommand({
   meta: {
@@ -16,11 +17,11 @@ export const inspectCommand = defineCommand({
     quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
     verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
   },
-  run({ args }) {
+  async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const loaded = loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger });
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
-    process.stdout.write(args.json ? `${JSON.stringify(report)}\n` : `${renderInspectReport(report)}\n`);
+    await (args.json ? printJson(report) : printText(`${renderInspectReport(report)}\n`));
     return EXIT.ok;
   },
 });

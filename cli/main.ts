@@ -1,11 +1,13 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import type { ConsolaInstance } from "consola/core";
 import { AgentError } from "../core/index.ts";
-import { findUnknownFlag, suggest } from "./args.ts";
+import { findFlagProblem, suggest } from "./args.ts";
 import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
 import { inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
+import { printOwnText } from "./stdout.ts";
 import packageJson from "../package.json" with { type: "json" };
 
 // Loose types here: citty's CommandDef is generic over each command's own args.
@@ -31,9 +33,9 @@ function stripAnsi(text: string): string {
 }
 
 /** citty colours its usage text; keep colour for a terminal only. */
-function printUsage(text: string): void {
+function printUsage(text: string): Promise<void> {
   const plain = !process.stdout.isTTY || Boolean(process.env.NO_COLOR);
-  process.stdout.write(`${plain ? stripAnsi(text) : text}\n`);
+  return printOwnText(`${plain ? stripAnsi(text) : text}\n`);
 }
 
 /**
@@ -51,12 +53,20 @@ export async function runCli(argv: string[]): Promise<number> {
     logger.error(`a command is needed\n\n${stripAnsi(await renderUsage(mainCommand))}`);
     return EXIT.usage;
   }
+  try {
+    return await runCommandLine(name, rest, logger);
+  } catch (error) {
+    return reportError(error, logger);
+  }
+}
+
+async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
   if (name === "--help" || name === "-h" || name === "help") {
-    printUsage(await renderUsage(mainCommand));
+    await printUsage(await renderUsage(mainCommand));
     return EXIT.ok;
   }
   if (name === "--version" || name === "-V") {
-    process.stdout.write(`${packageJson.version}\n`);
+    await printOwnText(`${packageJson.version}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];
@@ -67,13 +77,13 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   if (rest.includes("--help") || rest.includes("-h")) {
     const footer = HELP_FOOTERS[name];
-    printUsage(`${(await renderUsage(command, mainCommand)).trimEnd()}${footer ? `\n\n${footer}` : ""}\n`);
+    await printUsage(`${(await renderUsage(command, mainCommand)).trimEnd()}${footer ? `\n\n${footer}` : ""}\n`);
     return EXIT.ok;
   }
   const args = typeof command.args === "function" ? await command.args() : await command.args;
-  const unknown = findUnknownFlag(rest, args ?? {});
-  if (unknown) {
-    logger.error(`${unknown} (see agent ${name} --help)`);
+  const problem = findFlagProblem(rest, args ?? {});
+  if (problem) {
+    logger.error(`${problem} (see agent ${name} --help)`);
     return EXIT.usage;
   }
 
@@ -81,9 +91,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof Error && error.name === "CLIError") {
-      return reportError(new AgentError("USAGE", `${stripAnsi(error.message)} (see agent ${name} --help)`), logger);
-    }
-    return reportError(error, logger);
+    if (error instanceof Error && error.name === "CLIError") throw new AgentError("USAGE", `${stripAnsi(error.message)} (see agent ${name} --help)`);
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, CompletionError, createWithholder, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
+import { shapeErrorText } from "./error-text.ts";
 import { describeUrl, urlSecrets } from "./secrets.ts";
 
 export interface ModelPortOptions {
@@ -50,7 +51,8 @@ function statusOf(error: unknown): number | undefined {
  * `AgentError` whose message says what happened without the key.
  */
 function translateError(error: unknown, options: ModelPortOptions, where: string, sdk: Sdk): Error {
-  const message = scrub(errorText(error), options);
+  // Scrubbed whole before it is shaped: a cut must not leave half a key behind.
+  const message = shapeErrorText(scrub(errorText(error), options));
   const status = statusOf(error);
   if (status === 400 || status === 413 || status === 422) {
     if (CONTEXT_LENGTH.test(message)) return new CompletionError("context_length", `the request is larger than the model's context window (${message})`);
@@ -63,7 +65,7 @@ function translateError(error: unknown, options: ModelPortOptions, where: string
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = systemCode(error);
-    return new AgentError("HANDOFF_FAILED", `could not reach ${where}${code ? ` (${code})` : `: ${scrub(errorText(error.cause ?? error), options)}`}`);
+    return new AgentError("HANDOFF_FAILED", `could not reach ${where}${code ? ` (${code})` : `: ${shapeErrorText(scrub(errorText(error.cause ?? error), options))}`}`);
   }
   return new AgentError("HANDOFF_FAILED", message);
 }

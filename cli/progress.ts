@@ -1,3 +1,5 @@
+import { stripControls } from "./terminal.ts";
+
 /**
  * A live status line on stderr while the model writes: elapsed time and tokens received.
  * Only for a person watching a terminal; a no-op in CI, in pipes and with --quiet.
@@ -7,8 +9,10 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(enabled: boolean, label: string): Progress {
+export function createProgress(enabled: boolean, text: string): Progress {
   if (!enabled) return { update() {}, stop() {} };
+  // The label names the model, which comes from flags or the environment: no escapes through.
+  const label = stripControls(text);
   const started = performance.now();
   let chars = 0;
   let shown = false;

@@ -2,6 +2,8 @@
 // take most of consola's load time.
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
+import { StdoutError } from "./stdout.ts";
+import { stripControls } from "./terminal.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
 export const EXIT = {
@@ -33,6 +35,9 @@ export function isInteractive(env: Record<string, string | undefined> = process.
   return Boolean(process.stderr.isTTY) && !env.CI && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
+/** consola's level for debug lines: what `--verbose` turns on. */
+const VERBOSE_LEVEL = 4;
+
 /** Tag for messages whose exact text the spec fixes. */
 const VERBATIM = "verbatim";
 
@@ -43,6 +48,24 @@ function formatArgs(args: readonly unknown[]): string {
   return args.map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? (arg.stack ?? arg.message) : JSON.stringify(arg))).join(" ");
 }
 
+let stderrListening = false;
+
+/**
+ * Writes to stderr, come what may: with stderr gone (a closed pipe, a hung-up terminal) there
+ * is nobody to tell, and the failure must not turn into an uncaught error of its own.
+ */
+export function writeStderr(text: string): void {
+  if (!stderrListening) {
+    stderrListening = true;
+    process.stderr.on("error", () => {});
+  }
+  try {
+    process.stderr.write(text);
+  } catch {
+    // Nowhere left to report it.
+  }
+}
+
 /**
  * The one logger: everything for humans goes to stderr, one plain line per message, so stdout
  * carries only the product. `--quiet` keeps warnings and errors; `--verbose` adds debug lines.
@@ -50,18 +73,19 @@ function formatArgs(args: readonly unknown[]): string {
 export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
   const colour = isInteractive();
   return createConsola({
-    level: options.quiet ? 1 : options.verbose ? 4 : 3,
+    level: options.quiet ? 1 : options.verbose ? VERBOSE_LEVEL : 3,
     throttle: 0,
     stdout: process.stderr,
     stderr: process.stderr,
     reporters: [
       {
         log(entry: LogObject) {
-          const text = formatArgs(entry.args);
+          // Messages quote sessions, endpoints and paths: none of them may drive the terminal.
+          const text = stripControls(formatArgs(entry.args));
           // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
           const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
-          process.stderr.write(`${painted}${text}\n`);
+          writeStderr(`${painted}${text}\n`);
         },
       },
     ],
@@ -82,7 +106,21 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     else logger.error(error.message);
     return status;
   }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  logger.error(`unexpected internal error (please report it): ${detail}`);
+  if (error instanceof StdoutError) {
+    logger.error(`${error.message}${error.written.length > 0 ? `; already written: ${error.written.join(", ")}` : ""}`);
+    return EXIT.failed;
+  }
+  logger.error(describeBug(error, logger.level >= VERBOSE_LEVEL));
   return EXIT.failed;
+}
+
+/**
+ * A bug, in one line a user can quote in a report; with `--verbose`, its stack too. Recognisable
+ * as a bug either way: it says so.
+ */
+export function describeBug(error: unknown, withStack: boolean): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const firstLine = message.split("\n", 1)[0] ?? "";
+  if (withStack && error instanceof Error && error.stack) return `unexpected internal error (please report it): ${error.stack}`;
+  return `unexpected internal error (please report it): ${firstLine}${withStack ? "" : " (run with --verbose for the stack)"}`;
 }

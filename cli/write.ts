@@ -1,61 +1,8 @@
-import { closeSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { AgentError } from "../core/index.ts";
-
-/** Temp files we have created and not yet renamed or removed, for cleanup on any exit path. */
-const liveTempFiles = new Set<string>();
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** Removes a temp file (already renamed or linked away is fine) and forgets it. */
-function discardTemp(temp: string): void {
-  unlinkQuietly(temp);
-  liveTempFiles.delete(temp);
-}
-
-export function removeTempFiles(): void {
-  for (const path of liveTempFiles) unlinkQuietly(path);
-  liveTempFiles.clear();
-}
-
-const FS_REASONS: Record<string, string> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "disk quota exceeded",
-  EROFS: "read-only file system",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  ENOENT: "no such file or folder",
-  EEXIST: "already exists; refusing to overwrite it",
-  EXDEV: "hard links are not possible there",
-};
-
-/** A file-system failure in words a user can act on, naming the path. */
-export function fileError(path: string, error: unknown): AgentError {
-  if (error instanceof AgentError) return error;
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
-  return new AgentError("FILE", `${path}: ${reason}`, { file: path });
-}
-
-/**
- * Writes every byte or throws. `writeSync` may write less than asked (a nearly full disk) and
- * say so only in its return value; a short write must never pass for a whole one.
- */
-export function writeAll(fd: number, content: string): void {
-  const bytes = Buffer.from(content, "utf8");
-  let offset = 0;
-  while (offset < bytes.length) {
-    const written = writeSync(fd, bytes, offset, bytes.length - offset);
-    if (written <= 0) throw Object.assign(new Error("short write"), { code: "ENOSPC" });
-    offset += written;
-  }
-}
+import { fileError } from "./fs-errors.ts";
+import { discardTemp, NAME_MAX_BYTES, writeAll, writeTemp, type Content } from "./temp-file.ts";
 
 function syncDirectory(dir: string): void {
   try {
@@ -70,25 +17,6 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** Writes a temp file beside `finalPath`, whole and synced, mode 0600. Returns its path; removes it on failure. */
-function writeTemp(finalPath: string, content: string, mode = 0o600): string {
-  const temp = join(dirname(finalPath), `.${basename(finalPath)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  liveTempFiles.add(temp);
-  try {
-    const fd = openSync(temp, "wx", mode);
-    try {
-      writeAll(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    discardTemp(temp);
-    throw fileError(finalPath, error);
-  }
-  return temp;
-}
-
 /**
  * Refuses an output path we must not write: an existing file (we never overwrite), a symlink
  * (even a dangling one), or a path whose folder does not exist. Checked before the model is
@@ -101,6 +29,7 @@ export function checkNewFilePath(path: string): void {
   } catch {
     stats = undefined;
   }
+  if (Buffer.byteLength(basename(path), "utf8") > NAME_MAX_BYTES) throw new AgentError("FILE", `${path}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
   if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
   if (stats) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
   const dir = dirname(path);
@@ -121,6 +50,7 @@ export function checkNewFilePath(path: string): void {
 export function createFileAtomically(path: string, content: string): void {
   checkNewFilePath(path);
   const temp = writeTemp(path, content);
+  if (temp === undefined) throw new AgentError("FILE", `${path}: nothing to write`, { file: path });
   try {
     linkSync(temp, path);
   } catch (error) {
@@ -175,10 +105,18 @@ export function appendIfUnchanged(path: string, text: string, snapshot: FileSnap
   return true;
 }
 
-/** Replaces the source with new content atomically (temp + rename), keeping its mode, if unchanged since read. */
-export function replaceIfUnchanged(path: string, content: string, snapshot: FileSnapshot): boolean {
+/**
+ * Replaces the source with new content atomically (temp + rename), if unchanged since read. The
+ * content may come piece by piece, and its producer may abandon it (the source's lines are not
+ * what was read): then, as when the file changed, nothing is replaced and the result is false.
+ * The new file keeps the original's owner, group and mode; when the owner cannot be kept (we are
+ * not root, and it is not ours), nothing is replaced and the error says why.
+ */
+export function replaceIfUnchanged(path: string, content: Content, snapshot: FileSnapshot): boolean {
   if (!unchanged(path, snapshot)) return false;
-  const temp = writeTemp(path, content, statSync(path).mode & 0o777);
+  const original = statSync(path);
+  const temp = writeTemp(path, content, { uid: original.uid, gid: original.gid, mode: original.mode & 0o7777 });
+  if (temp === undefined) return false;
   try {
     if (!unchanged(path, snapshot)) return false;
     renameSync(temp, path);

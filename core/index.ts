@@ -1,6 +1,8 @@
 /** The public surface of core: everything cli/ may import. */
 export { AgentError, isAgentError, type ErrorCode } from "./errors.ts";
 export { parseSession } from "./session/parse.ts";
+export { splitLines, type RawLine } from "./session/lines.ts";
+export { upgradeToVersion3 } from "./session/upgrade.ts";
 export type { Entry, LineProblem, Session, SessionFormat, SessionHeader, TitleSlot } from "./session/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";

@@ -56,4 +56,17 @@ describe("captureDocument", () => {
     expect(captureDocument("")).toBe("");
     expect(captureDocument(" \n\t ")).toBe("");
   });
+
+  const MENTION = "## Goal\nShip it.\n\n## Critical Context\n- The wrapper ends at `</handoff-context>`; the parser in src/wrap.ts splits on it.\n\n## Next Steps\n1. Run `npm test`.";
+  test.each([
+    ["a mention mid-document", MENTION, MENTION],
+    ["a mention on a line of its own", "## Goal\nx\n</handoff-context>\n## Next Steps\ny", "## Goal\nx\n</handoff-context>\n## Next Steps\ny"],
+    ["a mention in the last line", "## Goal\nx\n\nEnds with </handoff-context>", "## Goal\nx\n\nEnds with </handoff-context>"],
+    ["a whole-answer wrapper around a document with a mention", `<handoff-context>\n${MENTION}\n</handoff-context>`, MENTION],
+    ["a whole-answer wrapper with the sentence, around a mention", `<handoff-context>\n${MENTION}\n</handoff-context>\n\n${ECHO_SENTENCE}`, MENTION],
+    ["a wrapper closed part way, the answer going on after it", `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`, `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`],
+    ["an opening tag mid-document", "## Goal\nSee <handoff-context> in wrap.ts.", "## Goal\nSee <handoff-context> in wrap.ts."],
+  ])("keeps the whole document: %s", (_, answer, expected) => {
+    expect(captureDocument(answer)).toBe(expected);
+  });
 });

@@ -1,7 +1,9 @@
+import { stripEchoedWrapper } from "./wrap.ts";
+
 /**
  * Turns a model's answer into the document. Open models often wrap their answer: a leading
  * `<think>` block, a code fence around the whole reply, or an echo of the `<handoff-context>`
- * wrapper the new session will use. Each is removed; what is left is trimmed.
+ * wrapper the new session will use around the whole reply. Each is removed; what is left is trimmed.
  */
 export function captureDocument(answer: string): string {
   let text = answer.trim();
@@ -15,9 +17,5 @@ export function captureDocument(answer: string): string {
   const fenced = /^(`{3,}|~{3,})[\w-]*[ \t]*\n([\s\S]*?)\n\1[ \t]*$/.exec(text);
   if (fenced?.[2] !== undefined) text = fenced[2].trim();
 
-  if (text.startsWith("<handoff-context>")) {
-    const end = text.indexOf("</handoff-context>");
-    text = (end === -1 ? text.slice("<handoff-context>".length) : text.slice("<handoff-context>".length, end)).trim();
-  }
-  return text;
+  return stripEchoedWrapper(text);
 }

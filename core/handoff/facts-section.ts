@@ -12,6 +12,8 @@ export interface SessionFactsOptions {
   constraints?: readonly string[];
   /** Constraints listed before "+N more" (default 10). */
   maxConstraints?: number;
+  /** The source was read as a stream (stdin, a pipe): `sourcePath` names it, but no file is there. */
+  sourceIsStream?: boolean;
 }
 
 const HEADING = "## Session Facts";
@@ -122,7 +124,7 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
   const readOnly = [...new Set(facts.filesRead)].filter((path) => !modifiedSet.has(path));
 
   const lines = [HEADING, "Read from the session file by code, not written by a model.", ""];
-  lines.push(`- Source session: ${inlineCode(sourcePath)}`);
+  lines.push(options.sourceIsStream ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)` : `- Source session: ${inlineCode(sourcePath)}`);
   lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
   lines.push(readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`, ...listLines(readOnly, maxFiles));
   lines.push(...commandLines(facts.commands, maxCommands));

@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isObject, type JsonObject } from "../json.ts";
 import { analyzeBranch } from "../session/analyze.ts";
+import { splitLines } from "../session/lines.ts";
 import { parseSession } from "../session/parse.ts";
 import type { Entry, Session } from "../session/types.ts";
+import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording, type RecordingInput } from "./outputs.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
 
@@ -102,6 +104,19 @@ describe("wrapHandoffDocument", () => {
       "<handoff-context>\nDOC\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.",
     );
   });
+
+  const TAIL = "\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+  test.each([
+    ["a closing tag mid-line", "a </handoff-context> b", "a <\\/handoff-context> b"],
+    ["a closing tag on its own line", "x\n</handoff-context>\ny", "x\n<\\/handoff-context>\ny"],
+    ["two closing tags", "</handoff-context></handoff-context>", "<\\/handoff-context><\\/handoff-context>"],
+    ["a closing tag at the very end", "x </handoff-context>", "x <\\/handoff-context>"],
+    ["an opening tag: unchanged", "<handoff-context> x", "<handoff-context> x"],
+    ["an already escaped tag: unchanged", "<\\/handoff-context>", "<\\/handoff-context>"],
+    ["other cases and spacings: unchanged", "</Handoff-Context> </handoff-context >", "</Handoff-Context> </handoff-context >"],
+  ])("writes %s inside the wrapper as <\\/handoff-context>, nothing else changed", (_, document, inside) => {
+    expect(wrapHandoffDocument(document)).toBe(`<handoff-context>\n${inside}${TAIL}`);
+  });
 });
 
 describe("sessionFileName", () => {
@@ -134,9 +149,17 @@ function recordingFor(session: Session, leafId: string | undefined, overrides: P
 }
 
 /** The recording's text, failing the test when the mode is not the expected one. */
-function textOf(recording: Recording, mode: "append" | "rewrite"): string {
+function textOf(recording: Recording, mode: "append"): string {
   if (recording.mode !== mode) throw new Error(`expected ${mode}, got ${JSON.stringify(recording)}`);
   return recording.text;
+}
+
+/** The whole file a rewrite leaves: the source's own lines upgraded, then the turn. */
+function rewrittenText(recording: Recording, session: Session, sourceText: string): string {
+  if (recording.mode !== "rewrite") throw new Error(`expected a rewrite, got ${JSON.stringify(recording)}`);
+  const upgraded = upgradeToVersion3Text(session, splitLines(sourceText));
+  if (!("text" in upgraded)) throw new Error(`line ${upgraded.mismatchedLine} did not match`);
+  return upgraded.text + recording.turn;
 }
 
 /** What of an entry must survive a rewrite: its place in the tree and every field. */
@@ -226,7 +249,7 @@ describe("renderRecording", () => {
   test.each([["sessions/v1.jsonl"], ["sessions/v2.jsonl"]])("%s is rewritten as version 3 with every entry kept, then the turn", (name) => {
     const before = parseSession(readFixture(name));
     const leafId = before.entries.at(-1)?.id;
-    const text = textOf(recordingFor(before, leafId), "rewrite");
+    const text = rewrittenText(recordingFor(before, leafId), before, readFixture(name));
     const lines = parseLines(text);
     expect(lines[0]).toEqual({ ...before.header.raw, version: 3 });
     for (const line of lines.slice(1)) {
@@ -245,7 +268,7 @@ describe("renderRecording", () => {
 
   test("a version 1 rewrite keeps what the branch sends to a model", () => {
     const before = parseSession(readFixture("sessions/v1.jsonl"));
-    const text = textOf(recordingFor(before, before.entries.at(-1)?.id), "rewrite");
+    const text = rewrittenText(recordingFor(before, before.entries.at(-1)?.id), before, readFixture("sessions/v1.jsonl"));
     const after = parseSession(text);
     const leaf = before.entries.at(-1)?.id;
     expect(analyzeBranch(after, { leafId: leaf }).context).toEqual(analyzeBranch(before).context);

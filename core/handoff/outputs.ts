@@ -17,8 +17,8 @@ export interface NewSessionInput {
   entryId: string;
   timestamp: Date;
   cwd: string | undefined;
-  /** Absolute path of the session handed off. */
-  parentSession: string;
+  /** Absolute path of the session handed off; `undefined` when it was read as a stream. */
+  parentSession: string | undefined;
   document: string;
 }
 
@@ -62,7 +62,8 @@ export interface RecordingInput {
 /** How the source session changes after a handoff, if at all. */
 export type Recording =
   | { mode: "append"; text: string }
-  | { mode: "rewrite"; text: string }
+  /** Version 1 or 2: the file becomes its own lines upgraded (see `upgradeToVersion3`), then `turn`. */
+  | { mode: "rewrite"; turn: string }
   | { mode: "skip"; reason: string };
 
 /**
@@ -78,7 +79,8 @@ function stopReasonFor(finishReason: string): "stop" | "length" {
  * What to add to the source session: the instruction as a user message and the document as
  * the assistant's answer, as the interactive agents record them. A version 1 or 2 source is
  * first brought to version 3 (entries need ids to hang a turn from), so the whole file is
- * rewritten, every entry kept; a file with unusable lines is not rewritten, since the lines
+ * rewritten from its own lines (`upgradeToVersion3`, when the file is read again to be
+ * replaced), every entry kept; a file with unusable lines is not rewritten, since the lines
  * would be lost.
  */
 export function renderRecording(input: RecordingInput): Recording {
@@ -124,7 +126,5 @@ export function renderRecording(input: RecordingInput): Recording {
     return { mode: "skip", reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop` };
   }
   if (session.titleSlot) return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
-  let text = line({ ...session.header.raw, version: 3 });
-  for (const entry of session.entries) text += line({ type: entry.type, id: entry.id, parentId: entry.parentId, ...entry.data });
-  return { mode: "rewrite", text: text + turn };
+  return { mode: "rewrite", turn };
 }

@@ -16,8 +16,13 @@ import { findMissingSections } from "./validate.ts";
 export interface HandoffInput {
   session: Session;
   analysis: BranchAnalysis;
-  /** Absolute path of the source session; becomes the new session's `parentSession`. */
+  /**
+   * Absolute path of the source session; becomes the new session's `parentSession`. For a
+   * session read as a stream, what it was read from (`stdin`, `/dev/fd/63`).
+   */
   sourcePath: string;
+  /** The source was read as a stream: there is no file to name as the new session's parent. */
+  sourceIsStream?: boolean;
   focus?: string;
   model: string;
   /** Who serves the model (`openai`, `openrouter`, `ollama`, a host name), for the recorded answer. */
@@ -90,7 +95,7 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
 }
 
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
-  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes) });
+  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes), sourceIsStream: input.sourceIsStream });
   return appendSessionFacts(document, facts);
 }
 
@@ -167,7 +172,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         entryId: freshEntryId(deps, new Set()),
         timestamp: now,
         cwd: input.session.header.cwd === undefined ? undefined : guard.withhold(input.session.header.cwd),
-        parentSession: guard.withhold(input.sourcePath),
+        parentSession: input.sourceIsStream ? undefined : guard.withhold(input.sourcePath),
         document,
       }),
     },

@@ -1,4 +1,28 @@
-/** The exact content of the handoff message that opens the new session (spec: session-format.md). */
+const OPEN = "<handoff-context>";
+const CLOSE = "</handoff-context>";
+/** How a closing tag inside the document is written, so no reader takes it for the wrapper's end. */
+const ESCAPED_CLOSE = "<\\/handoff-context>";
+const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+
+/**
+ * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).
+ * A `</handoff-context>` the document itself contains is written `<\/handoff-context>`; nothing
+ * else changes.
+ */
 export function wrapHandoffDocument(document: string): string {
-  return `<handoff-context>\n${document}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`;
+  return `${OPEN}\n${document.replaceAll(CLOSE, ESCAPED_CLOSE)}\n${CLOSE}\n\n${TRAILER}`;
+}
+
+/**
+ * The answer without an echo of the wrapper, if the model echoed one: removed only when it
+ * encloses the whole answer (optionally followed by the wrapper's own closing sentence), or when
+ * it was opened and never closed. A wrapper closed part way is text of the document, kept whole.
+ */
+export function stripEchoedWrapper(answer: string): string {
+  if (!answer.startsWith(OPEN)) return answer;
+  let inner = answer.slice(OPEN.length).trimEnd();
+  if (inner.endsWith(TRAILER)) inner = inner.slice(0, -TRAILER.length).trimEnd();
+  if (inner.endsWith(CLOSE)) return inner.slice(0, -CLOSE.length).trim();
+  if (!inner.includes(CLOSE)) return inner.trim();
+  return answer;
 }

@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
+import { CLI, REPO } from "../fixtures/run-agent.ts";
+import { describeBug } from "./report.ts";
+import { useHandoffSandbox } from "./handoff.testing.ts";
+
+const sandbox = useHandoffSandbox();
+const PRELOAD = join(REPO, "fixtures", "throw-later.ts");
+
+describe("an error nothing caught ends the run with one line, recognisably a bug", () => {
+  test.each([
+    ["a callback that throws", "exception", []],
+    ["a rejection nobody awaited", "rejection", []],
+    ["a callback that throws, --verbose", "exception", ["--verbose"]],
+    ["a rejection nobody awaited, --verbose", "rejection", ["--verbose"]],
+  ])("%s", async (_, kind, flags) => {
+    // The endpoint answers late, so the failure lands mid-run.
+    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT, delayMs: 3000 }));
+    const src = sandbox.source();
+    const original = readFileSync(src);
+    const env = sandbox.env(s.url, { AGENT_TEST_THROW: kind, AGENT_TEST_THROW_AFTER_MS: "300" });
+    const proc = Bun.spawn([process.execPath, "--preload", PRELOAD, CLI, "handoff", src, ...flags], { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect([code, stdout]).toEqual([1, ""]);
+    const lines = stderr.split("\n").filter(Boolean);
+    expect(lines.find((line) => line.startsWith("error:"))).toStartWith("error: unexpected internal error (please report it): Error: boom ]0;pwnedfrom a callback");
+    if (flags.length === 0) {
+      expect(lines).toEqual(["error: unexpected internal error (please report it): Error: boom ]0;pwnedfrom a callback (run with --verbose for the stack)"]);
+    } else {
+      expect(stderr).toMatch(/^\s+at .*throw-later\.ts/m);
+    }
+    expect(stderr).not.toContain("\x1b");
+    sandbox.expectNothingWritten(src, original);
+  });
+});
+
+describe("describeBug", () => {
+  test.each([
+    ["an Error", new TypeError("x is not a function"), false, "unexpected internal error (please report it): TypeError: x is not a function (run with --verbose for the stack)"],
+    ["a multi-line message keeps its first line", new Error("first\nsecond\nthird"), false, "unexpected internal error (please report it): Error: first (run with --verbose for the stack)"],
+    ["a thrown string", "plain", false, "unexpected internal error (please report it): plain (run with --verbose for the stack)"],
+  ])("%s", (_, error, verbose, expected) => {
+    expect(describeBug(error, verbose)).toBe(expected);
+  });
+
+  test("with --verbose, the stack", () => {
+    const error = new RangeError("deep");
+    expect(describeBug(error, true)).toBe(`unexpected internal error (please report it): ${error.stack}`);
+  });
+});

@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { stringifyForTerminal, stripControls } from "./terminal.ts";
+
+/**
+ * Printing the product failed for a reason other than a reader that left (a full disk, a
+ * closed descriptor). `written` names the files the run had already written, so the message
+ * can say the work is not lost.
+ */
+export class StdoutError extends Error {
+  override readonly name = "StdoutError";
+  constructor(
+    readonly reason: string,
+    readonly written: readonly string[],
+  ) {
+    super(`could not print on stdout (${reason})`);
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EBADF: "stdout is closed",
+  EIO: "input/output error",
+  EFBIG: "file too large",
+};
+
+function codeOf(error: unknown): string {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";
+}
+
+/**
+ * Whether the process started with stdout closed (`>&-`). Bun then opens /dev/null there itself,
+ * so writes succeed and the product is silently lost. A descriptor that survived exec cannot be
+ * close-on-exec, so fd 1 flagged O_CLOEXEC was opened after we started. Linux only; elsewhere
+ * the write's own error is all we get.
+ */
+function startedWithStdoutClosed(): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync("/proc/self/fdinfo/1", "latin1"))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & 0o2000000) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+let readerLeft = false;
+let closedAtStart: boolean | undefined;
+
+/**
+ * The one way the product reaches stdout. Resolves once the OS has it. A reader that left
+ * (EPIPE: `| head`) has what it wanted: the rest is dropped quietly and the run goes on. Any
+ * other failure rejects with a `StdoutError` naming `written`.
+ */
+function writeStdout(text: string, written: readonly string[]): Promise<void> {
+  if (readerLeft) return Promise.resolve();
+  closedAtStart ??= startedWithStdoutClosed();
+  if (closedAtStart) return Promise.reject(new StdoutError(REASONS.EBADF ?? "EBADF", written));
+  ignoreStreamErrorEvents();
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => {
+      if (!error) return resolve();
+      const code = codeOf(error);
+      if (code === "EPIPE") {
+        readerLeft = true;
+        return resolve();
+      }
+      reject(new StdoutError(REASONS[code] ?? (code || error.message), written));
+    });
+  });
+}
+
+let listening = false;
+
+/**
+ * A failed write reaches its callback and is also emitted as an `error` event; with no listener
+ * for the event Bun dumps it as an uncaught error. The callback is where it is handled.
+ */
+function ignoreStreamErrorEvents(): void {
+  if (listening) return;
+  listening = true;
+  process.stdout.on("error", () => {});
+}
+
+/** What a command prints for people and programs: on a terminal, without control characters. */
+export function printText(text: string, options: { written?: readonly string[] } = {}): Promise<void> {
+  return writeStdout(process.stdout.isTTY ? stripControls(text) : text, options.written ?? []);
+}
+
+/** One JSON value and a newline; characters a terminal would act on are `\u` escapes. */
+export function printJson(value: unknown, options: { written?: readonly string[]; indent?: number } = {}): Promise<void> {
+  return writeStdout(`${stringifyForTerminal(value, options.indent)}\n`, options.written ?? []);
+}
+
+/** Our own text (help, version), which may carry our own colours. */
+export function printOwnText(text: string): Promise<void> {
+  return writeStdout(text, []);
+}

@@ -1,0 +1,153 @@
+import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { AgentError } from "../core/index.ts";
+import { FS_REASONS, fileError } from "./fs-errors.ts";
+
+/** Temp files we have created and not yet renamed or removed, for cleanup on any exit path. */
+const liveTempFiles = new Set<string>();
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Removes a temp file (already renamed or linked away is fine) and forgets it. */
+export function discardTemp(temp: string): void {
+  unlinkQuietly(temp);
+  liveTempFiles.delete(temp);
+}
+
+let removedOnExit = false;
+
+/** Remembers a temp file until it is renamed or removed; an exit of any kind removes it. */
+function trackTemp(temp: string): void {
+  liveTempFiles.add(temp);
+  if (removedOnExit) return;
+  removedOnExit = true;
+  process.once("exit", removeTempFiles);
+}
+
+export function removeTempFiles(): void {
+  for (const path of liveTempFiles) unlinkQuietly(path);
+  liveTempFiles.clear();
+}
+
+/**
+ * Writes every byte or throws. `writeSync` may write less than asked (a nearly full disk) and
+ * say so only in its return value; a short write must never pass for a whole one.
+ */
+export function writeAll(fd: number, content: string): void {
+  const bytes = Buffer.from(content, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) {
+    const written = writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw Object.assign(new Error("short write"), { code: "ENOSPC" });
+    offset += written;
+  }
+}
+
+/** The longest file name most file systems take, in bytes (NAME_MAX). */
+export const NAME_MAX_BYTES = 255;
+
+/** The longest start of `text` that fits in `maxBytes` of UTF-8, never cutting a character in two. */
+function fitBytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char, "utf8");
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * A fresh temp name beside `finalPath`: hidden, unique to this process, and never longer than
+ * NAME_MAX whatever the final name's length (a legal 255-byte name must still be writable).
+ */
+function tempNameFor(finalPath: string): string {
+  const suffix = `.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const room = NAME_MAX_BYTES - 1 - Buffer.byteLength(suffix, "utf8");
+  return join(dirname(finalPath), `.${fitBytes(basename(finalPath), room)}${suffix}`);
+}
+
+/** Who owns a file and what its mode is, for a replacement that must look like the original. */
+export interface Ownership {
+  uid: number;
+  gid: number;
+  mode: number;
+}
+
+/** Gives the open temp file the original's owner, group and exact mode (the umask does not apply). */
+function takeOwnership(fd: number, finalPath: string, owner: Ownership): void {
+  try {
+    // Owner first: changing it clears set-id bits, which the mode then puts back.
+    fchownSync(fd, owner.uid, owner.gid);
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "";
+    throw new AgentError("FILE", `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${FS_REASONS[code] ?? code}`, { file: finalPath });
+  }
+  fchmodSync(fd, owner.mode);
+}
+
+/**
+ * A file's content: all of it, or a producer that hands it over piece by piece through `write`
+ * (so a large file is never one string in memory) and returns false to abandon the file.
+ */
+export type Content = string | ((write: (text: string) => void) => boolean);
+
+/** Pieces are gathered up to this many characters before one write. */
+const BATCH_CHARS = 1 << 20;
+
+/** Writes `content` to `fd`; false when its producer abandoned it. */
+function writeContent(fd: number, content: Content): boolean {
+  if (typeof content === "string") {
+    writeAll(fd, content);
+    return true;
+  }
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    writeAll(fd, batch.join(""));
+    batch = [];
+    size = 0;
+  };
+  const complete = content((text) => {
+    batch.push(text);
+    size += text.length;
+    if (size >= BATCH_CHARS) flush();
+  });
+  if (complete) flush();
+  return complete;
+}
+
+/**
+ * Writes a temp file beside `finalPath`, whole and synced: mode 0600 and ours, or with `owner`,
+ * the owner, group and mode given. Returns its path, or `undefined` when the content's producer
+ * abandoned it; removes it on failure or abandon.
+ */
+export function writeTemp(finalPath: string, content: Content, owner?: Ownership): string | undefined {
+  const temp = tempNameFor(finalPath);
+  trackTemp(temp);
+  let complete: boolean;
+  try {
+    const fd = openSync(temp, "wx", 0o600);
+    try {
+      if (owner) takeOwnership(fd, finalPath, owner);
+      complete = writeContent(fd, content);
+      if (complete) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    discardTemp(temp);
+    throw fileError(finalPath, error);
+  }
+  if (complete) return temp;
+  discardTemp(temp);
+  return undefined;
+}

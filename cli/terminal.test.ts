@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { RAW_CONTROL, TERMINAL_ESCAPES } from "../fixtures/terminal-escapes.ts";
+import { stringifyForTerminal, stripControls } from "./terminal.ts";
+
+describe("stripControls", () => {
+  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s is removed, the text around it kept", (_, escape) => {
+    const stripped = stripControls(`before ${escape} after`);
+    expect(stripped).not.toMatch(RAW_CONTROL);
+    expect(stripped).toStartWith("before ");
+    expect(stripped).toEndWith(" after");
+  });
+
+  test("tab, newline and ordinary non-ASCII text stay", () => {
+    const text = "a\tb\nc — café, 日本語, emoji 🎉, Arabic مرحبا, zero-width joiner 👩\u200d💻";
+    expect(stripControls(text)).toBe(text);
+  });
+});
+
+describe("stringifyForTerminal", () => {
+  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s: escaped, the same JSON value", (_, escape) => {
+    const value = { text: `a${escape}b`, list: [escape] };
+    const json = stringifyForTerminal(value);
+    expect(json).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  test("line and paragraph separators are escaped too; everything else is JSON.stringify's", () => {
+    expect(stringifyForTerminal({ a: "x\u2028y\u2029z" })).toBe('{"a":"x\\u2028y\\u2029z"}');
+    const plain = { a: "café", b: [1, 2.5, null], c: "tab\tnew\nline" };
+    expect(stringifyForTerminal(plain)).toBe(JSON.stringify(plain));
+    expect(stringifyForTerminal(plain, 2)).toBe(JSON.stringify(plain, null, 2));
+  });
+});

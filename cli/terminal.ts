@@ -1,0 +1,26 @@
+/**
+ * Characters a terminal acts on instead of showing: C0 controls except tab and newline (ESC
+ * starts colour, title and clear-screen sequences; CR rewrites the line), DEL, the C1 controls
+ * U+0080–U+009F (U+009B alone is a CSI on some terminals), and the bidirectional overrides,
+ * isolates and marks that make text read in an order other than its bytes'.
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The same characters, plus the line and paragraph separators, that `JSON.stringify` leaves
+ * raw (it escapes only U+0000–U+001F).
+ */
+const JSON_RAW_CONTROLS = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text from a session, an endpoint or a path, made safe to show on a terminal: controls removed. */
+export function stripControls(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, "");
+}
+
+/**
+ * `JSON.stringify`, with every character a terminal could act on written as a `\uXXXX` escape:
+ * the same JSON value, byte-safe on a terminal and in a pipe alike.
+ */
+export function stringifyForTerminal(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(JSON_RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
