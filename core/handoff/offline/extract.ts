@@ -1,9 +1,9 @@
-import { isObject, stringField } from "../../json.ts";
-import { looksLikeHandoffInstruction, pathArgument, readExitCode } from "../../session/facts.ts";
+import { looksLikeHandoffInstruction } from "../../session/facts.ts";
+import { isSearchCommand, readExitCode } from "../../session/runs.ts";
+import { classifyToolCall, pathArgument } from "../../session/tools.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
-import { isSearchMiss } from "../facts-section.ts";
 import { classifyEnding, isCompletion, isConstraint, isDecision } from "./patterns.ts";
 import { capText, firstErrorLine, isSlashCommand, splitSentences, stripCodeBlocks } from "./text.ts";
 
@@ -52,13 +52,15 @@ interface PendingCall {
   arguments: unknown;
 }
 
-function commandArgument(args: unknown): string | undefined {
-  return isObject(args) ? stringField(args, "command") : undefined;
+/** The command of a shell tool call, by the one table that Session Facts and inspect use too. */
+function commandOf(call: PendingCall): string | undefined {
+  const action = classifyToolCall(call.name, call.arguments);
+  return action.kind === "shell" ? action.command : undefined;
 }
 
 /** A short label for a tool call: `bash: npm test`, `edit src/x.ts`. */
 export function describeCall(call: PendingCall): string {
-  const command = commandArgument(call.arguments);
+  const command = commandOf(call);
   if (command !== undefined) return command;
   const path = pathArgument(call.arguments);
   return path === undefined ? call.name : `${call.name} ${path}`;
@@ -142,11 +144,11 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     const call = calls.get(message.toolCallId);
     if (!call) return;
     const output = messageText(message);
-    const command = commandArgument(call.arguments);
+    const command = commandOf(call);
     const exitCode = readExitCode(output, message.isError);
     if (command !== undefined) notes.runs.push({ command, exitCode, at });
     const failed = message.isError || (command !== undefined && exitCode !== 0 && exitCode !== null);
-    if (!failed || (command !== undefined && isSearchMiss({ command, exitCode }))) return;
+    if (!failed || (command !== undefined && exitCode === 1 && isSearchCommand(command))) return;
     notes.errors.push({ what: describeCall(call), command, exitCode, line: firstErrorLine(output), at });
   });
   return notes;

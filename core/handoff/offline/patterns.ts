@@ -1,4 +1,5 @@
-import { isSearchCommand } from "../facts-section.ts";
+import { isSearchCommand } from "../../session/runs.ts";
+export { isCheckCommand } from "../../session/runs.ts";
 
 /**
  * What the offline engine listens for in chat turns. Plain English patterns: they are cheap,
@@ -59,13 +60,6 @@ const COMPLETION_CLAIM =
 /** An assistant text that reports finished work ("Done: …", "Fixed …", "I've added …"). */
 export function isCompletion(text: string, firstSentence: string): boolean {
   return COMPLETION_START.test(firstSentence) || COMPLETION_CLAIM.test(text);
-}
-
-/** Commands that check the work: their latest result says whether the tree is green. */
-const CHECK_COMMAND = /\b(test|tests|check|typecheck|lint|build|tsc|vitest|jest|pytest|mocha|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
-
-export function isCheckCommand(command: string): boolean {
-  return CHECK_COMMAND.test(command) && !isSearchCommand(command);
 }
 
 /** Commands that only look at things; a list of what was done can leave them out. */

@@ -1,4 +1,5 @@
-import { describeExit, inlineCode, shortCommand } from "../facts-section.ts";
+import { describeOutcome } from "../../session/runs.ts";
+import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { CommandRun } from "../../session/facts.ts";
 import type { Background } from "./background.ts";
 import type { ErrorSeen, OfflineNotes, Said } from "./extract.ts";
@@ -40,7 +41,7 @@ export function commandCode(command: string, cwd: string | undefined): string {
 
 /** A check's result; a pipe's status is its last command's, so say so. */
 export function describeCheckResult(run: CommandRun): string {
-  return `${describeExit(run)}${/\|\s/.test(run.command) ? ", the status of the pipe's last command" : ""}`;
+  return `${describeOutcome(run)}${/\|\s/.test(run.command) ? ", the status of the pipe's last command" : ""}`;
 }
 
 export function describeError(error: ErrorSeen, cwd: string | undefined): string {

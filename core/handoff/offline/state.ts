@@ -1,4 +1,5 @@
 import type { CommandRun, SessionFacts } from "../../session/facts.ts";
+import { judgeRun } from "../../session/runs.ts";
 import type { ErrorSeen, OfflineNotes, Said } from "./extract.ts";
 import { changesOrChecks, classifyEnding, isCheckCommand } from "./patterns.ts";
 import { collapseWhitespace, isAcknowledgement, relativeToCwd, splitSentences } from "./text.ts";
@@ -100,7 +101,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     passedLater: new Set(notes.errors.filter((e) => e.command !== undefined && lastRunOf(facts.commands, e.command)?.exitCode === 0)),
     modifiedFiles: byRecency.map((f) => f.path),
     workingSet: workingSet.slice(-8),
-    recentRuns: notes.runs.filter((run) => run.at > lastClosed && changesOrChecks(run.command)).map(({ command, exitCode }) => ({ command, exitCode, by: "tool" })),
+    recentRuns: notes.runs.filter((run) => run.at > lastClosed && changesOrChecks(run.command)).map(({ command, exitCode }) => ({ command, by: "tool", ...judgeRun(command, exitCode, "") })),
     checks: latestRuns(facts.commands, (run) => isCheckCommand(run.command)).slice(-3),
     userCommands: latestRuns(facts.commands, (run) => run.by === "user").map((run) => run.command).slice(-3),
   };
