@@ -6,6 +6,7 @@ import { acquireLock, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
 import { appendIfUnchanged, createFileAtomically, removeTempFiles, replaceIfUnchanged } from "./write.ts";
 
@@ -46,7 +47,7 @@ export async function callModel(input: HandoffInput, options: HandoffOptions, lo
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${options.model}`);
   try {
-    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ?? "the OpenAI API"}; ${input.analysis.context.length} context messages`);
+    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"}; ${input.analysis.context.length} context messages`);
     return await runHandoff(input, {
       complete: createModelPort({
         apiKey: options.apiKey,

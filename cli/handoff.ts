@@ -7,6 +7,7 @@ import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
 import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
+import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { checkNewFilePath } from "./write.ts";
 
@@ -19,7 +20,7 @@ export const handoffCommand = defineCommand({
   },
   args: HANDOFF_ARGS,
   async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
+    const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
     const options = resolveHandoffOptions(args, process.env);
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
@@ -80,7 +81,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
     engine: options.engine,
     facts: options.facts,
     redact: options.redact,
-    // The key must not come back through the document, whatever the session quoted.
+    // The key is never sent, written or restored, whatever the session or the focus quoted.
     withheld: options.apiKey ? [options.apiKey] : [],
   };
 }

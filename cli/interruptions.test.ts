@@ -79,7 +79,8 @@ describe("the API key", () => {
     const key = PLANTED_SECRETS.find((s) => s.kind === "openai-key" && s.value.startsWith("sk-TY"))?.value ?? "";
     expect(key).not.toBe("");
     const s = sandbox.serve((request) => {
-      const seen = [...new Set(JSON.stringify(request.body).match(/\[REDACTED:[a-z0-9-]+:\d+\]/g) ?? [])];
+      // A model that repeats every placeholder it was shown, and the key's stand-in.
+      const seen = [...new Set(JSON.stringify(request.body).match(/\[REDACTED:[a-z0-9-]+:\d+\]|\[withheld\]/g) ?? [])];
       return { text: `${CANNED_DOCUMENT}\n\nKeys seen: ${seen.join(" ")}` };
     });
     const src = sandbox.source(SECRETS_SESSION);

@@ -5,6 +5,7 @@ import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
 import { inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
+import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import packageJson from "../package.json" with { type: "json" };
 
 // Loose types here: citty's CommandDef is generic over each command's own args.
@@ -42,7 +43,7 @@ function printUsage(text: string): void {
 export async function runCli(argv: string[]): Promise<number> {
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const verbose = argv.includes("-v") || argv.includes("--verbose");
-  const logger = createLogger({ quiet, verbose });
+  const logger = withholdFromLogger(createLogger({ quiet, verbose }), configuredSecrets(process.env));
   const [name, ...rest] = argv;
 
   if (name === undefined) {

@@ -1,5 +1,6 @@
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
+import { AgentError, CompletionError, createWithholder, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
+import { describeUrl, urlSecrets } from "./secrets.ts";
 
 export interface ModelPortOptions {
   apiKey: string | undefined;
@@ -15,9 +16,14 @@ export interface ModelPortOptions {
 const CONTEXT_LENGTH = /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|reduce the length|exceeds? the (max|limit)/i;
 const TOOL_CHOICE_AUTO_ONLY = /tool_choice/i;
 
-/** Removes the API key from anything we might print. Endpoints sometimes echo it in errors. */
-function scrub(text: string, apiKey: string | undefined): string {
-  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join("[api key]") : text;
+/**
+ * Removes from anything we might print the API key (endpoints echo it in errors) and the base
+ * URL's user name, password and query values.
+ */
+function scrub(text: string, options: ModelPortOptions): string {
+  const { baseUrl } = options;
+  const withhold = createWithholder([options.apiKey, ...urlSecrets(baseUrl)]);
+  return withhold(baseUrl === undefined ? text : text.split(baseUrl).join(describeUrl(baseUrl)));
 }
 
 function errorText(error: unknown): string {
@@ -44,7 +50,7 @@ function statusOf(error: unknown): number | undefined {
  * `AgentError` whose message says what happened without the key.
  */
 function translateError(error: unknown, options: ModelPortOptions, where: string, sdk: Sdk): Error {
-  const message = scrub(errorText(error), options.apiKey);
+  const message = scrub(errorText(error), options);
   const status = statusOf(error);
   if (status === 400 || status === 413 || status === 422) {
     if (CONTEXT_LENGTH.test(message)) return new CompletionError("context_length", `the request is larger than the model's context window (${message})`);
@@ -57,18 +63,20 @@ function translateError(error: unknown, options: ModelPortOptions, where: string
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = systemCode(error);
-    return new AgentError("HANDOFF_FAILED", `could not reach ${where}${code ? ` (${code})` : `: ${scrub(errorText(error.cause ?? error), options.apiKey)}`}`);
+    return new AgentError("HANDOFF_FAILED", `could not reach ${where}${code ? ` (${code})` : `: ${scrub(errorText(error.cause ?? error), options)}`}`);
   }
   return new AgentError("HANDOFF_FAILED", message);
 }
 
 /** The model port over HTTP: Chat Completions, streamed, with the SDK's retries for 429, 5xx and dropped connections. */
 export function createModelPort(options: ModelPortOptions): Complete {
-  const where = options.baseUrl ?? "https://api.openai.com/v1";
+  const baseURL = options.baseUrl ?? "https://api.openai.com/v1";
+  // Messages name the endpoint without its credentials.
+  const where = describeUrl(baseURL);
   // The SDK logs to stdout by default and reads OPENAI_LOG; route it to our stderr logger.
   const sdkLogger = {
-    error: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "), options.apiKey)),
-    warn: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "), options.apiKey)),
+    error: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "), options)),
+    warn: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "), options)),
     info: () => {},
     debug: () => {},
   };
@@ -80,7 +88,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     const client = new OpenAI({
       // Local servers (Ollama, llama.cpp) take no key, but the SDK insists on one.
       apiKey: options.apiKey ?? "no-key",
-      baseURL: where,
+      baseURL,
       timeout: options.timeoutMs,
       maxRetries: options.retries,
       logger: sdkLogger,

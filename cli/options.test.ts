@@ -144,7 +144,8 @@ describe("resolveHandoffOptions: bad values", () => {
   });
 
   test.each<[string, RawHandoffArgs, Env, string]>([
-    ["a flag that is not a URL", { "base-url": "not a url" }, {}, '--base-url "not a url" is not an http:// or https:// URL'],
+    ["a flag that is not a URL, not echoed", { "base-url": "not a url" }, {}, "--base-url is not an http:// or https:// URL"],
+    ["a flag with credentials, shown without them", { "base-url": "ftp://me:pw@example.com/v1?key=k" }, {}, '--base-url "ftp://example.com/v1?key=***" is not an http:// or https:// URL'],
     ["a flag without a scheme (parses with the scheme localhost:)", { "base-url": "localhost:11434/v1" }, {}, '--base-url "localhost:11434/v1" is not an http:// or https:// URL'],
     ["a flag with another scheme", { "base-url": "ftp://example.com/v1" }, {}, '--base-url "ftp://example.com/v1" is not an http:// or https:// URL'],
     ["the environment variable, named as such", {}, { OPENAI_BASE_URL: "localhost:11434" }, 'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL'],

@@ -1,5 +1,6 @@
 import { resolveEngine, type Engine } from "./engine.ts";
 import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { describeUrl } from "./secrets.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -114,7 +115,9 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
   const baseUrlFlag = text(args["base-url"]) ?? text(args.baseUrl);
   const baseUrl = baseUrlFlag ?? text(env.OPENAI_BASE_URL);
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
-    throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"} "${baseUrl}" is not an http:// or https:// URL`);
+    // Printed without credentials; a value that is no URL at all (a pasted key?) is not echoed.
+    const shown = URL.canParse(baseUrl) ? ` "${describeUrl(baseUrl)}"` : "";
+    throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"}${shown} is not an http:// or https:// URL`);
   }
   const apiKey = text(env.OPENAI_API_KEY);
   const chosen = resolveEngine(text(args.engine), { apiKey, baseUrl });

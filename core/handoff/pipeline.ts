@@ -10,8 +10,7 @@ import { writeOfflineDocument } from "./offline.ts";
 import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
 import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
 import { renderInstruction } from "./prompt.ts";
-import { createRedactor } from "./redact.ts";
-import { redactRequest, withRedaction } from "./redact-request.ts";
+import { createSecretsGuard, type SecretsGuard } from "./secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
 
 export interface HandoffInput {
@@ -36,9 +35,9 @@ export interface HandoffInput {
   engine?: "llm" | "offline";
   /** Append the `## Session Facts` section computed by code (default true). */
   facts?: boolean;
-  /** Replace likely secrets in every request with placeholders, restored in the answer (default true). */
+  /** Replace likely secrets in every request with placeholders, restored in the final document (default true). */
   redact?: boolean;
-  /** Strings that must never appear in the document or the files written (the API key). */
+  /** Strings never sent, written or restored, whatever `redact` says (the API key). */
   withheld?: readonly string[];
 }
 
@@ -76,22 +75,18 @@ export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
   if (analysis.branchMessages < 2) throw new AgentError("NOTHING_TO_HAND_OFF", "Nothing to hand off (no messages yet)");
 }
 
-/**
- * Every request a handoff would send, redacted exactly as they would leave the machine, and
- * the plan in words (`--dry-run` prints them).
- */
-export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
-  const planned = planDocumentRequests({ ...input, context: input.analysis.context });
-  if (input.redact === false) return { ...planned, redacted: 0 };
-  const redactor = createRedactor();
-  return { ...planned, requests: planned.requests.map((r) => redactRequest(r, redactor)), redacted: redactor.count };
+function guardFor(input: HandoffInput): SecretsGuard {
+  return createSecretsGuard({ context: input.analysis.context, focus: input.focus, systemPrompt: input.systemPrompt, redact: input.redact, withheld: input.withheld });
 }
 
-/** Blanks out withheld strings: a session (or an endpoint) that quoted the API key must not hand it back. */
-function withhold(document: string, withheld: readonly string[]): string {
-  let text = document;
-  for (const secret of withheld) if (secret.length >= 8) text = text.split(secret).join("[withheld]");
-  return text;
+/**
+ * Every request a handoff would send, exactly as they would leave the machine (redacted, the
+ * key withheld), and the plan in words (`--dry-run` prints them).
+ */
+export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
+  const guard = guardFor(input);
+  const planned = planDocumentRequests({ ...input, ...guard.outgoing() });
+  return { ...planned, requests: planned.requests.map(guard.request), redacted: guard.redacted };
 }
 
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
@@ -122,31 +117,31 @@ function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
  */
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
   assertSomethingToHandOff(input.analysis);
-  const redactor = input.redact === false ? undefined : createRedactor();
+  const guard = guardFor(input);
   // The offline engine and the facts section both read the branch's notes: read them at most once.
   let notes: OfflineNotes | undefined;
   const readNotes = (): OfflineNotes => (notes ??= extractNotes(input.analysis.context));
+  // The model engine sees only what may be sent; its port withholds the key and redacts answers.
   const written =
     input.engine === "offline"
       ? writeOffline(input, readNotes())
-      : await writeDocumentWithModel(
-          { ...input, context: input.analysis.context },
-          { ...deps, complete: redactor ? withRedaction(deps.complete, redactor) : deps.complete },
-        );
+      : await writeDocumentWithModel({ ...input, ...guard.outgoing() }, { ...deps, complete: guard.port(deps.complete) });
   throwIfCancelled(deps.signal);
-  // Facts come from code, after the model: no summary can lose them.
-  const document = withhold(input.facts === false ? written.document : withSessionFacts(written.document, input, readNotes()), input.withheld ?? []);
+  // The one place originals come back: after the last request, in the document only. Facts come
+  // from code, after the model: no summary can lose them. The key is blanked from all of it.
+  const restored = guard.restore(written.document);
+  const document = guard.withhold(input.facts === false ? restored : withSessionFacts(restored, input, readNotes()));
 
   const now = deps.now();
   const sessionId = deps.newSessionId();
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
-  const model = withhold(written.answeredBy ?? input.model, input.withheld ?? []);
+  const model = guard.withhold(written.answeredBy ?? input.model);
   const recording = input.record
     ? renderRecording({
         session: input.session,
         leafId: input.analysis.branch.leafId,
-        instruction: renderInstruction(input.focus),
+        instruction: guard.withhold(renderInstruction(input.focus)),
         document,
         provider: input.provider,
         model,
@@ -171,14 +166,14 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         sessionId,
         entryId: freshEntryId(deps, new Set()),
         timestamp: now,
-        cwd: input.session.header.cwd,
-        parentSession: input.sourcePath,
+        cwd: input.session.header.cwd === undefined ? undefined : guard.withhold(input.session.header.cwd),
+        parentSession: guard.withhold(input.sourcePath),
         document,
       }),
     },
     recording,
     warnings: written.warnings,
     condensed: written.condensed,
-    redacted: redactor?.count ?? 0,
+    redacted: guard.redacted,
   };
 }

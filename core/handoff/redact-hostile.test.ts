@@ -16,12 +16,20 @@ describe("hostile input", () => {
     ["provider prefixes", "sk-proj-ghp_AKIAxoxb-"],
     ["escaped quotes", '\\"'],
     ["identifier pieces", "a_"],
+    ["escapes in an unclosed quoted value", 'token="\\\\'],
+    ["soft stops in an unquoted value", "password=a,b;c&d|"],
+    ["spaced assignments", "secret = "],
+    ["JSON escapes before tokens", "\\nsk-\\nghp_"],
+    ["base64 lines without an END line", "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n"],
+    ["END lines after base64", "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n-----END PRIVATE KEY-----\n"],
   ];
   test.each(shapes)("a 5 MB line of %s completes", (_name, unit) => {
     const line = unit.repeat(Math.ceil(MB5 / unit.length));
     const redactor = createRedactor();
-    const out = redactor.redact(`${line} token=${GITHUB}`);
-    expect(out.endsWith("token=[REDACTED:github-token:1]")).toBe(true);
+    const text = `${line} token=${GITHUB}`;
+    const out = redactor.redact(text);
+    expect(out).not.toContain(GITHUB);
+    expect(redactor.restore(out)).toBe(text);
   });
 
   test("a 5 MB line of ordinary text comes back unchanged", () => {

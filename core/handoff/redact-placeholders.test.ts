@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { GITHUB, GITHUB_2, OPENAI } from "../../fixtures/redact-samples.ts";
-import { createRedactor } from "./redact.ts";
+import { choosePlaceholderWord, createRedactor } from "./redact.ts";
 
 describe("placeholders", () => {
   test("the same secret gets the same placeholder, another secret the next number", () => {
@@ -52,11 +52,44 @@ describe("placeholders", () => {
     expect(restored).toContain(`escaped ${GITHUB},`);
   });
 
+  test("a value that holds a token already replaced restores whole, in one pass", () => {
+    const redactor = createRedactor();
+    const text = `API_KEY=pre-${GITHUB} and secret =  token=${GITHUB_2}`;
+    const out = redactor.redact(text);
+    expect(out).not.toContain("ghp_");
+    expect(redactor.restore(out)).toBe(text);
+  });
+
   test("restore leaves placeholders it did not make", () => {
     const redactor = createRedactor();
     redactor.redact(GITHUB);
     const other = "[REDACTED:github-token:2] [REDACTED:password:1] [REDACTED:GITHUB:1]";
     expect(redactor.restore(other)).toBe(other);
     expect(createRedactor().restore("[REDACTED:github-token:1]")).toBe("[REDACTED:github-token:1]");
+  });
+});
+
+describe("placeholders never collide with the input", () => {
+  test.each<[string, string[], string]>([
+    ["no placeholder-like text: the plain word", ["hello", "token=x"], "REDACTED"],
+    ["a literal placeholder: the next word", ["old doc: [REDACTED:github-token:1]"], "REDACTED-2"],
+    ["escaped, and the next word too: the one after", ["\\[REDACTED:password:1\\]", "[REDACTED-2:x:1]"], "REDACTED-3"],
+    ["the word without the colon is no collision", ["REDACTED, REDACTED-2 and [REDACTED]"], "REDACTED"],
+  ])("%s", (_what, texts, word) => {
+    expect(choosePlaceholderWord(texts)).toBe(word);
+  });
+
+  test("a hostile input holding 200,000 variants is read once, and gets the next word", () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `[REDACTED${i === 0 ? "" : `-${i + 1}`}:x:1]`).join(" ");
+    expect(choosePlaceholderWord([text])).toBe("REDACTED-200001");
+  });
+
+  test("a redactor with another word issues and restores only its own placeholders", () => {
+    const redactor = createRedactor({ word: "REDACTED-2" });
+    const out = redactor.redact(`copied [REDACTED:github-token:1], real ${GITHUB}`);
+    expect(out).toBe("copied [REDACTED:github-token:1], real [REDACTED-2:github-token:1]");
+    expect(redactor.restore(`${out} \\[REDACTED-2:github-token:1\\] [REDACTED-2:github-token:9]`)).toBe(
+      `copied [REDACTED:github-token:1], real ${GITHUB} ${GITHUB} [REDACTED-2:github-token:9]`,
+    );
   });
 });

@@ -1,9 +1,9 @@
 /**
- * What a likely secret looks like. Written from each provider's published token format, not
- * copied from a scanner. Two pattern sets, each applied in one pass:
- * - TOKEN_PATTERN: self-identifying tokens (a provider prefix, a JWT, a private key block), plus
- *   a few values recognisable by what precedes them (`Bearer …`, a URL's password).
- * - ASSIGNMENT_PATTERN: `password=…`-style assignments, where only the key says it is a secret.
+ * What a self-identifying secret looks like. Written from each provider's published token
+ * format, not copied from a scanner. TOKEN_PATTERN: provider tokens (a prefix), JWTs, private
+ * key blocks, plus a few values recognisable by what precedes them (`Bearer …`, a URL's
+ * password). Assignments (`password=…`), where only the key says it is a secret, are in
+ * redact-assignments.ts.
  *
  * Every pattern stays linear on hostile input: a token may only start where the character
  * before it could not continue it (a negative lookbehind on its own character class), every
@@ -17,11 +17,28 @@ export interface TokenRule {
   lead?: string;
   /** The secret itself. */
   body: string;
+  /** A check on a match the pattern alone cannot make (a kebab-case name is not a key). */
+  accept?: (secret: string) => boolean;
 }
 
-/** Characters that may continue a base64url-ish token; a token never starts after one. */
-const NOT_AFTER_TOKEN = "(?<![A-Za-z0-9_-])";
+/**
+ * A lookbehind: the character before is not a letter, a digit or one of `extra`, except the
+ * `n`, `r` or `t` of a JSON escape (`\n`): text that shows a JSON file puts one right before
+ * each line's first word. (Written as one negative lookbehind: an alternation of two runs
+ * ten times slower.)
+ */
+export function notAfterWord(extra: string): string {
+  return String.raw`(?<![A-Za-mo-qsu-z0-9${extra}]|(?<!\\)[nrt])`;
+}
+
+/** A token never starts after a character that could continue it. */
+const NOT_AFTER_TOKEN = notAfterWord("_-");
 const NOT_BEFORE_TOKEN = "(?![A-Za-z0-9_-])";
+
+/** A digit, or both cases: what tells a random run from a kebab-case name (`sk-button-large-primary`). */
+function isRandomLooking(run: string): boolean {
+  return /\d/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
+}
 
 export const TOKEN_RULES: readonly TokenRule[] = [
   // PEM: the BEGIN line, a line break (real or JSON-escaped), then base64 or an RFC 1421 header;
@@ -36,14 +53,17 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   // Anthropic: sk-ant-<purpose><2 digits>-<base64url>; before OpenAI, which shares "sk-".
   { kind: "anthropic-key", body: `${NOT_AFTER_TOKEN}sk-ant-[a-z]{2,8}\\d{2}-[A-Za-z0-9_-]{32,}` },
-  // OpenAI: project/service-account/admin keys carry base64url; legacy keys are sk- plus alphanumerics.
-  { kind: "openai-key", body: `${NOT_AFTER_TOKEN}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,}${NOT_BEFORE_TOKEN})` },
+  // OpenRouter: sk-or-v1- plus 64 hex digits; before OpenAI, which shares "sk-".
+  { kind: "openrouter-key", body: `${NOT_AFTER_TOKEN}sk-or-v\\d{1,2}-[A-Za-z0-9]{32,}${NOT_BEFORE_TOKEN}` },
+  // OpenAI and the many endpoints that copied its shape: sk-, then a long random run, which may
+  // start with a short segment (proj-, svcacct-, admin-, None-). Random: a digit or both cases.
+  { kind: "openai-key", body: `${NOT_AFTER_TOKEN}sk-[A-Za-z0-9_-]{20,}`, accept: (secret) => isRandomLooking(secret.slice(3)) },
   // GitHub: ghp_/gho_/ghu_/ghs_/ghr_ plus 36 base62 characters; fine-grained github_pat_….
   { kind: "github-token", body: `${NOT_AFTER_TOKEN}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,244})${NOT_BEFORE_TOKEN}` },
   // GitLab: personal, project, deploy, runner, CI-build, feed and SCIM tokens.
   { kind: "gitlab-token", body: `${NOT_AFTER_TOKEN}gl(?:pat|ptt|dt|rt|cbt|ft|soat)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,}){0,2}` },
   // AWS access key ids: AKIA (long-term) or ASIA (temporary) plus 16 base32 characters.
-  { kind: "aws-access-key-id", body: `(?<![A-Za-z0-9])A(?:KI|SI)A[A-Z2-7]{16}(?![A-Za-z0-9])` },
+  { kind: "aws-access-key-id", body: `${notAfterWord("")}A(?:KI|SI)A[A-Z2-7]{16}(?![A-Za-z0-9])` },
   // AWS secret access keys have no prefix: only the name they are assigned to gives them away.
   {
     kind: "aws-secret-key",
@@ -81,66 +101,3 @@ export const TOKEN_PATTERN = new RegExp(
  */
 export const TOKEN_HINT = /-----BEGIN|sk-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|cbt|ft|soat)-|A[KS]IA|ecret|ECRET|AIza|xox|xapp-|hooks\.slack\.com|_live_|_test_|whsec_|npm_|eyJ|earer|Basic|:\/\//;
 
-/** The last word of a key that makes its value a secret, and the kind it reports. */
-const KEY_WORD = "(?<word>pass(?:word|wd|phrase)|secret|token|(?:api|access|auth|private|secret|signing|encryption|master)[_-]?key|apikey)";
-
-/**
- * `<key><sep><value>`, case-insensitive. Keys end in a secret word (`DB_PASSWORD`, `"apiKey"`,
- * `--auth-token`); separators are `=`/`:` (env, JSON, YAML, code) or, for a `--flag`, spaces.
- */
-export const ASSIGNMENT_PATTERN = new RegExp(
-  "(?<![A-Za-z0-9_.-])(?<lead>" +
-    `(?:--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3})` +
-    `|(?:\\\\{0,2}["'])?[a-z0-9_.-]{0,48}?${KEY_WORD.replace("<word>", "<word2>")}(?:\\\\{0,2}["'])?[ \\t]{0,3}[:=][ \\t]{0,3})` +
-    ")" +
-    "(?:(?<quote>\\\\{0,2}[\"'])(?<quoted>[^\"'\\\\\\r\\n]{1,512})\\k<quote>" +
-    "|(?<bare>[^\\s\"'`\\\\,;&|<>(){}\\[\\]]{1,512})(?<call>\\(?))",
-  "gi",
-);
-
-/** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
-export const ASSIGNMENT_HINT = /pass|secret|token|key/i;
-
-/** The kind an assignment's key word reports. */
-export function assignmentKind(word: string): string {
-  const w = word.toLowerCase();
-  if (w.startsWith("pass")) return "password";
-  if (w === "token") return "token";
-  if (w === "secret") return "secret";
-  return "api-key";
-}
-
-/** Words that, as an unquoted value, are code or configuration rather than a secret. */
-const NOT_SECRETS = new Set([
-  // types and keywords (`password: string`, `token = await …`)
-  "string", "number", "boolean", "bool", "any", "unknown", "object", "never", "void", "str", "int", "bytes",
-  "null", "undefined", "none", "nil", "true", "false", "yes", "no", "on", "off",
-  "new", "await", "async", "this", "self", "function", "typeof", "const", "let", "var", "return", "optional", "required",
-  // stand-ins people write instead of a real value
-  "changeme", "change-me", "password", "secret", "token", "example", "placeholder", "redacted", "dummy", "test", "todo", "empty",
-]);
-
-/** True for values that stand in for a secret rather than being one: `${TOKEN}`, `xxx`, `<your-key>`, `…`. */
-export function isPlaceholderValue(value: string): boolean {
-  const v = value.trim();
-  if (v.length < 3) return true;
-  if (/^(?:\$|\{\{|%\(?\w|\[REDACTED:|<.*>$)/.test(v)) return true;
-  if (/^[xX*.#_-]+$|^(.)\1*$/.test(v)) return true;
-  if (/^(?:your|my)[_-]?[a-z_-]*$/i.test(v) || /^(?:\.\.\.|…)|(?:\.\.\.|…)$/.test(v)) return true;
-  return NOT_SECRETS.has(v.toLowerCase());
-}
-
-/**
- * True when an unquoted value reads as code: a call, a property path, a variable on the right of
- * a spaced `=`, a word after `:`, or a small number (`max_token: 100`).
- */
-export function looksLikeCode(value: string, separator: string, isCall: boolean): boolean {
-  if (isCall || value.startsWith("-")) return true;
-  if (/^\d{1,5}$/.test(value)) return true;
-  const identifier = /^[A-Za-z_$][\w$]*$/.test(value);
-  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value)) return true;
-  if (identifier && /\s=/.test(separator)) return true;
-  // After `:` a word without digits is a type or a variable (`token: Token`, `{ password: hashed }`).
-  if (identifier && separator.includes(":") && !/\d/.test(value)) return true;
-  return false;
-}

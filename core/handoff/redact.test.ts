@@ -6,6 +6,16 @@ describe("createRedactor finds each kind of secret", () => {
   const cases: [kind: string, text: string, secret: string][] = [
     ["openai-key", `OPENAI_API_KEY=${OPENAI}`, OPENAI],
     ["openai-key", "key: sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc", "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc"],
+    ["openai-key", "OPENAI_API_KEY=sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh", "sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh"],
+    ["openai-key", "key sk-svcacct-Zx9Cv8Bn7Ml6Kj5Hg4Fd3S in it", "sk-svcacct-Zx9Cv8Bn7Ml6Kj5Hg4Fd3S"],
+    ["openai-key", "deepseek sk-8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c", "sk-8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"],
+    [
+      "openrouter-key",
+      "OPENROUTER_API_KEY=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",
+      "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",
+    ],
+    ["github-token", 'JSON text {"a":"x\\nghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"}', "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"],
+    ["aws-access-key-id", '"x\\tAKIAQ3VX7LM2RT5ZW4NB"', "AKIAQ3VX7LM2RT5ZW4NB"],
     ["anthropic-key", "use sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA now", "sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA"],
     ["github-token", `git clone https://x:${GITHUB}@github.com/o/r`, GITHUB],
     ["github-token", "gho_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue", "gho_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"],
@@ -107,6 +117,7 @@ describe("createRedactor leaves ordinary code and text alone", () => {
     'const header = "-----BEGIN PRIVATE KEY-----";',
     "WWW-Authenticate: Basic realm=\"api\"",
     "see sk-learn docs and task-runner-skeleton-component-name",
+    "class sk-button-primary-large-variant-outline",
     "if token == expected_token:",
   ];
   test.each(unchanged)("%p", (text) => {

@@ -1,22 +1,17 @@
-import {
-  ASSIGNMENT_HINT,
-  ASSIGNMENT_PATTERN,
-  assignmentKind,
-  isPlaceholderValue,
-  looksLikeCode,
-  TOKEN_HINT,
-  TOKEN_PATTERN,
-  TOKEN_RULES,
-} from "./redact-rules.ts";
+import { ASSIGNMENT_HINT, ASSIGNMENT_PATTERN, assignmentKind, bareValueLength, isPlaceholderValue, looksLikeCode, secretKeyKind, separationOf } from "./redact-assignments.ts";
+import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
+import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
 
 /**
  * Replaces likely secrets with stable placeholders before text leaves the machine, and puts
- * them back in what comes home. One redactor per request: the same secret always gets the same
- * placeholder (`[REDACTED:github-token:1]`), so the model can still tell two keys apart.
+ * them back in the final document. One redactor per handoff: the same secret always gets the
+ * same placeholder (`[REDACTED:github-token:1]`), so the model can still tell two keys apart.
  */
 export interface Redactor {
   redact(text: string): string;
-  /** Puts the originals back wherever the model repeated a placeholder (also `\[…\]`-escaped). */
+  /** A string value found under `key` in structured data: the whole value is a secret when the key names one (`{"password": …}`). */
+  redactAssigned(key: string, value: string): string;
+  /** Puts the originals back wherever the text repeats a placeholder this redactor issued (also `\[…\]`-escaped). */
   restore(text: string): string;
   /** Distinct secrets replaced so far. */
   readonly count: number;
@@ -24,9 +19,42 @@ export interface Redactor {
   readonly kinds: Record<string, number>;
 }
 
-const PLACEHOLDER = /\\?\[REDACTED:([a-z0-9-]+):(\d+)\\?\]/g;
+export interface RedactorOptions {
+  /**
+   * The word placeholders start with (`REDACTED` → `[REDACTED:kind:n]`). A run picks one that
+   * its input does not contain (see `choosePlaceholderWord`), so text that merely looks like a
+   * placeholder is never taken for one.
+   */
+  word?: string;
+}
 
-export function createRedactor(): Redactor {
+export const DEFAULT_PLACEHOLDER_WORD = "REDACTED";
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/**
+ * The first placeholder word (`REDACTED`, `REDACTED-2`, `REDACTED-3`, …) such that no text of
+ * the input contains `<word>:`: deterministic for one input, and absent from it. One pass over
+ * the texts that mention the word at all, however many variants a hostile input holds.
+ */
+export function choosePlaceholderWord(texts: Iterable<string>): string {
+  const taken = new Set<number>();
+  for (const text of texts) {
+    if (!text.includes(DEFAULT_PLACEHOLDER_WORD)) continue;
+    for (const match of text.matchAll(/REDACTED(?:-(\d{1,9}))?:/g)) taken.add(match[1] === undefined ? 1 : Number(match[1]));
+  }
+  let n = 1;
+  while (taken.has(n)) n++;
+  return n === 1 ? DEFAULT_PLACEHOLDER_WORD : `${DEFAULT_PLACEHOLDER_WORD}-${n}`;
+}
+
+export function createRedactor(options: RedactorOptions = {}): Redactor {
+  const word = options.word ?? DEFAULT_PLACEHOLDER_WORD;
+  // As issued, or with both brackets escaped (`\[…\]`), as markdown writers do.
+  const name = String.raw`${escapeRegExp(word)}:([a-z0-9-]+):(\d+)`;
+  const issued = new RegExp(String.raw`\\\[${name}\\\]|\[${name}\]`, "g");
   const placeholders = new Map<string, string>(); // secret → placeholder
   const originals = new Map<string, string>(); // placeholder → secret
   const kinds: Record<string, number> = {};
@@ -36,10 +64,20 @@ export function createRedactor(): Redactor {
     if (known !== undefined) return known;
     const n = (kinds[kind] ?? 0) + 1;
     kinds[kind] = n;
-    const placeholder = `[REDACTED:${kind}:${n}]`;
+    const placeholder = `[${word}:${kind}:${n}]`;
     placeholders.set(secret, placeholder);
-    originals.set(placeholder, secret);
+    // A value may hold a token already replaced (`API_KEY=pre-[…:github-token:1]`): its
+    // original is kept whole, so one restore pass gives everything back.
+    originals.set(placeholder, restore(secret));
     return placeholder;
+  }
+
+  function restore(text: string): string {
+    if (originals.size === 0) return text;
+    return text.replace(issued, (whole: string, ...groups: (string | undefined)[]) => {
+      const [escapedKind, escapedN, kind = escapedKind, n = escapedN] = groups;
+      return originals.get(`[${word}:${kind}:${n}]`) ?? whole;
+    });
   }
 
   function redactTokens(text: string): string {
@@ -49,6 +87,7 @@ export function createRedactor(): Redactor {
         const secret = groups[`s${i}`];
         const rule = TOKEN_RULES[i];
         if (secret === undefined || rule === undefined) continue;
+        if (rule.accept && !rule.accept(secret)) return match[0];
         const lead = groups[`l${i}`] ?? "";
         if (lead !== "") {
           if (isPlaceholderValue(secret)) return match[0];
@@ -62,30 +101,49 @@ export function createRedactor(): Redactor {
     });
   }
 
+  function redactKeyTails(text: string): string {
+    let out = "";
+    let from = 0;
+    for (const [start, end] of findKeyTails(text)) {
+      out += text.slice(from, start) + placeholderFor(text.slice(start, end), "private-key");
+      from = end;
+    }
+    return from === 0 ? text : out + text.slice(from);
+  }
+
   function redactAssignments(text: string): string {
     return replaceMatches(text, ASSIGNMENT_PATTERN, (match) => {
-      const { lead = "", word, word2, quote, quoted, bare, call = "" } = match.groups ?? {};
+      const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
-      if (quoted !== undefined && quote !== undefined) {
+      const quoted = dq ?? sq ?? esc;
+      if (quoted !== undefined) {
         if (isPlaceholderValue(quoted)) return match[0];
+        const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : (eq ?? "");
         return `${lead}${quote}${placeholderFor(quoted, kind)}${quote}`;
       }
-      if (bare === undefined || isPlaceholderValue(bare)) return match[0];
-      const separator = lead.slice(lead.search(/[ \t:=]*$/));
-      if (looksLikeCode(bare, separator, call !== "")) return match[0];
-      return `${lead}${placeholderFor(bare, kind)}${call}`;
+      if (bare === undefined) return match[0];
+      const value = bare.slice(0, bareValueLength(bare));
+      if (isPlaceholderValue(value) || looksLikeCode(value, separationOf(lead, flag !== undefined))) return match[0];
+      return `${lead}${placeholderFor(value, kind)}${bare.slice(value.length)}`;
     });
   }
 
+  function redact(text: string): string {
+    // Tokens first: their kinds are more precise than "the value of a password key".
+    let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
+    if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
+    return ASSIGNMENT_HINT.test(out) ? redactAssignments(out) : out;
+  }
+
   return {
-    redact(text) {
-      // Tokens first: their kinds are more precise than "the value of a password key".
-      const tokensDone = TOKEN_HINT.test(text) ? redactTokens(text) : text;
-      return ASSIGNMENT_HINT.test(tokensDone) ? redactAssignments(tokensDone) : tokensDone;
+    redact,
+    redactAssigned(key, value) {
+      const kind = secretKeyKind(key);
+      const redacted = redact(value);
+      if (kind === undefined || redacted !== value || isPlaceholderValue(value)) return redacted;
+      return placeholderFor(value, kind);
     },
-    restore(text) {
-      return text.replace(PLACEHOLDER, (whole: string, kind: string, n: string) => originals.get(`[REDACTED:${kind}:${n}]`) ?? whole);
-    },
+    restore,
     get count() {
       return placeholders.size;
     },

@@ -41,16 +41,16 @@ describe("toChatMessages", () => {
     [
       "an assistant's tool calls with JSON arguments",
       assistant([text("Reading."), call("c1", "read", { path: "src/a.ts" })]),
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
+      { role: "assistant", content: "Reading.", tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
     ],
     [
       "an assistant with only tool calls with null content",
       assistant([call("c1", "bash", { command: "ls" })]),
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
     ],
-    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "c1", content: "3 pass\n0 fail" }],
-    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "c1", content: "Screenshot:\n[image: image/png]" }],
-    ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "c1", content: "(no output)" }],
+    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "call_1", content: "3 pass\n0 fail" }],
+    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "call_1", content: "Screenshot:\n[image: image/png]" }],
+    ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "call_1", content: "(no output)" }],
   ])("sends %s", (_, message, expected) => {
     // A lone tool result or call is fine here: pairing is buildContext's job, tested there.
     expect(toChatMessages([message])).toEqual([expected]);

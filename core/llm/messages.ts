@@ -14,7 +14,32 @@ function toolContent(blocks: readonly UserBlock[]): string {
   return parts.join("\n") || "(no output)";
 }
 
-function toChatMessage(message: ContextMessage): ChatMessage {
+/**
+ * A tool's name as Chat Completions accepts it (`^[A-Za-z0-9_-]{1,64}$`): other characters become
+ * `_`. Sessions from other tools, and redacted names (`[REDACTED:…]`), may have any.
+ */
+export function chatToolName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
+}
+
+/**
+ * Short ids for the tool calls of one request, in order of appearance (`call_1`, `call_2`, …):
+ * a session's own ids can be long, provider-specific, or carry text that must not leave.
+ * A call and its result get the same id.
+ */
+function createCallIds(): (id: string) => string {
+  const ids = new Map<string, string>();
+  return (id) => {
+    let short = ids.get(id);
+    if (short === undefined) {
+      short = `call_${ids.size + 1}`;
+      ids.set(id, short);
+    }
+    return short;
+  };
+}
+
+function toChatMessage(message: ContextMessage, callId: (id: string) => string): ChatMessage {
   switch (message.role) {
     case "user":
       // Wrappers and developer messages go as user turns: every compatible endpoint accepts them.
@@ -22,12 +47,12 @@ function toChatMessage(message: ContextMessage): ChatMessage {
     case "assistant": {
       const text = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
       const calls = message.content.flatMap((b) =>
-        b.type === "toolCall" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.arguments ?? {}) } }] : [],
+        b.type === "toolCall" ? [{ id: callId(b.id), type: "function" as const, function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) } }] : [],
       );
       return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
     }
     case "toolResult":
-      return { role: "tool", tool_call_id: message.toolCallId, content: toolContent(message.content) };
+      return { role: "tool", tool_call_id: callId(message.toolCallId), content: toolContent(message.content) };
   }
 }
 
@@ -40,8 +65,9 @@ export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[
   const out: ChatMessage[] = [];
   const pending = new Set<string>();
   let deferred: ChatMessage[] = [];
+  const callId = createCallIds();
   for (const message of context) {
-    const chat = toChatMessage(message);
+    const chat = toChatMessage(message, callId);
     if (message.role === "toolResult") {
       out.push(chat);
       pending.delete(message.toolCallId);
@@ -72,7 +98,7 @@ export function stubTools(context: readonly ContextMessage[]): ChatTool[] {
   const names = new Set<string>();
   for (const message of context) {
     if (message.role !== "assistant") continue;
-    for (const block of message.content) if (block.type === "toolCall") names.add(block.name);
+    for (const block of message.content) if (block.type === "toolCall") names.add(chatToolName(block.name));
   }
   return [...names].sort().map((name) => ({
     type: "function",

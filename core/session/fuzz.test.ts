@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { isAgentError } from "../errors.ts";
-import { createRedactor } from "../handoff/redact.ts";
-import { redactRequest } from "../handoff/redact-request.ts";
+import { createSecretsGuard, type SecretsGuard } from "../handoff/secrets-guard.ts";
+import { mapContextText } from "../handoff/text-maps.ts";
 import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
+import type { ContextMessage } from "./messages.ts";
 import { parseSession } from "./parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 import {
@@ -51,6 +52,31 @@ function describeError(error: unknown): string {
   return `${error.name}: ${error.message.slice(0, 200)} ${where.trim()}`;
 }
 
+/** Every text of a context that requests are built from, in one fixed order. */
+function textsOf(context: readonly ContextMessage[]): string[] {
+  const texts: string[] = [];
+  const collect = (text: string) => (texts.push(text), text);
+  mapContextText(context, { text: collect, assigned: (_key, value) => collect(value), opaque: (text) => text });
+  return texts;
+}
+
+/**
+ * Restoring never substitutes what the run did not issue: the input's own texts (which may hold
+ * placeholder-looking text) come back from restore unchanged, and each redacted text restores
+ * to exactly the text it came from.
+ */
+function restoreProblems(context: readonly ContextMessage[], guard: SecretsGuard): string[] {
+  const before = textsOf(context);
+  const after = textsOf(guard.outgoing().context);
+  const problems: string[] = [];
+  if (before.length !== after.length) return [`${before.length} texts in, ${after.length} out`];
+  before.forEach((text, i) => {
+    if (guard.restore(text) !== text) problems.push(`restore changed an input text: ${JSON.stringify(text.slice(0, 120))}`);
+    if (guard.restore(after[i] ?? "") !== text) problems.push(`a redacted text did not restore to its input: ${JSON.stringify(text.slice(0, 120))}`);
+  });
+  return problems;
+}
+
 function exercise(input: Uint8Array | string, label: string, outcome: Outcome, rng: Rng, redact = true): void {
   const text = typeof input === "string" ? input : decode(input);
   let session: ReturnType<typeof parseSession>;
@@ -67,8 +93,10 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
     const report = buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis));
     renderInspectReport(report);
     JSON.stringify(report);
-    const request = buildRequest({ model: "m", systemPrompt: "s", context: analysis.context, instruction: "hand off" });
-    JSON.stringify(redact ? redactRequest(request, createRedactor()) : request);
+    const guard = createSecretsGuard({ context: analysis.context, redact });
+    const request = buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" });
+    JSON.stringify(guard.request(request));
+    if (redact) for (const problem of restoreProblems(analysis.context, guard).slice(0, 1)) outcome.failures.push(`${label}: ${problem}`);
     // Another branch: any entry of the file can be a leaf.
     const leaf = session.entries.length > 0 ? rng.pick(session.entries) : undefined;
     if (leaf) analyzeBranch(session, { leafId: leaf.id });

@@ -1,0 +1,135 @@
+/**
+ * Secrets, end to end: the CLI spawned against a fake endpoint on 127.0.0.1, on a session with a
+ * distinct secret of every kind in every place a session holds text (fixtures/secrets-everywhere.ts),
+ * plus the same in --focus and --system-prompt-file, the API key quoted in the session and a
+ * password and a query value in --base-url. No request of any run may carry any of them; the
+ * document on disk gets the originals back, except the key.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FULL_DOCUMENT } from "../fixtures/handoff-pipeline.ts";
+import { startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
+import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
+import { PLACES, plantedSecrets, secretsEverywhere } from "../fixtures/secrets-everywhere.ts";
+import { useHandoffSandbox } from "./handoff.testing.ts";
+
+const sandbox = useHandoffSandbox();
+
+const API_KEY = "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";
+const URL_PASSWORD = "url-pass-7Hq2Lm9";
+const URL_QUERY = "query-secret-4Rt8Wz1";
+const SECRETS = plantedSecrets();
+
+/** What must never be sent: every secret, each line of a multi-line one (a cut key's tail), in text and JSON forms. */
+const NEVER_SENT = [
+  ...new Set(
+    [...SECRETS.map((s) => s.value), API_KEY, URL_PASSWORD, URL_QUERY].flatMap((value) => [value, ...value.split("\n").filter((line) => line.length >= 16 && !line.startsWith("-----"))]).flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]),
+  ),
+];
+
+/** Every placeholder and the key's stand-in a request carried. */
+function placeholdersIn(body: unknown): string[] {
+  return [...new Set(JSON.stringify(body).match(/\[REDACTED(?:-\d+)?:[a-z0-9-]+:\d+\]|\[withheld\]/g) ?? [])];
+}
+
+/** A model that quotes every placeholder it was shown, out of their context: first without some sections when asked to. */
+function quotingServer(options: { firstMissesSections?: boolean; contextWindow?: number }): FakeServer {
+  return startFakeOpenAI(
+    (request, index) => {
+      const quoted = `Quoted: ${placeholdersIn(request.body).join(" ")}`;
+      return { text: index === 0 && options.firstMissesSections ? `## Goal\n${quoted}` : `${FULL_DOCUMENT}\n\n${quoted}` };
+    },
+    { contextWindow: options.contextWindow },
+  );
+}
+
+function leaksIn(text: string): string[] {
+  return NEVER_SENT.filter((secret) => text.includes(secret));
+}
+
+interface SecretsRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  document: string;
+  /** What the run wrote: the new session, and what it added to the source. */
+  written: string;
+}
+
+async function runOn(server: FakeServer, extra: string[]): Promise<SecretsRun> {
+  const { session, focus, systemPrompt } = secretsEverywhere(API_KEY);
+  const source = join(sandbox.dir, "source.jsonl");
+  writeFileSync(source, session);
+  const promptFile = join(sandbox.home, "system.txt");
+  writeFileSync(promptFile, systemPrompt);
+  const url = new URL(server.url);
+  const baseUrl = `http://user:${URL_PASSWORD}@${url.host}/v1?key=${URL_QUERY}`;
+  const out = join(sandbox.dir, "new.jsonl");
+  const args = ["handoff", source, "-v", "--focus", `${focus}\nAnd rotate ${API_KEY}.`, "--system-prompt-file", promptFile, "--base-url", baseUrl, "-o", out, ...extra];
+  const run = await runAgent(args, cleanEnv(sandbox.home, { OPENAI_API_KEY: API_KEY }), sandbox.dir);
+  const wrote = run.code === 0 && !extra.includes("--dry-run");
+  const newSession = wrote ? readFileSync(out, "utf8") : "";
+  const document = wrote ? String(JSON.parse(newSession.split("\n")[1] ?? "{}").content) : "";
+  const added = readFileSync(source, "utf8").slice(session.length);
+  expect(readdirSync(sandbox.dir).sort()).toEqual(wrote ? ["new.jsonl", "source.jsonl"] : ["source.jsonl"]);
+  return { ...run, document, written: newSession + added };
+}
+
+/** The originals a document must have back: every secret of a place the model sees, but not the key. */
+function expectRestored(document: string): void {
+  const quoted = new Set<string>(PLACES.filter((p) => p.quotable).map((p) => p.place));
+  const missing = SECRETS.filter((s) => quoted.has(s.place) && !document.includes(s.value)).map((s) => `${s.place}: ${s.kind}`);
+  expect(missing).toEqual([]);
+  expect(document).toContain("[withheld]");
+}
+
+function expectNothingLeaked(server: FakeServer, run: SecretsRun): void {
+  expect(server.requests.length).toBeGreaterThan(0);
+  for (const [i, request] of server.requests.entries()) expect({ request: i, leaks: leaksIn(JSON.stringify(request.body)) }).toEqual({ request: i, leaks: [] });
+  // The key and the URL's secrets are not printed either (the document on stdout has the session's own secrets back, by design).
+  for (const secret of [API_KEY, URL_PASSWORD, URL_QUERY]) expect(run.stdout + run.stderr).not.toContain(secret);
+  expect(run.written).toContain("[withheld]");
+  for (const secret of [API_KEY, URL_PASSWORD, URL_QUERY]) expect(run.written).not.toContain(secret);
+}
+
+describe("no secret reaches any request", () => {
+  test("--strict, with a first answer missing sections and placeholders quoted out of context", async () => {
+    const server = quotingServer({ firstMissesSections: true });
+    try {
+      const run = await runOn(server, ["--strict"]);
+      expect(run.stderr).toContain("New session started");
+      expect(server.requests).toHaveLength(2);
+      expectNothingLeaked(server, run);
+      expectRestored(run.document);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("condensed at a small window: notes requests, notes quoting placeholders, and the handoff request", async () => {
+    const server = quotingServer({ contextWindow: 6_000 });
+    try {
+      const run = await runOn(server, ["--context-window", "6000"]);
+      expect(run.stderr).toContain("New session started");
+      expect(server.requests.length).toBeGreaterThan(2);
+      expectNothingLeaked(server, run);
+      expectRestored(run.document);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("--dry-run prints every request without them", async () => {
+    const server = quotingServer({});
+    try {
+      const run = await runOn(server, ["--dry-run", "--context-window", "6000"]);
+      expect(run.code).toBe(0);
+      expect(server.requests).toHaveLength(0);
+      expect(leaksIn(run.stdout)).toEqual([]);
+      expect(leaksIn(run.stderr)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { PLANTED_SECRETS, SECRETS_SESSION } from "../../fixtures/secrets.ts";
+import { analyzeBranch } from "../session/analyze.ts";
+import { parseSession } from "../session/parse.ts";
+import { buildRequest } from "../llm/request.ts";
+import type { ChatRequest, Completion } from "../llm/types.ts";
+import type { ContextMessage } from "../session/messages.ts";
+import { createSecretsGuard } from "./secrets-guard.ts";
+
+/** A value as it appears inside JSON text (a private key's newlines become \\n). */
+function inJson(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+async function secretsContext(): Promise<ContextMessage[]> {
+  const session = parseSession(await Bun.file(SECRETS_SESSION).text(), SECRETS_SESSION);
+  return analyzeBranch(session).context;
+}
+
+const requestFor = (context: readonly ContextMessage[]): ChatRequest => buildRequest({ model: "m", systemPrompt: "sys", context, instruction: "write it" });
+
+describe("the secrets guard", () => {
+  test("a request built from the outgoing input carries no planted secret, and keeps its shape", async () => {
+    const context = await secretsContext();
+    const raw = requestFor(context);
+    for (const { value } of PLANTED_SECRETS) expect(JSON.stringify(raw)).toContain(inJson(value));
+
+    const guard = createSecretsGuard({ context });
+    const sent = guard.request(requestFor(guard.outgoing().context));
+    const text = JSON.stringify(sent);
+    for (const { value } of PLANTED_SECRETS) expect(text).not.toContain(inJson(value));
+    expect(sent.messages.map((m) => m.role)).toEqual(raw.messages.map((m) => m.role));
+    expect(sent.tools).toEqual(raw.tools);
+  });
+
+  test("each planted secret gets its expected kind, once", async () => {
+    const guard = createSecretsGuard({ context: await secretsContext() });
+    guard.outgoing();
+    const expected = new Set(PLANTED_SECRETS.map((s) => s.value));
+    expect(guard.redacted).toBe(expected.size);
+  });
+
+  test("the port withholds the key from any request, and hands answers back redacted, never restored", async () => {
+    const key = "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";
+    const context = await secretsContext();
+    const guard = createSecretsGuard({ context, withheld: [key] });
+    const [first] = PLANTED_SECRETS;
+    let seen = "";
+    const complete = guard.port(async (sent): Promise<Completion> => {
+      seen = JSON.stringify(sent);
+      // A model that writes a secret it was never shown, and an endpoint that echoes the key.
+      return { text: `## Critical Context\n${first?.value} and ${key}`, finishReason: "stop", usage: undefined, model: undefined };
+    });
+    const completion = await complete(requestFor([{ role: "user", kind: "user", content: [{ type: "text", text: `use ${key}` }], entryId: "u" }]), {});
+    expect(seen).toContain("use [withheld]");
+    expect(seen).not.toContain(key);
+    expect(completion.text).toBe(`## Critical Context\n[REDACTED:${first?.kind}:1] and [withheld]`);
+    // Restoring is a separate, final step, and never brings the key back.
+    expect(guard.restore(completion.text)).toBe(`## Critical Context\n${first?.value} and [withheld]`);
+  });
+});
+
+/** One token of each provider kind, one per line, as a `write` call would carry a `.env` file. */
+const PROVIDER_TOKENS = [
+  "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc",
+  "sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA",
+  "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue",
+  "glpat-Xk2_9vLm-Qr7TzWc1Nb4",
+  "AKIAQ3VX7LM2RT5ZW4NB",
+  "AIzaSyB3x9Lk2_Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf-Q",
+  "xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2",
+  "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+  "npm_Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8",
+];
+const CALL_ID = "toolu_ghp_9Zx8Cv7Bn6Ml5Kj4Hg3Fd2Sa1Qw0Er9Ty8Ui";
+const TOOL_NAME = "ghp_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op9Qr0St1Uv2Wx";
+
+function toolCallContext(): ContextMessage[] {
+  return [
+    { role: "user", kind: "user", content: [{ type: "text", text: "write the env file" }], entryId: "u1" },
+    {
+      role: "assistant",
+      content: [
+        { type: "toolCall", id: CALL_ID, name: "write", arguments: { path: ".env", content: `${PROVIDER_TOKENS.join("\n")}\n`, db: { password: "hashed" } } },
+        { type: "toolCall", id: "call_2", name: TOOL_NAME, arguments: {} },
+      ],
+      provider: "openai",
+      model: "gpt-5",
+      stopReason: "toolUse",
+      entryId: "a1",
+    },
+    { role: "toolResult", toolCallId: CALL_ID, toolName: "write", content: [{ type: "text", text: "written" }], isError: false, entryId: "r1" },
+    { role: "toolResult", toolCallId: "call_2", toolName: TOOL_NAME, content: [{ type: "text", text: "ok" }], isError: false, entryId: "r2" },
+  ];
+}
+
+describe("tool calls", () => {
+  test("arguments are redacted where their strings are: a token at the start of a line goes too", () => {
+    const guard = createSecretsGuard({ context: toolCallContext() });
+    const sent = JSON.stringify(guard.request(requestFor(guard.outgoing().context)));
+    for (const token of PROVIDER_TOKENS) expect(sent).not.toContain(token);
+    // A value under a secret's key is a secret even when it reads as a word.
+    expect(sent).not.toContain("hashed");
+    expect(guard.redacted).toBe(PROVIDER_TOKENS.length + 2);
+  });
+
+  test("ids are sent renumbered, a call and its result alike; names are redacted and stay valid tool names", () => {
+    const guard = createSecretsGuard({ context: toolCallContext() });
+    const sent = guard.request(requestFor(guard.outgoing().context));
+    const text = JSON.stringify(sent);
+    expect(text).not.toContain(CALL_ID);
+    expect(text).not.toContain(TOOL_NAME);
+    const calls = sent.messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
+    const results = sent.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
+    expect(calls.map((c) => c.id)).toEqual(["call_1", "call_2"]);
+    expect(results).toEqual(["call_1", "call_2"]);
+    const names = [...calls.map((c) => c.function.name), ...(sent.tools ?? []).map((t) => t.function.name)];
+    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(calls.map((c) => c.function.name)).toEqual(["write", "_REDACTED_github-token_2_"]);
+    // Arguments stay valid JSON with their structure.
+    expect(JSON.parse(calls[0]?.function.arguments ?? "")).toEqual({ path: ".env", content: expect.stringContaining("[REDACTED:openai-key:1]\n[REDACTED:anthropic-key:1]\n"), db: { password: "[REDACTED:password:1]" } });
+  });
+});

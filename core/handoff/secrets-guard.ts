@@ -1,0 +1,107 @@
+import type { ChatRequest, Complete } from "../llm/types.ts";
+import type { ContextMessage } from "../session/messages.ts";
+import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
+import { mapContextText, mapRequestText, type TextMap } from "./text-maps.ts";
+import { createWithholder, type Withhold } from "./withhold.ts";
+
+/** What a handoff may send, before the guard. */
+export interface GuardInput {
+  context: readonly ContextMessage[];
+  focus?: string;
+  systemPrompt?: string;
+  /** Replace likely secrets by placeholders (default true). */
+  redact?: boolean;
+  /** Strings never sent, written or restored (the API key). */
+  withheld?: readonly string[];
+}
+
+/** The part of the input that reaches requests, as it may leave the machine. */
+export interface OutgoingInput {
+  context: ContextMessage[];
+  focus: string | undefined;
+  systemPrompt: string | undefined;
+}
+
+/**
+ * The secrets rules of one handoff, each at one boundary:
+ * - input: the context, focus and system prompt are redacted (and the key withheld) before
+ *   anything is planned or cut, so condensing never splits a secret and every text built from
+ *   them (requests, notes transcripts) holds placeholders only;
+ * - the model port: answers come back redacted too (a model may write a secret-looking string,
+ *   an endpoint may echo the key), so every text the engine can put in a later request, notes
+ *   and first answers included, holds placeholders only, and nothing restored can go back out;
+ *   every request loses the key on its way out, whatever the flags;
+ * - the end: `restore` runs once, on the final document, after the last request; `withhold`
+ *   runs on everything written or printed. The key is never restored.
+ */
+export interface SecretsGuard {
+  /** The input as it may be sent. Computed on first use (the offline engine never needs it). */
+  outgoing(): OutgoingInput;
+  /** A request as it may leave the machine: the key withheld from every string in it. */
+  request(request: ChatRequest): ChatRequest;
+  /** The model port: every request passed through `request`; answers redacted, never restored. */
+  port(complete: Complete): Complete;
+  /** The originals back in place of the placeholders this run issued. */
+  restore(text: string): string;
+  withhold: Withhold;
+  /** Distinct secrets replaced by placeholders. */
+  readonly redacted: number;
+}
+
+/** Every text of the input that requests are built from. */
+function inputTexts(context: readonly ContextMessage[], extra: readonly (string | undefined)[]): string[] {
+  const texts = extra.filter((t): t is string => t !== undefined);
+  const collect = (text: string) => {
+    texts.push(text);
+    return text;
+  };
+  mapContextText(context, { text: collect, assigned: (_key, value) => collect(value), opaque: (text) => text });
+  return texts;
+}
+
+/** Withheld first: the key must not become a redactor's original, which would be restored. */
+function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
+  if (!redactor) return { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
+  return {
+    text: (text) => redactor.redact(withhold(text)),
+    assigned: (key, value) => (key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value))),
+    opaque: withhold,
+  };
+}
+
+export function createSecretsGuard(input: GuardInput): SecretsGuard {
+  const withhold = createWithholder(input.withheld ?? []);
+  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
+  let redactor: Redactor | undefined;
+  let outgoing: OutgoingInput | undefined;
+
+  function prepare(): OutgoingInput {
+    if (outgoing) return outgoing;
+    if (input.redact !== false) redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
+    const map = textMap(redactor, withhold);
+    outgoing = {
+      context: mapContextText(input.context, map),
+      focus: input.focus === undefined ? undefined : map.text(input.focus),
+      systemPrompt: input.systemPrompt === undefined ? undefined : map.text(input.systemPrompt),
+    };
+    return outgoing;
+  }
+
+  const request = (r: ChatRequest): ChatRequest => mapRequestText(r, withholding);
+
+  return {
+    outgoing: prepare,
+    request,
+    port: (complete) => async (r, options) => {
+      const completion = await complete(request(r), options);
+      prepare();
+      const text = redactor ? redactor.redact(withhold(completion.text)) : withhold(completion.text);
+      return { ...completion, text };
+    },
+    restore: (text) => redactor?.restore(text) ?? text,
+    withhold,
+    get redacted() {
+      return redactor?.count ?? 0;
+    },
+  };
+}

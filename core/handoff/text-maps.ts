@@ -1,0 +1,98 @@
+import { isObject } from "../json.ts";
+import { chatToolName } from "../llm/messages.ts";
+import type { ChatContentPart, ChatMessage, ChatRequest } from "../llm/types.ts";
+import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
+
+/**
+ * Every string a context or a request can carry out of the machine, by what it is, so a rule
+ * about secrets is applied to each where it is (structured data stays structured).
+ */
+export interface TextMap {
+  /** Free text: messages, reasoning, tool output, summaries, names, image types. */
+  text(text: string): string;
+  /** A string value in structured data (tool-call arguments), under `key` when in an object. */
+  assigned(key: string | undefined, value: string): string;
+  /** Strings that are not text to scan (ids, the model name, image data): still checked for withheld strings. */
+  opaque(text: string): string;
+}
+
+/** Structured data (JSON values) with every string, keys included, passed through `map`. */
+export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unknown {
+  if (typeof value === "string") return map.assigned(key, value);
+  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, map));
+  if (!isObject(value)) return value;
+  // fromEntries defines own properties: a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(value).map(([k, item]) => [map.text(k), mapJsonStrings(item, map, k)]));
+}
+
+function mapUserBlocks(blocks: readonly UserBlock[], map: TextMap): UserBlock[] {
+  // Image bytes are not text a secret scanner should read (and base64 makes false matches).
+  return blocks.map((b): UserBlock => (b.type === "text" ? { type: "text", text: map.text(b.text) } : { ...b, mimeType: map.text(b.mimeType) }));
+}
+
+function mapAssistantBlocks(blocks: readonly AssistantBlock[], map: TextMap): AssistantBlock[] {
+  return blocks.map((b): AssistantBlock => {
+    if (b.type === "text") return { type: "text", text: map.text(b.text) };
+    if (b.type === "thinking") return { type: "thinking", thinking: map.text(b.thinking) };
+    // The id never leaves as it is (requests number calls afresh), so it stays the session's.
+    return { ...b, name: map.text(b.name), arguments: mapJsonStrings(b.arguments, map) };
+  });
+}
+
+/** A context with every string it could send passed through `map`. Entry ids and call ids stay. */
+export function mapContextText(context: readonly ContextMessage[], map: TextMap): ContextMessage[] {
+  return context.map((message): ContextMessage => {
+    switch (message.role) {
+      case "user":
+        return { ...message, content: mapUserBlocks(message.content, map) };
+      case "assistant":
+        return { ...message, content: mapAssistantBlocks(message.content, map) };
+      case "toolResult":
+        return { ...message, toolName: map.text(message.toolName), content: mapUserBlocks(message.content, map) };
+    }
+  });
+}
+
+function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentPart[] {
+  return parts.map((part) => (part.type === "text" ? { type: "text", text: map.text(part.text) } : { type: "image_url", image_url: { url: map.opaque(part.image_url.url) } }));
+}
+
+function mapArguments(json: string, map: TextMap): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return map.text(json);
+  }
+  return JSON.stringify(mapJsonStrings(value, map));
+}
+
+function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: map.text(message.content) };
+    case "user":
+      return { role: "user", content: typeof message.content === "string" ? map.text(message.content) : mapParts(message.content, map) };
+    case "assistant": {
+      const content = message.content === null ? null : map.text(message.content);
+      if (!message.tool_calls) return { role: "assistant", content };
+      const calls = message.tool_calls.map((call) => ({
+        id: map.opaque(call.id),
+        type: call.type,
+        function: { name: chatToolName(map.text(call.function.name)), arguments: mapArguments(call.function.arguments, map) },
+      }));
+      return { role: "assistant", content, tool_calls: calls };
+    }
+    case "tool":
+      return { role: "tool", tool_call_id: map.opaque(message.tool_call_id), content: map.text(message.content) };
+  }
+}
+
+/** A request with every string it carries passed through `map`; names stay valid tool names. */
+export function mapRequestText(request: ChatRequest, map: TextMap): ChatRequest {
+  const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages: request.messages.map((m) => mapMessage(m, map)) };
+  if (request.tools) {
+    mapped.tools = request.tools.map((tool) => ({ ...tool, function: { ...tool.function, name: chatToolName(map.text(tool.function.name)), description: map.text(tool.function.description) } }));
+  }
+  return mapped;
+}
