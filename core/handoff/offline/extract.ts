@@ -57,7 +57,7 @@ export interface OfflineNotes {
   decisions: Said[];
   /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
   choices: Said[];
-  /** Offers the user put off ("later"); still open unless done since. */
+  /** Offers the user put off ("later" after "Want me to …?"): listed as open, since nothing says they were taken up. */
   deferredOffers: Offer[];
   runs: Run[];
   /** Branches, bumps, commits, tags, pushes, publishes and pull requests, from the runs that made them. */

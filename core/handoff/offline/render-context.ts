@@ -22,8 +22,11 @@ export function renderDecisions({ notes, state }: SectionInput): string[] {
 /** A request in the user's words, without what they pasted (said in a note instead). */
 function quoteRequest(request: UserRequest): string {
   const { prose, pastes } = userProse(request.text);
-  const pasted = pastes.length > 0 ? ` (with ${pastes.length === 1 ? "a paste" : `${pastes.length} pastes`}: ${pasteHeadline(pastes, 100) !== undefined ? inlineCode(pasteHeadline(pastes, 100) ?? "") : "output, not quoted"})` : "";
-  return `${quote(prose === "" ? "(only pasted text)" : prose, 240)}${pasted}`;
+  const quoted = quote(prose === "" ? "(only pasted text)" : prose, 240);
+  if (pastes.length === 0) return quoted;
+  const headline = pasteHeadline(pastes, 100);
+  const what = pastes.length === 1 ? "a paste" : `${pastes.length} pastes`;
+  return `${quoted} (with ${what}: ${headline === undefined ? "output, not quoted" : inlineCode(headline)})`;
 }
 
 export function renderCriticalContext({ notes, state }: SectionInput, facts: SessionFacts): string[] {

@@ -16,7 +16,7 @@ export type TurnState =
   | { kind: "approved"; request: UserRequest; proposal: string | undefined }
   | { kind: "acknowledged"; request: UserRequest }
   | { kind: "finished" }
-  | { kind: "question"; question: string; didWork: boolean }
+  | { kind: "question"; question: string }
   | { kind: "working"; words: string | undefined; steps: Step[] };
 
 /** Derived views of the notes and facts that several sections share. */
@@ -117,16 +117,16 @@ function reportOf(text: string): string {
   return capText(kept.map((s, i) => (i < kept.length - 1 && !/[.!:;]$/.test(s) ? `${s};` : s)).join(" "), 240);
 }
 
-function readTurn(exchanges: readonly Exchange[], notes: OfflineNotes): TurnState {
+function readTurn(exchanges: readonly Exchange[]): TurnState {
   const last = exchanges.at(-1);
   if (!last) return { kind: "none" };
   if (last.ending === "none") {
     const previous = exchanges.at(-2)?.lastText?.text;
     if (last.request.kind === "approval") return { kind: "approved", request: last.request, proposal: previous === undefined ? undefined : lastSentences(previous, 2, 300) };
-    if (last.request.kind === "ack") return exchanges.length > 1 && exchanges.at(-2)?.ending === "working" ? readTurn(exchanges.slice(0, -1), notes) : { kind: "acknowledged", request: last.request };
+    if (last.request.kind === "ack") return exchanges.length > 1 && exchanges.at(-2)?.ending === "working" ? readTurn(exchanges.slice(0, -1)) : { kind: "acknowledged", request: last.request };
     return { kind: "unanswered", request: last.request };
   }
-  if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450), didWork: last.steps.length > 0 };
+  if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450) };
   if (last.ending !== "working") return { kind: "finished" };
   // Approvals ("ok, keep going") continue the turn before them: its last words still apply.
   let words: string | undefined;
@@ -145,7 +145,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const focus = focusTerms(focusText);
   const objective = pickObjective(notes.requests, focus);
   const since = objective?.at ?? 0;
-  const turn = readTurn(notes.exchanges, notes);
+  const turn = readTurn(notes.exchanges);
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
