@@ -106,13 +106,9 @@ function openItemsOf(text: string): string[] {
 
 /** A closing reply without its questions, offers and open items: what it says was done. */
 function reportOf(text: string): string {
-  const sentences = splitSentences(stripCodeBlocks(text));
-  const kept = sentences.filter((s, i) => {
-    if (s.endsWith("?") || isOffer(s) || isOpenItem(s) || /^[\p{L}']+!$/u.test(s)) return false;
-    // A lead-in ("Released 2.3.0:", "The steps are:") counts only when prose follows it, not a code block.
-    const next = sentences[i + 1];
-    return !s.endsWith(":") || (next !== undefined && !next.endsWith(":"));
-  });
+  const said = splitSentences(stripCodeBlocks(text)).filter((s) => !s.endsWith("?") && !isOffer(s) && !isOpenItem(s) && !/^[\p{L}']+!$/u.test(s));
+  // A lead-in ("Released 2.3.0:", "The steps are:") counts only when what it leads into is kept, not a code block.
+  const kept = said.filter((s, i) => !s.endsWith(":") || (said[i + 1] !== undefined && !said[i + 1]?.endsWith(":")));
   // List items carry no full stop: keep them apart.
   return capText(kept.map((s, i) => (i < kept.length - 1 && !/[.!:;]$/.test(s) ? `${s};` : s)).join(" "), 240);
 }
