@@ -90,7 +90,7 @@ export function pasteHeadline(pastes: readonly string[], max = 120): string | un
 }
 
 /** Openers that carry no meaning of their own: "ok,", "alright,", "sooo", "hm", "wait,". */
-const FILLER = /^(?:ok(?:ay)?|separately|anyway|next|alright|all right|so+|well|hm+|hmm+|oh|ah|yo|nice|good|great|cool|perfect|wow|wait|like|actually|btw|dude|my dude|omfg|omg|wtf|jesus|fine|right|then|now|also|and)\b[\s,.!:;—–-]*/i;
+const FILLER = /^(?:ok(?:ay)?|separately|anyway|next(?=\s*[:,])|alright|all right|so+|well|hm+|hmm+|oh|ah|yo|nice|good|great|cool|perfect|wow|wait|like|actually|btw|dude|my dude|omfg|omg|wtf|jesus|fine|right|then|now|also|and)\b[\s,.!:;—–-]*/i;
 
 /** Drops leading fillers ("ok, so now …" → "…"). */
 export function stripFillers(text: string): string {

@@ -43,6 +43,8 @@ describe("a request stated as an objective", () => {
     ],
     ["getting this in prod since this morning:\n\nTypeError: Cannot read properties of undefined (reading 'map')\n    at OrderList (a.tsx:1:2)\n\nonly for empty accounts. fix?", "Getting this in prod since this morning. Only for empty accounts (`TypeError: Cannot read properties of undefined (reading 'map')`)."],
     ["## Goal\nMake it fast.", "Goal. Make it fast."],
+    ["next one, from the logs:\n\n```\nError: You must provide a `model` parameter\n```", "Next one, from the logs (``Error: You must provide a `model` parameter``)."],
+    ["Next, quote fields that contain commas.", "Quote fields that contain commas."],
   ])("%p → %p", (text, expected) => {
     expect(statementOf(text)).toBe(expected);
   });

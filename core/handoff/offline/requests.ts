@@ -3,6 +3,7 @@
  * question, an approval, an acknowledgement, a question about the tool, or only a paste. The
  * goal is built from objectives; approvals and answers belong to the request they answer.
  */
+import { inlineCode } from "../facts-section.ts";
 import { isConstraint, isMetaQuestion } from "./patterns.ts";
 import { pasteHeadline, stripFillers, userProse } from "./prose.ts";
 import { capText, collapseWhitespace, isAcknowledgement, splitSentences } from "./text.ts";
@@ -81,7 +82,7 @@ export function statementOf(text: string, max = 240): string {
   const statement = picked.join(" ");
   // With no words of their own, the paste's headline is the request, however long.
   const headline = pasteHeadline(pastes) ?? (statement === "" ? pasteHeadline(pastes, 400)?.slice(0, 160) : undefined);
-  const withHeadline = headline === undefined ? statement : statement === "" ? `\`${headline}\`` : `${statement.replace(/[.?!]$/, "")} (\`${headline}\`).`;
+  const withHeadline = headline === undefined ? statement : statement === "" ? inlineCode(headline) : `${statement.replace(/[.?!]$/, "")} (${inlineCode(headline)}).`;
   return capText(withHeadline, max);
 }
 
