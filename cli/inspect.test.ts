@@ -64,9 +64,10 @@ describe("agent inspect on good sessions", () => {
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],
       commands: [
-        { command: "npm test", exitCode: 1, by: "tool" },
-        { command: "git status --short", exitCode: 0, by: "user" },
-        { command: "ls src", exitCode: null, by: "tool" },
+        { command: "npm test", exitCode: 1, by: "tool", failed: true },
+        { command: "git status --short", exitCode: 0, by: "user", failed: false },
+        // Never answered: no exit code, and not counted as failed.
+        { command: "ls src", exitCode: null, by: "tool", failed: false },
       ],
       models: ["anthropic/claude-sonnet-4-5", "openai/gpt-5"],
       lastUserRequest: "Make the limit configurable via RATE_LIMIT. Like this:",
@@ -90,7 +91,7 @@ describe("agent inspect on good sessions", () => {
         "context   14 messages, ~1,468 tokens",
         "models    anthropic/claude-sonnet-4-5, openai/gpt-5",
         "files     4 read, 2 modified",
-        "commands  3 run, 2 failed",
+        "commands  3 run, 1 failed",
         "last ask  Make the limit configurable via RATE_LIMIT. Like this:",
         "",
       ].join("\n"),

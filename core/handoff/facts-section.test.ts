@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import type { CommandRun, SessionFacts } from "../session/facts.ts";
+import { judgeRun } from "../session/runs.ts";
 import { appendSessionFacts, inlineCode, renderSessionFacts } from "./facts-section.ts";
 
 function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
-  return { filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
+  return { cwd: undefined, filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
 }
 
-const run = (command: string, exitCode: number | null, by: CommandRun["by"] = "tool"): CommandRun => ({ command, exitCode, by });
+/** A run judged as collectFacts judges it. */
+const run = (command: string, exitCode: number | null, by: CommandRun["by"] = "tool", output = ""): CommandRun => ({ command, by, ...judgeRun(command, exitCode, output) });
 
 describe("inlineCode", () => {
   test.each([
@@ -58,6 +60,21 @@ describe("renderSessionFacts", () => {
     expect(section).toContain("  - `sleep 9` — no exit code (cancelled, or no result recorded)");
     // grep's exit 1 means it found nothing; that is not a failure.
     expect(section).toContain("  - `grep -n foo a.ts` — exit 1, nothing found");
+  });
+
+  test("a pipe whose output shows the build failed is failed, and counted as such", () => {
+    const section = renderSessionFacts(facts({ commands: [run("npm run build 2>&1 | head -30", 0, "tool", "src/a.ts(7,25): error TS2345: x")] }), "s.jsonl");
+    expect(section).toContain("- Commands run (1; 1 failed):\n  - `npm run build 2>&1 | head -30` — failed (output shows errors; the pipe's status was 0)");
+  });
+
+  test("names files and commands in the one form the document uses: relative to the cwd inside it", () => {
+    const section = renderSessionFacts(
+      facts({ cwd: "/w/app", filesModified: ["/w/app/src/a.ts", "./src/a.ts", "src/b.ts"], filesRead: ["src/a.ts", "/etc/hosts"], commands: [run("cd /w/app && npm test", 0)] }),
+      "s.jsonl",
+    );
+    expect(section).toContain("- Files modified (2):\n  - `src/a.ts`\n  - `src/b.ts`\n- Files read but not modified (1):\n  - `/etc/hosts`");
+    expect(section).toContain("  - `npm test` — exit 0");
+    expect(section).not.toContain("/w/app");
   });
 
   test("caps the command list but keeps the newest failures in view", () => {

@@ -1,4 +1,6 @@
 import type { CommandRun, SessionFacts } from "../session/facts.ts";
+import { uniquePaths } from "../session/paths.ts";
+import { describeOutcome, displayCommand } from "../session/runs.ts";
 import { markFencedLines } from "./fences.ts";
 
 export interface SessionFactsOptions {
@@ -39,30 +41,6 @@ export function shortCommand(command: string, max = 160): string {
   return lines.length > 1 && cut === first ? `${cut} …` : cut;
 }
 
-/** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
-const SEARCH_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(grep|egrep|rg|ag|ack|find|fd|test|\[|diff|cmp|which|pgrep)\b/;
-
-export function isSearchCommand(command: string): boolean {
-  return SEARCH_COMMAND.test(command);
-}
-
-/** Exit code 1 from a search: it ran fine and found nothing. */
-export function isSearchMiss(run: Pick<CommandRun, "command" | "exitCode">): boolean {
-  return run.exitCode === 1 && isSearchCommand(run.command);
-}
-
-/** Whether a run is known to have failed: a non-zero exit code that is not a search miss. */
-export function commandFailed(run: Pick<CommandRun, "command" | "exitCode">): boolean {
-  return run.exitCode !== null && run.exitCode !== 0 && !isSearchMiss(run);
-}
-
-/** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, or why there is no code. */
-export function describeExit(run: Pick<CommandRun, "command" | "exitCode">): string {
-  if (run.exitCode === null) return "no exit code (cancelled, or no result recorded)";
-  if (isSearchMiss(run)) return "exit 1, nothing found";
-  return commandFailed(run) ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}`;
-}
-
 function listLines(items: readonly string[], max: number, asCode = true): string[] {
   const lines = items.slice(0, max).map((item) => `  - ${asCode ? inlineCode(item) : item}`);
   if (items.length > max) lines.push(`  - … +${items.length - max} more`);
@@ -78,15 +56,15 @@ function pickCommands(commands: readonly CommandRun[], max: number): number[] {
   const chosen = new Set<number>();
   for (let i = commands.length - 1; i >= 0 && chosen.size < Math.floor(max / 3); i--) {
     const run = commands[i];
-    if (run && commandFailed(run)) chosen.add(i);
+    if (run?.failed) chosen.add(i);
   }
   for (let i = commands.length - 1; i >= 0 && chosen.size < max; i--) chosen.add(i);
   return [...chosen].sort((a, b) => a - b);
 }
 
-function commandLines(commands: readonly CommandRun[], max: number): string[] {
+function commandLines(commands: readonly CommandRun[], max: number, cwd: string | undefined): string[] {
   if (commands.length === 0) return ["- Commands run: none"];
-  const failed = commands.filter(commandFailed).length;
+  const failed = commands.filter((run) => run.failed).length;
   const byUser = commands.filter((c) => c.by === "user").length;
   const counts = [`${commands.length}`, `${failed} failed`];
   if (byUser > 0) counts.push(`${byUser} run by the user with \`!\``);
@@ -96,7 +74,7 @@ function commandLines(commands: readonly CommandRun[], max: number): string[] {
     const run = commands[i];
     if (!run) continue;
     const who = run.by === "user" ? ", run by the user with `!`" : "";
-    lines.push(`  - ${inlineCode(shortCommand(run.command))} — ${describeExit(run)}${who}`);
+    lines.push(`  - ${inlineCode(shortCommand(displayCommand(run.command, cwd)))} — ${describeOutcome(run)}${who}`);
   }
   if (shown.length < commands.length) lines.push(`  - … +${commands.length - shown.length} more, not shown`);
   return lines;
@@ -119,15 +97,16 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
   const maxFiles = options.maxFiles ?? 15;
   const maxCommands = options.maxCommands ?? 15;
   const maxRequestChars = options.maxRequestChars ?? 1500;
-  const modified = [...new Set(facts.filesModified)];
+  // Idempotent on facts from collectFacts; facts built elsewhere get the one path form too.
+  const modified = uniquePaths(facts.filesModified, facts.cwd);
   const modifiedSet = new Set(modified);
-  const readOnly = [...new Set(facts.filesRead)].filter((path) => !modifiedSet.has(path));
+  const readOnly = uniquePaths(facts.filesRead, facts.cwd).filter((path) => !modifiedSet.has(path));
 
   const lines = [HEADING, "Read from the session file by code, not written by a model.", ""];
   lines.push(options.sourceIsStream ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)` : `- Source session: ${inlineCode(sourcePath)}`);
   lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
   lines.push(readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`, ...listLines(readOnly, maxFiles));
-  lines.push(...commandLines(facts.commands, maxCommands));
+  lines.push(...commandLines(facts.commands, maxCommands, facts.cwd));
   const constraints = [...new Set(options.constraints ?? [])];
   if (constraints.length > 0) {
     lines.push(`- Rules the user stated (${constraints.length}, quoted):`, ...listLines(constraints.map((c) => `"${c}"`), options.maxConstraints ?? 10, false));

@@ -74,7 +74,9 @@ describe("the planted facts", () => {
 
   test("the command that failed is in both, with its exit code and the error's first line", async () => {
     const { document, facts } = await offlineHandoff(fixture);
-    expect(section(document, "## Critical Context")).toContain("`bun test test/checkout.test.ts` → exit 1: `error: expect(received).toBe(expected)`");
+    // The failure was fixed later: Session Facts keeps the failed run; the document's state says the latest run passed.
+    expect(section(document, "## Critical Context")).toContain("- Commands: 3 run, 1 failed (Session Facts lists them)");
+    expect(section(document, "### Done")).toContain("- Latest result of each check: `bun test test/checkout.test.ts` (exit 0)");
     expect(facts).toContain("  - `bun test test/checkout.test.ts` — exit 1, failed");
   });
 
@@ -83,11 +85,12 @@ describe("the planted facts", () => {
     expect(section(document, "## Constraints & Preferences")).toContain("Never touch src/payments/stripe.ts, it is shared with the billing service.");
   });
 
-  test("the last request is pending, is the next step, and is quoted verbatim in Session Facts", async () => {
+  test("the last request is the work in progress, the next step, and quoted verbatim in Session Facts", async () => {
     const { document, facts } = await offlineHandoff(fixture);
     const request = "Now make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
-    expect(section(document, "### Pending")).toContain(request);
-    expect(section(document, "## Next Steps")).toContain(request);
+    const stated = "Make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
+    expect(section(document, "### In Progress")).toContain(`- Working on: ${stated}`);
+    expect(section(document, "## Next Steps").split("\n")[0]).toContain(stated.slice(0, -1));
     expect(facts).toContain(`  > ${request}`);
   });
 
@@ -110,10 +113,15 @@ describe("the planted facts", () => {
     expect(document).not.toContain("Always deploy on Fridays");
   });
 
-  test("the focus leads the Goal and the Next Steps", async () => {
+  test("the focus picks the Goal and shapes the Next Steps", async () => {
     const { document } = await offlineHandoff(fixture, "only the README part");
-    expect(section(document, "## Goal").split("\n")[0]).toBe('- Focus for this handoff: "only the README part"');
-    expect(section(document, "## Next Steps").split("\n")[0]).toBe('1. Follow the focus given for this handoff: "only the README part"');
+    const goal = section(document, "## Goal").split("\n");
+    expect(goal[0]).toContain("document it in README.md");
+    expect(goal).toContain('- Focus for this handoff: "only the README part"');
+    const steps = section(document, "## Next Steps").split("\n");
+    expect(steps[0]).toContain("README.md");
+    // The re-run of the checkout test is no step of the README part.
+    expect(steps.join("\n")).not.toContain("bun test");
   });
 });
 
@@ -132,7 +140,7 @@ describe("summaries from earlier compactions and other branches", () => {
   test("keep a closing tag the summary itself contains, as recorded", async () => {
     const { document } = await offlineHandoff(fixture);
     expect(section(document, "## Goal").split("\n")).toContain(
-      "- From the earlier compaction summary: Added an in-memory limiter to POST /login; the test for it fails. Literal </summary> in a note.",
+      "Added an in-memory limiter to POST /login; the test for it fails. Literal </summary> in a note (from the earlier compaction summary).",
     );
     expect(document.match(/<\/summary>/g)).toHaveLength(1);
   });

@@ -1,7 +1,8 @@
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
-import { renderConstraints, renderGoal, renderProgress, type SectionInput } from "./offline/render.ts";
+import { renderGoal } from "./offline/goal.ts";
+import { renderConstraints, renderProgress, type SectionInput } from "./offline/render.ts";
 import { renderCriticalContext, renderDecisions, renderNextSteps } from "./offline/render-context.ts";
 import { readWorkState } from "./offline/state.ts";
 
@@ -23,7 +24,7 @@ export interface OfflineInput {
  */
 export function writeOfflineDocument(input: OfflineInput): string {
   const notes = input.notes ?? extractNotes(input.context);
-  const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd), focus: input.focus };
+  const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd ?? input.facts.cwd, input.focus), focus: input.focus };
   return [
     "## Goal",
     ...renderGoal(section),
@@ -38,7 +39,7 @@ export function writeOfflineDocument(input: OfflineInput): string {
     ...renderDecisions(section),
     "",
     "## Critical Context",
-    ...renderCriticalContext(section),
+    ...renderCriticalContext(section, input.facts),
     "",
     "## Next Steps",
     ...renderNextSteps(section),

@@ -33,7 +33,7 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
     tree,
     branch,
     context,
-    facts: collectFacts(branch.entries),
+    facts: collectFacts(branch.entries, session.header.cwd),
     branchMessages,
     estimatedTokens: estimateTokens(context),
   };

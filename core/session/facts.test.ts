@@ -2,11 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { assistant, bash, call, chain, message, text, toolResult, user, type Fields } from "../../fixtures/sessions/builders.ts";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch } from "./analyze.ts";
-import { looksLikeHandoffInstruction, pathArgument, readExitCode, type SessionFacts } from "./facts.ts";
+import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
 import { parseSession } from "./parse.ts";
+import { readExitCode } from "./runs.ts";
+import { pathArgument } from "./tools.ts";
 
-function factsOf(entries: readonly Fields[]): SessionFacts {
-  return analyzeBranch(parseSession(chain(entries), "f.jsonl")).facts;
+function factsOf(entries: readonly Fields[], cwd?: string): SessionFacts {
+  return analyzeBranch(parseSession(chain(entries, cwd === undefined ? {} : { cwd }), "f.jsonl")).facts;
 }
 
 /** One assistant turn calling a tool, and its result. */
@@ -19,13 +21,14 @@ describe("facts from the richest fixture", () => {
   test("files, commands, models and the last request, read off the live branch", () => {
     const { analysis } = loadFixture("v3-branches.jsonl");
     expect(analysis.facts).toEqual({
+      cwd: "/home/dev/shop",
       // package.json comes from the branch summary's details, docs/limits.md from the compaction's
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],
       commands: [
-        { command: "npm test", exitCode: 1, by: "tool" },
-        { command: "git status --short", exitCode: 0, by: "user" },
-        { command: "ls src", exitCode: null, by: "tool" }, // called, never answered
+        { command: "npm test", exitCode: 1, by: "tool", failed: true },
+        { command: "git status --short", exitCode: 0, by: "user", failed: false },
+        { command: "ls src", exitCode: null, by: "tool", failed: false }, // called, never answered
       ],
       models: ["anthropic/claude-sonnet-4-5", "openai/gpt-5"],
       lastUserRequest: "Make the limit configurable via RATE_LIMIT. Like this:",
@@ -43,7 +46,7 @@ describe("facts from the richest fixture", () => {
     expect(facts).toMatchObject({
       filesRead: ["test/upload.test.ts"],
       filesModified: [],
-      commands: [{ command: "bun test test/upload.test.ts", exitCode: 0, by: "tool" }],
+      commands: [{ command: "bun test test/upload.test.ts", exitCode: 0, by: "tool", failed: false }],
       models: ["anthropic/claude-opus-4-5", "openai/gpt-5.1"],
       lastUserRequest: "Here is the failure:",
     });
@@ -88,22 +91,23 @@ describe("files read and modified", () => {
 
 describe("commands and their exit codes", () => {
   test.each([
-    { name: "a passing tool run: 0", result: "12 passing", isError: false, exitCode: 0 },
-    { name: "pi's failure note: its code", result: "1 failing\n\nCommand exited with code 2", isError: true, exitCode: 2 },
-    { name: "an exit code mentioned in a result: that code", result: "done (exit code: 0)", isError: false, exitCode: 0 },
-    { name: "an error without a code: none", result: "Command timed out", isError: true, exitCode: null },
-  ])("$name", ({ result, isError, exitCode }) => {
-    expect(factsOf(toolTurn("bash", { command: "npm test" }, result, isError)).commands).toEqual([{ command: "npm test", exitCode, by: "tool" }]);
+    { name: "a passing tool run: 0", result: "12 passing", isError: false, exitCode: 0, failed: false },
+    { name: "pi's failure note: its code", result: "1 failing\n\nCommand exited with code 2", isError: true, exitCode: 2, failed: true },
+    { name: "an exit code mentioned in a result: that code", result: "done (exit code: 0)", isError: false, exitCode: 0, failed: false },
+    { name: "an error without a code: none, and not counted as failed", result: "Command timed out", isError: true, exitCode: null, failed: false },
+  ])("$name", ({ result, isError, exitCode, failed }) => {
+    expect(factsOf(toolTurn("bash", { command: "npm test" }, result, isError)).commands).toEqual([{ command: "npm test", exitCode, by: "tool", failed }]);
   });
 
   test("a tool call that never got a result has no exit code", () => {
-    expect(factsOf([assistant(1, [call("c1", "bash", { command: "sleep 99" })], "toolUse")]).commands).toEqual([{ command: "sleep 99", exitCode: null, by: "tool" }]);
+    expect(factsOf([assistant(1, [call("c1", "bash", { command: "sleep 99" })], "toolUse")]).commands).toEqual([{ command: "sleep 99", exitCode: null, by: "tool", failed: false }]);
   });
 
   test.each([
-    { name: "a ! run", run: bash(1, "make", "ok", 0), expected: [{ command: "make", exitCode: 0, by: "user" }] },
-    { name: "a failing ! run", run: bash(1, "make", "err", 3), expected: [{ command: "make", exitCode: 3, by: "user" }] },
-    { name: "a cancelled ! run", run: message({ role: "bashExecution", command: "make", output: "", exitCode: 130, cancelled: true }), expected: [{ command: "make", exitCode: null, by: "user" }] },
+    { name: "a ! run", run: bash(1, "make", "ok", 0), expected: [{ command: "make", exitCode: 0, by: "user", failed: false }] },
+    { name: "a failing ! run", run: bash(1, "make", "err", 3), expected: [{ command: "make", exitCode: 3, by: "user", failed: true }] },
+    { name: "a ! pipeline whose output shows the build failed", run: bash(1, "make 2>&1 | tail -3", "main.c:3:1: error: expected ';'", 0), expected: [{ command: "make 2>&1 | tail -3", exitCode: 0, by: "user", failed: true }] },
+    { name: "a cancelled ! run", run: message({ role: "bashExecution", command: "make", output: "", exitCode: 130, cancelled: true }), expected: [{ command: "make", exitCode: null, by: "user", failed: false }] },
     { name: "a private !! run", run: bash(1, "cat .env", "SECRET=1", 0, true), expected: [] },
   ])("$name", ({ run, expected }) => {
     expect(factsOf([run]).commands).toEqual([...expected]);
@@ -178,5 +182,48 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     ["boom", true, null],
   ] as const)("readExitCode(%p, isError %p) is %p", (output, isError, expected) => {
     expect(readExitCode(output, isError)).toBe(expected);
+  });
+});
+
+describe("one path form: relative to the session's cwd when inside it, else absolute", () => {
+  test("the same file under three spellings is one file, in its relative form", () => {
+    const facts = factsOf(
+      [
+        ...toolTurn("read", { path: "src/lexer.ts" }),
+        ...toolTurn("edit", { path: "./src/lexer.ts", oldText: "a", newText: "b" }),
+        ...toolTurn("edit", { path: "/home/dev/tok/src/lexer.ts", oldText: "b", newText: "c" }),
+        ...toolTurn("read", { path: "/home/dev/other/x.ts" }),
+        ...toolTurn("read", { path: "../tok/src/../README.md" }),
+      ],
+      "/home/dev/tok",
+    );
+    expect(facts.filesModified).toEqual(["src/lexer.ts"]);
+    expect(facts.filesRead).toEqual(["src/lexer.ts", "/home/dev/other/x.ts", "README.md"]);
+  });
+});
+
+describe("which tools run commands, read and write files: one table for every format", () => {
+  test.each([
+    { agent: "pi", name: "bash", args: { command: "npm test" }, commands: ["npm test"], read: [], modified: [] },
+    { agent: "Claude Code", name: "Bash", args: { command: "npm test" }, commands: ["npm test"], read: [], modified: [] },
+    { agent: "Claude Code", name: "Read", args: { file_path: "/w/app/a.ts" }, commands: [], read: ["a.ts"], modified: [] },
+    { agent: "Claude Code", name: "NotebookEdit", args: { notebook_path: "n.ipynb" }, commands: [], read: [], modified: ["n.ipynb"] },
+    { agent: "Codex", name: "exec_command", args: { cmd: "cargo test" }, commands: ["cargo test"], read: [], modified: [] },
+    { agent: "Codex", name: "exec_command", args: '{"cmd":"cargo build"}', commands: ["cargo build"], read: [], modified: [] },
+    { agent: "Codex (older)", name: "shell", args: { command: ["bash", "-lc", "npm run lint"] }, commands: ["npm run lint"], read: [], modified: [] },
+    { agent: "Codex (older)", name: "shell", args: { command: ["ls", "-la", "my dir"] }, commands: ["ls -la 'my dir'"], read: [], modified: [] },
+    { agent: "Codex", name: "local_shell_call", args: { action: { command: ["git", "status"] } }, commands: ["git status"], read: [], modified: [] },
+    {
+      agent: "Codex",
+      name: "apply_patch",
+      args: { input: "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: /w/app/src/b.ts\n+z\n*** End Patch" },
+      commands: [],
+      read: [],
+      modified: ["src/a.ts", "src/b.ts"],
+    },
+    { agent: "any", name: "search", args: { command: "not a shell" }, commands: [], read: [], modified: [] },
+  ])("$agent $name", ({ name, args, commands, read, modified }) => {
+    const facts = factsOf(toolTurn(name, args as Fields), "/w/app");
+    expect({ commands: facts.commands.map((c) => c.command), read: facts.filesRead, modified: facts.filesModified }).toEqual({ commands: [...commands], read: [...read], modified: [...modified] });
   });
 });

@@ -1,4 +1,7 @@
 import { isObject, stringField, type JsonObject } from "../json.ts";
+import { uniquePaths } from "./paths.ts";
+import { judgeRun, readExitCode } from "./runs.ts";
+import { classifyToolCall } from "./tools.ts";
 import type { Entry } from "./types.ts";
 
 export interface CommandRun {
@@ -7,10 +10,14 @@ export interface CommandRun {
   exitCode: number | null;
   /** `tool`: the agent ran it; `user`: the user ran it with `!`. */
   by: "tool" | "user";
+  /** Whether the run failed, by the one definition in `runs.ts` (a hidden pipe failure included). */
+  failed: boolean;
 }
 
 /** Facts read straight off a branch by code, so no summary can lose them. */
 export interface SessionFacts {
+  /** The session's working directory; every path below is relative to it when inside it. */
+  cwd: string | undefined;
   filesRead: string[];
   filesModified: string[];
   commands: CommandRun[];
@@ -20,22 +27,12 @@ export interface SessionFacts {
   lastUserRequest: string | undefined;
 }
 
-const READ_TOOLS = new Set(["read", "read_file", "view"]);
-const WRITE_TOOLS = new Set(["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "apply_patch"]);
-const SHELL_TOOLS = new Set(["bash", "shell", "exec"]);
-
 /**
  * Recognises a handoff instruction recorded in a session (ours or the interactive agents'):
  * it names the handoff and asks for the Goal and Next Steps sections.
  */
 export function looksLikeHandoffInstruction(text: string): boolean {
   return /hand-?off/i.test(text) && text.includes("## Goal") && text.includes("## Next Steps");
-}
-
-/** The file a tool call names, under any of the argument names the agents use. */
-export function pathArgument(args: unknown): string | undefined {
-  if (!isObject(args)) return undefined;
-  return stringField(args, "path") ?? stringField(args, "file_path") ?? stringField(args, "filePath");
 }
 
 function userText(content: unknown): string {
@@ -46,28 +43,21 @@ function userText(content: unknown): string {
   return parts.join("\n");
 }
 
-/**
- * A shell command's exit code, read from its tool result: the code the output states
- * ("exit code 2", "Command exited with code 1"), else 0 for a success and `null` for an error.
- */
-export function readExitCode(output: string, isError: boolean): number | null {
-  const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(output);
-  if (match?.[1] !== undefined) return Number(match[1]);
-  return isError ? null : 0;
-}
-
-function resultExitCode(message: JsonObject): number | null {
-  return readExitCode(userText(message.content), message.isError === true);
+function resultText(message: JsonObject): string {
+  return userText(message.content);
 }
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-/** Collects facts from every entry on a branch, including parts a compaction summarised away. */
-export function collectFacts(branch: readonly Entry[]): SessionFacts {
-  const read = new Set<string>();
-  const modified = new Set<string>();
+/**
+ * Collects facts from every entry on a branch, including parts a compaction summarised away.
+ * Paths come out in their one form (see `normalizePath`), each once.
+ */
+export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFacts {
+  const read: string[] = [];
+  const modified: string[] = [];
   const models = new Set<string>();
   const commands: CommandRun[] = [];
   const pendingCommands = new Map<string, CommandRun>();
@@ -77,8 +67,8 @@ export function collectFacts(branch: readonly Entry[]): SessionFacts {
     const data = entry.data;
     if (entry.type === "compaction" || entry.type === "branch_summary") {
       const details = isObject(data.details) ? data.details : {};
-      for (const path of stringList(details.readFiles)) read.add(path);
-      for (const path of stringList(details.modifiedFiles)) modified.add(path);
+      read.push(...stringList(details.readFiles));
+      modified.push(...stringList(details.modifiedFiles));
     } else if (entry.type === "model_change") {
       const model = stringField(data, "model") ?? joinModel(stringField(data, "provider"), stringField(data, "modelId"));
       if (model) models.add(model);
@@ -97,13 +87,11 @@ export function collectFacts(branch: readonly Entry[]): SessionFacts {
           if (message.stopReason === "aborted" || message.stopReason === "error") break;
           for (const block of Array.isArray(message.content) ? message.content : []) {
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
-            const name = block.name.toLowerCase();
-            const path = pathArgument(block.arguments);
-            if (path && READ_TOOLS.has(name)) read.add(path);
-            if (path && WRITE_TOOLS.has(name)) modified.add(path);
-            const command = isObject(block.arguments) ? stringField(block.arguments, "command") : undefined;
-            if (command && SHELL_TOOLS.has(name) && typeof block.id === "string") {
-              const run: CommandRun = { command, exitCode: null, by: "tool" };
+            const action = classifyToolCall(block.name, block.arguments);
+            if (action.kind === "read") read.push(...action.paths);
+            if (action.kind === "write") modified.push(...action.paths);
+            if (action.kind === "shell" && typeof block.id === "string") {
+              const run: CommandRun = { command: action.command, exitCode: null, by: "tool", failed: false };
               commands.push(run);
               pendingCommands.set(block.id, run);
             }
@@ -112,20 +100,20 @@ export function collectFacts(branch: readonly Entry[]): SessionFacts {
         }
         case "toolResult": {
           const run = pendingCommands.get(stringField(message, "toolCallId") ?? "");
-          if (run) run.exitCode = resultExitCode(message);
+          if (run) Object.assign(run, judgeRun(run.command, readExitCode(resultText(message), message.isError === true), resultText(message)));
           break;
         }
         case "bashExecution": {
           if (message.excludeFromContext === true) break;
           const command = stringField(message, "command");
           const exitCode = typeof message.exitCode === "number" && message.cancelled !== true ? message.exitCode : null;
-          if (command) commands.push({ command, exitCode, by: "user" });
+          if (command) commands.push({ command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") });
           break;
         }
       }
     }
   }
-  return { filesRead: [...read], filesModified: [...modified], commands, models: [...models], lastUserRequest };
+  return { cwd, filesRead: uniquePaths(read, cwd), filesModified: uniquePaths(modified, cwd), commands, models: [...models], lastUserRequest };
 }
 
 function joinModel(provider: string | undefined, model: string | undefined): string | undefined {

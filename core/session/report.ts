@@ -54,7 +54,8 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
 
 /** The short human summary `agent inspect` prints without `--json`. */
 export function renderInspectReport(report: InspectReport): string {
-  const failed = report.commands.filter((c) => c.exitCode !== 0).length;
+  // The one definition of a failed run (runs.ts), shared with Session Facts and the offline document.
+  const failed = report.commands.filter((c) => c.failed).length;
   const skipped = report.malformedLines.length;
   const rows: [string, string][] = [
     ["file", report.file],

@@ -11,6 +11,10 @@ export interface Background {
   constraints: string[];
   done: string[];
   decisions: string[];
+  /** The git branch the summary names ("## Branch" or "on branch `x`"). */
+  branch: string | undefined;
+  /** Facts the summary marks as critical (how to run things, key files). */
+  critical: string[];
 }
 
 interface Section {
@@ -75,9 +79,14 @@ export function readBackground(summary: string, kind: "compaction" | "handoff"):
   const goalSection = find(sections, /\bgoal/i, /\b(task|objective)/i);
   const goalText = goalSection ? goalSection.lines.join("\n") : sections.length === 1 ? text : "";
   const goal = firstParagraph(goalText);
+  const branchSection = find(sections, /^branch\b/i);
+  const branchText = branchSection?.lines.join(" ").trim() ?? "";
+  const branch = /`([^`\s]+)`/.exec(branchText)?.[1] ?? (branchText.split(/\s+/)[0] || undefined) ?? /\bbranch\s+`?([\w][\w./-]*[\w])`?/i.exec(goalText)?.[1];
   return {
     source,
     goal: goal === "" ? undefined : capText(goal, 300),
+    branch,
+    critical: items(find(sections, /critical|important|key files/i), 4),
     constraints: items(find(sections, /constraint|preference|rules/i), 5),
     done: items(find(sections, /\b(done|completed?|accomplished|finished)\b/i, /progress/i), 6),
     decisions: items(find(sections, /decision/i), 4),

@@ -1,33 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { analyzeBranch, parseSession } from "../../index.ts";
 import { writeOfflineDocument } from "../offline.ts";
 import { renderInstruction } from "../prompt.ts";
 import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "../offline.testing.ts";
-
-type Record = { [key: string]: unknown };
-
-/** A v3 session from a list of entries, each chained to the one before. */
-function session(entries: Record[], cwd = "/work/app"): string {
-  const header = { type: "session", version: 3, id: "11111111-2222-4333-8444-555555555555", timestamp: "2026-01-01T00:00:00.000Z", cwd };
-  const lines = [header, ...entries.map((entry, i) => ({ id: `e${i + 1}`, parentId: i === 0 ? null : `e${i}`, timestamp: "2026-01-01T00:00:00.000Z", ...entry }))];
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
-}
-
-const user = (content: string): Record => ({ type: "message", message: { role: "user", content, timestamp: 1 } });
-const assistant = (content: Record[], stopReason = "stop"): Record => ({ type: "message", message: { role: "assistant", content, stopReason, timestamp: 1 } });
-const text = (value: string): Record => ({ type: "text", text: value });
-const call = (id: string, name: string, args: Record): Record => ({ type: "toolCall", id, name, arguments: args });
-const result = (toolCallId: string, toolName: string, output: string, isError = false): Record => ({
-  type: "message",
-  message: { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text: output }], isError, timestamp: 1 },
-});
-
-function offline(entries: Record[], focus?: string): string {
-  const parsed = parseSession(session(entries));
-  const { context, facts } = analyzeBranch(parsed);
-  return writeOfflineDocument(focus === undefined ? { context, facts, cwd: "/work/app" } : { context, facts, cwd: "/work/app", focus });
-}
-
+import { assistant, call, offline, result, text, user } from "./session.testing.ts";
 
 describe("background from earlier summaries", () => {
   const summary = [
@@ -54,7 +29,7 @@ describe("background from earlier summaries", () => {
 
   test("a compaction summary feeds Goal, Constraints, Done and Decisions, labelled as such", () => {
     const document = offline(entries);
-    expect(section(document, "## Goal")).toContain("- From the earlier compaction summary: Import CSV files into the store.");
+    expect(section(document, "## Goal")).toContain("Import CSV files into the store (from the earlier compaction summary).");
     expect(section(document, "## Constraints & Preferences")).toContain("- From the earlier compaction summary: Keep the public API unchanged.");
     expect(section(document, "### Done")).toContain("- From the earlier compaction summary:\n  - Wrote the parser in src/csv.ts.");
     expect(section(document, "## Key Decisions")).toContain("- From the earlier compaction summary: A streaming parser rather than reading whole files.");
@@ -71,13 +46,14 @@ describe("background from earlier summaries", () => {
 
   test("the summary is not a request: only what the user typed is pending", () => {
     const pending = section(offline(entries), "### Pending");
-    expect(pending).toBe('- Open request: "Now add a --dry-run flag to the import command."');
+    // The assistant only said what it would do; nothing ran, so the request is still open.
+    expect(pending).toBe("- Open request: Add a --dry-run flag to the import command.");
   });
 
   test("a previous handoff document at the start of the session is background too", () => {
     const handoff = "<handoff-context>\n## Goal\nShip v2 of the exporter.\n\n## Next Steps\n1. Tag it.\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
     const document = offline([{ type: "custom_message", customType: "handoff", content: handoff, display: true }, user("Tag the release as v2.0.0."), assistant([text("Which remote?")])]);
-    expect(section(document, "## Goal")).toContain("- From the previous handoff document: Ship v2 of the exporter.");
+    expect(section(document, "## Goal")).toContain("Ship v2 of the exporter (from the previous handoff document).");
     expect(section(document, "### Pending")).not.toContain("Ship v2");
   });
 });
@@ -85,15 +61,16 @@ describe("background from earlier summaries", () => {
 describe("where the work stood", () => {
   test("an assistant question is what the session waits for", () => {
     const document = offline([user("Clean up the logging in src/log.ts."), assistant([text("I found two loggers. Should I merge them into one?")])]);
-    expect(section(document, "### In Progress")).toBe('- Waiting for the user to answer the assistant\'s question: "Should I merge them into one?"');
-    expect(section(document, "## Next Steps")).toContain('Get the user\'s answer to: "Should I merge them into one?"');
+    expect(section(document, "### In Progress")).toBe('- Waiting for the user to answer the assistant: "I found two loggers. Should I merge them into one?"');
+    expect(section(document, "## Next Steps")).toStartWith('1. Get the user\'s answer to the assistant\'s question: "I found two loggers. Should I merge them into one?"');
   });
 
   test("a request with no answer yet is pending and nothing is in progress", () => {
     const document = offline([user("Rename the config loader."), assistant([text("Done: renamed it to loadConfig.")]), user("Now move it to src/config/load.ts.")]);
-    expect(section(document, "### Done")).toContain("- The assistant reported: Done: renamed it to loadConfig.");
+    expect(section(document, "### Done")).toContain("- The assistant reported, oldest first:\n  - Done: renamed it to loadConfig.");
     expect(section(document, "### In Progress")).toContain("Nothing had started");
-    expect(section(document, "### Pending")).toBe('- Open request: "Now move it to src/config/load.ts."');
+    expect(section(document, "### Pending")).toBe("- Open request: Move it to src/config/load.ts.");
+    expect(section(document, "## Next Steps")).toBe("1. Start on the open request: Move it to src/config/load.ts.");
     expect(section(document, "### Pending")).not.toContain("Rename the config loader");
   });
 
@@ -106,7 +83,8 @@ describe("where the work stood", () => {
   test("a reply that hands back closes the questions before it", () => {
     const document = offline([user("What does src/a.ts export?"), assistant([text("It exports parse and format.")])]);
     expect(section(document, "### Pending")).toBe("- No open requests: everything asked was reported done.");
-    expect(section(document, "### In Progress")).toContain('finished reply: "It exports parse and format."');
+    // No quote of the reply here: a line that says nothing is in progress must not carry the reply's words.
+    expect(section(document, "### In Progress")).toBe("- Nothing: the assistant's last reply finished the work asked for.");
   });
 
   test("a turn cut off after a tool result is in progress, with its last tool calls", () => {
@@ -115,7 +93,14 @@ describe("where the work stood", () => {
       assistant([text("Let me run it a few times."), call("c1", "bash", { command: "cd /work/app && bun test test/net.test.ts" })], "toolUse"),
       result("c1", "bash", "1 pass"),
     ]);
-    expect(section(document, "### In Progress")).toBe('- The assistant\'s last words: "Let me run it a few times."\n- Its last tool calls: `bun test test/net.test.ts`');
+    expect(section(document, "### In Progress")).toBe(
+      [
+        "- Working on: Fix the flaky test in test/net.test.ts.",
+        '- The assistant\'s last words: "Let me run it a few times."',
+        "- Its last tool calls and their results:",
+        "  - `bun test test/net.test.ts` → exit 0",
+      ].join("\n"),
+    );
   });
 
   test("a search that found nothing is not an error, a failed build is, and it is next to fix", () => {
@@ -127,9 +112,11 @@ describe("where the work stood", () => {
       assistant([text("The build fails on an undefined name.")]),
     ]);
     const critical = section(document, "## Critical Context");
-    expect(critical).toContain("- Errors seen (1; newest last):\n  - `npm run build` → exit 2: `src/a.ts(3,1): error TS2304: Cannot find name 'x'.`");
+    expect(critical).toContain(
+      "- Commands: 2 run, 1 failed (Session Facts lists them); still failing at the end (the latest run of each command since the current request):\n  - `npm run build` → exit 2, failed: `src/a.ts(3,1): error TS2304: Cannot find name 'x'.`",
+    );
     expect(critical).not.toContain("grep");
-    expect(section(document, "## Next Steps")).toContain("Fix the failure that was not resolved: `npm run build` → exit 2");
+    expect(section(document, "## Next Steps")).toStartWith("1. Fix what still fails: `npm run build` → exit 2, failed");
   });
 });
 
@@ -144,13 +131,13 @@ describe("what is not a request", () => {
     ]);
     expect(document).not.toContain("Benchmark against the old one");
     expect(document).not.toContain("keep it short");
-    expect(section(document, "### Pending")).toBe('- Open request: "Now wire it into the CLI."');
+    expect(section(document, "### Pending")).toBe("- Open request: Wire it into the CLI.");
   });
 
   test("slash commands typed into the editor are skipped", () => {
     const document = offline([user("/model"), user("Add a --verbose flag."), assistant([text("Added.")])]);
     expect(document).not.toContain("/model");
-    expect(section(document, "## Goal")).toContain('- The user first asked: "Add a --verbose flag."');
+    expect(section(document, "## Goal")).toStartWith("Add a --verbose flag.");
   });
 
   test("a sentence that only mentions 'don't' is not a rule, an instruction is", () => {
@@ -172,7 +159,7 @@ describe("safe markdown", () => {
 });
 
 test("an empty branch still gives all six sections and a way forward", () => {
-  const document = writeOfflineDocument({ context: [], facts: { filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined } });
+  const document = writeOfflineDocument({ context: [], facts: { cwd: undefined, filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined } });
   expect(headingsOf(document)).toEqual([...HANDOFF_HEADINGS]);
   expect(section(document, "## Next Steps")).toBe("1. Ask the user what they want done: the session recorded no request.");
 });

@@ -1,11 +1,14 @@
-import { isObject, stringField } from "../../json.ts";
-import { looksLikeHandoffInstruction, pathArgument, readExitCode } from "../../session/facts.ts";
+import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
+import { judgeRun, readExitCode } from "../../session/runs.ts";
+import { classifyToolCall, pathArgument } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
-import { isSearchMiss } from "../facts-section.ts";
-import { classifyEnding, isCompletion, isConstraint, isDecision } from "./patterns.ts";
-import { capText, firstErrorLine, isSlashCommand, splitSentences, stripCodeBlocks } from "./text.ts";
+import { readMilestones, type Milestone } from "./milestones.ts";
+import { noteChoices, noteConstraints, noteReply, type Offer } from "./replies.ts";
+import { classifyRequest, type UserRequest } from "./requests.ts";
+import { capText, errorExcerpt, firstErrorLine, isSlashCommand, splitSentences } from "./text.ts";
+import { classifyEnding, isDecision, type TurnEnding } from "./patterns.ts";
 
 /** Something said at a position in the context (`at` is the message index). */
 export interface Said {
@@ -13,86 +16,113 @@ export interface Said {
   at: number;
 }
 
-export interface ErrorSeen {
-  /** What failed, e.g. a command or `edit src/x.ts`. */
-  what: string;
-  /** Set when a shell command failed: the command itself. */
-  command: string | undefined;
+/** One shell command the assistant ran, judged by the one definition of failure (runs.ts). */
+export interface Run {
+  command: string;
   exitCode: number | null;
-  line: string | undefined;
+  failed: boolean;
+  /** What went wrong (failed runs), else the first meaningful output line. */
+  excerpt: string | undefined;
   at: number;
+}
+
+/** One tool call and how it went, for "where the work stopped". */
+export interface Step {
+  /** The command, or `edit <path>`. */
+  label: string;
+  run: Run | undefined;
+  /** A tool other than the shell that failed (`edit` whose text was not found, …). */
+  error: string | undefined;
+  /** The call changed files. */
+  edit: boolean;
+  at: number;
+}
+
+/** A user request and everything the assistant did until the next one. */
+export interface Exchange {
+  request: UserRequest;
+  /** The newest assistant text in the exchange, and where it was. */
+  lastText: Said | undefined;
+  /** How the exchange's last assistant message left things; `none` when it got no answer. */
+  ending: TurnEnding | "none";
+  steps: Step[];
 }
 
 /** Everything the offline engine takes from the branch context, in order of appearance. */
 export interface OfflineNotes {
-  /** What people typed, verbatim (handoff instructions, slash commands and wrappers excluded). */
-  requests: Said[];
+  /** What people typed (handoff instructions, slash commands and wrappers excluded), classified. */
+  requests: UserRequest[];
+  exchanges: Exchange[];
   constraints: Said[];
-  completions: Said[];
-  /** Where the assistant closed the open requests: a completion report, or a reply that handed back. */
-  closedAt: number[];
   decisions: Said[];
-  errors: ErrorSeen[];
-  /** Every shell command the assistant ran that got a result, with its exit code. */
-  runs: { command: string; exitCode: number | null; at: number }[];
+  /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
+  choices: Said[];
+  /** Offers the user put off ("later" after "Want me to …?"): listed as open, since nothing says they were taken up. */
+  deferredOffers: Offer[];
+  runs: Run[];
+  /** Branches, bumps, commits, tags, pushes, publishes and pull requests, from the runs that made them. */
+  milestones: Milestone[];
   /** Paths named by tool calls, in call order (repeats kept). */
   touched: Said[];
+  /** Paths changed by tool calls, in call order. */
+  edits: Said[];
   background: Background[];
   /** The summaries of branches the user left, as recorded (without our wrapper). */
   branchSummaries: string[];
-  /**
-   * The assistant's work since the newest request: `at` of its newest message, its newest text,
-   * and every tool call it made (oldest first).
-   */
-  lastTurn: { at: number; text: string; actions: string[]; stopReason: string | undefined } | undefined;
 }
 
 interface PendingCall {
   name: string;
   arguments: unknown;
+  step: Step;
 }
 
-function commandArgument(args: unknown): string | undefined {
-  return isObject(args) ? stringField(args, "command") : undefined;
-}
-
-/** A short label for a tool call: `bash: npm test`, `edit src/x.ts`. */
-export function describeCall(call: PendingCall): string {
-  const command = commandArgument(call.arguments);
-  if (command !== undefined) return command;
-  const path = pathArgument(call.arguments);
-  return path === undefined ? call.name : `${call.name} ${path}`;
+function label(name: string, args: unknown): string {
+  const action = classifyToolCall(name, args);
+  if (action.kind === "shell") return action.command;
+  const path = pathArgument(args);
+  return path === undefined ? name : `${name} ${path}`;
 }
 
 function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at: number, calls: Map<string, PendingCall>): void {
+  const exchange = notes.exchanges.at(-1);
   const texts: string[] = [];
-  const actions: string[] = [];
   for (const block of message.content) {
     if (block.type === "toolCall") {
-      calls.set(block.id, { name: block.name, arguments: block.arguments });
-      actions.push(describeCall(block));
-      const path = pathArgument(block.arguments);
-      if (path !== undefined) notes.touched.push({ text: path, at });
+      const action = classifyToolCall(block.name, block.arguments);
+      const step: Step = { label: label(block.name, block.arguments), run: undefined, error: undefined, edit: action.kind === "write", at };
+      calls.set(block.id, { name: block.name, arguments: block.arguments, step });
+      exchange?.steps.push(step);
+      const paths = action.kind === "read" || action.kind === "write" ? action.paths : [];
+      for (const path of paths) notes.touched.push({ text: path, at });
+      if (action.kind === "write") for (const path of paths) notes.edits.push({ text: path, at });
     } else if (block.type === "text" && block.text.trim() !== "") {
       texts.push(block.text);
     }
   }
-  for (const text of texts) {
-    const sentences = splitSentences(text);
-    if (isCompletion(stripCodeBlocks(text), sentences[0] ?? "")) notes.completions.push({ text: capText(stripCodeBlocks(text), 200), at });
-    for (const sentence of sentences) if (isDecision(sentence)) notes.decisions.push({ text: capText(sentence, 220), at });
+  const text = texts.join("\n\n");
+  for (const sentence of splitSentences(text)) if (isDecision(sentence)) notes.decisions.push({ text: capText(sentence, 220), at });
+  if (!exchange || (text === "" && message.content.every((b) => b.type !== "toolCall"))) return;
+  exchange.ending = classifyEnding(text, message.stopReason, splitSentences(text));
+  if (text !== "") exchange.lastText = { text, at };
+}
+
+function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isError: boolean, at: number): void {
+  const action = classifyToolCall(call.name, call.arguments);
+  if (action.kind === "shell") {
+    const verdict = judgeRun(action.command, readExitCode(output, isError), output);
+    const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
+    const run: Run = { command: action.command, ...verdict, excerpt, at };
+    notes.runs.push(run);
+    notes.milestones.push(...readMilestones(action.command, output, verdict.failed, excerpt, at));
+    call.step.run = run;
+  } else if (isError) {
+    call.step.error = firstErrorLine(output) ?? "failed";
   }
-  if (texts.length === 0 && actions.length === 0) return;
-  const allText = texts.join("\n\n");
-  const ending = classifyEnding(allText, message.stopReason, splitSentences(allText));
-  if (ending === "completed" || ending === "replied" || notes.completions.at(-1)?.at === at) notes.closedAt.push(at);
-  const sinceRequest = notes.requests.at(-1)?.at ?? -1;
-  const turn = notes.lastTurn && notes.lastTurn.at > sinceRequest ? notes.lastTurn : { at, text: "", actions: [], stopReason: undefined };
-  turn.at = at;
-  turn.stopReason = message.stopReason;
-  if (texts.length > 0) turn.text = allText;
-  turn.actions.push(...actions);
-  notes.lastTurn = turn;
+}
+
+function emptyNotes(): OfflineNotes {
+  return { requests: [], exchanges: [], constraints: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
 }
 
 /**
@@ -100,21 +130,10 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
  * skipped entirely: they are neither requests nor progress.
  */
 export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
-  const notes: OfflineNotes = {
-    requests: [],
-    constraints: [],
-    completions: [],
-    closedAt: [],
-    decisions: [],
-    errors: [],
-    runs: [],
-    touched: [],
-    background: [],
-    branchSummaries: [],
-    lastTurn: undefined,
-  };
+  const notes = emptyNotes();
   const calls = new Map<string, PendingCall>();
   let inHandoffAnswer = false;
+  let pendingOffer: Offer | undefined;
 
   context.forEach((message, at) => {
     if (message.role === "user") {
@@ -123,8 +142,14 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
       if (inHandoffAnswer) return;
       if (message.kind === "user") {
         if (text.trim() === "" || isSlashCommand(text)) return;
-        notes.requests.push({ text, at });
-        for (const sentence of splitSentences(text)) if (isConstraint(sentence)) notes.constraints.push({ text: capText(sentence, 220), at });
+        const previous = notes.exchanges.at(-1);
+        const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
+        if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);
+        noteChoices(notes, request, previous);
+        pendingOffer = undefined;
+        notes.requests.push(request);
+        notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
+        noteConstraints(notes, request);
       } else if (message.kind === "compactionSummary") {
         notes.background.push(readBackground(unwrapSummary(text), "compaction"));
       } else if (message.kind === "custom" && text.includes("<handoff-context>")) {
@@ -137,17 +162,11 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     if (inHandoffAnswer) return;
     if (message.role === "assistant") {
       noteAssistant(notes, message, at, calls);
+      pendingOffer = noteReply(notes.exchanges.at(-1));
       return;
     }
     const call = calls.get(message.toolCallId);
-    if (!call) return;
-    const output = messageText(message);
-    const command = commandArgument(call.arguments);
-    const exitCode = readExitCode(output, message.isError);
-    if (command !== undefined) notes.runs.push({ command, exitCode, at });
-    const failed = message.isError || (command !== undefined && exitCode !== 0 && exitCode !== null);
-    if (!failed || (command !== undefined && isSearchMiss({ command, exitCode }))) return;
-    notes.errors.push({ what: describeCall(call), command, exitCode, line: firstErrorLine(output), at });
+    if (call) noteResult(notes, call, messageText(message), message.isError, at);
   });
   return notes;
 }

@@ -1,27 +1,44 @@
-import { isSearchCommand } from "../facts-section.ts";
+import { isSearchCommand } from "../../session/runs.ts";
+import { stripFillers } from "./prose.ts";
 
 /**
  * What the offline engine listens for in chat turns. Plain English patterns: they are cheap,
  * deterministic and wrong sometimes, so every list they feed is capped and labelled.
  */
 
-/** A user's rule or preference: "never …", "always …", "make sure …", "don't …". */
-const CONSTRAINT = /\b(must|mustn't|must not|never|always|prefer|preferably|make sure|avoid|should not|shouldn't|not allowed|no need to|keep (?:it|them|the|this|that)\b[^.]*\b(?:as is|unchanged|working|the same))\b/i;
-/** "Don't" only at the start of a clause, so "I don't understand" is not a rule. */
-const IMPERATIVE_DONT = /(^|[,;:(]\s*|\b(?:please|and|but|so|just|also|then)\s+)(don't|dont|do not)\b/i;
-/** "Only" as an instruction ("only touch X", "X only"), not "there is only one file". */
-const ONLY_RULE = /(^only\b|\bonly\s+(?:use|change|touch|edit|modify|run|commit|add|write|test|update)\b|\b\w+\s+only\s*[.!]?$)/i;
+/** "must", "should never", "prefer": a rule, wherever it sits in the sentence ("never" alone only starts one). */
+const RULE_WORD = /\b(must|mustn't|must not|prefer|preferably|not allowed|(?:should|will|can|would|must)(?: not|n't)? (?:never|always)|should not|shouldn't)\b/i;
+/** A clause that starts as an instruction: "don't …", "avoid …", "keep … unchanged", "no <thing>", "only …". */
+const RULE_CLAUSE =
+  /^(?:please\s+)?(?:don't|dont|do not|never|always|avoid|prefer|keep\s+(?:it|them|the|this|that|\w+)\b.*\b(?:as is|unchanged|working|the same|intact)|only\s+(?:use|change|touch|edit|modify|run|commit|add|write|test|update)\b|no\s+(?!need\b|idea\b|worries\b|problem\b|way\b|longer\b|more\b|one\b|[,.!?]|$)\w+|rules?\b.*:)/i;
+/** "make sure" is a rule when it asks for something to stay true ("make sure the build still passes"). */
+const STANDING_CONDITION = /\bmake sure\b.*\b(still|always|never|keeps?|stays?|remains?|not)\b/i;
+/** "X only." at the end of a sentence ("E2E tests only."). */
+const ONLY_AT_END = /\b\w+\s+only\s*[.!]?$/i;
+/** Opinions and reports are not rules: "i think the component must not …", "it seems …". */
+const OPINION = /^(?:i (?:think|guess|suppose|believe|feel|don't think|dont think)|it (?:seems|looks)|(?:only )?seems|looks like|maybe|perhaps)\b/i;
+
+/** The clauses of a sentence, split at commas, semicolons and dashes. */
+function clauses(sentence: string): string[] {
+  return sentence.split(/\s*(?:[,;]|\s[—–-]\s)\s*/).map((c) => c.trim()).filter((c) => c !== "");
+}
+
+/** A user's rule or preference: "never …", "always …", "don't …", "no console logs!", "X only." */
+/** A bug report's verdict ("… got a crash, that should never happen") is no rule to keep. */
+const VERDICT = /\b(?:that|this|it) (?:should|must) never happen\b/i;
 
 export function isConstraint(sentence: string): boolean {
-  if (sentence.trimEnd().endsWith("?") || sentence.length < 8) return false;
-  return CONSTRAINT.test(sentence) || IMPERATIVE_DONT.test(sentence) || ONLY_RULE.test(sentence);
+  const bare = stripFillers(sentence);
+  if (bare.trimEnd().endsWith("?") || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
+  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare)) return true;
+  return clauses(bare).some((clause) => RULE_CLAUSE.test(stripFillers(clause)));
 }
 
 const DECISION =
-  /\b(rather than|decided|decide to|chose|chosen|went with|go with|going with|opted|opt for|better approach|simpler approach|trade-?off|makes more sense|is better than|I prefer)\b/i;
+  /\b(rather than|decided|decide to|chose|chosen|went with|go with|going with|opted|opt for|better approach|simpler approach|trade-?off|makes more sense|is better than|I prefer|on purpose|deliberately|intentionally)\b/i;
 /** "Instead of" picks a way when the sentence says what is used now. */
 const INSTEAD = /\binstead of\b/i;
-const CHOICE_VERB = /\b(use|uses|using|now|should|switch|switched|changed)\b/i;
+const CHOICE_VERB = /\b(use|uses|using|should|switch|switched|changed|now (?!it\b|is\b|was\b)\w+s)\b/i;
 /** "Because" counts only in a sentence that states a plan. */
 const BECAUSE = /\bbecause\b/i;
 const PLAN = /^(I'll|I will|I'm going to|I'd|We'll|We will|We should|Let's|Better to|Using|Use|Keeping|Keep|Switch(?:ed|ing)?|The fix is)\b/i;
@@ -41,18 +58,24 @@ const INTENT = /\b(let me(?! know)|I'll|I will|I'm going to|I need to|we need to
 export type TurnEnding = "working" | "completed" | "question" | "replied";
 
 /**
- * Reads the end of an assistant message: still working (it stopped for tools, or says what it
- * will do next), reporting finished work, asking the user, or a plain reply that hands back.
+ * Reads the end of an assistant message: still working (it stopped for tools, was cut off
+ * mid-sentence, or says what it will do next), reporting finished work, asking the user, or a
+ * plain reply that hands back.
  */
 export function classifyEnding(text: string, stopReason: string | undefined, sentences: readonly string[]): TurnEnding {
   // A message that stopped for tool results was mid-work, whatever it said.
-  if (stopReason === "toolUse") return "working";
-  if (text !== "" && isCompletion(text, sentences[0] ?? "")) return "completed";
-  if (sentences.at(-1)?.endsWith("?")) return "question";
-  return text === "" || INTENT.test(text) ? "working" : "replied";
+  if (stopReason === "toolUse" || text.trim() === "") return "working";
+  const last = sentences.at(-1) ?? "";
+  // A line of prose that stops without punctuation ("… Did we revert") was cut off mid-thought.
+  const lastLine = text.trimEnd().split("\n").at(-1) ?? "";
+  const lastWord = lastLine.trim().split(/\s+/).at(-1) ?? "";
+  if (/^\p{L}+$/u.test(lastWord) && lastLine.trim().includes(" ") && !/^\s*(?:[-*+#|>]|\d+[.)])/.test(lastLine)) return "working";
+  if (isCompletion(text, sentences[0] ?? "")) return "completed";
+  if (last.endsWith("?")) return "question";
+  return INTENT.test(last) ? "working" : "replied";
 }
 
-const COMPLETION_START = /^(done|fixed|all (?:done|set|fixed|good)|completed?|finished|implemented|that's done)\b/i;
+const COMPLETION_START = /^(done|fixed|all (?:done|set|fixed|good)|completed?|finished|implemented|that's done|released|published|committed|pushed)\b/i;
 const COMPLETION_CLAIM =
   /\b(I've|I have|we've|we have)\s+(?:now\s+|also\s+|successfully\s+)?(added|fixed|created|updated|implemented|removed|changed|moved|refactored|replaced|written|wrote|renamed|made|cleaned|deleted|committed|pushed|converted|extracted|merged|simplified|ported)\b/i;
 
@@ -61,11 +84,27 @@ export function isCompletion(text: string, firstSentence: string): boolean {
   return COMPLETION_START.test(firstSentence) || COMPLETION_CLAIM.test(text);
 }
 
-/** Commands that check the work: their latest result says whether the tree is green. */
-const CHECK_COMMAND = /\b(test|tests|check|typecheck|lint|build|tsc|vitest|jest|pytest|mocha|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
+/** A sentence saying part of the work is still open: "docs/api.md is not updated yet", "that's next". */
+const OPEN_ITEM =
+  /\bnot (?:\w+ ){0,3}yet\b|^not (?:published|committed|pushed|done|fixed|merged|deployed|updated)\b|\bstill (?:need|needs|has to|have to|to do|open|missing|failing|fails|broken)\b|\b(?:remaining|left to do|TODO)\b|\bthat's next\b|\bis next\b/i;
 
-export function isCheckCommand(command: string): boolean {
-  return CHECK_COMMAND.test(command) && !isSearchCommand(command);
+export function isOpenItem(sentence: string): boolean {
+  return OPEN_ITEM.test(sentence) && !sentence.trimEnd().endsWith("?");
+}
+
+/** An assistant offering more work: "Want me to …?", "Should I …?", "I can … if you want." */
+const OFFER = /^(?:(?:do you )?want me to|should i|shall i|would you like me to|do you want|i can\b.*\bif you (?:want|like)|if you want\b)/i;
+
+export function isOffer(sentence: string): boolean {
+  return OFFER.test(sentence.trim());
+}
+
+/** Questions about the tool itself, or about where things stand: not objectives. */
+const META =
+  /\b(?:what|which) (?:did i (?:just )?(?:execute|run|type|do)|model|version of you)\b|\bwho are you\b|\bare you (?:there|still there|alive|stupid|\w+ stupid)\b|\byou still there\b|\bwhere were we\b|\bwhat'?s (?:left|next|the status)\b|\bwhat (?:is|are) (?:left|next)\b/i;
+
+export function isMetaQuestion(text: string): boolean {
+  return META.test(text);
 }
 
 /** Commands that only look at things; a list of what was done can leave them out. */

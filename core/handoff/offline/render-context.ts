@@ -1,57 +1,101 @@
+import type { SessionFacts } from "../../session/facts.ts";
+import { withoutOutputFilter } from "../../session/runs.ts";
 import { inlineCode } from "../facts-section.ts";
-import { newest, dedupeBy, spread } from "./select.ts";
-import { commandCode, describeCheckResult, describeError, type SectionInput } from "./render.ts";
-import { capText, firstParagraph, relativeToCwd, withoutOutputFilter } from "./text.ts";
+import { relevance } from "./focus.ts";
+import { pasteHeadline, userProse } from "./prose.ts";
+import type { UserRequest } from "./requests.ts";
+import { commandCode, describeFailure, groupFailures, local, quote, type SectionInput } from "./render.ts";
+import { dedupeBy, newest } from "./select.ts";
+import { capText, firstParagraph } from "./text.ts";
 
-export function renderDecisions({ notes }: SectionInput): string[] {
+export function renderDecisions({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];
-  for (const background of notes.background) for (const decision of background.decisions) lines.push(`- From ${background.source}: ${decision}`);
-  const { kept, omitted } = spread(dedupeBy(notes.decisions, (d) => d.text), 6);
-  for (const decision of kept) lines.push(`- ${decision.text}`);
-  if (omitted > 0) lines.push(`- (${omitted} more not shown)`);
+  for (const background of notes.background) for (const decision of background.decisions) lines.push(`- From ${background.source}: ${local(state, decision)}`);
+  for (const choice of newest(notes.choices, 3).kept) lines.push(`- ${local(state, choice.text)}`);
+  // Newest first in weight: the latest decisions are the ones the next session builds on.
+  const { kept, omitted } = newest(dedupeBy(notes.decisions, (d) => d.text), 5);
+  for (const decision of kept) lines.push(`- ${local(state, decision.text)}`);
+  if (omitted > 0) lines.push(`- (${omitted} earlier not shown)`);
   return lines.length > 0 ? lines : ["- None recorded."];
 }
 
-export function renderCriticalContext({ notes, state }: SectionInput): string[] {
+/** A request in the user's words, without what they pasted (said in a note instead). */
+function quoteRequest(request: UserRequest): string {
+  const { prose, pastes } = userProse(request.text);
+  const quoted = quote(prose === "" ? "(only pasted text)" : prose, 240);
+  if (pastes.length === 0) return quoted;
+  const headline = pasteHeadline(pastes, 100);
+  const what = pastes.length === 1 ? "a paste" : `${pastes.length} pastes`;
+  return `${quoted} (with ${what}: ${headline === undefined ? "output, not quoted" : inlineCode(headline)})`;
+}
+
+export function renderCriticalContext({ notes, state }: SectionInput, facts: SessionFacts): string[] {
   const lines: string[] = [];
   if (state.cwd) lines.push(`- Working directory: ${inlineCode(state.cwd)}; relative paths here are relative to it.`);
-  const errors = newest(notes.errors, 4);
-  if (errors.kept.length > 0) {
-    const earlier = errors.omitted > 0 ? `, ${errors.omitted} earlier not shown` : "";
-    lines.push(`- Errors seen (${notes.errors.length}${earlier}; newest last):`, ...errors.kept.map((e) => `  - ${describeError(e, state.cwd)}${state.passedLater.has(e) ? " (a later run passed)" : ""}`));
+  const branches = [...new Set([...notes.background.map((b) => b.branch), ...notes.milestones.filter((m) => m.kind === "branch" && m.ok).map((m) => m.detail)])];
+  const named = branches.filter((b): b is string => b !== undefined && b !== "");
+  if (named.length > 0) lines.push(`- Git branch: ${named.map((b) => inlineCode(b)).join(", then ")}`);
+  const failed = facts.commands.filter((run) => run.failed).length;
+  if (facts.commands.length > 0) {
+    const still = state.stillFailing.length > 0 ? "; still failing at the end (the latest run of each command since the current request):" : "";
+    lines.push(`- Commands: ${facts.commands.length} run, ${failed} failed (Session Facts lists them)${still}`, ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`));
   }
+  for (const background of notes.background) for (const item of background.critical) lines.push(`- From ${background.source}: ${local(state, item)}`);
+  const asked = [...new Set([state.earlier[0], state.objective].filter((r) => r !== undefined))];
+  if (asked.length > 0) lines.push(`- What the goal rests on, as the user asked it: ${asked.map(quoteRequest).join(" … ")}`);
   if (state.workingSet.length > 0) {
-    const files = state.workingSet.map((f) => `${inlineCode(relativeToCwd(f.path, state.cwd))}${f.modified ? " (modified)" : ""}`);
-    lines.push(`- Files most recently worked on, newest last: ${files.join(", ")}`);
+    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.modified ? " (modified)" : ""}`).join(", ")}`);
   }
-  if (state.userCommands.length > 0) {
-    lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
-  }
+  if (state.userCommands.length > 0) lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
   for (const summary of notes.branchSummaries.slice(-2)) {
     lines.push(`- The user left another branch of this session; its summary begins: "${capText(firstParagraph(summary), 240)}"`);
   }
   return lines.length > 0 ? lines : ["- Nothing beyond the above."];
 }
 
-export function renderNextSteps({ notes, state, focus }: SectionInput): string[] {
+/**
+ * The next actions, the true next one first: continue the interrupted work, fix what still
+ * fails, get the answer the session waits for, do what is open. A finished request is never a
+ * step; with `--focus`, steps about the focus come first and steps about what it says to leave
+ * alone are dropped.
+ */
+export function renderNextSteps({ state, focus }: SectionInput): string[] {
   const steps: string[] = [];
-  if (focus !== undefined && focus.trim() !== "") steps.push(`Follow the focus given for this handoff: "${capText(focus, 400)}"`);
   const turn = state.turn;
+  const failures = groupFailures(state.stillFailing).reverse();
+  const latest = failures[0];
   if (turn.kind === "working") {
-    const what = turn.text !== "" ? `"${capText(turn.text, 240)}"` : `the last tool call was ${commandCode(turn.actions.at(-1) ?? "", state.cwd)}`;
-    steps.push(`Pick up where the last turn stopped (${what}); check its effect before repeating it.`);
+    const about = state.current ? ` on: ${state.current.statement.replace(/[.!]$/, "")}` : "";
+    const where = latest
+      ? ` The latest failure: ${describeFailure(latest, state.cwd)}; find its cause before running anything again.`
+      : turn.steps.length === 0
+        ? " Nothing was run for it yet."
+        : " Check the result of its last tool call before repeating it.";
+    steps.push(`Continue the work${about}.${where}`);
   }
-  if (turn.kind === "question") steps.push(`Get the user's answer to: "${capText(turn.question, 240)}"`);
-  if (state.unresolvedFailure) steps.push(`Fix the failure that was not resolved: ${describeError(state.unresolvedFailure, state.cwd)}`);
-  const request = state.openRequests.at(-1);
-  if (request) steps.push(`Carry out the latest open request: "${capText(request.text, 300)}"`);
-  const check = state.checks.at(-1);
-  if (check) {
-    const command = commandCode(withoutOutputFilter(check.command), state.cwd);
-    steps.push(`Run ${command} to confirm the state of the tree (last time: ${describeCheckResult(check)}).`);
+  // The user decides first: a question the session ends on comes before any fix it is about.
+  if (turn.kind === "question") steps.push(`Get the user's answer to the assistant's question: ${quote(local(state, turn.question), 450)}`);
+  for (const group of failures) if (turn.kind !== "working" || group !== latest) steps.push(`Fix what still fails: ${describeFailure(group, state.cwd)}`);
+  // A step of the arc that failed (the publish) is run again once its cause is fixed.
+  const retry = state.milestones.filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at)).at(-1);
+  if (retry) steps.push(`Then run the failed ${retry.kind === "bump" ? "version bump" : retry.kind} step again: ${commandCode(retry.command, state.cwd)}.`);
+  if (turn.kind !== "question") for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);
+  for (const request of state.openRequests) if (turn.kind !== "question" && turn.kind !== "working") steps.push(`Start on the open request: ${request.statement}`);
+  if (turn.kind === "approved") steps.push(`Do what the user approved (${quote(turn.request.text, 60)}): ${quote(turn.proposal ?? "the assistant's last proposal")}`);
+  for (const offer of state.deferred) steps.push(`When the user is ready (they said "later"): ${quote(local(state, offer.text), 450)}`);
+  if (state.staleCheck) steps.push(`Run ${commandCode(withoutOutputFilter(state.staleCheck.command), state.cwd)} again: files changed after its last run.`);
+  if (steps.length === 0) {
+    steps.push(state.objective ? "The recorded work is finished: ask the user what comes next." : "Ask the user what they want done: the session recorded no request.");
+    if (state.lastOffer !== undefined) steps.push(`If the user wants it, the assistant offered: ${quote(state.lastOffer)}`);
   }
-  if (steps.length === 0 || (!request && turn.kind !== "working" && !state.unresolvedFailure)) {
-    steps.push(notes.requests.length > 0 ? "The recorded work looks finished: ask the user what comes next." : "Ask the user what they want done: the session recorded no request.");
-  }
-  return steps.map((step, i) => `${i + 1}. ${step}`);
+  const terms = state.focus;
+  if (!terms) return number(steps);
+  const scored = steps.map((step, order) => ({ step, order, score: relevance(step, terms) }));
+  const kept = scored.filter((s) => s.score >= 0).sort((a, b) => (b.score > 0 ? 1 : 0) - (a.score > 0 ? 1 : 0) || a.order - b.order);
+  if (!kept.some((s) => s.score > 0)) kept.unshift({ step: `Start on the focus given for this handoff: "${capText(focus ?? "", 300)}"`, order: -1, score: 1 });
+  return number(kept.map((s) => s.step));
+}
+
+function number(steps: readonly string[]): string[] {
+  return [...new Set(steps)].slice(0, 6).map((step, i) => `${i + 1}. ${step}`);
 }

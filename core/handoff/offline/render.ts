@@ -1,10 +1,12 @@
-import { describeExit, inlineCode, shortCommand } from "../facts-section.ts";
-import type { CommandRun } from "../../session/facts.ts";
+import { relativeInText } from "../../session/paths.ts";
+import { describeOutcome, displayCommand } from "../../session/runs.ts";
+import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { Background } from "./background.ts";
-import type { ErrorSeen, OfflineNotes, Said } from "./extract.ts";
+import type { OfflineNotes, Run, Step } from "./extract.ts";
+import { describeMilestone, type Milestone } from "./milestones.ts";
 import { dedupeBy, newest, spread } from "./select.ts";
 import type { WorkState } from "./state.ts";
-import { capText, commandInCwd, relativeToCwd } from "./text.ts";
+import { capText } from "./text.ts";
 
 /** What one section is written from. */
 export interface SectionInput {
@@ -13,16 +15,17 @@ export interface SectionInput {
   focus: string | undefined;
 }
 
-function quote(text: string, max = 300): string {
+/** Assistant and summary text in the document's one path form (paths inside the cwd relative to it). */
+export function local(state: WorkState, text: string): string {
+  return relativeInText(text, state.cwd);
+}
+
+export function quote(text: string, max = 300): string {
   return `"${capText(text, max)}"`;
 }
 
 function from(background: Background): string {
   return `From ${background.source}:`;
-}
-
-function path(state: WorkState, value: string): string {
-  return inlineCode(relativeToCwd(value, state.cwd));
 }
 
 function omittedLine(omitted: number, what: string): string[] {
@@ -33,65 +36,87 @@ function orNone(lines: string[], none: string): string[] {
   return lines.length > 0 ? lines : [`- ${none}`];
 }
 
-/** A command as inline code, one line, without a `cd` into the working directory. */
+/** A command as inline code, one line, in the document's one vocabulary (no `cd` into the cwd, relative paths). */
 export function commandCode(command: string, cwd: string | undefined): string {
-  return inlineCode(shortCommand(commandInCwd(command, cwd), 110));
+  return inlineCode(shortCommand(displayCommand(command, cwd), 110));
 }
 
-/** A check's result; a pipe's status is its last command's, so say so. */
-export function describeCheckResult(run: CommandRun): string {
-  return `${describeExit(run)}${/\|\s/.test(run.command) ? ", the status of the pipe's last command" : ""}`;
+/** `cmd` → exit 1: `first error line`, with the one wording of outcomes (runs.ts). */
+export function describeRun(run: Run, cwd: string | undefined): string {
+  const outcome = run.exitCode === 0 && !run.failed ? "exit 0" : describeOutcome(run);
+  const excerpt = run.failed && run.excerpt !== undefined ? `: ${inlineCode(capText(displayCommand(run.excerpt, cwd), 200))}` : "";
+  return `${commandCode(run.command, cwd)} → ${outcome}${excerpt}`;
 }
 
-export function describeError(error: ErrorSeen, cwd: string | undefined): string {
-  const what = error.command !== undefined ? commandCode(error.command, cwd) : inlineCode(cwd ? error.what.split(`${cwd}/`).join("") : error.what);
-  const how = error.command !== undefined && error.exitCode !== null ? `exit ${error.exitCode}` : "failed";
-  return error.line === undefined ? `${what} → ${how}` : `${what} → ${how}: ${inlineCode(capText(error.line, 200))}`;
+/** Failures with the same error line are one problem: the newest run, and the other commands that showed it. */
+export function groupFailures(runs: readonly Run[]): { run: Run; also: Run[] }[] {
+  const groups = new Map<string, { run: Run; also: Run[] }>();
+  for (const run of runs) {
+    const key = run.excerpt ?? run.command;
+    const group = groups.get(key);
+    if (group) groups.set(key, { run, also: [...group.also, group.run] });
+    else groups.set(key, { run, also: [] });
+  }
+  return [...groups.values()].sort((a, b) => a.run.at - b.run.at);
 }
 
-export function renderGoal({ notes, state, focus }: SectionInput): string[] {
+/** A failure and the other commands that failed the same way. */
+export function describeFailure(group: { run: Run; also: readonly Run[] }, cwd: string | undefined): string {
+  const also = group.also.length > 0 ? ` (the same error in ${group.also.map((run) => commandCode(run.command, cwd)).join(", ")})` : "";
+  return `${describeRun(group.run, cwd)}${also}`;
+}
+
+function describeStep(step: Step, cwd: string | undefined): string {
+  if (step.run) return describeRun(step.run, cwd);
+  const label = commandCode(step.label, cwd);
+  return step.error === undefined ? label : `${label} → failed: ${inlineCode(capText(displayCommand(step.error, cwd), 160))}`;
+}
+
+export function renderConstraints({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];
-  if (focus !== undefined && focus.trim() !== "") lines.push(`- Focus for this handoff: ${quote(focus, 400)}`);
-  for (const background of notes.background) if (background.goal) lines.push(`- ${from(background)} ${background.goal}`);
-  const first = state.substantialRequests[0] ?? notes.requests[0];
-  const latest = state.substantialRequests.at(-1);
-  if (first) lines.push(`- The user first asked: ${quote(first.text)}`);
-  if (latest && latest !== first) lines.push(`- The latest substantial request: ${quote(latest.text)}`);
-  return orNone(lines, "No request was recorded on this branch.");
-}
-
-export function renderConstraints({ notes }: SectionInput): string[] {
-  const lines: string[] = [];
-  for (const background of notes.background) for (const rule of background.constraints) lines.push(`- ${from(background)} ${rule}`);
+  for (const background of notes.background) for (const rule of background.constraints) lines.push(`- ${from(background)} ${local(state, rule)}`);
   const { kept, omitted } = spread(dedupeBy(notes.constraints, (c) => c.text), 7);
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
-  lines.push(...omittedLine(omitted, "more user statements"));
+  lines.push(...omittedLine(omitted, "more rules the user stated"));
   return orNone(lines, "None stated.");
+}
+
+/** Milestones that succeeded, in order; a failed attempt before a success is mentioned with it. */
+function milestoneLine(milestones: readonly Milestone[]): string | undefined {
+  const done = milestones.filter((m) => m.ok);
+  if (done.length === 0) return undefined;
+  const commits = done.filter((m) => m.kind === "commit");
+  const shown = commits.length > 4 ? done.filter((m) => m.kind !== "commit" || m === commits.at(-1)) : done;
+  const parts = shown.map((m) => {
+    const failedBefore = milestones.find((f) => !f.ok && f.kind === m.kind && f.at < m.at);
+    const retry = failedBefore?.excerpt !== undefined ? ` (a first attempt failed: ${inlineCode(capText(failedBefore.excerpt, 80))})` : "";
+    const many = m.kind === "commit" && commits.length > 4 ? ` (the newest of ${commits.length} commits)` : "";
+    return `${describeMilestone(m)}${many}${retry}`;
+  });
+  return `- From the command results, in order: ${parts.join("; ")}`;
 }
 
 function renderDone({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];
   for (const background of notes.background) {
     if (background.done.length === 0) continue;
-    lines.push(`- ${from(background)}`, ...background.done.map((item) => `  - ${item}`));
+    lines.push(`- ${from(background)}`, ...background.done.map((item) => `  - ${local(state, item)}`));
   }
+  const reports = newest(state.reports, 5);
+  if (reports.kept.length > 0) {
+    const earlier = reports.omitted > 0 ? ` (${reports.omitted} earlier not shown)` : "";
+    lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map((r) => `  - ${local(state, r.text)}`));
+  }
+  const milestones = milestoneLine(notes.milestones);
+  if (milestones !== undefined) lines.push(milestones);
   const files = newest(state.modifiedFiles, 10);
   if (files.kept.length > 0) {
     const earlier = files.omitted > 0 ? ` (${files.omitted} earlier not shown)` : "";
-    lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => path(state, f)).join(", ")}`);
+    lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => inlineCode(f)).join(", ")}`);
   }
-  const runs = newest(state.recentRuns, 8);
-  if (runs.kept.length > 0) {
-    const earlier = runs.omitted > 0 ? ` (${runs.omitted} earlier not shown)` : "";
-    lines.push(`- Commands run for the open requests, newest last${earlier}:`, ...runs.kept.map((run) => `  - ${commandCode(run.command, state.cwd)} (${describeCheckResult(run)})`));
+  if (state.checks.length > 0) {
+    lines.push(`- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`);
   }
-  const checks = state.checks.filter((check) => !runs.kept.some((run) => run.command === check.command));
-  if (checks.length > 0) {
-    lines.push(`- Latest result of each check: ${checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeCheckResult(run)})`).join("; ")}`);
-  }
-  const reports = newest(notes.completions, 4);
-  for (const report of reports.kept) lines.push(`- The assistant reported: ${report.text}`);
-  lines.push(...omittedLine(reports.omitted, "earlier reports of finished work"));
   return orNone(lines, "Nothing recorded as done.");
 }
 
@@ -100,34 +125,43 @@ function renderInProgress({ state }: SectionInput): string[] {
   switch (turn.kind) {
     case "working": {
       const lines: string[] = [];
-      if (turn.text !== "") lines.push(`- The assistant's last words: ${quote(turn.text, 400)}`);
-      const actions = newest(turn.actions, 2);
-      if (actions.kept.length > 0) {
-        const earlier = actions.omitted > 0 ? ` (after ${actions.omitted} earlier)` : "";
-        lines.push(`- Its last tool calls${earlier}: ${actions.kept.map((a) => commandCode(a, state.cwd)).join(", ")}`);
-      }
+      if (state.current) lines.push(`- Working on: ${state.current.statement}`);
+      if (turn.words !== undefined) lines.push(`- The assistant's last words: ${quote(local(state, turn.words), 400)}`);
+      if (turn.steps.length > 0) lines.push(`- Its last tool calls and their results:`, ...turn.steps.map((step) => `  - ${describeStep(step, state.cwd)}`));
       return orNone(lines, "The assistant was working on the latest request.");
     }
     case "question":
-      return [`- Waiting for the user to answer the assistant's question: ${quote(turn.question)}`];
+      return [`- Waiting for the user to answer the assistant: ${quote(local(state, turn.question), 450)}`];
     case "unanswered":
       return ["- Nothing had started: the latest request (under Pending) got no answer yet."];
+    case "approved":
+      return ["- Nothing had started: the user approved the assistant's proposal (under Pending), and the session ended there."];
     case "acknowledged":
-      return [`- Nothing: the user's last message only acknowledged the previous answer (${quote(turn.request.text, 40)}).`];
-    case "replied":
-      return [`- Nothing: the assistant's last turn was a finished reply: ${quote(turn.text, 200)}`];
-    case "completed":
-      return ["- Nothing: the assistant's last turn reported the work finished."];
+    case "finished":
+      return ["- Nothing: the assistant's last reply finished the work asked for."];
     case "none":
       return ["- Nothing recorded."];
   }
 }
 
 function renderPending({ state }: SectionInput): string[] {
-  const open = newest(state.openRequests, 4);
-  const lines = open.kept.map((request: Said) => `- Open request: ${quote(request.text)}`);
-  lines.push(...omittedLine(open.omitted, "earlier open requests"));
-  return orNone(lines, "No open requests: everything asked was reported done.");
+  const lines: string[] = [];
+  for (const item of state.openItems) lines.push(`- The assistant's last reply says: ${quote(local(state, item))}`);
+  const open = state.openRequests.map((r) => r.statement);
+  if (state.turn.kind === "question") lines.push(...open.map((s) => `- Open until the user answers (see In Progress): ${s}`));
+  else lines.push(...open.map((s) => `- Open request: ${s}`));
+  if (state.turn.kind === "approved") {
+    const proposal = state.turn.proposal === undefined ? "" : ` ${quote(state.turn.proposal)}`;
+    lines.push(`- Approved by the user (${quote(state.turn.request.text, 60)}), not started: the assistant's proposal${proposal}`);
+  }
+  for (const offer of state.deferred) lines.push(`- Put off by the user ("later"): ${quote(local(state, offer.text), 450)}`);
+  if (state.turn.kind === "finished" || state.turn.kind === "acknowledged") {
+    for (const group of groupFailures(state.stillFailing)) lines.push(`- Still failing, though the work was reported done: ${describeFailure(group, state.cwd)}`);
+  }
+  if (lines.length > 0) return lines;
+  if (state.turn.kind === "working") return ["- Nothing else: the latest request is still in progress (see In Progress)."];
+  if (state.turn.kind === "question") return ["- Nothing else: the session waits for the user's answer (see In Progress)."];
+  return ["- No open requests: everything asked was reported done."];
 }
 
 export function renderProgress(input: SectionInput): string[] {

@@ -1,107 +1,195 @@
-import type { CommandRun, SessionFacts } from "../../session/facts.ts";
-import type { ErrorSeen, OfflineNotes, Said } from "./extract.ts";
-import { changesOrChecks, classifyEnding, isCheckCommand } from "./patterns.ts";
-import { collapseWhitespace, isAcknowledgement, relativeToCwd, splitSentences } from "./text.ts";
+import type { SessionFacts } from "../../session/facts.ts";
+import { normalizePath } from "../../session/paths.ts";
+import { commandKey, isCheckCommand } from "../../session/runs.ts";
+import type { Exchange, OfflineNotes, Run, Said, Step } from "./extract.ts";
+import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
+import type { Milestone } from "./milestones.ts";
+import { changesOrChecks, isCompletion, isOffer, isOpenItem } from "./patterns.ts";
+import { lastSentences, type Offer } from "./replies.ts";
+import { isWorkRequest, type UserRequest } from "./requests.ts";
+import { capText, splitSentences, stripCodeBlocks } from "./text.ts";
 
-/** Where the work stood when the session ended, as the offline engine reads it. */
+/** Where the work stood when the session ended. */
 export type TurnState =
   | { kind: "none" }
-  | { kind: "unanswered"; request: Said }
-  | { kind: "acknowledged"; request: Said }
-  | { kind: "completed"; text: string }
+  | { kind: "unanswered"; request: UserRequest }
+  | { kind: "approved"; request: UserRequest; proposal: string | undefined }
+  | { kind: "acknowledged"; request: UserRequest }
+  | { kind: "finished" }
   | { kind: "question"; question: string }
-  | { kind: "replied"; text: string }
-  | { kind: "working"; text: string; actions: string[] };
+  | { kind: "working"; words: string | undefined; steps: Step[] };
 
 /** Derived views of the notes and facts that several sections share. */
 export interface WorkState {
   cwd: string | undefined;
+  focus: FocusTerms | undefined;
   turn: TurnState;
-  /** Requests after the assistant last closed the work (reported it done or handed back). */
-  openRequests: Said[];
-  /** Requests worth quoting as the goal: not acknowledgements, not one-word replies. */
-  substantialRequests: Said[];
-  /** The newest failed command since the last report of finished work, if its latest run still failed. */
-  unresolvedFailure: ErrorSeen | undefined;
-  /** Failed commands whose latest run succeeded. */
-  passedLater: ReadonlySet<ErrorSeen>;
-  /** Modified files (relative to cwd), least recently touched first. */
+  /** The request the current work is about: the newest objective (the one closest to the focus, with one). */
+  objective: UserRequest | undefined;
+  /** The request the unfinished work answers: the first work request since the last finished reply. */
+  current: UserRequest | undefined;
+  /** Objectives before it, oldest first. */
+  earlier: UserRequest[];
+  /** Follow-up requests after it (not answers or approvals), oldest first. */
+  followups: UserRequest[];
+  /** Milestones since the objective was asked for. */
+  milestones: Milestone[];
+  /** Commands whose latest run since the objective was asked for failed, newest last. */
+  stillFailing: Run[];
+  /** What the last reply says is still open ("docs/api.md is not updated yet"). */
+  openItems: string[];
+  /** Requests no reply has closed yet (not those the work in progress is about). */
+  openRequests: UserRequest[];
+  deferred: Offer[];
+  /** The gist of each reply that closed a piece of work, oldest first. */
+  reports: Said[];
+  /** Something the last reply offered to do, if the user wants it. */
+  lastOffer: string | undefined;
+  /** Modified files in their one form, least recently touched first. */
   modifiedFiles: string[];
   /** Paths touched most recently, newest last. */
   workingSet: { path: string; modified: boolean }[];
-  /** Commands since the work was last handed back that changed or checked something, newest last. */
-  recentRuns: CommandRun[];
   /** The latest run of each distinct check command (tests, builds, linters), newest last. */
-  checks: CommandRun[];
+  checks: Run[];
+  /** A check whose latest run came before files were changed again. */
+  staleCheck: Run | undefined;
   userCommands: string[];
 }
 
-function lastRunOf(commands: readonly CommandRun[], command: string): CommandRun | undefined {
-  for (let i = commands.length - 1; i >= 0; i--) if (commands[i]?.command === command) return commands[i];
-  return undefined;
-}
-
-/** Latest run per distinct command, ordered by when that latest run happened. */
-function latestRuns(commands: readonly CommandRun[], keep: (run: CommandRun) => boolean): CommandRun[] {
-  const latest = new Map<string, CommandRun>();
-  for (const run of commands) {
+/** The latest run of each distinct command (by `commandKey`), in the order those runs happened. */
+function latestRuns(runs: readonly Run[], cwd: string | undefined, keep: (run: Run) => boolean): Run[] {
+  const latest = new Map<string, Run>();
+  for (const run of runs) {
     if (!keep(run)) continue;
-    latest.delete(run.command);
-    latest.set(run.command, run);
+    const key = commandKey(run.command, cwd);
+    latest.delete(key);
+    latest.set(key, run);
   }
   return [...latest.values()];
 }
 
-function readTurn(notes: OfflineNotes): TurnState {
-  const request = notes.requests.at(-1);
-  const turn = notes.lastTurn;
-  if (request && (!turn || turn.at < request.at)) {
-    return isAcknowledgement(request.text) ? { kind: "acknowledged", request } : { kind: "unanswered", request };
-  }
-  if (!turn) return { kind: "none" };
-  const sentences = splitSentences(turn.text);
-  switch (classifyEnding(turn.text, turn.stopReason, sentences)) {
-    case "working":
-      return { kind: "working", text: turn.text, actions: turn.actions };
-    case "completed":
-      return { kind: "completed", text: turn.text };
-    case "question":
-      return { kind: "question", question: sentences.at(-1) ?? turn.text };
-    case "replied":
-      return { kind: "replied", text: turn.text };
-  }
+/** The newest work request, or the one closest to the focus. */
+function pickObjective(requests: readonly UserRequest[], focus: FocusTerms | undefined): UserRequest | undefined {
+  const objectives = requests.filter((r) => r.kind === "objective" && r.statement !== "");
+  const stated = requests.filter((r) => isWorkRequest(r) && r.statement !== "");
+  const candidates = objectives.length > 0 ? objectives : stated;
+  if (!focus) return candidates.at(-1);
+  // With a focus, any request may be the one it names, not only those that opened a new objective.
+  const focused = stated.filter((r) => relevance(r.text, focus) > 0);
+  if (focused.length > 0) return pickFocused(focused, focus);
+  return candidates.at(-1);
 }
 
-export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: string | undefined): WorkState {
-  const relative = (path: string): string => relativeToCwd(path, cwd);
-  const lastClosed = notes.closedAt.at(-1) ?? -1;
+function pickFocused(candidates: readonly UserRequest[], focus: FocusTerms): UserRequest | undefined {
+  let best: UserRequest | undefined;
+  let bestScore = 0;
+  for (const request of candidates) {
+    const score = relevance(request.text, focus);
+    if (score >= bestScore && score > 0) [best, bestScore] = [request, score];
+  }
+  return best ?? candidates.at(-1);
+}
 
+/** "X is done. It is not committed yet: should it …?" → "X is done; it is not committed yet". */
+function openItemsOf(text: string): string[] {
+  const sentences = splitSentences(text);
+  const items: string[] = [];
+  sentences.forEach((sentence, i) => {
+    if (!isOpenItem(sentence.replace(/[:—–-][^:—–-]*\?$/, ""))) return;
+    let item = sentence.endsWith("?") ? sentence.replace(/\s*[:—–-][^:—–-]*\?$/, "") : sentence;
+    const before = sentences[i - 1];
+    if (/^(it|this|that|they|these)\b/i.test(item) && before !== undefined) item = `${before.replace(/[.!]$/, "")}; ${item[0]?.toLowerCase()}${item.slice(1)}`;
+    items.push(capText(item, 300));
+  });
+  return items;
+}
+
+/** A closing reply without its questions, offers and open items: what it says was done. */
+function reportOf(text: string): string {
+  const said = splitSentences(stripCodeBlocks(text)).filter((s) => !s.endsWith("?") && !isOffer(s) && !isOpenItem(s) && !/^[\p{L}']+!$/u.test(s));
+  // A lead-in ("Released 2.3.0:", "The steps are:") counts only when what it leads into is kept, not a code block.
+  const kept = said.filter((s, i) => !s.endsWith(":") || (said[i + 1] !== undefined && !said[i + 1]?.endsWith(":")));
+  // List items carry no full stop: keep them apart.
+  return capText(kept.map((s, i) => (i < kept.length - 1 && !/[.!:;]$/.test(s) ? `${s};` : s)).join(" "), 240);
+}
+
+function readTurn(exchanges: readonly Exchange[]): TurnState {
+  const last = exchanges.at(-1);
+  if (!last) return { kind: "none" };
+  if (last.ending === "none") {
+    const previous = exchanges.at(-2)?.lastText?.text;
+    if (last.request.kind === "approval") return { kind: "approved", request: last.request, proposal: previous === undefined ? undefined : lastSentences(previous, 2, 300) };
+    if (last.request.kind === "ack") return exchanges.length > 1 && exchanges.at(-2)?.ending === "working" ? readTurn(exchanges.slice(0, -1)) : { kind: "acknowledged", request: last.request };
+    return { kind: "unanswered", request: last.request };
+  }
+  if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450) };
+  if (last.ending !== "working") return { kind: "finished" };
+  // Approvals ("ok, keep going") continue the turn before them: its last words still apply.
+  let words: string | undefined;
+  for (let i = exchanges.length - 1; i >= 0 && words === undefined; i--) {
+    words = exchanges[i]?.lastText?.text;
+    if (exchanges[i]?.request.kind !== "approval" && exchanges[i]?.request.kind !== "answer") break;
+  }
+  return { kind: "working", words, steps: last.steps.slice(-2) };
+}
+
+function closedAt(exchange: Exchange): boolean {
+  return exchange.ending === "completed" || exchange.ending === "replied";
+}
+
+export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: string | undefined, focusText?: string): WorkState {
+  const focus = focusTerms(focusText);
+  const objective = pickObjective(notes.requests, focus);
+  const since = objective?.at ?? 0;
+  const turn = readTurn(notes.exchanges);
+  const last = notes.exchanges.at(-1);
+  const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
+  const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
+  const openItems = last?.lastText && (last.ending !== "working" && last.ending !== "none") ? openItemsOf(last.lastText.text) : [];
+  // Words of intent with nothing run ("I'll add the flag.") leave the request open.
+  const nothingRun = turn.kind === "working" && turn.steps.length === 0;
+  const openRequests =
+    turn.kind === "unanswered" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
+  const reports: Said[] = [];
+  for (const exchange of notes.exchanges) {
+    const text = exchange.lastText;
+    if (!text || exchange.request.kind === "meta" || exchange.request.kind === "ack") continue;
+    // Reading and searching is not work done; a question after edits still reports them.
+    const edited = exchange.steps.some((step) => step.edit || (step.run !== undefined && changesOrChecks(step.run.command)));
+    const worked = (closedAt(exchange) && (edited || isCompletion(text.text, splitSentences(text.text)[0] ?? ""))) || (exchange.ending === "question" && exchange.steps.some((step) => step.edit));
+    if (worked) {
+      const gist = reportOf(text.text);
+      if (gist !== "") reports.push({ text: gist, at: text.at });
+    }
+  }
+  const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
+  const relative = (path: string) => normalizePath(path, cwd);
   const touchedAt = new Map<string, number>();
   for (const touch of notes.touched) touchedAt.set(relative(touch.text), touch.at);
-  const modified = [...new Set(facts.filesModified.map(relative))];
-  const modifiedSet = new Set(modified);
-  const byRecency = modified.map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 }));
-  byRecency.sort((a, b) => a.at - b.at || a.order - b.order);
-
-  const workingSet = [...touchedAt.entries()].sort((a, b) => a[1] - b[1]).map(([path]) => ({ path, modified: modifiedSet.has(path) }));
-
-  const latestError = notes.errors.at(-1);
-  // Failed after the last report of finished work, and not run again successfully since.
-  const lastCompletion = notes.completions.at(-1)?.at ?? -1;
-  const stillFailing =
-    latestError?.command !== undefined && latestError.at > lastCompletion && lastRunOf(facts.commands, latestError.command)?.exitCode !== 0;
-
+  const modifiedSet = new Set(facts.filesModified.map(relative));
+  const modified = [...modifiedSet].map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 })).sort((a, b) => a.at - b.at || a.order - b.order);
+  const checks = latestRuns(notes.runs, cwd, (run) => isCheckCommand(run.command));
+  const lastCheck = checks.filter((run) => run.at >= since).at(-1);
+  const lastEdit = notes.edits.at(-1)?.at ?? -1;
   return {
     cwd,
-    turn: readTurn(notes),
-    openRequests: notes.requests.filter((r) => r.at > lastClosed && !isAcknowledgement(r.text)),
-    substantialRequests: notes.requests.filter((r) => !isAcknowledgement(r.text) && collapseWhitespace(r.text).length >= 20),
-    unresolvedFailure: stillFailing ? latestError : undefined,
-    passedLater: new Set(notes.errors.filter((e) => e.command !== undefined && lastRunOf(facts.commands, e.command)?.exitCode === 0)),
-    modifiedFiles: byRecency.map((f) => f.path),
-    workingSet: workingSet.slice(-8),
-    recentRuns: notes.runs.filter((run) => run.at > lastClosed && changesOrChecks(run.command)).map(({ command, exitCode }) => ({ command, exitCode, by: "tool" })),
-    checks: latestRuns(facts.commands, (run) => isCheckCommand(run.command)).slice(-3),
-    userCommands: latestRuns(facts.commands, (run) => run.by === "user").map((run) => run.command).slice(-3),
+    focus,
+    turn,
+    objective,
+    current: afterClose.find((r) => isWorkRequest(r) && r.statement !== "") ?? objective,
+    earlier: notes.requests.filter((r) => r.kind === "objective" && r.statement !== "" && r.at < since),
+    followups: notes.requests.filter((r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && r.statement.split(/\s+/).length >= 3),
+    milestones: notes.milestones.filter((m) => m.at >= since),
+    stillFailing: latestRuns(notes.runs.filter((run) => run.at >= since), cwd, () => true).filter((run) => run.failed).slice(-3),
+    openItems,
+    openRequests,
+    deferred: notes.deferredOffers.slice(-2),
+    reports,
+    lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,
+    modifiedFiles: modified.map((f) => f.path),
+    workingSet: [...touchedAt.entries()].sort((a, b) => a[1] - b[1]).slice(-8).map(([path]) => ({ path, modified: modifiedSet.has(path) })),
+    checks: checks.slice(-3),
+    staleCheck: lastCheck !== undefined && !lastCheck.failed && lastEdit > lastCheck.at ? lastCheck : undefined,
+    userCommands: [...new Set(facts.commands.filter((run) => run.by === "user").map((run) => run.command))].slice(-3),
   };
 }

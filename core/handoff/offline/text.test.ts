@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isCompletion, isConstraint, isDecision } from "./patterns.ts";
-import { capText, commandInCwd, firstErrorLine, isAcknowledgement, relativeToCwd, splitSentences, withoutOutputFilter } from "./text.ts";
+import { capText, errorExcerpt, firstErrorLine, isAcknowledgement, splitSentences } from "./text.ts";
 
 describe("capText", () => {
   test.each([
@@ -17,14 +17,26 @@ test("splitSentences drops code blocks and pasted output, and splits prose", () 
   expect(splitSentences(text)).toEqual(["Fix it.", "Then test!", "Keep going"]);
 });
 
+test("splitSentences does not split inside inline code", () => {
+  expect(splitSentences("Fixed with `a ?? []`. Then `x. y` ran.")).toEqual(["Fixed with `a ?? []`.", "Then `x. y` ran."]);
+});
+
 describe("firstErrorLine", () => {
   test.each([
     ["prefers a line naming an error", "FAIL a.test.ts\nReferenceError: x is not defined\nCommand exited with code 1", "ReferenceError: x is not defined"],
     ["falls back to a failure line", "building\n1 test failed\nCommand exited with code 1", "1 test failed"],
     ["skips minified lines and stack frames", `${"x".repeat(500)} error\n    at foo (a.js:1)\nError: boom`, "Error: boom"],
     ["keeps an abort", "Command aborted", "Command aborted"],
+    ["prefers an error with its message over a FAIL banner", "FAIL src/a.test.ts\n● a › b\nTypeError: x is undefined", "TypeError: x is undefined"],
+    ["prefers a failed test over a generic error word", "FAIL src/a.test.ts\n  ✕ matches the snapshot (9 ms)\nerror: x", "✕ matches the snapshot (9 ms)"],
+    ["reads npm's error code", "npm notice Publishing to https://registry.npmjs.org/\nnpm ERR! code EOTP\nnpm ERR! one-time password", "npm ERR! code EOTP"],
   ])("%s", (_name, output, expected) => {
     expect(firstErrorLine(output)).toBe(expected);
+  });
+
+  test("errorExcerpt adds the values a test expected and received", () => {
+    const output = "✗ parses the gap [0.4ms]\n\nerror: expect(received).toBe(expected)\n\nExpected: \"01:30\"\nReceived: \"02:30\"\n";
+    expect(errorExcerpt(output)).toBe('✗ parses the gap [0.4ms] (expected "01:30", received "02:30")');
   });
 
   test("has nothing to say about noise alone", () => {
@@ -38,27 +50,12 @@ test.each([
   ["👍", true],
   ["ok, do it", false],
   ["continue", false],
+  ["perfect, thanks!", true],
+  ["ok 👍", true],
+  ["wow, it works", true],
+  ["do it all", false],
 ])("isAcknowledgement(%p) is %p", (text, expected) => {
   expect(isAcknowledgement(text)).toBe(expected);
-});
-
-describe("paths and commands relative to the working directory", () => {
-  test("a path inside the cwd becomes relative, others stay", () => {
-    expect(relativeToCwd("/w/app/src/a.ts", "/w/app")).toBe("src/a.ts");
-    expect(relativeToCwd("/w/application/a.ts", "/w/app")).toBe("/w/application/a.ts");
-    expect(relativeToCwd("/w/app", "/w/app")).toBe("/w/app");
-  });
-
-  test("a leading cd into the cwd is dropped, a cd elsewhere is kept", () => {
-    expect(commandInCwd("cd /w/app && npm test", "/w/app")).toBe("npm test");
-    expect(commandInCwd("cd /w/app/pkg && npm test", "/w/app")).toBe("cd /w/app/pkg && npm test");
-  });
-
-  test("an output filter that hid the exit status is dropped from a suggested command", () => {
-    expect(withoutOutputFilter("npm run build 2>&1 | head -30")).toBe("npm run build");
-    expect(withoutOutputFilter("npm run check 2>&1 | grep -E \"error\" | tail -5")).toBe("npm run check");
-    expect(withoutOutputFilter("npm test")).toBe("npm test");
-  });
 });
 
 describe("patterns", () => {
@@ -66,7 +63,17 @@ describe("patterns", () => {
     ["Never change the public API.", true],
     ["Always run `npm test` first.", true],
     ["Please don't touch the lockfile.", true],
-    ["make sure toolText is also used.", true],
+    ["make sure toolText is also used.", false],
+    ["make sure the build still passes afterwards.", true],
+    ["no conosle logs!", true],
+    ["No external services for this.", true],
+    ["should be dimmer, don't modify the theme, look into the footer sources", true],
+    ["invalid themes must NEVER explode", true],
+    ["only seems to happen for accounts that never ordered anything.", false],
+    ["i think the component doesn't adhere to the invariant that lines must not be wider", false],
+    ["i selected the theme and got a crash, that should never happen.", false],
+    ["no, that's not it", false],
+    ["no need for linkGray", false],
     ["Only touch files under src/.", true],
     ["E2E tests only.", true],
     ["i don't understand", false],

@@ -1,5 +1,6 @@
 /** Small text tools for pulling sentences out of chat turns and keeping them short and safe. */
 import { markFencedLines } from "../fences.ts";
+import { isPastedLine } from "./prose.ts";
 
 /** Collapses every run of whitespace (newlines included) to one space and trims. */
 export function collapseWhitespace(text: string): string {
@@ -25,8 +26,6 @@ export function stripCodeBlocks(text: string): string {
   return lines.filter((_, i) => fenced[i] === false).join("\n");
 }
 
-/** Lines that are pasted terminal output or stack frames, not something a person wrote. */
-const PASTED_LINE = /^\s*(➜|\$ |> |at |\{|\[|\||[│─┌└├]|npm (ERR|error)|Error:|node:)/;
 
 /**
  * Splits prose into trimmed sentences: code blocks and pasted output are dropped, each line
@@ -35,10 +34,14 @@ const PASTED_LINE = /^\s*(➜|\$ |> |at |\{|\[|\||[│─┌└├]|npm (ERR|err
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
   for (const line of stripCodeBlocks(text).split("\n")) {
-    if (PASTED_LINE.test(line)) continue;
-    const bare = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "").trim();
-    for (const part of bare.split(/(?<=[.!?])\s+/)) {
-      const sentence = part.trim();
+    if (isPastedLine(line)) continue;
+    // List markers and heading marks are layout, not words (and must never become a heading of ours).
+    const bare = line.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "").trim();
+    // A `?` or `.` inside inline code (`a ?? b`) ends no sentence.
+    const spans: string[] = [];
+    const masked = bare.replace(/`[^`]*`/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
+    for (const part of masked.split(/(?<=[.!?])\s+/)) {
+      const sentence = part.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)] ?? "").trim();
       if (sentence !== "") sentences.push(sentence);
     }
   }
@@ -54,12 +57,15 @@ export function firstParagraph(text: string): string {
   return "";
 }
 
-const ACKNOWLEDGEMENTS = new Set(["ok", "okay", "k", "kk", "yo", "wow", "thanks", "thank you", "thx", "great", "nice", "cool", "perfect", "good", "lol", "hm", "hmm", "👍"]);
+/** Words that, alone or together, only acknowledge ("ok", "perfect, thanks!", "wow, it works", "👍"). */
+const ACKNOWLEDGEMENT_WORDS = new Set(
+  "ok okay k kk yo wow thanks thank you thx ty great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much indeed 👍 🙏 🎉 ❤️".split(" "),
+);
 
-/** A reply like "ok" or "wow" that asks for nothing. */
+/** A reply like "ok", "wow" or "perfect, thanks!" that asks for nothing. */
 export function isAcknowledgement(text: string): boolean {
-  const bare = text.toLowerCase().replace(/[.!,\s]+/g, " ").trim();
-  return bare === "" || ACKNOWLEDGEMENTS.has(bare);
+  const tokens = text.toLowerCase().replace(/[.!,;:\s]+/g, " ").trim().split(" ").filter((t) => t !== "");
+  return tokens.every((t) => ACKNOWLEDGEMENT_WORDS.has(t) || /^\p{Extended_Pictographic}+$/u.test(t));
 }
 
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
@@ -67,37 +73,34 @@ export function isSlashCommand(text: string): boolean {
   return /^\/[\w:-]*$/.test(text.trim());
 }
 
-const NOISE_LINE = /^(Command exited with code -?\d+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|\(no output\)|at .*)$/;
-const ERROR_LINE = /(\b[A-Z]\w*Error\b|\berror\b|exception|fatal|ENOENT|EACCES|\bTS\d{4}\b|no such file|not found|cannot|can't|denied|refused)/i;
-const FAILURE_LINE = /\b(fail|failed|failure|invalid|aborted)\b/i;
+const NOISE_LINE = /^(Command exited with code -?\d+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|\(no output\)|at .*|npm notice\b.*|> .*)$/;
+/** Lines that name the error best, in order: an error with its message, a failed test, any error word, a failure word. */
+const ERROR_TIERS = [
+  /\b[A-Z]\w*(?:Error|Exception):|\berror TS\d{3,5}\b|\bERR! code\b|\bE[A-Z0-9]{3,}:/,
+  /^\s*[✗✘✕×●]\s/,
+  /(\b[A-Z]\w*Error\b|\berror\b|\bERR!|\bE[A-Z0-9]{3,}\b|exception|fatal|\bTS\d{4}\b|no such file|not found|cannot|can't|denied|refused|^\s*FAIL\b)/i,
+  /\b(fail|failed|failure|failing|invalid|aborted)\b/i,
+];
 
 /**
- * The line of a failed tool's output that says what went wrong: the first line naming an
- * error, else the first naming a failure, else the first meaningful line; `undefined` when
- * there is nothing but noise. Very long lines (minified code) are passed over.
+ * The line of a failed tool's output that says what went wrong: the best line by
+ * `ERROR_TIERS`, else the first meaningful line; `undefined` when there is nothing but noise.
+ * Very long lines (minified code) are passed over.
  */
 export function firstErrorLine(output: string): string | undefined {
   const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l.length <= 400 && !NOISE_LINE.test(l));
-  return lines.find((l) => ERROR_LINE.test(l)) ?? lines.find((l) => FAILURE_LINE.test(l)) ?? lines[0];
-}
-
-/** Makes `path` relative to `cwd` when it lies inside it, so lists stay short. */
-export function relativeToCwd(path: string, cwd: string | undefined): string {
-  if (!cwd || cwd === "/") return path;
-  const base = cwd.endsWith("/") ? cwd : `${cwd}/`;
-  return path.startsWith(base) && path.length > base.length ? path.slice(base.length) : path;
-}
-
-/** Drops a leading `cd <cwd> &&`: the document states the working directory once. */
-export function commandInCwd(command: string, cwd: string | undefined): string {
-  if (!cwd) return command;
-  for (const prefix of [`cd ${cwd} && `, `cd "${cwd}" && `, `cd '${cwd}' && `]) {
-    if (command.startsWith(prefix)) return command.slice(prefix.length);
+  for (const tier of ERROR_TIERS) {
+    const line = lines.find((l) => tier.test(l));
+    if (line !== undefined) return line;
   }
-  return command;
+  return lines[0];
 }
 
-/** A command without the `| head`/`| tail`/`| grep` that only trimmed its output (and hid its status). */
-export function withoutOutputFilter(command: string): string {
-  return command.replace(/(?:\s*2>&1)?(?:\s*\|\s*(?:head|tail|grep)\b[^|]*)+$/, "").trim() || command;
+/** What a failed run says went wrong: its error line, and the expected and received values a test printed. */
+export function errorExcerpt(output: string): string | undefined {
+  const line = firstErrorLine(output);
+  const expected = /^\s*Expected:?\s+(.+)$/m.exec(output)?.[1]?.trim();
+  const received = /^\s*Received:?\s+(.+)$/m.exec(output)?.[1]?.trim();
+  if (expected === undefined || received === undefined) return line;
+  return `${line ?? "failed"} (expected ${capText(expected, 80)}, received ${capText(received, 80)})`;
 }

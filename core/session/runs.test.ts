@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import { commandKey, describeOutcome, displayCommand, isCheckCommand, judgeRun, withoutOutputFilter } from "./runs.ts";
+
+describe("one definition of a failed run", () => {
+  test.each([
+    { name: "exit 0", command: "npm test", exitCode: 0, output: "12 passing", failed: false },
+    { name: "a non-zero exit", command: "npm test", exitCode: 1, output: "1 failing", failed: true },
+    { name: "a search that found nothing", command: "grep -rn TODO src", exitCode: 1, output: "", failed: false },
+    { name: "a search that broke (exit 2)", command: "grep -rn x missing/", exitCode: 2, output: "No such file", failed: true },
+    { name: "no exit code (cancelled, or no result)", command: "npm test", exitCode: null, output: "Command aborted", failed: false },
+    { name: "a build piped to head whose output shows a TS error", command: "npm run build 2>&1 | head -30", exitCode: 0, output: "src/a.ts(7,25): error TS2345: Argument…", failed: true },
+    { name: "a check piped to grep for errors that found some", command: 'npm run check 2>&1 | grep -E "(error|warning)" | head', exitCode: 0, output: "x.ts(1,1): error TS2307: Cannot find module", failed: true },
+    { name: "the same pipe when the output is clean", command: "npm run build 2>&1 | head -30", exitCode: 0, output: "Build success in 38ms", failed: false },
+    { name: "a test run before ; whose output shows failures", command: "bun test; echo done", exitCode: 0, output: " 3 pass\n 2 fail\n✗ parses\ndone", failed: true },
+    { name: "npm errors behind a pipe", command: "npm run build | tail -5", exitCode: 0, output: "npm error Lifecycle script `build` failed", failed: true },
+    { name: "a pipe from a non-check that prints the word error", command: "cat log.txt | grep error", exitCode: 0, output: "error: disk full", failed: false },
+    { name: "|| keeps the status: no hidden failure", command: "npm test || true", exitCode: 0, output: " 2 fail", failed: false },
+    { name: "'0 errors' is no failure", command: "npx tsc 2>&1 | tail -1", exitCode: 0, output: "Found 0 errors.", failed: false },
+  ])("$name", ({ command, exitCode, output, failed }) => {
+    expect(judgeRun(command, exitCode, output)).toEqual({ exitCode, failed });
+  });
+
+  test.each([
+    [{ command: "npm test", exitCode: 0, failed: false }, "exit 0"],
+    [{ command: "npm test", exitCode: 2, failed: true }, "exit 2, failed"],
+    [{ command: "grep x", exitCode: 1, failed: false }, "exit 1, nothing found"],
+    [{ command: "npm run build | head", exitCode: 0, failed: true }, "failed (output shows errors; the pipe's status was 0)"],
+    [{ command: "npm test", exitCode: null, failed: false }, "no exit code (cancelled, or no result recorded)"],
+  ])("describeOutcome(%j) is %p", (run, expected) => {
+    expect(describeOutcome(run)).toBe(expected);
+  });
+});
+
+describe("commands in the document's vocabulary", () => {
+  test.each([
+    ["cd /w/app && npm test", "npm test"],
+    ['cd "/w/app" && npm test', "npm test"],
+    ["cd /w/app/pkg && npm test", "cd pkg && npm test"],
+    ["grep -n x /w/app/src/a.ts", "grep -n x src/a.ts"],
+    ["npm test", "npm test"],
+  ])("displayCommand(%p) is %p", (command, expected) => {
+    expect(displayCommand(command, "/w/app")).toBe(expected);
+  });
+
+  test.each([
+    ["npm run build 2>&1 | head -30", "npm run build"],
+    ['npm run check 2>&1 | grep -E "(error|warning)" | tail -5', "npm run check"],
+    ["npm test", "npm test"],
+    ['grep "a|b" src', 'grep "a|b" src'],
+  ])("withoutOutputFilter(%p) is %p", (command, expected) => {
+    expect(withoutOutputFilter(command)).toBe(expected);
+  });
+
+  test.each([
+    ["npm publish --access public", "npm publish --access public --otp=492817", true],
+    ['git commit -m "Release v0.8.0"', 'git add . && git commit -m "Release v0.8.0"', true],
+    ["cd /w/app && npm run check 2>&1 | tail -10", 'npm run check 2>&1 | grep -E "(error|x)" | head', true],
+    ["bun test test/a.test.ts", "bun test test/b.test.ts", false],
+    ["npm run build", "npm run build -w pkg", false],
+  ])("%p and %p are the same command: %p", (a, b, same) => {
+    expect(commandKey(a, "/w/app") === commandKey(b, "/w/app")).toBe(same);
+  });
+
+  test.each([
+    ["bun test test/parse.test.ts", true],
+    ["npm run build -w pkg 2>&1 | head -30", true],
+    ["npx playwright test e2e/checkout.spec.ts", true],
+    ["cd pkg && npx tsc --noEmit", true],
+    ["git rm -q test/timeoutPromise.test.ts", false],
+    ['git commit -m "fix the build"', false],
+    ["grep -rn test src", false],
+    ["cat test/a.test.ts", false],
+  ])("isCheckCommand(%p) is %p", (command, expected) => {
+    expect(isCheckCommand(command)).toBe(expected);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * What a tool call did, in the common model's terms: ran a shell command, read files, or
+ * changed files. One table answers it for inspect, Session Facts and the offline document, so
+ * the three never count differently. A new agent's tools are a new line in `TOOLS`.
+ */
+import { isObject, stringField, type JsonObject } from "../json.ts";
+
+export type ToolKind = "shell" | "read" | "write" | "patch";
+
+/** One table line: the tool names (any case) an agent uses for one kind of action. */
+interface ToolRule {
+  kind: ToolKind;
+  names: readonly string[];
+}
+
+const TOOLS: readonly ToolRule[] = [
+  // pi/omp `bash`; Claude Code `Bash`; Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv).
+  { kind: "shell", names: ["bash", "shell", "exec", "exec_command", "local_shell_call"] },
+  // pi/omp `read`; Claude Code `Read`.
+  { kind: "read", names: ["read", "read_file", "view"] },
+  // pi/omp `write`/`edit`; Claude Code `Write`/`Edit`/`MultiEdit`/`NotebookEdit`.
+  { kind: "write", names: ["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "notebookedit", "notebook_edit"] },
+  // Codex `apply_patch`: the files are named inside the patch text.
+  { kind: "patch", names: ["apply_patch"] },
+];
+
+const KIND_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [name, rule.kind] as const)));
+
+/** What one tool call did, as far as the facts care. */
+export type ToolAction =
+  | { kind: "shell"; command: string }
+  | { kind: "read"; paths: string[] }
+  | { kind: "write"; paths: string[] }
+  | { kind: "other" };
+
+/** Arguments as an object: Codex records them as a JSON string. */
+function argumentObject(args: unknown): JsonObject | undefined {
+  if (isObject(args)) return args;
+  if (typeof args !== "string" || !args.trimStart().startsWith("{")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file a tool call names, under any of the argument names the agents use. */
+export function pathArgument(args: unknown): string | undefined {
+  const object = argumentObject(args);
+  if (!object) return undefined;
+  return stringField(object, "path") ?? stringField(object, "file_path") ?? stringField(object, "filePath") ?? stringField(object, "notebook_path");
+}
+
+/** An argv array as one command line; `bash -lc "<script>"` is the script itself. */
+function argvCommand(argv: readonly unknown[]): string | undefined {
+  const words = argv.filter((w): w is string => typeof w === "string");
+  if (words.length !== argv.length || words.length === 0) return undefined;
+  const [shell, flag, script] = words;
+  if (words.length === 3 && shell !== undefined && /(^|\/)(ba|z|da)?sh$/.test(shell) && /^-\w*c$/.test(flag ?? "") && script !== undefined) return script;
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
+}
+
+/** The command line of a shell tool call: `command` or `cmd`, a string or an argv array. */
+export function commandArgument(args: unknown): string | undefined {
+  const object = argumentObject(args);
+  if (!object) return undefined;
+  for (const key of ["command", "cmd"]) {
+    const value = object[key];
+    if (typeof value === "string" && value.trim() !== "") return value;
+    if (Array.isArray(value)) return argvCommand(value);
+  }
+  const action = object.action;
+  return isObject(action) ? commandArgument(action) : undefined;
+}
+
+/** The files an `apply_patch` patch adds, updates, deletes or moves to. */
+function patchPaths(args: unknown): string[] {
+  const object = argumentObject(args);
+  const text = typeof args === "string" ? args : object ? (stringField(object, "input") ?? stringField(object, "patch") ?? "") : "";
+  const paths: string[] = [];
+  for (const match of text.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) {
+    const path = match[1]?.trim();
+    if (path) paths.push(path);
+  }
+  return paths;
+}
+
+/** Reads one tool call through the table. Unknown tools are `other`, never guessed at. */
+export function classifyToolCall(name: string, args: unknown): ToolAction {
+  switch (KIND_BY_NAME.get(name.toLowerCase())) {
+    case "shell": {
+      const command = commandArgument(args);
+      return command === undefined ? { kind: "other" } : { kind: "shell", command };
+    }
+    case "read": {
+      const path = pathArgument(args);
+      return path === undefined ? { kind: "other" } : { kind: "read", paths: [path] };
+    }
+    case "write": {
+      const path = pathArgument(args);
+      return path === undefined ? { kind: "other" } : { kind: "write", paths: [path] };
+    }
+    case "patch": {
+      const paths = patchPaths(args);
+      return paths.length === 0 ? { kind: "other" } : { kind: "write", paths };
+    }
+    case undefined:
+      return { kind: "other" };
+  }
+}
