@@ -16,7 +16,7 @@ export const HANDOFF_ARGS = {
   "dry-run": { type: "boolean", description: "Print the request that would be sent and its token estimate; send and write nothing" },
   strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
   timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
-  retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
+  retries: { type: "string", description: `Retries for 408, 409, 429, 5xx, timeouts and dropped connections; -v shows each (default ${DEFAULT_RETRIES})`, valueHint: "n" },
   "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
   "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
   engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
