@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { shapeErrorText } from "./error-text.ts";
+import { shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 
 const NGINX_502 = `<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n`;
 /** A long proxy page: 2,000 lines of markup, scripts and styles around one title. */
@@ -27,5 +27,22 @@ describe("shapeErrorText", () => {
     expect(shaped.endsWith("…")).toBe(true);
     expect(shaped.length).toBe(4 + 300);
     expect(shaped).not.toContain("\n");
+  });
+});
+
+describe("summarizeErrorBody: the message, whatever shape the provider wraps it in", () => {
+  test.each([
+    ["OpenAI", 400, `{"error":{"message":"Unsupported parameter: 'max_tokens'","type":"invalid_request_error"}}`, "400 Unsupported parameter: 'max_tokens'"],
+    ["Anthropic", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 5 tokens > 4 maximum"}}`, "400 prompt is too long: 5 tokens > 4 maximum"],
+    ["Google's array", 400, `[{"error":{"code":400,"message":"The input token count (9) exceeds the maximum number of tokens allowed (4).","status":"INVALID_ARGUMENT"}}]`, "400 The input token count (9) exceeds the maximum number of tokens allowed (4)."],
+    ["vLLM's top-level message", 400, `{"object":"error","message":"This model's maximum context length is 4 tokens.","type":"BadRequestError","code":400}`, "400 This model's maximum context length is 4 tokens."],
+    ["LM Studio's string", 400, `{"error":"Trying to keep the first 9 tokens when context the overflows."}`, "400 Trying to keep the first 9 tokens when context the overflows."],
+    ["Mistral's object message", 422, `{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted"}]},"type":"invalid_request_error"}`, `422 {"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted"}]}`],
+    ["an error object without a message", 500, `{"error":{"code":"boom"}}`, `500 {"code":"boom"}`],
+    ["an HTML page", 502, "<html><head><title>502 Bad Gateway</title></head></html>", "502 502 Bad Gateway"],
+    ["plain text", 503, "upstream\nunavailable", "503 upstream unavailable"],
+    ["empty", 500, "", "500 (no text)"],
+  ])("%s", (_, status, body, expected) => {
+    expect(summarizeErrorBody(status, body)).toBe(expected);
   });
 });

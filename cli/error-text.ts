@@ -33,3 +33,38 @@ export function shapeErrorText(text: string): string {
   const short = plain.length > MAX_CHARS ? `${plain.slice(0, MAX_CHARS - 1)}…` : plain;
   return `${status}${short === "" ? "(no text)" : short}`;
 }
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return undefined;
+  return JSON.stringify(value);
+}
+
+/** The message inside one error object, in the shapes providers send. */
+function messageOf(body: unknown): string | undefined {
+  if (Array.isArray(body)) return messageOf(body[0]); // Google: [{"error":{…}}]
+  if (!isRecord(body)) return undefined;
+  const { error } = body;
+  if (typeof error === "string") return error; // LM Studio: {"error":"…"}
+  if (isRecord(error)) return asText(error.message) ?? JSON.stringify(error); // OpenAI and most: {"error":{"message":…}}
+  return asText(body.message) ?? asText(body.detail); // vLLM {"object":"error","message":…}; Mistral's message is an object
+}
+
+/**
+ * An error response body as one short line: the message the provider put in it, whatever its
+ * shape (an `error` object or string, a top-level `message`, Google's array), else the text
+ * itself (a proxy's HTML page becomes its title), prefixed with the HTTP status.
+ */
+export function summarizeErrorBody(status: number, body: string): string {
+  let message: string | undefined;
+  try {
+    message = messageOf(JSON.parse(body));
+  } catch {
+    message = undefined;
+  }
+  return shapeErrorText(`${status} ${message ?? body}`);
+}

@@ -1,4 +1,5 @@
 import type { ArgsDef } from "citty";
+import { PROVIDER_IDS } from "../core/index.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
@@ -7,6 +8,7 @@ export const HANDOFF_ARGS = {
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
+  provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
   out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
   record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
@@ -14,7 +16,7 @@ export const HANDOFF_ARGS = {
   "dry-run": { type: "boolean", description: "Print the request that would be sent and its token estimate; send and write nothing" },
   strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
   timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
-  retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
+  retries: { type: "string", description: `Retries for 408, 409, 429, 5xx, timeouts and dropped connections; -v shows each (default ${DEFAULT_RETRIES})`, valueHint: "n" },
   "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
   "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
   engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
@@ -31,6 +33,7 @@ export const HANDOFF_HELP_FOOTER = `ENVIRONMENT
   OPENAI_API_KEY     the API key (the only way to give it; never printed or written)
   OPENAI_BASE_URL    the endpoint, as --base-url
   AGENT_MODEL        the model, as --model
+  AGENT_PROVIDER     the provider profile, as --provider
 
 EXIT CODES
 

@@ -22,7 +22,7 @@ describe("an endpoint's error page", () => {
     const original = readFileSync(src);
     const run = await runAgent(["handoff", src, "--retries", "0"], sandbox.env(s.url));
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`Handoff failed: ${s.url} ${expected}\n`);
+    expect(run.stderr).toBe(`Handoff failed: ${s.url} ${expected} (gave up after 1 attempt; --retries 0)\n`);
     sandbox.expectNothingWritten(src, original);
   });
 });

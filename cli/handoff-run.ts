@@ -49,7 +49,7 @@ export async function callModel(input: HandoffInput, options: HandoffOptions, lo
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${options.model}`);
   try {
-    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"}; ${input.analysis.context.length} context messages`);
+    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`);
     return await runHandoff(input, {
       complete: createModelPort({
         apiKey: options.apiKey,
@@ -57,10 +57,12 @@ export async function callModel(input: HandoffInput, options: HandoffOptions, lo
         timeoutMs: options.timeoutMs,
         retries: options.retries,
         logger,
+        profile: options.profile,
         onProgress: (chars) => progress.update(chars),
       }),
       ...realEffects(),
       signal: AbortSignal.any([cancel, deadline.signal]),
+      notice: (line) => logger.debug(line),
     });
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);

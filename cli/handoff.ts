@@ -79,6 +79,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
     focus: options.focus,
     model: offline ? OFFLINE_MODEL : options.model,
     provider: offline ? "agent" : options.provider,
+    profile: options.profile,
     systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
     strict: options.strict,
     // A stream has no file to write back to.

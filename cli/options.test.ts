@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { AgentError, DEFAULT_CONTEXT_WINDOW, PROFILES } from "../core/index.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerFor, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
@@ -60,6 +60,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       baseUrl: undefined,
       apiKey: undefined,
       provider: "openai",
+      profile: PROFILES.openai,
       out: undefined,
       leafId: undefined,
       record: true,
@@ -171,6 +172,28 @@ describe("resolveHandoffOptions: bad values", () => {
 
   test("no session file", () => {
     expect(() => resolveHandoffOptions({}, {})).toThrow("agent handoff needs a session file");
+  });
+});
+
+describe("the provider profile", () => {
+  test.each([
+    [{}, {}, "openai"],
+    [{ "base-url": "https://api.groq.com/openai/v1" }, {}, "groq"],
+    [{ "base-url": "http://127.0.0.1:9999/v1" }, {}, "generic"],
+    [{ "base-url": "http://127.0.0.1:9999/v1", provider: "vllm" }, {}, "vllm"],
+    [{ "base-url": "http://127.0.0.1:9999/v1" }, { AGENT_PROVIDER: "lmstudio" }, "lmstudio"],
+    [{ "base-url": "http://localhost:11434/v1", provider: "auto" }, { AGENT_PROVIDER: "groq" }, "ollama"],
+    [{ "base-url": "http://localhost:11434/v1", provider: "" }, {}, "ollama"],
+  ])("%o with %o → %s", (args, env, id) => {
+    const chosen: string = resolveHandoffOptions({ session: "s.jsonl", ...args }, env).profile.id;
+    expect(chosen).toBe(id);
+  });
+
+  test.each([
+    [{ provider: "opneai" }, {}, '--provider takes auto or one of openai, openrouter'],
+    [{}, { AGENT_PROVIDER: "azure" }, 'AGENT_PROVIDER takes auto or one of'],
+  ])("an unknown provider %o %o is a usage error", (args, env, message) => {
+    expect(() => resolveHandoffOptions({ session: "s.jsonl", ...args }, env)).toThrow(message);
   });
 });
 

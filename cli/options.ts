@@ -1,5 +1,5 @@
 import { resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { AgentError, chooseProfile, DEFAULT_CONTEXT_WINDOW, isProviderId, PROVIDER_IDS, type ProviderProfile } from "../core/index.ts";
 import { describeUrl } from "./secrets.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
@@ -15,6 +15,8 @@ export interface HandoffOptions {
   /** From OPENAI_API_KEY only; never printed. */
   apiKey: string | undefined;
   provider: string;
+  /** What the provider documents about its endpoint: from --provider, else the base URL. */
+  profile: ProviderProfile;
   out: string | undefined;
   leafId: string | undefined;
   record: boolean;
@@ -108,6 +110,14 @@ export function providerFor(baseUrl: string | undefined): string {
   return url.hostname;
 }
 
+/** `--provider` (or AGENT_PROVIDER): a profile id, or empty for "from the base URL". */
+function resolveProfile(flag: string | undefined, fromEnv: string | undefined, baseUrl: string | undefined): ProviderProfile {
+  const value = flag ?? fromEnv;
+  if (value === undefined || value === "auto") return chooseProfile(baseUrl);
+  if (!isProviderId(value)) throw new AgentError("USAGE", `${flag === undefined ? "AGENT_PROVIDER" : "--provider"} takes auto or one of ${PROVIDER_IDS.join(", ")}, not "${value}"`);
+  return chooseProfile(baseUrl, value);
+}
+
 /** Flags + environment → options. Pure, so every rule here is tested without a process. */
 export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOptions {
   const sessionPath = text(args.session);
@@ -128,6 +138,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     baseUrl,
     apiKey,
     provider: providerFor(baseUrl),
+    profile: resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl),
     out: text(args.out),
     leafId: text(args.leaf),
     record: args.record !== false,

@@ -39,7 +39,7 @@ describe("the key and the base URL's secrets in printed lines", () => {
       cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
     );
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("debug: engine llm; model gpt-4.1-mini at http://127.0.0.1:9/v1?key=***;");
+    expect(run.stderr).toContain("debug: engine llm; model gpt-4.1-mini at http://127.0.0.1:9/v1?key=*** (generic profile);");
     expect(run.stderr).toContain("Handoff failed: could not reach http://127.0.0.1:9/v1?key=***");
     for (const secret of [KEY, URL_PASSWORD, URL_QUERY, "me:"]) expect(run.stderr).not.toContain(secret);
   });

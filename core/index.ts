@@ -10,6 +10,10 @@ export { buildInspectReport, renderInspectReport, type InspectReport } from "./s
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
+export { readDelta, readUsage } from "./llm/stream.ts";
+export { chooseProfile, isProviderId, PROFILES, PROVIDER_IDS } from "./llm/providers/choose.ts";
+export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
+export { classifyRefusal } from "./llm/providers/refusals.ts";
 export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";

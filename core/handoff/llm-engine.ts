@@ -21,6 +21,8 @@ export interface ModelEngineInput {
   contextWindow?: number;
   /** Caps the document's length (`max_tokens`); also what the budget keeps free for it. */
   maxOutputTokens?: number;
+  /** Room a reasoning model thinks in, added to every output limit sent (see providers/shape.ts). */
+  reasoningAllowance?: number;
 }
 
 export interface ModelEngineDeps {
@@ -52,6 +54,7 @@ function setupFor(input: ModelEngineInput): RequestSetup {
     instruction: renderInstruction(input.focus),
     focus: input.focus,
     maxOutputTokens: input.maxOutputTokens,
+    reasoningAllowance: input.reasoningAllowance,
   };
 }
 
@@ -113,32 +116,47 @@ async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, 
   tally.last = { tokens, limit };
   const completion = await deps.complete(request, { signal: deps.signal });
   throwIfCancelled(deps.signal);
+  tally.requests += completion.resent ?? 0;
   tally.usage.inputTokens += completion.usage?.inputTokens ?? 0;
   tally.usage.outputTokens += completion.usage?.outputTokens ?? 0;
+  const reasoning = completion.usage?.reasoningTokens;
+  if (reasoning !== undefined) tally.usage.reasoningTokens = (tally.usage.reasoningTokens ?? 0) + reasoning;
   return completion;
 }
 
 /**
- * Sends a request; when the endpoint refuses `tool_choice: "none"` (some accept only `auto`),
- * sends it once more with `auto`. A context-length refusal passes through as a
- * `CompletionError` (the caller re-plans); every other failure becomes an `AgentError`.
+ * Sends a request. A context-length refusal passes through as a `CompletionError` (the caller
+ * re-plans); every other failure becomes an `AgentError`. (Refused parameters were already
+ * retried by the provider port, providers/adapt.ts.)
  */
 async function completeRequest(request: ChatRequest, limit: number, deps: ModelEngineDeps, tally: Tally): Promise<{ completion: Completion; sent: ChatRequest }> {
   try {
     return { completion: await send(request, limit, deps, tally), sent: request };
   } catch (error) {
-    if (error instanceof CompletionError && error.failure === "tool_choice_unsupported" && request.tool_choice === "none") {
-      const retry: ChatRequest = { ...request, tool_choice: "auto" };
-      return completeRequest(retry, limit, deps, tally);
-    }
     if (error instanceof CompletionError && error.failure !== "context_length") throw new AgentError("HANDOFF_FAILED", error.message);
     throw error;
   }
 }
 
-function documentFrom(completion: Completion): string {
+/**
+ * Why an answer came back empty: a reasoning model can spend its whole output limit thinking
+ * and stop (`length`) before the first visible word.
+ */
+function noTextReason(completion: Completion, what: string, limit: number | undefined): string {
+  if (completion.finishReason !== "length") return `the model returned no ${what}`;
+  const spent = completion.usage?.reasoningTokens;
+  const thinking = spent ? ` (${formatCount(spent)} of them reasoning)` : "";
+  const raise = limit === undefined ? "" : `; raise --max-output-tokens (the limit sent was ${formatCount(limit)})`;
+  return `the model used its whole output limit${thinking} and returned no ${what}${raise}`;
+}
+
+function sentLimit(request: ChatRequest): number | undefined {
+  return request.max_tokens ?? request.max_completion_tokens;
+}
+
+function documentFrom(completion: Completion, sent: ChatRequest): string {
   const document = captureDocument(completion.text);
-  if (document === "") throw new AgentError("HANDOFF_FAILED", "the model returned no text");
+  if (document === "") throw new AgentError("HANDOFF_FAILED", noTextReason(completion, "text", sentLimit(sent)));
   return document;
 }
 
@@ -160,16 +178,16 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
   const warnings: string[] = [];
   let notes: string | undefined;
   for (let i = 0; i < plan.chunks.length; i++) {
-    const { completion } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
+    const { completion, sent } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
     notes = captureDocument(completion.text);
-    if (notes === "") throw new AgentError("HANDOFF_FAILED", `the model returned no notes for part ${i + 1} of ${plan.chunks.length} of the condensed session`);
+    if (notes === "") throw new AgentError("HANDOFF_FAILED", `${noTextReason(completion, "notes", sentLimit(sent))} for part ${i + 1} of ${plan.chunks.length} of the condensed session`);
     if (completion.finishReason === "length") warnings.push(`the notes on part ${i + 1} of ${plan.chunks.length} reached their limit of ${plan.notesReserve} tokens and may be cut short`);
   }
 
   const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);
   let answeredBy = first.completion.model;
   let finishReason = first.completion.finishReason;
-  let document = documentFrom(first.completion);
+  let document = documentFrom(first.completion, first.sent);
   if (first.completion.finishReason === "length") warnings.push("the model stopped at its output limit; the document may be cut short");
   let missing = findMissingSections(document);
 
@@ -178,7 +196,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
     const repair = await completeRequest({ ...first.sent, messages }, plan.budget.promptLimit, deps, tally);
     answeredBy = repair.completion.model ?? answeredBy;
     finishReason = repair.completion.finishReason;
-    document = documentFrom(repair.completion);
+    document = documentFrom(repair.completion, repair.sent);
     missing = findMissingSections(document);
     if (missing.length > 0) throw new AgentError("HANDOFF_FAILED", `the document still lacks ${listSections(missing)} after a repair request (--strict)`);
   } else if (missing.length > 0) {

@@ -44,7 +44,7 @@ describe("runHandoff: missing sections", () => {
   });
 
   test("strict: the repair keeps tool_choice auto once the endpoint asked for it", async () => {
-    const model = fakeModel(new CompletionError("tool_choice_unsupported", "auto only"), answer(WITHOUT_DECISIONS), answer(FULL_DOCUMENT));
+    const model = fakeModel(new CompletionError("unsupported_parameter", "auto only", "tool_choice"), answer(WITHOUT_DECISIONS), answer(FULL_DOCUMENT));
     const result = await runHandoff(exampleInput({ strict: true }), deps(model.complete));
     expect(model.requests.map((r) => r.tool_choice)).toEqual(["none", "auto", "auto"]);
     expect(result.requests).toBe(3);

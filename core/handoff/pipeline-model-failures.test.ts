@@ -6,7 +6,7 @@ import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 
 describe("runHandoff: model failures", () => {
   test("an endpoint that accepts only tool_choice auto gets the same request once more with auto", async () => {
-    const model = fakeModel(new CompletionError("tool_choice_unsupported", "tool_choice must be auto"), answer(FULL_DOCUMENT));
+    const model = fakeModel(new CompletionError("unsupported_parameter", "tool_choice must be auto", "tool_choice"), answer(FULL_DOCUMENT));
     const result = await runHandoff(exampleInput(), deps(model.complete));
     expect(model.requests.map((r) => r.tool_choice)).toEqual(["none", "auto"]);
     const [first] = planHandoffRequests(exampleInput()).requests;
@@ -17,13 +17,13 @@ describe("runHandoff: model failures", () => {
   });
 
   test("retries with auto only once", async () => {
-    const model = fakeModel(new CompletionError("tool_choice_unsupported", "no"), new CompletionError("tool_choice_unsupported", "still no"));
+    const model = fakeModel(new CompletionError("unsupported_parameter", "no", "tool_choice"), new CompletionError("unsupported_parameter", "still no", "tool_choice"));
     await expectFailure(runHandoff(exampleInput(), deps(model.complete)), "HANDOFF_FAILED", "still no");
     expect(model.requests).toHaveLength(2);
   });
 
   test("a context-length failure on the retry is a handoff failure too", async () => {
-    const model = fakeModel(new CompletionError("tool_choice_unsupported", "no"), new CompletionError("context_length", "the request is larger than the model's context window"));
+    const model = fakeModel(new CompletionError("unsupported_parameter", "no", "tool_choice"), new CompletionError("context_length", "the request is larger than the model's context window"));
     await expectFailure(runHandoff(exampleInput(), deps(model.complete)), "HANDOFF_FAILED", /context window/);
   });
 

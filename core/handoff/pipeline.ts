@@ -1,7 +1,11 @@
 import { AgentError } from "../errors.ts";
+import { createProviderPort } from "../llm/providers/adapt.ts";
+import { GENERIC, type ProviderProfile } from "../llm/providers/profile.ts";
+import { reasoningAllowance, shapeRequest } from "../llm/providers/shape.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import type { Session } from "../session/types.ts";
+import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
 import type { CondenseReport } from "./condense/report.ts";
 import { userConstraints } from "./constraints.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
@@ -27,6 +31,8 @@ export interface HandoffInput {
   model: string;
   /** Who serves the model (`openai`, `openrouter`, `ollama`, a host name), for the recorded answer. */
   provider: string;
+  /** What the provider documents about its endpoint (default: generic, nothing assumed). */
+  profile?: ProviderProfile;
   systemPrompt?: string;
   /** Missing sections fail the run (after one repair request) instead of warning. */
   strict?: boolean;
@@ -53,6 +59,8 @@ export interface HandoffDeps {
   newSessionId: () => string;
   newEntryId: () => string;
   signal?: AbortSignal;
+  /** Told of each change made to requests after the endpoint refused a parameter (`-v`). */
+  notice?: (line: string) => void;
 }
 
 export interface HandoffResult {
@@ -84,14 +92,24 @@ function guardFor(input: HandoffInput): SecretsGuard {
   return createSecretsGuard({ context: input.analysis.context, focus: input.focus, systemPrompt: input.systemPrompt, redact: input.redact, withheld: input.withheld });
 }
 
+function profileOf(input: HandoffInput): ProviderProfile {
+  return input.profile ?? GENERIC;
+}
+
+/** The room a reasoning model thinks in, for this model on this provider (0 for other models). */
+function allowanceFor(input: HandoffInput): number {
+  return reasoningAllowance(profileOf(input), input.model, input.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+}
+
 /**
  * Every request a handoff would send, exactly as they would leave the machine (redacted, the
- * key withheld), and the plan in words (`--dry-run` prints them).
+ * key withheld, shaped as the provider takes it), and the plan in words (`--dry-run` prints them).
  */
 export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
   const guard = guardFor(input);
-  const planned = planDocumentRequests({ ...input, ...guard.outgoing() });
-  return { ...planned, requests: planned.requests.map(guard.request), redacted: guard.redacted };
+  const planned = planDocumentRequests({ ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input) });
+  const requests = planned.requests.map((r) => shapeRequest(guard.request(r), profileOf(input)));
+  return { ...planned, requests, redacted: guard.redacted };
 }
 
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
@@ -126,11 +144,13 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   // The offline engine and the facts section both read the branch's notes: read them at most once.
   let notes: OfflineNotes | undefined;
   const readNotes = (): OfflineNotes => (notes ??= extractNotes(input.analysis.context));
-  // The model engine sees only what may be sent; its port withholds the key and redacts answers.
+  // The model engine sees only what may be sent; its port withholds the key and redacts answers,
+  // and the provider port inside it shapes each request as the provider takes it.
+  const complete = guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice }));
   const written =
     input.engine === "offline"
       ? writeOffline(input, readNotes())
-      : await writeDocumentWithModel({ ...input, ...guard.outgoing() }, { ...deps, complete: guard.port(deps.complete) });
+      : await writeDocumentWithModel({ ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input) }, { ...deps, complete });
   throwIfCancelled(deps.signal);
   // The one place originals come back: after the last request, in the document only. Facts come
   // from code, after the model: no summary can lose them. The key is blanked from all of it.

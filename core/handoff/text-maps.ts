@@ -70,7 +70,8 @@ function mapArguments(json: string, map: TextMap): string {
 function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
   switch (message.role) {
     case "system":
-      return { role: "system", content: map.text(message.content) };
+    case "developer":
+      return { role: message.role, content: map.text(message.content) };
     case "user":
       return { role: "user", content: typeof message.content === "string" ? map.text(message.content) : mapParts(message.content, map) };
     case "assistant": {

@@ -12,6 +12,8 @@ export interface ChatToolCall {
 
 export type ChatMessage =
   | { role: "system"; content: string }
+  /** OpenAI's name for the instructions on its reasoning models (o1 and newer). */
+  | { role: "developer"; content: string }
   | { role: "user"; content: string | ChatContentPart[] }
   | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
@@ -21,19 +23,35 @@ export interface ChatTool {
   function: { name: string; description: string; parameters: { type: "object"; properties: Record<string, never>; additionalProperties: true } };
 }
 
+export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high";
+
+/**
+ * One request. Core builds it in the plain form every endpoint knows (`system`, `max_tokens`,
+ * `stream_options`); a provider profile then renames or drops fields as that provider documents
+ * (see providers/shape.ts), so what is printed by `--dry-run` is what is sent.
+ */
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   stream: true;
-  stream_options: { include_usage: true };
+  /** Left out for providers that refuse it (and always report usage anyway). */
+  stream_options?: { include_usage: true };
   tools?: ChatTool[];
   tool_choice?: "none" | "auto";
   max_tokens?: number;
+  /** The output limit under the name OpenAI's reasoning models (and Groq) take. */
+  max_completion_tokens?: number;
+  /** OpenAI-style reasoning effort (OpenAI, Gemini, Groq). */
+  reasoning_effort?: ReasoningEffort;
+  /** OpenRouter's reasoning switch. */
+  reasoning?: { effort: ReasoningEffort };
 }
 
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Part of `outputTokens` spent on reasoning, when the provider counts it. */
+  reasoningTokens?: number;
 }
 
 /** What the model port returns for one request. */
@@ -44,6 +62,8 @@ export interface Completion {
   usage: TokenUsage | undefined;
   /** The model the endpoint says answered, when it says. */
   model: string | undefined;
+  /** Requests sent again after the endpoint refused a parameter (see providers/adapt.ts). */
+  resent?: number;
 }
 
 export interface CompleteOptions {
@@ -57,14 +77,19 @@ export interface CompleteOptions {
  */
 export type Complete = (request: ChatRequest, options: CompleteOptions) => Promise<Completion>;
 
-/** Failures the pipeline can recover from by changing the request. */
-export type CompletionFailure = "context_length" | "tool_choice_unsupported";
+/**
+ * Failures the pipeline can recover from by changing the request: the prompt is larger than the
+ * window, or the endpoint refused one parameter (named in `param`, as the endpoint named it).
+ */
+export type CompletionFailure = "context_length" | "unsupported_parameter";
 
 export class CompletionError extends Error {
   override readonly name = "CompletionError";
   constructor(
     readonly failure: CompletionFailure,
     message: string,
+    /** For `unsupported_parameter`: the field the endpoint refused (`max_tokens`, `messages[0].role`). */
+    readonly param?: string,
   ) {
     super(message);
   }

@@ -16,7 +16,7 @@ describe("computeBudget", () => {
     [8_000, undefined, 2000, 1000, 5_400, 6_300],
     [32_000, 2_000, 2000, 2000, 27_000, 27_000],
   ])("a %d-token window with --max-output-tokens %p", (contextWindow, maxOutputTokens, outputReserve, notesReserve, promptLimit, notesPromptLimit) => {
-    expect(computeBudget({ contextWindow, maxOutputTokens })).toEqual({ contextWindow, outputReserve, notesReserve, promptLimit, notesPromptLimit, halvings: 0 });
+    expect(computeBudget({ contextWindow, maxOutputTokens })).toEqual({ contextWindow, outputReserve, reasoningAllowance: 0, notesReserve, promptLimit, notesPromptLimit, halvings: 0 });
   });
 
   test("the output reserve defaults to a quarter of the window, at most 8192", () => {

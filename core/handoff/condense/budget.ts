@@ -24,6 +24,8 @@ export interface BudgetInput {
   contextWindow: number;
   /** The user's cap on the document's length; also what we reserve for it. */
   maxOutputTokens?: number;
+  /** Tokens a reasoning model may spend thinking before each answer (0 for other models). */
+  reasoningAllowance?: number;
   /** How many times the endpoint already refused a request as too large. */
   halvings?: number;
   /**
@@ -36,8 +38,10 @@ export interface BudgetInput {
 /** How many tokens each kind of request may carry, by our estimate. */
 export interface Budget {
   contextWindow: number;
-  /** Kept free in the handoff request for the document. */
+  /** Kept free in the handoff request for the document (and the reasoning before it). */
   outputReserve: number;
+  /** Added to every output limit sent, and kept free, for a reasoning model's thinking. */
+  reasoningAllowance: number;
   /** The longest running notes may grow (they are an answer, then part of the next prompt). */
   notesReserve: number;
   /** The most a handoff request's whole prompt may be. */
@@ -60,19 +64,23 @@ export function defaultOutputReserve(contextWindow: number): number {
 export function computeBudget(input: BudgetInput): Budget {
   const window = input.contextWindow;
   if (!Number.isInteger(window) || window <= 0) throw new AgentError("USAGE", `the context window must be a positive whole number of tokens, not ${window}`);
-  const outputReserve = input.maxOutputTokens ?? defaultOutputReserve(window);
+  const documentReserve = input.maxOutputTokens ?? defaultOutputReserve(window);
+  const reasoningAllowance = input.reasoningAllowance ?? 0;
+  const outputReserve = documentReserve + reasoningAllowance;
   if (outputReserve >= window) {
-    throw new AgentError("USAGE", `--max-output-tokens ${outputReserve} leaves no room in a ${window}-token context window; make it smaller than the window`);
+    const plus = reasoningAllowance > 0 ? ` plus ${reasoningAllowance} for the model's reasoning` : "";
+    throw new AgentError("USAGE", `--max-output-tokens ${documentReserve}${plus} leaves no room in a ${window}-token context window; make it smaller than the window`);
   }
   const halvings = input.halvings ?? 0;
   const scale = input.scale ?? 1;
-  const notesReserve = Math.max(MIN_NOTES_RESERVE, Math.floor(Math.min(outputReserve, window / 8) * scale));
+  const notesReserve = Math.max(MIN_NOTES_RESERVE, Math.floor(Math.min(documentReserve, window / 8) * scale));
   return {
     contextWindow: window,
     outputReserve,
+    reasoningAllowance,
     notesReserve,
     promptLimit: Math.floor((window - outputReserve) * (1 - SAFETY_MARGIN) * scale),
-    notesPromptLimit: Math.floor(Math.max(0, window - notesReserve) * (1 - SAFETY_MARGIN) * scale),
+    notesPromptLimit: Math.floor(Math.max(0, window - notesReserve - reasoningAllowance) * (1 - SAFETY_MARGIN) * scale),
     halvings,
   };
 }

@@ -12,6 +12,8 @@ export interface RequestSetup {
   instruction: string;
   focus?: string;
   maxOutputTokens?: number;
+  /** Added to every output limit sent: the room a reasoning model thinks in (0 or absent for others). */
+  reasoningAllowance?: number;
 }
 
 /** The parts of a plan the requests are built from. */
@@ -36,7 +38,8 @@ export function buildNotesRequest(setup: RequestSetup, parts: PlannedParts, inde
     notesTokens: parts.notesReserve,
     focus: setup.focus,
   });
-  return buildRequest({ model: setup.model, systemPrompt: NOTES_SYSTEM_PROMPT, context: [], instruction: prompt, maxOutputTokens: parts.notesReserve });
+  const maxOutputTokens = parts.notesReserve + (setup.reasoningAllowance ?? 0);
+  return buildRequest({ model: setup.model, systemPrompt: NOTES_SYSTEM_PROMPT, context: [], instruction: prompt, maxOutputTokens });
 }
 
 /** The user-side message that carries the notes into the handoff request. */
@@ -57,6 +60,7 @@ export function buildFinalRequest(setup: RequestSetup, parts: PlannedParts, note
     systemPrompt: setup.systemPrompt,
     context: handoffContext(parts, notes),
     instruction: setup.instruction,
-    maxOutputTokens: setup.maxOutputTokens,
+    // The user's cap is on the document; a reasoning model thinks inside the same limit.
+    maxOutputTokens: setup.maxOutputTokens === undefined ? undefined : setup.maxOutputTokens + (setup.reasoningAllowance ?? 0),
   });
 }
