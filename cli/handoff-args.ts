@@ -1,9 +1,10 @@
 import type { ArgsDef } from "citty";
+import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
-  session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
+  session: { type: "positional", description: "The session file (.jsonl) to hand off; - reads it from stdin", required: true },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
@@ -25,24 +26,43 @@ export const HANDOFF_ARGS = {
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
 } satisfies ArgsDef;
 
-/** Printed after the flags by `agent handoff --help`: what citty's usage has no place for. */
-export const HANDOFF_HELP_FOOTER = `ENVIRONMENT
+/** Printed after the flags by `agent handoff --help`: what a flag list has no place for. */
+export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
+  {
+    title: "ENVIRONMENT",
+    rows: [
+      ["OPENAI_API_KEY", "The API key (the only way to give it; never printed or written)"],
+      ["OPENAI_BASE_URL", "The endpoint, as --base-url"],
+      ["AGENT_MODEL", "The model, as --model"],
+    ],
+  },
+  {
+    title: "EXIT CODES",
+    rows: [
+      ["0", "The new session was written and the document printed"],
+      ["1", "The model call or anything after it failed (Handoff failed: …)"],
+      ["2", "Bad usage, or a file that is missing, unreadable or not a session"],
+      ["3", "Fewer than 2 messages on the branch (Nothing to hand off)"],
+      ["130", "Cancelled by SIGINT, SIGTERM or SIGHUP; nothing written"],
+    ],
+  },
+  {
+    title: "EXAMPLES",
+    lines: [
+      'agent handoff session.jsonl --focus "finish the migration"',
+      "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",
+      "agent handoff session.jsonl --engine offline --json",
+      "agent handoff session.jsonl --dry-run | less",
+    ],
+  },
+];
 
-  OPENAI_API_KEY     the API key (the only way to give it; never printed or written)
-  OPENAI_BASE_URL    the endpoint, as --base-url
-  AGENT_MODEL        the model, as --model
-
-EXIT CODES
-
-  0    the new session was written and the document printed
-  1    the model call or anything after it failed (Handoff failed: …)
-  2    bad usage, or a file that is missing, unreadable or not a session
-  3    fewer than 2 messages on the branch (Nothing to hand off)
-  130  cancelled by SIGINT, SIGTERM or SIGHUP; nothing written
-
-EXAMPLES
-
-  agent handoff session.jsonl --focus "finish the migration"
-  agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b
-  agent handoff session.jsonl --engine offline --json
-  agent handoff session.jsonl --dry-run | less`;
+export const HANDOFF_HELP: CommandHelp = {
+  name: "handoff",
+  summary: "Write a handoff document for a session and start a new session holding it",
+  description:
+    "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print the document. " +
+    "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
+  args: HANDOFF_ARGS,
+  sections: HANDOFF_HELP_SECTIONS,
+};

@@ -4,7 +4,7 @@ import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
-import { HANDOFF_ARGS } from "./handoff-args.ts";
+import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
@@ -13,12 +13,7 @@ import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 
 export const handoffCommand = defineCommand({
-  meta: {
-    name: "handoff",
-    description:
-      "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print it. " +
-      "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
-  },
+  meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
   args: HANDOFF_ARGS,
   async run({ args }) {
     const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
