@@ -8,7 +8,7 @@ export const HANDOFF_ARGS = {
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
-  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
+  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
   record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },

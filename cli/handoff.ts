@@ -5,7 +5,7 @@ import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL,
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
-import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
@@ -28,8 +28,8 @@ export const handoffCommand = defineCommand({
     if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
     const input = handoffInput(loaded, options);
     if (options.dryRun) return printDryRun(input, options, logger);
-    const out = options.out ? resolve(options.out) : undefined;
-    if (out) checkNewFilePath(out);
+    const out = options.out && options.out !== OUT_TO_STDOUT ? resolve(options.out) : options.out;
+    if (out && out !== OUT_TO_STDOUT) checkNewFilePath(out);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const result = await callModel(input, options, logger, cancel);
@@ -40,8 +40,12 @@ export const handoffCommand = defineCommand({
     });
 
     // The files are written: a failure to print now must say so (see printText).
-    const written = [`${sessionFile} (the new session)`, ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
-    if (options.json) {
+    const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    if (sessionFile === undefined) {
+      // `-o -`: the session is the product; the document is for a person watching, on request.
+      if (options.verbose) logger.log(result.document);
+      await printText(result.newSession.content, { written });
+    } else if (options.json) {
       const report = {
         document: result.document,
         sessionFile,
@@ -59,7 +63,7 @@ export const handoffCommand = defineCommand({
     } else {
       await printText(`${result.document}\n`, { written });
     }
-    logger.success(`New session started with handoff context: ${sessionFile}`);
+    logger.success(`New session started with handoff context: ${sessionFile ?? "written to stdout"}`);
     return EXIT.ok;
   },
 });

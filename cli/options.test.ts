@@ -169,6 +169,12 @@ describe("resolveHandoffOptions: bad values", () => {
     expect(resolve({ "context-window": "8000", "max-output-tokens": "7999" }).maxOutputTokens).toBe(7999);
   });
 
+  test("-o - with --json: both want stdout", () => {
+    expect(usageError({ out: "-", json: true })).toBe("-o - puts the new session on stdout, where --json would put its object; use one of them");
+    expect(resolve({ out: "-" }).out).toBe("-");
+    expect(resolve({ out: "./-", json: true }).out).toBe("./-");
+  });
+
   test("no session file", () => {
     expect(() => resolveHandoffOptions({}, {})).toThrow("agent handoff needs a session file");
   });

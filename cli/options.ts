@@ -5,6 +5,8 @@ import { describeUrl } from "./secrets.ts";
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_RETRIES = 2;
+/** `-o -`: the new session goes to stdout instead of a file. */
+export const OUT_TO_STDOUT = "-";
 
 /** Everything `agent handoff` needs to know, resolved from flags and environment. */
 export interface HandoffOptions {
@@ -15,6 +17,7 @@ export interface HandoffOptions {
   /** From OPENAI_API_KEY only; never printed. */
   apiKey: string | undefined;
   provider: string;
+  /** The new session's path as given; `OUT_TO_STDOUT` for stdout. */
   out: string | undefined;
   leafId: string | undefined;
   record: boolean;
@@ -119,6 +122,9 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     const shown = URL.canParse(baseUrl) ? ` "${describeUrl(baseUrl)}"` : "";
     throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"}${shown} is not an http:// or https:// URL`);
   }
+  const out = text(args.out);
+  const json = args.json === true;
+  if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
   const apiKey = text(env.OPENAI_API_KEY);
   const chosen = resolveEngine(text(args.engine), { apiKey, baseUrl });
   return {
@@ -128,10 +134,10 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOp
     baseUrl,
     apiKey,
     provider: providerFor(baseUrl),
-    out: text(args.out),
+    out,
     leafId: text(args.leaf),
     record: args.record !== false,
-    json: args.json === true,
+    json,
     dryRun: args["dry-run"] === true || args.dryRun === true,
     strict: args.strict === true,
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
