@@ -16,9 +16,9 @@ export const HANDOFF_ARGS = {
   strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
   timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
   retries: { type: "string", description: `Retries for 429, 5xx and dropped connections (default ${DEFAULT_RETRIES})`, valueHint: "n" },
-  "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
+  "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (env AGENT_CONTEXT_WINDOW; default 128000)", valueHint: "tokens" },
   "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
-  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
+  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default; env AGENT_ENGINE)", valueHint: "auto|llm|offline" },
   facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
   redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
   "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
@@ -34,6 +34,14 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
       ["OPENAI_API_KEY", "The API key (the only way to give it; never printed or written)"],
       ["OPENAI_BASE_URL", "The endpoint, as --base-url"],
       ["AGENT_MODEL", "The model, as --model"],
+      ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],
+      ["AGENT_ENGINE", "The engine, as --engine"],
+    ],
+  },
+  {
+    title: "CONFIG FILE",
+    text: [
+      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window and engine. A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
     ],
   },
   {
@@ -48,7 +56,7 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
   },
   {
     title: "EXAMPLES",
-    lines: [
+    commands: [
       'agent handoff session.jsonl --focus "finish the migration"',
       "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",
       "agent handoff session.jsonl --engine offline --json",

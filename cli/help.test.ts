@@ -3,23 +3,32 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
-import { HANDOFF_ARGS } from "./handoff-args.ts";
-import { helpWidth, wrapCommand, wrapWords } from "./help.ts";
+import { CONFIG_HELP } from "./config.ts";
+import { HANDOFF_HELP } from "./handoff-args.ts";
+import { helpWidth, wrapCommand, wrapWords, type CommandHelp } from "./help.ts";
+import { INSPECT_HELP } from "./inspect.ts";
 
 const env = cleanEnv(mkdtempSync(join(tmpdir(), "agent-help-")));
 
-/** The texts a help page must show whole, each in one piece once line breaks are undone. */
-const HANDOFF_TEXTS = Object.values(HANDOFF_ARGS).map((def) => ("negativeDescription" in def && def.default === true ? def.negativeDescription : def.description));
+const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP };
+
+/** The texts a command's help must show whole, each in one piece once line breaks are undone. */
+function shownTexts(help: CommandHelp): string[] {
+  return Object.values(help.args).flatMap((def) => {
+    const text = "negativeDescription" in def && def.default === true ? def.negativeDescription : def.description;
+    return text ? [text] : [];
+  });
+}
 
 /** Every rule a help page must keep at this width; returns the broken ones, so a failure says which. */
-function layoutProblems(text: string, width: number): string[] {
+function layoutProblems(text: string, width: number, help: CommandHelp = HANDOFF_HELP): string[] {
   const problems: string[] = [];
   for (const [i, line] of text.split("\n").entries()) {
     if (line.length > width) problems.push(`line ${i + 1} is ${line.length} columns: ${line}`);
     if (/\s$/.test(line)) problems.push(`line ${i + 1} ends in white space: ${JSON.stringify(line)}`);
   }
   const flowed = text.replace(/\s+/g, " ");
-  for (const description of HANDOFF_TEXTS) if (description && !flowed.includes(description)) problems.push(`not shown whole: ${description}`);
+  for (const description of shownTexts(help)) if (!flowed.includes(description)) problems.push(`not shown whole: ${description}`);
   return problems;
 }
 
@@ -61,10 +70,17 @@ describe("--help", () => {
     expect(await runAgent(args, env)).toEqual({ code: 2, stdout: "", stderr });
   });
 
-  test.each([80, 120, 50])("at COLUMNS=%p every line fits, none ends in spaces, no text is split mid-word", async (columns) => {
-    const { stdout, code } = await runAgent(["handoff", "--help"], { ...env, COLUMNS: String(columns) });
+  const WIDTHS = [80, 120, 50];
+  test.each(Object.keys(HELP).flatMap((name) => WIDTHS.map((columns) => [name, columns] as const)))("agent help %s at COLUMNS=%p: every line fits, none ends in spaces, no text is split mid-word", async (name, columns) => {
+    const { stdout, code } = await runAgent(["help", name], { ...env, COLUMNS: String(columns) });
     expect(code).toBe(0);
-    expect(layoutProblems(stdout, columns)).toEqual([]);
+    expect(layoutProblems(stdout, columns, HELP[name])).toEqual([]);
+  });
+
+  test.each(WIDTHS)("agent --help at COLUMNS=%p fits too", async (columns) => {
+    const { stdout } = await runAgent(["--help"], { ...env, COLUMNS: String(columns) });
+    expect(layoutProblems(stdout, columns, { ...HANDOFF_HELP, args: {} })).toEqual([]);
+    for (const name of Object.keys(HELP)) expect(stdout).toContain(`  ${name} `);
   });
 
   test("the text is laid out for the width: wider terminals get fewer lines", async () => {

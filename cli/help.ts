@@ -7,8 +7,15 @@ import type { ArgDef, ArgsDef } from "citty";
  * wrapped to the terminal, words never split.
  */
 
-/** One section after the flags: rows of a term and its text, or lines printed as they are (examples). */
-export type HelpSection = { title: string; rows: readonly (readonly [string, string])[] } | { title: string; lines: readonly string[] };
+/**
+ * One section after the flags: rows of a term and its text; shell commands (examples); or text,
+ * whose paragraphs are wrapped, except one that starts with spaces (a file's lines, shown as
+ * they are), and where "" is a blank line.
+ */
+export type HelpSection =
+  | { title: string; rows: readonly (readonly [string, string])[] }
+  | { title: string; commands: readonly string[] }
+  | { title: string; text: readonly string[] };
 
 export interface CommandHelp {
   name: string;
@@ -120,8 +127,15 @@ export function wrapCommand(command: string, width: number): string[] {
   return lines.map((text, i) => `${i === 0 ? "" : "  "}${text}${i < lines.length - 1 ? " \\" : ""}`);
 }
 
+function renderText(paragraphs: readonly string[], width: number): string[] {
+  return paragraphs.flatMap((text) => (text === "" ? [""] : text.startsWith(" ") ? [INDENT + text] : paragraph(text, width, INDENT)));
+}
+
 function renderSection(section: HelpSection, width: number): string[] {
-  const body = "rows" in section ? renderRows(section.rows, width) : section.lines.flatMap((line) => (line.length + INDENT.length <= width ? [line] : wrapCommand(line, width - INDENT.length)).map((text) => INDENT + text));
+  let body: string[];
+  if ("rows" in section) body = renderRows(section.rows, width);
+  else if ("text" in section) body = renderText(section.text, width);
+  else body = section.commands.flatMap((line) => (line.length + INDENT.length <= width ? [line] : wrapCommand(line, width - INDENT.length)).map((text) => INDENT + text));
   return ["", section.title, ...body];
 }
 

@@ -2,6 +2,7 @@ import { runCommand, type CommandDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError } from "../core/index.ts";
 import { findFlagProblem, suggest } from "./args.ts";
+import { CONFIG_HELP, configCommand } from "./config.ts";
 import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP } from "./handoff-args.ts";
 import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./help.ts";
@@ -22,6 +23,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   handoff: { run: handoffCommand, help: HANDOFF_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
+  config: { run: configCommand, help: CONFIG_HELP },
 };
 
 const SUMMARY = `agent ${packageJson.version}: hand a pi or oh-my-pi coding-agent session off to a fresh one.`;
