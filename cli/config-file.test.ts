@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentError } from "../core/index.ts";
@@ -88,10 +88,41 @@ describe("loadConfigFile", () => {
     expect(usageError(path)).toMatch(new RegExp(`^${path.replace(/[.]/g, "\\.")}:2: not valid TOML: .+`));
   });
 
+  test("a secret the parser would quote is not echoed", () => {
+    const path = join(dir, "config.toml");
+    writeFileSync(path, 'ghp_0123456789abcdefghijABCDEFGHIJ012345 = 1\nghp_0123456789abcdefghijABCDEFGHIJ012345 = 2\n');
+    const message = usageError(path);
+    expect(message).toStartWith(`${path}:2: not valid TOML: `);
+    expect(message).not.toContain("ghp_0123456789");
+  });
+
+  test("a file where a folder on the way should be means no config file", () => {
+    writeFileSync(join(dir, "agent"), "");
+    expect(loadConfigFile(join(dir, "agent", "config.toml"))).toBeUndefined();
+  });
+
   test("a folder where the file should be is named as such", () => {
     const path = join(dir, "config.toml");
     mkdirSync(path);
     expect(usageError(path)).toBe(`${path}: cannot read the config file (it is a directory)`);
+  });
+
+  test("a named pipe is refused, not waited on", () => {
+    const path = join(dir, "config.toml");
+    expect(Bun.spawnSync(["mkfifo", path]).exitCode).toBe(0);
+    expect(usageError(path)).toBe(`${path}: cannot read the config file (not a regular file)`);
+  });
+
+  test("a link to a device is refused", () => {
+    const path = join(dir, "config.toml");
+    symlinkSync("/dev/zero", path);
+    expect(usageError(path)).toBe(`${path}: cannot read the config file (not a regular file)`);
+  });
+
+  test("a dangling link is no config file, like a missing one", () => {
+    const path = join(dir, "config.toml");
+    symlinkSync(join(dir, "nowhere.toml"), path);
+    expect(loadConfigFile(path)).toBeUndefined();
   });
 
   test.skipIf(process.getuid?.() === 0)("an unreadable file says so", () => {

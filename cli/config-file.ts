@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { AgentError } from "../core/index.ts";
+import { AgentError, createRedactor } from "../core/index.ts";
 import type { ConfigFile } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -53,6 +53,16 @@ export function keyLines(text: string, keys: readonly string[]): Record<string, 
   return found;
 }
 
+function codeOf(error: unknown): unknown {
+  return error instanceof Error && "code" in error ? error.code : undefined;
+}
+
+function describeReadError(error: unknown): string {
+  const code = codeOf(error);
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
+
 function parseToml(text: string): unknown {
   return Bun.TOML.parse(text);
 }
@@ -62,14 +72,23 @@ function parseToml(text: string): unknown {
  * or is not TOML is a usage error naming the file (and the line, where it can be found).
  */
 export function loadConfigFile(path: string): ConfigFile | undefined {
+  const cannotRead = (reason: string) => new AgentError("USAGE", `${path}: cannot read the config file (${reason})`, { file: path });
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    // Nothing there, or a file where a folder on the way should be (~/.config as a file): no config.
+    if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return undefined;
+    throw cannotRead(describeReadError(error));
+  }
+  // A pipe or a device there would block the run or feed it forever: only a file is read.
+  if (stats.isDirectory()) throw cannotRead("it is a directory");
+  if (!stats.isFile()) throw cannotRead("not a regular file");
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code === "ENOENT") return undefined;
-    const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : error instanceof Error ? error.message : String(error);
-    throw new AgentError("USAGE", `${path}: cannot read the config file (${reason})`, { file: path });
+    throw cannotRead(describeReadError(error));
   }
   let data: unknown;
   try {
@@ -77,7 +96,9 @@ export function loadConfigFile(path: string): ConfigFile | undefined {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const line = findErrorLine(text, message, parseToml);
-    throw new AgentError("USAGE", `${path}${line === undefined ? "" : `:${line}`}: not valid TOML: ${message.replace(/^TOML Parse error: /, "")}`, { file: path, line });
+    // The parser quotes keys; a key that is a pasted secret is not echoed.
+    const reason = createRedactor().redact(message.replace(/^TOML Parse error: /, ""));
+    throw new AgentError("USAGE", `${path}${line === undefined ? "" : `:${line}`}: not valid TOML: ${reason}`, { file: path, line });
   }
   if (!isTable(data)) throw new AgentError("USAGE", `${path}: not valid TOML`, { file: path });
   return { path, data, lines: keyLines(text, Object.keys(data)) };

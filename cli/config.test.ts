@@ -90,6 +90,35 @@ describe("agent config", () => {
   });
 });
 
+describe("secrets in every field of the config file are never printed", () => {
+  const KEY = "sk-configured-key-0123456789";
+  const GITHUB = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+  const STRIPE = "sk_live_0123456789abcdefghijklmn";
+
+  test.each<[string, string, number]>([
+    ["the configured key as the model", `model = "${KEY}"\n`, 0],
+    ["a token as the model", `model = "${GITHUB}"\n`, 0],
+    ["the configured key in the base URL's path", `base-url = "https://proxy.example/${KEY}/v1"\n`, 0],
+    ["a token as the context window", `context-window = "${STRIPE}"\n`, 2],
+    ["a token as the engine", `engine = "${GITHUB}"\n`, 2],
+    ["a token as a key", `${GITHUB} = 1\n`, 2],
+    ["a token as a quoted key", `"${STRIPE}" = "x"\n`, 2],
+  ])("%s", async (_, text, code) => {
+    const { env } = withConfig(text, { OPENAI_API_KEY: KEY });
+    for (const args of [["config"], ["config", "--json"], ["handoff", EXAMPLE, "--dry-run"]]) {
+      const run = await runAgent(args, env);
+      if (args[0] === "config") expect(run.code).toBe(code);
+      // A model id is sent as given (the endpoint needs it), so the dry run shows it; the
+      // configured key is withheld from everything, that model id included.
+      const secrets = args[0] === "config" || code !== 0 ? [KEY, GITHUB, STRIPE] : [KEY];
+      for (const secret of secrets) {
+        expect(run.stdout).not.toContain(secret);
+        expect(run.stderr).not.toContain(secret);
+      }
+    }
+  });
+});
+
 describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
   const CASES: [string, string, (path: string) => string][] = [
     ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine)`],

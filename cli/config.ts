@@ -1,11 +1,11 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { isAgentError } from "../core/index.ts";
+import { createRedactor, createWithholder, isAgentError } from "../core/index.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
 import type { CommandHelp } from "./help.ts";
 import { createLogger, EXIT } from "./report.ts";
-import { describeUrl } from "./secrets.ts";
+import { configuredSecrets, describeUrl, withholdFromLogger } from "./secrets.ts";
 import { describeChoice, describeSource, resolveSettings, type Resolved, type Settings } from "./settings.ts";
 import { printJson, printText } from "./stdout.ts";
 
@@ -51,15 +51,18 @@ function sourceOf({ source }: Resolved<unknown>): Source {
   return { source: source.kind, from: source.name };
 }
 
+/** Makes a value printable: the key withheld, likely secrets replaced. */
+type Clean = (text: string) => string;
+
 /** What `agent config --json` prints; URLs without credentials or query values. */
-export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined) {
+export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean) {
   const baseUrl = settings.baseUrl.value;
   return {
     configFile: file.path,
     configFileFound: file.found,
     settings: {
-      model: { value: settings.model.value, ...sourceOf(settings.model) },
-      "base-url": { value: baseUrl === undefined ? null : describeUrl(baseUrl), ...sourceOf(settings.baseUrl) },
+      model: { value: clean(settings.model.value), ...sourceOf(settings.model) },
+      "base-url": { value: baseUrl === undefined ? null : clean(describeUrl(baseUrl)), ...sourceOf(settings.baseUrl) },
       "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
     },
@@ -68,13 +71,13 @@ export function buildConfigReport(settings: Settings, file: { path: string; foun
 }
 
 /** The same, as a table a person reads: setting, value, where it came from. */
-export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined): string {
+export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean): string {
   const baseUrl = settings.baseUrl.value;
   const chosen = settings.engine.value;
   const engineText = chosen !== "auto" ? chosen : engine === "offline" ? "auto (offline: no model configured)" : `auto (${engine ?? "unresolved"})`;
   const rows: [string, string, string][] = [
-    ["model", settings.model.value, describeSource(settings.model.source)],
-    ["base-url", baseUrl === undefined ? "OpenAI's API" : describeUrl(baseUrl), describeSource(settings.baseUrl.source)],
+    ["model", clean(settings.model.value), describeSource(settings.model.source)],
+    ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
     ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
     ["engine", engineText, describeSource(settings.engine.source)],
     ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
@@ -89,7 +92,7 @@ export const configCommand = defineCommand({
   meta: { name: CONFIG_HELP.name, description: CONFIG_HELP.summary },
   args: CONFIG_ARGS,
   async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
+    const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
     const path = configPath(process.env);
     const loaded = loadConfigFile(path);
     const settings = resolveSettings(args, process.env, loaded);
@@ -103,7 +106,11 @@ export const configCommand = defineCommand({
       logger.warn(error.message);
     }
     const file = { path, found: loaded !== undefined };
-    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine)));
+    // Values are printed as given, except what must never be: the key, a likely secret.
+    const withhold = createWithholder(configuredSecrets(process.env));
+    const redactor = createRedactor();
+    const clean = (text: string) => withhold(redactor.redact(text));
+    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean)));
     return EXIT.ok;
   },
 });

@@ -62,6 +62,15 @@ describe("--help", () => {
     expect(viaHelp.stdout).toContain(`agent ${name} [options] <session>`);
   });
 
+  test.each([
+    [["help", "--help"], ["--help"]],
+    [["--help", "handoff"], ["help", "handoff"]],
+    [["-h", "config"], ["config", "--help"]],
+  ])("agent %p prints what agent %p prints", async (args, same) => {
+    const [a, b] = await Promise.all([runAgent(args, env), runAgent(same, env)]);
+    expect(a).toEqual({ code: 0, stdout: b.stdout, stderr: "" });
+  });
+
   test.each<[string[], string]>([
     [["help", "handof"], 'error: unknown command "handof"; did you mean "handoff"? (see agent --help)\n'],
     [["help", "handoff", "inspect"], 'error: unexpected argument "inspect": agent help takes one command (see agent --help)\n'],

@@ -59,9 +59,11 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-/** `agent help`, `agent --help`, `agent help <command>`; a word after that is a usage error. */
+/** `agent help`, `agent --help`, `agent help <command>`, `agent --help <command>`; a word after that is a usage error. */
 async function printHelp(words: readonly string[]): Promise<number> {
-  const [topic, extra] = words;
+  const [first, ...rest] = words;
+  // `agent help --help` is the same request as `agent help`.
+  const [topic, extra] = first === "--help" || first === "-h" ? rest : words;
   if (extra !== undefined) throw new AgentError("USAGE", `unexpected argument "${extra}": agent help takes one command (see agent --help)`);
   if (topic === undefined) {
     await printOwnText(mainHelp(process.stdout.columns));
@@ -75,7 +77,7 @@ async function printHelp(words: readonly string[]): Promise<number> {
 
 async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
   if (name === "help") return printHelp(rest);
-  if (name === "--help" || name === "-h") return printHelp([]);
+  if (name === "--help" || name === "-h") return printHelp(rest);
   if (name === "--version" || name === "-V") {
     if (rest[0] !== undefined) throw new AgentError("USAGE", `unexpected argument "${rest[0]}" after ${name} (see agent --help)`);
     await printOwnText(`${packageJson.version}\n`);

@@ -106,6 +106,14 @@ describe("resolveSettings: what the config file must not hold", () => {
     expect(message).not.toContain("sk-live");
   });
 
+  test.each<[string, Record<string, unknown>, string]>([
+    ["a token where a number belongs", { "context-window": "ghp_0123456789abcdefghijABCDEFGHIJ012345" }, `${PATH}: context-window takes a whole number of tokens, not a value that looks like a secret (not shown)`],
+    ["a token as an engine", { engine: "sk_live_0123456789abcdefghijklmn" }, `${PATH}: engine takes auto, llm or offline, not a value that looks like a secret (not shown)`],
+    ["a token as a key", { "sk_live_0123456789abcdefghijklmn": 1 }, `${PATH}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`],
+  ])("a likely secret is never echoed: %s", (_, data, message) => {
+    expect(usageError(() => resolveSettings({}, {}, file(data)))).toBe(message);
+  });
+
   test("a bad value in the file is an error even when a flag overrides it", () => {
     expect(usageError(() => resolveSettings({ "context-window": "1000" }, {}, file({ "context-window": "lots" })))).toBe(`${PATH}: context-window takes a whole number of tokens, not "lots"`);
   });

@@ -1,4 +1,4 @@
-import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
 import { suggest } from "./args.ts";
 import { describeUrl } from "./secrets.ts";
 
@@ -45,8 +45,14 @@ interface SettingDef<T> {
   fallback: T;
 }
 
-/** A value a person can recognise in a message; never more than the start of a long one. */
+/** Text that holds what the redaction rules take for a secret: never echoed in a message. */
+export function looksSecret(text: string): boolean {
+  return createRedactor().redact(text) !== text;
+}
+
+/** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
 function shown(value: unknown): string {
+  if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
   if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "an array";
@@ -123,8 +129,9 @@ function checkKeys(file: ConfigFile): void {
   for (const key of Object.keys(file.data)) {
     if (CONFIG_KEYS.includes(key)) continue;
     if (CREDENTIAL_KEY.test(key)) throw new AgentError("USAGE", `${where(file, key)}: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`);
+    if (looksSecret(key)) throw new AgentError("USAGE", `${where(file, key)}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`);
     const hint = suggest(key.replace(/_/g, "-"), CONFIG_KEYS);
-    throw new AgentError("USAGE", `${where(file, key)}: unknown setting "${key}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`);
+    throw new AgentError("USAGE", `${where(file, key)}: unknown setting ${JSON.stringify(key)}${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`);
   }
 }
 
