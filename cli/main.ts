@@ -76,8 +76,7 @@ async function printHelp(words: readonly string[]): Promise<number> {
 }
 
 async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
-  if (name === "help") return printHelp(rest);
-  if (name === "--help" || name === "-h") return printHelp(rest);
+  if (name === "help" || name === "--help" || name === "-h") return printHelp(rest);
   if (name === "--version" || name === "-V") {
     if (rest[0] !== undefined) throw new AgentError("USAGE", `unexpected argument "${rest[0]}" after ${name} (see agent --help)`);
     await printOwnText(`${packageJson.version}\n`);
@@ -86,7 +85,8 @@ async function runCommandLine(name: string, rest: string[], logger: ConsolaInsta
   const command = COMMANDS[name];
   if (!command) throw unknownCommand(name);
   if (rest.includes("--help") || rest.includes("-h")) return printHelp([name]);
-  const problem = findFlagProblem(rest, command.help.args);
+  const args = typeof command.run.args === "function" ? await command.run.args() : await command.run.args;
+  const problem = findFlagProblem(rest, args ?? {});
   if (problem) {
     logger.error(`${problem} (see agent ${name} --help)`);
     return EXIT.usage;
