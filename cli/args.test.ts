@@ -25,6 +25,12 @@ describe("findFlagProblem on agent handoff", () => {
     ["a value flag followed by another flag", ["s.jsonl", "--out", "--strict"], "option --out needs a value"],
     ["a short value flag with no value", ["s.jsonl", "-o"], "option -o needs a value"],
     ["a value flag followed by --", ["s.jsonl", "--leaf", "--"], "option --leaf needs a value"],
+    ["a second session", ["a.jsonl", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <session> only'],
+    ["a second session after the flags", ["a.jsonl", "--strict", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <session> only'],
+    ["a word after a flag's value", ["a.jsonl", "-f", "x", "y"], 'unexpected argument "y": this command takes <session> only'],
+    ["a second lone dash", ["-", "-"], 'unexpected argument "-": this command takes <session> only'],
+    ["a second word after --", ["a.jsonl", "--", "--json"], 'unexpected argument "--json": this command takes <session> only'],
+    ["an unquoted focus", ["a.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <session> only'],
   ])("rejects %s", async (_, argv, message) => {
     expect(findFlagProblem(argv, await handoffArgs())).toBe(message);
   });
@@ -42,7 +48,7 @@ describe("findFlagProblem on agent handoff", () => {
     ["a short flag with its value attached", ["s.jsonl", "-fthe parser", "-vf", "x"]],
     ["a value that starts with a dash, given inline", ["s.jsonl", "--focus=--not-a-flag", "--retries", "-1"]],
     ["help", ["s.jsonl", "--help", "-h"]],
-    ["anything after --", ["s.jsonl", "--", "--foucs", "-x"]],
+    ["a session after --, even one named like a flag", ["--", "--foucs.jsonl"]],
     ["a lone dash", ["-", "--strict"]],
   ])("accepts %s", async (_, argv) => {
     expect(findFlagProblem(argv, await handoffArgs())).toBeUndefined();
@@ -65,8 +71,17 @@ describe("findFlagProblem on any definition", () => {
     ["its negation", ["--no-keep-going"], undefined],
     ["a near miss", ["--keep-goign"], "unknown option --keep-goign; did you mean --keep-going?"],
     ["a positional's name is not a flag", ["--file", "x"], "unknown option --file"],
+    ["one word per positional", ["a", "--keep-going"], undefined],
+    ["a word too many", ["a", "b"], 'unexpected argument "b": this command takes <file> only'],
   ])("%s", (_, argv, expected) => {
     expect(findFlagProblem(argv, def)).toBe(expected);
+  });
+
+  test.each([
+    ["a command without positionals", [], undefined],
+    ["a word for a command that takes none", ["x"], 'unexpected argument "x": this command takes no arguments'],
+  ])("%s", (_, argv, expected) => {
+    expect(findFlagProblem(argv, { json: { type: "boolean" } })).toBe(expected);
   });
 });
 

@@ -76,14 +76,22 @@ function emptyValueMessage(shown: string, flag: FlagRule): string {
  *   not get an empty one: falling back to the default would write, read or send elsewhere;
  * - a switch (`--json`, `--no-record`) takes no value: citty reads `--no-record=true` as
  *   recording and `--json=no` as JSON;
- * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x".
+ * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x";
+ * - no more words than the command has positionals (after `--` too): citty ignores the rest.
  */
 export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
   const { long, short } = flagTable(argsDef);
+  const words: string[] = [];
   for (let i = 0; i < rawArgs.length; i++) {
     const arg = rawArgs[i] ?? "";
-    if (arg === "--") break;
-    if (!arg.startsWith("-") || arg === "-") continue;
+    if (arg === "--") {
+      words.push(...rawArgs.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      words.push(arg);
+      continue;
+    }
     if (!arg.startsWith("--")) {
       // Short flags group as citty reads them: `-qv` is -q -v; `-fText` is -f with the value "Text".
       const letters = [...arg.slice(1)];
@@ -121,7 +129,18 @@ export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): s
     }
     if (value === "" && flag.namesSomething) return emptyValueMessage(`--${name}`, flag);
   }
-  return undefined;
+  return extraWordMessage(words, argsDef);
+}
+
+/** citty drops words beyond the positionals it knows: `agent handoff a.jsonl b.jsonl` would hand off a.jsonl alone. */
+function extraWordMessage(words: readonly string[], argsDef: ArgsDef): string | undefined {
+  const names = Object.entries(argsDef)
+    .filter(([, def]) => def.type === "positional")
+    .map(([name]) => `<${name}>`);
+  const extra = words[names.length];
+  if (extra === undefined) return undefined;
+  const takes = names.length === 0 ? "takes no arguments" : `takes ${names.join(" ")} only`;
+  return `unexpected argument "${extra}": this command ${takes}`;
 }
 
 /** What can follow a flag as its value: anything but nothing, `--`, or another flag. */

@@ -14,7 +14,7 @@ describe("choosing the engine", () => {
     const chosen = resolveEngine(flag, configured);
     expect(chosen.engine).toBe(engine);
     expect(chosen.notice !== undefined).toBe(noticed);
-    if (noticed) expect(chosen.notice).toContain("OPENAI_API_KEY");
+    if (noticed) expect(chosen.notice).toBe("no model configured: the offline engine writes the handoff (see agent config)");
   });
 
   test("--engine llm with nothing configured is a usage error that says how to configure", () => {
@@ -26,6 +26,10 @@ describe("choosing the engine", () => {
       expect(String(error)).toContain("OPENAI_API_KEY");
       expect(String(error)).toContain("--engine offline");
     }
+  });
+
+  test("the message names the choice as the user wrote it", () => {
+    expect(() => resolveEngine("llm", {}, "AGENT_ENGINE=llm")).toThrow("AGENT_ENGINE=llm needs a model: set OPENAI_API_KEY");
   });
 
   test("an unknown engine is refused by name", () => {

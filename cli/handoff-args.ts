@@ -1,15 +1,16 @@
 import type { ArgsDef } from "citty";
 import { PROVIDER_IDS } from "../core/index.ts";
+import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
-  session: { type: "positional", description: "The session file (.jsonl) to hand off", required: true },
+  session: { type: "positional", description: "The session file (.jsonl) to hand off; - reads it from stdin", required: true },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
-  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites", valueHint: "path" },
+  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
   record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
@@ -17,9 +18,9 @@ export const HANDOFF_ARGS = {
   strict: { type: "boolean", description: "Fail (exit 1) when the document lacks a section after one repair request" },
   timeout: { type: "string", description: `Seconds the whole run may take, and the longest silence on the stream (default ${DEFAULT_TIMEOUT_SECONDS})`, valueHint: "seconds" },
   retries: { type: "string", description: `Retries for 408, 409, 429, 5xx, timeouts and dropped connections; -v shows each (default ${DEFAULT_RETRIES})`, valueHint: "n" },
-  "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (default 128000)", valueHint: "tokens" },
+  "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (env AGENT_CONTEXT_WINDOW; default 128000)", valueHint: "tokens" },
   "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
-  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default)", valueHint: "auto|llm|offline" },
+  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default; env AGENT_ENGINE)", valueHint: "auto|llm|offline" },
   facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
   redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
   "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
@@ -27,25 +28,52 @@ export const HANDOFF_ARGS = {
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
 } satisfies ArgsDef;
 
-/** Printed after the flags by `agent handoff --help`: what citty's usage has no place for. */
-export const HANDOFF_HELP_FOOTER = `ENVIRONMENT
+/** Printed after the flags by `agent handoff --help`: what a flag list has no place for. */
+export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
+  {
+    title: "ENVIRONMENT",
+    rows: [
+      ["OPENAI_API_KEY", "The API key (the only way to give it; never printed or written)"],
+      ["OPENAI_BASE_URL", "The endpoint, as --base-url"],
+      ["AGENT_MODEL", "The model, as --model"],
+      ["AGENT_PROVIDER", "The provider profile, as --provider"],
+      ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],
+      ["AGENT_ENGINE", "The engine, as --engine"],
+    ],
+  },
+  {
+    title: "CONFIG FILE",
+    text: [
+      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window and engine. A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
+    ],
+  },
+  {
+    title: "EXIT CODES",
+    rows: [
+      ["0", "The new session was written and the document printed"],
+      ["1", "The model call or anything after it failed (Handoff failed: …)"],
+      ["2", "Bad usage, or a file that is missing, unreadable or not a session"],
+      ["3", "Fewer than 2 messages on the branch (Nothing to hand off)"],
+      ["130", "Cancelled by SIGINT, SIGTERM or SIGHUP; nothing written"],
+    ],
+  },
+  {
+    title: "EXAMPLES",
+    commands: [
+      'agent handoff session.jsonl --focus "finish the migration"',
+      "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",
+      "agent handoff session.jsonl --engine offline --json",
+      "agent handoff session.jsonl --dry-run | less",
+    ],
+  },
+];
 
-  OPENAI_API_KEY     the API key (the only way to give it; never printed or written)
-  OPENAI_BASE_URL    the endpoint, as --base-url
-  AGENT_MODEL        the model, as --model
-  AGENT_PROVIDER     the provider profile, as --provider
-
-EXIT CODES
-
-  0    the new session was written and the document printed
-  1    the model call or anything after it failed (Handoff failed: …)
-  2    bad usage, or a file that is missing, unreadable or not a session
-  3    fewer than 2 messages on the branch (Nothing to hand off)
-  130  cancelled by SIGINT, SIGTERM or SIGHUP; nothing written
-
-EXAMPLES
-
-  agent handoff session.jsonl --focus "finish the migration"
-  agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b
-  agent handoff session.jsonl --engine offline --json
-  agent handoff session.jsonl --dry-run | less`;
+export const HANDOFF_HELP: CommandHelp = {
+  name: "handoff",
+  summary: "Write a handoff document for a session and start a new session holding it",
+  description:
+    "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print the document. " +
+    "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
+  args: HANDOFF_ARGS,
+  sections: HANDOFF_HELP_SECTIONS,
+};

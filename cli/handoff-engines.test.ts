@@ -10,12 +10,12 @@ const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 describe("with no model configured", () => {
-  test("the offline engine hands off and says how to configure a model", async () => {
+  test("the offline engine hands off and says so in one short line, once", async () => {
     const src = sandbox.source(EXAMPLE);
     const run = await runAgent(["handoff", src], cleanEnv(sandbox.home));
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("no model configured, so the offline engine writes the handoff");
-    expect(run.stderr).toContain("OPENAI_API_KEY");
+    expect(run.stderr.split("\n")[0]).toBe("no model configured: the offline engine writes the handoff (see agent config)");
+    expect(run.stderr.split("no model configured")).toHaveLength(2);
     const lines = run.stdout.split("\n");
     for (const heading of ["## Goal", "## Constraints & Preferences", "## Progress", "## Key Decisions", "## Critical Context", "## Next Steps", "## Session Facts"]) {
       expect(lines).toContain(heading);
@@ -24,6 +24,18 @@ describe("with no model configured", () => {
     expect(created).toHaveLength(1);
     const recorded = readFileSync(src, "utf8").trimEnd().split("\n").slice(-1)[0] ?? "";
     expect(JSON.parse(recorded).message).toMatchObject({ role: "assistant", provider: "agent", model: "offline" });
+  });
+
+  test.each<[string[]]>([[["--dry-run"]], [["--json"]], [["--dry-run", "--json"]], [["-v"]], [["-o", "-"]]])("with %p too, the line is shown once", async (extra) => {
+    const src = sandbox.source(EXAMPLE);
+    const run = await runAgent(["handoff", src, ...extra], cleanEnv(sandbox.home));
+    expect(run.code).toBe(0);
+    expect(run.stderr.split("no model configured")).toHaveLength(2);
+  });
+
+  test("-q hides it", async () => {
+    const run = await runAgent(["handoff", sandbox.source(EXAMPLE), "-q"], cleanEnv(sandbox.home));
+    expect([run.code, run.stderr]).toEqual([0, ""]);
   });
 
   test("--engine llm is a usage error with the hint", async () => {

@@ -4,7 +4,7 @@ import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, ty
 import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
-import type { HandoffOptions } from "./options.ts";
+import { OUT_TO_STDOUT, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
@@ -133,6 +133,11 @@ function record(result: HandoffResult, session: Session, file: SessionFile, logg
  * synchronously, so no signal lands between them. A new session that cannot be written fails
  * the run (exit 1) with nothing left behind. Returns the new file's path and whether the
  * source recorded the handoff.
+ *
+ * `out` is an absolute path, `undefined` for beside the source, or `OUT_TO_STDOUT`: then only the
+ * recording is written here, and the caller prints the session after it. Recording first
+ * means whatever file the printed session lands in is newer than the source, so an agent's
+ * "continue the most recent session" finds the new one.
  */
 export async function writeOutputs(
   result: HandoffResult,
@@ -140,13 +145,14 @@ export async function writeOutputs(
   source: { session: Session; file: SessionFile },
   logger: ConsolaInstance,
   cancel: AbortSignal,
-): Promise<{ sessionFile: string; recorded: boolean }> {
+): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
   const { session, file } = source;
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
     if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (out === OUT_TO_STDOUT) return { sessionFile: undefined, recorded: lock ? record(result, session, file, logger) : false };
     // Beside the source; a stream has no folder of its own, so the current one.
     const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);
     try {

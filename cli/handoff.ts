@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
+import { configPath, loadConfigFile } from "./config-file.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
-import { HANDOFF_ARGS } from "./handoff-args.ts";
-import { resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
+import { OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
@@ -13,16 +14,11 @@ import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 
 export const handoffCommand = defineCommand({
-  meta: {
-    name: "handoff",
-    description:
-      "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print it. " +
-      "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
-  },
+  meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
   args: HANDOFF_ARGS,
   async run({ args }) {
     const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
-    const options = resolveHandoffOptions(args, process.env);
+    const options = resolveHandoffOptions(args, process.env, loadConfigFile(configPath(process.env)));
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
@@ -33,8 +29,8 @@ export const handoffCommand = defineCommand({
     if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
     const input = handoffInput(loaded, options);
     if (options.dryRun) return printDryRun(input, options, logger);
-    const out = options.out ? resolve(options.out) : undefined;
-    if (out) checkNewFilePath(out);
+    const out = options.out && options.out !== OUT_TO_STDOUT ? resolve(options.out) : options.out;
+    if (out && out !== OUT_TO_STDOUT) checkNewFilePath(out);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const result = await callModel(input, options, logger, cancel);
@@ -45,8 +41,12 @@ export const handoffCommand = defineCommand({
     });
 
     // The files are written: a failure to print now must say so (see printText).
-    const written = [`${sessionFile} (the new session)`, ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
-    if (options.json) {
+    const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    if (sessionFile === undefined) {
+      // `-o -`: the session is the product; the document is for a person watching, on request.
+      if (options.verbose) logger.log(result.document);
+      await printText(result.newSession.content, { written });
+    } else if (options.json) {
       const report = {
         document: result.document,
         sessionFile,
@@ -64,7 +64,7 @@ export const handoffCommand = defineCommand({
     } else {
       await printText(`${result.document}\n`, { written });
     }
-    logger.success(`New session started with handoff context: ${sessionFile}`);
+    logger.success(`New session started with handoff context: ${sessionFile ?? "written to stdout"}`);
     return EXIT.ok;
   },
 });

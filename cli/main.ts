@@ -1,41 +1,40 @@
-import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { runCommand, type CommandDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError } from "../core/index.ts";
 import { findFlagProblem, suggest } from "./args.ts";
+import { CONFIG_HELP, configCommand } from "./config.ts";
 import { handoffCommand } from "./handoff.ts";
-import { HANDOFF_HELP_FOOTER } from "./handoff-args.ts";
-import { inspectCommand } from "./inspect.ts";
+import { HANDOFF_HELP } from "./handoff-args.ts";
+import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./help.ts";
+import { INSPECT_HELP, inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
 import { printOwnText } from "./stdout.ts";
 import packageJson from "../package.json" with { type: "json" };
 
-// Loose types here: citty's CommandDef is generic over each command's own args.
-// biome-ignore lint: one table of heterogeneous commands
-const COMMANDS: Record<string, CommandDef<any>> = {
-  handoff: handoffCommand,
-  inspect: inspectCommand,
-};
-
-const HELP_FOOTERS: Record<string, string> = { handoff: HANDOFF_HELP_FOOTER };
-
-export const mainCommand = defineCommand({
-  meta: {
-    name: "agent",
-    version: packageJson.version,
-    description: "Hand a pi or oh-my-pi coding-agent session off to a fresh one.",
-  },
-  subCommands: COMMANDS,
-});
-
-function stripAnsi(text: string): string {
-  return text.replace(/\x1b\[[0-9;]*m/g, "");
+interface Command {
+  // Loose type here: citty's CommandDef is generic over each command's own args.
+  // biome-ignore lint: one table of heterogeneous commands
+  run: CommandDef<any>;
+  help: CommandHelp;
 }
 
-/** citty colours its usage text; keep colour for a terminal only. */
-function printUsage(text: string): Promise<void> {
-  const plain = !process.stdout.isTTY || Boolean(process.env.NO_COLOR);
-  return printOwnText(`${plain ? stripAnsi(text) : text}\n`);
+/** Every command, in the order `agent --help` lists them. */
+const COMMANDS: Record<string, Command> = {
+  handoff: { run: handoffCommand, help: HANDOFF_HELP },
+  inspect: { run: inspectCommand, help: INSPECT_HELP },
+  config: { run: configCommand, help: CONFIG_HELP },
+};
+
+const SUMMARY = `agent ${packageJson.version}: hand a pi or oh-my-pi coding-agent session off to a fresh one.`;
+
+function mainHelp(columns: number | undefined): string {
+  return renderMainHelp(SUMMARY, Object.values(COMMANDS).map((command) => command.help), helpWidth(columns, process.env));
+}
+
+function unknownCommand(name: string): AgentError {
+  const hint = suggest(name, Object.keys(COMMANDS));
+  return new AgentError("USAGE", `unknown command "${name}"${hint ? `; did you mean "${hint}"?` : ""} (see agent --help)`);
 }
 
 /**
@@ -50,7 +49,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   if (name === undefined) {
     // No command is a usage error: the usage goes where errors go, and stdout stays empty.
-    logger.error(`a command is needed\n\n${stripAnsi(await renderUsage(mainCommand))}`);
+    logger.error(`a command is needed\n\n${mainHelp(process.stderr.columns)}`);
     return EXIT.usage;
   }
   try {
@@ -60,27 +59,33 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
-  if (name === "--help" || name === "-h" || name === "help") {
-    await printUsage(await renderUsage(mainCommand));
+/** `agent help`, `agent --help`, `agent help <command>`, `agent --help <command>`; a word after that is a usage error. */
+async function printHelp(words: readonly string[]): Promise<number> {
+  const [first, ...rest] = words;
+  // `agent help --help` is the same request as `agent help`.
+  const [topic, extra] = first === "--help" || first === "-h" ? rest : words;
+  if (extra !== undefined) throw new AgentError("USAGE", `unexpected argument "${extra}": agent help takes one command (see agent --help)`);
+  if (topic === undefined) {
+    await printOwnText(mainHelp(process.stdout.columns));
     return EXIT.ok;
   }
+  const command = COMMANDS[topic];
+  if (!command) throw unknownCommand(topic);
+  await printOwnText(renderCommandHelp(command.help, helpWidth(process.stdout.columns, process.env)));
+  return EXIT.ok;
+}
+
+async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
+  if (name === "help" || name === "--help" || name === "-h") return printHelp(rest);
   if (name === "--version" || name === "-V") {
+    if (rest[0] !== undefined) throw new AgentError("USAGE", `unexpected argument "${rest[0]}" after ${name} (see agent --help)`);
     await printOwnText(`${packageJson.version}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];
-  if (!command) {
-    const hint = suggest(name, Object.keys(COMMANDS));
-    logger.error(`unknown command "${name}"${hint ? `; did you mean "${hint}"?` : ""} (see agent --help)`);
-    return EXIT.usage;
-  }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    const footer = HELP_FOOTERS[name];
-    await printUsage(`${(await renderUsage(command, mainCommand)).trimEnd()}${footer ? `\n\n${footer}` : ""}\n`);
-    return EXIT.ok;
-  }
-  const args = typeof command.args === "function" ? await command.args() : await command.args;
+  if (!command) throw unknownCommand(name);
+  if (rest.includes("--help") || rest.includes("-h")) return printHelp([name]);
+  const args = typeof command.run.args === "function" ? await command.run.args() : await command.run.args;
   const problem = findFlagProblem(rest, args ?? {});
   if (problem) {
     logger.error(`${problem} (see agent ${name} --help)`);
@@ -88,10 +93,10 @@ async function runCommandLine(name: string, rest: string[], logger: ConsolaInsta
   }
 
   try {
-    const { result } = await runCommand(command, { rawArgs: rest });
+    const { result } = await runCommand(command.run, { rawArgs: rest });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof Error && error.name === "CLIError") throw new AgentError("USAGE", `${stripAnsi(error.message)} (see agent ${name} --help)`);
+    if (error instanceof Error && error.name === "CLIError") throw new AgentError("USAGE", `${error.message.replace(/\x1b\[[0-9;]*m/g, "")} (see agent ${name} --help)`);
     throw error;
   }
 }

@@ -166,8 +166,14 @@ describe("resolveHandoffOptions: bad values", () => {
 
   test("--max-output-tokens must leave room in the window", () => {
     expect(usageError({ "context-window": "8000", "max-output-tokens": "8000" })).toBe("--max-output-tokens 8000 must be smaller than --context-window 8000");
-    expect(usageError({ "max-output-tokens": String(DEFAULT_CONTEXT_WINDOW) })).toContain(`smaller than --context-window ${DEFAULT_CONTEXT_WINDOW}`);
+    expect(usageError({ "max-output-tokens": String(DEFAULT_CONTEXT_WINDOW) })).toBe(`--max-output-tokens ${DEFAULT_CONTEXT_WINDOW} must be smaller than the default context window ${DEFAULT_CONTEXT_WINDOW}`);
     expect(resolve({ "context-window": "8000", "max-output-tokens": "7999" }).maxOutputTokens).toBe(7999);
+  });
+
+  test("-o - with --json: both want stdout", () => {
+    expect(usageError({ out: "-", json: true })).toBe("-o - puts the new session on stdout, where --json would put its object; use one of them");
+    expect(resolve({ out: "-" }).out).toBe("-");
+    expect(resolve({ out: "./-", json: true }).out).toBe("./-");
   });
 
   test("no session file", () => {

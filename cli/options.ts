@@ -1,10 +1,12 @@
 import { resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, chooseProfile, DEFAULT_CONTEXT_WINDOW, isProviderId, PROVIDER_IDS, type ProviderProfile } from "../core/index.ts";
-import { describeUrl } from "./secrets.ts";
+import { AgentError, chooseProfile, isProviderId, PROVIDER_IDS, type ProviderProfile } from "../core/index.ts";
+import { describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
 
-export const DEFAULT_MODEL = "gpt-4.1-mini";
+export { DEFAULT_MODEL } from "./settings.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_RETRIES = 2;
+/** `-o -`: the new session goes to stdout instead of a file. */
+export const OUT_TO_STDOUT = "-";
 
 /** Everything `agent handoff` needs to know, resolved from flags and environment. */
 export interface HandoffOptions {
@@ -17,6 +19,7 @@ export interface HandoffOptions {
   provider: string;
   /** What the provider documents about its endpoint: from --provider, else the base URL. */
   profile: ProviderProfile;
+  /** The new session's path as given; `OUT_TO_STDOUT` for stdout. */
   out: string | undefined;
   leafId: string | undefined;
   record: boolean;
@@ -66,31 +69,17 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
   return parsed;
 }
 
-/** `localhost:11434/v1` parses as a URL with the scheme `localhost:`; only http(s) can reach a model. */
-function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol } = new URL(value);
-  return protocol === "http:" || protocol === "https:";
-}
-
 function isHostOrSubdomain(hostname: string, domain: string): boolean {
   return hostname === domain || hostname.endsWith(`.${domain}`);
 }
 
-/** A count of tokens: a whole number of at least 1. */
-function tokenCount(flag: string, value: unknown): number | undefined {
-  if (value === undefined || value === "") return undefined;
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new AgentError("USAGE", `${flag} takes a whole number of tokens, not "${String(value)}"`);
-  return parsed;
-}
-
-/** The context window and the output cap, checked against each other. */
-function resolveWindow(args: RawHandoffArgs): { contextWindow: number; maxOutputTokens: number | undefined } {
-  const contextWindow = tokenCount("--context-window", args["context-window"] ?? args.contextWindow) ?? DEFAULT_CONTEXT_WINDOW;
+/** The context window (wherever it was set) and the output cap, checked against each other. */
+function resolveWindow(args: RawHandoffArgs, window: Resolved<number>): { contextWindow: number; maxOutputTokens: number | undefined } {
+  const contextWindow = window.value;
   const maxOutputTokens = tokenCount("--max-output-tokens", args["max-output-tokens"] ?? args.maxOutputTokens);
   if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
-    throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than --context-window ${contextWindow}`);
+    const from = window.source.kind === "flag" ? "--context-window" : window.source.kind === "default" ? "the default context window" : `the context window (${describeSource(window.source)})`;
+    throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
   }
   return { contextWindow, maxOutputTokens };
 }
@@ -118,37 +107,38 @@ function resolveProfile(flag: string | undefined, fromEnv: string | undefined, b
   return chooseProfile(baseUrl, value);
 }
 
-/** Flags + environment → options. Pure, so every rule here is tested without a process. */
-export function resolveHandoffOptions(args: RawHandoffArgs, env: Env): HandoffOptions {
+/**
+ * Flags + environment + the config file (parsed, as data) → options; flags win, then the
+ * environment, then the file. Pure, so every rule here is tested without a process.
+ */
+export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: ConfigFile): HandoffOptions {
   const sessionPath = text(args.session);
   if (!sessionPath) throw new AgentError("USAGE", "agent handoff needs a session file (see agent handoff --help)");
-  const baseUrlFlag = text(args["base-url"]) ?? text(args.baseUrl);
-  const baseUrl = baseUrlFlag ?? text(env.OPENAI_BASE_URL);
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) {
-    // Printed without credentials; a value that is no URL at all (a pasted key?) is not echoed.
-    const shown = URL.canParse(baseUrl) ? ` "${describeUrl(baseUrl)}"` : "";
-    throw new AgentError("USAGE", `${baseUrlFlag === undefined ? "OPENAI_BASE_URL" : "--base-url"}${shown} is not an http:// or https:// URL`);
-  }
+  const settings = resolveSettings(args, env, file);
+  const baseUrl = settings.baseUrl.value;
+  const out = text(args.out);
+  const json = args.json === true;
+  if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
   const apiKey = text(env.OPENAI_API_KEY);
-  const chosen = resolveEngine(text(args.engine), { apiKey, baseUrl });
+  const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
   return {
     sessionPath,
     focus: text(args.focus),
-    model: text(args.model) ?? text(env.AGENT_MODEL) ?? DEFAULT_MODEL,
+    model: settings.model.value,
     baseUrl,
     apiKey,
     provider: providerFor(baseUrl),
     profile: resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl),
-    out: text(args.out),
+    out,
     leafId: text(args.leaf),
     record: args.record !== false,
-    json: args.json === true,
+    json,
     dryRun: args["dry-run"] === true || args.dryRun === true,
     strict: args.strict === true,
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
-    ...resolveWindow(args),
+    ...resolveWindow(args, settings.contextWindow),
     engine: chosen.engine,
     engineNotice: chosen.notice,
     facts: args.facts !== false,

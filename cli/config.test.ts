@@ -1,0 +1,173 @@
+/** `agent config` and the config file, as a user meets them: spawned, with a HOME and XDG_CONFIG_HOME of the test's own. */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
+import { cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
+import { useHandoffSandbox } from "./handoff.testing.ts";
+
+const sandbox = useHandoffSandbox();
+const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
+
+/** Writes `text` as the config file under a config home of the test's own; returns its path and an env pointing at it. */
+function withConfig(text: string | undefined, extra: Record<string, string> = {}) {
+  const xdg = join(sandbox.home, "xdg");
+  const path = join(xdg, "agent", "config.toml");
+  if (text !== undefined) {
+    mkdirSync(join(xdg, "agent"), { recursive: true });
+    writeFileSync(path, text);
+  }
+  return { path, env: cleanEnv(sandbox.home, { XDG_CONFIG_HOME: xdg, ...extra }) };
+}
+
+describe("agent config", () => {
+  test("with nothing configured: every setting is its default, the file is named as absent", async () => {
+    const { path, env } = withConfig(undefined);
+    const run = await runAgent(["config"], env);
+    expect(run).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: [
+        `config file  ${path} (none)`,
+        "",
+        "model           gpt-4.1-mini                         default",
+        "base-url        OpenAI's API                         default",
+        "context-window  128000                               default",
+        "engine          auto (offline: no model configured)  default",
+        "api key         not set                              OPENAI_API_KEY (read from the environment only)",
+        "",
+      ].join("\n"),
+    });
+  });
+
+  test("--json: each setting's value and where it came from (flag, environment, file with its line, default)", async () => {
+    const { path, env } = withConfig('# mine\nmodel = "file-model"\ncontext-window = 32768\n', { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "sk-config-test-0123456789" });
+    const run = await runAgent(["config", "--json", "-m", "flag-model"], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("sk-config-test");
+    expect(JSON.parse(run.stdout)).toEqual({
+      configFile: path,
+      configFileFound: true,
+      settings: {
+        model: { value: "flag-model", source: "flag", from: "--model" },
+        "base-url": { value: "http://127.0.0.1:9/v1", source: "env", from: "OPENAI_BASE_URL" },
+        "context-window": { value: 32768, source: "file", from: path, line: 3 },
+        engine: { value: "auto", resolved: "llm", source: "default", from: null },
+      },
+      apiKey: { set: true, from: "OPENAI_API_KEY" },
+    });
+  });
+
+  test("the table names the file and line a setting came from", async () => {
+    const { path, env } = withConfig('engine = "offline"\n');
+    const run = await runAgent(["config"], env);
+    expect(run.stdout).toContain(`engine          offline       ${path}:1\n`);
+    expect(run.stdout.split("\n").filter((line) => /\s$/.test(line))).toEqual([]);
+  });
+
+  test("URLs are shown without credentials or query values", async () => {
+    const { env } = withConfig('base-url = "https://me:hunter2@proxy.example/v1?token=abc123"\n');
+    const run = await runAgent(["config", "--json"], env);
+    const text = await runAgent(["config"], env);
+    for (const out of [run.stdout, text.stdout]) {
+      expect(out).toContain("https://proxy.example/v1?token=***");
+      expect(out).not.toContain("hunter2");
+      expect(out).not.toContain("abc123");
+    }
+  });
+
+  test('engine = "llm" with no model configured: shown, with a warning saying why handoff would refuse it', async () => {
+    const { path, env } = withConfig('engine = "llm"\n');
+    const run = await runAgent(["config", "--json"], env);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).settings.engine).toEqual({ value: "llm", resolved: null, source: "file", from: path, line: 1 });
+    expect(run.stderr).toStartWith(`warning: engine = "llm" (${path}:1) needs a model`);
+  });
+
+  test("a word after it is a usage error", async () => {
+    const { env } = withConfig(undefined);
+    expect(await runAgent(["config", "show"], env)).toEqual({ code: 2, stdout: "", stderr: 'error: unexpected argument "show": this command takes no arguments (see agent config --help)\n' });
+  });
+});
+
+describe("secrets in every field of the config file are never printed", () => {
+  const KEY = "sk-configured-key-0123456789";
+  const GITHUB = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+  const STRIPE = "sk_live_0123456789abcdefghijklmn";
+
+  test.each<[string, string, number]>([
+    ["the configured key as the model", `model = "${KEY}"\n`, 0],
+    ["a token as the model", `model = "${GITHUB}"\n`, 0],
+    ["the configured key in the base URL's path", `base-url = "https://proxy.example/${KEY}/v1"\n`, 0],
+    ["a token as the context window", `context-window = "${STRIPE}"\n`, 2],
+    ["a token as the engine", `engine = "${GITHUB}"\n`, 2],
+    ["a token as a key", `${GITHUB} = 1\n`, 2],
+    ["a token as a quoted key", `"${STRIPE}" = "x"\n`, 2],
+  ])("%s", async (_, text, code) => {
+    const { env } = withConfig(text, { OPENAI_API_KEY: KEY });
+    for (const args of [["config"], ["config", "--json"], ["handoff", EXAMPLE, "--dry-run"]]) {
+      const run = await runAgent(args, env);
+      if (args[0] === "config") expect(run.code).toBe(code);
+      // A model id is sent as given (the endpoint needs it), so the dry run shows it; the
+      // configured key is withheld from everything, that model id included.
+      const secrets = args[0] === "config" || code !== 0 ? [KEY, GITHUB, STRIPE] : [KEY];
+      for (const secret of secrets) {
+        expect(run.stdout).not.toContain(secret);
+        expect(run.stderr).not.toContain(secret);
+      }
+    }
+  });
+});
+
+describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
+  const CASES: [string, string, (path: string) => string][] = [
+    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine)`],
+    ["a bad value", "context-window = \"32k\"\n", (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
+    ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],
+    ["the API key", '\napi-key = "sk-live-abcdef0123456789"\n', (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`],
+  ];
+
+  test.each(CASES)("%s: exit 2, one line naming the file and line, for handoff and config alike", async (_, text, message) => {
+    const { path, env } = withConfig(text);
+    const src = sandbox.source(EXAMPLE);
+    const original = readFileSync(src);
+    for (const args of [["handoff", src], ["config"]]) {
+      const run = await runAgent(args, env);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toStartWith(`error: ${message(path)}`);
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(run.stderr).not.toContain("sk-live");
+    }
+    sandbox.expectNothingWritten(src, original);
+  });
+
+  test("agent inspect does not read it", async () => {
+    const { env } = withConfig("nonsense = [\n");
+    expect((await runAgent(["inspect", EXAMPLE], env)).code).toBe(0);
+  });
+});
+
+describe("agent handoff uses the config file", () => {
+  test("model and base URL from the file reach the endpoint; a flag still wins", async () => {
+    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
+    const { env } = withConfig(`model = "file-model"\nbase-url = "${s.url}"\n`);
+    const src = sandbox.source(EXAMPLE);
+    const first = await runAgent(["handoff", src, "--no-record", "--json"], env);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).engine).toBe("llm");
+    const second = await runAgent(["handoff", src, "--no-record", "-m", "flag-model"], { ...env, AGENT_MODEL: "env-model" });
+    expect(second.code).toBe(0);
+    const models = s.requests.map((request) => (request.body as { model?: unknown }).model);
+    expect(models).toEqual(["file-model", "flag-model"]);
+    expect(readdirSync(sandbox.dir).filter((f) => f !== "source.jsonl")).toHaveLength(2);
+  });
+
+  test("engine = \"offline\" in the file: no model is asked, and no notice is printed", async () => {
+    const { env } = withConfig('engine = "offline"\n', { OPENAI_API_KEY: "sk-unused-0123456789" });
+    const run = await runAgent(["handoff", sandbox.source(EXAMPLE), "--no-record", "--json"], env);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).engine).toBe("offline");
+    expect(run.stderr).not.toContain("no model configured");
+  });
+});

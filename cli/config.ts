@@ -1,0 +1,116 @@
+import { defineCommand, type ArgsDef } from "citty";
+import { createRedactor, createWithholder, isAgentError } from "../core/index.ts";
+import { configPath, loadConfigFile } from "./config-file.ts";
+import { resolveEngine, type Engine } from "./engine.ts";
+import { HANDOFF_ARGS } from "./handoff-args.ts";
+import type { CommandHelp } from "./help.ts";
+import { createLogger, EXIT } from "./report.ts";
+import { configuredSecrets, describeUrl, withholdFromLogger } from "./secrets.ts";
+import { describeChoice, describeSource, resolveSettings, type Resolved, type Settings } from "./settings.ts";
+import { printJson, printText } from "./stdout.ts";
+
+const CONFIG_ARGS = {
+  model: HANDOFF_ARGS.model,
+  "base-url": HANDOFF_ARGS["base-url"],
+  "context-window": HANDOFF_ARGS["context-window"],
+  engine: HANDOFF_ARGS.engine,
+  json: { type: "boolean", description: "Print one JSON object on stdout instead of the table" },
+  quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
+  verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
+} satisfies ArgsDef;
+
+export const CONFIG_HELP: CommandHelp = {
+  name: "config",
+  summary: "Show the settings agent handoff would use, and where each came from",
+  description:
+    "Show the settings agent handoff would use (model, base URL, context window, engine) and where each came from: a flag, the environment, the config file, or the default. " +
+    "Give the same flags as to agent handoff to see what they change.",
+  args: CONFIG_ARGS,
+  sections: [
+    {
+      title: "CONFIG FILE",
+      text: [
+        "$XDG_CONFIG_HOME/agent/config.toml, else ~/.config/agent/config.toml, in TOML:",
+        "",
+        '  model = "qwen3:8b"',
+        '  base-url = "http://localhost:11434/v1"',
+        "  context-window = 32768",
+        '  engine = "auto"  # or llm, offline',
+        "",
+        "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
+      ],
+    },
+  ],
+};
+
+type Source = { source: "flag" | "env" | "file" | "default"; from: string | null; line?: number };
+
+function sourceOf({ source }: Resolved<unknown>): Source {
+  if (source.kind === "default") return { source: "default", from: null };
+  if (source.kind === "file") return { source: "file", from: source.path, ...(source.line === undefined ? {} : { line: source.line }) };
+  return { source: source.kind, from: source.name };
+}
+
+/** Makes a value printable: the key withheld, likely secrets replaced. */
+type Clean = (text: string) => string;
+
+/** What `agent config --json` prints; URLs without credentials or query values. */
+export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean) {
+  const baseUrl = settings.baseUrl.value;
+  return {
+    configFile: file.path,
+    configFileFound: file.found,
+    settings: {
+      model: { value: clean(settings.model.value), ...sourceOf(settings.model) },
+      "base-url": { value: baseUrl === undefined ? null : clean(describeUrl(baseUrl)), ...sourceOf(settings.baseUrl) },
+      "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
+      engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
+    },
+    apiKey: { set: apiKeySet, from: "OPENAI_API_KEY" },
+  };
+}
+
+/** The same, as a table a person reads: setting, value, where it came from. */
+export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean): string {
+  const baseUrl = settings.baseUrl.value;
+  const chosen = settings.engine.value;
+  const engineText = chosen !== "auto" ? chosen : engine === "offline" ? "auto (offline: no model configured)" : `auto (${engine ?? "unresolved"})`;
+  const rows: [string, string, string][] = [
+    ["model", clean(settings.model.value), describeSource(settings.model.source)],
+    ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
+    ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
+    ["engine", engineText, describeSource(settings.engine.source)],
+    ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
+  ];
+  const name = Math.max(...rows.map(([n]) => n.length));
+  const value = Math.max(...rows.map(([, v]) => v.length));
+  const lines = [`config file  ${file.path}${file.found ? "" : " (none)"}`, "", ...rows.map(([n, v, from]) => `${n.padEnd(name)}  ${v.padEnd(value)}  ${from}`)];
+  return `${lines.join("\n")}\n`;
+}
+
+export const configCommand = defineCommand({
+  meta: { name: CONFIG_HELP.name, description: CONFIG_HELP.summary },
+  args: CONFIG_ARGS,
+  async run({ args }) {
+    const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
+    const path = configPath(process.env);
+    const loaded = loadConfigFile(path);
+    const settings = resolveSettings(args, process.env, loaded);
+    const apiKey = process.env.OPENAI_API_KEY || undefined;
+    let engine: Engine | undefined;
+    try {
+      engine = resolveEngine(settings.engine.value, { apiKey, baseUrl: settings.baseUrl.value }, describeChoice(settings.engine)).engine;
+    } catch (error) {
+      // A choice agent handoff would refuse is still shown, with the reason beside it.
+      if (!isAgentError(error)) throw error;
+      logger.warn(error.message);
+    }
+    const file = { path, found: loaded !== undefined };
+    // Values are printed as given, except what must never be: the key, a likely secret.
+    const withhold = createWithholder(configuredSecrets(process.env));
+    const redactor = createRedactor();
+    const clean = (text: string) => withhold(redactor.redact(text));
+    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean)));
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,182 @@
+import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { suggest } from "./args.ts";
+import { describeUrl } from "./secrets.ts";
+
+/**
+ * The settings a user would otherwise repeat on every run, each from the first place that gives
+ * it: a flag, the environment, the config file, the default. Pure: the config file arrives
+ * parsed, as data.
+ */
+
+export const DEFAULT_MODEL = "gpt-4.1-mini";
+
+export type EngineChoice = "auto" | "llm" | "offline";
+
+/** The config file as read: its path, its parsed top-level table, and the line each key is on. */
+export interface ConfigFile {
+  path: string;
+  data: Record<string, unknown>;
+  /** 1-based line of each top-level key, where it could be found. */
+  lines: Record<string, number>;
+}
+
+export type SettingSource = { kind: "flag"; name: string } | { kind: "env"; name: string } | { kind: "file"; path: string; line: number | undefined } | { kind: "default" };
+
+export interface Resolved<T> {
+  value: T;
+  source: SettingSource;
+}
+
+export interface Settings {
+  model: Resolved<string>;
+  baseUrl: Resolved<string | undefined>;
+  contextWindow: Resolved<number>;
+  engine: Resolved<EngineChoice>;
+}
+
+/** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
+type Parse<T> = (value: unknown, label: string) => T;
+
+interface SettingDef<T> {
+  /** The key in the config file, which is also the long flag's name. */
+  key: string;
+  env: string | undefined;
+  parse: Parse<T>;
+  fallback: T;
+}
+
+/** Text that holds what the redaction rules take for a secret: never echoed in a message. */
+export function looksSecret(text: string): boolean {
+  return createRedactor().redact(text) !== text;
+}
+
+/** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
+function shown(value: unknown): string {
+  if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return "a table";
+  return "a date";
+}
+
+/** A count of tokens: a whole number of at least 1. */
+export function tokenCount(label: string, value: unknown): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const parsed = typeof value === "string" || typeof value === "number" ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new AgentError("USAGE", `${label} takes a whole number of tokens, not ${shown(value)}`);
+  return parsed;
+}
+
+/** `localhost:11434/v1` parses as a URL with the scheme `localhost:`; only http(s) can reach a model. */
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+function parseText(value: unknown, label: string): string {
+  if (typeof value !== "string") throw new AgentError("USAGE", `${label} takes text, not ${shown(value)}`);
+  return value;
+}
+
+function parseUrl(value: unknown, label: string): string {
+  const url = parseText(value, label);
+  // Printed without credentials; a value that is no URL at all (a pasted key?) is not echoed.
+  if (!isHttpUrl(url)) throw new AgentError("USAGE", `${label}${URL.canParse(url) ? ` "${describeUrl(url)}"` : ""} is not an http:// or https:// URL`);
+  return url;
+}
+
+function parseEngine(value: unknown, label: string): EngineChoice {
+  if (value === "auto" || value === "llm" || value === "offline") return value;
+  throw new AgentError("USAGE", `${label} takes auto, llm or offline, not ${shown(value)}`);
+}
+
+function parseWindow(value: unknown, label: string): number {
+  return tokenCount(label, value) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/**
+ * Every setting the config file may hold. A new one (the target agent, `to`, comes next) is one
+ * row here and one field in `Settings`.
+ */
+const SETTINGS = {
+  model: { key: "model", env: "AGENT_MODEL", parse: parseText, fallback: DEFAULT_MODEL },
+  baseUrl: { key: "base-url", env: "OPENAI_BASE_URL", parse: parseUrl, fallback: undefined },
+  contextWindow: { key: "context-window", env: "AGENT_CONTEXT_WINDOW", parse: parseWindow, fallback: DEFAULT_CONTEXT_WINDOW },
+  engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
+} satisfies { [K in keyof Settings]: SettingDef<Settings[K]["value"]> };
+
+export const CONFIG_KEYS: readonly string[] = Object.values(SETTINGS).map((def) => def.key);
+
+/** The environment variable each setting reads, for help and `agent config`. */
+export const SETTING_ENV: Readonly<Record<string, string>> = Object.fromEntries(Object.values(SETTINGS).flatMap((def) => (def.env ? [[def.key, def.env]] : [])));
+
+function camel(key: string): string {
+  return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function where(file: ConfigFile, key: string): string {
+  const line = file.lines[key];
+  return `${file.path}${line === undefined ? "" : `:${line}`}`;
+}
+
+/** Keys that would hold a credential: refused with the one way to give the key. */
+const CREDENTIAL_KEY = /key|token|secret|password|credential|auth/i;
+
+/** Refuses what the file must not hold: unknown keys (with a suggestion) and any credential. */
+function checkKeys(file: ConfigFile): void {
+  for (const key of Object.keys(file.data)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    if (CREDENTIAL_KEY.test(key)) throw new AgentError("USAGE", `${where(file, key)}: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`);
+    if (looksSecret(key)) throw new AgentError("USAGE", `${where(file, key)}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`);
+    const hint = suggest(key.replace(/_/g, "-"), CONFIG_KEYS);
+    throw new AgentError("USAGE", `${where(file, key)}: unknown setting ${JSON.stringify(key)}${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`);
+  }
+}
+
+/** A setting's value in the file, checked; `undefined` when the file does not set it. */
+function fromFile<T>(def: SettingDef<T>, file: ConfigFile | undefined): Resolved<T> | undefined {
+  if (file === undefined || !(def.key in file.data)) return undefined;
+  const value = file.data[def.key];
+  const label = `${where(file, def.key)}: ${def.key}`;
+  if (value === "") throw new AgentError("USAGE", `${label} is empty; delete the line to use the default`);
+  return { value: def.parse(value, label), source: { kind: "file", path: file.path, line: file.lines[def.key] } };
+}
+
+function pick<T>(def: SettingDef<T>, args: Record<string, unknown>, env: Record<string, string | undefined>, file: ConfigFile | undefined): Resolved<T> {
+  // The file is checked whole, even where a flag overrides it: a mistake in it should not wait
+  // for the one run that happens to need the line.
+  const inFile = fromFile(def, file);
+  // An empty flag or variable means "not given" (as `AGENT_MODEL= agent …` does in a shell).
+  const flag = args[def.key] ?? args[camel(def.key)];
+  if (typeof flag === "string" && flag !== "") return { value: def.parse(flag, `--${def.key}`), source: { kind: "flag", name: `--${def.key}` } };
+  const fromEnv = def.env === undefined ? undefined : env[def.env];
+  if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "") return { value: def.parse(fromEnv, def.env), source: { kind: "env", name: def.env } };
+  return inFile ?? { value: def.fallback, source: { kind: "default" } };
+}
+
+/** Flags > environment > config file > defaults, each checked where it came from. */
+export function resolveSettings(args: Record<string, unknown>, env: Record<string, string | undefined>, file: ConfigFile | undefined): Settings {
+  if (file) checkKeys(file);
+  return {
+    model: pick(SETTINGS.model, args, env, file),
+    baseUrl: pick(SETTINGS.baseUrl, args, env, file),
+    contextWindow: pick(SETTINGS.contextWindow, args, env, file),
+    engine: pick(SETTINGS.engine, args, env, file),
+  };
+}
+
+/** Where a setting came from, in words: `--model`, `AGENT_MODEL`, `/home/me/.config/agent/config.toml:3`, `default`. */
+export function describeSource(source: SettingSource): string {
+  if (source.kind === "flag" || source.kind === "env") return source.name;
+  if (source.kind === "file") return `${source.path}${source.line === undefined ? "" : `:${source.line}`}`;
+  return "default";
+}
+
+/** How a choice was written, for a message about it: `--engine llm`, `AGENT_ENGINE=llm`, `engine = "llm" (<file>:<line>)`. */
+export function describeChoice({ value, source }: Resolved<string>): string {
+  if (source.kind === "env") return `${source.name}=${value}`;
+  if (source.kind === "file") return `engine = "${value}" (${describeSource(source)})`;
+  return `--engine ${value}`;
+}
