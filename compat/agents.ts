@@ -4,7 +4,8 @@
  *
  * Facts about the installs (npm 11):
  * - Claude Code copies its native binary over `bin/claude.exe` in a postinstall script; Codex
- *   ships its binary as an optional dependency. Both scripts are allowed by `allowScripts`.
+ *   ships its binary as an optional dependency (no script). npm 11 runs scripts allowed by
+ *   `allowScripts` in package.json; the ones each agent needs are listed there.
  * - omp's `@oh-my-pi/pi-natives` names platform packages the registry does not publish (only
  *   linux-x64 exists), and `npm ci` refuses a lockfile that cannot name them; `overrides` point
  *   them at an empty local package (`agents/omp/absent-native`).

@@ -65,7 +65,7 @@ async function inside(options: Options): Promise<number> {
     for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
     const pi = options.agents.find((a) => a.name === "pi");
     const omp = options.agents.find((a) => a.name === "omp");
-    for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks);
+    for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks, dns);
     for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
     for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
