@@ -1,6 +1,7 @@
 import { AgentError } from "../errors.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
+import { restoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import type { CondenseReport } from "./condense/report.ts";
 import { userConstraints } from "./constraints.ts";
@@ -142,6 +143,9 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
   const model = withhold(written.answeredBy ?? input.model, input.withheld ?? []);
+  // The model the branch resumes with in pi and omp: both files we write must keep it.
+  const restore = restoredModel(input.analysis.branch.entries);
+  const fresh = new Set<string>();
   const recording = input.record
     ? renderRecording({
         session: input.session,
@@ -154,7 +158,8 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         finishReason: written.finishReason,
         usage: written.usage,
         timestamp: now,
-        entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken)],
+        entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken), freshEntryId(deps, taken)],
+        restore,
       })
     : undefined;
 
@@ -169,11 +174,12 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
       fileName: sessionFileName(now, sessionId),
       content: renderNewSession({
         sessionId,
-        entryId: freshEntryId(deps, new Set()),
+        entryIds: [freshEntryId(deps, fresh), freshEntryId(deps, fresh), freshEntryId(deps, fresh)],
         timestamp: now,
         cwd: input.session.header.cwd,
         parentSession: input.sourcePath,
         document,
+        model: restore,
       }),
     },
     recording,
