@@ -18,10 +18,15 @@ export const SERVED_MODELS: Record<string, string[]> = {
 /** The key the agents send to the fake (the fake accepts anything; agents want one). */
 export const FAKE_KEY = "compat-fake-key";
 
-function providersConfig(origin: string): { providers: Record<string, unknown> } {
+/**
+ * The providers the fake serves, in pi's models.json and omp's models.yml shape. For omp,
+ * `discovery` makes it list models at the fake instead of at the provider's online catalog.
+ */
+function providersConfig(origin: string, withDiscovery: boolean): { providers: Record<string, unknown> } {
   const providers: Record<string, unknown> = {};
   for (const [name, ids] of Object.entries(SERVED_MODELS)) {
     providers[name] = {
+      ...(withDiscovery ? { discovery: { type: "openai-models-list" } } : {}),
       baseUrl: `${origin}/v1`,
       api: "openai-completions",
       apiKey: FAKE_KEY,
@@ -32,9 +37,24 @@ function providersConfig(origin: string): { providers: Record<string, unknown> }
   return { providers };
 }
 
-/** Writes the agent's model configuration into the sandbox's HOME. */
-export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string): void {
-  const config = JSON.stringify(providersConfig(origin), null, 2);
+let ompProviders: string[] | undefined;
+
+/** omp's provider ids, from its own catalog (asked once per run). */
+function ompProviderIds(installDir: string): string[] {
+  if (ompProviders) return ompProviders;
+  const probe = Bun.spawnSync([process.execPath, join(import.meta.dir, "probes/omp-providers.mjs"), installDir], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent" } });
+  const value: unknown = JSON.parse(probe.stdout.toString() || "[]");
+  ompProviders = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  return ompProviders;
+}
+
+/**
+ * Writes the agent's model configuration into the sandbox's HOME. omp 18 also looks for
+ * models at every provider it knows on each start; all but the two the fake serves are
+ * disabled (the namespace makes that traffic impossible anyway; disabled, it is not attempted).
+ */
+export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string, installDir: string): void {
+  const config = JSON.stringify(providersConfig(origin, agent.name === "omp"), null, 2);
   if (agent.name === "pi") {
     const dir = join(sandbox.home, ".pi/agent");
     mkdirSync(dir, { recursive: true });
@@ -44,6 +64,8 @@ export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string): 
     mkdirSync(dir, { recursive: true });
     // YAML is a superset of JSON.
     writeFileSync(join(dir, "models.yml"), config);
+    const disabled = ompProviderIds(installDir).filter((id) => !(id in SERVED_MODELS));
+    writeFileSync(join(dir, "config.yml"), JSON.stringify({ disabledProviders: disabled }, null, 2));
   }
 }
 

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../agents.ts";
-import { agentEnv, configureAgent, continueCommand, FAKE_KEY } from "../agent-setup.ts";
+import { agentEnv, configureAgent, continueCommand, FAKE_KEY, SERVED_MODELS } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
@@ -34,7 +34,7 @@ function startFake(): FakeModelServer {
     const body = request.body;
     const model = typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
     return model === WRITER_MODEL ? { text: WRITTEN_DOCUMENT } : { text: "COMPAT-REPLY: carrying on." };
-  });
+  }, Object.values(SERVED_MODELS).flat());
 }
 
 /** The session with its header's cwd moved to `cwd`: both agents refuse a session whose folder is gone. */
@@ -65,6 +65,22 @@ async function continueIn(agent: Agent, dir: string, sandbox: Sandbox, session: 
   return first;
 }
 
+/** Runs every part of a check and fails with all that failed, not just the first. */
+function allOf(parts: (() => string | void)[]): string | undefined {
+  const failures: string[] = [];
+  const notes: string[] = [];
+  for (const part of parts) {
+    try {
+      const note = part();
+      if (note) notes.push(note);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  must(failures.length === 0, failures.join("; "));
+  return notes.join("; ") || undefined;
+}
+
 export async function checkResume(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   for (const { file, model } of SOURCES.filter((s) => s.agents.includes(agent.name))) {
     for (const engine of ["offline", "llm"] as const) {
@@ -72,7 +88,7 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
       const sandbox = createSandbox(`${agent.name}-resume`);
       const fake = startFake();
       try {
-        configureAgent(agent, sandbox, fake.origin);
+        configureAgent(agent, sandbox, fake.origin, dir);
         const source = join(sandbox.project, "source.jsonl");
         const fresh = join(sandbox.project, "handed-off.jsonl");
         writeFileSync(source, withCwd(readFileSync(join(REPO, file), "utf8"), sandbox.project));
@@ -82,15 +98,16 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
         const handoffLine = JSON.parse(ours.split("\n")[1] ?? "{}");
         await checks.run(agent.name, `continues the new session (${label}): the document verbatim, the source's model ${model}, a valid file`, async () => {
           const request = await continueIn(agent, dir, sandbox, fresh, fake, dns);
-          must(request.model === model, `resumed with model ${request.model}, not ${model}`);
-          must(carriesVerbatim(request.messages, contentText(handoffLine.content)), "the handoff document did not reach the model verbatim");
-          return checkSessionFile(fresh, ours);
+          return allOf([
+            () => must(request.model === model, `resumed with model ${request.model}, not ${model}`),
+            () => must(carriesVerbatim(request.messages, contentText(handoffLine.content)), "the handoff document did not reach the model verbatim"),
+            () => checkSessionFile(fresh, ours),
+          ]);
         });
         await checks.run(agent.name, `resumes the recorded source (${label}) with its own model ${model}, a valid file`, async () => {
           const recorded = readFileSync(source, "utf8");
           const request = await continueIn(agent, dir, sandbox, source, fake, dns);
-          must(request.model === model, `resumed with model ${request.model}, not ${model}`);
-          return checkSessionFile(source, recorded);
+          return allOf([() => must(request.model === model, `resumed with model ${request.model}, not ${model}`), () => checkSessionFile(source, recorded)]);
         });
       } finally {
         await fake.stop();

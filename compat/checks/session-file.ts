@@ -42,14 +42,18 @@ export function contentText(content: unknown): string {
   return content.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
 }
 
-/** The Chat Completions requests an agent sent for its conversation (not our handoff's). */
+/**
+ * The model requests an agent sent for its conversation (not our handoff's), on any wire: an
+ * agent that falls back to another model may use another API.
+ */
 export function conversationRequests(requests: readonly LoggedRequest[], writerModel: string): { model: string; messages: unknown[] }[] {
   const out: { model: string; messages: unknown[] }[] = [];
   for (const request of requests) {
-    if (request.wire !== "chat" || !isObject(request.body)) continue;
+    if (request.wire === undefined || !isObject(request.body)) continue;
     const model = typeof request.body.model === "string" ? request.body.model : "";
     if (model === writerModel) continue;
-    out.push({ model, messages: Array.isArray(request.body.messages) ? request.body.messages : [] });
+    const messages = request.body.messages ?? request.body.input;
+    out.push({ model: `${model} (${request.wire})`.replace(" (chat)", ""), messages: Array.isArray(messages) ? messages : [] });
   }
   return out;
 }

@@ -39,13 +39,14 @@ function wireOf(method: string, path: string): Wire | undefined {
 }
 
 /** Answers for the side requests agents make besides the conversation (model lists, token counts). */
-function sideResponse(method: string, path: string): Response {
-  if (path.endsWith("/models")) return Response.json({ object: "list", data: [], models: [] });
+function sideResponse(method: string, path: string, models: readonly string[]): Response {
+  if (path.endsWith("/models")) return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
   if (path.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 100 });
   return Response.json({ error: { type: "not_found_error", message: `the fake has no ${method} ${path}` } }, { status: 404 });
 }
 
-export function startFakeModelServer(initial: Script): FakeModelServer {
+/** `listedModels` is what `GET …/models` lists (agents that discover models ask for it). */
+export function startFakeModelServer(initial: Script, listedModels: readonly string[] = []): FakeModelServer {
   let script = initial;
   const requests: LoggedRequest[] = [];
   const counts = new Map<Wire, number>();
@@ -65,7 +66,7 @@ export function startFakeModelServer(initial: Script): FakeModelServer {
       const wire = wireOf(req.method, url.pathname);
       const logged: LoggedRequest = { method: req.method, path: url.pathname + url.search, wire, body };
       requests.push(logged);
-      if (!wire) return sideResponse(req.method, url.pathname);
+      if (!wire) return sideResponse(req.method, url.pathname, listedModels);
       const index = counts.get(wire) ?? 0;
       counts.set(wire, index + 1);
       let reply: Reply;
