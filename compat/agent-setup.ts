@@ -53,19 +53,20 @@ function ompProviderIds(installDir: string): string[] {
  * models at every provider it knows on each start; all but the two the fake serves are
  * disabled (the namespace makes that traffic impossible anyway; disabled, it is not attempted).
  */
-export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string, installDir: string): void {
+export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string, installDir: string, settings: Record<string, unknown> = {}): void {
   const config = JSON.stringify(providersConfig(origin, agent.name === "omp"), null, 2);
   if (agent.name === "pi") {
     const dir = join(sandbox.home, ".pi/agent");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "models.json"), config);
+    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
   } else if (agent.name === "omp") {
     const dir = join(sandbox.home, ".omp/agent");
     mkdirSync(dir, { recursive: true });
     // YAML is a superset of JSON.
     writeFileSync(join(dir, "models.yml"), config);
     const disabled = ompProviderIds(installDir).filter((id) => !(id in SERVED_MODELS));
-    writeFileSync(join(dir, "config.yml"), JSON.stringify({ disabledProviders: disabled }, null, 2));
+    writeFileSync(join(dir, "config.yml"), JSON.stringify({ ...settings, disabledProviders: disabled }, null, 2));
   }
 }
 
