@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isObject } from "../../core/json.ts";
 import type { Agent } from "../agents.ts";
 import { agentEnv, configureAgent, continueCommand, FAKE_KEY, SERVED_MODELS } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
@@ -41,7 +42,8 @@ function startFake(): FakeModelServer {
 function withCwd(text: string, cwd: string): string {
   const lines = text.split("\n");
   const index = lines.findIndex((line) => line.includes('"type":"session"'));
-  lines[index] = JSON.stringify({ ...JSON.parse(lines[index] ?? "{}"), cwd });
+  const header: unknown = JSON.parse(lines[index] ?? "{}");
+  lines[index] = JSON.stringify({ ...(isObject(header) ? header : {}), cwd });
   return lines.join("\n");
 }
 
@@ -95,12 +97,13 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
         const handedOff = await checks.run(agent.name, `hands off ${label}`, () => handOff(sandbox, source, fresh, engine, fake, dns).then(() => undefined));
         if (!handedOff) continue;
         const ours = readFileSync(fresh, "utf8");
-        const handoffLine = JSON.parse(ours.split("\n")[1] ?? "{}");
+        const handoffLine: unknown = JSON.parse(ours.split("\n")[1] ?? "{}");
+        const handoffText = isObject(handoffLine) ? contentText(handoffLine.content) : "";
         await checks.run(agent.name, `continues the new session (${label}): the document verbatim, the source's model ${model}, a valid file`, async () => {
           const request = await continueIn(agent, dir, sandbox, fresh, fake, dns);
           return allOf([
             () => must(request.model === model, `resumed with model ${request.model}, not ${model}`),
-            () => must(carriesVerbatim(request.messages, contentText(handoffLine.content)), "the handoff document did not reach the model verbatim"),
+            () => must(handoffText !== "" && carriesVerbatim(request.messages, handoffText), "the handoff document did not reach the model verbatim"),
             () => checkSessionFile(fresh, ours),
           ]);
         });
