@@ -46,10 +46,20 @@ async function outside(argv: string[], options: Options): Promise<number> {
     console.error("bun run compat needs root: the agents run in a network namespace of their own (unshare --net)");
     return 2;
   }
+  const missing = ["unshare", "ip", "mount", "npm", "node"].filter((tool) => Bun.which(tool) === null);
+  if (missing.length > 0) {
+    console.error(`bun run compat needs ${missing.join(", ")} on PATH`);
+    return 2;
+  }
   const started = performance.now();
   for (const agent of options.agents) {
-    const result = await installAgent(agent, process.env, say);
-    say(`${agent.name}: ${result.reused ? "cached" : "installed"} in ${result.seconds.toFixed(1)}s at ${result.dir}`);
+    try {
+      const result = await installAgent(agent, process.env, say);
+      say(`${agent.name}: ${result.reused ? "cached" : "installed"} in ${result.seconds.toFixed(1)}s at ${result.dir}`);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
   }
   say(`install: ${((performance.now() - started) / 1000).toFixed(1)}s`);
   return await reexecIsolated(import.meta.path, argv);
@@ -57,7 +67,13 @@ async function outside(argv: string[], options: Options): Promise<number> {
 
 async function inside(options: Options): Promise<number> {
   const started = performance.now();
-  const dns: DnsLog = await prepareIsolation();
+  let dns: DnsLog;
+  try {
+    dns = await prepareIsolation();
+  } catch (error) {
+    console.error(`bun run compat: ${error instanceof Error ? error.message : String(error)}; no agent was started`);
+    return 1;
+  }
   say("isolated: network namespace with loopback only; DNS answered by a logging stub");
   const checks: Checks = createChecks(say);
   const dirs = new Map(options.agents.map((agent) => [agent.name, installDir(agent, process.env)]));

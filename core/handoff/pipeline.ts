@@ -1,7 +1,7 @@
 import { AgentError } from "../errors.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
-import { restoredModel } from "../session/restored-model.ts";
+import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import type { CondenseReport } from "./condense/report.ts";
 import { userConstraints } from "./constraints.ts";
@@ -95,6 +95,11 @@ function withhold(document: string, withheld: readonly string[]): string {
   return text;
 }
 
+function withholdModel(model: RestoredModel, withheld: readonly string[]): RestoredModel {
+  const pi = model.pi && { provider: withhold(model.pi.provider, withheld), modelId: withhold(model.pi.modelId, withheld) };
+  return { pi, omp: model.omp === undefined ? undefined : withhold(model.omp, withheld) };
+}
+
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
   const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes) });
   return appendSessionFacts(document, facts);
@@ -143,8 +148,9 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
   const model = withhold(written.answeredBy ?? input.model, input.withheld ?? []);
-  // The model the branch resumes with in pi and omp: both files we write must keep it.
-  const restore = restoredModel(input.analysis.branch.entries);
+  // The model the branch resumes with in pi and omp: both files we write must keep it (scrubbed
+  // like everything else we write, should a session have put the key in a model name).
+  const restore = withholdModel(restoredModel(input.analysis.branch.entries), input.withheld ?? []);
   const fresh = new Set<string>();
   const recording = input.record
     ? renderRecording({
