@@ -62,7 +62,7 @@ function modelChangeLine(model: RestoredModel, id: string, parentId: string, iso
  */
 export function renderNewSession(input: NewSessionInput): string {
   const iso = input.timestamp.toISOString();
-  const [handoffId, ackId, modelId] = input.entryIds;
+  const [handoffId, ackId, modelEntryId] = input.entryIds;
   return (
     line({ type: "session", version: 3, id: input.sessionId, timestamp: iso, cwd: input.cwd, parentSession: input.parentSession }) +
     line({
@@ -90,7 +90,7 @@ export function renderNewSession(input: NewSessionInput): string {
         timestamp: input.timestamp.getTime(),
       },
     }) +
-    modelChangeLine(input.model, modelId, ackId, iso)
+    modelChangeLine(input.model, modelEntryId, ackId, iso)
   );
 }
 
@@ -144,7 +144,7 @@ export function renderRecording(input: RecordingInput): Recording {
   const { session } = input;
   const iso = input.timestamp.toISOString();
   const ms = input.timestamp.getTime();
-  const [userId, assistantId, modelId] = input.entryIds;
+  const [userId, assistantId, modelEntryId] = input.entryIds;
   const usage = input.usage ?? { inputTokens: 0, outputTokens: 0 };
   const turn =
     line({
@@ -170,7 +170,7 @@ export function renderRecording(input: RecordingInput): Recording {
         timestamp: ms,
       },
     }) +
-    modelChangeLine(input.restore, modelId, assistantId, iso);
+    modelChangeLine(input.restore, modelEntryId, assistantId, iso);
 
   if (session.version === 3) return { mode: "append", text: (session.missingFinalNewline ? "\n" : "") + turn };
   if (session.problems.length > 0) {
