@@ -2,7 +2,7 @@
  * Fault injection: runs `agent handoff` KILL_RUNS times (default 200) and kills it with
  * SIGKILL at a random moment, half the runs on a version 3 source (recorded by an append) and
  * half on a version 1 source (recorded by rewriting the whole file: temp file + rename). After
- * each, the source must be byte-identical, or the v3 source plus our two complete lines, or the
+ * each, the source must be byte-identical, or the v3 source plus our complete lines, or the
  * v1 source's complete v3 rewrite; no partial file may sit under a final name. Temp files a
  * kill left behind are counted, not failed.
  */
@@ -15,7 +15,7 @@ import { CANNED_DOCUMENT, startFakeOpenAI } from "../fixtures/fake-openai.ts";
 const RUNS = Number(process.env.KILL_RUNS ?? 200);
 const REPO = join(import.meta.dir, "..");
 const SOURCES = [
-  { name: "v3", path: join(REPO, "fixtures", "example.jsonl"), recorded: "source + our 2 lines" },
+  { name: "v3", path: join(REPO, "fixtures", "example.jsonl"), recorded: "source + our lines" },
   { name: "v1", path: join(REPO, "fixtures", "sessions", "v1.jsonl"), recorded: "complete v3 rewrite" },
 ].map((source) => ({ ...source, original: readFileSync(source.path), outcomes: new Map<string, number>() }));
 const server = startFakeOpenAI(() => ({ text: CANNED_DOCUMENT, delayMs: Math.floor(Math.random() * 40) }));

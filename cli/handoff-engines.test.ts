@@ -22,7 +22,7 @@ describe("with no model configured", () => {
     }
     const created = readdirSync(sandbox.dir).filter((f) => f !== "source.jsonl");
     expect(created).toHaveLength(1);
-    const recorded = readFileSync(src, "utf8").trimEnd().split("\n").slice(-1)[0] ?? "";
+    const recorded = readFileSync(src, "utf8").trimEnd().split("\n").slice(-2)[0] ?? "";
     expect(JSON.parse(recorded).message).toMatchObject({ role: "assistant", provider: "agent", model: "offline" });
   });
 

@@ -29,7 +29,9 @@ describe("a document that mentions </handoff-context>", () => {
     expect(entry.content).toBe(`<handoff-context>\n${escaped}\n</handoff-context>\n\n${TRAILER}`);
     expect(entry.content.split("</handoff-context>")).toHaveLength(2);
 
-    const recorded = JSON.parse(readFileSync(src, "utf8").trimEnd().split("\n").at(-1) ?? "{}");
+    // The recorded answer is the last message line (a model entry follows it).
+    const lines = readFileSync(src, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const recorded = lines.filter((l) => l.type === "message").at(-1);
     expect(recorded.message.content[0].text).toBe(MENTIONING);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ACKNOWLEDGEMENT } from "../core/handoff/outputs.ts";
 import { CANNED_DOCUMENT, type FakeServer } from "../fixtures/fake-openai.ts";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { API_KEY, filesIn, useHandoffSandbox } from "./handoff.testing.ts";
@@ -15,7 +16,7 @@ function requestText(s: FakeServer, index = 0): string {
 }
 
 describe("agent handoff, success", () => {
-  test("writes the new session, records two lines in the source and prints the document", async () => {
+  test("writes the new session, records three lines in the source and prints the document", async () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT, model: "fake-model-2026" }));
     const src = source();
     const original = readFileSync(src);
@@ -37,7 +38,7 @@ describe("agent handoff, success", () => {
     // The new session, byte for byte, once its fresh id and time are put back in place.
     const written = readFileSync(join(sandbox.dir, name), "utf8");
     const header = JSON.parse(written.split("\n")[0] ?? "{}");
-    const entry = JSON.parse(written.split("\n")[1] ?? "{}");
+    const [entry, ack, model] = written.split("\n").slice(1, 4).map((l) => JSON.parse(l || "{}"));
     const expected =
       `${JSON.stringify({ type: "session", version: 3, id: header.id, timestamp: header.timestamp, cwd: "/home/me/parser", parentSession: src })}\n` +
       `${JSON.stringify({
@@ -48,10 +49,28 @@ describe("agent handoff, success", () => {
         customType: "handoff",
         content: `<handoff-context>\n${document}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`,
         display: true,
-      })}\n`;
+      })}\n` +
+      `${JSON.stringify({
+        type: "message",
+        id: ack.id,
+        parentId: entry.id,
+        timestamp: header.timestamp,
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: ACKNOWLEDGEMENT }],
+          api: "offline",
+          provider: "agent",
+          model: "handoff",
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: "stop",
+          timestamp: Date.parse(header.timestamp),
+        },
+      })}\n` +
+      // The source's model (its answers came from openai/gpt-5), not the acknowledgement's.
+      `${JSON.stringify({ type: "model_change", id: model.id, parentId: ack.id, timestamp: header.timestamp, provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" })}\n`;
     expect(written).toBe(expected);
     expect(name).toContain(header.id);
-    expect(entry.id).toMatch(/^[0-9a-f]{8}$/);
+    for (const id of [entry.id, ack.id, model.id]) expect(id).toMatch(/^[0-9a-f]{8}$/);
 
     // What reached the model: the branch's context, the instruction and the focus; nothing else.
     const body = s.requests[0]?.body as { messages: { role: string; content: unknown }[]; stream: boolean };
@@ -70,11 +89,11 @@ describe("agent handoff, success", () => {
     expect(String(last?.content).endsWith("Additional focus: error positions first")).toBe(true);
     expect(s.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
 
-    // The source gained exactly two lines, chained from the old leaf; every earlier byte is intact.
+    // The source gained exactly three lines, chained from the old leaf; every earlier byte is intact.
     const after = readFileSync(src);
     expect(after.subarray(0, original.length).equals(original)).toBe(true);
     const added = after.subarray(original.length).toString("utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    expect(added).toHaveLength(2);
+    expect(added).toHaveLength(3);
     expect(added[0]).toMatchObject({ type: "message", parentId: "e000000c", message: { role: "user" } });
     expect(added[0].message.content[0].text).toContain("Additional focus: error positions first");
     expect(added[1]).toMatchObject({
@@ -83,6 +102,8 @@ describe("agent handoff, success", () => {
       message: { role: "assistant", content: [{ type: "text", text: document }], model: "fake-model-2026", provider: "127.0.0.1", stopReason: "stop" },
     });
     expect(added[1].message.usage).toMatchObject({ input: 1000, output: 200 });
+    // The answer names the endpoint's model, and the session then resumes with its own again.
+    expect(added[2]).toEqual({ type: "model_change", id: added[2].id, parentId: added[1].id, timestamp: added[1].timestamp, provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
   });
 
   test("--json prints one object, --no-record leaves the source untouched", async () => {
@@ -128,6 +149,7 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", v1, "-o", join(sandbox.dir, "new.jsonl")], env(s.url));
     expect(run.code).toBe(0);
     const lines = readFileSync(v1, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    // No model entry: the source names no model (its answer has no provider), so there is none to restore.
     expect(lines).toHaveLength(6);
     expect(lines[0]).toMatchObject({ type: "session", version: 3, id: "11111111-2222-4333-8444-555555555555", cwd: "/w" });
     expect(lines.slice(1, 4).map((l) => l.type)).toEqual(["message", "thinking_level_change", "message"]);

@@ -60,6 +60,7 @@ describe("agent inspect on good sessions", () => {
       branchEntries: 29,
       branchMessages: 21,
       contextMessages: 14,
+      contextRoles: ["compactionSummary", "branchSummary", "user", "assistant", "toolResult", "bashExecution", "custom", "user", "assistant", "toolResult", "assistant", "toolResult", "user", "assistant"],
       estimatedTokens: 1468,
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],

@@ -55,7 +55,7 @@ describe("locks left behind", () => {
     const run = await runAgent(["handoff", src], sandbox.env(s.url));
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("not recorded");
-    expect(readFileSync(src, "utf8").trimEnd().split("\n")).toHaveLength(20);
+    expect(readFileSync(src, "utf8").trimEnd().split("\n")).toHaveLength(21);
     expect(existsSync(`${src}.lock`)).toBe(false);
   });
 });

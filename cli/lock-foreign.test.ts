@@ -83,12 +83,16 @@ describe("a lock of ours left by a dead process is still taken over", () => {
     ["nothing (its writer died before writing the pid), long ago", () => ""],
   ])("%s", async (_, content) => {
     const src = sandbox.source(EXAMPLE);
+    const before = readFileSync(src, "utf8");
     writeFileSync(`${src}.lock`, content());
     utimesSync(`${src}.lock`, LONG_AGO, LONG_AGO);
     const run = await runAgent(["handoff", src, "--engine", "offline"], cleanEnv(sandbox.home));
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("not recorded");
-    expect(readFileSync(src, "utf8").trimEnd().split("\n")).toHaveLength(20);
+    // Recorded: the instruction, the answer and the model entry follow the source's own lines.
+    const after = readFileSync(src, "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length).trimEnd().split("\n").map((l) => JSON.parse(l).type)).toEqual(["message", "message", "model_change"]);
     expect(existsSync(`${src}.lock`)).toBe(false);
     expect(readdirSync(sandbox.dir).filter((f) => f.includes("stale"))).toEqual([]);
   });

@@ -58,7 +58,13 @@ describe("-o - writes the new session to stdout", () => {
     const file = await runAgent(["handoff", src, "-o", join(sandbox.dir, "new.jsonl"), "--engine", "offline", "--no-record"], cleanEnv(sandbox.home), sandbox.dir);
     expect([run.code, file.code]).toEqual([0, 0]);
     // Ids and times differ run to run; everything else is the same.
-    const strip = (line: Record<string, unknown>) => ({ ...line, id: 0, timestamp: 0, parentId: line.parentId === null ? null : 0 });
+    const strip = (line: Record<string, unknown>) => ({
+      ...line,
+      id: 0,
+      timestamp: 0,
+      parentId: line.parentId === null ? null : 0,
+      ...(typeof line.message === "object" && line.message !== null ? { message: { ...line.message, timestamp: 0 } } : {}),
+    });
     expect(parseLines(run.stdout).map(strip)).toEqual(parseLines(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8")).map(strip));
   });
 

@@ -66,7 +66,7 @@ describe("recording into the source", () => {
     expect(now.startsWith(cut.toString("utf8"))).toBe(true);
     const lines = now.slice(cut.length).split("\n");
     expect(lines[0]).toBe("");
-    expect(lines.slice(1).filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(["message", "message"]);
+    expect(lines.slice(1).filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(["message", "message", "model_change"]);
   });
 
   test("a lock held by a live process: we wait, then say who holds it, and do not record", async () => {
@@ -85,7 +85,7 @@ describe("recording into the source", () => {
     const url = serve();
     const run = await runAgent(["handoff", src], env(url));
     expect(run.code).toBe(0);
-    expect(addedLines()).toHaveLength(2);
+    expect(addedLines()).toHaveLength(3);
     expect(existsSync(`${src}.lock`)).toBe(false);
   });
 
@@ -95,7 +95,7 @@ describe("recording into the source", () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     const added = addedLines();
     // The second to finish sees the first one's lines and does not record on top of them.
-    expect(added).toHaveLength(2);
+    expect(added).toHaveLength(3);
     expect(`${a.stderr}${b.stderr}`).toMatch(/changed while we worked|holds/);
     expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toHaveLength(3);
   });

@@ -58,12 +58,14 @@ describe("a version 1 source upgraded to record the handoff", () => {
     const after = readFileSync(path, "utf8").split("\n");
     expect(after.at(-1)).toBe("");
     const written = after.slice(0, -1);
-    expect(written).toHaveLength(lines.length + 2);
+    // The source's own lines, then ours: the instruction, the answer and the model entry.
+    expect(written).toHaveLength(lines.length + 3);
     const expected = expectedV3(lines);
     // Line by line, so a failure names the line (the deep one is 200,000 characters).
-    written.slice(0, -2).forEach((line, i) => expect([i, line === expected[i]]).toEqual([i, true]));
-    const turn = written.slice(-2).map((line) => JSON.parse(line));
+    written.slice(0, -3).forEach((line, i) => expect([i, line === expected[i]]).toEqual([i, true]));
+    const turn = written.slice(-3, -1).map((line) => JSON.parse(line));
     expect(turn.map((e) => e.message.role)).toEqual(["user", "assistant"]);
+    expect(JSON.parse(written.at(-1) ?? "{}").type).toBe("model_change");
     expect(turn[0].parentId).toBe(hex(lines.length - 1));
   });
 

@@ -1,102 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isObject, type JsonObject } from "../json.ts";
+import type { JsonObject } from "../json.ts";
 import { analyzeBranch } from "../session/analyze.ts";
 import { splitLines } from "../session/lines.ts";
 import { parseSession } from "../session/parse.ts";
+import { restoredModel } from "../session/restored-model.ts";
 import type { Entry, Session } from "../session/types.ts";
 import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
-import { renderNewSession, renderRecording, sessionFileName, type Recording, type RecordingInput } from "./outputs.ts";
+import { renderRecording, sessionFileName, type Recording, type RecordingInput } from "./outputs.ts";
+import { DOCUMENT, NEW_SESSION_ID, NOW, parseLines, readFixture } from "../../fixtures/outputs.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
-
-const FIXTURES = join(import.meta.dir, "../../fixtures");
-const readFixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
-
-/** Byte-compares with a golden file; `UPDATE_GOLDEN=1` rewrites it instead (review the diff). */
-function expectGolden(name: string, actual: string): void {
-  const path = join(FIXTURES, "golden", name);
-  if (process.env.UPDATE_GOLDEN === "1") {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, actual);
-    return;
-  }
-  if (!existsSync(path)) throw new Error(`${path} is missing; run the tests with UPDATE_GOLDEN=1 to write it`);
-  expect(actual).toBe(readFileSync(path, "utf8"));
-}
-
-/** Each line of JSON Lines text, parsed; fails on a line that is not a JSON object. */
-function parseLines(text: string): JsonObject[] {
-  expect(text.endsWith("\n")).toBe(true);
-  return text
-    .slice(0, -1)
-    .split("\n")
-    .map((line) => {
-      const value: unknown = JSON.parse(line);
-      if (!isObject(value)) throw new Error(`not an object: ${line}`);
-      return value;
-    });
-}
-
-/** Characters JSON has to escape, non-ASCII text and a fence, so the golden pins the encoding. */
-const DOCUMENT = [
-  "## Goal",
-  'Make `exportCsv` quote fields with "commas" — per RFC 4180 ✅',
-  "",
-  "## Critical Context",
-  "- Windows path: C:\\work\\app\\src\\export.ts",
-  "```sh",
-  "npm test\t# 1 failing",
-  "```",
-].join("\n");
-
-const NOW = new Date("2026-11-30T08:15:42.123Z");
-const NEW_SESSION_ID = "0b9c8d7e-6f50-4a41-9b32-1c2d3e4f5a6b";
-const SOURCE_PATH = "/home/me/.pi/agent/sessions/--home-me-app--/2026-11-29T10-00-00-000Z_3f0c9a52-8d1e-4b7a-9c61-2f4e5d6a7b80.jsonl";
-
-describe("renderNewSession", () => {
-  const content = renderNewSession({
-    sessionId: NEW_SESSION_ID,
-    entryId: "5e6f7a8b",
-    timestamp: NOW,
-    cwd: "/home/me/app",
-    parentSession: SOURCE_PATH,
-    document: DOCUMENT,
-  });
-
-  test("matches the golden file byte for byte", () => {
-    expectGolden("new-session.jsonl", content);
-  });
-
-  test("is a header and one handoff message holding the exactly wrapped document", () => {
-    const [header, message, ...rest] = parseLines(content);
-    expect(rest).toEqual([]);
-    expect(header).toEqual({ type: "session", version: 3, id: NEW_SESSION_ID, timestamp: NOW.toISOString(), cwd: "/home/me/app", parentSession: SOURCE_PATH });
-    expect(message).toEqual({
-      type: "custom_message",
-      id: "5e6f7a8b",
-      parentId: null,
-      timestamp: NOW.toISOString(),
-      customType: "handoff",
-      content: `<handoff-context>\n${DOCUMENT}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`,
-      display: true,
-    });
-  });
-
-  test("omits cwd when the source has none", () => {
-    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryId: "5e6f7a8b", timestamp: NOW, cwd: undefined, parentSession: SOURCE_PATH, document: "x" });
-    expect(text.split("\n")[0]).not.toContain("cwd");
-  });
-
-  test("reads back as a session whose context is the one handoff message", () => {
-    const session = parseSession(content);
-    expect(session.problems).toEqual([]);
-    expect(session.header.parentSession).toBe(SOURCE_PATH);
-    const { context } = analyzeBranch(session);
-    expect(context).toHaveLength(1);
-    expect(context[0]?.content).toEqual([{ type: "text", text: wrapHandoffDocument(DOCUMENT) }]);
-  });
-});
 
 describe("wrapHandoffDocument", () => {
   test("is the spec's wrapper, exactly", () => {
@@ -142,7 +54,8 @@ function recordingFor(session: Session, leafId: string | undefined, overrides: P
     finishReason: "stop",
     usage: { inputTokens: 1200, outputTokens: 340 },
     timestamp: NOW,
-    entryIds: ["9a000001", "9a000002"],
+    entryIds: ["9a000001", "9a000002", "9a000003"],
+    restore: restoredModel(analyzeBranch(session, { leafId }).branch.entries),
     ...overrides,
   };
   return renderRecording(input);
@@ -165,10 +78,13 @@ function rewrittenText(recording: Recording, session: Session, sourceText: strin
 /** What of an entry must survive a rewrite: its place in the tree and every field. */
 const essence = (entry: Entry) => ({ type: entry.type, id: entry.id, parentId: entry.parentId, data: entry.data });
 
-/** Checks the two recorded lines: the instruction, then the document, chained from `leafId`. */
-function expectRecordedTurn(lines: JsonObject[], leafId: string | null): void {
-  expect(lines).toHaveLength(2);
-  const [user, assistant] = lines;
+/**
+ * Checks the recorded lines: the instruction, then the document, chained from `leafId`, then
+ * the model entry that puts back `model` (the one the branch resumed with before).
+ */
+function expectRecordedTurn(lines: JsonObject[], leafId: string | null, model: JsonObject): void {
+  expect(lines).toHaveLength(3);
+  const [user, assistant, modelChange] = lines;
   expect(user).toEqual({
     type: "message",
     id: "9a000001",
@@ -191,13 +107,16 @@ function expectRecordedTurn(lines: JsonObject[], leafId: string | null): void {
       timestamp: NOW.getTime(),
     },
   });
+  expect(modelChange).toEqual({ type: "model_change", id: "9a000003", parentId: "9a000002", timestamp: NOW.toISOString(), ...model });
 }
 
+const EXAMPLE_MODEL = { provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" };
+
 describe("renderRecording", () => {
-  test("a version 3 source gets exactly two appended lines, chained from the leaf", () => {
+  test("a version 3 source gets exactly three appended lines, chained from the leaf", () => {
     const session = parseSession(readFixture("example.jsonl"));
     const text = textOf(recordingFor(session, "a0000011"), "append");
-    expectRecordedTurn(parseLines(text), "a0000011");
+    expectRecordedTurn(parseLines(text), "a0000011", EXAMPLE_MODEL);
   });
 
   test.each([
@@ -220,7 +139,7 @@ describe("renderRecording", () => {
   test("chains from the given leaf, not the last entry, when another branch was handed off", () => {
     const session = parseSession(readFixture("sessions/v3-branches.jsonl"));
     const text = textOf(recordingFor(session, "c0000019"), "append");
-    expectRecordedTurn(parseLines(text), "c0000019");
+    expectRecordedTurn(parseLines(text), "c0000019", EXAMPLE_MODEL);
   });
 
   test("the appended source reads back with the turn as its new branch", () => {
@@ -228,8 +147,8 @@ describe("renderRecording", () => {
     const before = parseSession(source);
     const after = parseSession(source + textOf(recordingFor(before, "a0000011"), "append"));
     expect(after.problems).toEqual([]);
-    expect(after.entries.slice(0, -2).map(essence)).toEqual(before.entries.map(essence));
-    expect(analyzeBranch(after).branch.entries.slice(-3).map((e) => e.id)).toEqual(["a0000011", "9a000001", "9a000002"]);
+    expect(after.entries.slice(0, -3).map(essence)).toEqual(before.entries.map(essence));
+    expect(analyzeBranch(after).branch.entries.slice(-4).map((e) => e.id)).toEqual(["a0000011", "9a000001", "9a000002", "9a000003"]);
   });
 
   test("a version 3 source without a final newline gets one before the turn", () => {
@@ -237,7 +156,7 @@ describe("renderRecording", () => {
     const session = parseSession(source);
     const text = textOf(recordingFor(session, "a0000011"), "append");
     expect(text.startsWith("\n{")).toBe(true);
-    expectRecordedTurn(parseLines(text.slice(1)), "a0000011");
+    expectRecordedTurn(parseLines(text.slice(1)), "a0000011", EXAMPLE_MODEL);
     expect(parseSession(source + text).problems).toEqual([]);
   });
 
@@ -261,9 +180,9 @@ describe("renderRecording", () => {
     expect(after.version).toBe(3);
     expect(after.versionFound).toBe(3);
     expect(after.problems).toEqual([]);
-    expect(after.entries).toHaveLength(before.entries.length + 2);
-    expect(after.entries.slice(0, -2).map(essence)).toEqual(before.entries.map(essence));
-    expectRecordedTurn(lines.slice(-2), leafId ?? null);
+    expect(after.entries).toHaveLength(before.entries.length + 3);
+    expect(after.entries.slice(0, -3).map(essence)).toEqual(before.entries.map(essence));
+    expectRecordedTurn(lines.slice(-3), leafId ?? null, name.includes("v1") ? { provider: "anthropic", modelId: "claude-sonnet-4-5", model: "anthropic/claude-sonnet-4-5" } : EXAMPLE_MODEL);
   });
 
   test("a version 1 rewrite keeps what the branch sends to a model", () => {

@@ -1,4 +1,5 @@
 import type { TokenUsage } from "../llm/types.ts";
+import { modelChangeFields, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
 
@@ -14,28 +15,82 @@ export function sessionFileName(timestamp: Date, sessionId: string): string {
 
 export interface NewSessionInput {
   sessionId: string;
-  entryId: string;
+  /** Fresh ids for the handoff message, the acknowledgement and the model entry. */
+  entryIds: [string, string, string];
   timestamp: Date;
   cwd: string | undefined;
   /** Absolute path of the session handed off; `undefined` when it was read as a stream. */
   parentSession: string | undefined;
   document: string;
+  /** The model the source's branch resumes with; the new session resumes with it too. */
+  model: RestoredModel;
 }
 
-/** The new session file: a v3 header and one `handoff` custom message holding the document. */
+/** What the acknowledgement says: the next model sees it after the document, before the user's next words. */
+export const ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
+
+/**
+ * Token counts in the shape both agents write. omp fails to load an assistant message whose
+ * usage has no `cost`; we never know a price, so it is zero.
+ */
+function usageFields(input: number, output: number) {
+  return {
+    input,
+    output,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: input + output,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** The `model_change` line that puts the model back, if the session named one. */
+function modelChangeLine(model: RestoredModel, id: string, parentId: string, iso: string): string {
+  const fields = modelChangeFields(model);
+  if (!fields) return "";
+  const { type, ...rest } = fields;
+  return line({ type, id, parentId, timestamp: iso, ...rest });
+}
+
+/**
+ * The new session file: a v3 header, the `handoff` custom message holding the document, a
+ * short assistant acknowledgement, and a `model_change` back to the source's model.
+ * The acknowledgement is there because pi 0.73.1 takes a file without any assistant message
+ * for one it never saved and writes everything again on the first reply (a second header,
+ * duplicate ids); the model entry because both agents would otherwise resume with the
+ * acknowledgement's model, which is ours, not a model they can call.
+ */
 export function renderNewSession(input: NewSessionInput): string {
   const iso = input.timestamp.toISOString();
+  const [handoffId, ackId, modelEntryId] = input.entryIds;
   return (
     line({ type: "session", version: 3, id: input.sessionId, timestamp: iso, cwd: input.cwd, parentSession: input.parentSession }) +
     line({
       type: "custom_message",
-      id: input.entryId,
+      id: handoffId,
       parentId: null,
       timestamp: iso,
       customType: "handoff",
       content: wrapHandoffDocument(input.document),
       display: true,
-    })
+    }) +
+    line({
+      type: "message",
+      id: ackId,
+      parentId: handoffId,
+      timestamp: iso,
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: ACKNOWLEDGEMENT }],
+        api: "offline",
+        provider: "agent",
+        model: "handoff",
+        usage: usageFields(0, 0),
+        stopReason: "stop",
+        timestamp: input.timestamp.getTime(),
+      },
+    }) +
+    modelChangeLine(input.model, modelEntryId, ackId, iso)
   );
 }
 
@@ -55,8 +110,10 @@ export interface RecordingInput {
   finishReason: string;
   usage: TokenUsage | undefined;
   timestamp: Date;
-  /** Two fresh entry ids, unused in the session. */
-  entryIds: [string, string];
+  /** Three fresh entry ids, unused in the session: the instruction, the answer, the model entry. */
+  entryIds: [string, string, string];
+  /** The model the branch resumes with before the recording: it must resume with it after. */
+  restore: RestoredModel;
 }
 
 /** How the source session changes after a handoff, if at all. */
@@ -77,7 +134,9 @@ function stopReasonFor(finishReason: string): "stop" | "length" {
 
 /**
  * What to add to the source session: the instruction as a user message and the document as
- * the assistant's answer, as the interactive agents record them. A version 1 or 2 source is
+ * the assistant's answer, as the interactive agents record them, then a `model_change` back to
+ * the model the branch resumed with: the answer names the model that wrote it (ours, or the
+ * offline engine), and both agents restore the last model they see. A version 1 or 2 source is
  * first brought to version 3 (entries need ids to hang a turn from), so the whole file is
  * rewritten from its own lines (`upgradeToVersion3`, when the file is read again to be
  * replaced), every entry kept; a file with unusable lines is not rewritten, since the lines
@@ -87,7 +146,7 @@ export function renderRecording(input: RecordingInput): Recording {
   const { session } = input;
   const iso = input.timestamp.toISOString();
   const ms = input.timestamp.getTime();
-  const [userId, assistantId] = input.entryIds;
+  const [userId, assistantId, modelEntryId] = input.entryIds;
   const usage = input.usage ?? { inputTokens: 0, outputTokens: 0 };
   const turn =
     line({
@@ -108,18 +167,12 @@ export function renderRecording(input: RecordingInput): Recording {
         api: input.api,
         provider: input.provider,
         model: input.model,
-        usage: {
-          input: usage.inputTokens,
-          output: usage.outputTokens,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: usage.inputTokens + usage.outputTokens,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: usageFields(usage.inputTokens, usage.outputTokens),
         stopReason: stopReasonFor(input.finishReason),
         timestamp: ms,
       },
-    });
+    }) +
+    modelChangeLine(input.restore, modelEntryId, assistantId, iso);
 
   if (session.version === 3) return { mode: "append", text: (session.missingFinalNewline ? "\n" : "") + turn };
   if (session.problems.length > 0) {

@@ -131,4 +131,18 @@ describe("withheld strings (the API key)", () => {
     expect(result.model).toBe("model-[withheld]");
     expect(JSON.stringify(result)).not.toContain(key);
   });
+
+  test("never reach the model entries we write, though the session named a model with it", async () => {
+    const key = "sk-test-withheld-0123456789";
+    const complete: Complete = async () => ({ text: VAGUE_DOCUMENT, finishReason: "stop", usage: undefined, model: "m" });
+    const session = parseSession(readFileSync(PLANTED, "utf8").replaceAll('"model":"gpt-5"', `"model":"gpt-5-${key}"`));
+    const input = { ...inputFor(PLANTED), session, analysis: analyzeBranch(session), withheld: [key], record: true };
+    expect(JSON.stringify(input.analysis.branch.entries)).toContain(key);
+    const result = await runHandoff(input, deps(complete));
+    const recording = result.recording;
+    const recorded = recording === undefined || recording.mode === "skip" ? "" : recording.mode === "append" ? recording.text : recording.turn;
+    const written = `${result.newSession.content}${recorded}`;
+    expect(written).toContain('"modelId":"gpt-5-[withheld]"');
+    expect(written).not.toContain(key);
+  });
 });

@@ -10,7 +10,15 @@ describe("runHandoff: the result", () => {
     expect(result.newSession.sessionId).toBe(NEW_SESSION_ID);
     expect(result.newSession.fileName).toBe(`2026-11-30T08-00-00-000Z_${NEW_SESSION_ID}.jsonl`);
     expect(result.newSession.content).toBe(
-      renderNewSession({ sessionId: NEW_SESSION_ID, entryId: "e0000001", timestamp: NOW, cwd: "/home/me/app", parentSession: "/home/me/sessions/source.jsonl", document: FULL_DOCUMENT }),
+      renderNewSession({
+        sessionId: NEW_SESSION_ID,
+        entryIds: ["e0000001", "e0000002", "e0000003"],
+        timestamp: NOW,
+        cwd: "/home/me/app",
+        parentSession: "/home/me/sessions/source.jsonl",
+        document: FULL_DOCUMENT,
+        model: { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" },
+      }),
     );
     expect(result.recording).toBeUndefined();
   });
@@ -33,8 +41,10 @@ describe("runHandoff: the result", () => {
   test("records the instruction and the document from the handed-off leaf", async () => {
     const input = inputFor(readFixture("sessions/v3-branches.jsonl"), { record: true, focus: "the config", provider: "openrouter" }, "c0000019");
     const result = await runHandoff(input, deps(fakeModel(answer(FULL_DOCUMENT)).complete));
-    const [instruction, document, ...rest] = appendedLines(result.recording);
+    const [instruction, document, model, ...rest] = appendedLines(result.recording);
     expect(rest).toEqual([]);
+    // The branch at c0000019 resumes with openai/gpt-5 (its model_change, then its answers): it still does after.
+    expect(model).toMatchObject({ type: "model_change", parentId: document?.id, provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
     expect(instruction).toMatchObject({ parentId: "c0000019", message: { role: "user", content: [{ type: "text", text: renderInstruction("the config") }] } });
     expect(document).toMatchObject({
       parentId: instruction?.id,
@@ -65,10 +75,10 @@ describe("runHandoff: the result", () => {
   test("recorded entry ids never reuse an id the session has", async () => {
     const input = exampleInput({ record: true });
     const existing = [...input.analysis.tree.byId.keys()];
-    const ids = ["a0000011", "a0000002", "a0000011", "f0000001", "f0000001", "f0000002", "f0000003"];
+    const ids = ["a0000011", "a0000002", "a0000011", "f0000001", "f0000001", "f0000002", "f0000003", "f0000004", "n1", "n2", "n3"];
     const result = await runHandoff(input, deps(fakeModel(answer(FULL_DOCUMENT)).complete, { newEntryId: () => ids.shift() ?? "exhausted" }));
     const recordedIds = appendedLines(result.recording).map((line) => line.id);
-    expect(recordedIds).toEqual(["f0000001", "f0000002"]);
+    expect(recordedIds).toEqual(["f0000001", "f0000002", "f0000003"]);
     for (const id of recordedIds) expect(existing).not.toContain(id);
   });
 });

@@ -4,6 +4,7 @@ import { GENERIC, type ProviderProfile } from "../llm/providers/profile.ts";
 import { reasoningAllowance, shapeRequest } from "../llm/providers/shape.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
+import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
 import type { CondenseReport } from "./condense/report.ts";
@@ -112,6 +113,11 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
   return { ...planned, requests, redacted: guard.redacted };
 }
 
+function withholdModel(model: RestoredModel, withhold: (text: string) => string): RestoredModel {
+  const pi = model.pi && { provider: withhold(model.pi.provider), modelId: withhold(model.pi.modelId) };
+  return { pi, omp: model.omp === undefined ? undefined : withhold(model.omp) };
+}
+
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
   const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes), sourceIsStream: input.sourceIsStream });
   return appendSessionFacts(document, facts);
@@ -162,6 +168,10 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
   const model = guard.withhold(written.answeredBy ?? input.model);
+  // The model the branch resumes with in pi and omp: both files we write must keep it (scrubbed
+  // like everything else we write, should a session have put the key in a model name).
+  const restore = withholdModel(restoredModel(input.analysis.branch.entries), guard.withhold);
+  const fresh = new Set<string>();
   const recording = input.record
     ? renderRecording({
         session: input.session,
@@ -174,7 +184,8 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         finishReason: written.finishReason,
         usage: written.usage,
         timestamp: now,
-        entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken)],
+        entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken), freshEntryId(deps, taken)],
+        restore,
       })
     : undefined;
 
@@ -189,11 +200,12 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
       fileName: sessionFileName(now, sessionId),
       content: renderNewSession({
         sessionId,
-        entryId: freshEntryId(deps, new Set()),
+        entryIds: [freshEntryId(deps, fresh), freshEntryId(deps, fresh), freshEntryId(deps, fresh)],
         timestamp: now,
         cwd: input.session.header.cwd === undefined ? undefined : guard.withhold(input.session.header.cwd),
         parentSession: input.sourceIsStream ? undefined : guard.withhold(input.sourcePath),
         document,
+        model: restore,
       }),
     },
     recording,

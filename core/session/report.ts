@@ -18,6 +18,8 @@ export interface InspectReport {
   branchEntries: number;
   branchMessages: number;
   contextMessages: number;
+  /** Each context message in order: `assistant`, `toolResult`, or the user side's kind (`user`, `compactionSummary`, `bashExecution`, …). */
+  contextRoles: string[];
   estimatedTokens: number;
   filesRead: string[];
   filesModified: string[];
@@ -42,6 +44,7 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
     branchEntries: analysis.branch.entries.length,
     branchMessages: analysis.branchMessages,
     contextMessages: analysis.context.length,
+    contextRoles: analysis.context.map((m) => (m.role === "user" ? m.kind : m.role)),
     estimatedTokens: analysis.estimatedTokens,
     filesRead: analysis.facts.filesRead,
     filesModified: analysis.facts.filesModified,

@@ -1,0 +1,107 @@
+/**
+ * `bun run compat`: the real agents are the judge. Installs pinned pi, omp, Claude Code and
+ * Codex from committed lockfiles (outside the repository, cached), then re-executes itself in
+ * a network namespace that has only loopback and checks, against fake model servers:
+ * that pi and omp read every session fixture as we do, that the sessions we write resume in
+ * them, and (with --regenerate) records real transcripts into fixtures/real/<agent>/.
+ *
+ *   bun run compat [--regenerate] [--only pi,omp]
+ *
+ * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
+ */
+import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
+import { checkReading } from "./checks/reading.ts";
+import { createChecks, summarize, type Checks } from "./checks/report.ts";
+import { checkResume } from "./checks/resume.ts";
+import { checkVersion } from "./checks/version.ts";
+import { recordTranscripts } from "./transcripts/record.ts";
+import { installAgent } from "./install.ts";
+import { INSIDE_FLAG, prepareIsolation, reexecIsolated, type DnsLog } from "./isolate.ts";
+
+interface Options {
+  regenerate: boolean;
+  agents: Agent[];
+}
+
+function parseOptions(argv: string[]): Options | string {
+  let regenerate = false;
+  let agents = [...AGENTS];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--regenerate") regenerate = true;
+    else if (arg === "--only") {
+      const names = (argv[++i] ?? "").split(",").filter(Boolean);
+      const unknown = names.filter((name) => !agentByName(name));
+      if (names.length === 0 || unknown.length > 0) return `--only takes a comma-separated list of ${AGENTS.map((a) => a.name).join(", ")}`;
+      agents = AGENTS.filter((agent) => names.includes(agent.name));
+    } else return `unknown argument ${arg}; usage: bun run compat [--regenerate] [--only pi,omp,claude-code,codex]`;
+  }
+  return { regenerate, agents };
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function outside(argv: string[], options: Options): Promise<number> {
+  if (process.getuid?.() !== 0) {
+    console.error("bun run compat needs root: the agents run in a network namespace of their own (unshare --net)");
+    return 2;
+  }
+  const missing = ["unshare", "ip", "mount", "npm", "node"].filter((tool) => Bun.which(tool) === null);
+  if (missing.length > 0) {
+    console.error(`bun run compat needs ${missing.join(", ")} on PATH`);
+    return 2;
+  }
+  const started = performance.now();
+  for (const agent of options.agents) {
+    try {
+      const result = await installAgent(agent, process.env, say);
+      say(`${agent.name}: ${result.reused ? "cached" : "installed"} in ${result.seconds.toFixed(1)}s at ${result.dir}`);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+  }
+  say(`install: ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  return await reexecIsolated(import.meta.path, argv);
+}
+
+async function inside(options: Options): Promise<number> {
+  const started = performance.now();
+  let dns: DnsLog;
+  try {
+    dns = await prepareIsolation();
+  } catch (error) {
+    console.error(`bun run compat: ${error instanceof Error ? error.message : String(error)}; no agent was started`);
+    return 1;
+  }
+  say("isolated: network namespace with loopback only; DNS answered by a logging stub");
+  const checks: Checks = createChecks(say);
+  const dirs = new Map(options.agents.map((agent) => [agent.name, installDir(agent, process.env)]));
+  try {
+    for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
+    const pi = options.agents.find((a) => a.name === "pi");
+    const omp = options.agents.find((a) => a.name === "omp");
+    for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks, dns);
+    for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
+    for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
+  } finally {
+    dns.stop();
+  }
+  say(`run: ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  say(summarize(checks.results));
+  return checks.results.every((r) => r.ok) && checks.results.length > 0 ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const isInside = argv[0] === INSIDE_FLAG;
+  const rest = isInside ? argv.slice(1) : argv;
+  const options = parseOptions(rest);
+  if (typeof options === "string") {
+    console.error(options);
+    return 2;
+  }
+  return isInside ? await inside(options) : await outside(rest, options);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import { analyzeBranch } from "../session/analyze.ts";
+import { parseSession } from "../session/parse.ts";
+import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
+import { ACKNOWLEDGEMENT, renderNewSession } from "./outputs.ts";
+import { DOCUMENT, expectGolden, NEW_SESSION_ID, NOW, parseLines, SOURCE_PATH } from "../../fixtures/outputs.ts";
+import { wrapHandoffDocument } from "./wrap.ts";
+
+/** The model a pi session on openai/gpt-5 resumes with, in both agents' terms. */
+const GPT5: RestoredModel = { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" };
+
+describe("renderNewSession", () => {
+  const content = renderNewSession({
+    sessionId: NEW_SESSION_ID,
+    entryIds: ["5e6f7a8b", "5e6f7a8c", "5e6f7a8d"],
+    timestamp: NOW,
+    cwd: "/home/me/app",
+    parentSession: SOURCE_PATH,
+    document: DOCUMENT,
+    model: GPT5,
+  });
+
+  test("matches the golden file byte for byte", () => {
+    expectGolden("new-session.jsonl", content);
+  });
+
+  test("is a header, the handoff message, an acknowledgement whose usage has a cost, and the source's model", () => {
+    const [header, message, ack, model, ...rest] = parseLines(content);
+    expect(rest).toEqual([]);
+    expect(header).toEqual({ type: "session", version: 3, id: NEW_SESSION_ID, timestamp: NOW.toISOString(), cwd: "/home/me/app", parentSession: SOURCE_PATH });
+    expect(message).toEqual({
+      type: "custom_message",
+      id: "5e6f7a8b",
+      parentId: null,
+      timestamp: NOW.toISOString(),
+      customType: "handoff",
+      content: `<handoff-context>\n${DOCUMENT}\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.`,
+      display: true,
+    });
+    expect(ack).toEqual({
+      type: "message",
+      id: "5e6f7a8c",
+      parentId: "5e6f7a8b",
+      timestamp: NOW.toISOString(),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: ACKNOWLEDGEMENT }],
+        api: "offline",
+        provider: "agent",
+        model: "handoff",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: NOW.getTime(),
+      },
+    });
+    expect(model).toEqual({ type: "model_change", id: "5e6f7a8d", parentId: "5e6f7a8c", timestamp: NOW.toISOString(), provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
+  });
+
+  const GPT51 = { provider: "openai", modelId: "gpt-5.1" };
+  test.each([
+    ["a pi session", GPT5, GPT5],
+    ["an omp session whose explicit model differs from its last answer's", { pi: GPT51, omp: "anthropic/claude-opus-4-5" }, { pi: GPT51, omp: "anthropic/claude-opus-4-5" }],
+    ["a model only omp sees: pi gets it too", { pi: undefined, omp: "openai/gpt-5.1" }, { pi: GPT51, omp: "openai/gpt-5.1" }],
+    ["a model only pi sees: omp gets it too", { pi: GPT51, omp: undefined }, { pi: GPT51, omp: "openai/gpt-5.1" }],
+  ])("resumes in both agents with the source's model: %s", (_, model: RestoredModel, resumed: RestoredModel) => {
+    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: "/w", parentSession: SOURCE_PATH, document: "x", model });
+    expect(restoredModel(analyzeBranch(parseSession(text)).branch.entries)).toEqual(resumed);
+  });
+
+  test("a source that names no model gets no model entry: the acknowledgement is the last line", () => {
+    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: "/w", parentSession: SOURCE_PATH, document: "x", model: { pi: undefined, omp: undefined } });
+    expect(parseLines(text).map((l) => l.type)).toEqual(["session", "custom_message", "message"]);
+  });
+
+  test("omits cwd when the source has none", () => {
+    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: undefined, parentSession: SOURCE_PATH, document: "x", model: GPT5 });
+    expect(text.split("\n")[0]).not.toContain("cwd");
+  });
+
+  test("reads back as a session whose context is the handoff message, then the acknowledgement", () => {
+    const session = parseSession(content);
+    expect(session.problems).toEqual([]);
+    expect(session.header.parentSession).toBe(SOURCE_PATH);
+    const { context } = analyzeBranch(session);
+    expect(context.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(context[0]?.content).toEqual([{ type: "text", text: wrapHandoffDocument(DOCUMENT) }]);
+    expect(context[1]?.content).toEqual([{ type: "text", text: ACKNOWLEDGEMENT }]);
+  });
+});
+
