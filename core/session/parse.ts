@@ -2,7 +2,8 @@ import { AgentError } from "../errors.ts";
 import { isObject, stringField, type JsonObject } from "../json.ts";
 import { splitLines, type RawLine, type SessionBytes } from "./lines.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
-import type { LineProblem, Session, SessionFormat, SessionHeader, TitleSlot } from "./types.ts";
+import type { AgentName } from "./formats/types.ts";
+import type { LineProblem, Session, SessionHeader, TitleSlot } from "./types.ts";
 
 /** Entry types and message roles only oh-my-pi writes; seeing one tells us the format. */
 const OMP_ENTRY_TYPES = new Set([
@@ -162,7 +163,7 @@ function parseRecord(raw: RawLine): ParsedRecord | string {
   return { line: raw.line, type, data: value };
 }
 
-function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): SessionFormat {
+function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): AgentName {
   if (titleSlot) return "omp";
   // omp writes UUID v7 session ids, pi writes v4.
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(header.id)) return "omp";

@@ -1,12 +1,13 @@
 import { formatCount } from "../format.ts";
 import type { BranchAnalysis } from "./analyze.ts";
 import type { CommandRun } from "./facts.ts";
-import type { Session, SessionFormat } from "./types.ts";
+import type { AgentName } from "./formats/types.ts";
+import type { Session } from "./types.ts";
 
 /** What `agent inspect --json` prints. Field names are a public contract. */
 export interface InspectReport {
   file: string;
-  format: SessionFormat;
+  format: AgentName;
   version: number | null;
   sessionId: string;
   cwd: string | null;

@@ -1,7 +1,6 @@
 import type { JsonObject } from "../json.ts";
+import type { AgentName } from "./formats/types.ts";
 
-/** Which agent wrote a session file. */
-export type SessionFormat = "pi" | "omp";
 
 /** omp's optional first line: a fixed-size slot holding the session title. */
 export interface TitleSlot {
@@ -16,6 +15,10 @@ export interface SessionHeader {
   cwd: string | undefined;
   timestamp: string | undefined;
   parentSession: string | undefined;
+  /** The version of the agent that wrote the file, when the file says (Claude Code, Codex). */
+  agentVersion?: string;
+  /** Who served the session's model, when the file says (Codex `model_provider`). */
+  modelProvider?: string;
   /** The header line's 1-based line number in the file. */
   line: number;
   raw: JsonObject;
@@ -42,7 +45,8 @@ export interface LineProblem {
 
 /** A session file, parsed and migrated in memory to version 3. */
 export interface Session {
-  format: SessionFormat;
+  /** Which agent wrote the file. */
+  format: AgentName;
   titleSlot: TitleSlot | undefined;
   header: SessionHeader;
   /** The `version` field as found in the file; `undefined` means version 1. */
