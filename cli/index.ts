@@ -1,7 +1,6 @@
 #!/usr/bin/env bun
 import { runCli } from "./main.ts";
 import { describeBug, EXIT, writeStderr } from "./report.ts";
-import { stripControls } from "./terminal.ts";
 
 /**
  * The last resort: an error nothing caught (a failure in a callback, a rejection nobody
@@ -11,7 +10,7 @@ import { stripControls } from "./terminal.ts";
  */
 function lastResort(error: unknown): void {
   const verbose = process.argv.includes("-v") || process.argv.includes("--verbose");
-  writeStderr(`error: ${stripControls(describeBug(error, verbose))}\n`);
+  writeStderr(`error: ${describeBug(error, verbose)}\n`);
   process.exit(EXIT.failed);
 }
 process.on("uncaughtException", lastResort);

@@ -3,7 +3,7 @@
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
 import { StdoutError } from "./stdout.ts";
-import { stripControls } from "./terminal.ts";
+import { forPeople } from "./printed.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
 export const EXIT = {
@@ -52,15 +52,17 @@ let stderrListening = false;
 
 /**
  * Writes to stderr, come what may: with stderr gone (a closed pipe, a hung-up terminal) there
- * is nobody to tell, and the failure must not turn into an uncaught error of its own.
+ * is nobody to tell, and the failure must not turn into an uncaught error of its own. `text` is
+ * for people: it passes the output boundary (no controls, nothing withheld); `lead` is our own
+ * (a coloured prefix) and goes as it is.
  */
-export function writeStderr(text: string): void {
+export function writeStderr(text: string, lead = ""): void {
   if (!stderrListening) {
     stderrListening = true;
     process.stderr.on("error", () => {});
   }
   try {
-    process.stderr.write(text);
+    process.stderr.write(lead + forPeople(text));
   } catch {
     // Nowhere left to report it.
   }
@@ -80,12 +82,12 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
     reporters: [
       {
         log(entry: LogObject) {
-          // Messages quote sessions, endpoints and paths: none of them may drive the terminal.
-          const text = stripControls(formatArgs(entry.args));
+          // Messages quote sessions, endpoints and paths: writeStderr makes them safe to show.
+          const text = formatArgs(entry.args);
           // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
           const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
-          writeStderr(`${painted}${text}\n`);
+          writeStderr(`${text}\n`, painted);
         },
       },
     ],
