@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
-import { acquireLock, type Lock } from "./lock.ts";
+import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import { OUT_TO_STDOUT, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
@@ -79,12 +79,13 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
     const lock = await acquireLock(file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
+    const lockPath = lockPathFor(file.realPath);
     if ("foreign" in lock) {
-      logger.warn(`${file.path}: not recorded in the source: ${file.realPath}.lock is ${lock.foreign}, not a lock this tool made; it was left alone`);
+      logger.warn(`${file.path}: not recorded in the source: ${lockPath} is ${lock.foreign}, not a lock this tool made; it was left alone`);
       return undefined;
     }
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
-    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.realPath}.lock (another handoff recording into it?)`);
+    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${lockPath} (another handoff recording into it?)`);
   } catch (error) {
     if (!isAgentError(error) || error.code !== "FILE") throw error;
     logger.warn(`${file.path}: not recorded in the source: cannot lock it (${error.message})`);
