@@ -100,7 +100,7 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
  */
 function upgradedSource(session: Session, file: SessionFile, turn: string): Content {
   return (write) => {
-    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks), write)) return false;
+    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks, { exact: true }), write)) return false;
     write(turn);
     return true;
   };
