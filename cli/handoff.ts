@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
@@ -10,6 +9,7 @@ import { OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./opt
 import { createLogger, EXIT } from "./report.ts";
 import { withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
+import { readRegularFile } from "./files.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
@@ -100,9 +100,5 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
 }
 
 function readSystemPrompt(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new AgentError("FILE", `${path}: cannot read the system prompt (${error instanceof Error ? error.message : String(error)})`, { file: path });
-  }
+  return readRegularFile(path, (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path })).toString("utf8");
 }
