@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
+import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
@@ -20,26 +21,19 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
   };
 }
 
-/** Ctrl-C, a polite kill, and a terminal that went away (SIGHUP) all mean "stop, write nothing". */
-const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 /**
- * Runs `work` with SIGINT, SIGTERM and SIGHUP turned into a cancel signal for its whole length: the
- * model call, the wait for the lock, and the writes. Whatever was cancelled ends as CANCELLED
- * (exit 130), and no temp file outlives the run.
+ * Runs `work` as a run in progress (see cli/cancel.ts): SIGINT, SIGTERM and SIGHUP cancel it for
+ * its whole length, the computing, the model call, the wait for the lock, up to the writes.
+ * Whatever was cancelled ends as CANCELLED (exit 130), and no temp file outlives the run.
  */
 export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
-  const cancel = new AbortController();
-  const onSignal = () => cancel.abort();
-  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
-    return await work(cancel.signal);
+    return await asRunInProgress(work);
   } catch (error) {
-    if (cancel.signal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
     throw error;
   } finally {
     removeTempFiles();
-    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
   }
 }
 
@@ -129,8 +123,9 @@ function record(result: HandoffResult, session: Session, file: SessionFile, logg
 }
 
 /**
- * Writes what the pipeline returned: the lock is taken first (its wait can be cancelled, with
- * nothing written yet), then the new session and the recording are written back to back,
+ * Writes what the pipeline returned: a signal that came while it was computed is seen first;
+ * the lock is taken (its wait can be cancelled, with nothing written yet), a last checkpoint
+ * right before writing, then the new session and the recording are written back to back,
  * synchronously, so no signal lands between them. A new session that cannot be written fails
  * the run (exit 1) with nothing left behind. Returns the new file's path and whether the
  * source recorded the handoff.
@@ -148,11 +143,12 @@ export async function writeOutputs(
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
   const { session, file } = source;
+  await checkpoint();
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
-    if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    await checkpoint();
     if (out === OUT_TO_STDOUT) return { sessionFile: undefined, recorded: lock ? record(result, session, file, logger) : false };
     // Beside the source; a stream has no folder of its own, so the current one.
     const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);

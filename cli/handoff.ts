@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
+import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
@@ -46,6 +47,8 @@ export const handoffCommand = defineCommand({
 
     // The files are written: a failure to print now must say so (see printText).
     const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    // From here a signal ends the run at once, naming the files (which are complete).
+    markWritten(written);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);

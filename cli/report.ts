@@ -2,6 +2,7 @@
 // take most of consola's load time.
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
+import { CancelledError, printCancellationWith } from "./cancel.ts";
 import { StdoutError } from "./stdout.ts";
 import { forPeople } from "./printed.ts";
 
@@ -108,6 +109,10 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     else logger.error(error.message);
     return status;
   }
+  if (error instanceof CancelledError) {
+    logger.withTag(VERBATIM).error(error.message);
+    return EXIT.cancelled;
+  }
   if (error instanceof StdoutError) {
     logger.error(`${error.message}${error.written.length > 0 ? `; already written: ${error.written.join(", ")}` : ""}`);
     return EXIT.failed;
@@ -126,3 +131,6 @@ export function describeBug(error: unknown, withStack: boolean): string {
   if (withStack && error instanceof Error && error.stack) return `unexpected internal error (please report it): ${error.stack}`;
   return `unexpected internal error (please report it): ${firstLine}${withStack ? "" : " (run with --verbose for the stack)"}`;
 }
+
+// A signal outside a run ends the process with one line: through the output boundary too.
+printCancellationWith((line) => writeStderr(line));
