@@ -28,11 +28,15 @@ export function forStdout(text: string, terminal: boolean): string {
   return withhold(terminal ? stripControls(text) : text);
 }
 
-/** A JSON value for stdout: every string in it, keys included, with nothing withheld left. */
+/**
+ * A JSON value for stdout: every string value in it with nothing withheld left. Keys are our
+ * schema's own (no output keys an object by data), and a short secret that is also a word
+ * (a base URL's user name `model`) must not rename a field a script reads.
+ */
 export function forJson(value: unknown): unknown {
   if (typeof value === "string") return withhold(value);
   if (Array.isArray(value)) return value.map(forJson);
   if (typeof value !== "object" || value === null) return value;
   // fromEntries defines own properties: a `__proto__` key stays a key.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [withhold(key), forJson(item)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, forJson(item)]));
 }

@@ -92,7 +92,11 @@ export function printJson(value: unknown, options: { written?: readonly string[]
   return writeStdout(`${stringifyForTerminal(forJson(value), options.indent)}\n`, options.written ?? []);
 }
 
-/** Our own text (help, version), which may carry our own colours; never a configured secret either. */
+/**
+ * Our own text (help, version), which may carry our own colours. It quotes nothing from a
+ * session, an endpoint, the environment or the flags, so there is nothing to withhold, and a
+ * short key that is also a word (`ollama`) must not blank the help's own words.
+ */
 export function printOwnText(text: string): Promise<void> {
-  return writeStdout(forStdout(text, false), []);
+  return writeStdout(text, []);
 }

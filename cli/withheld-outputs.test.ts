@@ -211,3 +211,23 @@ describe("paths: written as they are where they name a file, withheld where they
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 });
+
+describe("our own text quotes nothing to withhold", () => {
+  test("help keeps its words when the key is one of them (OPENAI_API_KEY=ollama for a local server)", async () => {
+    const run = await runAgent(["handoff", "--help"], cleanEnv(sandbox.home, { OPENAI_API_KEY: "ollama" }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ollama");
+    expect(run.stdout).not.toContain("[withheld]");
+  });
+});
+
+describe("--json keeps its schema", () => {
+  test("a base URL user name that is also a field name withholds values, never renames a field", async () => {
+    const src = sessionQuoting("model and document");
+    const run = await runAgent(["handoff", src, "--engine", "offline", "--dry-run", "--json"], cleanEnv(sandbox.home, { OPENAI_BASE_URL: "http://document:pw-9Lq2x@127.0.0.1:9/v1" }));
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(Object.keys(report)).toEqual(["dryRun", "engine", "document"]);
+    expect(report.document).toContain("model and [withheld]");
+  });
+});
