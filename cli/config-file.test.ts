@@ -110,13 +110,13 @@ describe("loadConfigFile", () => {
   test("a named pipe is refused, not waited on", () => {
     const path = join(dir, "config.toml");
     expect(Bun.spawnSync(["mkfifo", path]).exitCode).toBe(0);
-    expect(usageError(path)).toBe(`${path}: cannot read the config file (not a regular file)`);
+    expect(usageError(path)).toBe(`${path}: cannot read the config file (it is a named pipe, not a regular file)`);
   });
 
   test("a link to a device is refused", () => {
     const path = join(dir, "config.toml");
     symlinkSync("/dev/zero", path);
-    expect(usageError(path)).toBe(`${path}: cannot read the config file (not a regular file)`);
+    expect(usageError(path)).toBe(`${path}: cannot read the config file (it is a device, not a regular file)`);
   });
 
   test("a dangling link is no config file, like a missing one", () => {

@@ -1,7 +1,7 @@
-import { readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AgentError, createRedactor } from "../core/index.ts";
+import { readRegularFile } from "./files.ts";
 import type { ConfigFile } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -53,16 +53,6 @@ export function keyLines(text: string, keys: readonly string[]): Record<string, 
   return found;
 }
 
-function codeOf(error: unknown): unknown {
-  return error instanceof Error && "code" in error ? error.code : undefined;
-}
-
-function describeReadError(error: unknown): string {
-  const code = codeOf(error);
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return error instanceof Error ? error.message : String(error);
-}
-
 function parseToml(text: string): unknown {
   return Bun.TOML.parse(text);
 }
@@ -73,23 +63,11 @@ function parseToml(text: string): unknown {
  */
 export function loadConfigFile(path: string): ConfigFile | undefined {
   const cannotRead = (reason: string) => new AgentError("USAGE", `${path}: cannot read the config file (${reason})`, { file: path });
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    // Nothing there, or a file where a folder on the way should be (~/.config as a file): no config.
-    if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return undefined;
-    throw cannotRead(describeReadError(error));
-  }
-  // A pipe or a device there would block the run or feed it forever: only a file is read.
-  if (stats.isDirectory()) throw cannotRead("it is a directory");
-  if (!stats.isFile()) throw cannotRead("not a regular file");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw cannotRead(describeReadError(error));
-  }
+  // Nothing there, or a file where a folder on the way should be (~/.config as a file): no
+  // config. A pipe or a device there would block the run or feed it forever: only a file is read.
+  const bytes = readRegularFile(path, cannotRead, "undefined");
+  if (bytes === undefined) return undefined;
+  const text = bytes.toString("utf8");
   let data: unknown;
   try {
     data = parseToml(text);

@@ -5,7 +5,7 @@ import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
 import type { CommandHelp } from "./help.ts";
 import { createLogger, EXIT } from "./report.ts";
-import { configuredSecrets, describeUrl, withholdFromLogger } from "./secrets.ts";
+import { apiKeyFrom, configuredSecrets, describeUrl } from "./secrets.ts";
 import { describeChoice, describeSource, resolveSettings, type Resolved, type Settings } from "./settings.ts";
 import { printJson, printText } from "./stdout.ts";
 
@@ -92,11 +92,11 @@ export const configCommand = defineCommand({
   meta: { name: CONFIG_HELP.name, description: CONFIG_HELP.summary },
   args: CONFIG_ARGS,
   async run({ args }) {
-    const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
+    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const path = configPath(process.env);
     const loaded = loadConfigFile(path);
     const settings = resolveSettings(args, process.env, loaded);
-    const apiKey = process.env.OPENAI_API_KEY || undefined;
+    const apiKey = apiKeyFrom(process.env);
     let engine: Engine | undefined;
     try {
       engine = resolveEngine(settings.engine.value, { apiKey, baseUrl: settings.baseUrl.value }, describeChoice(settings.engine)).engine;

@@ -1,8 +1,9 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
+import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
-import { acquireLock, type Lock } from "./lock.ts";
+import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import { OUT_TO_STDOUT, type HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
@@ -20,26 +21,19 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
   };
 }
 
-/** Ctrl-C, a polite kill, and a terminal that went away (SIGHUP) all mean "stop, write nothing". */
-const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 /**
- * Runs `work` with SIGINT, SIGTERM and SIGHUP turned into a cancel signal for its whole length: the
- * model call, the wait for the lock, and the writes. Whatever was cancelled ends as CANCELLED
- * (exit 130), and no temp file outlives the run.
+ * Runs `work` as a run in progress (see cli/cancel.ts): SIGINT, SIGTERM and SIGHUP cancel it for
+ * its whole length, the computing, the model call, the wait for the lock, up to the writes.
+ * Whatever was cancelled ends as CANCELLED (exit 130), and no temp file outlives the run.
  */
 export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
-  const cancel = new AbortController();
-  const onSignal = () => cancel.abort();
-  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
   try {
-    return await work(cancel.signal);
+    return await asRunInProgress(work);
   } catch (error) {
-    if (cancel.signal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
     throw error;
   } finally {
     removeTempFiles();
-    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
   }
 }
 
@@ -79,12 +73,13 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
     const lock = await acquireLock(file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
+    const lockPath = lockPathFor(file.realPath);
     if ("foreign" in lock) {
-      logger.warn(`${file.path}: not recorded in the source: ${file.realPath}.lock is ${lock.foreign}, not a lock this tool made; it was left alone`);
+      logger.warn(`${file.path}: not recorded in the source: ${lockPath} is ${lock.foreign}, not a lock this tool made; it was left alone`);
       return undefined;
     }
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
-    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${file.realPath}.lock (another handoff recording into it?)`);
+    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${lockPath} (another handoff recording into it?)`);
   } catch (error) {
     if (!isAgentError(error) || error.code !== "FILE") throw error;
     logger.warn(`${file.path}: not recorded in the source: cannot lock it (${error.message})`);
@@ -99,7 +94,7 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
  */
 function upgradedSource(session: Session, file: SessionFile, turn: string): Content {
   return (write) => {
-    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks), write)) return false;
+    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks, { exact: true }), write)) return false;
     write(turn);
     return true;
   };
@@ -128,8 +123,9 @@ function record(result: HandoffResult, session: Session, file: SessionFile, logg
 }
 
 /**
- * Writes what the pipeline returned: the lock is taken first (its wait can be cancelled, with
- * nothing written yet), then the new session and the recording are written back to back,
+ * Writes what the pipeline returned: a signal that came while it was computed is seen first;
+ * the lock is taken (its wait can be cancelled, with nothing written yet), a last checkpoint
+ * right before writing, then the new session and the recording are written back to back,
  * synchronously, so no signal lands between them. A new session that cannot be written fails
  * the run (exit 1) with nothing left behind. Returns the new file's path and whether the
  * source recorded the handoff.
@@ -147,11 +143,12 @@ export async function writeOutputs(
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
   const { session, file } = source;
+  await checkpoint();
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
-    if (cancel.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    await checkpoint();
     if (out === OUT_TO_STDOUT) return { sessionFile: undefined, recorded: lock ? record(result, session, file, logger) : false };
     // Beside the source; a stream has no folder of its own, so the current one.
     const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);

@@ -12,6 +12,7 @@ import { FULL_DOCUMENT } from "../fixtures/handoff-pipeline.ts";
 import { startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
 import { PLACES, plantedSecrets, secretsEverywhere } from "../fixtures/secrets-everywhere.ts";
+import { assistant, call, chain, toolResult, user } from "../fixtures/sessions/builders.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
 const sandbox = useHandoffSandbox();
@@ -131,5 +132,40 @@ describe("no secret reaches any request", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("the second outside review's shapes never reach a request (--dry-run prints what would be sent)", () => {
+  const PEM_BODY = ["MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa", "Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhJk4Lz3Xc2Vb1Nm0Qw9E"];
+  const PEM = ["-----BEGIN RSA PRIVATE KEY-----", ...PEM_BODY, "-----END RSA PRIVATE KEY-----"];
+  /** [where, the text, the secrets in it]. */
+  const ASSIGNMENTS: [string, string[]][] = [
+    ["password        = Hunter2isMyPass1", ["Hunter2isMyPass1"]],
+    ['password := "Hunter2isMyPass2"', ["Hunter2isMyPass2"]],
+    ["'password' => 'Hunter2isMyPass3',", ["Hunter2isMyPass3"]],
+    ["password: 'it''s-Secret-77'", ["it''s-Secret-77", "s-Secret-77"]],
+    ["REDIS_URL=redis://:Sup3rRedis9x@cache:6379/0", ["Sup3rRedis9x"]],
+    ["DB_PASS=Xy7zQw9vLm4   MYSQL_PWD=Xy7zQw9vLm5", ["Xy7zQw9vLm4", "Xy7zQw9vLm5"]],
+    ["DB_PASSWORD=P4ss.w0rd6", ["P4ss.w0rd6"]],
+    ["DB_PASSWORD=P@ss;word=Tail9xyz7", ["Tail9xyz7"]],
+  ];
+  const ARGUMENTS = { password: 48213975, api_key: ["Hunter2isMyPass8"], secret: { value: "Hunter2isMyPass9" } };
+  const NEVER = [...ASSIGNMENTS.flatMap(([, secrets]) => secrets), "48213975", "Hunter2isMyPass8", "Hunter2isMyPass9", ...PEM_BODY];
+
+  test("assignments, tool-call values of every type and depth, a numbered and a quoted private key", async () => {
+    const src = join(sandbox.dir, "source.jsonl");
+    writeFileSync(
+      src,
+      chain([
+        user(1, ASSIGNMENTS.map(([line]) => line).join("\n")),
+        assistant(2, [call("c1", "configure", ARGUMENTS), call("c2", "bash", { command: "cat -n id_rsa" })], "toolUse"),
+        toolResult(3, "c1", "configure", "done"),
+        toolResult(4, "c2", "bash", PEM.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join("\n")),
+        user(5, `As quoted:\n${PEM.map((line) => `> ${line}`).join("\n")}\n\n| key |\n|---|\n${PEM.map((line) => `| ${line} |`).join("\n")}`),
+      ]),
+    );
+    const run = await runAgent(["handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+    expect(run.code).toBe(0);
+    expect(NEVER.filter((secret) => run.stdout.includes(secret) || run.stdout.includes(JSON.stringify(secret).slice(1, -1)))).toEqual([]);
   });
 });

@@ -1,14 +1,16 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
+import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
-import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
+import { withholdFromOutput } from "./printed.ts";
+import { configuredSecrets } from "./secrets.ts";
+import { readRegularFile } from "./files.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
@@ -17,8 +19,11 @@ export const handoffCommand = defineCommand({
   meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
   args: HANDOFF_ARGS,
   async run({ args }) {
-    const logger = withholdFromLogger(createLogger({ quiet: args.quiet, verbose: args.verbose }), configuredSecrets(process.env));
+    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const options = resolveHandoffOptions(args, process.env, loadConfigFile(configPath(process.env)));
+    // The base URL may come from a flag or the config file: its credentials are withheld too.
+    const withheld = configuredSecrets(process.env, options.baseUrl);
+    withholdFromOutput(withheld);
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
@@ -27,7 +32,7 @@ export const handoffCommand = defineCommand({
     if (options.engineNotice) logger.info(options.engineNotice);
     const stream = loaded.file.stream;
     if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
-    const input = handoffInput(loaded, options);
+    const input = handoffInput(loaded, options, withheld);
     if (options.dryRun) return printDryRun(input, options, logger);
     const out = options.out && options.out !== OUT_TO_STDOUT ? resolve(options.out) : options.out;
     if (out && out !== OUT_TO_STDOUT) checkNewFilePath(out);
@@ -42,6 +47,8 @@ export const handoffCommand = defineCommand({
 
     // The files are written: a failure to print now must say so (see printText).
     const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    // From here a signal ends the run at once, naming the files (which are complete).
+    markWritten(written);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
@@ -69,7 +76,7 @@ export const handoffCommand = defineCommand({
   },
 });
 
-function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffInput {
+function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[]): HandoffInput {
   const offline = options.engine === "offline";
   return {
     session: loaded.session,
@@ -89,15 +96,12 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions): HandoffIn
     engine: options.engine,
     facts: options.facts,
     redact: options.redact,
-    // The key is never sent, written or restored, whatever the session or the focus quoted.
-    withheld: options.apiKey ? [options.apiKey] : [],
+    // The key and the base URL's credentials are never sent, written or restored, whatever the
+    // session, the focus or the endpoint quoted.
+    withheld,
   };
 }
 
 function readSystemPrompt(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new AgentError("FILE", `${path}: cannot read the system prompt (${error instanceof Error ? error.message : String(error)})`, { file: path });
-  }
+  return readRegularFile(path, (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path })).toString("utf8");
 }

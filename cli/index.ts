@@ -1,7 +1,12 @@
 #!/usr/bin/env bun
-import { runCli } from "./main.ts";
-import { describeBug, EXIT, writeStderr } from "./report.ts";
-import { stripControls } from "./terminal.ts";
+import { installCancelHandlers } from "./cancel.ts";
+
+// First of all, before the rest of the CLI is even loaded: from here on a signal cancels cleanly
+// (exit 130, nothing written). Only the runtime's own start comes before (bench/signals.ts).
+installCancelHandlers(process.argv.slice(2));
+
+const { runCli } = await import("./main.ts");
+const { describeBug, EXIT, writeStderr } = await import("./report.ts");
 
 /**
  * The last resort: an error nothing caught (a failure in a callback, a rejection nobody
@@ -11,7 +16,7 @@ import { stripControls } from "./terminal.ts";
  */
 function lastResort(error: unknown): void {
   const verbose = process.argv.includes("-v") || process.argv.includes("--verbose");
-  writeStderr(`error: ${stripControls(describeBug(error, verbose))}\n`);
+  writeStderr(`error: ${describeBug(error, verbose)}\n`);
   process.exit(EXIT.failed);
 }
 process.on("uncaughtException", lastResort);

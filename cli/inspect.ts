@@ -1,6 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CommandHelp } from "./help.ts";
 import { buildInspectReport, renderInspectReport } from "../core/index.ts";
+import { checkpoint } from "./cancel.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
 import { printJson, printText } from "./stdout.ts";
@@ -28,6 +29,8 @@ export const inspectCommand = defineCommand({
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const loaded = loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger });
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
+    // A signal that came while a large session loaded ends the run before anything prints.
+    await checkpoint();
     await (args.json ? printJson(report) : printText(`${renderInspectReport(report)}\n`));
     return EXIT.ok;
   },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
 import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
@@ -42,21 +42,6 @@ describe("cancelling", () => {
     expect(run.stderr).toContain("Handoff cancelled");
     expect(readdirSync(sandbox.dir).sort()).toEqual(["source.jsonl", "source.jsonl.lock"]);
     expect(readFileSync(src).equals(original)).toBe(true);
-  });
-});
-
-describe("locks left behind", () => {
-  test("an empty lock file older than a few seconds (its writer died) is taken over", async () => {
-    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
-    const src = sandbox.source(EXAMPLE);
-    writeFileSync(`${src}.lock`, "");
-    const longAgo = new Date(Date.now() - 60_000);
-    utimesSync(`${src}.lock`, longAgo, longAgo);
-    const run = await runAgent(["handoff", src], sandbox.env(s.url));
-    expect(run.code).toBe(0);
-    expect(run.stderr).not.toContain("not recorded");
-    expect(readFileSync(src, "utf8").trimEnd().split("\n")).toHaveLength(21);
-    expect(existsSync(`${src}.lock`)).toBe(false);
   });
 });
 

@@ -1,27 +1,42 @@
+import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, type Stats } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { fileError } from "./fs-errors.ts";
-import { writeAll } from "./temp-file.ts";
+import { discardTemp, fitBytes, NAME_MAX_BYTES, writeTemp } from "./temp-file.ts";
 
 /** A lock we hold: release it exactly once. */
 export interface Lock {
   release(): void;
 }
 
-/** A lock file without a readable pid this old was left by a process that died mid-write. */
-const UNREADABLE_LOCK_STALE_MS = 10_000;
-
-/** Our lock holds a pid and a newline; anything longer is not ours. */
+/** Our lock holds a pid and a newline, from the moment it exists; anything else is not ours. */
 const LOCK_BYTES_MAX = 32;
-const OUR_LOCK_CONTENT = /^([1-9][0-9]{0,9}\n)?$/;
+const OUR_LOCK_CONTENT = /^[1-9][0-9]{0,9}\n$/;
+
+/** What a lock name adds to the source's name when it fits: `<source>.lock`. */
+const LOCK_SUFFIX = ".lock";
 
 /**
- * What sits at a lock path. Only a regular file in our format (our pid and a newline, or empty:
- * its writer died between creating and writing it) is `ours`; a directory, a symbolic link, a
- * fifo, a socket or a file holding anything else is `foreign`, and is never moved or removed.
+ * The lock of the session at `path`: `<path>.lock`, the name every version of this tool used;
+ * when that name would be longer than a file name may be (a source named with 251–255 bytes),
+ * the source's name cut to fit, a dot, the first 8 hex digits of the SHA-256 of its whole name,
+ * and `.lock`. Two handoffs of one source always agree on it, and a name that fits never changes.
  */
-type LockState = { kind: "absent" } | { kind: "ours"; holder: number | undefined; mtimeMs: number } | { kind: "foreign"; what: string };
+export function lockPathFor(path: string): string {
+  const name = basename(path);
+  if (Buffer.byteLength(name, "utf8") + LOCK_SUFFIX.length <= NAME_MAX_BYTES) return `${path}${LOCK_SUFFIX}`;
+  const tag = `.${createHash("sha256").update(name).digest("hex").slice(0, 8)}${LOCK_SUFFIX}`;
+  return join(dirname(path), `${fitBytes(name, NAME_MAX_BYTES - tag.length)}${tag}`);
+}
+
+/**
+ * What sits at a lock path. Only a regular file in our format (a pid and a newline) is `ours`:
+ * we never create a lock without its pid (it is written whole, then linked into place), so an
+ * empty file is another tool's. A directory, a symbolic link, a fifo, a socket, an empty file or
+ * a file holding anything else is `foreign`, and is never moved or removed.
+ */
+type LockState = { kind: "absent" } | { kind: "ours"; holder: number } | { kind: "foreign"; what: string };
 
 function describeKind(stats: Stats): string {
   if (stats.isDirectory()) return "a directory";
@@ -29,7 +44,7 @@ function describeKind(stats: Stats): string {
   if (stats.isFIFO()) return "a named pipe";
   if (stats.isSocket()) return "a socket";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "a file that is not a lock of ours";
+  return stats.size === 0 ? "an empty file" : "a file";
 }
 
 function isMissing(error: unknown): boolean {
@@ -63,7 +78,7 @@ function examineLock(lockPath: string): LockState {
     throw fileError(lockPath, error);
   }
   if (!OUR_LOCK_CONTENT.test(content)) return { kind: "foreign", what: describeKind(stats) };
-  return { kind: "ours", holder: content === "" ? undefined : Number.parseInt(content, 10), mtimeMs: stats.mtimeMs };
+  return { kind: "ours", holder: Number.parseInt(content, 10) };
 }
 
 function isAlive(pid: number): boolean {
@@ -77,9 +92,7 @@ function isAlive(pid: number): boolean {
 }
 
 function isStale(state: LockState): boolean {
-  if (state.kind !== "ours") return false;
-  if (state.holder !== undefined) return !isAlive(state.holder);
-  return Date.now() - state.mtimeMs > UNREADABLE_LOCK_STALE_MS;
+  return state.kind === "ours" && !isAlive(state.holder);
 }
 
 function removeQuietly(path: string): void {
@@ -90,24 +103,23 @@ function removeQuietly(path: string): void {
   }
 }
 
+/**
+ * Creates the lock whole: our pid is written to a temp file, which is then hard-linked to the
+ * lock's name (a link, unlike a rename, fails when the name is taken). So a lock of ours is
+ * never seen empty or half-written, and whatever is empty is not ours.
+ */
 function tryCreate(lockPath: string): boolean {
-  let fd: number;
+  const temp = writeTemp(lockPath, `${process.pid}\n`);
+  if (temp === undefined) throw fileError(lockPath, new Error("could not write the lock"));
   try {
-    fd = openSync(lockPath, "wx", 0o600);
+    linkSync(temp, lockPath);
+    return true;
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === "EEXIST") return false;
     throw fileError(lockPath, error);
+  } finally {
+    discardTemp(temp);
   }
-  try {
-    writeAll(fd, `${process.pid}\n`);
-  } catch (error) {
-    // An empty lock would block every later handoff; leave none behind.
-    closeSync(fd);
-    unlinkSync(lockPath);
-    throw fileError(lockPath, error);
-  }
-  closeSync(fd);
-  return true;
 }
 
 /**
@@ -151,14 +163,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export type LockRefusal = { heldBy: number | undefined } | { foreign: string };
 
 /**
- * Takes `<path>.lock` (created exclusively, holding our pid), so two handoffs never record
+ * Takes the lock of `path` (see `lockPathFor`; created exclusively, holding our pid), so two handoffs never record
  * into one source at once. A lock of ours left by a dead process is taken over; anything else
  * at that path is left alone and refused at once. Waits up to `waitMs` for a live holder (a
  * signal ends the wait with CANCELLED); then returns who holds it instead of a lock.
  * Throws a FILE error when the lock cannot be created at all (a read-only folder).
  */
 export async function acquireLock(path: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<Lock | LockRefusal> {
-  const lockPath = `${path}.lock`;
+  const lockPath = lockPathFor(path);
   const deadline = Date.now() + (options.waitMs ?? 3000);
   for (;;) {
     if (options.signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");

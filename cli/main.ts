@@ -8,7 +8,8 @@ import { HANDOFF_HELP } from "./handoff-args.ts";
 import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./help.ts";
 import { INSPECT_HELP, inspectCommand } from "./inspect.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
-import { configuredSecrets, withholdFromLogger } from "./secrets.ts";
+import { withholdFromOutput } from "./printed.ts";
+import { configuredSecrets } from "./secrets.ts";
 import { printOwnText } from "./stdout.ts";
 import packageJson from "../package.json" with { type: "json" };
 
@@ -44,7 +45,9 @@ function unknownCommand(name: string): AgentError {
 export async function runCli(argv: string[]): Promise<number> {
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const verbose = argv.includes("-v") || argv.includes("--verbose");
-  const logger = withholdFromLogger(createLogger({ quiet, verbose }), configuredSecrets(process.env));
+  // Before anything can print: the key and OPENAI_BASE_URL's credentials are never printed.
+  withholdFromOutput(configuredSecrets(process.env));
+  const logger = createLogger({ quiet, verbose });
   const [name, ...rest] = argv;
 
   if (name === undefined) {

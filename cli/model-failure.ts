@@ -70,9 +70,10 @@ function missingVersionHint(ctx: FailureContext): string {
 
 function fromStatus(status: number, error: unknown, ctx: FailureContext): Failure {
   const headers = headersOf(error);
-  // Scrubbed whole before it is shaped: a cut must not leave half a key behind.
+  // Scrubbed whole before it is shaped (a cut must not leave half a key behind), and again once
+  // shaped: decoding entities (`&#85;`) or JSON escapes may spell a secret anew.
   const raw = ctx.scrub(ctx.body ?? errorText(error).replace(/^\d{3} /, ""));
-  const summary = ctx.body === undefined ? shapeErrorText(`${status} ${raw}`) : summarizeErrorBody(status, raw);
+  const summary = ctx.scrub(ctx.body === undefined ? shapeErrorText(`${status} ${raw}`) : summarizeErrorBody(status, raw));
   const refusal = classifyRefusal(status, raw);
   if (refusal?.kind === "context_length") return { error: new CompletionError("context_length", `the request is larger than the model's context window (${summary})`), retryable: false, headers };
   if (refusal?.kind === "unsupported_parameter") return { error: new CompletionError("unsupported_parameter", `${ctx.where} answered ${summary}`, refusal.param), retryable: false, headers };
@@ -94,10 +95,10 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
   }
   if (error instanceof ctx.sdk.APIConnectionError) {
     const code = systemCode(error);
-    const detail = code ? ` (${code})` : `: ${shapeErrorText(ctx.scrub(errorText(error.cause ?? error)))}`;
+    const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorText(error.cause ?? error))))}`;
     const hint = code === "ECONNREFUSED" || code === "ENOTFOUND" ? notListeningHint(ctx) : "";
     return { error: new AgentError("HANDOFF_FAILED", `could not reach ${ctx.where}${detail}${hint}`), retryable: true, headers: undefined };
   }
   // An error event inside the stream (OpenRouter sends these with status 200), or anything else.
-  return { error: new AgentError("HANDOFF_FAILED", shapeErrorText(ctx.scrub(errorText(error)))), retryable: false, headers: undefined };
+  return { error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorText(error))))), retryable: false, headers: undefined };
 }

@@ -1,6 +1,7 @@
 import { resolveEngine, type Engine } from "./engine.ts";
 import { AgentError, chooseProfile, isProviderId, PROVIDER_IDS, type ProviderProfile } from "../core/index.ts";
 import { describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
+import { apiKeyFrom } from "./secrets.ts";
 
 export { DEFAULT_MODEL } from "./settings.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -119,7 +120,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   const out = text(args.out);
   const json = args.json === true;
   if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
-  const apiKey = text(env.OPENAI_API_KEY);
+  const apiKey = apiKeyFrom(env);
   const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
   return {
     sessionPath,

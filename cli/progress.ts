@@ -1,4 +1,4 @@
-import { stripControls } from "./terminal.ts";
+import { forPeople } from "./printed.ts";
 
 /**
  * A live status line on stderr while the model writes: elapsed time and tokens received.
@@ -11,8 +11,8 @@ export interface Progress {
 
 export function createProgress(enabled: boolean, text: string): Progress {
   if (!enabled) return { update() {}, stop() {} };
-  // The label names the model, which comes from flags or the environment: no escapes through.
-  const label = stripControls(text);
+  // The label names the model, which comes from flags or the environment: through the output boundary.
+  const label = forPeople(text);
   const started = performance.now();
   let chars = 0;
   let shown = false;

@@ -2,8 +2,9 @@
 // take most of consola's load time.
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
+import { CancelledError, printCancellationWith } from "./cancel.ts";
 import { StdoutError } from "./stdout.ts";
-import { stripControls } from "./terminal.ts";
+import { forPeople } from "./printed.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
 export const EXIT = {
@@ -52,15 +53,17 @@ let stderrListening = false;
 
 /**
  * Writes to stderr, come what may: with stderr gone (a closed pipe, a hung-up terminal) there
- * is nobody to tell, and the failure must not turn into an uncaught error of its own.
+ * is nobody to tell, and the failure must not turn into an uncaught error of its own. `text` is
+ * for people: it passes the output boundary (no controls, nothing withheld); `lead` is our own
+ * (a coloured prefix) and goes as it is.
  */
-export function writeStderr(text: string): void {
+export function writeStderr(text: string, lead = ""): void {
   if (!stderrListening) {
     stderrListening = true;
     process.stderr.on("error", () => {});
   }
   try {
-    process.stderr.write(text);
+    process.stderr.write(lead + forPeople(text));
   } catch {
     // Nowhere left to report it.
   }
@@ -80,12 +83,12 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
     reporters: [
       {
         log(entry: LogObject) {
-          // Messages quote sessions, endpoints and paths: none of them may drive the terminal.
-          const text = stripControls(formatArgs(entry.args));
+          // Messages quote sessions, endpoints and paths: writeStderr makes them safe to show.
+          const text = formatArgs(entry.args);
           // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
           const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
-          writeStderr(`${painted}${text}\n`);
+          writeStderr(`${text}\n`, painted);
         },
       },
     ],
@@ -106,6 +109,10 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     else logger.error(error.message);
     return status;
   }
+  if (error instanceof CancelledError) {
+    logger.withTag(VERBATIM).error(error.message);
+    return EXIT.cancelled;
+  }
   if (error instanceof StdoutError) {
     logger.error(`${error.message}${error.written.length > 0 ? `; already written: ${error.written.join(", ")}` : ""}`);
     return EXIT.failed;
@@ -124,3 +131,6 @@ export function describeBug(error: unknown, withStack: boolean): string {
   if (withStack && error instanceof Error && error.stack) return `unexpected internal error (please report it): ${error.stack}`;
   return `unexpected internal error (please report it): ${firstLine}${withStack ? "" : " (run with --verbose for the stack)"}`;
 }
+
+// A signal outside a run ends the process with one line: through the output boundary too.
+printCancellationWith((line) => writeStderr(line));

@@ -1,12 +1,26 @@
-import type { ConsolaInstance, LogObject } from "consola/core";
-import { createWithholder } from "../core/index.ts";
-
 type Env = Record<string, string | undefined>;
 
-/** The strings withheld from everything we print or write: the configured API key. */
-export function configuredSecrets(env: Env): string[] {
-  const key = env.OPENAI_API_KEY;
-  return key ? [key] : [];
+/** What fetch strips from both ends of a header value (HTTP whitespace: tab, line feed, carriage return, space). */
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * The API key as the HTTP client sends it: `OPENAI_API_KEY` without the whitespace around it
+ * (a trailing newline from `$(cat key.txt)`, a stray space), which the header would lose anyway.
+ * Withholding this form withholds every form the key was given in.
+ */
+export function apiKeyFrom(env: Env): string | undefined {
+  const key = env.OPENAI_API_KEY?.replace(HTTP_WHITESPACE, "");
+  return key === "" ? undefined : key;
+}
+
+/**
+ * Everything withheld from every output (requests, files, printed lines): the API key as it is
+ * sent, and the user name, password and query values of the base URL (`baseUrl`, else
+ * `OPENAI_BASE_URL`), as written and decoded.
+ */
+export function configuredSecrets(env: Env, baseUrl: string | undefined = env.OPENAI_BASE_URL): string[] {
+  const key = apiKeyFrom(env);
+  return [...(key === undefined ? [] : [key]), ...urlSecrets(baseUrl)];
 }
 
 /**
@@ -39,27 +53,4 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function withheldArg(arg: unknown, withhold: (text: string) => string): unknown {
-  if (typeof arg === "string") return withhold(arg);
-  if (arg instanceof Error) {
-    const copy = new Error(withhold(arg.message));
-    copy.stack = withhold(arg.stack ?? arg.message);
-    return copy;
-  }
-  return arg;
-}
-
-/**
- * Makes every line the logger prints (errors, warnings, `-v` lines) carry `[withheld]` instead
- * of any of `secrets`, whatever printed it: one rule for all of stderr.
- */
-export function withholdFromLogger(logger: ConsolaInstance, secrets: readonly string[]): ConsolaInstance {
-  if (secrets.length === 0) return logger;
-  const withhold = createWithholder(secrets);
-  const reporters = logger.options.reporters.map((reporter) => ({
-    log: (entry: LogObject, context: Parameters<typeof reporter.log>[1]) => reporter.log({ ...entry, args: entry.args.map((arg) => withheldArg(arg, withhold)) }, context),
-  }));
-  return logger.setReporters(reporters);
 }

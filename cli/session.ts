@@ -1,15 +1,15 @@
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
-import { readSessionFile, type SessionFile } from "./files.ts";
+import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
 
 /** omp keeps large images out of the session, in content-addressed files. */
 export function ompBlobResolver(blobDir = join(homedir(), ".omp", "agent", "blobs")): ResolveBlob {
   return (sha256) => {
     try {
-      return readFileSync(join(blobDir, sha256)).toString("base64");
+      // A blob that is not a regular file (a pipe someone left there) is not read: it could block the run.
+      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason)).toString("base64");
     } catch {
       return undefined;
     }

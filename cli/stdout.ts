@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { stringifyForTerminal, stripControls } from "./terminal.ts";
+import { forJson, forStdout } from "./printed.ts";
+import { stringifyForTerminal } from "./terminal.ts";
 
 /**
  * Printing the product failed for a reason other than a reader that left (a full disk, a
@@ -81,17 +82,21 @@ function ignoreStreamErrorEvents(): void {
   process.stdout.on("error", () => {});
 }
 
-/** What a command prints for people and programs: on a terminal, without control characters. */
+/** What a command prints for people and programs: on a terminal, without control characters; never a configured secret. */
 export function printText(text: string, options: { written?: readonly string[] } = {}): Promise<void> {
-  return writeStdout(process.stdout.isTTY ? stripControls(text) : text, options.written ?? []);
+  return writeStdout(forStdout(text, Boolean(process.stdout.isTTY)), options.written ?? []);
 }
 
-/** One JSON value and a newline; characters a terminal would act on are `\u` escapes. */
+/** One JSON value and a newline; characters a terminal would act on are `\u` escapes; never a configured secret. */
 export function printJson(value: unknown, options: { written?: readonly string[]; indent?: number } = {}): Promise<void> {
-  return writeStdout(`${stringifyForTerminal(value, options.indent)}\n`, options.written ?? []);
+  return writeStdout(`${stringifyForTerminal(forJson(value), options.indent)}\n`, options.written ?? []);
 }
 
-/** Our own text (help, version), which may carry our own colours. */
+/**
+ * Our own text (help, version), which may carry our own colours. It quotes nothing from a
+ * session, an endpoint, the environment or the flags, so there is nothing to withhold, and a
+ * short key that is also a word (`ollama`) must not blank the help's own words.
+ */
 export function printOwnText(text: string): Promise<void> {
   return writeStdout(text, []);
 }

@@ -53,7 +53,7 @@ export function writeAll(fd: number, content: string): void {
 export const NAME_MAX_BYTES = 255;
 
 /** The longest start of `text` that fits in `maxBytes` of UTF-8, never cutting a character in two. */
-function fitBytes(text: string, maxBytes: number): string {
+export function fitBytes(text: string, maxBytes: number): string {
   let bytes = 0;
   let end = 0;
   for (const char of text) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
+import { cleanEnv, HAS_SCRIPT, REPO, runAgent, runOnTerminal } from "../fixtures/run-agent.ts";
 import { ALL_ESCAPES, RAW_CONTROL } from "../fixtures/terminal-escapes.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
@@ -24,34 +24,20 @@ function hostileSession(): string {
   return path;
 }
 
-function shellQuote(arg: string): string {
-  return `'${arg.replaceAll("'", "'\\''")}'`;
-}
-
-/** Runs the CLI with stdout and stderr on a real terminal (a pty, through `script`). */
-async function onTerminal(args: string[], env: Record<string, string>): Promise<string> {
-  const command = [process.execPath, CLI, ...args].map(shellQuote).join(" ");
-  const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  // The terminal itself turns each newline into CR LF.
-  return out.replaceAll("\r\n", "\n");
-}
-
-const hasScript = Bun.spawnSync(["script", "--version"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 
 describe("on a terminal, nothing from a session reaches the screen raw", () => {
-  test.skipIf(!hasScript)("inspect: the summary and the warnings", async () => {
+  test.skipIf(!HAS_SCRIPT)("inspect: the summary and the warnings", async () => {
     const src = hostileSession();
-    const out = await onTerminal(["inspect", src], cleanEnv(sandbox.home));
+    const out = await runOnTerminal(["inspect", src], cleanEnv(sandbox.home));
     expect(out).toContain("cwd       /home/me/app]0;pwned");
     expect(out).toContain("last ask");
     expect(out).toContain('unknown entry type "weird');
     expect(out).not.toMatch(RAW_CONTROL);
   });
 
-  test.skipIf(!hasScript)("handoff: the document and every message", async () => {
+  test.skipIf(!HAS_SCRIPT)("handoff: the document and every message", async () => {
     const src = hostileSession();
-    const out = await onTerminal(["handoff", src, "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home));
+    const out = await runOnTerminal(["handoff", src, "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home));
     expect(out).toContain("## Session Facts");
     expect(out).toContain("Quote the fields ]0;pwned");
     expect(out).not.toMatch(RAW_CONTROL);

@@ -69,6 +69,33 @@ describe("a version 1 source upgraded to record the handoff", () => {
     expect(turn[0].parentId).toBe(hex(lines.length - 1));
   });
 
+  /** [the file's shape, the file made from its lines]: every byte of it must stay but what version 3 adds. */
+  const SHAPES: [name: string, shape: (lines: readonly string[]) => string][] = [
+    ["CRLF line ends", (lines) => lines.map((l) => `${l}\r\n`).join("")],
+    ["mixed line ends", (lines) => lines.map((l, i) => `${l}${i % 2 ? "\r\n" : "\n"}`).join("")],
+    ["a byte-order mark", (lines) => `\ufeff${lines.map((l) => `${l}\n`).join("")}`],
+    ["a byte-order mark and CRLF", (lines) => `\ufeff${lines.map((l) => `${l}\r\n`).join("")}`],
+    ["blank lines before, between and after", (lines) => `\n${lines.map((l, i) => `${l}\n${i === 1 ? "\n\n" : ""}`).join("")}\n`],
+    ["blank CRLF lines and lines of blanks", (lines) => lines.map((l, i) => `${l}\r\n${i === 2 ? "\r\n   \n\t\r\n" : ""}`).join("")],
+    ["no final line break (one is added)", (lines) => lines.join("\n")],
+  ];
+
+  test.each(SHAPES)("keeps the file's own bytes: %s", async (name, shape) => {
+    const { path, lines } = v1Source();
+    writeFileSync(path, shape(lines));
+    const run = await runAgent(["handoff", path, "--engine", "offline", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("upgraded to session format version 3");
+    const after = readFileSync(path, "utf8");
+    const kept = shape(expectedV3(lines)) + (name.startsWith("no final") ? "\n" : "");
+    expect(after.slice(0, kept.length)).toBe(kept);
+    // Ours follow: the instruction, the answer and the model entry, each ended by "\n".
+    const turn = after.slice(kept.length).split("\n");
+    expect(turn).toHaveLength(4);
+    expect(turn.slice(0, 2).map((line) => JSON.parse(line).message.role)).toEqual(["user", "assistant"]);
+    expect(JSON.parse(turn[2] ?? "").type).toBe("model_change");
+  });
+
   test("a source changed while the model wrote is not rewritten, and says so", async () => {
     const { path } = v1Source();
     const changed = `${readFileSync(path, "utf8")}{"type":"label","timestamp":"2026-11-29T10:00:00.000Z","label":"x"}\n`;

@@ -202,8 +202,10 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         sessionId,
         entryIds: [freshEntryId(deps, fresh), freshEntryId(deps, fresh), freshEntryId(deps, fresh)],
         timestamp: now,
-        cwd: input.session.header.cwd === undefined ? undefined : guard.withhold(input.session.header.cwd),
-        parentSession: input.sourceIsStream ? undefined : guard.withhold(input.sourcePath),
+        // Paths are written as they are: they name folders and files on this machine, which a
+        // withheld path would not (the next session could not open its parent or run in its cwd).
+        cwd: input.session.header.cwd,
+        parentSession: input.sourceIsStream ? undefined : input.sourcePath,
         document,
         model: restore,
       }),

@@ -29,6 +29,32 @@ const SECRETS: [text: string, secret: string, kind: string][] = [
   ["set PASSWORD=Tr0ub4dor; then", "Tr0ub4dor", "password"],
   // After a JSON escape (a file shown inside JSON text).
   ['{"text":"a\\npassword=hunter2-staging\\n"}', "hunter2-staging", "password"],
+  // A second outside review: aligned columns, other languages' operators, YAML's quote escape.
+  ["password        = Hunter2isMyPass1", "Hunter2isMyPass1", "password"],
+  ["password\t\t\t\t=\t\tHunter2isMyPass1", "Hunter2isMyPass1", "password"],
+  ['password := "Hunter2isMyPass2"', "Hunter2isMyPass2", "password"],
+  ["API_KEY := abc123def456ghi", "abc123def456ghi", "api-key"],
+  ["'password' => 'Hunter2isMyPass3',", "Hunter2isMyPass3", "password"],
+  [':password => "Hunter2isMyPass3"', "Hunter2isMyPass3", "password"],
+  ["$db_password = 'Hunter2isMyPass3';", "Hunter2isMyPass3", "password"],
+  ["TOKEN ?= abc123xyz789", "abc123xyz789", "token"],
+  ["password: 'it''s-Secret-77'", "it''s-Secret-77", "password"],
+  ["password: 'a''b''c-Secret-78'", "a''b''c-Secret-78", "password"],
+  // Key words of their own: PASS, PWD after another word.
+  ["DB_PASS=Xy7zQw9vLm4", "Xy7zQw9vLm4", "password"],
+  ["MYSQL_PWD=Xy7zQw9vLm5", "Xy7zQw9vLm5", "password"],
+  ["pass: Xy7zQw9vLm6", "Xy7zQw9vLm6", "password"],
+  ["db.pwd=Xy7zQw9vLm7", "Xy7zQw9vLm7", "password"],
+  ["--db-pass Xy7zQw9vLm8", "Xy7zQw9vLm8", "password"],
+  // Dots in a tight value do not make it a property path unless each part reads as a name.
+  ["DB_PASSWORD=P4ss.w0rd6", "P4ss.w0rd6", "password"],
+  ["secret=xKjHgFdSaQ.zz", "xKjHgFdSaQ.zz", "secret"],
+  // Soft stops do not end an unquoted value: its tail may look like the next key=value.
+  ["DB_PASSWORD=P@ss;word=Tail9xyz7", "P@ss;word=Tail9xyz7", "password"],
+  ["Server=db;Password=P@ss;w0rd;Trusted_Connection=True", "P@ss;w0rd;Trusted_Connection=True", "password"],
+  ["GET /data?token=abc123def&page=2 HTTP/1.1", "abc123def&page=2", "token"],
+  // A URL's password, its user name empty.
+  ["REDIS_URL=redis://:Sup3rRedis9x@cache:6379/0", "Sup3rRedis9x", "url-password"],
 ];
 
 /** Text that reads as code or prose, and must come back unchanged. */
@@ -55,6 +81,24 @@ const NOT_SECRETS = [
   "password: [REDACTED:password:1]",
   "a=1,password=,b=2",
   "see [REDACTED:url-password:1]@db and [REDACTED:github-token:2]",
+  // Their neighbours after the second review's rules: words that end in "pass" or "pwd", the
+  // shell's PWD, operators in code, comparisons, property paths of names.
+  "compass=N45E12",
+  "bypass=Xy7zQw9vLm4",
+  "PWD=/home/me/app",
+  "OLDPWD=/home/me",
+  "--pwd /tmp/work",
+  "token => token.trim()",
+  "password := getPassword()",
+  "'password' => $request->input('password'),",
+  "apiKey := cfg.APIKey",
+  "First pass: rewrite the parser",
+  "pass: 12",
+  "password == expected",
+  "DB_PASSWORD=config.db.password",
+  "password = self.password2",
+  "def check(password: str = None):",
+  "password?: string;",
 ];
 
 describe("assignments", () => {

@@ -2,22 +2,35 @@ import { notAfterWord } from "./redact-rules.ts";
 
 /**
  * `<key><separator><value>` where only the key says the value is a secret: `DB_PASSWORD=…`,
- * `"apiKey": "…"`, `password = …` (ini), `token: …` (YAML), `--auth-token …`. The rule, in
- * three parts:
- * - a key ends in a secret word; separators are `=`/`:` with up to three spaces or tabs around
- *   them, or, after a `--flag`, spaces alone;
- * - a quoted value is the whole quoted string, backslash escapes included (`"it's"`, `"a\"b"`);
- * - an unquoted value runs to the end of its token (whitespace), through `,` `;` `&` `|` unless a
- *   next `key=` follows; closing punctuation the value did not open is left out.
+ * `"apiKey": "…"`, `password = …` (ini), `token: …` (YAML), `password := …` (Go),
+ * `'password' => …` (PHP, Ruby), `--auth-token …`. The rule, in three parts:
+ * - a key ends in a secret word (`pass` as a word of its own: `DB_PASS`, not `bypass`; `pwd`
+ *   after another word: `MYSQL_PWD`, not the shell's `PWD`); separators are `=`, `:`, `:=`, `=>`
+ *   and `?=`, with any run of spaces or tabs around them (aligned columns), or, after a
+ *   `--flag`, spaces alone;
+ * - a quoted value is the whole quoted string, escapes included (`"it's"`, `"a\"b"`, YAML's
+ *   `'it''s'`);
+ * - an unquoted value runs to the end of its token (whitespace or a quote), `,` `;` `&` `|`
+ *   included: a secret may hold any of them (`P@ss;word=x`), and a tail that looks like the next
+ *   `key=value` cannot be told from one; redacting a neighbour too costs the model a detail, a
+ *   secret's tail sent in clear costs the secret. Closing punctuation the value did not open
+ *   is left out.
  * A value that reads as code (a call, a property path, a type, a variable's name) or stands in
  * for a secret (`${TOKEN}`, `xxx`, `<your-key>`) is left alone.
  */
 
-/** The last word of a key that makes its value a secret, and the kind it reports. */
-const KEY_WORD = "(?<word>pass(?:word|wd|phrase)|secret|token|(?:api|access|auth|private|secret|signing|encryption|master)[_-]?key|apikey)";
+/**
+ * The last word of a key that makes its value a secret, and the kind it reports. The short
+ * words must stand alone: `pass` not after a letter or digit, `pwd` only after another word and `_`, `.` or `-`.
+ */
+const KEY_WORD =
+  "(?<word>pass(?:word|wd|phrase)|secret|token|(?:api|access|auth|private|secret|signing|encryption|master)[_-]?key|apikey|(?<![a-z0-9])pass|(?<=[a-z0-9][_.-])pwd)";
 
-/** An unquoted value's character; a soft stop ends the value only before another `key=`/`key:`. */
-const BARE_CHAR = String.raw`(?:[^\s"'${"`"}\\,;&|]|[,;&|](?![A-Za-z_][A-Za-z0-9_.-]{0,48}[:=]))`;
+/** Between a key and its value: `=`, `:`, `:=`, `=>`, `?=`, with blanks around (aligned columns). */
+const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
+
+/** An unquoted value: to the end of its token; it does not start with a soft stop (`password=,next=1` has none). */
+const BARE_VALUE = String.raw`[^\s"'${"`"}\\,;&|][^\s"'${"`"}\\]{0,511}`;
 
 /** A placeholder's kind (`[REDACTED:github-token:1]`) must not read as a key with a value. */
 const NOT_IN_PLACEHOLDER = String.raw`(?<!\[REDACTED(?:-\d+)?:)`;
@@ -27,32 +40,37 @@ export const ASSIGNMENT_PATTERN = new RegExp(
     `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3}))` +
     String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
     KEY_WORD.replace("<word>", "<word2>") +
-    String.raw`(?:\\{0,2}["'])?[ \t]{0,3}[:=][ \t]{0,3}` +
+    String.raw`(?:\\{0,2}["'])?` +
+    SEPARATOR +
     ")(?:" +
     String.raw`"(?<dq>(?:\\.|[^"\\\r\n]){1,512})"` +
-    String.raw`|'(?<sq>(?:\\.|[^'\\\r\n]){1,512})'` +
+    String.raw`|'(?<sq>(?:\\.|''|[^'\\\r\n]){1,512})'` +
     // Inside JSON text (`{\"token\":\"…\"}`) the quotes are escaped, and so is the value's end.
     String.raw`|(?<eq>\\{1,2}["'])(?<esc>[^"'\\\r\n]{1,512})\k<eq>` +
-    `|(?<bare>${BARE_CHAR}{1,512})` +
+    `|(?<bare>${BARE_VALUE})` +
     ")",
   "gi",
 );
 
 /** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
-export const ASSIGNMENT_HINT = /pass|secret|token|key/i;
+export const ASSIGNMENT_HINT = /pass|pwd|secret|token|key/i;
 
 const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
 
-/** The kind a key's value reports when the key is a secret's name (`db_password`, `apiKey`), else `undefined`. */
+/**
+ * The kind a key's value reports when the key is a secret's name (`db_password`, `apiKey`, and
+ * the plural, `passwords`, `api_keys`, but not `tokens`, which counts tokens), else `undefined`.
+ */
 export function secretKeyKind(key: string): string | undefined {
-  const word = SECRET_KEY.exec(key)?.groups?.word;
+  const plural = /s$/i.test(key) ? SECRET_KEY.exec(key.slice(0, -1))?.groups?.word : undefined;
+  const word = SECRET_KEY.exec(key)?.groups?.word ?? (plural?.toLowerCase() === "token" ? undefined : plural);
   return word === undefined ? undefined : assignmentKind(word);
 }
 
 /** The kind an assignment's key word reports. */
 export function assignmentKind(word: string): string {
   const w = word.toLowerCase();
-  if (w.startsWith("pass")) return "password";
+  if (w.startsWith("pass") || w === "pwd") return "password";
   if (w === "token") return "token";
   if (w === "secret") return "secret";
   return "api-key";
@@ -132,11 +150,16 @@ export function readsAsName(word: string): boolean {
   });
 }
 
+/** A property path whose every part reads as a name (`config.db.password`, `self.token2`), not `P4ss.w0rd6`. */
+function isNamePath(value: string): boolean {
+  return PROPERTY_PATH.test(value) && value.includes(".") && value.split(/\??\./).every((part) => readsAsName(part.replace(/\d{1,3}$/, "")));
+}
+
 /** True when an unquoted value reads as code or configuration rather than a secret. */
 export function looksLikeCode(value: string, separation: Separation): boolean {
   if (value.startsWith("-")) return true; // a flag (`--password --verbose`) or a negative number
   if (/^\d{1,5}$/.test(value)) return true; // `max_token: 100`
-  if (PROPERTY_PATH.test(value) && value.includes(".")) return true;
+  if (isNamePath(value)) return true;
   if (CODE_EXPRESSION.test(value)) return true;
   // After `key=` (env, flags) a word is a value; after `key: ` or `key = ` it may be a name.
   return separation === "spaced" && IDENTIFIER.test(value) && readsAsName(value);
@@ -145,6 +168,6 @@ export function looksLikeCode(value: string, separation: Separation): boolean {
 /** How a matched lead attaches its value. */
 export function separationOf(lead: string, isFlag: boolean): Separation {
   if (isFlag) return "flag";
-  const separator = lead.slice(lead.search(/[ \t:=]*$/));
+  const separator = lead.slice(lead.search(/[ \t:=>?]*$/));
   return separator.includes(":") || /\s/.test(separator) ? "spaced" : "tight";
 }

@@ -22,6 +22,10 @@ describe("hostile input", () => {
     ["JSON escapes before tokens", "\\nsk-\\nghp_"],
     ["base64 lines without an END line", "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n"],
     ["END lines after base64", "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n-----END PRIVATE KEY-----\n"],
+    ["numbered base64 lines", "     1\tMIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n"],
+    ["numbered END lines", "    12\tMIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n    13\t-----END PRIVATE KEY-----\n"],
+    ["PEM headers before line prefixes", "-----BEGIN RSA PRIVATE KEY-----\n> | 12: "],
+    ["aligned assignments without values", "password            =            "],
   ];
   test.each(shapes)("a 5 MB line of %s completes", (_name, unit) => {
     const line = unit.repeat(Math.ceil(MB5 / unit.length));

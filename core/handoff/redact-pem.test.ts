@@ -46,3 +46,54 @@ describe("a private key whose BEGIN line is missing", () => {
     expect(out).not.toContain("MIIEow");
   });
 });
+
+describe("a private key with a prefix on each line", () => {
+  const BEGIN = "-----BEGIN RSA PRIVATE KEY-----";
+  const LINES = [BEGIN, ...BODY, END];
+  /** [how the lines are shown, the prefix of line i (0-based), what ends each line]. */
+  type Style = [name: string, prefix: (i: number) => string, suffix: string, newline: string];
+  const CAT_N: Style = ["cat -n", (i) => `${String(i + 1).padStart(6)}\t`, "", "\n"];
+  const STYLES: Style[] = [
+    CAT_N,
+    ["grep -n", (i) => `${i + 1}:`, "", "\n"],
+    ["nl -ba with a wide number", (i) => `${String(i + 100).padStart(6)}  `, "", "\n"],
+    ["indented four spaces (a markdown code block)", () => "    ", "", "\n"],
+    ["indented with a tab", () => "\t", "", "\n"],
+    ["a markdown quote", () => "> ", "", "\n"],
+    ["a nested quote", () => "> > ", "", "\n"],
+    ["table pipes", () => "| ", " |", "\n"],
+    ["cat -n with CRLF", (i) => `${String(i + 1).padStart(6)}\t`, "", "\r\n"],
+    ["cat -n inside JSON text", (i) => `${String(i + 1).padStart(6)}\\t`, "", "\\n"],
+  ];
+
+  function show(lines: readonly string[], [, prefix, suffix, newline]: Style, first = 0): string {
+    return lines.map((line, i) => `${prefix(i + first)}${line}${suffix}`).join(newline);
+  }
+
+  test.each(STYLES)("%s: the whole key is one placeholder, no line of it left", (name, prefix, suffix, newline) => {
+    const style: Style = [name, prefix, suffix, newline];
+    const text = `$ cat -n id_rsa${newline}${show(LINES, style)}${newline}done`;
+    const redactor = createRedactor();
+    const out = redactor.redact(text);
+    for (const line of BODY) expect(out).not.toContain(line);
+    expect(out.match(/\[REDACTED:private-key:\d+\]/g)).toEqual(["[REDACTED:private-key:1]"]);
+    expect(redactor.restore(out)).toBe(text);
+  });
+
+  test.each(STYLES)("%s: a tail without its BEGIN line is one placeholder too", (name, prefix, suffix, newline) => {
+    const style: Style = [name, prefix, suffix, newline];
+    const text = `$ tail -n 3 id_rsa${newline}${show([...BODY, END], style, 1)}${newline}done`;
+    const redactor = createRedactor();
+    const out = redactor.redact(text);
+    for (const line of BODY) expect(out).not.toContain(line);
+    expect(out.match(/\[REDACTED:private-key:\d+\]/g)).toEqual(["[REDACTED:private-key:1]"]);
+    expect(redactor.restore(out)).toBe(text);
+  });
+
+  test("numbered prose around a numbered key stays", () => {
+    const text = `     1\tThe key:\n${show(LINES, CAT_N, 1)}\n     7\tUse it with care.`;
+    const out = createRedactor().redact(text);
+    expect(out).toStartWith("     1\tThe key:\n     2\t[REDACTED:private-key:1]");
+    expect(out).toEndWith("\n     7\tUse it with care.");
+  });
+});

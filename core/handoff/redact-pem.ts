@@ -15,13 +15,18 @@ export const KEY_TAIL_HINT = "PRIVATE KEY";
 function isBase64At(text: string, i: number): boolean {
   const c = text[i];
   if (c === undefined || !BASE64.test(c)) return false;
-  // The `n` of an escaped line break (`\n` in JSON text) is not base64.
-  return !((c === "n" || c === "r") && text[i - 1] === "\\");
+  // The `n` of an escaped line break (`\n` in JSON text), or the `t` of an escaped tab, is not base64.
+  return !((c === "n" || c === "r" || c === "t") && text[i - 1] === "\\");
 }
+
+/** Blanks, and what tools and formats put at the start or the end of a line: `>` quotes, table pipes, `12:`. */
+const LINE_DECORATION = new Set([" ", "\t", "\r", ">", "|", ":"]);
 
 /**
  * The start of the line break that ends at `end` (real or escaped, with `\r`s and blanks around
- * it), or `undefined` when the text before `end` is not a line break.
+ * it, and the decoration of the lines on both sides: the next line's prefix, `cat -n`'s number
+ * included, and the previous line's closing pipe), or `undefined` when the text before `end` is
+ * not a line break.
  */
 function lineBreakBefore(text: string, end: number): number | undefined {
   let i = end;
@@ -29,8 +34,10 @@ function lineBreakBefore(text: string, end: number): number | undefined {
   for (;;) {
     const c = text[i - 1];
     if (c === "\n") newline = true;
-    if (c === "\n" || c === "\r" || c === " " || c === "\t") i--;
-    else if ((c === "n" || c === "r") && text[i - 2] === "\\") {
+    if (c === "\n" || (c !== undefined && LINE_DECORATION.has(c))) i--;
+    // A line number belongs to the line after the break only.
+    else if (!newline && c !== undefined && c >= "0" && c <= "9") i--;
+    else if ((c === "n" || c === "r" || c === "t") && text[i - 2] === "\\") {
       newline ||= c === "n";
       i -= 2;
       while (text[i - 1] === "\\") i--; // `\\n`: JSON text shown inside JSON text

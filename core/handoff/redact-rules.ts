@@ -35,6 +35,13 @@ export function notAfterWord(extra: string): string {
 const NOT_AFTER_TOKEN = notAfterWord("_-");
 const NOT_BEFORE_TOKEN = "(?![A-Za-z0-9_-])";
 
+/**
+ * From the end of a PEM BEGIN line to the first base64 of the next: blanks, a line break (real or
+ * JSON-escaped), and the next line's prefix (a line number and its separator, `>` quotes, table
+ * pipes). Bounded, so it never rescans.
+ */
+const PEM_LINE_GAP = String.raw`(?:[\s>|:]|\\[rnt]|\d{1,9}(?=[\s:|]|\\t)){1,48}`;
+
 /** A digit, or both cases: what tells a random run from a kebab-case name (`sk-button-large-primary`). */
 function isRandomLooking(run: string): boolean {
   return /\d/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
@@ -43,12 +50,14 @@ function isRandomLooking(run: string): boolean {
 export const TOKEN_RULES: readonly TokenRule[] = [
   // PEM: the BEGIN line, a line break (real or JSON-escaped), then base64 or an RFC 1421 header;
   // the block ends at the next five dashes (the END line) or, for a key cut short, where the
-  // base64 stops. A lone BEGIN line (in a parser, say) is not a key.
+  // base64 stops. Each line may carry a prefix a tool or a format added (`cat -n`'s numbers,
+  // `grep -n`'s `12:`, indentation, markdown's `> `, a table's `| … |`). A lone BEGIN line (in a
+  // parser, say) is not a key.
   {
     kind: "private-key",
     body:
-      "-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----(?:\\s|\\\\[rn]){1,4}(?=[A-Za-z0-9+/]{16}|Proc-Type:|Version:|Comment:)" +
-      "[A-Za-z0-9+/=\\s\\\\:,.]*(?:-(?!----)[A-Za-z0-9+/=\\s\\\\:,.]*)*" +
+      `-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----${PEM_LINE_GAP}(?=[A-Za-z0-9+/]{16}|Proc-Type:|Version:|Comment:)` +
+      "[A-Za-z0-9+/=\\s\\\\:,.|>]*(?:-(?!----)[A-Za-z0-9+/=\\s\\\\:,.|>]*)*" +
       "(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?",
   },
   // Anthropic: sk-ant-<purpose><2 digits>-<base64url>; before OpenAI, which shares "sk-".
@@ -84,8 +93,8 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // Credentials in an Authorization header, whatever the token looks like.
   { kind: "bearer-token", lead: "(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}", body: "[A-Za-z0-9._~+/-]{16,}=*" },
   { kind: "basic-auth", lead: "(?<![A-Za-z0-9])Basic[ \\t]{1,4}", body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
-  // The password part of scheme://user:password@host.
-  { kind: "url-password", lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{1,64}:", body: "[^\\s@/\"'<>]{1,128}(?=@)" },
+  // The password part of scheme://user:password@host, the user name possibly empty (redis://:pw@host).
+  { kind: "url-password", lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{0,64}:", body: "[^\\s@/\"'<>]{1,128}(?=@)" },
 ];
 
 /** All token rules as one alternation; rule i's secret is group `s<i>`, its kept lead `l<i>`. */

@@ -121,3 +121,40 @@ describe("tool calls", () => {
     expect(JSON.parse(calls[0]?.function.arguments ?? "")).toEqual({ path: ".env", content: expect.stringContaining("[REDACTED:openai-key:1]\n[REDACTED:anthropic-key:1]\n"), db: { password: "[REDACTED:password:1]" } });
   });
 });
+
+describe("every value under a secret's key, whatever its type and depth", () => {
+  /** [what, the arguments, the secrets in them]. */
+  const CASES: [name: string, args: Record<string, unknown>, secrets: string[]][] = [
+    ["a number", { password: 48213975 }, ["48213975"]],
+    ["an array of strings", { api_key: ["Hunter2isMyPass8", "Hunter2isMyPass7"] }, ["Hunter2isMyPass8", "Hunter2isMyPass7"]],
+    ["an object", { secret: { value: "Hunter2isMyPass9" } }, ["Hunter2isMyPass9"]],
+    ["an object in an array in an object", { auth_token: { list: [{ v: "Tk5Deep77x" }, 31415926] } }, ["Tk5Deep77x", "31415926"]],
+    ["a number in an array", { pin: 1, passwords: [7, 1234567] }, ["1234567"]],
+    ["the attacker's three together", { password: 48213975, api_key: ["Hunter2isMyPass8"], secret: { value: "Hunter2isMyPass9" } }, ["48213975", "Hunter2isMyPass8", "Hunter2isMyPass9"]],
+  ];
+
+  const contextWith = (args: Record<string, unknown>): ContextMessage[] => [
+    { role: "user", kind: "user", content: [{ type: "text", text: "configure it" }], entryId: "u1" },
+    { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "configure", arguments: args }], provider: "openai", model: "gpt-5", stopReason: "toolUse", entryId: "a1" },
+    { role: "toolResult", toolCallId: "c1", toolName: "configure", content: [{ type: "text", text: "done" }], isError: false, entryId: "r1" },
+  ];
+
+  test.each(CASES)("%s: not sent, and back in the document", (_name, args, secrets) => {
+    const guard = createSecretsGuard({ context: contextWith(args) });
+    const sent = JSON.stringify(guard.request(requestFor(guard.outgoing().context)));
+    for (const secret of secrets) expect(sent).not.toContain(secret);
+    const placeholders = sent.match(/\[REDACTED:[a-z-]+:\d+\]/g) ?? [];
+    expect(placeholders.length).toBeGreaterThanOrEqual(secrets.length);
+    const restored = guard.restore(placeholders.join(" "));
+    for (const secret of secrets) expect(restored).toContain(secret);
+  });
+
+  test("values under other keys keep their type; booleans and null stay", () => {
+    const args = { path: "src/a.ts", lines: [1, 2, 3], max_tokens: 100, tokens: 5120, enabled: true, password: null, token: false };
+    const guard = createSecretsGuard({ context: contextWith(args) });
+    const sent = guard.request(requestFor(guard.outgoing().context));
+    const calls = sent.messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
+    expect(JSON.parse(calls[0]?.function.arguments ?? "")).toEqual(args);
+    expect(guard.redacted).toBe(0);
+  });
+});

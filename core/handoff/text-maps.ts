@@ -2,6 +2,7 @@ import { isObject } from "../json.ts";
 import { chatToolName } from "../llm/messages.ts";
 import type { ChatContentPart, ChatMessage, ChatRequest } from "../llm/types.ts";
 import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
+import { secretKeyKind } from "./redact-assignments.ts";
 
 /**
  * Every string a context or a request can carry out of the machine, by what it is, so a rule
@@ -16,13 +17,25 @@ export interface TextMap {
   opaque(text: string): string;
 }
 
-/** Structured data (JSON values) with every string, keys included, passed through `map`. */
+/**
+ * Structured data (JSON values) with every string, keys included, and every number passed
+ * through `map`, each value with the key it is under. A key that names a secret (`password`,
+ * `api_key`) makes everything under it that secret, whatever its type and depth: the items of
+ * its array and the values of its object are all under that key (`{"secret": {"value": …}}`).
+ */
 export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unknown {
   if (typeof value === "string") return map.assigned(key, value);
-  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, map));
+  if (typeof value === "number") {
+    // A number stays a number unless the rule replaced it (a PIN under `password`).
+    const text = String(value);
+    const mapped = map.assigned(key, text);
+    return mapped === text ? value : mapped;
+  }
+  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, map, key));
   if (!isObject(value)) return value;
+  const secretKey = key !== undefined && secretKeyKind(key) !== undefined ? key : undefined;
   // fromEntries defines own properties: a `__proto__` key stays a key.
-  return Object.fromEntries(Object.entries(value).map(([k, item]) => [map.text(k), mapJsonStrings(item, map, k)]));
+  return Object.fromEntries(Object.entries(value).map(([k, item]) => [map.text(k), mapJsonStrings(item, map, secretKey ?? k)]));
 }
 
 function mapUserBlocks(blocks: readonly UserBlock[], map: TextMap): UserBlock[] {

@@ -35,4 +35,34 @@ describe("withholding the configured key", () => {
     const text = "sk-or-v1-anything";
     expect(createWithholder([])(text)).toBe(text);
   });
+
+  /** [how the key is split, the text with the key split]: each reads as the whole key on a screen. */
+  const SPLIT: [string, (a: string, b: string) => string][] = [
+    ["a right-to-left override", (a, b) => `${a}\u202e${b}`],
+    ["a bell", (a, b) => `${a}\x07${b}`],
+    ["a C1 control (NEL)", (a, b) => `${a}\u0085${b}`],
+    ["a C1 CSI", (a, b) => `${a}\u009b0m${b}`],
+    ["DEL", (a, b) => `${a}\x7f${b}`],
+    ["a zero-width space", (a, b) => `${a}\u200b${b}`],
+    ["a soft hyphen", (a, b) => `${a}\u00ad${b}`],
+    ["a byte-order mark", (a, b) => `${a}\ufeff${b}`],
+    ["a colour escape", (a, b) => `${a}\x1b[31;1m${b}`],
+    ["a window-title escape", (a, b) => `${a}\x1b]0;title\x07${b}`],
+    ["a two-character escape", (a, b) => `${a}\x1b(B${b}`],
+    ["several, between every character", (a, b) => [...`${a}${b}`].join("\u200e\x1b[0m")],
+  ];
+  const LONG = "sk-or-v1-0123456789abcdef0123456789abcdef";
+  const SHORT = "dummy1";
+
+  test.each(SPLIT)("a key split by %s is withheld whole", (_how, split) => {
+    const text = `before ${split(LONG.slice(0, 9), LONG.slice(9))} after`;
+    expect(createWithholder([LONG])(text)).toBe(`before ${WITHHELD} after`);
+    const short = `key ${split(SHORT.slice(0, 3), SHORT.slice(3))}.`;
+    expect(createWithholder([SHORT])(short)).toBe(`key ${WITHHELD}.`);
+  });
+
+  test("invisible characters elsewhere, and a key broken by visible text, are left alone", () => {
+    const text = `a\u202eb ${LONG.slice(0, 9)}\x1b[31mX${LONG.slice(9)} \u200b`;
+    expect(createWithholder([LONG])(text)).toBe(text);
+  });
 });

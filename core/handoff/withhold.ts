@@ -1,7 +1,8 @@
 /**
- * The one rule for strings that must never leave the process in any output: the configured API
- * key (an endpoint or a session may quote it back). Unlike a redacted secret, a withheld string
- * is never restored: requests, documents, files and printed lines all carry `WITHHELD` instead.
+ * The one rule for strings that must never leave the process in any output: the configured
+ * secrets (the API key, the base URL's credentials; an endpoint or a session may quote them
+ * back). Unlike a redacted secret, a withheld string is never restored: requests, documents,
+ * files and printed lines all carry `WITHHELD` instead.
  */
 
 /** What a withheld string is replaced by, everywhere. */
@@ -25,6 +26,29 @@ export type Withhold = (text: string) => string;
 
 const WORD_CHAR = /[A-Za-z0-9]/;
 
+/**
+ * Characters nobody sees: C0 controls but tab and newline, DEL, C1 controls, soft hyphen,
+ * bidirectional marks, overrides and isolates, zero-width spaces and joiners, the word joiner
+ * and invisible operators, the byte-order mark.
+ */
+const INVISIBLE_CHARS = String.raw`\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff`;
+
+/**
+ * What a terminal shows as nothing: an escape sequence (CSI such as colours, OSC such as a
+ * window title, with what it carries, and two-character escapes), or one invisible character.
+ * A secret with any of these between its characters still reads whole on a screen, so it is
+ * withheld in that form too, whatever prints or stores it.
+ */
+const SHOWS_AS_NOTHING = [
+  String.raw`(?:\x1b\[|\u009b)[0-?]{0,32}[ -/]{0,8}[@-~]`,
+  String.raw`(?:\x1b[\]P^_X]|[\u0090\u0098\u009d-\u009f])[^\x07\x1b\u009c]{0,256}(?:\x07|\x1b\\|\u009c)`,
+  String.raw`\x1b[ -/]{0,4}[0-~]`,
+  `[${INVISIBLE_CHARS}]`,
+].join("|");
+
+/** Tells text that might hide a secret between invisible characters from text that cannot. */
+const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
@@ -45,9 +69,9 @@ function formsOf(secret: string): string[] {
   return [...forms];
 }
 
-/** A pattern for one form; a short one must not be part of a longer word. */
+/** A pattern for one form, anything that shows as nothing allowed between its characters; a short one must not be part of a longer word. */
 function patternFor(form: string, anywhere: boolean): string {
-  const body = escapeRegExp(form);
+  const body = [...form].map(escapeRegExp).join(`(?:${SHOWS_AS_NOTHING})*`);
   if (anywhere) return body;
   const before = WORD_CHAR.test(form[0] ?? "") ? "(?<![A-Za-z0-9])" : "";
   const after = WORD_CHAR.test(form.at(-1) ?? "") ? "(?![A-Za-z0-9])" : "";
@@ -55,7 +79,8 @@ function patternFor(form: string, anywhere: boolean): string {
 }
 
 /**
- * A function that replaces each of `secrets` (and its JSON-escaped and URL-encoded forms) by
+ * A function that replaces each of `secrets` (and its JSON-escaped and URL-encoded forms, and
+ * any of them with invisible characters or terminal escapes between its characters) by
  * `WITHHELD`. Secrets shorter than `MIN_WITHHELD_LENGTH` are ignored.
  */
 export function createWithholder(secrets: readonly (string | undefined)[]): Withhold {
@@ -65,5 +90,7 @@ export function createWithholder(secrets: readonly (string | undefined)[]): With
   // Longest first, so a form that contains another is replaced whole.
   forms.sort((a, b) => b.form.length - a.form.length);
   const pattern = new RegExp(forms.map((f) => patternFor(f.form, f.anywhere)).join("|"), "g");
-  return (text) => (forms.some((f) => text.includes(f.form)) ? text.replace(pattern, WITHHELD) : text);
+  // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
+  const mayHold = (text: string) => HAS_INVISIBLE.test(text) || forms.some((f) => text.includes(f.form));
+  return (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
 }

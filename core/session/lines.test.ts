@@ -25,9 +25,9 @@ describe("splitLines", () => {
 
   test("numbers lines from 1, skips blank ones, strips \\r and marks an unended last line", () => {
     expect(lines(text)).toEqual([
-      { line: 1, text: "first", ended: true },
-      { line: 4, text: '{"é":"naïve → 日本語 🚀"}', ended: true },
-      { line: 5, text: "last", ended: false },
+      { line: 1, text: "first", ended: true, eol: "\r\n" },
+      { line: 4, text: '{"é":"naïve → 日本語 🚀"}', ended: true, eol: "\n" },
+      { line: 5, text: "last", ended: false, eol: "" },
     ]);
   });
 
@@ -49,7 +49,38 @@ describe("splitLines", () => {
   });
 
   test("bytes that are not UTF-8 become U+FFFD instead of failing", () => {
-    expect(lines(new Uint8Array([0x61, 0xff, 0x62, 0x0a]))).toEqual([{ line: 1, text: "a\ufffdb", ended: true }]);
+    expect(lines(new Uint8Array([0x61, 0xff, 0x62, 0x0a]))).toEqual([{ line: 1, text: "a\ufffdb", ended: true, eol: "\n" }]);
+  });
+});
+
+describe("splitLines, exact: every byte of the file can be written back", () => {
+  const CASES: [name: string, text: string][] = [
+    ["LF lines", '{"a":1}\n{"b":2}\n'],
+    ["CRLF lines", '{"a":1}\r\n{"b":2}\r\n'],
+    ["mixed line ends", '{"a":1}\r\n{"b":2}\n{"c":3}\r\n'],
+    ["a byte-order mark", '\ufeff{"a":1}\n{"b":2}\n'],
+    ["a byte-order mark and CRLF", '\ufeff{"a":1}\r\n'],
+    ["blank lines between, before and after", '\n{"a":1}\n\n\n{"b":2}\n\n'],
+    ["blank CRLF lines and lines of blanks", '{"a":1}\r\n\r\n   \n\t\r\n{"b":2}\r\n'],
+    ["no final line break", '{"a":1}\n{"b":2}'],
+    ["a final carriage return alone", '{"a":1}\n{"b":2}\r'],
+    ["trailing blanks on a line", '{"a":1}   \n'],
+    ["a byte-order mark on a later line", '{"a":1}\n\ufeff{"b":2}\n'],
+  ];
+  const rebuilt = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input, { exact: true })].map((l) => `${l.bom ?? ""}${l.text}${l.eol}`).join("");
+
+  test.each(CASES)("%s: as text and in chunks of any size", (_name, text) => {
+    expect(rebuilt(text)).toBe(text);
+    for (const size of [1, 2, 3, 7, 64]) expect(rebuilt(reusedChunks(utf8(text), size))).toBe(text);
+  });
+
+  test("the line numbers are the file's, blank lines counted; a line's text has no byte-order mark", () => {
+    const out = [...splitLines(utf8('\ufeff{"a":1}\r\n\n{"b":2}'), { exact: true })];
+    expect(out).toEqual([
+      { line: 1, text: '{"a":1}', ended: true, eol: "\r\n", bom: "\ufeff" },
+      { line: 2, text: "", ended: true, eol: "\n", bom: "" },
+      { line: 3, text: '{"b":2}', ended: false, eol: "", bom: "" },
+    ]);
   });
 });
 

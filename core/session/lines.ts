@@ -1,9 +1,22 @@
 /** One non-blank line of a JSON Lines file, with its 1-based line number. */
 export interface RawLine {
   line: number;
+  /** The line without what ends it and, read `exact`, without a leading byte-order mark. */
   text: string;
   /** False for a last line with no `\n` after it (a torn write, or a hand-edited file). */
   ended: boolean;
+  /** What ended the line in the file: `\n`, `\r\n`, or, on a last line without a `\n`, `\r` or nothing. */
+  eol: string;
+  /** Read `exact`: the byte-order mark the line started with, else `""`. */
+  bom?: string;
+}
+
+export interface SplitOptions {
+  /**
+   * Every line as the file holds it, for a rewrite that must keep every byte: blank lines are
+   * yielded too, and a byte-order mark is kept (in `bom`) instead of being dropped.
+   */
+  exact?: boolean;
 }
 
 /**
@@ -22,43 +35,51 @@ const LF = 10;
  * whole file takes two bytes per character as soon as a single character in it is not Latin-1,
  * and chunks mean the whole file never has to be in memory as bytes either.
  */
-export function* splitLines(input: string | SessionBytes): Generator<RawLine> {
-  if (typeof input === "string") yield* splitText(input);
-  else yield* splitChunks(input instanceof Uint8Array ? [input] : input);
+export function* splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
+  const exact = options.exact === true;
+  if (typeof input === "string") yield* splitText(input, exact);
+  else yield* splitChunks(input instanceof Uint8Array ? [input] : input, exact);
 }
 
-function* splitText(text: string): Generator<RawLine> {
+function* splitText(text: string, exact: boolean): Generator<RawLine> {
   let line = 0;
   for (let start = 0; start <= text.length; ) {
     const end = text.indexOf("\n", start);
-    const raw = toRawLine(++line, text.slice(start, end === -1 ? text.length : end), end !== -1);
+    // A text that ends with its last line's `\n` has no line after it.
+    if (end === -1 && start === text.length) break;
+    const raw = toRawLine(++line, text.slice(start, end === -1 ? text.length : end), end !== -1, exact);
     if (raw) yield raw;
     if (end === -1) break;
     start = end + 1;
   }
 }
 
-function* splitChunks(chunks: Iterable<Uint8Array>): Generator<RawLine> {
-  const decoder = new TextDecoder();
+function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean): Generator<RawLine> {
+  // A decoder drops a leading byte-order mark from every text it decodes, unless told to keep it.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: exact });
   let line = 0;
   let carried: Uint8Array[] = []; // the start of a line that goes on in the next chunk
   for (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
-      const raw = toRawLine(++line, decoder.decode(concat(carried, chunk.subarray(start, end))), true);
+      const raw = toRawLine(++line, decoder.decode(concat(carried, chunk.subarray(start, end))), true, exact);
       carried = [];
       if (raw) yield raw;
       start = end + 1;
     }
     if (start < chunk.length) carried.push(chunk.slice(start)); // a copy: the chunk may be reused
   }
-  const raw = carried.length > 0 ? toRawLine(++line, decoder.decode(concat(carried)), false) : undefined;
+  const raw = carried.length > 0 ? toRawLine(++line, decoder.decode(concat(carried)), false, exact) : undefined;
   if (raw) yield raw;
 }
 
-function toRawLine(line: number, raw: string, ended: boolean): RawLine | undefined {
-  const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-  return text.trim() === "" ? undefined : { line, text, ended };
+function toRawLine(line: number, raw: string, ended: boolean, exact: boolean): RawLine | undefined {
+  const cr = raw.endsWith("\r");
+  const eol = (cr ? "\r" : "") + (ended ? "\n" : "");
+  const text = cr ? raw.slice(0, -1) : raw;
+  if (!exact) return text.trim() === "" ? undefined : { line, text, ended, eol };
+  const bom = text.startsWith("\ufeff") ? "\ufeff" : "";
+  return { line, text: text.slice(bom.length), ended, eol, bom };
 }
 
 /** The parts and the tail as one array; no copy when there is only the tail. */

@@ -95,33 +95,44 @@ function upgradeEntryLine(text: string, entry: Entry, version: 1 | 2): string | 
   return applyEdits(text, [...ids, ...firstKeptEdits(object, entry), ...roles]);
 }
 
+/** A line as the file had it around `text`: its byte-order mark and its line end; a last line without one gets a `\n`, so that what is appended starts a line. */
+function asWritten(raw: RawLine, text: string): string {
+  return `${raw.bom ?? ""}${text}${raw.eol}${raw.ended ? "" : "\n"}`;
+}
+
 /**
- * Writes a version 1 or 2 session as version 3 through `write`, line by line (each with its
- * `\n`), from its file's lines (`lines`, read again: the parsed session keeps no text, so an old
- * file costs no more memory to load than a new one, and the rewrite is never one string). Only
- * what migration must change is changed (the header's `version`; v1 entries' `id` and
- * `parentId`, a v1 compaction's `firstKeptEntryId` beside its `firstKeptEntryIndex`; the
- * `hookMessage` role → `custom`). Every other byte stays: numbers past 2^53, `1.0`, `1e5`, `\u`
- * escapes, key order, and values nested too deep to serialise again. Stops at the first line
- * that is not what was parsed there (the file changed since) and returns it; what was written
- * before is then to be thrown away.
+ * Writes a version 1 or 2 session as version 3 through `write`, line by line, from its file's
+ * lines (`lines`, read again with `splitLines(…, { exact: true })`: the parsed session keeps no
+ * text, so an old file costs no more memory to load than a new one, and the rewrite is never
+ * one string). Only what migration must change is changed (the header's `version`; v1 entries'
+ * `id` and `parentId`, a v1 compaction's `firstKeptEntryId` beside its `firstKeptEntryIndex`;
+ * the `hookMessage` role → `custom`), and a missing final line break is added. Every other byte
+ * stays: line ends (`\r\n` too), a byte-order mark, blank lines, numbers past 2^53, `1.0`, `1e5`,
+ * `\u` escapes, key order, and values nested too deep to serialise again. Stops at the first
+ * line that is not what was parsed there (the file changed since) and returns it; what was
+ * written before is then to be thrown away.
  */
 export function upgradeToVersion3(session: Session, lines: Iterable<RawLine>, write: (text: string) => void): { mismatchedLine: number } | undefined {
   if (session.version === 3) throw new Error("upgradeToVersion3: the session is version 3 already");
   let next = 0;
   let headerSeen = false;
   for (const raw of lines) {
+    // Blank lines are no entry (the parser skips them) and stay as they are.
+    if (raw.text.trim() === "") {
+      write(asWritten(raw, raw.text));
+      continue;
+    }
     if (raw.line === session.header.line) {
       const header = readObjectMembers(raw.text);
       if (!header || stringMember(raw.text, header, "id") !== session.header.id) return { mismatchedLine: raw.line };
-      write(`${applyEdits(raw.text, setMembers(header, [["version", "3"]]))}\n`);
+      write(asWritten(raw, applyEdits(raw.text, setMembers(header, [["version", "3"]]))));
       headerSeen = true;
       continue;
     }
     const entry = session.entries[next];
     const line = entry?.line === raw.line && headerSeen ? upgradeEntryLine(raw.text, entry, session.version) : undefined;
     if (line === undefined) return { mismatchedLine: raw.line };
-    write(`${line}\n`);
+    write(asWritten(raw, line));
     next++;
   }
   if (!headerSeen || next < session.entries.length) return { mismatchedLine: session.entries[next]?.line ?? session.header.line };

@@ -1,0 +1,42 @@
+import { createWithholder, type Withhold } from "../core/index.ts";
+import { stripControls } from "./terminal.ts";
+
+/**
+ * The one boundary every character we print passes: stdout and stderr, every command, every
+ * message. The rule, in order: controls are stripped from what a person reads (all of stderr,
+ * and stdout on a terminal), then every configured secret is withheld from the final text. What
+ * is withheld is registered once, as soon as it is known (the key at start, a `--base-url` once
+ * the flags are read), so no printer has to remember it.
+ */
+const secrets = new Set<string>();
+let withhold: Withhold = (text) => text;
+
+/** Adds `values` to what is withheld from everything printed from now on. */
+export function withholdFromOutput(values: readonly string[]): void {
+  const before = secrets.size;
+  for (const value of values) secrets.add(value);
+  if (secrets.size !== before) withhold = createWithholder([...secrets]);
+}
+
+/** A message for a person (stderr): no controls, nothing withheld left. */
+export function forPeople(text: string): string {
+  return withhold(stripControls(text));
+}
+
+/** Text for stdout: on a terminal as a person reads it; elsewhere the exact bytes, less what is withheld. */
+export function forStdout(text: string, terminal: boolean): string {
+  return withhold(terminal ? stripControls(text) : text);
+}
+
+/**
+ * A JSON value for stdout: every string value in it with nothing withheld left. Keys are our
+ * schema's own (no output keys an object by data), and a short secret that is also a word
+ * (a base URL's user name `model`) must not rename a field a script reads.
+ */
+export function forJson(value: unknown): unknown {
+  if (typeof value === "string") return withhold(value);
+  if (Array.isArray(value)) return value.map(forJson);
+  if (typeof value !== "object" || value === null) return value;
+  // fromEntries defines own properties: a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, forJson(item)]));
+}
