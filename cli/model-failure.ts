@@ -123,11 +123,12 @@ const REDIRECTS: ReadonlyMap<number, string> = new Map([
 function redirectFailure(status: number, headers: Headers | undefined, ctx: FailureContext): Failure {
   const location = headers?.get("location");
   const target = location && URL.canParse(location, ctx.baseUrl) ? new URL(location, ctx.baseUrl) : undefined;
-  let detail = "with no Location to follow";
+  let detail = location ? "to a Location that is not a URL" : "with no Location to follow";
   if (target) {
     const base = new URL(target.href);
     base.pathname = base.pathname.replace(/\/chat\/completions\/?$/, "");
-    detail = `to ${describeUrl(target.href)}; not followed (${REDIRECTS.get(status) ?? "redirects are not followed"}): use --base-url ${describeUrl(base.href)}`;
+    // Without the URL's credentials and query values; scrubbed too: an endpoint may put the key in a path.
+    detail = ctx.scrub(`to ${describeUrl(target.href)}; not followed (${REDIRECTS.get(status) ?? "redirects are not followed"}): use --base-url ${describeUrl(base.href)}`);
   }
   return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} redirected the request (${status}) ${detail}`), cause: { kind: "final" }, headers };
 }
@@ -141,7 +142,8 @@ function fromResponse(status: number, raw: string, headers: Headers | undefined,
   if (REDIRECTS.has(status)) return redirectFailure(status, headers, ctx);
   const read = readErrorBody(raw);
   // An error inside a 200 without a code of its own is said without a status.
-  const summary = inBand && status === 200 ? shapeErrorText(read.message ?? raw) : summarizeErrorBody(status, raw);
+  // Scrubbed again once read: a message unwrapped from a gateway's escaped JSON was not plain text before.
+  const summary = ctx.scrub(inBand && status === 200 ? shapeErrorText(read.message ?? raw) : summarizeErrorBody(status, raw));
   const answered = inBand ? `${ctx.where} sent an error in its 200 answer: ${summary}` : `${ctx.where} answered ${summary}`;
   const refusal = classifyRefusal(status, read.classifiable);
   if (refusal?.kind === "context_length") return { error: new CompletionError("context_length", `the request is larger than the model's context window (${summary})`), cause: { kind: "final" }, headers };

@@ -47,6 +47,7 @@ describe("an error inside a 200 answer: its own message, retried by its code", (
     ["a JSON error body with a 5xx code", { rawBody: `{"error":{"message":"upstream down","code":502}}`, contentType: "application/json" }, 2, "sent an error in its 200 answer: 502 upstream down (gave up after 2 attempts)"],
     ["a JSON error body without a code", { rawBody: `{"error":{"message":"no such model"}}`, contentType: "application/json" }, 1, "sent an error in its 200 answer: no such model"],
     ["a JSON body that is not an error", { rawBody: `{"id":"x","object":"chat.completion","choices":[]}`, contentType: "application/json; charset=utf-8" }, 1, "answered 200 with application/json; charset=utf-8, not an event stream (does it stream Chat Completions?)"],
+    ["a page (a captive portal)", { rawBody: "<html><title>Sign in to the Wi-Fi</title></html>", contentType: "text/html" }, 1, "answered 200 with text/html, not an event stream (does it stream Chat Completions?)"],
     ["an error event mid-stream (OpenRouter's documented shape): an answer broken off", { text: CANNED_DOCUMENT, eventAfterFirstChunk: MID_STREAM_ERROR }, 2, "sent an error in its 200 answer: Provider disconnected unexpectedly (gave up after 2 attempts)"],
     ["an error event mid-stream with a 429 code", { text: CANNED_DOCUMENT, eventAfterFirstChunk: { error: { code: 429, message: "rate limited upstream" } } }, 2, "sent an error in its 200 answer: 429 rate limited upstream (gave up after 2 attempts)"],
     ["an error event mid-stream with a 400 code", { text: CANNED_DOCUMENT, eventAfterFirstChunk: { error: { code: 400, message: "bad request upstream" } } }, 1, "sent an error in its 200 answer: 400 bad request upstream"],
@@ -57,6 +58,15 @@ describe("an error inside a 200 answer: its own message, retried by its code", (
     expect(result).toBe(`error: ${server.url} ${message}`);
     expect(server.requests).toHaveLength(requests);
   });
+});
+
+test("a gateway's wrapped error, the key escaped inside it: unwrapped, named, and the key withheld", async () => {
+  const inner = String.raw`{"error":{"message":"Incorrect API key provided: sk-port-test-0123456789"}}`;
+  const server = serve([{ status: 401, rawBody: JSON.stringify({ error: { code: 401, message: "Provider returned error", metadata: { raw: inner, provider_name: "Upstream" } } }), contentType: "application/json" }]);
+  const { result } = await complete(server.url);
+  expect(result).toBe(`error: ${server.url} refused the API key (401); check OPENAI_API_KEY`);
+  const wrapped400 = serve([{ status: 400, rawBody: JSON.stringify({ error: { code: 400, message: "Provider returned error", metadata: { raw: inner, provider_name: "Upstream" } } }), contentType: "application/json" }]);
+  expect((await complete(wrapped400.url)).result).toBe(`error: ${wrapped400.url} answered 400 Upstream: Incorrect API key provided: [withheld]`);
 });
 
 describe("a connection that breaks or a stream that stops: tried again, said in our words", () => {
@@ -108,6 +118,7 @@ describe("a redirect is never followed: the message names where it points and th
     ["302", 302, (t) => `${t}/api/v1/chat/completions`, (t) => `redirected the request (302) to ${t}/api/v1/chat/completions; not followed (it would turn the request into a GET): use --base-url ${t}/api/v1`],
     ["307 to another host", 307, (t) => `${t}/v1/chat/completions`, (t) => `redirected the request (307) to ${t}/v1/chat/completions; not followed (the session would go to a URL you did not give): use --base-url ${t}/v1`],
     ["308 with a key in the query", 308, (t) => `${t}/v1/chat/completions?key=SECRET-IN-LOCATION`, (t) => `redirected the request (308) to ${t}/v1/chat/completions?key=***; not followed (the session would go to a URL you did not give): use --base-url ${t}/v1?key=***`],
+    ["301 with the API key in the path, and credentials", 301, (t) => `${t.replace("http://", "http://user:pw@")}/sk-port-test-0123456789/v1/chat/completions`, (t) => `redirected the request (301) to ${t}/[withheld]/v1/chat/completions; not followed (it would turn the request into a GET): use --base-url ${t}/[withheld]/v1`],
   ])("%s", async (_, status, location, message) => {
     const target = serve([{ text: CANNED_DOCUMENT }]);
     const origin = target.url.replace(/\/v1$/, "");
@@ -120,6 +131,8 @@ describe("a redirect is never followed: the message names where it points and th
 
   test("a relative Location is read against the base URL; none at all is said", async () => {
     const relative = serve([{ status: 301, rawBody: "", headers: { location: "/v2/chat/completions" } }]);
+    const odd = serve([{ status: 302, rawBody: "", headers: { location: "http://[bad" } }]);
+    expect((await complete(odd.url)).result).toBe(`error: ${odd.url} redirected the request (302) to a Location that is not a URL`);
     const origin = relative.url.replace(/\/v1$/, "");
     expect((await complete(relative.url)).result).toBe(`error: ${relative.url} redirected the request (301) to ${origin}/v2/chat/completions; not followed (it would turn the request into a GET): use --base-url ${origin}/v2`);
     const none = serve([{ status: 302, rawBody: "" }]);
@@ -166,6 +179,12 @@ describe("the retry policy", () => {
     [300_000, 2, 100_000],
     [300_000, 0, 300_000],
     [2000, 1, 1000],
+    [600, 1, 300],
+    // Many retries: still a minute each (a reasoning model may think that long before its first word).
+    [300_000, 10, 60_000],
+    // A short timeout: half of it, so there is room for a second attempt.
+    [30_000, 2, 15_000],
+    [30_000, 10, 15_000],
   ])("--timeout %dms, --retries %d: each attempt may be silent for %dms", (timeout, retries, silence) => {
     expect(silenceLimitMs(timeout, retries)).toBe(silence);
   });

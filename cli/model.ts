@@ -48,12 +48,16 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** The least silence an attempt is allowed when --timeout leaves room for it: a reasoning model may think a while before its first word. */
+const MIN_SILENCE_MS = 60_000;
+
 /**
  * How long one attempt may go without a byte: its share of the whole run's --timeout, so that an
- * endpoint that hangs leaves time to try again (with --retries 0, all of it).
+ * endpoint that hangs leaves time to try again (with --retries 0, all of it); never less than a
+ * minute, or half the timeout when that is shorter, however many retries are asked for.
  */
 export function silenceLimitMs(timeoutMs: number, retries: number): number {
-  return timeoutMs / (retries + 1);
+  return Math.max(timeoutMs / (retries + 1), Math.min(MIN_SILENCE_MS, timeoutMs / 2));
 }
 
 function seconds(ms: number): string {
@@ -104,8 +108,10 @@ export function createModelPort(options: ModelPortOptions): Complete {
       lastErrorBody = await response.clone().text().catch(() => undefined);
       return response;
     }
+    // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
+    // stream. Any other type goes to the SDK as before: some servers label their streams loosely.
     const contentType = response.headers.get("content-type") ?? "";
-    if (/text\/event-stream/i.test(contentType)) return response;
+    if (!/json|html/i.test(contentType)) return response;
     notAStream = { contentType, body: await response.text().catch(() => "") };
     return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
   };
@@ -135,7 +141,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
       idleTimer = setTimeout(() => idle.abort(), silenceMs);
     };
     const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
-    const shareOfTimeout = options.retries > 0 ? `, its share of --timeout ${seconds(options.timeoutMs)}` : "";
+    const shareOfTimeout = silenceMs < options.timeoutMs ? `, its share of --timeout ${seconds(options.timeoutMs)}` : "";
     const silent = (): Failure => ({
       error: new AgentError("HANDOFF_FAILED", `${where} sent nothing for ${seconds(silenceMs)}${shareOfTimeout}`),
       cause: { kind: "silence" },
