@@ -32,7 +32,7 @@ const CONTEXT_STATUSES = new Set([400, 413, 422, 500]);
  * Each maps to a rule in turns.ts, under a name `fallbackFor` (adapt.ts) knows: an endpoint
  * nobody documented (a proxy, OpenRouter, vLLM serving a Mistral model) teaches it by refusing.
  */
-export const TURN_RULES: readonly [RegExp, string][] = [
+const TURN_RULES: readonly [RegExp, string][] = [
   [/Unexpected role '?user'? after role '?tool'?/i, "messages[].role"], // Mistral, mistral-common
   [/reasoning_content\W{0,3} in the thinking mode must be passed back/i, "messages[].reasoning_content"], // DeepSeek
 ];
