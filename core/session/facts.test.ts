@@ -5,7 +5,7 @@ import { analyzeBranch } from "./analyze.ts";
 import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
 import { parseSession } from "./parse.ts";
 import { readExitCode } from "./runs.ts";
-import { pathArgument } from "./tools.ts";
+import { pathArgument, replacementArgument } from "./tools.ts";
 
 function factsOf(entries: readonly Fields[], cwd?: string): SessionFacts {
   return analyzeBranch(parseSession(chain(entries, cwd === undefined ? {} : { cwd }), "f.jsonl")).facts;
@@ -172,6 +172,17 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     ["a.ts", undefined],
   ])("pathArgument(%j) is %p", (args, expected) => {
     expect(pathArgument(args)).toBe(expected);
+  });
+
+  test.each([
+    [{ path: "a.ts", oldText: "config.srv.port", newText: "config.server.port" }, { from: "config.srv.port", to: "config.server.port" }],
+    [{ file_path: "a.ts", old_string: " a ", new_string: "b" }, { from: "a", to: "b" }],
+    [{ path: "a.ts", oldText: "one\ntwo", newText: "x" }, undefined],
+    [{ path: "a.ts", oldText: "x".repeat(81), newText: "y" }, undefined],
+    [{ path: "a.ts", oldText: "", newText: "y" }, undefined],
+    [{ path: "a.ts", content: "whole file" }, undefined],
+  ])("replacementArgument(%j) is %j", (args, expected) => {
+    expect(replacementArgument(args)).toEqual(expected);
   });
 
   test.each([

@@ -52,6 +52,21 @@ export function pathArgument(args: unknown): string | undefined {
   return stringField(object, "path") ?? stringField(object, "file_path") ?? stringField(object, "filePath") ?? stringField(object, "notebook_path");
 }
 
+/**
+ * What a small edit replaced, when each side is one short line (`config.srv.port` →
+ * `config.server.port`): such an edit is often the fix itself, worth naming. pi's
+ * `oldText`/`newText`, Claude Code's `old_string`/`new_string`.
+ */
+export function replacementArgument(args: unknown, max = 80): { from: string; to: string } | undefined {
+  const object = argumentObject(args);
+  if (!object) return undefined;
+  const from = stringField(object, "oldText") ?? stringField(object, "old_string");
+  const to = stringField(object, "newText") ?? stringField(object, "new_string");
+  if (from === undefined || to === undefined) return undefined;
+  const short = (text: string) => text.trim() !== "" && !text.includes("\n") && text.length <= max;
+  return short(from) && short(to) ? { from: from.trim(), to: to.trim() } : undefined;
+}
+
 /** An argv array as one command line; `bash -lc "<script>"` is the script itself. */
 function argvCommand(argv: readonly unknown[]): string | undefined {
   const words = argv.filter((w): w is string => typeof w === "string");

@@ -66,11 +66,14 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
   const latest = failures[0];
   if (turn.kind === "working") {
     const about = state.current ? ` on: ${state.current.statement.replace(/[.!]$/, "")}` : "";
+    const lastRun = turn.steps.at(-1)?.run;
     const where = latest
       ? ` The latest failure: ${describeFailure(latest, state.cwd)}; find its cause before running anything again.`
       : turn.steps.length === 0
         ? " Nothing was run for it yet."
-        : " Check the result of its last tool call before repeating it.";
+        : lastRun !== undefined && lastRun.exitCode === 0 && !lastRun.failed
+          ? ` Its last command passed (${commandCode(lastRun.command, state.cwd)}): confirm the result and report it to the user.`
+          : " Check the result of its last tool call before repeating it.";
     steps.push(`Continue the work${about}.${where}`);
   }
   // The user decides first: a question the session ends on comes before any fix it is about.

@@ -4,9 +4,10 @@ import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { Background } from "./background.ts";
 import type { OfflineNotes, Run, Step } from "./extract.ts";
 import { describeMilestone, type Milestone } from "./milestones.ts";
-import { dedupeBy, newest, spread } from "./select.ts";
+import { dedupeBy, newest, newestWithin, spread } from "./select.ts";
+import type { Report } from "./reports.ts";
 import type { WorkState } from "./state.ts";
-import { capText } from "./text.ts";
+import { capText, countWords } from "./text.ts";
 
 /** What one section is written from. */
 export interface SectionInput {
@@ -68,7 +69,8 @@ export function describeFailure(group: { run: Run; also: readonly Run[] }, cwd: 
 
 function describeStep(step: Step, cwd: string | undefined): string {
   if (step.run) return describeRun(step.run, cwd);
-  const label = commandCode(step.label, cwd);
+  const change = step.change === undefined ? "" : ` (${inlineCode(step.change.from)} → ${inlineCode(step.change.to)})`;
+  const label = `${commandCode(step.label, cwd)}${change}`;
   return step.error === undefined ? label : `${label} → failed: ${inlineCode(capText(displayCommand(step.error, cwd), 160))}`;
 }
 
@@ -102,10 +104,11 @@ function renderDone({ notes, state }: SectionInput): string[] {
     if (background.done.length === 0) continue;
     lines.push(`- ${from(background)}`, ...background.done.map((item) => `  - ${local(state, item)}`));
   }
-  const reports = newest(state.reports, 5);
+  const reports = newestWithin(state.reports, (r) => countWords(r.text), { min: 5, max: 12, words: 140 });
   if (reports.kept.length > 0) {
     const earlier = reports.omitted > 0 ? ` (${reports.omitted} earlier not shown)` : "";
-    lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map((r) => `  - ${local(state, r.text)}`));
+    const report = (r: Report) => `  - ${local(state, r.text)}${r.contradictedBy === undefined ? "" : ` (but ${commandCode(r.contradictedBy.command, state.cwd)} had failed: see Pending)`}`;
+    lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map(report));
   }
   const milestones = milestoneLine(notes.milestones);
   if (milestones !== undefined) lines.push(milestones);
@@ -113,6 +116,10 @@ function renderDone({ notes, state }: SectionInput): string[] {
   if (files.kept.length > 0) {
     const earlier = files.omitted > 0 ? ` (${files.omitted} earlier not shown)` : "";
     lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => inlineCode(f)).join(", ")}`);
+  }
+  for (const { run, by } of state.fixed) {
+    const later = by.failed ? `${commandCode(by.command, state.cwd)} later got past it and ran its tests` : `${commandCode(by.command, state.cwd)} later passed`;
+    lines.push(`- Fixed since it failed: ${describeRun(run, state.cwd)}; ${later}`);
   }
   if (state.checks.length > 0) {
     lines.push(`- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`);

@@ -6,7 +6,7 @@
 import { inlineCode } from "../facts-section.ts";
 import { isConstraint, isMetaQuestion } from "./patterns.ts";
 import { pasteHeadline, stripFillers, userProse } from "./prose.ts";
-import { capText, collapseWhitespace, isAcknowledgement, splitSentences } from "./text.ts";
+import { capText, collapseWhitespace, countWords, isAcknowledgement, splitSentences } from "./text.ts";
 
 export type RequestKind = "objective" | "followup" | "question" | "answer" | "approval" | "ack" | "meta" | "paste";
 
@@ -45,9 +45,6 @@ function continuesEarlierWork(text: string): boolean {
 }
 const TAG_QUESTION = /,\s*(?:aren't we|isn't it|don't we|right|no|ok|okay|yes)\s*\?$/i;
 
-function words(text: string): number {
-  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-}
 
 /** One sentence as an objective: fillers and lead-ins dropped, tag questions cut, capitalised. */
 function asObjective(sentence: string): string {
@@ -71,9 +68,9 @@ export function statementOf(text: string, max = 240): string {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
     if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
-    if (words(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
+    if (countWords(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
     const objective = asObjective(sentence);
-    if (words(objective) < 2 && picked.length > 0) continue;
+    if (countWords(objective) < 2 && picked.length > 0) continue;
     // After the first sentence, questions only repeat the ask ("know how to do it?").
     if (picked.length > 0 && objective.endsWith("?")) continue;
     if (objective !== "") picked.push(/[.!?…)`"]$/.test(objective) ? objective : `${objective}.`);
@@ -104,7 +101,7 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
-  const count = words(bare);
+  const count = countWords(bare);
   if (count <= 7 && APPROVAL.test(rest) && !/^no\b/i.test(rest)) return result("approval");
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");

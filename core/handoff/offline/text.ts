@@ -2,6 +2,24 @@
 import { markFencedLines } from "../fences.ts";
 import { isPastedLine } from "./prose.ts";
 
+/** Letters of scripts written without spaces between words (Chinese, Japanese). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/**
+ * Words in a text: whitespace-separated tokens holding a letter or digit; in scripts written
+ * without spaces (Chinese, Japanese) every two characters count as a word, so a Japanese request
+ * is not "one word".
+ */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const token of text.split(/\s+/)) {
+    const unspaced = token.match(UNSPACED)?.length ?? 0;
+    if (unspaced > 0) count += Math.ceil(unspaced / 2) + (/[\p{L}\p{N}]/u.test(token.replace(UNSPACED, "")) ? 1 : 0);
+    else if (/[\p{L}\p{N}]/u.test(token)) count += 1;
+  }
+  return count;
+}
+
 /** Collapses every run of whitespace (newlines included) to one space and trims. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, " ").trim();
