@@ -30,7 +30,8 @@ const KIND_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [n
 export type ToolAction =
   | { kind: "shell"; command: string }
   | { kind: "read"; paths: string[] }
-  | { kind: "write"; paths: string[] }
+  /** `deleted`: files an `apply_patch` patch deletes. */
+  | { kind: "write"; paths: string[]; deleted: string[] }
   | { kind: "other" };
 
 /** Arguments as an object: Codex records them as a JSON string. */
@@ -89,16 +90,17 @@ export function commandArgument(args: unknown): string | undefined {
   return isObject(action) ? commandArgument(action) : undefined;
 }
 
-/** The files an `apply_patch` patch adds, updates, deletes or moves to. */
-function patchPaths(args: unknown): string[] {
+/** The files an `apply_patch` patch adds, updates or moves to, and those it deletes. */
+function patchPaths(args: unknown): { written: string[]; deleted: string[] } {
   const object = argumentObject(args);
   const text = typeof args === "string" ? args : object ? (stringField(object, "input") ?? stringField(object, "patch") ?? "") : "";
-  const paths: string[] = [];
-  for (const match of text.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) {
-    const path = match[1]?.trim();
-    if (path) paths.push(path);
+  const written: string[] = [];
+  const deleted: string[] = [];
+  for (const match of text.matchAll(/^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/gm)) {
+    const path = match[2]?.trim();
+    if (path) (match[1] === "Delete File" ? deleted : written).push(path);
   }
-  return paths;
+  return { written, deleted };
 }
 
 /** Reads one tool call through the table. Unknown tools are `other`, never guessed at. */
@@ -114,11 +116,11 @@ export function classifyToolCall(name: string, args: unknown): ToolAction {
     }
     case "write": {
       const path = pathArgument(args);
-      return path === undefined ? { kind: "other" } : { kind: "write", paths: [path] };
+      return path === undefined ? { kind: "other" } : { kind: "write", paths: [path], deleted: [] };
     }
     case "patch": {
-      const paths = patchPaths(args);
-      return paths.length === 0 ? { kind: "other" } : { kind: "write", paths };
+      const { written, deleted } = patchPaths(args);
+      return written.length === 0 && deleted.length === 0 ? { kind: "other" } : { kind: "write", paths: written, deleted };
     }
     case undefined:
       return { kind: "other" };

@@ -58,6 +58,30 @@ describe("a failure a later, different run settled is no longer failing", () => 
   });
 });
 
+describe("a change of plan", () => {
+  const document = offline([
+    user("Add persistent storage to the notes app using PostgreSQL. Create a migration in db/migrations and a repository in src/store.ts."),
+    assistant([call("c1", "write", { path: "db/migrations/001_init.sql", content: "CREATE TABLE notes(...)" })], "toolUse"),
+    result("c1", "write", "Successfully wrote 23 bytes to db/migrations/001_init.sql"),
+    assistant([text("Created db/migrations/001_init.sql. Next I'll add docker-compose for Postgres.")]),
+    user("Actually, forget Postgres. Use SQLite via bun:sqlite instead, keep it simple, no docker. Delete the migration folder."),
+    ...shell("c2", "rm -rf db/migrations", ""),
+    ...edit("c3", "src/store.ts", "pg", "bun:sqlite"),
+    assistant([text("Switched to bun:sqlite in src/store.ts and removed db/migrations.")]),
+  ]);
+
+  test("the goal follows the new plan and says the old one was dropped", () => {
+    expect(section(document, "## Goal")).toBe(
+      "Forget Postgres. Use SQLite via bun:sqlite instead, keep it simple, no docker.\n- The user dropped the plan of the request before it: Add persistent storage to the notes app using PostgreSQL. Create a migration in db/migrations and a repository in src/store.ts.",
+    );
+  });
+
+  test("a file the user had deleted reads as deleted, not modified", () => {
+    expect(section(document, "### Done")).toContain("- Files modified, most recent last: `src/store.ts`\n- Files deleted: `db/migrations/001_init.sql`");
+    expect(section(document, "## Critical Context")).toContain("`db/migrations/001_init.sql` (deleted), `src/store.ts` (modified)");
+  });
+});
+
 describe("Done names what was done", () => {
   test.each([
     ["Done.", "  - Add a --json flag to the list command: Done."],

@@ -61,7 +61,9 @@ export function renderGoal({ notes, state, focus }: SectionInput): string[] {
   const stands = whereItStands(state);
   if (stands !== undefined) lines.push(`- Where it stands: ${stands}${stands.endsWith("`") ? "" : "."}`);
   const first = state.earlier[0];
-  if (first) {
+  const replaced = objective?.revises === true ? state.earlier.at(-1) : undefined;
+  if (replaced) lines.push(`- The user dropped the plan of the request before it: ${capText(replaced.statement, 200)}`);
+  if (first && first !== replaced) {
     const others = state.earlier.length > 1 ? ` (then ${state.earlier.length - 1} more requests before the current one)` : "";
     lines.push(`- The session began with: ${capText(first.statement, 200)}${others}`);
   }

@@ -44,7 +44,7 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
   const asked = [...new Set([state.earlier[0], state.objective].filter((r) => r !== undefined))];
   if (asked.length > 0) lines.push(`- What the goal rests on, as the user asked it: ${asked.map(quoteRequest).join(" … ")}`);
   if (state.workingSet.length > 0) {
-    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.modified ? " (modified)" : ""}`).join(", ")}`);
+    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.change === undefined ? "" : ` (${f.change})`}`).join(", ")}`);
   }
   if (state.userCommands.length > 0) lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
   for (const summary of notes.branchSummaries.slice(-2)) {

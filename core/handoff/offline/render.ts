@@ -117,6 +117,8 @@ function renderDone({ notes, state }: SectionInput): string[] {
     const earlier = files.omitted > 0 ? ` (${files.omitted} earlier not shown)` : "";
     lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => inlineCode(f)).join(", ")}`);
   }
+  const deleted = newest(state.deletedFiles, 10);
+  if (deleted.kept.length > 0) lines.push(`- Files deleted${deleted.omitted > 0 ? ` (${deleted.omitted} more not shown)` : ""}: ${deleted.kept.map((f) => inlineCode(f)).join(", ")}`);
   for (const { run, by } of state.fixed) {
     const later = by.failed ? `${commandCode(by.command, state.cwd)} later got past it and ran its tests` : `${commandCode(by.command, state.cwd)} later passed`;
     lines.push(`- Fixed since it failed: ${describeRun(run, state.cwd)}; ${later}`);

@@ -20,6 +20,8 @@ export interface UserRequest {
   statement: string;
   /** The user put the assistant's previous offer off ("later", "not now"). */
   defers: boolean;
+  /** The request takes back the plan before it ("forget Postgres, use SQLite"): that plan no longer holds. */
+  revises: boolean;
 }
 
 const APPROVAL = /\b(yes|yeah|yep|yup|sure|do it|go ahead|go for it|proceed|sounds good|please do|keep going|continue|go on|lgtm)\b|👍/i;
@@ -27,6 +29,11 @@ const DEFERRAL = /^(?:later|not now|not yet|maybe later)\b[\s,.!:;—–-]*/i;
 /** Verbs a request starts with when it is an instruction ("move X to src/", "delete the file"). */
 const IMPERATIVE =
   /^(?:add|fix|make|move|remove|delete|rename|create|write|update|implement|refactor|port|migrate|run|test|build|release|ship|publish|bump|commit|push|tag|deploy|revert|undo|read|check|investigate|find|look|use|replace|change|convert|split|merge|clean|document|copy|open|install|upgrade|tackle|try|put|show|set|cache|debug|review|explain)\b/i;
+/** Openings that take back the plan before them: "forget Postgres", "scrap that", "on second thought". */
+const REVISION =
+  /^(?:forget (?:about )?\S+|scrap (?:that|this|it|the)\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|let'?s not\b|instead of (?:that|this)\b)/i;
+/** A correction that says so: "actually, use SQLite instead", "no, make it a flag instead". */
+const CORRECTION = /^(?:actually|no|nah|wait|hold on|hm+)\b(?=.*\binstead\b)/i;
 const WH_QUESTION = /^(?:why|what|how|where|who|which|when|is|are|does|do|did|was|were|has|have|any)\b/i;
 /** Openers that make a request polite or tentative; the objective is what follows them. */
 const LEAD_IN =
@@ -97,11 +104,13 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   const rest = defers ? stripFillers(stripFillers(flat).slice(deferral[0].length)).replace(/^(?:but\s+)?(?:first|instead)\b[,:]?\s*/i, "") : flat;
   const bare = stripFillers(rest);
   const stated = (kind: RequestKind) => kind === "objective" || kind === "followup" || kind === "question" || kind === "paste";
-  const result = (kind: RequestKind): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers });
+  const result = (kind: RequestKind, revises = false): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers, revises });
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
   const count = countWords(bare);
+  // A change of plan is a new objective, whatever its length: the goal follows it.
+  if (!first && count >= 4 && (REVISION.test(bare) || CORRECTION.test(rest))) return result("objective", true);
   if (count <= 7 && APPROVAL.test(rest) && !/^no\b/i.test(rest)) return result("approval");
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");

@@ -51,8 +51,10 @@ export interface WorkState {
   lastOffer: string | undefined;
   /** Modified files in their one form, least recently touched first. */
   modifiedFiles: string[];
+  /** Files deleted (and not written again), in their one form. */
+  deletedFiles: string[];
   /** Paths touched most recently, newest last. */
-  workingSet: { path: string; modified: boolean }[];
+  workingSet: { path: string; change: "modified" | "deleted" | undefined }[];
   /** The latest run of each distinct check command (tests, builds, linters), newest last. */
   checks: Run[];
   /** A check whose latest run came before files were changed again. */
@@ -135,6 +137,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const touchedAt = new Map<string, number>();
   for (const touch of notes.touched) touchedAt.set(relative(touch.text), touch.at);
   const modifiedSet = new Set(facts.filesModified.map(relative));
+  const deletedSet = new Set(facts.filesDeleted.map(relative));
   const modified = [...modifiedSet].map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 })).sort((a, b) => a.at - b.at || a.order - b.order);
   const latestSince = latestRuns(notes.runs.filter((run) => run.at >= since), cwd, () => true);
   const fixed = latestSince.flatMap((run) => {
@@ -161,7 +164,11 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     reports,
     lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,
     modifiedFiles: modified.map((f) => f.path),
-    workingSet: [...touchedAt.entries()].sort((a, b) => a[1] - b[1]).slice(-8).map(([path]) => ({ path, modified: modifiedSet.has(path) })),
+    deletedFiles: [...deletedSet],
+    workingSet: [...touchedAt.entries()]
+      .sort((a, b) => a[1] - b[1])
+      .slice(-8)
+      .map(([path]) => ({ path, change: modifiedSet.has(path) ? "modified" : deletedSet.has(path) ? "deleted" : undefined })),
     checks: checks.slice(-3),
     staleCheck: lastCheck !== undefined && !lastCheck.failed && lastEdit > lastCheck.at ? lastCheck : undefined,
     userCommands: [...new Set(facts.commands.filter((run) => run.by === "user").map((run) => run.command))].slice(-3),
