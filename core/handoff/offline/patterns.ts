@@ -1,4 +1,5 @@
 import { isSearchCommand } from "../../session/runs.ts";
+import { isForeign, isForeignRule } from "./language.ts";
 import { stripFillers } from "./prose.ts";
 
 /**
@@ -38,8 +39,8 @@ const VERDICT = /\b(?:that|this|it) (?:should|must) never happen\b/i;
 
 export function isConstraint(sentence: string): boolean {
   const bare = stripFillers(sentence);
-  if (bare.trimEnd().endsWith("?") || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
-  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare)) return true;
+  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
+  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare) || isForeignRule(bare)) return true;
   if (STANDING.test(bare) || STANDING_MANNER.test(bare)) return true;
   return clauses(bare).some((clause) => {
     const words = stripFillers(clause);
@@ -67,8 +68,8 @@ export function isDecision(sentence: string): boolean {
 /** An assistant saying what it is about to do ("Let me check …", "I'll add …"). */
 const INTENT = /\b(let me(?! know)|I'll|I will|I'm going to|I need to|we need to|next,? I|now I)\b/i;
 
-/** How an assistant message leaves things. */
-export type TurnEnding = "working" | "completed" | "question" | "replied";
+/** How an assistant message leaves things; `unread`: a reply in a language these patterns do not read. */
+export type TurnEnding = "working" | "completed" | "question" | "replied" | "unread";
 
 /**
  * Reads the end of an assistant message: still working (it stopped for tools, was cut off
@@ -83,8 +84,10 @@ export function classifyEnding(text: string, stopReason: string | undefined, sen
   const lastLine = text.trimEnd().split("\n").at(-1) ?? "";
   const lastWord = lastLine.trim().split(/\s+/).at(-1) ?? "";
   if (/^\p{L}+$/u.test(lastWord) && lastLine.trim().includes(" ") && !/^\s*(?:[-*+#|>]|\d+[.)])/.test(lastLine)) return "working";
+  // Not English: a question is still a question, but whether it reports the work done is unknown, so it closes nothing.
+  if (isForeign(text)) return /[?？]$/.test(last) ? "question" : "unread";
   if (isCompletion(text, sentences[0] ?? "")) return "completed";
-  if (last.endsWith("?")) return "question";
+  if (/[?？]$/.test(last)) return "question";
   return INTENT.test(last) ? "working" : "replied";
 }
 

@@ -80,6 +80,12 @@ export function renderConstraints({ notes, state }: SectionInput): string[] {
   const { kept, omitted } = spread(dedupeBy(notes.constraints, (c) => c.text), 7);
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
   lines.push(...omittedLine(omitted, "more rules the user stated"));
+  // Rules in a language these patterns read only in part may be missed: say so, and where the words are.
+  const unread = state.unreadRequests.length;
+  if (unread > 0) {
+    const which = unread === 1 ? "One of the user's messages is" : `${unread} of the user's messages are`;
+    lines.push(`- ${which} not in English: rules are read there only by "never/always/must" words of a few languages, so others may be missed; the messages are quoted under Critical Context.`);
+  }
   return orNone(lines, "None stated.");
 }
 
@@ -141,6 +147,8 @@ function renderInProgress({ state }: SectionInput): string[] {
     }
     case "question":
       return [`- Waiting for the user to answer the assistant: ${quote(local(state, turn.question), 450)}`];
+    case "unread":
+      return [`- Not known: the assistant's last reply is not in English, which these rules do not read, so nothing in it is taken as done: ${quote(local(state, turn.reply), 400)}`];
     case "unanswered":
       return ["- Nothing had started: the latest request (under Pending) got no answer yet."];
     case "approved":
@@ -156,7 +164,10 @@ function renderInProgress({ state }: SectionInput): string[] {
 function renderPending({ state }: SectionInput): string[] {
   const lines: string[] = [];
   for (const item of state.openItems) lines.push(`- The assistant's last reply says: ${quote(local(state, item))}`);
-  const open = state.openRequests.map((r) => r.statement);
+  const open = state.openRequests.map((r) => {
+    const reply = state.turn.kind === "unread" ? undefined : state.unreadReplies.get(r.at);
+    return reply === undefined ? r.statement : `${r.statement} (the reply to it is not in English, so not read as done: ${quote(local(state, reply), 200)})`;
+  });
   if (state.turn.kind === "question") lines.push(...open.map((s) => `- Open until the user answers (see In Progress): ${s}`));
   else lines.push(...open.map((s) => `- Open request: ${s}`));
   if (state.turn.kind === "approved") {

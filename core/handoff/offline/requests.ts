@@ -80,7 +80,7 @@ export function statementOf(text: string, max = 240): string {
     if (countWords(objective) < 2 && picked.length > 0) continue;
     // After the first sentence, questions only repeat the ask ("know how to do it?").
     if (picked.length > 0 && objective.endsWith("?")) continue;
-    if (objective !== "") picked.push(/[.!?…)`"]$/.test(objective) ? objective : `${objective}.`);
+    if (objective !== "") picked.push(/[.!?…)`"。！？]$/.test(objective) ? objective : `${objective}.`);
     if (picked.length === 2 || picked.join(" ").length >= max) break;
   }
   const statement = picked.join(" ");
@@ -116,7 +116,7 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");
   const firstSentence = splitSentences(bare)[0] ?? bare;
   const instruction = IMPERATIVE.test(bare) || LEAD_IN.test(stripFillers(bare.replace(/^i (?:think|believe|guess|suppose|feel like) /i, "")));
-  if (firstSentence.endsWith("?") && !instruction && !pasted) return result("question");
+  if (/[?？]$/.test(firstSentence) && !instruction && !pasted) return result("question");
   // A new objective: the first ask, a report with a paste, or a full instruction that does not carry on the last one.
   if ((first && (instruction || pasted || count >= 6)) || (!continuesEarlierWork(rest) && (pasted || (instruction && count >= 12)))) return result("objective");
   return result("followup");

@@ -2,6 +2,8 @@ import type { SessionFacts } from "../../session/facts.ts";
 import { normalizePath } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
 import { latestRuns, settledBy, unsettled } from "./checks.ts";
+import { isForeign } from "./language.ts";
+import { userProse } from "./prose.ts";
 import { closedAt, readReports, type Report } from "./reports.ts";
 import type { Exchange, OfflineNotes, Run, Step } from "./extract.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
@@ -19,6 +21,8 @@ export type TurnState =
   | { kind: "acknowledged"; request: UserRequest }
   | { kind: "finished" }
   | { kind: "question"; question: string }
+  /** The last reply is in a language these patterns do not read: whether it finished is unknown. */
+  | { kind: "unread"; reply: string }
   | { kind: "working"; words: string | undefined; steps: Step[] };
 
 /** Derived views of the notes and facts that several sections share. */
@@ -47,6 +51,10 @@ export interface WorkState {
   deferred: Offer[];
   /** The gist of each reply that closed a piece of work, oldest first. */
   reports: Report[];
+  /** The user's messages in a language these patterns do not read (quoted, so no rule is lost). */
+  unreadRequests: UserRequest[];
+  /** Replies not in English, by the position of the request they answer: they close nothing, but are quoted. */
+  unreadReplies: Map<number, string>;
   /** Something the last reply offered to do, if the user wants it. */
   lastOffer: string | undefined;
   /** Modified files in their one form, least recently touched first. */
@@ -108,6 +116,7 @@ function readTurn(exchanges: readonly Exchange[]): TurnState {
     return { kind: "unanswered", request: last.request };
   }
   if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450) };
+  if (last.ending === "unread") return { kind: "unread", reply: last.lastText?.text ?? "" };
   if (last.ending !== "working") return { kind: "finished" };
   // Approvals ("ok, keep going") continue the turn before them: its last words still apply.
   let words: string | undefined;
@@ -126,11 +135,11 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
-  const openItems = last?.lastText && (last.ending !== "working" && last.ending !== "none") ? openItemsOf(last.lastText.text) : [];
+  const openItems = last?.lastText && (last.ending === "completed" || last.ending === "replied" || last.ending === "question") ? openItemsOf(last.lastText.text) : [];
   // Words of intent with nothing run ("I'll add the flag.") leave the request open.
   const nothingRun = turn.kind === "working" && turn.steps.length === 0;
   const openRequests =
-    turn.kind === "unanswered" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
+    turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
   const reports = readReports(notes.exchanges, notes.runs, cwd);
   const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
   const relative = (path: string) => normalizePath(path, cwd);
@@ -161,6 +170,8 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     openItems,
     openRequests,
     deferred: notes.deferredOffers.slice(-2),
+    unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && isForeign(userProse(r.text).prose)),
+    unreadReplies: new Map(notes.exchanges.flatMap((e) => (e.ending === "unread" && e.lastText ? [[e.request.at, e.lastText.text] as const] : []))),
     reports,
     lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,
     modifiedFiles: modified.map((f) => f.path),

@@ -58,7 +58,8 @@ export function splitSentences(text: string): string[] {
     // A `?` or `.` inside inline code (`a ?? b`) ends no sentence.
     const spans: string[] = [];
     const masked = bare.replace(/`[^`]*`/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
-    for (const part of masked.split(/(?<=[.!?])\s+/)) {
+    // Chinese and Japanese end a sentence with 。！？ and no space.
+    for (const part of masked.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
       const sentence = part.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)] ?? "").trim();
       if (sentence !== "") sentences.push(sentence);
     }
