@@ -59,6 +59,8 @@ export interface OfflineNotes {
   requests: UserRequest[];
   exchanges: Exchange[];
   constraints: Said[];
+  /** Paragraphs of many rule-like lines: a specification the user gave, noted once (see `noteConstraints`). */
+  specifications: { count: number; first: string; last: string; at: number }[];
   decisions: Said[];
   /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
   choices: Said[];
@@ -128,7 +130,7 @@ function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isEr
 }
 
 function emptyNotes(): OfflineNotes {
-  return { requests: [], exchanges: [], constraints: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
+  return { requests: [], exchanges: [], constraints: [], specifications: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { sectionOf as section } from "../offline.testing.ts";
 import { isForeign, isForeignRule } from "./language.ts";
 import { classifyEnding, isConstraint } from "./patterns.ts";
-import { assistant, offline, shell, text, user } from "./session.testing.ts";
+import { offlineDocument } from "../../../fixtures/offline/engine.ts";
+import { assistant, offline, session, shell, text, user } from "./session.testing.ts";
 import { splitSentences } from "./text.ts";
 
 describe("a text plainly not in English", () => {
@@ -50,6 +51,25 @@ describe("a text plainly not in English", () => {
     ["Done: the limit is checked before adding.", "completed"],
   ] as const)("a reply %p ends %p", (reply, ending) => {
     expect(classifyEnding(reply, "stop", splitSentences(reply))).toBe(ending);
+  });
+});
+
+describe("a long specification is not a list of rules", () => {
+  const spec = Array.from({ length: 40 }, (_, i) => `Requirement ${i}: the parser must accept case ${i}.`).join("\n");
+  const entries = [user(`Write the parser in src/parse.ts. Never use regular expressions.\n\n${spec}\n\nDon't add dependencies.`)];
+  const document = offline(entries);
+
+  test("it is named once, with its size, and the user's own rules are quoted", () => {
+    expect(section(document, "## Constraints & Preferences")).toBe(
+      '- The user: "Never use regular expressions."\n- The user: "Don\'t add dependencies."\n- The user\'s message also holds a specification of 40 requirements, from "Requirement 0: the parser must accept case 0." to "Requirement 39: the parser must accept case 39.": part of the task, not quoted here; the source session has them all.',
+    );
+    expect(section(offlineDocument(session(entries), "s.jsonl"), "## Session Facts")).toContain('- Rules the user stated (2, quoted):\n  - "Never use regular expressions."\n  - "Don\'t add dependencies."\n');
+  });
+
+  test("a dozen rules in one paragraph are still rules", () => {
+    const rules = Array.from({ length: 12 }, (_, i) => `- never touch module ${i}`).join("\n");
+    const twelve = offline([user(`Refactor the app.\n\n${rules}`)]);
+    expect(section(twelve, "## Constraints & Preferences")).toContain("(5 more rules the user stated not shown)");
   });
 });
 

@@ -80,6 +80,9 @@ export function renderConstraints({ notes, state }: SectionInput): string[] {
   const { kept, omitted } = spread(dedupeBy(notes.constraints, (c) => c.text), 7);
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
   lines.push(...omittedLine(omitted, "more rules the user stated"));
+  for (const spec of notes.specifications) {
+    lines.push(`- The user's message also holds a specification of ${spec.count} requirements, from ${quote(spec.first, 90)} to ${quote(spec.last, 90)}: part of the task, not quoted here; the source session has them all.`);
+  }
   // Rules in a language these patterns read only in part may be missed: say so, and where the words are.
   const unread = state.unreadRequests.length;
   if (unread > 0) {

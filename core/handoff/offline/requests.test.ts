@@ -63,6 +63,8 @@ describe("a request stated as an objective", () => {
     ["## Goal\nMake it fast.", "Goal. Make it fast."],
     ["next one, from the logs:\n\n```\nError: You must provide a `model` parameter\n```", "Next one, from the logs (``Error: You must provide a `model` parameter``)."],
     ["Next, quote fields that contain commas.", "Quote fields that contain commas."],
+    ["I need you to implement the rate limiter in src/limiter.ts.\n\nHere is the existing code:\n```ts\nexport const x = 1;\n```", "Implement the rate limiter in src/limiter.ts."],
+    ["Add retries to the client. Here is the current code.\n\n```ts\nfetch(url)\n```", "Add retries to the client."],
   ])("%p → %p", (text, expected) => {
     expect(statementOf(text)).toBe(expected);
   });

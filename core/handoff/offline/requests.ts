@@ -29,6 +29,8 @@ const DEFERRAL = /^(?:later|not now|not yet|maybe later)\b[\s,.!:;—–-]*/i;
 /** Verbs a request starts with when it is an instruction ("move X to src/", "delete the file"). */
 const IMPERATIVE =
   /^(?:add|fix|make|move|remove|delete|rename|create|write|update|implement|refactor|port|migrate|run|test|build|release|ship|publish|bump|commit|push|tag|deploy|revert|undo|read|check|investigate|find|look|use|replace|change|convert|split|merge|clean|document|copy|open|install|upgrade|tackle|try|put|show|set|cache|debug|review|explain)\b/i;
+/** A sentence that only points at what follows it: "Here is the existing code:", "See below.", "The log:". */
+const LEAD_IN_TO_MORE = /:\s*$|^(?:here(?:'s| is| are)|below (?:is|are)|see (?:below|attached|the (?:log|code|output|error)s? below))\b/i;
 /** Openings that take back the plan before them: "forget Postgres", "scrap that", "on second thought". */
 const REVISION =
   /^(?:forget (?:about )?\S+|scrap (?:that|this|it|the)\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|let'?s not\b|instead of (?:that|this)\b)/i;
@@ -78,8 +80,8 @@ export function statementOf(text: string, max = 240): string {
     if (countWords(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
     const objective = asObjective(sentence);
     if (countWords(objective) < 2 && picked.length > 0) continue;
-    // After the first sentence, questions only repeat the ask ("know how to do it?").
-    if (picked.length > 0 && objective.endsWith("?")) continue;
+    // After the first sentence, questions only repeat the ask ("know how to do it?"), and a lead-in ("Here is the existing code:") only points at what follows.
+    if (picked.length > 0 && (objective.endsWith("?") || LEAD_IN_TO_MORE.test(sentence))) continue;
     if (objective !== "") picked.push(/[.!?…)`"。！？]$/.test(objective) ? objective : `${objective}.`);
     if (picked.length === 2 || picked.join(" ").length >= max) break;
   }
