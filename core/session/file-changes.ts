@@ -44,6 +44,8 @@ export function foldFileEvents(events: readonly FileEvent[], cwd: string | undef
   return { read: [...read], modified: having("written"), deleted: having("deleted") };
 }
 
+/** A cheap first look: most commands name no deleting program at all. */
+const MAY_DELETE = /\b(?:rm|rmdir|unlink)\b/;
 /** Programs that delete the files they name. */
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
@@ -56,6 +58,7 @@ const PREFIX = /^(?:sudo|command|builtin|\w+=.*)$/;
  */
 export function deletionsIn(command: string): FileEvent[] {
   const events: FileEvent[] = [];
+  if (!MAY_DELETE.test(command)) return events;
   // `undefined`: the working directory; `null`: somewhere we cannot name (`cd -`, `cd $X`).
   let dir: string | null | undefined;
   for (const step of splitSteps(command)) {

@@ -44,7 +44,10 @@ const MASKS: ReadonlySet<Operator> = new Set(["|", "||", ";", "&"]);
 
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
+  // Most commands are one step: nothing after them can hide anything.
+  if (!/[|;&\n]/.test(command)) return undefined;
   const steps = splitSteps(command);
+  if (steps.length < 2) return undefined;
   for (let i = 0; i < steps.length; i++) {
     if (!isCheckCommand(steps[i]?.text ?? "")) continue;
     const at = steps.findIndex((step, j) => j >= i && step.next !== undefined && MASKS.has(step.next));

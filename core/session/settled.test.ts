@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { type LaterRun, settles, testsRan } from "./settled.ts";
 
-const passed = (command: string, output = ""): LaterRun => ({ command, exitCode: 0, failed: false, ranTests: testsRan(output) });
-const failed = (command: string, output: string, exitCode = 1): LaterRun => ({ command, exitCode, failed: true, ranTests: testsRan(output) });
+const passed = (command: string, output = ""): LaterRun => ({ command, exitCode: 0, failed: false, ranTests: testsRan(command, output) });
+const failed = (command: string, output: string, exitCode = 1): LaterRun => ({ command, exitCode, failed: true, ranTests: testsRan(command, output) });
 
 describe("a later, different run that settles a failure", () => {
   test.each([

@@ -14,6 +14,9 @@ export interface ShellStep {
   next: Operator | undefined;
 }
 
+/** The characters that start a quote, an escape or an operator: every other one is skipped at once. */
+const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n"]);
+
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
 function operatorAt(line: string, i: number): [Operator, number] | undefined {
   const two = line.slice(i, i + 2);
@@ -37,7 +40,8 @@ export function splitSteps(command: string): ShellStep[] {
     if (text !== "") steps.push({ text, next });
   };
   for (let i = 0; i < command.length; i++) {
-    const char = command[i];
+    const char = command[i] ?? "";
+    if (quote === undefined && !SPECIAL.has(char)) continue;
     if (quote !== undefined) {
       if (char === "\\" && quote === '"') i++;
       else if (char === quote) quote = undefined;

@@ -1,35 +1,53 @@
 /**
  * Derived views of the commands run: the latest run of each command, and which failures a later
- * run settled. Several sections share them, so they are computed one way.
+ * run settled. Several sections share them, so they are computed one way, and each command's
+ * keys once (a long session has hundreds of runs).
  */
-import { commandKey } from "../../session/runs.ts";
-import { settles } from "../../session/settled.ts";
+import { isCheckCommand } from "../../session/runs.ts";
+import { runKeys, type RunKeys, settles } from "../../session/settled.ts";
 import type { Run } from "./extract.ts";
 
-/** The latest run of each distinct command (by `commandKey`), in the order those runs happened. */
-export function latestRuns(runs: readonly Run[], cwd: string | undefined, keep: (run: Run) => boolean): Run[] {
-  const latest = new Map<string, Run>();
-  for (const run of runs) {
-    if (!keep(run)) continue;
-    const key = commandKey(run.command, cwd);
-    latest.delete(key);
-    latest.set(key, run);
-  }
-  return [...latest.values()];
+export interface RunViews {
+  /** The latest run of each distinct command (by `commandKey`) among `runs`, in the order those runs happened. */
+  latest(runs: readonly Run[], keep: (run: Run) => boolean): Run[];
+  /** The later run (among all) that settled a failed one (see `settles`): the failure was fixed and shown working by another command. */
+  settledBy(run: Run, before?: number): Run | undefined;
+  /** Drops the failed runs a later run settled. */
+  unsettled(latest: readonly Run[], before?: number): Run[];
+  /** The checks (`isCheckCommand`) whose latest run before `at` failed, and no later run before `at` settled. */
+  failingChecksAt(at: number): Run[];
 }
 
-/** The later run that settled a failed one (see `settles`): the failure was fixed and shown working by another command. */
-export function settledBy(run: Run, runs: readonly Run[], cwd: string | undefined): Run | undefined {
-  return run.failed ? runs.find((later) => later.at > run.at && settles(later, run, cwd)) : undefined;
-}
-
-/** Drops the failed runs a later run settled. */
-export function unsettled(latest: readonly Run[], runs: readonly Run[], cwd: string | undefined): Run[] {
-  return latest.filter((run) => settledBy(run, runs, cwd) === undefined);
-}
-
-/** The checks whose latest run before `at` failed, and no later run before `at` settled. */
-export function failingChecksAt(runs: readonly Run[], at: number, cwd: string | undefined, isCheck: (command: string) => boolean): Run[] {
-  const before = runs.filter((run) => run.at < at);
-  return unsettled(latestRuns(before, cwd, (run) => isCheck(run.command)), before, cwd).filter((run) => run.failed);
+export function runViews(all: readonly Run[], cwd: string | undefined): RunViews {
+  const memo = new Map<string, RunKeys>();
+  const keys = (command: string): RunKeys => {
+    let found = memo.get(command);
+    if (found === undefined) memo.set(command, (found = runKeys(command, cwd)));
+    return found;
+  };
+  const latest = (runs: readonly Run[], keep: (run: Run) => boolean): Run[] => {
+    const byKey = new Map<string, Run>();
+    for (const run of runs) {
+      if (!keep(run)) continue;
+      const key = keys(run.command).key;
+      byKey.delete(key);
+      byKey.set(key, run);
+    }
+    return [...byKey.values()];
+  };
+  const settledBy = (run: Run, before = Number.POSITIVE_INFINITY): Run | undefined =>
+    run.failed ? all.find((later) => later.at > run.at && later.at < before && settles(later, run, cwd, keys)) : undefined;
+  const unsettled = (runs: readonly Run[], before?: number): Run[] => runs.filter((run) => settledBy(run, before) === undefined);
+  const checks = new Map<string, boolean>();
+  const isCheck = (run: Run): boolean => {
+    let found = checks.get(run.command);
+    if (found === undefined) checks.set(run.command, (found = isCheckCommand(run.command)));
+    return found;
+  };
+  return {
+    latest,
+    settledBy,
+    unsettled,
+    failingChecksAt: (at) => unsettled(latest(all.filter((run) => run.at < at), isCheck), at).filter((run) => run.failed),
+  };
 }

@@ -120,7 +120,7 @@ function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isEr
   if (action.kind === "shell") {
     const verdict = judgeRun(action.command, readExitCode(output, isError), output);
     const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
-    const run: Run = { command: action.command, ...verdict, excerpt, ranTests: testsRan(output), at };
+    const run: Run = { command: action.command, ...verdict, excerpt, ranTests: testsRan(action.command, output), at };
     notes.runs.push(run);
     notes.milestones.push(...readMilestones(action.command, output, verdict.failed, excerpt, at));
     call.step.run = run;

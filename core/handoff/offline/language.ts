@@ -31,12 +31,28 @@ const OTHER = new Set(
 /** Letters of scripts other than Latin (Han, Kana, Hangul, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai …). */
 const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
 
+/** How much of a text is looked at: its language shows in its first sentences, and a long reply costs no more. */
+const SAMPLE = 2000;
+
 /** Words that are code, not language: paths, identifiers, numbers, `inline code`. */
-function proseWords(text: string): string[] {
-  return text
-    .replace(/`[^`]*`/g, " ")
-    .split(/[\s,.;:!?()[\]{}"“”„«»'‘’。、！？：；（）]+/)
-    .filter((w) => /\p{L}/u.test(w) && !/[/\\_=<>@#$%^&*+|~]|\p{Ll}\p{Lu}|\d/u.test(w));
+function proseWords(sample: string): string[] {
+  return sample.split(/[\s,.;:!?()[\]{}"“”„«»'‘’。、！？：；（）]+/).filter((w) => /\p{L}/u.test(w) && !/[/\\_=<>@#$%^&*+|~]|\p{Ll}\p{Lu}|\d/u.test(w));
+}
+
+/** How many common English words, and common words of the other languages, a text holds (code never is one). */
+function commonWords(sample: string): { english: number; other: number } {
+  let english = 0;
+  let other = 0;
+  for (const word of sample.toLowerCase().split(/[^\p{L}]+/u)) {
+    if (ENGLISH.has(word)) english++;
+    else if (OTHER.has(word)) other++;
+  }
+  return { english, other };
+}
+
+/** The start of a text without its `inline code`: what its language is judged on. */
+function sampleOf(text: string): string {
+  return text.slice(0, SAMPLE).replace(/`[^`]*`/g, " ");
 }
 
 /**
@@ -46,18 +62,14 @@ function proseWords(text: string): string[] {
  * parseArgs → parseFlags; 14 passing.").
  */
 export function isForeign(text: string): boolean {
-  const words = proseWords(text);
-  if (words.length === 0) return false;
-  const nonLatin = words.filter((w) => NON_LATIN_LETTER.test(w)).length;
-  if (nonLatin * 2 > words.length) return true;
-  const { english, other } = commonWords(words);
+  const sample = sampleOf(text);
+  // Pure ASCII holds no other script: only the word counts can tell.
+  if (/[^\x00-\x7F]/.test(sample)) {
+    const words = proseWords(sample);
+    if (words.filter((w) => NON_LATIN_LETTER.test(w)).length * 2 > words.length && words.length > 0) return true;
+  }
+  const { english, other } = commonWords(sample);
   return other >= 2 && other > english;
-}
-
-/** How many common English words, and common words of the other languages, a text's words hold. */
-function commonWords(words: readonly string[]): { english: number; other: number } {
-  const lower = words.map((w) => w.toLowerCase());
-  return { english: lower.filter((w) => ENGLISH.has(w)).length, other: lower.filter((w) => OTHER.has(w)).length };
 }
 
 /**
@@ -74,6 +86,6 @@ const RULE_WORDS_CJK = /必ず|絶対|しないで|してはいけない|して�
 export function isForeignRule(sentence: string): boolean {
   if (RULE_WORDS_CJK.test(sentence.trim())) return true;
   if (!RULE_WORDS_LATIN.test(sentence)) return false;
-  const { english, other } = commonWords(proseWords(sentence));
+  const { english, other } = commonWords(sampleOf(sentence));
   return english === 0 || other > english;
 }

@@ -3,8 +3,7 @@
  * reply, named by the request it answers when the reply names nothing itself ("Done."), and
  * marked where the command results contradict it ("All tests pass" after a failing test run).
  */
-import { isCheckCommand } from "../../session/runs.ts";
-import { failingChecksAt } from "./checks.ts";
+import type { RunViews } from "./checks.ts";
 import type { Exchange, Run } from "./extract.ts";
 import { changesOrChecks, isCompletion, isOffer, isOpenItem } from "./patterns.ts";
 import { capText, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
@@ -40,7 +39,7 @@ const BARE_REPORT_WORDS = 4;
 const PASS_CLAIM = /\b(?:tests?|specs?|checks?|builds?|lint(?:ing)?)\b[^.;:!?]{0,30}\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|clean)\b/i;
 
 /** The reports of every exchange that did work and closed, oldest first. */
-export function readReports(exchanges: readonly Exchange[], runs: readonly Run[], cwd: string | undefined): Report[] {
+export function readReports(exchanges: readonly Exchange[], views: RunViews): Report[] {
   const reports: Report[] = [];
   for (const exchange of exchanges) {
     const reply = exchange.lastText;
@@ -53,7 +52,7 @@ export function readReports(exchanges: readonly Exchange[], runs: readonly Run[]
     if (gist === "") continue;
     const asked = exchange.request.statement;
     const text = countWords(gist) <= BARE_REPORT_WORDS && asked !== "" ? `${asked.replace(/[.!]$/, "")}: ${gist}` : gist;
-    const contradictedBy = PASS_CLAIM.test(gist) ? failingChecksAt(runs, reply.at, cwd, isCheckCommand).at(-1) : undefined;
+    const contradictedBy = PASS_CLAIM.test(gist) ? views.failingChecksAt(reply.at).at(-1) : undefined;
     reports.push({ text, at: reply.at, contradictedBy });
   }
   return reports;

@@ -4,6 +4,7 @@
  * goal is built from objectives; approvals and answers belong to the request they answer.
  */
 import { inlineCode } from "../facts-section.ts";
+import { isForeign } from "./language.ts";
 import { isConstraint, isMetaQuestion } from "./patterns.ts";
 import { pasteHeadline, stripFillers, userProse } from "./prose.ts";
 import { capText, collapseWhitespace, countWords, isAcknowledgement, splitSentences } from "./text.ts";
@@ -22,6 +23,8 @@ export interface UserRequest {
   defers: boolean;
   /** The request takes back the plan before it ("forget Postgres, use SQLite"): that plan no longer holds. */
   revises: boolean;
+  /** The user's words are plainly not English (see `isForeign`): read only in part. */
+  foreign: boolean;
 }
 
 const APPROVAL = /\b(yes|yeah|yep|yup|sure|do it|go ahead|go for it|proceed|sounds good|please do|keep going|continue|go on|lgtm)\b|👍/i;
@@ -106,7 +109,8 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   const rest = defers ? stripFillers(stripFillers(flat).slice(deferral[0].length)).replace(/^(?:but\s+)?(?:first|instead)\b[,:]?\s*/i, "") : flat;
   const bare = stripFillers(rest);
   const stated = (kind: RequestKind) => kind === "objective" || kind === "followup" || kind === "question" || kind === "paste";
-  const result = (kind: RequestKind, revises = false): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers, revises });
+  const foreign = isForeign(prose);
+  const result = (kind: RequestKind, revises = false): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers, revises, foreign });
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");

@@ -1,9 +1,7 @@
 import type { SessionFacts } from "../../session/facts.ts";
 import { normalizePath } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
-import { latestRuns, settledBy, unsettled } from "./checks.ts";
-import { isForeign } from "./language.ts";
-import { userProse } from "./prose.ts";
+import { runViews } from "./checks.ts";
 import { closedAt, readReports, type Report } from "./reports.ts";
 import type { Exchange, OfflineNotes, Run, Step } from "./extract.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
@@ -140,7 +138,8 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const nothingRun = turn.kind === "working" && turn.steps.length === 0;
   const openRequests =
     turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
-  const reports = readReports(notes.exchanges, notes.runs, cwd);
+  const views = runViews(notes.runs, cwd);
+  const reports = readReports(notes.exchanges, views);
   const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
   const relative = (path: string) => normalizePath(path, cwd);
   const touchedAt = new Map<string, number>();
@@ -148,12 +147,12 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const modifiedSet = new Set(facts.filesModified.map(relative));
   const deletedSet = new Set(facts.filesDeleted.map(relative));
   const modified = [...modifiedSet].map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 })).sort((a, b) => a.at - b.at || a.order - b.order);
-  const latestSince = latestRuns(notes.runs.filter((run) => run.at >= since), cwd, () => true);
+  const latestSince = views.latest(notes.runs.filter((run) => run.at >= since), () => true);
   const fixed = latestSince.flatMap((run) => {
-    const by = settledBy(run, notes.runs, cwd);
+    const by = views.settledBy(run);
     return by === undefined ? [] : [{ run, by }];
   });
-  const checks = unsettled(latestRuns(notes.runs, cwd, (run) => isCheckCommand(run.command)), notes.runs, cwd);
+  const checks = views.unsettled(views.latest(notes.runs, (run) => isCheckCommand(run.command)));
   const lastCheck = checks.filter((run) => run.at >= since).at(-1);
   const lastEdit = notes.edits.at(-1)?.at ?? -1;
   return {
@@ -165,12 +164,12 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     earlier: notes.requests.filter((r) => r.kind === "objective" && r.statement !== "" && r.at < since),
     followups: notes.requests.filter((r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && countWords(r.statement) >= 3),
     milestones: notes.milestones.filter((m) => m.at >= since),
-    stillFailing: unsettled(latestSince, notes.runs, cwd).filter((run) => run.failed).slice(-3),
+    stillFailing: views.unsettled(latestSince).filter((run) => run.failed).slice(-3),
     fixed: fixed.slice(-3),
     openItems,
     openRequests,
     deferred: notes.deferredOffers.slice(-2),
-    unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && isForeign(userProse(r.text).prose)),
+    unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && r.foreign),
     unreadReplies: new Map(notes.exchanges.flatMap((e) => (e.ending === "unread" && e.lastText ? [[e.request.at, e.lastText.text] as const] : []))),
     reports,
     lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,

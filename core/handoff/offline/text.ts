@@ -4,6 +4,7 @@ import { isPastedLine } from "./prose.ts";
 
 /** Letters of scripts written without spaces between words (Chinese, Japanese). */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /**
  * Words in a text: whitespace-separated tokens holding a letter or digit; in scripts written
@@ -11,6 +12,7 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
  * is not "one word".
  */
 export function countWords(text: string): number {
+  if (!HAS_UNSPACED.test(text)) return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
   let count = 0;
   for (const token of text.split(/\s+/)) {
     const unspaced = token.match(UNSPACED)?.length ?? 0;
