@@ -194,6 +194,9 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     [{ path: "a.ts", oldText: "x".repeat(81), newText: "y" }, undefined],
     [{ path: "a.ts", oldText: "", newText: "y" }, undefined],
     [{ path: "a.ts", content: "whole file" }, undefined],
+    [{ path: ".env", oldText: "OPENAI_API_KEY=old", newText: "OPENAI_API_KEY=new" }, undefined],
+    [{ path: "a.ts", oldText: "const k = 1", newText: "const k = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123'" }, undefined],
+    [{ path: "a.ts", oldText: "const t = ''", newText: "const t = getToken()" }, undefined],
   ])("replacementArgument(%j) is %j", (args, expected) => {
     expect(replacementArgument(args)).toEqual(expected);
   });

@@ -38,6 +38,9 @@ describe("files read, modified and deleted, in the order it happened", () => {
     { name: "an unknown file deleted by git rm is listed", events: [d("src/legacy.ts", true)], modified: [], deleted: ["src/legacy.ts"] },
     { name: "a similar prefix is not under the folder", events: [w("db/migrations-old/a.sql"), d("db/migrations")], modified: ["db/migrations-old/a.sql"], deleted: [] },
     { name: "one file under three spellings", events: [w("./src/a.ts"), d("/w/app/src/a.ts")], modified: [], deleted: ["src/a.ts"] },
+    { name: "rm -rf . takes every file inside the cwd", events: [w("src/a.ts"), w("/etc/x.conf"), d(".")], modified: ["/etc/x.conf"], deleted: ["src/a.ts"] },
+    { name: "rm -rf .. takes the cwd's files too", events: [w("src/a.ts"), d("..")], modified: [], deleted: ["src/a.ts"] },
+    { name: "rm -rf / takes everything", events: [w("src/a.ts"), w("/etc/x.conf"), d("/")], modified: [], deleted: ["src/a.ts", "/etc/x.conf"] },
   ])("$name", ({ events, modified, deleted }) => {
     const lists = foldFileEvents(events, "/w/app");
     expect({ modified: lists.modified, deleted: lists.deleted }).toEqual({ modified: [...modified], deleted: [...deleted] });

@@ -20,10 +20,16 @@ export interface FileLists {
   deleted: string[];
 }
 
-/** Whether `path` is `target` or lies under it (a deleted folder takes its files with it). */
-function isAtOrUnder(path: string, target: string): boolean {
-  if (target === ".") return !path.startsWith("/") && !path.startsWith("~");
-  return path === target || path.startsWith(`${target}/`);
+/** A path in its one form made absolute again (relative ones lie in `cwd`), to compare it with a folder outside `cwd`. */
+function absolute(path: string, cwd: string | undefined): string {
+  if (path.startsWith("/") || path.startsWith("~") || cwd === undefined) return path;
+  return `${cwd.replace(/\/+$/, "")}/${path}`;
+}
+
+/** Whether `path` is `target` or lies under it (a deleted folder takes its files with it: `rm -rf .`, `..`, `/` too). */
+function isAtOrUnder(path: string, target: string, cwd: string | undefined): boolean {
+  const [file, folder] = [absolute(path, cwd), absolute(target, cwd)];
+  return file === folder || file.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
 }
 
 export function foldFileEvents(events: readonly FileEvent[], cwd: string | undefined): FileLists {
@@ -34,7 +40,7 @@ export function foldFileEvents(events: readonly FileEvent[], cwd: string | undef
     if (path === "") continue;
     if (event.op === "delete") {
       // Only files the branch knows are listed: `rm -rf node_modules` is housekeeping, not a change to the work.
-      const known = [...new Set([...read, ...changed.keys()])].filter((file) => isAtOrUnder(file, path));
+      const known = [...new Set([...read, ...changed.keys()])].filter((file) => isAtOrUnder(file, path, cwd));
       for (const file of known) changed.set(file, "deleted");
       if (known.length === 0 && event.named) changed.set(path, "deleted");
     } else if (event.op === "read") read.add(path);

@@ -54,6 +54,8 @@ describe("the exit code is the agent's own statement, never text inside the outp
     { name: "a trailer that is not the last line", output: "Command exited with code 1\nretrying… ok", isError: false, code: 0 },
     { name: "an error result without a trailer", output: "Command aborted", isError: true, code: null },
     { name: "a success without a trailer", output: "all good", isError: false, code: 0 },
+    { name: "a one-line trailer", output: "Command exited with code 7", isError: true, code: 7 },
+    { name: "an empty result", output: "", isError: true, code: null },
   ])("$name", ({ output, isError, code }) => {
     expect(readExitCode(output, isError)).toBe(code);
   });

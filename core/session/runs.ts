@@ -75,8 +75,12 @@ const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
  * the output never counts: a passing test named "exits with exit code 2" passed.
  */
 export function readExitCode(output: string, isError: boolean): number | null {
-  const lines = output.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-  const stated = EXIT_TRAILER.exec(lines.at(-1) ?? "")?.[1] ?? EXIT_HEADER.exec(lines[0] ?? "")?.[1];
+  // Only the first and last lines matter: no need to split a long output.
+  const trimmed = output.trim();
+  const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();
+  const newline = trimmed.indexOf("\n");
+  const firstLine = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  const stated = EXIT_TRAILER.exec(lastLine)?.[1] ?? EXIT_HEADER.exec(firstLine)?.[1];
   if (stated !== undefined) return Number(stated);
   return isError ? null : 0;
 }

@@ -53,6 +53,9 @@ export function pathArgument(args: unknown): string | undefined {
   return stringField(object, "path") ?? stringField(object, "file_path") ?? stringField(object, "filePath") ?? stringField(object, "notebook_path");
 }
 
+/** Text that may hold a credential: such an edit is not repeated as "the fix", whatever it is. */
+const CREDENTIAL_LIKE = /secret|token|passw|pwd|api[_-]?key|auth|bearer|credential|private[_-]?key|-----BEGIN|[A-Za-z0-9+/_-]{32,}/i;
+
 /**
  * What a small edit replaced, when each side is one short line (`config.srv.port` →
  * `config.server.port`): such an edit is often the fix itself, worth naming. pi's
@@ -64,7 +67,7 @@ export function replacementArgument(args: unknown, max = 80): { from: string; to
   const from = stringField(object, "oldText") ?? stringField(object, "old_string");
   const to = stringField(object, "newText") ?? stringField(object, "new_string");
   if (from === undefined || to === undefined) return undefined;
-  const short = (text: string) => text.trim() !== "" && !text.includes("\n") && text.length <= max;
+  const short = (text: string) => text.trim() !== "" && !text.includes("\n") && text.length <= max && !CREDENTIAL_LIKE.test(text);
   return short(from) && short(to) ? { from: from.trim(), to: to.trim() } : undefined;
 }
 

@@ -35,6 +35,9 @@ describe("what a user message is", () => {
     ["forget it", false],
     ["use bun test instead of npm test", false],
     ["don't forget the changelog entry please", false],
+    ["forget the old API docs and write new ones from the OpenAPI file", false],
+    ["let's not touch the database schema in this change", false],
+    ["forget about the cache, make the query itself faster", true],
   ])("%p takes back the plan before it: %p", (text, revises) => {
     const request = classifyRequest(text, 0, false, false);
     expect({ revises: request.revises, objective: request.kind === "objective" || !revises }).toEqual({ revises, objective: true });

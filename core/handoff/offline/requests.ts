@@ -34,9 +34,13 @@ const IMPERATIVE =
   /^(?:add|fix|make|move|remove|delete|rename|create|write|update|implement|refactor|port|migrate|run|test|build|release|ship|publish|bump|commit|push|tag|deploy|revert|undo|read|check|investigate|find|look|use|replace|change|convert|split|merge|clean|document|copy|open|install|upgrade|tackle|try|put|show|set|cache|debug|review|explain)\b/i;
 /** A sentence that only points at what follows it: "Here is the existing code:", "See below.", "The log:". */
 const LEAD_IN_TO_MORE = /:\s*$|^(?:here(?:'s| is| are)|below (?:is|are)|see (?:below|attached|the (?:log|code|output|error)s? below))\b/i;
-/** Openings that take back the plan before them: "forget Postgres", "scrap that", "on second thought". */
+/**
+ * Openings that take back the plan before them: "forget Postgres", "forget that", "scrap that",
+ * "on second thought". "Forget" counts only before a name or "it/that/this/about" ("forget the
+ * old docs" may be a task); "let's not …" is a rule, not a change of plan.
+ */
 const REVISION =
-  /^(?:forget (?:about )?\S+|scrap (?:that|this|it|the)\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|let'?s not\b|instead of (?:that|this)\b)/i;
+  /^(?:forget (?:about\b|it\b|that\b|this\b|what i said\b|the (?:idea|plan|approach)\b|(?-i:[A-Z])\w*)|scrap (?:that|this|it|the (?:idea|plan|approach))\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|instead of (?:that|this)\b)/i;
 /** A correction that says so: "actually, use SQLite instead", "no, make it a flag instead". */
 const CORRECTION = /^(?:actually|no|nah|wait|hold on|hm+)\b(?=.*\binstead\b)/i;
 const WH_QUESTION = /^(?:why|what|how|where|who|which|when|is|are|does|do|did|was|were|has|have|any)\b/i;
