@@ -75,7 +75,7 @@ export function isForeign(text: string): boolean {
 /**
  * "Never", "always" and "must" in a few languages, as the plainest rules say them: German,
  * French, Spanish, Portuguese, Italian, Dutch, Russian, Japanese, Chinese and Korean. A sentence
- * holding one is a rule, as an English one with "never" is.
+ * holding one is a rule, as an English one with "never" is (see `isForeignRule`).
  */
 const RULE_WORDS_LATIN =
   /(?<!\p{L})(?:niemals|nie|immer|muss|müssen|musst|darf nicht|dürfen nicht|auf keinen fall|jamais|toujours|doit|doivent|il faut|interdit|nunca|siempre|debe|deben|hay que|prohibido|sempre|deve|devem|proibido|mai più|devono|nooit|altijd|moet|moeten|никогда|всегда|должен|должна|должно|должны|нельзя|не надо)(?!\p{L})/iu;

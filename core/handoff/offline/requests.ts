@@ -61,7 +61,6 @@ function continuesEarlierWork(text: string): boolean {
 }
 const TAG_QUESTION = /,\s*(?:aren't we|isn't it|don't we|right|no|ok|okay|yes)\s*\?$/i;
 
-
 /** One sentence as an objective: fillers and lead-ins dropped, tag questions cut, capitalised. */
 function asObjective(sentence: string): string {
   let s = stripFillers(sentence).replace(TAG_QUESTION, "");

@@ -140,6 +140,8 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
   const views = runViews(notes.runs, cwd);
   const reports = readReports(notes.exchanges, views);
+  const unreadReplies = new Map<number, string>();
+  for (const e of notes.exchanges) if (e.ending === "unread" && e.lastText) unreadReplies.set(e.request.at, e.lastText.text);
   const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
   const relative = (path: string) => normalizePath(path, cwd);
   const touchedAt = new Map<string, number>();
@@ -170,7 +172,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     openRequests,
     deferred: notes.deferredOffers.slice(-2),
     unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && r.foreign),
-    unreadReplies: new Map(notes.exchanges.flatMap((e) => (e.ending === "unread" && e.lastText ? [[e.request.at, e.lastText.text] as const] : []))),
+    unreadReplies,
     reports,
     lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,
     modifiedFiles: modified.map((f) => f.path),
