@@ -7,6 +7,7 @@
  * earlier stage: a build, test or check piped into `head`/`tail`/`grep` whose output shows
  * errors. A run without an exit code (cancelled, or never answered) did not fail; it is unknown.
  */
+import { isObject } from "../json.ts";
 import { relativeInText } from "./paths.ts";
 
 /** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
@@ -45,11 +46,25 @@ export function outputShowsHiddenFailure(command: string, output: string): boole
   return stages.slice(0, -1).some(isCheckCommand) && ERROR_IN_OUTPUT.test(output);
 }
 
+/** Older Codex versions answer a shell call with JSON: `{"output":"…","metadata":{"exit_code":N,…}}`. */
+function exitCodeInJson(output: string): number | undefined {
+  if (!output.startsWith('{"output":')) return undefined;
+  try {
+    const value: unknown = JSON.parse(output);
+    const metadata = isObject(value) && isObject(value.metadata) ? value.metadata : undefined;
+    return metadata && typeof metadata.exit_code === "number" ? metadata.exit_code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A shell command's exit code, read from its tool result: the code the output states
  * ("exit code 2", "Command exited with code 1"), else 0 for a success and `null` for an error.
  */
 export function readExitCode(output: string, isError: boolean): number | null {
+  const stated = exitCodeInJson(output);
+  if (stated !== undefined) return stated;
   const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(output);
   if (match?.[1] !== undefined) return Number(match[1]);
   return isError ? null : 0;
