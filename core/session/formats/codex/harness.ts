@@ -39,8 +39,13 @@ function endsWithIgnoringCase(text: string, suffix: string): boolean {
   return text.slice(text.length - suffix.length).toLowerCase() === suffix.toLowerCase();
 }
 
+/** How every fragment above starts: a quick look rules most of the user's words out. */
+const FIRST_CHARACTERS = new Set([...MARKED.map(([open]) => open[0]), ...WARNINGS.map(([start]) => start[0])]);
+
 /** Whether one text part of a user message is a fragment Codex wrote. */
 export function isHarnessText(text: string): boolean {
+  const first = /\S/.exec(text.slice(0, 256))?.[0];
+  if (first === undefined || !FIRST_CHARACTERS.has(first)) return false;
   const trimmed = text.trim();
   if (MARKED.some(([open, close]) => trimmed.length >= open.length + close.length && startsWithIgnoringCase(trimmed, open) && endsWithIgnoringCase(trimmed, close))) return true;
   return WARNINGS.some(([start, end]) => trimmed.startsWith(start) && (end === undefined || trimmed.endsWith(end)));
