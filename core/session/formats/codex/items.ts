@@ -143,7 +143,7 @@ function toolCall(id: string | undefined, name: string | undefined, args: unknow
 
 /** What one response item means for the conversation. */
 export function readItem(payload: JsonObject): ItemMeaning {
-  const type = stringField(payload, "type") ?? "";
+  const type = stringField(payload, "type") ?? "(no type)";
   switch (type) {
     case "message":
       if (payload.role === "assistant") return { kind: "assistant", blocks: contentBlocks(payload.content) };

@@ -178,10 +178,12 @@ test("torn and hand-edited lines are skipped and named by line; the rest reads",
     { line: 4, reason: "not valid JSON (a torn or hand-edited line?)" },
     { line: 5, reason: "not a JSON object" },
     { line: 6, reason: 'no string "type"' },
-    { line: 8, reason: "not valid JSON (a torn or hand-edited line?)" },
+    { line: 7, reason: 'a "response_item" whose payload has no "type"' },
+    { line: 8, reason: 'a "compacted" line with neither a "message" nor a "replacement_history"' },
+    { line: 10, reason: "not valid JSON (a torn or hand-edited line?)" },
   ]);
-  expect([session.malformedLines, session.missingFinalNewline]).toEqual([[4, 5, 6, 8], true]);
-  expect(session.entries.map(outline)).toEqual(["2 message user text", "3 message assistant text", "7 message user text"]);
+  expect([session.malformedLines, session.missingFinalNewline]).toEqual([[4, 5, 6, 7, 8, 10], true]);
+  expect(session.entries.map(outline)).toEqual(["2 message user text", "3 message assistant text", "9 message user text"]);
 });
 
 describe("files that are not Codex sessions are refused with one line naming the file (and line)", () => {

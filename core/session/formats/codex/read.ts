@@ -103,6 +103,12 @@ function parseRecord(raw: RawLine): JsonObject | string {
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";
   if (typeof value.type !== "string" || value.type === "") return 'no string "type"';
+  // The two lines that carry conversation are checked here, so a broken one is reported, not half read.
+  const payload = isObject(value.payload) ? value.payload : undefined;
+  if (value.type === "response_item" && typeof payload?.type !== "string") return 'a "response_item" whose payload has no "type"';
+  if (value.type === "compacted" && typeof payload?.message !== "string" && !Array.isArray(payload?.replacement_history)) {
+    return 'a "compacted" line with neither a "message" nor a "replacement_history"';
+  }
   return value;
 }
 
