@@ -6,7 +6,7 @@
  * entry that names the first of them as kept, so the context is: the summary, those items,
  * then what follows — the same conversation Codex continues from, with the summary first.
  */
-import { isObject, stringField } from "../../../json.ts";
+import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import type { EntryChain, Origin } from "./chain.ts";
 import { withoutSummaryPreamble } from "./harness.ts";
 import { contentBlocks, readItem, type Block, type ItemMeaning } from "./items.ts";
@@ -33,14 +33,14 @@ function recentUserMessages(turns: Block[][]): Block[][] {
   return kept;
 }
 
-function messageText(item: Record<string, unknown>): string {
+function messageText(item: JsonObject): string {
   return contentBlocks(item.content)
     .flatMap((block) => (typeof block.text === "string" ? [block.text] : []))
     .join("\n");
 }
 
 /** Reads a `compacted` payload into the chain; returns the response item types it did not know. */
-export function addCompaction(chain: EntryChain, payload: Record<string, unknown>, origin: Origin): string[] {
+export function addCompaction(chain: EntryChain, payload: JsonObject, origin: Origin): string[] {
   const message = stringField(payload, "message") ?? "";
   const replacement = Array.isArray(payload.replacement_history) ? payload.replacement_history.filter(isObject) : undefined;
   const unknown: string[] = [];

@@ -21,7 +21,8 @@ export const ORIGINATOR = "agent-handoff";
 
 /** `YYYY-MM-DDThh-mm-ss` in the user's local time, as Codex names rollouts. */
 export function localFileTime(timestamp: Date, utcOffsetMinutes: number): string {
-  const local = new Date(timestamp.getTime() + utcOffsetMinutes * 60_000).toISOString();
+  const offset = Number.isFinite(utcOffsetMinutes) ? utcOffsetMinutes : 0;
+  const local = new Date(timestamp.getTime() + offset * 60_000).toISOString();
   return local.slice(0, 19).replace(/:/g, "-");
 }
 
