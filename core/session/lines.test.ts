@@ -53,6 +53,30 @@ describe("splitLines", () => {
   });
 });
 
+describe("splitLines, passOver: lines the reader has no use for are not decoded", () => {
+  // Passes over lines that start with "skip", by their bytes.
+  const passOver = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 4)) === "skip";
+  const text = 'keep 1\nskip 2\r\n\nskip é 4\nkeep 5\nskip 6';
+
+  test("they come numbered, marked, without text, their ends noted (the last one's too)", () => {
+    expect([...splitLines(text, { passOver })]).toEqual([
+      { line: 1, text: "keep 1", ended: true, eol: "\n" },
+      { line: 2, text: "", ended: true, eol: "\r\n", passedOver: true },
+      { line: 4, text: "", ended: true, eol: "\n", passedOver: true },
+      { line: 5, text: "keep 5", ended: true, eol: "\n" },
+      { line: 6, text: "", ended: false, eol: "", passedOver: true },
+    ]);
+  });
+
+  test.each([1, 2, 3, 5, 64])("bytes in chunks of %i read as the text does", (size) => {
+    expect([...splitLines(reusedChunks(utf8(text), size), { passOver })]).toEqual([...splitLines(text, { passOver })]);
+  });
+
+  test("a predicate that takes nothing changes nothing", () => {
+    expect([...splitLines(text, { passOver: () => false })]).toEqual(lines(text));
+  });
+});
+
 describe("splitLines, exact: every byte of the file can be written back", () => {
   const CASES: [name: string, text: string][] = [
     ["LF lines", '{"a":1}\n{"b":2}\n'],
