@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, s
 import { join } from "node:path";
 import { readSessionFile } from "../cli/files.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
-import { parseSession } from "../core/session/parse.ts";
+import { parseSession } from "../core/session/formats/pi/parse.ts";
 import { median, ms } from "./stats.ts";
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ACKNOWLEDGEMENT } from "../core/handoff/outputs.ts";
+import { ACKNOWLEDGEMENT } from "../core/session/formats/pi/write.ts";
 import { CANNED_DOCUMENT, type FakeServer } from "../fixtures/fake-openai.ts";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { API_KEY, filesIn, useHandoffSandbox } from "./handoff.testing.ts";

@@ -1,8 +1,8 @@
 /** The public surface of core: everything cli/ may import. */
 export { AgentError, isAgentError, type ErrorCode } from "./errors.ts";
-export { parseSession } from "./session/parse.ts";
+export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
-export { upgradeToVersion3 } from "./session/upgrade.ts";
+export { upgradeToVersion3 } from "./session/formats/pi/upgrade.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type { AgentName, NewSessionFile, NewSessionInput, SessionFormat } from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
@@ -18,7 +18,7 @@ export { classifyRefusal } from "./llm/providers/refusals.ts";
 export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
-export type { Recording } from "./handoff/outputs.ts";
+export type { Recording } from "./session/formats/pi/write.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";

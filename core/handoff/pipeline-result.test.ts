@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { answer, appendedLines, deps, exampleInput, fakeModel, FULL_DOCUMENT, inputFor, NEW_SESSION_ID, NOW, readFixture, WITHOUT_DECISIONS } from "../../fixtures/handoff-pipeline.ts";
-import { renderNewSession } from "./outputs.ts";
+import { renderNewSession } from "../session/formats/pi/write.ts";
 import { runHandoff } from "./pipeline.ts";
 import { renderInstruction } from "./prompt.ts";
 

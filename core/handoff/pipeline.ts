@@ -13,7 +13,7 @@ import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { writeOfflineDocument } from "./offline.ts";
 import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
-import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
+import { renderNewSession, renderRecording, sessionFileName, type Recording } from "../session/formats/pi/write.ts";
 import { renderInstruction } from "./prompt.ts";
 import { createSecretsGuard, type SecretsGuard } from "./secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";

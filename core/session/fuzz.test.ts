@@ -5,7 +5,7 @@ import { mapContextText } from "../handoff/text-maps.ts";
 import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import type { ContextMessage } from "./messages.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 import {
   CORE_TYPES,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
 import { AgentError } from "../errors.ts";
 import { splitLines } from "./lines.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

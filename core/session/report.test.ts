@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chain, jsonl, user, V3_HEADER } from "../../fixtures/sessions/builders.ts";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 
 function reportOf(text: string, file = "s.jsonl") {

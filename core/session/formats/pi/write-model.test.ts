@@ -6,15 +6,15 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assistant, chain, text, user } from "../../fixtures/sessions/builders.ts";
-import { analyzeBranch } from "../session/analyze.ts";
-import { parseSession } from "../session/parse.ts";
-import { splitLines } from "../session/lines.ts";
-import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
-import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
-import { renderRecording } from "./outputs.ts";
+import { assistant, chain, text, user } from "../../../../fixtures/sessions/builders.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { parseSession } from "./parse.ts";
+import { splitLines } from "../../lines.ts";
+import { upgradeToVersion3Text } from "./upgrade.testing.ts";
+import { restoredModel, type RestoredModel } from "../../restored-model.ts";
+import { renderRecording } from "./write.ts";
 
-const FIXTURES = join(import.meta.dir, "../../fixtures");
+const FIXTURES = join(import.meta.dir, "../../../../fixtures");
 const NOW = new Date("2026-11-30T08:15:42.123Z");
 
 /** The source after recording a handoff of the branch ending at `leafId`, as the file would read. */

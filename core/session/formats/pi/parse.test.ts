@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chain, jsonl, text, user, V3_HEADER } from "../../fixtures/sessions/builders.ts";
-import { readFixture, SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
-import { AgentError } from "../errors.ts";
+import { chain, jsonl, text, user, V3_HEADER } from "../../../../fixtures/sessions/builders.ts";
+import { readFixture, SESSION_FIXTURES } from "../../../../fixtures/sessions/load.ts";
+import { AgentError } from "../../../errors.ts";
 import { parseSession } from "./parse.ts";
 
 /** The error parseSession throws for `text`, or a failure when it throws none. */

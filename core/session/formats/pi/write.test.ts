@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import type { JsonObject } from "../json.ts";
-import { analyzeBranch } from "../session/analyze.ts";
-import { splitLines } from "../session/lines.ts";
-import { parseSession } from "../session/parse.ts";
-import { restoredModel } from "../session/restored-model.ts";
-import type { Entry, Session } from "../session/types.ts";
-import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
-import { renderRecording, sessionFileName, type Recording, type RecordingInput } from "./outputs.ts";
-import { DOCUMENT, NEW_SESSION_ID, NOW, parseLines, readFixture } from "../../fixtures/outputs.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
+import type { JsonObject } from "../../../json.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { splitLines } from "../../lines.ts";
+import { parseSession } from "./parse.ts";
+import { restoredModel } from "../../restored-model.ts";
+import type { Entry, Session } from "../../types.ts";
+import { upgradeToVersion3Text } from "./upgrade.testing.ts";
+import { renderRecording, sessionFileName, type Recording, type RecordingInput } from "./write.ts";
+import { DOCUMENT, NEW_SESSION_ID, NOW, parseLines, readFixture } from "../../../../fixtures/outputs.ts";
+import { wrapHandoffDocument } from "../../../handoff/wrap.ts";
 
 describe("wrapHandoffDocument", () => {
   test("is the spec's wrapper, exactly", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { analyzeBranch } from "../session/analyze.ts";
-import { parseSession } from "../session/parse.ts";
-import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
-import { ACKNOWLEDGEMENT, renderNewSession } from "./outputs.ts";
-import { DOCUMENT, expectGolden, NEW_SESSION_ID, NOW, parseLines, SOURCE_PATH } from "../../fixtures/outputs.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { parseSession } from "./parse.ts";
+import { restoredModel, type RestoredModel } from "../../restored-model.ts";
+import { ACKNOWLEDGEMENT, renderNewSession } from "./write.ts";
+import { DOCUMENT, expectGolden, NEW_SESSION_ID, NOW, parseLines, SOURCE_PATH } from "../../../../fixtures/outputs.ts";
+import { wrapHandoffDocument } from "../../../handoff/wrap.ts";
 
 /** The model a pi session on openai/gpt-5 resumes with, in both agents' terms. */
 const GPT5: RestoredModel = { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" };

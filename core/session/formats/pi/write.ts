@@ -1,7 +1,7 @@
-import type { TokenUsage } from "../llm/types.ts";
-import { modelChangeFields, type RestoredModel } from "../session/restored-model.ts";
-import type { Session } from "../session/types.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
+import type { TokenUsage } from "../../../llm/types.ts";
+import { modelChangeFields, type RestoredModel } from "../../restored-model.ts";
+import type { Session } from "../../types.ts";
+import { wrapHandoffDocument } from "../../../handoff/wrap.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
 function line(value: unknown): string {

@@ -1,9 +1,9 @@
-import { AgentError } from "../errors.ts";
-import { isObject, stringField, type JsonObject } from "../json.ts";
-import { splitLines, type RawLine, type SessionBytes } from "./lines.ts";
+import { AgentError } from "../../../errors.ts";
+import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
-import type { AgentName } from "./formats/types.ts";
-import type { LineProblem, Session, SessionHeader, TitleSlot } from "./types.ts";
+import type { AgentName } from "../types.ts";
+import type { LineProblem, Session, SessionHeader, TitleSlot } from "../../types.ts";
 
 /** Entry types and message roles only oh-my-pi writes; seeing one tells us the format. */
 const OMP_ENTRY_TYPES = new Set([
