@@ -80,7 +80,7 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   for (const entry of migrated.entries) if (!KNOWN_ENTRY_TYPES.has(entry.type)) unknownTypes.add(entry.type);
 
   return {
-    format: detectFormat(titleSlot, header, migrated.entries),
+    format: detectFormat(titleSlot, migrated.entries),
     titleSlot,
     header,
     versionFound,
@@ -163,10 +163,9 @@ function parseRecord(raw: RawLine): ParsedRecord | string {
   return { line: raw.line, type, data: value };
 }
 
-function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): AgentName {
+function detectFormat(titleSlot: TitleSlot | undefined, entries: { type: string; data: JsonObject }[]): AgentName {
+  // Not the session id's UUID version: pi 0.73.1 writes v7 ids as omp does.
   if (titleSlot) return "omp";
-  // omp writes UUID v7 session ids, pi writes v4.
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(header.id)) return "omp";
   for (const entry of entries) {
     if (OMP_ENTRY_TYPES.has(entry.type)) return "omp";
     if (entry.type === "model_change" && typeof entry.data.model === "string") return "omp";
