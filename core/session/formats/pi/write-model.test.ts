@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { assistant, chain, text, user } from "../../../../fixtures/sessions/builders.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { parseSession } from "./parse.ts";
-import { splitLines } from "../../lines.ts";
-import { upgradeToVersion3Text } from "./upgrade.testing.ts";
 import { restoredModel, type RestoredModel } from "../../restored-model.ts";
 import { renderRecording } from "./write.ts";
+import { applyRewrite, idsFrom } from "../../../../fixtures/outputs.ts";
 
 const FIXTURES = join(import.meta.dir, "../../../../fixtures");
 const NOW = new Date("2026-11-30T08:15:42.123Z");
@@ -31,14 +30,12 @@ function recordInto(source: string, leafId: string | undefined, api: "openai-com
     finishReason: "stop",
     usage: undefined,
     timestamp: NOW,
-    entryIds: ["9b000001", "9b000002", "9b000003"],
+    newEntryId: idsFrom("9b000001", "9b000002", "9b000003"),
     restore: restoredModel(analyzeBranch(session, { leafId }).branch.entries),
   });
   if (recording.mode === "skip") throw new Error(recording.reason);
   if (recording.mode === "append") return source + recording.text;
-  const upgraded = upgradeToVersion3Text(session, splitLines(source));
-  if (!("text" in upgraded)) throw new Error(`line ${upgraded.mismatchedLine} did not match`);
-  return upgraded.text + recording.turn;
+  return applyRewrite(recording, source);
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
