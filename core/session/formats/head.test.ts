@@ -52,6 +52,13 @@ describe("peekHead: the first lines, and the whole file still to read", () => {
     expect(bytesOf(peeked.input).length).toBe(utf8(text).length);
   });
 
+  test("blank lines are no lines of the head: a header after megabytes of them is still in it", () => {
+    const text = `${"\n \r\n".repeat(1_000_000)}{"type":"session","version":3,"id":"s","cwd":"/w"}\n`;
+    const peeked = peekHead(reusedChunks(utf8(text), 1 << 20));
+    expect(peeked.head.map((l) => [l.line, l.text.slice(0, 17)])).toEqual([[2_000_001, '{"type":"session"']]);
+    expect(readSession(reusedChunks(utf8(text), 1 << 20), "b.jsonl").session.header.id).toBe("s");
+  });
+
   test("close stops a file that was never read to its end", () => {
     let closed = false;
     let read = 0;

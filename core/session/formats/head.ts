@@ -14,10 +14,30 @@ export interface PeekedSession {
   close: () => void;
 }
 
-function countLineFeeds(chunk: Uint8Array): number {
+/** Whether bytes `[start, end)` hold more than spaces, tabs and carriage returns. */
+function hasText(chunk: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = chunk[i];
+    if (byte !== 32 && byte !== 9 && byte !== 13) return true;
+  }
+  return false;
+}
+
+/**
+ * How many lines with text a chunk ends (blank ones are no line of the head); `open.text` says
+ * whether the line still open at its start already has some, and is updated for the next chunk.
+ */
+function countTextLines(chunk: Uint8Array, open: { text: boolean }): number {
   let count = 0;
-  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count++;
-  return count;
+  for (let start = 0; ; ) {
+    const lf = chunk.indexOf(10, start);
+    const end = lf === -1 ? chunk.length : lf;
+    if (!open.text) open.text = hasText(chunk, start, end);
+    if (lf === -1) return count;
+    if (open.text) count++;
+    open.text = false;
+    start = lf + 1;
+  }
 }
 
 /** The chunks held first, then the rest; reading it to its end or stopping it stops `rest` too. */
@@ -47,10 +67,11 @@ export function peekHead(input: string | SessionBytes): PeekedSession {
   // The chunks read so far: copies, and last the producer's own, valid until the next is asked for.
   const held: Uint8Array[] = [];
   let live: Uint8Array | undefined;
-  let lineFeeds = 0;
+  const open = { text: false };
+  let lines = 0;
   let bytes = 0;
   let ended = false;
-  while (lineFeeds < HEAD_LINES && !(bytes >= HEAD_BYTES && lineFeeds > 0)) {
+  while (lines < HEAD_LINES && !(bytes >= HEAD_BYTES && lines > 0)) {
     if (live) held.push(live.slice());
     live = undefined;
     const next = rest.next();
@@ -59,7 +80,7 @@ export function peekHead(input: string | SessionBytes): PeekedSession {
       break;
     }
     live = next.value;
-    lineFeeds += countLineFeeds(live);
+    lines += countTextLines(live, open);
     bytes += live.length;
   }
   if (live) held.push(live);
