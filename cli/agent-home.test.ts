@@ -45,7 +45,8 @@ describe("destinationFolder: where the new session goes when -o does not say", (
   test("a folder name no file system takes (a deep cwd, named whole) is refused before anything is asked", () => {
     const deep = `/work/${"deep/".repeat(60)}x`;
     const long = { ...format("omp"), location: { sessionsRoot: () => ["/a"], sessionFolder: (p: { cwd: string }) => ["/a", p.cwd.replaceAll("/", "-")] } };
-    expect(() => destinationFolder(input({ target: long, cwd: deep }), NOW)).toThrow("Agent omp would name a folder after the cwd longer than 255 bytes, which no file system takes; say where the new session goes with -o");
+    expect(() => destinationFolder(input({ target: long, cwd: deep }), NOW)).toThrow("Agent omp would name a folder after the cwd with more than 255 bytes, which no file system takes; say where the new session goes with -o");
+    expect(() => destinationFolder(input({ target: long, cwd: "/w/a\u0000b" }), NOW)).toThrow("Agent omp would name a folder after the cwd with a NUL character, which no file system takes; say where the new session goes with -o");
   });
 
   test("the real formats' folders, with the user's time zone for the date", () => {

@@ -50,9 +50,12 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
   const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };
   const segments = input.target.location.sessionFolder(place);
   const folder = joinSegments(segments);
-  // pi and omp name a folder after the whole cwd: a deep one makes a name no file system takes.
-  if (segments.some((name) => Buffer.byteLength(name, "utf8") > NAME_MAX_BYTES)) {
-    throw new AgentError("FILE", `${folder}: ${input.target.label} would name a folder after the cwd longer than ${NAME_MAX_BYTES} bytes, which no file system takes; say where the new session goes with -o`, { file: folder });
+  // The folder names come from the cwd, which is the file's own text: one no file system takes is
+  // refused now, before the model is asked, rather than when the new session is written.
+  const unusable = segments.find((name) => Buffer.byteLength(name, "utf8") > NAME_MAX_BYTES || name.includes("\0"));
+  if (unusable !== undefined) {
+    const why = unusable.includes("\0") ? "a NUL character" : `more than ${NAME_MAX_BYTES} bytes`;
+    throw new AgentError("FILE", `${folder}: ${input.target.label} would name a folder after the cwd with ${why}, which no file system takes; say where the new session goes with -o`, { file: folder });
   }
   return folder;
 }
