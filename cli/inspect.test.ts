@@ -66,6 +66,7 @@ describe("agent inspect on good sessions", () => {
       estimatedTokens: 1468,
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],
+      filesDeleted: [],
       commands: [
         { command: "npm test", exitCode: 1, by: "tool", failed: true },
         { command: "git status --short", exitCode: 0, by: "user", failed: false },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentError, DEFAULT_CONTEXT_WINDOW, PROFILES } from "../core/index.ts";
-import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerFor, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
+import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerName, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
 const resolve = (args: RawHandoffArgs, env: Env = {}) => resolveHandoffOptions({ session: "s.jsonl", ...args }, env);
@@ -204,19 +204,26 @@ describe("the provider profile", () => {
   });
 });
 
-describe("providerFor", () => {
-  test.each([
-    [undefined, "openai"],
-    ["https://api.openai.com/v1", "openai"],
-    ["https://openrouter.ai/api/v1", "openrouter"],
-    ["http://localhost:11434/v1", "ollama"],
-    ["http://127.0.0.1:11434/v1", "ollama"],
-    ["http://ollama.internal:8080/v1", "ollama"],
-    ["http://127.0.0.1:8080/v1", "127.0.0.1"],
-    ["https://llm.example.com/v1", "llm.example.com"],
-    ["https://notopenai.com/v1", "notopenai.com"],
-    ["https://myopenrouter.ai/v1", "myopenrouter.ai"],
-  ])("%s → %s", (baseUrl, provider) => {
-    expect(providerFor(baseUrl)).toBe(provider);
+describe("the provider recorded: the profile's id, whatever chose it; an unknown endpoint's host", () => {
+  test.each<[string | undefined, Record<string, string>, string]>([
+    [undefined, {}, "openai"],
+    ["https://api.openai.com/v1", {}, "openai"],
+    ["https://openrouter.ai/api/v1", {}, "openrouter"],
+    ["https://api.anthropic.com/v1", {}, "anthropic"],
+    ["http://localhost:11434/v1", {}, "ollama"],
+    ["http://127.0.0.1:11434/v1", {}, "ollama"],
+    ["http://ollama.internal:8080/v1", {}, "ollama"],
+    ["http://127.0.0.1:8080/v1", {}, "llamacpp"],
+    ["https://llm.example.com/v1", {}, "llm.example.com"],
+    ["https://notopenai.com/v1", {}, "notopenai.com"],
+    ["https://myopenrouter.ai/v1", {}, "myopenrouter.ai"],
+    // --provider wins: a proxy in front of Anthropic is recorded as Anthropic.
+    ["https://llm.example.com/v1", { provider: "anthropic" }, "anthropic"],
+    ["http://127.0.0.1:9999/v1", { provider: "vllm" }, "vllm"],
+    ["https://api.anthropic.com/v1", { provider: "generic" }, "api.anthropic.com"],
+  ])("%s %o → %s", (baseUrl, flags, provider) => {
+    const options = resolveHandoffOptions({ session: "s.jsonl", ...(baseUrl ? { "base-url": baseUrl } : {}), ...flags }, {});
+    expect(options.provider).toBe(provider);
+    expect(providerName(options.profile, baseUrl)).toBe(provider);
   });
 });

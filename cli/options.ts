@@ -72,10 +72,6 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
   return parsed;
 }
 
-function isHostOrSubdomain(hostname: string, domain: string): boolean {
-  return hostname === domain || hostname.endsWith(`.${domain}`);
-}
-
 /** The context window (wherever it was set) and the output cap, checked against each other. */
 function resolveWindow(args: RawHandoffArgs, window: Resolved<number>): { contextWindow: number; maxOutputTokens: number | undefined } {
   const contextWindow = window.value;
@@ -87,19 +83,15 @@ function resolveWindow(args: RawHandoffArgs, window: Resolved<number>): { contex
   return { contextWindow, maxOutputTokens };
 }
 
-/** Names who serves the model, for the answer recorded in the source session. */
-export function providerFor(baseUrl: string | undefined): string {
-  if (!baseUrl) return "openai";
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return "openai-compatible";
-  }
-  if (isHostOrSubdomain(url.hostname, "openai.com")) return "openai";
-  if (isHostOrSubdomain(url.hostname, "openrouter.ai")) return "openrouter";
-  if (url.port === "11434" || url.hostname.includes("ollama")) return "ollama";
-  return url.hostname;
+/**
+ * Names who serves the model, for the answer recorded in the source session: the profile's id
+ * (the one `--provider` chose, else the one the base URL names), and for an endpoint no profile
+ * knows, its host.
+ */
+export function providerName(profile: ProviderProfile, baseUrl: string | undefined): string {
+  if (profile.id !== "generic") return profile.id;
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) return "openai-compatible";
+  return new URL(baseUrl).hostname || "openai-compatible";
 }
 
 /** `--provider` (or AGENT_PROVIDER): a profile id, or empty for "from the base URL". */
@@ -124,14 +116,15 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
   const apiKey = apiKeyFrom(env);
   const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
+  const profile = resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl);
   return {
     sessionPath,
     focus: text(args.focus),
     model: settings.model.value,
     baseUrl,
     apiKey,
-    provider: providerFor(baseUrl),
-    profile: resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl),
+    provider: providerName(profile, baseUrl),
+    profile,
     out,
     to: settings.to.value,
     leafId: text(args.leaf),

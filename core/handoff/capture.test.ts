@@ -23,6 +23,26 @@ describe("captureDocument", () => {
     expect(captureDocument(answer)).toBe(DOC);
   });
 
+  const REASONING = "Okay, the user wants a handoff. SECRET-REASONING: list the files first.";
+  test.each([
+    ["a lone closing tag on its own line (R1 templates open the block themselves)", `${REASONING}\n</think>\n\n${DOC}`],
+    ["a lone closing tag right after the reasoning", `${REASONING}</think>${DOC}`],
+    ["a lone </thinking>", `${REASONING}\n</thinking>\n${DOC}`],
+    ["a lone closing tag in upper case", `${REASONING}\n</THINK>\n${DOC}`],
+    ["reasoning that quotes a tag in backticks before its end", `${REASONING} The log shows \`</think>\`.\n</think>\n\n${DOC}`],
+    ["a lone closing tag, then a fenced answer", `${REASONING}\n</think>\n\`\`\`markdown\n${DOC}\n\`\`\``],
+  ])("drops the reasoning before %s", (_, answer) => {
+    expect(captureDocument(answer)).toBe(DOC);
+  });
+
+  test.each([
+    ["in a code span", "## Goal\nShip it.\n\n## Critical Context\n- The parser trips on `</think>` in replies.\n\n## Next Steps\n1. Run `npm test`."],
+    ["in a fenced block", "## Goal\nShip it.\n\n## Critical Context\n```\nunexpected </think> at 3:1\n```\n\n## Next Steps\n1. Run it."],
+    ["after its opening tag, mid-document", `${DOC}\n\nNote: <think>tags</think> appear in the logs.`],
+  ])("keeps a closing tag the document quotes: %s", (_, answer) => {
+    expect(captureDocument(answer)).toBe(answer);
+  });
+
   test("an unclosed think block leaves nothing: the model never reached the answer", () => {
     expect(captureDocument(`<think>\nI should write ## Goal first, then ${DOC}`)).toBe("");
   });

@@ -4,7 +4,7 @@ import { judgeRun } from "../session/runs.ts";
 import { appendSessionFacts, inlineCode, renderSessionFacts } from "./facts-section.ts";
 
 function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
-  return { cwd: undefined, filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
+  return { cwd: undefined, filesRead: [], filesModified: [], filesDeleted: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
 }
 
 /** A run judged as collectFacts judges it. */
@@ -47,6 +47,12 @@ describe("renderSessionFacts", () => {
     );
     expect(section).toContain("- Files modified (3):\n  - `a.ts`\n  - `b.ts`\n  - … +1 more");
     expect(section).toContain("- Files read but not modified (2):\n  - `r1.ts`\n  - `r2.ts`\n- Commands");
+  });
+
+  test("lists deleted files apart, and never as read but not modified", () => {
+    const section = renderSessionFacts(facts({ filesModified: ["src/store.ts"], filesDeleted: ["db/migrations/001_init.sql", "old.md"], filesRead: ["old.md", "r.ts"] }), "s.jsonl");
+    expect(section).toContain("- Files modified (1):\n  - `src/store.ts`\n- Files deleted (2):\n  - `db/migrations/001_init.sql`\n  - `old.md`\n- Files read but not modified (1):\n  - `r.ts`\n");
+    expect(renderSessionFacts(facts({ filesModified: ["a.ts"] }), "s.jsonl")).not.toContain("Files deleted");
   });
 
   test("gives every command its exit code, says which failed, and marks the user's own `!` runs", () => {

@@ -112,8 +112,8 @@ describe("tool calls", () => {
     expect(text).not.toContain(TOOL_NAME);
     const calls = sent.messages.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []) : []));
     const results = sent.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
-    expect(calls.map((c) => c.id)).toEqual(["call_1", "call_2"]);
-    expect(results).toEqual(["call_1", "call_2"]);
+    expect(calls.map((c) => c.id)).toEqual(["call00001", "call00002"]);
+    expect(results).toEqual(["call00001", "call00002"]);
     const names = [...calls.map((c) => c.function.name), ...(sent.tools ?? []).map((t) => t.function.name)];
     for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(calls.map((c) => c.function.name)).toEqual(["write", "_REDACTED_github-token_2_"]);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { analyzeBranch } from "../session/analyze.ts";
 import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
 import { parseSession } from "../session/formats/pi/parse.ts";
-import { stubTools, toChatMessages } from "./messages.ts";
+import { chatCallId, stubTools, toChatMessages } from "./messages.ts";
 import type { ChatMessage } from "./types.ts";
 
 const user = (content: UserBlock[], entryId = "u"): ContextMessage => ({ role: "user", kind: "user", content, entryId });
@@ -41,16 +41,16 @@ describe("toChatMessages", () => {
     [
       "an assistant's tool calls with JSON arguments",
       assistant([text("Reading."), call("c1", "read", { path: "src/a.ts" })]),
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
+      { role: "assistant", content: "Reading.", tool_calls: [{ id: "call00001", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
     ],
     [
       "an assistant with only tool calls with null content",
       assistant([call("c1", "bash", { command: "ls" })]),
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
     ],
-    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "call_1", content: "3 pass\n0 fail" }],
-    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "call_1", content: "Screenshot:\n[image: image/png]" }],
-    ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "call_1", content: "(no output)" }],
+    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "call00001", content: "3 pass\n0 fail" }],
+    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "call00001", content: "Screenshot:\n[image: image/png]" }],
+    ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "call00001", content: "(no output)" }],
   ])("sends %s", (_, message, expected) => {
     // A lone tool result or call is fine here: pairing is buildContext's job, tested there.
     expect(toChatMessages([message])).toEqual([expected]);
@@ -90,7 +90,29 @@ function expectCallsAnsweredInPlace(chat: ChatMessage[]): void {
   const answered = chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
   const called = chat.flatMap((m) => (m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : []));
   expect(answered.sort()).toEqual(called.sort());
+  // Every id in the form the strictest provider (Mistral) takes.
+  for (const id of called) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
 }
+
+describe("tool call ids: exactly 9 letters and digits (Mistral refuses anything else), unique", () => {
+  test.each([1, 2, 35, 36, 1295, 36 ** 5 - 1, 36 ** 5, 36 ** 5 + 1, 36 ** 9 - 1])("call %d", (n) => {
+    expect(chatCallId(n)).toMatch(/^[a-zA-Z0-9]{9}$/);
+  });
+
+  test("no two calls share an id, either side of the 5-digit limit", () => {
+    const around = [1, 2, 3, 36 ** 5 - 2, 36 ** 5 - 1, 36 ** 5, 36 ** 5 + 1, 48_427_560, 1_679_616, 60_466_176 + 35];
+    const ids = around.map(chatCallId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test("a session's own ids, however long or odd, become short ones, a call and its result alike", () => {
+    const odd = ["toolu_01ABCdef-ghi", "call_PTLP8xhu3uwZk4l3nlnrrJha", "2968-LWy3uasib", "x", "fc_ä/ü"];
+    const context = odd.flatMap((id, i) => [assistant([call(id, "bash")], `a${i}`), result(id, [text("ok")], `r${i}`)]);
+    const chat = toChatMessages(context);
+    expectCallsAnsweredInPlace(chat);
+    expect(chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toEqual(["call00001", "call00002", "call00003", "call00004", "call00005"]);
+  });
+});
 
 describe("toChatMessages on real sessions", () => {
   test.each([["example.jsonl"], ["sessions/v1.jsonl"], ["sessions/v2.jsonl"], ["sessions/v3-branches.jsonl"], ["sessions/omp.jsonl"]])(
@@ -110,7 +132,7 @@ describe("stubTools", () => {
     expect(tools.map((t) => t.function.name)).toEqual(["bash", "read"]);
     for (const tool of tools) {
       expect(tool.type).toBe("function");
-      expect(tool.function.parameters).toEqual({ type: "object", properties: {}, additionalProperties: true });
+      expect(tool.function.parameters).toEqual({ type: "object", properties: {} });
     }
   });
 

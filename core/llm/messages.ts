@@ -22,17 +22,32 @@ export function chatToolName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
 }
 
+/** Calls one request can number in `call` + 5 base-36 digits (60 million; a request holds far fewer). */
+const SHORT_ID_LIMIT = 36 ** 5;
+
 /**
- * Short ids for the tool calls of one request, in order of appearance (`call_1`, `call_2`, …):
- * a session's own ids can be long, provider-specific, or carry text that must not leave.
- * A call and its result get the same id.
+ * The id of the `n`th tool call of a request (from 1), in the strictest form any provider
+ * documents: exactly 9 letters and digits. Mistral refuses anything else ("Tool call id was
+ * call_1 but must be a-z, A-Z, 0-9, with a length of 9." — langchain-ai/langchain#24668,
+ * jackmpcollins/magentic#276, anomalyco/opencode#1680), and so do servers that validate with
+ * mistral-common (vLLM serving a Mistral model); everyone else takes any string. Past the
+ * limit, 9 upper-case base-36 digits, which no `call…` id can equal.
+ */
+export function chatCallId(n: number): string {
+  return n < SHORT_ID_LIMIT ? `call${n.toString(36).padStart(5, "0")}` : n.toString(36).toUpperCase().padStart(9, "0");
+}
+
+/**
+ * Short ids for the tool calls of one request, in order of appearance (`chatCallId`): a
+ * session's own ids can be long, provider-specific, or carry text that must not leave. A call
+ * and its result get the same id.
  */
 function createCallIds(): (id: string) => string {
   const ids = new Map<string, string>();
   return (id) => {
     let short = ids.get(id);
     if (short === undefined) {
-      short = `call_${ids.size + 1}`;
+      short = chatCallId(ids.size + 1);
       ids.set(id, short);
     }
     return short;
@@ -92,7 +107,10 @@ export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[
 /**
  * Tool definitions for the tools the history used. Endpoints reject tool calls in the
  * history when no such tool is declared; we declare them (with no parameters we promise)
- * and forbid their use with `tool_choice: "none"`.
+ * and forbid their use with `tool_choice: "none"`. The schema says only what every provider
+ * accepts: Gemini refuses `additionalProperties` in a declaration ("Invalid JSON payload
+ * received. Unknown name \"additionalProperties\" at 'tools[0].function_declarations[0].parameters'",
+ * BerriAI/litellm#14330, mem0ai/mem0#1820), and an object schema allows other properties anyway.
  */
 export function stubTools(context: readonly ContextMessage[]): ChatTool[] {
   const names = new Set<string>();
@@ -105,7 +123,7 @@ export function stubTools(context: readonly ContextMessage[]): ChatTool[] {
     function: {
       name,
       description: "A tool the session used earlier. It cannot be called now.",
-      parameters: { type: "object", properties: {}, additionalProperties: true },
+      parameters: { type: "object", properties: {} },
     },
   }));
 }

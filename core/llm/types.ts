@@ -15,12 +15,13 @@ export type ChatMessage =
   /** OpenAI's name for the instructions on its reasoning models (o1 and newer). */
   | { role: "developer"; content: string }
   | { role: "user"; content: string | ChatContentPart[] }
-  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  /** `reasoning_content` only where an endpoint wants the reasoning of earlier turns back (providers/turns.ts). */
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[]; reasoning_content?: string }
   | { role: "tool"; tool_call_id: string; content: string };
 
 export interface ChatTool {
   type: "function";
-  function: { name: string; description: string; parameters: { type: "object"; properties: Record<string, never>; additionalProperties: true } };
+  function: { name: string; description: string; parameters: { type: "object"; properties: Record<string, never> } };
 }
 
 export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high";

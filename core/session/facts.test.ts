@@ -5,7 +5,7 @@ import { analyzeBranch } from "./analyze.ts";
 import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
 import { parseSession } from "./formats/pi/parse.ts";
 import { readExitCode } from "./runs.ts";
-import { pathArgument } from "./tools.ts";
+import { pathArgument, replacementArgument } from "./tools.ts";
 
 function factsOf(entries: readonly Fields[], cwd?: string): SessionFacts {
   return analyzeBranch(parseSession(chain(entries, cwd === undefined ? {} : { cwd }), "f.jsonl")).facts;
@@ -25,6 +25,7 @@ describe("facts from the richest fixture", () => {
       // package.json comes from the branch summary's details, docs/limits.md from the compaction's
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],
+      filesDeleted: [],
       commands: [
         { command: "npm test", exitCode: 1, by: "tool", failed: true },
         { command: "git status --short", exitCode: 0, by: "user", failed: false },
@@ -77,6 +78,18 @@ describe("files read and modified", () => {
   test("a compaction's details keep the files of the part it summarised", () => {
     const facts = factsOf([{ type: "compaction", summary: "S", firstKeptEntryId: "x", tokensBefore: 1, details: { readFiles: ["r.md", 7], modifiedFiles: ["m.ts"] } }]);
     expect({ read: facts.filesRead, modified: facts.filesModified }).toEqual({ read: ["r.md"], modified: ["m.ts"] });
+  });
+
+  test.each([
+    { name: "a folder removed with rm -rf after a file in it was written", turns: [...toolTurn("write", { path: "db/migrations/001_init.sql", content: "x" }), ...toolTurn("bash", { command: "rm -rf db/migrations" }, "(no output)")], modified: [], deleted: ["db/migrations/001_init.sql"] },
+    { name: "an rm that failed deleted nothing", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), ...toolTurn("bash", { command: "rm a.ts" }, "rm: a.ts: Permission denied\n\nCommand exited with code 1", true)], modified: ["a.ts"], deleted: [] },
+    { name: "the user's own ! rm", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), bash(9, "rm a.ts", "", 0)], modified: [], deleted: ["a.ts"] },
+    { name: "git rm of a file never touched", turns: toolTurn("bash", { command: "git rm src/legacy.ts" }, "rm 'src/legacy.ts'"), modified: [], deleted: ["src/legacy.ts"] },
+    { name: "a Codex patch that deletes a file", turns: toolTurn("apply_patch", { input: "*** Begin Patch\n*** Delete File: src/old.ts\n*** Update File: src/new.ts\n*** End Patch" }), modified: ["src/new.ts"], deleted: ["src/old.ts"] },
+    { name: "a file written again after rm", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), ...toolTurn("bash", { command: "rm a.ts" }), ...toolTurn("write", { path: "a.ts", content: "y" })], modified: ["a.ts"], deleted: [] },
+  ])("deleted files: $name", ({ turns, modified, deleted }) => {
+    const facts = factsOf(turns);
+    expect({ modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({ modified: [...modified], deleted: [...deleted] });
   });
 
   test("an edit in an aborted turn never ran, so it modified nothing", () => {
@@ -172,6 +185,20 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     ["a.ts", undefined],
   ])("pathArgument(%j) is %p", (args, expected) => {
     expect(pathArgument(args)).toBe(expected);
+  });
+
+  test.each([
+    [{ path: "a.ts", oldText: "config.srv.port", newText: "config.server.port" }, { from: "config.srv.port", to: "config.server.port" }],
+    [{ file_path: "a.ts", old_string: " a ", new_string: "b" }, { from: "a", to: "b" }],
+    [{ path: "a.ts", oldText: "one\ntwo", newText: "x" }, undefined],
+    [{ path: "a.ts", oldText: "x".repeat(81), newText: "y" }, undefined],
+    [{ path: "a.ts", oldText: "", newText: "y" }, undefined],
+    [{ path: "a.ts", content: "whole file" }, undefined],
+    [{ path: ".env", oldText: "OPENAI_API_KEY=old", newText: "OPENAI_API_KEY=new" }, undefined],
+    [{ path: "a.ts", oldText: "const k = 1", newText: "const k = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123'" }, undefined],
+    [{ path: "a.ts", oldText: "const t = ''", newText: "const t = getToken()" }, undefined],
+  ])("replacementArgument(%j) is %j", (args, expected) => {
+    expect(replacementArgument(args)).toEqual(expected);
   });
 
   test.each([

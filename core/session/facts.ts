@@ -1,5 +1,5 @@
 import { isObject, stringField, type JsonObject } from "../json.ts";
-import { uniquePaths } from "./paths.ts";
+import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
 import { judgeRun, readExitCode } from "./runs.ts";
 import { classifyToolCall } from "./tools.ts";
 import type { Entry } from "./types.ts";
@@ -19,7 +19,10 @@ export interface SessionFacts {
   /** The session's working directory; every path below is relative to it when inside it. */
   cwd: string | undefined;
   filesRead: string[];
+  /** Files written and not deleted since. */
   filesModified: string[];
+  /** Files whose last change was a deletion (`rm`, `git rm`, a patch's "Delete File"). */
+  filesDeleted: string[];
   commands: CommandRun[];
   /** `provider/model`, in the order first used. */
   models: string[];
@@ -56,8 +59,8 @@ function stringList(value: unknown): string[] {
  * Paths come out in their one form (see `normalizePath`), each once.
  */
 export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFacts {
-  const read: string[] = [];
-  const modified: string[] = [];
+  const files: FileEvent[] = [];
+  const touch = (op: "read" | "write", paths: readonly string[]) => files.push(...paths.map((path) => ({ op, path })));
   const models = new Set<string>();
   const commands: CommandRun[] = [];
   const pendingCommands = new Map<string, CommandRun>();
@@ -67,8 +70,8 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
     const data = entry.data;
     if (entry.type === "compaction" || entry.type === "branch_summary") {
       const details = isObject(data.details) ? data.details : {};
-      read.push(...stringList(details.readFiles));
-      modified.push(...stringList(details.modifiedFiles));
+      touch("read", stringList(details.readFiles));
+      touch("write", stringList(details.modifiedFiles));
     } else if (entry.type === "model_change") {
       const model = stringField(data, "model") ?? joinModel(stringField(data, "provider"), stringField(data, "modelId"));
       if (model) models.add(model);
@@ -88,8 +91,11 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           for (const block of Array.isArray(message.content) ? message.content : []) {
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
             const action = classifyToolCall(block.name, block.arguments);
-            if (action.kind === "read") read.push(...action.paths);
-            if (action.kind === "write") modified.push(...action.paths);
+            if (action.kind === "read") touch("read", action.paths);
+            if (action.kind === "write") {
+              touch("write", action.paths);
+              files.push(...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true })));
+            }
             if (action.kind === "shell" && typeof block.id === "string") {
               const run: CommandRun = { command: action.command, exitCode: null, by: "tool", failed: false };
               commands.push(run);
@@ -99,21 +105,31 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           break;
         }
         case "toolResult": {
-          const run = pendingCommands.get(stringField(message, "toolCallId") ?? "");
-          if (run) Object.assign(run, judgeRun(run.command, readExitCode(resultText(message), message.isError === true), resultText(message)));
+          const id = stringField(message, "toolCallId") ?? "";
+          const run = pendingCommands.get(id);
+          if (!run) break;
+          // One result answers one call: a later result with a reused id must not judge this run again.
+          pendingCommands.delete(id);
+          Object.assign(run, judgeRun(run.command, readExitCode(resultText(message), message.isError === true), resultText(message)));
+          // What a command deleted is gone only if it ran to success.
+          if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
           break;
         }
         case "bashExecution": {
           if (message.excludeFromContext === true) break;
           const command = stringField(message, "command");
           const exitCode = typeof message.exitCode === "number" && message.cancelled !== true ? message.exitCode : null;
-          if (command) commands.push({ command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") });
+          if (!command) break;
+          const run: CommandRun = { command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") };
+          commands.push(run);
+          if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(command));
           break;
         }
       }
     }
   }
-  return { cwd, filesRead: uniquePaths(read, cwd), filesModified: uniquePaths(modified, cwd), commands, models: [...models], lastUserRequest };
+  const { read, modified, deleted } = foldFileEvents(files, cwd);
+  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands, models: [...models], lastUserRequest };
 }
 
 function joinModel(provider: string | undefined, model: string | undefined): string | undefined {

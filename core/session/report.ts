@@ -27,6 +27,7 @@ export interface InspectReport {
   estimatedTokens: number;
   filesRead: string[];
   filesModified: string[];
+  filesDeleted: string[];
   commands: CommandRun[];
   models: string[];
   lastUserRequest: string | null;
@@ -53,6 +54,7 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
     estimatedTokens: analysis.estimatedTokens,
     filesRead: analysis.facts.filesRead,
     filesModified: analysis.facts.filesModified,
+    filesDeleted: analysis.facts.filesDeleted,
     commands: analysis.facts.commands,
     models: analysis.facts.models,
     lastUserRequest: analysis.facts.lastUserRequest ?? null,
@@ -81,7 +83,7 @@ export function renderInspectReport(report: InspectReport, readAs: number): stri
     ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
     ["context", `${report.contextMessages} messages, ~${formatCount(report.estimatedTokens)} tokens`],
     ["models", report.models.join(", ") || "(none recorded)"],
-    ["files", `${report.filesRead.length} read, ${report.filesModified.length} modified`],
+    ["files", `${report.filesRead.length} read, ${report.filesModified.length} modified${report.filesDeleted.length > 0 ? `, ${report.filesDeleted.length} deleted` : ""}`],
     ["commands", `${report.commands.length} run${failed ? `, ${failed} failed` : ""}`],
   );
   if (report.lastUserRequest) rows.push(["last ask", oneLine(report.lastUserRequest, 100)]);

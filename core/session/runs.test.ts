@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandKey, describeOutcome, displayCommand, isCheckCommand, judgeRun, withoutOutputFilter } from "./runs.ts";
+import { commandKey, describeOutcome, displayCommand, isCheckCommand, judgeRun, readExitCode, withoutOutputFilter } from "./runs.ts";
 
 describe("one definition of a failed run", () => {
   test.each([
@@ -14,7 +14,16 @@ describe("one definition of a failed run", () => {
     { name: "a test run before ; whose output shows failures", command: "bun test; echo done", exitCode: 0, output: " 3 pass\n 2 fail\n✗ parses\ndone", failed: true },
     { name: "npm errors behind a pipe", command: "npm run build | tail -5", exitCode: 0, output: "npm error Lifecycle script `build` failed", failed: true },
     { name: "a pipe from a non-check that prints the word error", command: "cat log.txt | grep error", exitCode: 0, output: "error: disk full", failed: false },
-    { name: "|| keeps the status: no hidden failure", command: "npm test || true", exitCode: 0, output: " 2 fail", failed: false },
+    { name: "a test run whose failure || true hid (bun's summary)", command: "npm test || true", exitCode: 0, output: " 3 pass\n 2 fail", failed: true },
+    { name: "a lint run whose failure || true hid", command: "npm run lint || true", exitCode: 0, output: "src/main.ts\n  3:1  error  Unexpected var  no-var\n\n✖ 1 problem (1 error, 0 warnings)", failed: true },
+    { name: "|| with another command that exits 0", command: 'npx tsc --noEmit || echo "type errors"', exitCode: 0, output: "src/a.ts(1,7): error TS2322: nope\ntype errors", failed: true },
+    { name: "a check after && || true", command: "npm run build && npm test || true", exitCode: 0, output: " 1 fail", failed: true },
+    { name: "|| true when the check passed", command: "npm run lint || true", exitCode: 0, output: "✔ no problems", failed: false },
+    { name: "&& passes a failure on: nothing hidden", command: "npm run build && echo built", exitCode: 0, output: "built (0 errors)", failed: false },
+    { name: "a check sent to the background", command: "npm test & sleep 5", exitCode: 0, output: " 1 fail", failed: true },
+    { name: "a redirection is no background &", command: "npm test 2>&1", exitCode: 0, output: " 0 fail\n 3 pass", failed: false },
+    { name: "a check that is the last step keeps its status", command: "echo start; npm test", exitCode: 0, output: "start\n 3 pass", failed: false },
+    { name: "operators inside quotes are no operators", command: 'npm test -- -t "a || b"', exitCode: 0, output: " 1 fail", failed: false },
     { name: "'0 errors' is no failure", command: "npx tsc 2>&1 | tail -1", exitCode: 0, output: "Found 0 errors.", failed: false },
   ])("$name", ({ command, exitCode, output, failed }) => {
     expect(judgeRun(command, exitCode, output)).toEqual({ exitCode, failed });
@@ -25,9 +34,30 @@ describe("one definition of a failed run", () => {
     [{ command: "npm test", exitCode: 2, failed: true }, "exit 2, failed"],
     [{ command: "grep x", exitCode: 1, failed: false }, "exit 1, nothing found"],
     [{ command: "npm run build | head", exitCode: 0, failed: true }, "failed (output shows errors; the pipe's status was 0)"],
+    [{ command: "npm run lint || true", exitCode: 0, failed: true }, "failed (output shows errors; `|| true` hid its status)"],
+    [{ command: "bun test; echo done", exitCode: 0, failed: true }, "failed (output shows errors; the status was the last command's, 0)"],
+    [{ command: "npm test & sleep 5", exitCode: 0, failed: true }, "failed (output shows errors; it ran in the background; the status was 0)"],
     [{ command: "npm test", exitCode: null, failed: false }, "no exit code (cancelled, or no result recorded)"],
   ])("describeOutcome(%j) is %p", (run, expected) => {
     expect(describeOutcome(run)).toBe(expected);
+  });
+});
+
+describe("the exit code is the agent's own statement, never text inside the output", () => {
+  test.each([
+    { name: "pi's trailer on a failed result", output: "1 failing\n\nCommand exited with code 2", isError: true, code: 2 },
+    { name: "pi's trailer after blank lines", output: "boom\n\nCommand exited with code 1\n\n", isError: true, code: 1 },
+    { name: "a header on the first line", output: "Exit code: 3\nWall time: 0.4 seconds\nOutput:\nboom", isError: false, code: 3 },
+    { name: "a trailer of another agent", output: "done\nexit code: -1", isError: false, code: -1 },
+    { name: "a passing test named after exit codes", output: "✓ bad flag > exits with exit code 2 [12.00ms]\n\n 2 pass\n 0 fail", isError: false, code: 0 },
+    { name: "the words inside a line of output", output: "process finished with exit code 1 (expected)\nall good", isError: false, code: 0 },
+    { name: "a trailer that is not the last line", output: "Command exited with code 1\nretrying… ok", isError: false, code: 0 },
+    { name: "an error result without a trailer", output: "Command aborted", isError: true, code: null },
+    { name: "a success without a trailer", output: "all good", isError: false, code: 0 },
+    { name: "a one-line trailer", output: "Command exited with code 7", isError: true, code: 7 },
+    { name: "an empty result", output: "", isError: true, code: null },
+  ])("$name", ({ output, isError, code }) => {
+    expect(readExitCode(output, isError)).toBe(code);
   });
 });
 

@@ -3,11 +3,13 @@
  * Facts list and the offline document alike.
  *
  * A run failed when its exit code is non-zero (except a search that found nothing: `grep`,
- * `find`, `test`, `diff` … exiting 1), or when it exited 0 only because a pipe or a `;` hid an
- * earlier stage: a build, test or check piped into `head`/`tail`/`grep` whose output shows
- * errors. A run without an exit code (cancelled, or never answered) did not fail; it is unknown.
+ * `find`, `test`, `diff` … exiting 1), or when it exited 0 only because something after a
+ * build, test or check replaced its status (a pipe into `head`/`tail`/`grep`, a `;`, an
+ * `|| true`, a background `&`) while the output shows errors. A run without an exit code
+ * (cancelled, or never answered) did not fail; it is unknown.
  */
 import { relativeInText } from "./paths.ts";
+import { type Operator, splitSteps } from "./shell-line.ts";
 
 /** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
 const SEARCH_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(grep|egrep|fgrep|rg|ag|ack|find|fd|test|\[|diff|cmp|which|pgrep)\b/;
@@ -31,27 +33,55 @@ export function isCheckCommand(command: string): boolean {
 
 /** Output lines that say a build, test or check failed, whatever the exit status claims. */
 const ERROR_IN_OUTPUT =
-  /\berror TS\d{3,5}\b|^\s*npm (?:ERR!|error)\s|^\s*(?:FAIL|FAILED)\b|\b[1-9]\d* (?:failed|failing|errors?)\b|^\s*error(?:\[[\w-]+\])?:|^\s*[✗✘✕×]\s|^\S+[:(]\d+[:,]\d+\)?:? error\b/im;
+  /^\s*[1-9]\d* fail\b|\berror TS\d{3,5}\b|^\s*npm (?:ERR!|error)\s|^\s*(?:FAIL|FAILED)\b|\b[1-9]\d* (?:failed|failing|errors?)\b|^\s*error(?:\[[\w-]+\])?:|^\s*[✗✘✕×]\s|^\S+[:(]\d+[:,]\d+\)?:? error\b/im;
 
-/** The stages of a pipeline or `;` sequence; `||` and `&&` keep their status and are not split. */
-function maskingStages(command: string): string[] {
-  return command.split(/\s*(?<![|])\|(?![|])&?\s*|\s*;\s*/).filter((stage) => stage.trim() !== "");
+/**
+ * Operators after which a step's own status no longer reaches the end of the line: a pipe, a
+ * `;`, an `||` alternative (which runs exactly when the step failed) and a background `&`.
+ * `&&` passes a failure on, so it hides nothing.
+ */
+const MASKS: ReadonlySet<Operator> = new Set(["|", "||", ";", "&"]);
+
+/** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
+function maskOf(command: string): { operator: Operator; after: string } | undefined {
+  // Most commands are one step: nothing after them can hide anything.
+  if (!/[|;&\n]/.test(command)) return undefined;
+  const steps = splitSteps(command);
+  if (steps.length < 2) return undefined;
+  for (let i = 0; i < steps.length; i++) {
+    if (!isCheckCommand(steps[i]?.text ?? "")) continue;
+    const at = steps.findIndex((step, j) => j >= i && step.next !== undefined && MASKS.has(step.next));
+    const step = steps[at];
+    if (step?.next !== undefined) return { operator: step.next, after: steps[at + 1]?.text ?? "" };
+  }
+  return undefined;
 }
 
-/** A check whose failure a later pipe stage (or a `;`) hid: its output names errors but the status was 0. */
+/** A check whose failure something after it hid (see `MASKS`): its output names errors but the status was 0. */
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
-  const stages = maskingStages(command);
-  if (stages.length < 2) return false;
-  return stages.slice(0, -1).some(isCheckCommand) && ERROR_IN_OUTPUT.test(output);
+  return maskOf(command) !== undefined && ERROR_IN_OUTPUT.test(output);
 }
 
 /**
- * A shell command's exit code, read from its tool result: the code the output states
- * ("exit code 2", "Command exited with code 1"), else 0 for a success and `null` for an error.
+ * The agents' own statements of a status, as whole lines: pi and omp end a failed result with
+ * "Command exited with code N"; other tools open their output with "Exit code: N".
+ */
+const EXIT_TRAILER = /^(?:Command exited with code|exit code:?)\s*(-?\d+)$/i;
+const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
+
+/**
+ * A shell command's exit code, read from its tool result: the code the agent stated on the
+ * result's last line (or its first), else 0 for a success and `null` for an error. Text inside
+ * the output never counts: a passing test named "exits with exit code 2" passed.
  */
 export function readExitCode(output: string, isError: boolean): number | null {
-  const match = /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(output);
-  if (match?.[1] !== undefined) return Number(match[1]);
+  // Only the first and last lines matter: no need to split a long output.
+  const trimmed = output.trim();
+  const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();
+  const newline = trimmed.indexOf("\n");
+  const firstLine = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  const stated = EXIT_TRAILER.exec(lastLine)?.[1] ?? EXIT_HEADER.exec(firstLine)?.[1];
+  if (stated !== undefined) return Number(stated);
   return isError ? null : 0;
 }
 
@@ -68,10 +98,29 @@ export function judgeRun(command: string, exitCode: number | null, output: strin
   return { exitCode, failed: outputShowsHiddenFailure(command, output) };
 }
 
-/** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, a pipe that hid a failure, or why there is no code. */
+/** How the status of a failed check was lost, in words: "the pipe's status was 0", "`|| true` hid its status". */
+function describeMask(command: string): string {
+  const mask = maskOf(command);
+  switch (mask?.operator) {
+    case "|":
+      return "the pipe's status was 0";
+    case "||": {
+      const after = mask.after.replace(/`/g, "");
+      return `\`|| ${after.length > 30 ? `${after.slice(0, 29)}…` : after}\` hid its status`;
+    }
+    case ";":
+      return "the status was the last command's, 0";
+    case "&":
+      return "it ran in the background; the status was 0";
+    default:
+      return "the status was 0";
+  }
+}
+
+/** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, a check whose failure a pipe or `|| true` hid, or why there is no code. */
 export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }): string {
   if (run.exitCode === null) return "no exit code (cancelled, or no result recorded)";
-  if (run.exitCode === 0) return run.failed ? "failed (output shows errors; the pipe's status was 0)" : "exit 0";
+  if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
   return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, nothing found`;
 }
 

@@ -30,7 +30,8 @@ const KIND_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [n
 export type ToolAction =
   | { kind: "shell"; command: string }
   | { kind: "read"; paths: string[] }
-  | { kind: "write"; paths: string[] }
+  /** `deleted`: files an `apply_patch` patch deletes. */
+  | { kind: "write"; paths: string[]; deleted: string[] }
   | { kind: "other" };
 
 /** Arguments as an object: Codex records them as a JSON string. */
@@ -50,6 +51,24 @@ export function pathArgument(args: unknown): string | undefined {
   const object = argumentObject(args);
   if (!object) return undefined;
   return stringField(object, "path") ?? stringField(object, "file_path") ?? stringField(object, "filePath") ?? stringField(object, "notebook_path");
+}
+
+/** Text that may hold a credential: such an edit is not repeated as "the fix", whatever it is. */
+const CREDENTIAL_LIKE = /secret|token|passw|pwd|api[_-]?key|auth|bearer|credential|private[_-]?key|-----BEGIN|[A-Za-z0-9+/_-]{32,}/i;
+
+/**
+ * What a small edit replaced, when each side is one short line (`config.srv.port` →
+ * `config.server.port`): such an edit is often the fix itself, worth naming. pi's
+ * `oldText`/`newText`, Claude Code's `old_string`/`new_string`.
+ */
+export function replacementArgument(args: unknown, max = 80): { from: string; to: string } | undefined {
+  const object = argumentObject(args);
+  if (!object) return undefined;
+  const from = stringField(object, "oldText") ?? stringField(object, "old_string");
+  const to = stringField(object, "newText") ?? stringField(object, "new_string");
+  if (from === undefined || to === undefined) return undefined;
+  const short = (text: string) => text.trim() !== "" && !text.includes("\n") && text.length <= max && !CREDENTIAL_LIKE.test(text);
+  return short(from) && short(to) ? { from: from.trim(), to: to.trim() } : undefined;
 }
 
 /** An argv array as one command line; `bash -lc "<script>"` is the script itself. */
@@ -74,16 +93,17 @@ export function commandArgument(args: unknown): string | undefined {
   return isObject(action) ? commandArgument(action) : undefined;
 }
 
-/** The files an `apply_patch` patch adds, updates, deletes or moves to. */
-function patchPaths(args: unknown): string[] {
+/** The files an `apply_patch` patch adds, updates or moves to, and those it deletes. */
+function patchPaths(args: unknown): { written: string[]; deleted: string[] } {
   const object = argumentObject(args);
   const text = typeof args === "string" ? args : object ? (stringField(object, "input") ?? stringField(object, "patch") ?? "") : "";
-  const paths: string[] = [];
-  for (const match of text.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)) {
-    const path = match[1]?.trim();
-    if (path) paths.push(path);
+  const written: string[] = [];
+  const deleted: string[] = [];
+  for (const match of text.matchAll(/^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/gm)) {
+    const path = match[2]?.trim();
+    if (path) (match[1] === "Delete File" ? deleted : written).push(path);
   }
-  return paths;
+  return { written, deleted };
 }
 
 /** Reads one tool call through the table. Unknown tools are `other`, never guessed at. */
@@ -99,11 +119,11 @@ export function classifyToolCall(name: string, args: unknown): ToolAction {
     }
     case "write": {
       const path = pathArgument(args);
-      return path === undefined ? { kind: "other" } : { kind: "write", paths: [path] };
+      return path === undefined ? { kind: "other" } : { kind: "write", paths: [path], deleted: [] };
     }
     case "patch": {
-      const paths = patchPaths(args);
-      return paths.length === 0 ? { kind: "other" } : { kind: "write", paths };
+      const { written, deleted } = patchPaths(args);
+      return written.length === 0 && deleted.length === 0 ? { kind: "other" } : { kind: "write", paths: written, deleted };
     }
     case undefined:
       return { kind: "other" };

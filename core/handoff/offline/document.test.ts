@@ -159,7 +159,7 @@ describe("safe markdown", () => {
 });
 
 test("an empty branch still gives all six sections and a way forward", () => {
-  const document = writeOfflineDocument({ context: [], facts: { cwd: undefined, filesRead: [], filesModified: [], commands: [], models: [], lastUserRequest: undefined } });
+  const document = writeOfflineDocument({ context: [], facts: { cwd: undefined, filesRead: [], filesModified: [], filesDeleted: [], commands: [], models: [], lastUserRequest: undefined } });
   expect(headingsOf(document)).toEqual([...HANDOFF_HEADINGS]);
   expect(section(document, "## Next Steps")).toBe("1. Ask the user what they want done: the session recorded no request.");
 });

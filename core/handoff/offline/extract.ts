@@ -1,7 +1,8 @@
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
 import { judgeRun, readExitCode } from "../../session/runs.ts";
-import { classifyToolCall, pathArgument } from "../../session/tools.ts";
+import { testsRan } from "../../session/settled.ts";
+import { classifyToolCall, pathArgument, replacementArgument } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
 import { readMilestones, type Milestone } from "./milestones.ts";
@@ -23,6 +24,8 @@ export interface Run {
   failed: boolean;
   /** What went wrong (failed runs), else the first meaningful output line. */
   excerpt: string | undefined;
+  /** A test run got past its own build to run tests (see `settles`). */
+  ranTests: boolean;
   at: number;
 }
 
@@ -35,6 +38,8 @@ export interface Step {
   error: string | undefined;
   /** The call changed files. */
   edit: boolean;
+  /** A small edit's one-line replacement, often the fix itself. */
+  change: { from: string; to: string } | undefined;
   at: number;
 }
 
@@ -54,6 +59,8 @@ export interface OfflineNotes {
   requests: UserRequest[];
   exchanges: Exchange[];
   constraints: Said[];
+  /** Paragraphs of many rule-like lines: a specification the user gave, noted once (see `noteConstraints`). */
+  specifications: { count: number; first: string; last: string; at: number }[];
   decisions: Said[];
   /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
   choices: Said[];
@@ -90,7 +97,8 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
   for (const block of message.content) {
     if (block.type === "toolCall") {
       const action = classifyToolCall(block.name, block.arguments);
-      const step: Step = { label: label(block.name, block.arguments), run: undefined, error: undefined, edit: action.kind === "write", at };
+      const edit = action.kind === "write";
+      const step: Step = { label: label(block.name, block.arguments), run: undefined, error: undefined, edit, change: edit ? replacementArgument(block.arguments) : undefined, at };
       calls.set(block.id, { name: block.name, arguments: block.arguments, step });
       exchange?.steps.push(step);
       const paths = action.kind === "read" || action.kind === "write" ? action.paths : [];
@@ -112,7 +120,7 @@ function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isEr
   if (action.kind === "shell") {
     const verdict = judgeRun(action.command, readExitCode(output, isError), output);
     const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
-    const run: Run = { command: action.command, ...verdict, excerpt, at };
+    const run: Run = { command: action.command, ...verdict, excerpt, ranTests: testsRan(action.command, output), at };
     notes.runs.push(run);
     notes.milestones.push(...readMilestones(action.command, output, verdict.failed, excerpt, at));
     call.step.run = run;
@@ -122,7 +130,7 @@ function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isEr
 }
 
 function emptyNotes(): OfflineNotes {
-  return { requests: [], exchanges: [], constraints: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
+  return { requests: [], exchanges: [], constraints: [], specifications: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
 }
 
 /**

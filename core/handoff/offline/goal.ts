@@ -9,7 +9,8 @@ import { inlineCode } from "../facts-section.ts";
 import { arcOf, describeMilestone } from "./milestones.ts";
 import { local, type SectionInput } from "./render.ts";
 import type { WorkState } from "./state.ts";
-import { capText } from "./text.ts";
+import { newestWithin } from "./select.ts";
+import { capText, countWords } from "./text.ts";
 
 function failureLine(state: WorkState): string | undefined {
   // A failed step of the arc (the publish) names the failure better than a later diagnostic run.
@@ -53,12 +54,16 @@ export function renderGoal({ notes, state, focus }: SectionInput): string[] {
   } else if (objective) {
     lines.push(steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`);
   }
-  const since = state.followups.slice(-2);
-  if (since.length > 0) lines.push(`- Since then, the user asked: ${since.map((r) => capText(r.statement, 160)).join(" … ")}`);
+  // Many short asks are all named (a series of small changes is the work); a few long ones are not cut.
+  const since = newestWithin(state.followups, (r) => countWords(r.statement), { min: 2, max: 8, words: 70 });
+  const before = since.omitted > 0 ? ` (${since.omitted} more before these)` : "";
+  if (since.kept.length > 0) lines.push(`- Since then, the user asked${before}: ${since.kept.map((r) => capText(r.statement, 160)).join(" … ")}`);
   const stands = whereItStands(state);
   if (stands !== undefined) lines.push(`- Where it stands: ${stands}${stands.endsWith("`") ? "" : "."}`);
   const first = state.earlier[0];
-  if (first) {
+  const replaced = objective?.revises === true ? state.earlier.at(-1) : undefined;
+  if (replaced) lines.push(`- The user dropped the plan of the request before it: ${capText(replaced.statement, 200)}`);
+  if (first && first !== replaced) {
     const others = state.earlier.length > 1 ? ` (then ${state.earlier.length - 1} more requests before the current one)` : "";
     lines.push(`- The session began with: ${capText(first.statement, 200)}${others}`);
   }

@@ -1,4 +1,5 @@
 import { isSearchCommand } from "../../session/runs.ts";
+import { isForeign, isForeignRule } from "./language.ts";
 import { stripFillers } from "./prose.ts";
 
 /**
@@ -8,9 +9,18 @@ import { stripFillers } from "./prose.ts";
 
 /** "must", "should never", "prefer": a rule, wherever it sits in the sentence ("never" alone only starts one). */
 const RULE_WORD = /\b(must|mustn't|must not|prefer|preferably|not allowed|(?:should|will|can|would|must)(?: not|n't)? (?:never|always)|should not|shouldn't)\b/i;
+/** What "keep <something> …" asks to stay: "keep the public API identical", "keep it simple", "keep the bundle under 50 kB". */
+const KEPT_STATE =
+  /\b(?:as[- ]is|unchanged|identical|stable|(?:backwards?[- ])?compatible|working|green|passing|the same|intact|simple|small|minimal|short|private|consistent|in sync|sorted|readable|under|below|within|at most)\b/i;
+/** A manner that holds for all the work: "use British spelling throughout", "name files in kebab-case everywhere". */
+const STANDING_MANNER = /^(?:use|write|follow|stick (?:to|with)|stay with|spell|format|name|indent|comment|style)\b.*\b(?:throughout|everywhere|consistently|at all times)\b/i;
 /** A clause that starts as an instruction: "don't …", "avoid …", "keep … unchanged", "no <thing>", "only …". */
 const RULE_CLAUSE =
-  /^(?:please\s+)?(?:don't|dont|do not|never|always|avoid|prefer|keep\s+(?:it|them|the|this|that|\w+)\b.*\b(?:as is|unchanged|working|the same|intact)|only\s+(?:use|change|touch|edit|modify|run|commit|add|write|test|update)\b|no\s+(?!need\b|idea\b|worries\b|problem\b|way\b|longer\b|more\b|one\b|[,.!?]|$)\w+|rules?\b.*:)/i;
+  /^(?:please\s+)?(?:don't|dont|do not|never|always|avoid|prefer|only\s+(?:use|change|touch|edit|modify|run|commit|add|write|test|update)\b|no\s+(?!need\b|idea\b|worries\b|problem\b|way\b|longer\b|more\b|one\b|[,.!?]|$)\w+|rules?\b.*:)/i;
+/** "keep" followed by what it keeps (not "keep going", "keep working on X"). */
+const KEEP = /^(?:please\s+)?keep\s+(?!going\b|on\b|trying\b|working\b|at\b|in mind\b|an eye\b)\S+/i;
+/** Words that make any instruction a standing rule: "from now on, run the tests with bun". */
+const STANDING = /\b(?:from now on|going forward|henceforth)\b/i;
 /** "make sure" is a rule when it asks for something to stay true ("make sure the build still passes"). */
 const STANDING_CONDITION = /\bmake sure\b.*\b(still|always|never|keeps?|stays?|remains?|not)\b/i;
 /** "X only." at the end of a sentence ("E2E tests only."). */
@@ -29,9 +39,13 @@ const VERDICT = /\b(?:that|this|it) (?:should|must) never happen\b/i;
 
 export function isConstraint(sentence: string): boolean {
   const bare = stripFillers(sentence);
-  if (bare.trimEnd().endsWith("?") || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
-  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare)) return true;
-  return clauses(bare).some((clause) => RULE_CLAUSE.test(stripFillers(clause)));
+  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
+  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare) || isForeignRule(bare)) return true;
+  if (STANDING.test(bare) || STANDING_MANNER.test(bare)) return true;
+  return clauses(bare).some((clause) => {
+    const words = stripFillers(clause);
+    return RULE_CLAUSE.test(words) || (KEEP.test(words) && KEPT_STATE.test(words.replace(KEEP, "")));
+  });
 }
 
 const DECISION =
@@ -54,8 +68,8 @@ export function isDecision(sentence: string): boolean {
 /** An assistant saying what it is about to do ("Let me check …", "I'll add …"). */
 const INTENT = /\b(let me(?! know)|I'll|I will|I'm going to|I need to|we need to|next,? I|now I)\b/i;
 
-/** How an assistant message leaves things. */
-export type TurnEnding = "working" | "completed" | "question" | "replied";
+/** How an assistant message leaves things; `unread`: a reply in a language these patterns do not read. */
+export type TurnEnding = "working" | "completed" | "question" | "replied" | "unread";
 
 /**
  * Reads the end of an assistant message: still working (it stopped for tools, was cut off
@@ -70,8 +84,10 @@ export function classifyEnding(text: string, stopReason: string | undefined, sen
   const lastLine = text.trimEnd().split("\n").at(-1) ?? "";
   const lastWord = lastLine.trim().split(/\s+/).at(-1) ?? "";
   if (/^\p{L}+$/u.test(lastWord) && lastLine.trim().includes(" ") && !/^\s*(?:[-*+#|>]|\d+[.)])/.test(lastLine)) return "working";
+  // Not English: a question is still a question, but whether it reports the work done is unknown, so it closes nothing.
+  if (isForeign(text)) return /[?？]$/.test(last) ? "question" : "unread";
   if (isCompletion(text, sentences[0] ?? "")) return "completed";
-  if (last.endsWith("?")) return "question";
+  if (/[?？]$/.test(last)) return "question";
   return INTENT.test(last) ? "working" : "replied";
 }
 

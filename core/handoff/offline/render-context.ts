@@ -43,8 +43,10 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
   for (const background of notes.background) for (const item of background.critical) lines.push(`- From ${background.source}: ${local(state, item)}`);
   const asked = [...new Set([state.earlier[0], state.objective].filter((r) => r !== undefined))];
   if (asked.length > 0) lines.push(`- What the goal rests on, as the user asked it: ${asked.map(quoteRequest).join(" … ")}`);
+  const unread = state.unreadRequests.filter((r) => !asked.includes(r)).slice(-3);
+  if (unread.length > 0) lines.push(`- The user's other messages not in English, as written: ${unread.map(quoteRequest).join(" … ")}`);
   if (state.workingSet.length > 0) {
-    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.modified ? " (modified)" : ""}`).join(", ")}`);
+    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.change === undefined ? "" : ` (${f.change})`}`).join(", ")}`);
   }
   if (state.userCommands.length > 0) lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
   for (const summary of notes.branchSummaries.slice(-2)) {
@@ -66,13 +68,17 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
   const latest = failures[0];
   if (turn.kind === "working") {
     const about = state.current ? ` on: ${state.current.statement.replace(/[.!]$/, "")}` : "";
+    const lastRun = turn.steps.at(-1)?.run;
     const where = latest
       ? ` The latest failure: ${describeFailure(latest, state.cwd)}; find its cause before running anything again.`
       : turn.steps.length === 0
         ? " Nothing was run for it yet."
-        : " Check the result of its last tool call before repeating it.";
+        : lastRun !== undefined && lastRun.exitCode === 0 && !lastRun.failed
+          ? ` Its last command passed (${commandCode(lastRun.command, state.cwd)}): confirm the result and report it to the user.`
+          : " Check the result of its last tool call before repeating it.";
     steps.push(`Continue the work${about}.${where}`);
   }
+  if (turn.kind === "unread") steps.push(`Read the assistant's last reply (not in English) to see whether the work is finished: ${quote(local(state, turn.reply), 300)}`);
   // The user decides first: a question the session ends on comes before any fix it is about.
   if (turn.kind === "question") steps.push(`Get the user's answer to the assistant's question: ${quote(local(state, turn.question), 450)}`);
   for (const group of failures) if (turn.kind !== "working" || group !== latest) steps.push(`Fix what still fails: ${describeFailure(group, state.cwd)}`);
@@ -80,7 +86,10 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
   const retry = state.milestones.filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at)).at(-1);
   if (retry) steps.push(`Then run the failed ${retry.kind === "bump" ? "version bump" : retry.kind} step again: ${commandCode(retry.command, state.cwd)}.`);
   if (turn.kind !== "question") for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);
-  for (const request of state.openRequests) if (turn.kind !== "question" && turn.kind !== "working") steps.push(`Start on the open request: ${request.statement}`);
+  for (const request of state.openRequests) {
+    if (turn.kind === "unread") steps.push(`Finish the request, unless that reply says it is done: ${request.statement}`);
+    else if (turn.kind !== "question" && turn.kind !== "working") steps.push(`Start on the open request: ${request.statement}`);
+  }
   if (turn.kind === "approved") steps.push(`Do what the user approved (${quote(turn.request.text, 60)}): ${quote(turn.proposal ?? "the assistant's last proposal")}`);
   for (const offer of state.deferred) steps.push(`When the user is ready (they said "later"): ${quote(local(state, offer.text), 450)}`);
   if (state.staleCheck) steps.push(`Run ${commandCode(withoutOutputFilter(state.staleCheck.command), state.cwd)} again: files changed after its last run.`);

@@ -4,9 +4,10 @@ import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { Background } from "./background.ts";
 import type { OfflineNotes, Run, Step } from "./extract.ts";
 import { describeMilestone, type Milestone } from "./milestones.ts";
-import { dedupeBy, newest, spread } from "./select.ts";
+import { dedupeBy, newest, newestWithin, spread } from "./select.ts";
+import type { Report } from "./reports.ts";
 import type { WorkState } from "./state.ts";
-import { capText } from "./text.ts";
+import { capText, countWords } from "./text.ts";
 
 /** What one section is written from. */
 export interface SectionInput {
@@ -68,7 +69,8 @@ export function describeFailure(group: { run: Run; also: readonly Run[] }, cwd: 
 
 function describeStep(step: Step, cwd: string | undefined): string {
   if (step.run) return describeRun(step.run, cwd);
-  const label = commandCode(step.label, cwd);
+  const change = step.change === undefined ? "" : ` (${inlineCode(step.change.from)} → ${inlineCode(step.change.to)})`;
+  const label = `${commandCode(step.label, cwd)}${change}`;
   return step.error === undefined ? label : `${label} → failed: ${inlineCode(capText(displayCommand(step.error, cwd), 160))}`;
 }
 
@@ -78,6 +80,15 @@ export function renderConstraints({ notes, state }: SectionInput): string[] {
   const { kept, omitted } = spread(dedupeBy(notes.constraints, (c) => c.text), 7);
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
   lines.push(...omittedLine(omitted, "more rules the user stated"));
+  for (const spec of notes.specifications) {
+    lines.push(`- The user's message also holds a specification of ${spec.count} requirements, from ${quote(spec.first, 90)} to ${quote(spec.last, 90)}: part of the task, not quoted here; the source session has them all.`);
+  }
+  // Rules in a language these patterns read only in part may be missed: say so, and where the words are.
+  const unread = state.unreadRequests.length;
+  if (unread > 0) {
+    const which = unread === 1 ? "One of the user's messages is" : `${unread} of the user's messages are`;
+    lines.push(`- ${which} not in English: rules are read there only by "never/always/must" words of a few languages, so others may be missed; the messages are quoted under Critical Context.`);
+  }
   return orNone(lines, "None stated.");
 }
 
@@ -102,10 +113,11 @@ function renderDone({ notes, state }: SectionInput): string[] {
     if (background.done.length === 0) continue;
     lines.push(`- ${from(background)}`, ...background.done.map((item) => `  - ${local(state, item)}`));
   }
-  const reports = newest(state.reports, 5);
+  const reports = newestWithin(state.reports, (r) => countWords(r.text), { min: 5, max: 12, words: 140 });
   if (reports.kept.length > 0) {
     const earlier = reports.omitted > 0 ? ` (${reports.omitted} earlier not shown)` : "";
-    lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map((r) => `  - ${local(state, r.text)}`));
+    const report = (r: Report) => `  - ${local(state, r.text)}${r.contradictedBy === undefined ? "" : ` (but ${commandCode(r.contradictedBy.command, state.cwd)} had failed: see Pending)`}`;
+    lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map(report));
   }
   const milestones = milestoneLine(notes.milestones);
   if (milestones !== undefined) lines.push(milestones);
@@ -113,6 +125,12 @@ function renderDone({ notes, state }: SectionInput): string[] {
   if (files.kept.length > 0) {
     const earlier = files.omitted > 0 ? ` (${files.omitted} earlier not shown)` : "";
     lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => inlineCode(f)).join(", ")}`);
+  }
+  const deleted = newest(state.deletedFiles, 10);
+  if (deleted.kept.length > 0) lines.push(`- Files deleted${deleted.omitted > 0 ? ` (${deleted.omitted} more not shown)` : ""}: ${deleted.kept.map((f) => inlineCode(f)).join(", ")}`);
+  for (const { run, by } of state.fixed) {
+    const later = by.failed ? `${commandCode(by.command, state.cwd)} later got past it and ran its tests` : `${commandCode(by.command, state.cwd)} later passed`;
+    lines.push(`- Fixed since it failed: ${describeRun(run, state.cwd)}; ${later}`);
   }
   if (state.checks.length > 0) {
     lines.push(`- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`);
@@ -132,6 +150,8 @@ function renderInProgress({ state }: SectionInput): string[] {
     }
     case "question":
       return [`- Waiting for the user to answer the assistant: ${quote(local(state, turn.question), 450)}`];
+    case "unread":
+      return [`- Not known: the assistant's last reply is not in English, which these rules do not read, so nothing in it is taken as done: ${quote(local(state, turn.reply), 400)}`];
     case "unanswered":
       return ["- Nothing had started: the latest request (under Pending) got no answer yet."];
     case "approved":
@@ -147,7 +167,10 @@ function renderInProgress({ state }: SectionInput): string[] {
 function renderPending({ state }: SectionInput): string[] {
   const lines: string[] = [];
   for (const item of state.openItems) lines.push(`- The assistant's last reply says: ${quote(local(state, item))}`);
-  const open = state.openRequests.map((r) => r.statement);
+  const open = state.openRequests.map((r) => {
+    const reply = state.turn.kind === "unread" ? undefined : state.unreadReplies.get(r.at);
+    return reply === undefined ? r.statement : `${r.statement} (the reply to it is not in English, so not read as done: ${quote(local(state, reply), 200)})`;
+  });
   if (state.turn.kind === "question") lines.push(...open.map((s) => `- Open until the user answers (see In Progress): ${s}`));
   else lines.push(...open.map((s) => `- Open request: ${s}`));
   if (state.turn.kind === "approved") {

@@ -28,10 +28,24 @@ export function noteReply(exchange: Exchange | undefined): Offer | undefined {
   return isOffer(last) ? { text: lastSentences(exchange.lastText.text, 3, 450), at: exchange.lastText.at } : undefined;
 }
 
-/** The rules the user stated, quoted from their own words (never from what they pasted). */
+/** More rules than this in one paragraph are a specification (the task itself), not standing rules to quote one by one. */
+const SPECIFICATION_RULES = 12;
+
+/**
+ * The rules the user stated, quoted from their own words (never from what they pasted). A
+ * paragraph of more than a dozen "must" lines ("Requirement 17: the limiter must …") is noted
+ * once, as a specification.
+ */
 export function noteConstraints(notes: OfflineNotes, request: UserRequest): void {
-  for (const sentence of splitSentences(userProse(request.text).prose)) {
-    if (isConstraint(sentence)) notes.constraints.push({ text: capText(stripFillers(sentence), 220), at: request.at });
+  for (const paragraph of userProse(request.text).prose.split(/\n\s*\n/)) {
+    const rules = splitSentences(paragraph).filter(isConstraint);
+    const first = rules[0];
+    const last = rules.at(-1);
+    if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {
+      notes.specifications.push({ count: rules.length, first: capText(first, 90), last: capText(last, 90), at: request.at });
+      continue;
+    }
+    for (const sentence of rules) notes.constraints.push({ text: capText(stripFillers(sentence), 220), at: request.at });
   }
 }
 

@@ -26,6 +26,27 @@ describe("what a user message is", () => {
     expect(classifyRequest(text, 0, afterQuestion, first).kind).toBe(kind);
   });
 
+  test.each([
+    ["Actually, forget Postgres. Use SQLite via bun:sqlite instead, keep it simple, no docker.", true],
+    ["scrap that, let's store it in a JSON file", true],
+    ["On second thought, make it a flag instead of an env var.", true],
+    ["no, use the existing logger instead", true],
+    ["actually, also add a test for it", false],
+    ["forget it", false],
+    ["use bun test instead of npm test", false],
+    ["don't forget the changelog entry please", false],
+    ["forget the old API docs and write new ones from the OpenAPI file", false],
+    ["let's not touch the database schema in this change", false],
+    ["forget about the cache, make the query itself faster", true],
+  ])("%p takes back the plan before it: %p", (text, revises) => {
+    const request = classifyRequest(text, 0, false, false);
+    expect({ revises: request.revises, objective: request.kind === "objective" || !revises }).toEqual({ revises, objective: true });
+  });
+
+  test("nothing comes before the first request: it revises nothing", () => {
+    expect(classifyRequest("Forget the old API docs and write new ones for v2.", 0, false, true).revises).toBe(false);
+  });
+
   test("'later' puts the assistant's offer off", () => {
     expect(classifyRequest("later. first, can CI also cache node_modules?", 0, true, false).defers).toBe(true);
     expect(classifyRequest("yes, do it", 0, true, false).defers).toBe(false);
@@ -45,6 +66,8 @@ describe("a request stated as an objective", () => {
     ["## Goal\nMake it fast.", "Goal. Make it fast."],
     ["next one, from the logs:\n\n```\nError: You must provide a `model` parameter\n```", "Next one, from the logs (``Error: You must provide a `model` parameter``)."],
     ["Next, quote fields that contain commas.", "Quote fields that contain commas."],
+    ["I need you to implement the rate limiter in src/limiter.ts.\n\nHere is the existing code:\n```ts\nexport const x = 1;\n```", "Implement the rate limiter in src/limiter.ts."],
+    ["Add retries to the client. Here is the current code.\n\n```ts\nfetch(url)\n```", "Add retries to the client."],
   ])("%p → %p", (text, expected) => {
     expect(statementOf(text)).toBe(expected);
   });

@@ -4,9 +4,10 @@
  * goal is built from objectives; approvals and answers belong to the request they answer.
  */
 import { inlineCode } from "../facts-section.ts";
+import { isForeign } from "./language.ts";
 import { isConstraint, isMetaQuestion } from "./patterns.ts";
 import { pasteHeadline, stripFillers, userProse } from "./prose.ts";
-import { capText, collapseWhitespace, isAcknowledgement, splitSentences } from "./text.ts";
+import { capText, collapseWhitespace, countWords, isAcknowledgement, splitSentences } from "./text.ts";
 
 export type RequestKind = "objective" | "followup" | "question" | "answer" | "approval" | "ack" | "meta" | "paste";
 
@@ -20,6 +21,10 @@ export interface UserRequest {
   statement: string;
   /** The user put the assistant's previous offer off ("later", "not now"). */
   defers: boolean;
+  /** The request takes back the plan before it ("forget Postgres, use SQLite"): that plan no longer holds. */
+  revises: boolean;
+  /** The user's words are plainly not English (see `isForeign`): read only in part. */
+  foreign: boolean;
 }
 
 const APPROVAL = /\b(yes|yeah|yep|yup|sure|do it|go ahead|go for it|proceed|sounds good|please do|keep going|continue|go on|lgtm)\b|👍/i;
@@ -27,6 +32,17 @@ const DEFERRAL = /^(?:later|not now|not yet|maybe later)\b[\s,.!:;—–-]*/i;
 /** Verbs a request starts with when it is an instruction ("move X to src/", "delete the file"). */
 const IMPERATIVE =
   /^(?:add|fix|make|move|remove|delete|rename|create|write|update|implement|refactor|port|migrate|run|test|build|release|ship|publish|bump|commit|push|tag|deploy|revert|undo|read|check|investigate|find|look|use|replace|change|convert|split|merge|clean|document|copy|open|install|upgrade|tackle|try|put|show|set|cache|debug|review|explain)\b/i;
+/** A sentence that only points at what follows it: "Here is the existing code:", "See below.", "The log:". */
+const LEAD_IN_TO_MORE = /:\s*$|^(?:here(?:'s| is| are)|below (?:is|are)|see (?:below|attached|the (?:log|code|output|error)s? below))\b/i;
+/**
+ * Openings that take back the plan before them: "forget Postgres", "forget that", "scrap that",
+ * "on second thought". "Forget" counts only before a name or "it/that/this/about" ("forget the
+ * old docs" may be a task); "let's not …" is a rule, not a change of plan.
+ */
+const REVISION =
+  /^(?:forget (?:about\b|it\b|that\b|this\b|what i said\b|the (?:idea|plan|approach)\b|(?-i:[A-Z])\w*)|scrap (?:that|this|it|the (?:idea|plan|approach))\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|instead of (?:that|this)\b)/i;
+/** A correction that says so: "actually, use SQLite instead", "no, make it a flag instead". */
+const CORRECTION = /^(?:actually|no|nah|wait|hold on|hm+)\b(?=.*\binstead\b)/i;
 const WH_QUESTION = /^(?:why|what|how|where|who|which|when|is|are|does|do|did|was|were|has|have|any)\b/i;
 /** Openers that make a request polite or tentative; the objective is what follows them. */
 const LEAD_IN =
@@ -44,10 +60,6 @@ function continuesEarlierWork(text: string): boolean {
   return false;
 }
 const TAG_QUESTION = /,\s*(?:aren't we|isn't it|don't we|right|no|ok|okay|yes)\s*\?$/i;
-
-function words(text: string): number {
-  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-}
 
 /** One sentence as an objective: fillers and lead-ins dropped, tag questions cut, capitalised. */
 function asObjective(sentence: string): string {
@@ -71,12 +83,12 @@ export function statementOf(text: string, max = 240): string {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
     if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
-    if (words(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
+    if (countWords(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
     const objective = asObjective(sentence);
-    if (words(objective) < 2 && picked.length > 0) continue;
-    // After the first sentence, questions only repeat the ask ("know how to do it?").
-    if (picked.length > 0 && objective.endsWith("?")) continue;
-    if (objective !== "") picked.push(/[.!?…)`"]$/.test(objective) ? objective : `${objective}.`);
+    if (countWords(objective) < 2 && picked.length > 0) continue;
+    // After the first sentence, questions only repeat the ask ("know how to do it?"), and a lead-in ("Here is the existing code:") only points at what follows.
+    if (picked.length > 0 && (objective.endsWith("?") || LEAD_IN_TO_MORE.test(sentence))) continue;
+    if (objective !== "") picked.push(/[.!?…)`"。！？]$/.test(objective) ? objective : `${objective}.`);
     if (picked.length === 2 || picked.join(" ").length >= max) break;
   }
   const statement = picked.join(" ");
@@ -100,17 +112,20 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   const rest = defers ? stripFillers(stripFillers(flat).slice(deferral[0].length)).replace(/^(?:but\s+)?(?:first|instead)\b[,:]?\s*/i, "") : flat;
   const bare = stripFillers(rest);
   const stated = (kind: RequestKind) => kind === "objective" || kind === "followup" || kind === "question" || kind === "paste";
-  const result = (kind: RequestKind): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers });
+  const foreign = isForeign(prose);
+  const result = (kind: RequestKind, revises = false): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers, revises, foreign });
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
-  const count = words(bare);
+  const count = countWords(bare);
+  // A change of plan is a new objective, whatever its length: the goal follows it.
+  if (!first && count >= 4 && (REVISION.test(bare) || CORRECTION.test(rest))) return result("objective", true);
   if (count <= 7 && APPROVAL.test(rest) && !/^no\b/i.test(rest)) return result("approval");
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");
   const firstSentence = splitSentences(bare)[0] ?? bare;
   const instruction = IMPERATIVE.test(bare) || LEAD_IN.test(stripFillers(bare.replace(/^i (?:think|believe|guess|suppose|feel like) /i, "")));
-  if (firstSentence.endsWith("?") && !instruction && !pasted) return result("question");
+  if (/[?？]$/.test(firstSentence) && !instruction && !pasted) return result("question");
   // A new objective: the first ask, a report with a paste, or a full instruction that does not carry on the last one.
   if ((first && (instruction || pasted || count >= 6)) || (!continuesEarlierWork(rest) && (pasted || (instruction && count >= 12)))) return result("objective");
   return result("followup");

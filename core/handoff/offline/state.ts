@@ -1,13 +1,15 @@
 import type { SessionFacts } from "../../session/facts.ts";
 import { normalizePath } from "../../session/paths.ts";
-import { commandKey, isCheckCommand } from "../../session/runs.ts";
-import type { Exchange, OfflineNotes, Run, Said, Step } from "./extract.ts";
+import { isCheckCommand } from "../../session/runs.ts";
+import { runViews } from "./checks.ts";
+import { closedAt, readReports, type Report } from "./reports.ts";
+import type { Exchange, OfflineNotes, Run, Step } from "./extract.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
 import type { Milestone } from "./milestones.ts";
-import { changesOrChecks, isCompletion, isOffer, isOpenItem } from "./patterns.ts";
+import { isOffer, isOpenItem } from "./patterns.ts";
 import { lastSentences, type Offer } from "./replies.ts";
 import { isWorkRequest, type UserRequest } from "./requests.ts";
-import { capText, splitSentences, stripCodeBlocks } from "./text.ts";
+import { capText, countWords, splitSentences } from "./text.ts";
 
 /** Where the work stood when the session ended. */
 export type TurnState =
@@ -17,6 +19,8 @@ export type TurnState =
   | { kind: "acknowledged"; request: UserRequest }
   | { kind: "finished" }
   | { kind: "question"; question: string }
+  /** The last reply is in a language these patterns do not read: whether it finished is unknown. */
+  | { kind: "unread"; reply: string }
   | { kind: "working"; words: string | undefined; steps: Step[] };
 
 /** Derived views of the notes and facts that several sections share. */
@@ -36,36 +40,32 @@ export interface WorkState {
   milestones: Milestone[];
   /** Commands whose latest run since the objective was asked for failed, newest last. */
   stillFailing: Run[];
+  /** Failures since the objective that a later, different run showed fixed, with that run. */
+  fixed: { run: Run; by: Run }[];
   /** What the last reply says is still open ("docs/api.md is not updated yet"). */
   openItems: string[];
   /** Requests no reply has closed yet (not those the work in progress is about). */
   openRequests: UserRequest[];
   deferred: Offer[];
   /** The gist of each reply that closed a piece of work, oldest first. */
-  reports: Said[];
+  reports: Report[];
+  /** The user's messages in a language these patterns do not read (quoted, so no rule is lost). */
+  unreadRequests: UserRequest[];
+  /** Replies not in English, by the position of the request they answer: they close nothing, but are quoted. */
+  unreadReplies: Map<number, string>;
   /** Something the last reply offered to do, if the user wants it. */
   lastOffer: string | undefined;
   /** Modified files in their one form, least recently touched first. */
   modifiedFiles: string[];
+  /** Files deleted (and not written again), in their one form. */
+  deletedFiles: string[];
   /** Paths touched most recently, newest last. */
-  workingSet: { path: string; modified: boolean }[];
+  workingSet: { path: string; change: "modified" | "deleted" | undefined }[];
   /** The latest run of each distinct check command (tests, builds, linters), newest last. */
   checks: Run[];
   /** A check whose latest run came before files were changed again. */
   staleCheck: Run | undefined;
   userCommands: string[];
-}
-
-/** The latest run of each distinct command (by `commandKey`), in the order those runs happened. */
-function latestRuns(runs: readonly Run[], cwd: string | undefined, keep: (run: Run) => boolean): Run[] {
-  const latest = new Map<string, Run>();
-  for (const run of runs) {
-    if (!keep(run)) continue;
-    const key = commandKey(run.command, cwd);
-    latest.delete(key);
-    latest.set(key, run);
-  }
-  return [...latest.values()];
 }
 
 /** The newest work request, or the one closest to the focus. */
@@ -104,15 +104,6 @@ function openItemsOf(text: string): string[] {
   return items;
 }
 
-/** A closing reply without its questions, offers and open items: what it says was done. */
-function reportOf(text: string): string {
-  const said = splitSentences(stripCodeBlocks(text)).filter((s) => !s.endsWith("?") && !isOffer(s) && !isOpenItem(s) && !/^[\p{L}']+!$/u.test(s));
-  // A lead-in ("Released 2.3.0:", "The steps are:") counts only when what it leads into is kept, not a code block.
-  const kept = said.filter((s, i) => !s.endsWith(":") || (said[i + 1] !== undefined && !said[i + 1]?.endsWith(":")));
-  // List items carry no full stop: keep them apart.
-  return capText(kept.map((s, i) => (i < kept.length - 1 && !/[.!:;]$/.test(s) ? `${s};` : s)).join(" "), 240);
-}
-
 function readTurn(exchanges: readonly Exchange[]): TurnState {
   const last = exchanges.at(-1);
   if (!last) return { kind: "none" };
@@ -123,6 +114,7 @@ function readTurn(exchanges: readonly Exchange[]): TurnState {
     return { kind: "unanswered", request: last.request };
   }
   if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450) };
+  if (last.ending === "unread") return { kind: "unread", reply: last.lastText?.text ?? "" };
   if (last.ending !== "working") return { kind: "finished" };
   // Approvals ("ok, keep going") continue the turn before them: its last words still apply.
   let words: string | undefined;
@@ -133,10 +125,6 @@ function readTurn(exchanges: readonly Exchange[]): TurnState {
   return { kind: "working", words, steps: last.steps.slice(-2) };
 }
 
-function closedAt(exchange: Exchange): boolean {
-  return exchange.ending === "completed" || exchange.ending === "replied";
-}
-
 export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: string | undefined, focusText?: string): WorkState {
   const focus = focusTerms(focusText);
   const objective = pickObjective(notes.requests, focus);
@@ -145,30 +133,28 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
-  const openItems = last?.lastText && (last.ending !== "working" && last.ending !== "none") ? openItemsOf(last.lastText.text) : [];
+  const openItems = last?.lastText && (last.ending === "completed" || last.ending === "replied" || last.ending === "question") ? openItemsOf(last.lastText.text) : [];
   // Words of intent with nothing run ("I'll add the flag.") leave the request open.
   const nothingRun = turn.kind === "working" && turn.steps.length === 0;
   const openRequests =
-    turn.kind === "unanswered" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
-  const reports: Said[] = [];
-  for (const exchange of notes.exchanges) {
-    const text = exchange.lastText;
-    if (!text || exchange.request.kind === "meta" || exchange.request.kind === "ack") continue;
-    // Reading and searching is not work done; a question after edits still reports them.
-    const edited = exchange.steps.some((step) => step.edit || (step.run !== undefined && changesOrChecks(step.run.command)));
-    const worked = (closedAt(exchange) && (edited || isCompletion(text.text, splitSentences(text.text)[0] ?? ""))) || (exchange.ending === "question" && exchange.steps.some((step) => step.edit));
-    if (worked) {
-      const gist = reportOf(text.text);
-      if (gist !== "") reports.push({ text: gist, at: text.at });
-    }
-  }
+    turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
+  const views = runViews(notes.runs, cwd);
+  const reports = readReports(notes.exchanges, views);
+  const unreadReplies = new Map<number, string>();
+  for (const e of notes.exchanges) if (e.ending === "unread" && e.lastText) unreadReplies.set(e.request.at, e.lastText.text);
   const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
   const relative = (path: string) => normalizePath(path, cwd);
   const touchedAt = new Map<string, number>();
   for (const touch of notes.touched) touchedAt.set(relative(touch.text), touch.at);
   const modifiedSet = new Set(facts.filesModified.map(relative));
+  const deletedSet = new Set(facts.filesDeleted.map(relative));
   const modified = [...modifiedSet].map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 })).sort((a, b) => a.at - b.at || a.order - b.order);
-  const checks = latestRuns(notes.runs, cwd, (run) => isCheckCommand(run.command));
+  const latestSince = views.latest(notes.runs.filter((run) => run.at >= since), () => true);
+  const fixed = latestSince.flatMap((run) => {
+    const by = views.settledBy(run);
+    return by === undefined ? [] : [{ run, by }];
+  });
+  const checks = views.unsettled(views.latest(notes.runs, (run) => isCheckCommand(run.command)));
   const lastCheck = checks.filter((run) => run.at >= since).at(-1);
   const lastEdit = notes.edits.at(-1)?.at ?? -1;
   return {
@@ -178,16 +164,23 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     objective,
     current: afterClose.find((r) => isWorkRequest(r) && r.statement !== "") ?? objective,
     earlier: notes.requests.filter((r) => r.kind === "objective" && r.statement !== "" && r.at < since),
-    followups: notes.requests.filter((r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && r.statement.split(/\s+/).length >= 3),
+    followups: notes.requests.filter((r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && countWords(r.statement) >= 3),
     milestones: notes.milestones.filter((m) => m.at >= since),
-    stillFailing: latestRuns(notes.runs.filter((run) => run.at >= since), cwd, () => true).filter((run) => run.failed).slice(-3),
+    stillFailing: views.unsettled(latestSince).filter((run) => run.failed).slice(-3),
+    fixed: fixed.slice(-3),
     openItems,
     openRequests,
     deferred: notes.deferredOffers.slice(-2),
+    unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && r.foreign),
+    unreadReplies,
     reports,
     lastOffer: turn.kind === "finished" && finalSentence !== undefined && isOffer(finalSentence) ? finalSentence : undefined,
     modifiedFiles: modified.map((f) => f.path),
-    workingSet: [...touchedAt.entries()].sort((a, b) => a[1] - b[1]).slice(-8).map(([path]) => ({ path, modified: modifiedSet.has(path) })),
+    deletedFiles: [...deletedSet],
+    workingSet: [...touchedAt.entries()]
+      .sort((a, b) => a[1] - b[1])
+      .slice(-8)
+      .map(([path]) => ({ path, change: modifiedSet.has(path) ? "modified" : deletedSet.has(path) ? "deleted" : undefined })),
     checks: checks.slice(-3),
     staleCheck: lastCheck !== undefined && !lastCheck.failed && lastEdit > lastCheck.at ? lastCheck : undefined,
     userCommands: [...new Set(facts.commands.filter((run) => run.by === "user").map((run) => run.command))].slice(-3),

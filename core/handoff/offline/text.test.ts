@@ -79,6 +79,19 @@ describe("patterns", () => {
     ["i don't understand", false],
     ["there's only one file left to fix up", false],
     ["should we always do that?", false],
+    ["Keep the public API identical (re-export from lib.rs).", true],
+    ["keep it simple", true],
+    ["Keep the bundle under 50 kB.", true],
+    ["keep the old endpoint working", true],
+    ["keep going", false],
+    ["keep working on the parser", false],
+    ["Keep an eye on memory use.", false],
+    ["keep the logs in a file", false],
+    ["Use British spelling throughout.", true],
+    ["Name files in kebab-case everywhere.", true],
+    ["From now on, run the tests with bun test.", true],
+    ["rename parseArgs to parseFlags everywhere", false],
+    ["Use SQLite for the store.", false],
   ])("isConstraint(%p) is %p", (sentence, expected) => {
     expect(isConstraint(sentence)).toBe(expected);
   });

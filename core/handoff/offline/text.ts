@@ -2,6 +2,26 @@
 import { markFencedLines } from "../fences.ts";
 import { isPastedLine } from "./prose.ts";
 
+/** Letters of scripts written without spaces between words (Chinese, Japanese). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Words in a text: whitespace-separated tokens holding a letter or digit; in scripts written
+ * without spaces (Chinese, Japanese) every two characters count as a word, so a Japanese request
+ * is not "one word".
+ */
+export function countWords(text: string): number {
+  if (!HAS_UNSPACED.test(text)) return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  let count = 0;
+  for (const token of text.split(/\s+/)) {
+    const unspaced = token.match(UNSPACED)?.length ?? 0;
+    if (unspaced > 0) count += Math.ceil(unspaced / 2) + (/[\p{L}\p{N}]/u.test(token.replace(UNSPACED, "")) ? 1 : 0);
+    else if (/[\p{L}\p{N}]/u.test(token)) count += 1;
+  }
+  return count;
+}
+
 /** Collapses every run of whitespace (newlines included) to one space and trims. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -40,7 +60,8 @@ export function splitSentences(text: string): string[] {
     // A `?` or `.` inside inline code (`a ?? b`) ends no sentence.
     const spans: string[] = [];
     const masked = bare.replace(/`[^`]*`/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
-    for (const part of masked.split(/(?<=[.!?])\s+/)) {
+    // Chinese and Japanese end a sentence with 。！？ and no space.
+    for (const part of masked.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
       const sentence = part.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)] ?? "").trim();
       if (sentence !== "") sentences.push(sentence);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { buildRequest } from "../request.ts";
-import { CompletionError, type ChatRequest, type Complete, type Completion } from "../types.ts";
+import { CompletionError, type ChatMessage, type ChatRequest, type Complete, type Completion } from "../types.ts";
 import { createProviderPort, fallbackFor } from "./adapt.ts";
 import { PROFILES } from "./choose.ts";
 
@@ -57,6 +57,26 @@ describe("fallbackFor: the documented alternative, or leaving the parameter out"
     ["messages[1].role", request()],
   ])("nothing to try for %s", (param, before) => {
     expect(fallbackFor(before, param, new Set())).toBeUndefined();
+  });
+
+  test.each<[string, ChatMessage["role"][]]>([
+    ["messages[].role", ["system", "user", "assistant", "tool", "assistant", "user"]],
+    ["messages[].reasoning_content", ["system", "user", "assistant", "tool", "user"]],
+  ])("a rule about the turns: %s", (param, roles) => {
+    const before: ChatRequest = {
+      ...request(),
+      messages: [
+        { role: "system", content: "rules" },
+        { role: "user", content: "run it" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call00001", content: "ok" },
+        { role: "user", content: "go" },
+      ],
+    };
+    const after = fallbackFor(before, param, new Set())?.apply(before);
+    expect(after?.messages.map((m) => m.role)).toEqual(roles);
+    const assistants = after?.messages.filter((m) => m.role === "assistant") ?? [];
+    for (const m of assistants) expect(m.reasoning_content).toBe(param === "messages[].reasoning_content" ? "" : undefined);
   });
 
   test("a parameter already tried has no second fallback", () => {

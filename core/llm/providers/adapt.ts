@@ -1,6 +1,7 @@
 import { CompletionError, type ChatMessage, type ChatRequest, type Complete } from "../types.ts";
 import type { ProviderProfile } from "./profile.ts";
 import { shapeRequest } from "./shape.ts";
+import { withAssistantAfterTools, withReasoningPassedBack } from "./turns.ts";
 
 /** One change made after a refusal, kept for every later request of the run. */
 interface Adjustment {
@@ -41,17 +42,32 @@ function recastRole(index: number, request: ChatRequest): Adjustment | undefined
   return { key: "role", says: `sending the instructions in the \`${to}\` role instead`, apply: (r) => ({ ...r, messages: r.messages.map(recast) }) };
 }
 
+/** The rules of turns.ts, by the name a refusal gives them (refusals.ts, TURN_RULES). */
+const TURN_FIXES: Record<string, Adjustment> = {
+  "messages[].role": {
+    key: "user-after-tool",
+    says: "putting a short assistant turn between a tool result and a user turn right after it",
+    apply: (r) => ({ ...r, messages: withAssistantAfterTools(r.messages) }),
+  },
+  "messages[].reasoning_content": {
+    key: "reasoning-back",
+    says: "sending each earlier assistant turn with an empty `reasoning_content` (the session's own reasoning is not ours to send)",
+    apply: (r) => ({ ...r, messages: withReasoningPassedBack(r.messages) }),
+  },
+};
+
 /**
  * The documented alternative for a refused parameter, or leaving it out: the output limit's two
- * names for each other, `tool_choice: "auto"` for `"none"`, `developer` for `system` (and back);
- * any other optional field is dropped. Once per parameter: `undefined` when it was tried already,
- * or there is nothing to try.
+ * names for each other, `tool_choice: "auto"` for `"none"`, `developer` for `system` (and back),
+ * the turns in the order or shape a refusal asked for (turns.ts); any other optional field is
+ * dropped. Once per parameter: `undefined` when it was tried already, or there is nothing to try.
  */
 export function fallbackFor(request: ChatRequest, param: string, tried: ReadonlySet<string>): Adjustment | undefined {
   const roleIndex = /^messages\[(\d+)\]\.role$/.exec(param)?.[1];
   const field = param.split(/[.[]/)[0] ?? param;
   let fix: Adjustment | undefined;
-  if (roleIndex !== undefined) fix = recastRole(Number(roleIndex), request);
+  if (Object.hasOwn(TURN_FIXES, param)) fix = TURN_FIXES[param];
+  else if (roleIndex !== undefined) fix = recastRole(Number(roleIndex), request);
   else if (field === "max_tokens" || field === "max_completion_tokens") fix = renameLimit(field, field === "max_tokens" ? "max_completion_tokens" : "max_tokens");
   else if (field === "tool_choice" && request.tool_choice === "none") fix = { key: "tool_choice", says: 'sending `tool_choice: "auto"` instead', apply: (r) => (r.tool_choice ? { ...r, tool_choice: "auto" } : r) };
   else if (field === "tools") fix = { key: "tools", says: "leaving out the tool declarations", apply: (r) => without(r, "tools", "tool_choice") };

@@ -1,4 +1,4 @@
-import { OPEN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
+import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
 
 /**
  * OpenAI.
@@ -51,7 +51,8 @@ export const OPENROUTER: ProviderProfile = {
   id: "openrouter",
   name: "OpenRouter",
   outputLimit: "max_tokens",
-  reasoningModels: /^(openai\/(o\d|gpt-5|gpt-oss)|deepseek\/deepseek-r1|qwen\/(qwq|qwen3)|google\/gemini-(2\.5|3)|.*:thinking$)/i,
+  // Every model it routes to, by family (`openai/gpt-5`, `qwen/qwen3-32b`), and OpenRouter's `:thinking` variants.
+  reasoningModels: new RegExp(`${KNOWN_REASONING_MODELS.source}|:thinking$`, "i"),
   reasoningInstructionsRole: "system",
   streamOptions: false,
   toolChoiceNone: true,
@@ -112,10 +113,16 @@ export const GOOGLE: ProviderProfile = {
 
 /**
  * DeepSeek.
- * - https://api-docs.deepseek.com/guides/reasoning_model — deepseek-reasoner streams its chain
- *   of thought in `reasoning_content`; `max_tokens` includes it; temperature, top_p and the
- *   penalties "will not trigger an error but will also have no effect"; logprobs do; sending
- *   `reasoning_content` back in messages is a 400.
+ * - https://api-docs.deepseek.com/guides/thinking_mode — the current models (deepseek-v4-flash,
+ *   deepseek-v4-pro) think by default (`{"thinking": {"type": "enabled/disabled"}}`), reasoning
+ *   arrives in `reasoning_content`; `reasoning_effort` low|high|max ("minimal" and "low" map to
+ *   low); temperature and the penalties "will not trigger an error but will also have no effect";
+ *   the reasoning_content of turns that called tools "must be passed back to the API" in every
+ *   later request, else 400 "The reasoning_content in the thinking mode must be passed back to the
+ *   API." (anomalyco/opencode#24722, #24901).
+ * - https://api-docs.deepseek.com/quick_start/pricing — "deepseek-chat and deepseek-reasoner …
+ *   correspond to the non-thinking mode and thinking mode of deepseek-v4-flash"; max output 384K,
+ *   thinking included.
  * - https://api-docs.deepseek.com/api/create-chat-completion — `stream_options.include_usage`,
  *   `tool_choice` none|auto|required.
  * - https://api-docs.deepseek.com/quick_start/error_codes — 400 invalid format, 422 invalid parameters.
@@ -127,13 +134,16 @@ export const DEEPSEEK: ProviderProfile = {
   id: "deepseek",
   name: "DeepSeek",
   outputLimit: "max_tokens",
-  reasoningModels: /reasoner|deepseek-r1/i,
+  // Thinking is the default: every model but the non-thinking alias reasons.
+  reasoningModels: /^(?!deepseek-chat$)/i,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,
   reasoningIn: ["reasoning_content"],
   temperatureOnReasoningModels: "ignored",
+  lowEffort: { field: "reasoning_effort", value: "low" },
   contextLengthWording: ["This model's maximum context length is 131072 tokens. However, you requested 131329 tokens (123137 in the messages, 8192 in the completion). Please reduce the length of the messages or completion."],
+  wantsReasoningBack: true,
 };
 
 /**
@@ -153,7 +163,7 @@ export const GROQ: ProviderProfile = {
   id: "groq",
   name: "Groq",
   outputLimit: "max_completion_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,
@@ -174,6 +184,14 @@ export const GROQ: ProviderProfile = {
  * - https://docs.mistral.ai/capabilities/reasoning — Magistral models always reason; the content
  *   arrives as parts, {"type":"thinking","thinking":[…]} beside {"type":"text",…}
  *   (braintrustdata/braintrust-sdk-javascript#1857).
+ * - Tool call ids must be 9 letters and digits: 400 {"object":"error","message":"Tool call id was
+ *   abc123 but must be a-z, A-Z, 0-9, with a length of 9.","type":"invalid_request_error",…}
+ *   (langchain-ai/langchain#24668, jackmpcollins/magentic#276); every id we send has that form
+ *   (messages.ts), for every provider.
+ * - After a tool turn only an assistant or another tool turn: 400 {"object":"error","message":
+ *   "Unexpected role 'user' after role 'tool'","type":"invalid_request_message_order","param":
+ *   null,"code":"3230"} (avante-corp/avante.nvim#2562, datapizza-labs/datapizza-ai#98; the rule
+ *   is mistral-common's validator, mistralai/mistral-common#169).
  */
 export const MISTRAL: ProviderProfile = {
   id: "mistral",
@@ -186,4 +204,5 @@ export const MISTRAL: ProviderProfile = {
   reasoningIn: ["content_parts"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: [],
+  refusesUserAfterTool: true,
 };

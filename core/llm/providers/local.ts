@@ -1,4 +1,4 @@
-import { OPEN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
+import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
 
 /**
  * Ollama (http://localhost:11434/v1).
@@ -15,7 +15,7 @@ export const OLLAMA: ProviderProfile = {
   id: "ollama",
   name: "Ollama",
   outputLimit: "max_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,
@@ -43,7 +43,7 @@ export const VLLM: ProviderProfile = {
   id: "vllm",
   name: "vLLM",
   outputLimit: "max_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,
@@ -69,7 +69,7 @@ export const LLAMACPP: ProviderProfile = {
   id: "llamacpp",
   name: "llama.cpp",
   outputLimit: "max_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,
@@ -96,7 +96,7 @@ export const LMSTUDIO: ProviderProfile = {
   id: "lmstudio",
   name: "LM Studio",
   outputLimit: "max_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,

@@ -57,21 +57,37 @@ export interface ProviderProfile {
   contextLengthWording: readonly string[];
   /** Set for servers people run on their own machine. */
   local?: LocalServer;
+  /** Refuses a `user` turn right after a `tool` turn: a short assistant turn goes between (turns.ts). */
+  refusesUserAfterTool?: true;
+  /** Reasoning models want each earlier assistant turn's `reasoning_content` back (turns.ts). */
+  wantsReasoningBack?: true;
 }
 
 /**
  * Families of open-weight models that think before answering, whoever serves them (Qwen3 and
- * QwQ, DeepSeek-R1, gpt-oss, Magistral, Phi-4-reasoning, and any name saying "thinking"):
- * local servers and unknown endpoints size their output limit by this.
+ * QwQ, DeepSeek-R1, gpt-oss, Magistral, Phi-4-reasoning, and any name saying "thinking").
  */
 export const OPEN_REASONING_MODELS = /(qwen3|qwq|deepseek-r1|r1-distill|gpt-oss|magistral|phi-4-reasoning|thinking|reason)/i;
+
+/** OpenAI's reasoning models (o-series, gpt-5, codex-mini), by name or after a vendor prefix (`openai/`, `azure/`). */
+const OPENAI_REASONING = String.raw`(?:^|/)(?:o\d|gpt-5|codex-mini)`;
+
+/**
+ * Every family known to think before answering, whatever host serves it: OpenAI's (behind
+ * Azure, LiteLLM or any proxy a model keeps its name), the open-weight ones, Gemini 2.5 and
+ * later (https://ai.google.dev/gemini-api/docs/thinking: they think by default) and DeepSeek V4
+ * (https://api-docs.deepseek.com/guides/thinking_mode: thinking is on by default). An endpoint
+ * that documents nothing sizes its output limit by this: the room to think costs nothing when a
+ * model does not use it, and its absence costs the whole answer when it does.
+ */
+export const KNOWN_REASONING_MODELS = new RegExp(`${OPENAI_REASONING}|${OPEN_REASONING_MODELS.source}|gemini-(?:2\\.5|[3-9])|deepseek-v4`, "i");
 
 /** An endpoint we know nothing about: the plain request, adaptive fallbacks, no assumptions. */
 export const GENERIC: ProviderProfile = {
   id: "generic",
   name: "the endpoint",
   outputLimit: "max_tokens",
-  reasoningModels: OPEN_REASONING_MODELS,
+  reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
   streamOptions: true,
   toolChoiceNone: true,

@@ -54,6 +54,12 @@ describe("classifyRefusal: the one parameter an endpoint refused", () => {
     ["tools not supported", 400, `{"error":{"message":"tools is not supported in this model.","type":"invalid_request_error"}}`, "tools"],
     ["only auto tool choice", 400, `{"object":"error","message":"Only 'auto' tool_choice is supported","type":"BadRequestError","code":400}`, "tool_choice"],
     ["a param and code pair alone", 400, `{"error":{"message":"nope","param":"reasoning_effort","code":"unsupported_value"}}`, "reasoning_effort"],
+    // Rules about the turns, not one parameter (turns.ts).
+    ["Mistral's role order", 400, `{"object":"error","message":"Unexpected role 'user' after role 'tool'","type":"invalid_request_message_order","param":null,"code":"3230"}`, "messages[].role"],
+    ["vLLM serving a Mistral model", 400, `{"error":{"message":"Unexpected role 'user' after role 'tool'","type":"BadRequestError","param":null,"code":400}}`, "messages[].role"],
+    ["Mistral's role order through OpenRouter", 400, `{"error":{"code":400,"message":"Provider returned error","metadata":{"raw":"{\\"object\\":\\"error\\",\\"message\\":\\"Unexpected role 'user' after role 'tool'\\",\\"type\\":\\"invalid_request_message_order\\",\\"param\\":null,\\"code\\":\\"3230\\"}","provider_name":"Mistral"}}}`, "messages[].role"],
+    ["DeepSeek's thinking mode", 400, `{"error":{"message":"The reasoning_content in the thinking mode must be passed back to the API.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, "messages[].reasoning_content"],
+    ["DeepSeek's thinking mode, in backticks", 400, `{"error":{"message":"The \`reasoning_content\` in the thinking mode must be passed back to the API.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, "messages[].reasoning_content"],
   ])("%s", (_, status, body, param) => {
     expect(classifyRefusal(status, body)).toEqual({ kind: "unsupported_parameter", param });
   });

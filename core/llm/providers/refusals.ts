@@ -27,6 +27,16 @@ const CONTEXT_LENGTH: readonly RegExp[] = [
 
 const CONTEXT_STATUSES = new Set([400, 413, 422, 500]);
 
+/**
+ * What the request must look like to be taken, said of its turns rather than of one parameter.
+ * Each maps to a rule in turns.ts, under a name `fallbackFor` (adapt.ts) knows: an endpoint
+ * nobody documented (a proxy, OpenRouter, vLLM serving a Mistral model) teaches it by refusing.
+ */
+const TURN_RULES: readonly [RegExp, string][] = [
+  [/Unexpected role '?user'? after role '?tool'?/i, "messages[].role"], // Mistral, mistral-common
+  [/reasoning_content\W{0,3} in the thinking mode must be passed back/i, "messages[].reasoning_content"], // DeepSeek
+];
+
 /** Ways of naming the one parameter that was refused; the first group is its name. */
 const REFUSED_PARAMETER: readonly RegExp[] = [
   /Unsupported parameter: '([^']+)'/i, // OpenAI
@@ -48,6 +58,7 @@ export function classifyRefusal(status: number, body: string): Refusal | undefin
   // 429 is a rate limit ("too many tokens per minute"), never a window; llama.cpp once sent 500.
   if (CONTEXT_STATUSES.has(status) && CONTEXT_LENGTH.some((re) => re.test(body))) return { kind: "context_length" };
   if (status !== 400 && status !== 422) return undefined;
+  for (const [re, param] of TURN_RULES) if (re.test(body)) return { kind: "unsupported_parameter", param };
   for (const re of REFUSED_PARAMETER) {
     const param = re.exec(body)?.[1];
     if (param) return { kind: "unsupported_parameter", param };

@@ -1,9 +1,10 @@
 import type { ChatMessage, ChatRequest } from "../types.ts";
 import { isReasoningModel, type ProviderProfile } from "./profile.ts";
+import { withAssistantAfterTools, withReasoningPassedBack } from "./turns.ts";
 
 /** The reasoning room reasoning models get on top of what the answer may take, at most. */
 const REASONING_ROOM_LOW_EFFORT = 8192;
-/** …and when the provider documents no way to ask for less reasoning (DeepSeek's CoT reaches 32K). */
+/** …and when the provider documents no way to ask for less reasoning (DeepSeek-R1's CoT reached 32K). */
 const REASONING_ROOM = 16_384;
 
 /**
@@ -30,7 +31,8 @@ function withInstructionsRole(messages: readonly ChatMessage[], role: "system" |
  * A request as `profile` documents it for the request's model: the output limit under the
  * field it takes, `stream_options` left out where refused or pointless, `tool_choice: "none"`
  * left out where refused, instructions in the `developer` role where reasoning models want it,
- * and low reasoning effort where the provider documents a way to ask. Nothing else changes.
+ * low reasoning effort where the provider documents a way to ask, and the turns in the order and
+ * shape the provider requires (turns.ts). Nothing else changes.
  */
 export function shapeRequest(request: ChatRequest, profile: ProviderProfile): ChatRequest {
   const reasoning = isReasoningModel(profile, request.model);
@@ -47,5 +49,7 @@ export function shapeRequest(request: ChatRequest, profile: ProviderProfile): Ch
     if (profile.lowEffort.field === "reasoning_effort") shaped.reasoning_effort = profile.lowEffort.value;
     else shaped.reasoning = { effort: profile.lowEffort.value };
   }
+  if (profile.refusesUserAfterTool) shaped.messages = withAssistantAfterTools(shaped.messages);
+  if (reasoning && profile.wantsReasoningBack) shaped.messages = withReasoningPassedBack(shaped.messages);
   return shaped;
 }

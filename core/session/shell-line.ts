@@ -1,0 +1,99 @@
+/**
+ * A shell command line cut into its steps and the operators between them: enough to tell whose
+ * exit status reaches the end of a line and what each step runs. Not a shell parser: quotes and
+ * backslashes are honoured; subshells, heredocs and expansions are read as plain words.
+ */
+
+/** What joins two steps: `&&` and `||` run the next step on success or failure, `|` pipes, `;` (or a line break) sequences, `&` backgrounds. */
+export type Operator = "&&" | "||" | "|" | ";" | "&";
+
+export interface ShellStep {
+  /** The step as written, trimmed. */
+  text: string;
+  /** The operator after the step; `undefined` for the last one. */
+  next: Operator | undefined;
+}
+
+/** The characters that start a quote, an escape or an operator: every other one is skipped at once. */
+const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n"]);
+
+/** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
+function operatorAt(line: string, i: number): [Operator, number] | undefined {
+  const two = line.slice(i, i + 2);
+  if (two === "&&" || two === "||") return [two, 2];
+  if (two === "|&") return ["|", 2];
+  const char = line[i];
+  if (char === "|") return ["|", 1];
+  if (char === ";" || char === "\n") return [";", 1];
+  if (char === "&" && line[i - 1] !== ">" && line[i - 1] !== "<" && line[i + 1] !== ">") return ["&", 1];
+  return undefined;
+}
+
+/** Splits a command line at its operators, outside quotes. Empty steps (`a;;b`, a trailing `&`) are dropped. */
+export function splitSteps(command: string): ShellStep[] {
+  const steps: ShellStep[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  const push = (end: number, next: Operator | undefined) => {
+    const text = command.slice(start, end).trim();
+    // An empty step (`a &\nb`, `a;;b`) keeps the operator before it: `a` still ran in the background.
+    if (text !== "") steps.push({ text, next });
+  };
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i] ?? "";
+    if (quote === undefined && !SPECIAL.has(char)) continue;
+    if (quote !== undefined) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === "\\") {
+      i++;
+      continue;
+    }
+    if (char === "'" || char === '"' || char === "`") {
+      quote = char;
+      continue;
+    }
+    const operator = operatorAt(command, i);
+    if (operator === undefined) continue;
+    push(i, operator[0]);
+    start = i + operator[1];
+    i += operator[1] - 1;
+  }
+  push(command.length, undefined);
+  const last = steps[steps.length - 1];
+  if (last) last.next = undefined;
+  return steps;
+}
+
+/** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
+export function shellWords(step: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote: string | undefined;
+  for (let i = 0; i < step.length; i++) {
+    const char = step[i] ?? "";
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      else if (char === "\\" && quote === '"' && i + 1 < step.length) word += step[++i];
+      else word += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      inWord = true;
+    } else if (char === "\\" && i + 1 < step.length) {
+      word += step[++i];
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
