@@ -3,7 +3,7 @@ import { assistant, bash, call, chain, message, text, toolResult, user, type Fie
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch } from "./analyze.ts";
 import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { readExitCode } from "./runs.ts";
 import { pathArgument, replacementArgument } from "./tools.ts";
 

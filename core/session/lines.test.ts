@@ -1,22 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { reusedChunks, utf8 } from "../../fixtures/chunks.ts";
 import { SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
 import { AgentError } from "../errors.ts";
 import { splitLines } from "./lines.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
-
-/** The bytes in chunks of `size`, all written into one reused buffer, as the CLI reads a file. */
-function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
-  const buffer = new Uint8Array(size);
-  for (let at = 0; at < bytes.length; at += size) {
-    const part = bytes.subarray(at, at + size);
-    buffer.set(part);
-    yield buffer.subarray(0, part.length);
-  }
-}
 
 const lines = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input)];
 
