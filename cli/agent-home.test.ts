@@ -50,7 +50,8 @@ describe("destinationFolder: where the new session goes when -o does not say", (
   });
 
   test("the real formats' folders, with the user's time zone for the date", () => {
-    for (const target of FORMATS) {
+    // From a Codex source, every other agent's own folder (Codex to Codex goes beside the source).
+    for (const target of FORMATS.filter((f) => f.name !== "codex")) {
       const folder = destinationFolder(input({ sourceFormat: format("codex"), target }), NOW);
       expect(folder).toBe(join(...target.location.sessionFolder({ ...HOME, cwd: "/work/app", timestamp: NOW, utcOffsetMinutes: -NOW.getTimezoneOffset() })));
     }

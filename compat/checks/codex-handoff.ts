@@ -12,9 +12,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
-import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
+import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { codex } from "../../core/session/formats/codex/index.ts";
-import { parseSession } from "../../core/session/parse.ts";
+import { parseSession } from "../../core/session/formats/pi/parse.ts";
 import type { Session } from "../../core/session/types.ts";
 import type { Agent } from "../agents.ts";
 import { configureCodex, FAKE_KEY, SERVED_MODELS } from "../agent-setup.ts";
@@ -85,6 +85,7 @@ async function writeNewSession(sandbox: Sandbox, codexHome: string, source: stri
   const now = new Date();
   const file = codex.renderNewSession({
     wrappedDocument: wrapHandoffDocument(DOCUMENT),
+    acknowledgement: ACKNOWLEDGEMENT,
     sessionId: crypto.randomUUID(),
     newEntryId: () => "00000000",
     timestamp: now,

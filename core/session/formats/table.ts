@@ -1,3 +1,4 @@
+import { codex } from "./codex/index.ts";
 import { omp } from "./omp/index.ts";
 import { pi } from "./pi/index.ts";
 import type { AgentName, SessionFormat } from "./types.ts";
@@ -9,7 +10,8 @@ import type { AgentName, SessionFormat } from "./types.ts";
 export const FORMATS: readonly SessionFormat[] = [
   pi,
   omp,
-  // ── Claude Code and Codex (issue 11): `claudeCode` from ./claude-code/index.ts, `codex` from ./codex/index.ts ──
+  // ── Claude Code (issue 11): `claudeCode` from ./claude-code/index.ts ──
+  codex,
 ];
 
 /** The format a person named, by its name or an alias, in any case (`claude`, `Claude-Code`); undefined when none is. */

@@ -43,7 +43,7 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
   outcome.loaded++;
   try {
     const analysis = analyzeBranch(session);
-    renderInspectReport(buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)));
+    renderInspectReport(buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)), session.version);
     const guard = createSecretsGuard({ context: analysis.context, redact: false });
     JSON.stringify(guard.request(buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" })));
     const leaf = session.entries.length > 0 ? rng.pick(session.entries) : undefined;

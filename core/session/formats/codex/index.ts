@@ -1,6 +1,7 @@
 /** Codex CLI rollouts: read them into the common model, write a new one holding a handoff. */
 import { isObject } from "../../../json.ts";
 import type { SessionFormat } from "../types.ts";
+import { codexLocation } from "./location.ts";
 import { readCodexRollout } from "./read.ts";
 import { renderCodexSession } from "./write.ts";
 
@@ -26,6 +27,6 @@ export const codex: SessionFormat = {
   detect,
   read: readCodexRollout,
   renderNewSession: (input) => renderCodexSession(input, TESTED_VERSION),
-  canRecord: false,
+  location: codexLocation,
   testedVersion: TESTED_VERSION,
 };

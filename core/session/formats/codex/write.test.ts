@@ -5,7 +5,7 @@ import { wrapHandoffDocument } from "../../../handoff/wrap.ts";
 import { isAgentError } from "../../../errors.ts";
 import { isObject } from "../../../json.ts";
 import { analyzeBranch } from "../../analyze.ts";
-import { parseSession } from "../../parse.ts";
+import { parseSession } from "../pi/parse.ts";
 import { restoredModel } from "../../restored-model.ts";
 import type { NewSessionInput } from "../types.ts";
 import { codex } from "./index.ts";
@@ -27,6 +27,7 @@ function input(overrides: Partial<NewSessionInput> = {}): NewSessionInput {
     parentSession: "/home/me/.pi/agent/sessions/x.jsonl",
     model: { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" },
     source: { format: "pi", agentVersion: undefined, modelProvider: undefined },
+    acknowledgement: "I have read the handoff document.",
     ...overrides,
   };
 }
