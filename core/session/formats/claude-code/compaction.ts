@@ -1,0 +1,63 @@
+/**
+ * Claude Code's compaction: a `system` line with `subtype: "compact_boundary"` starts a new
+ * root (`parentUuid: null`) and names the line it follows in `logicalParentUuid`; the next line,
+ * a `user` line with `isCompactSummary`, holds the summary. `compactMetadata.preservedSegment`
+ * (`headUuid` … `tailUuid`) or `preservedMessages.uuids` name messages from before it that the
+ * model still sees, after the summary (Claude Code 2.1.328 links them in when it loads a file).
+ *
+ * In the common model the boundary hangs from its logical parent, so the branch runs through the
+ * history before the compaction: Session Facts see the files and commands a summary may have
+ * dropped (as they do for pi). The summary line is the `compaction` entry, whose
+ * `firstKeptEntryId` is the first preserved message: the context is the summary, the preserved
+ * messages, then what follows, as Claude Code sends it.
+ */
+import { arrayField, isObject, numberField, stringField, type JsonObject } from "../../../json.ts";
+import type { Entry } from "../../types.ts";
+import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
+
+export interface Boundary {
+  /** The first message kept from before the compaction. */
+  firstKeptUuid: string | undefined;
+  /** How many tokens the conversation had when it was compacted. */
+  tokensBefore: number | undefined;
+}
+
+export type Boundaries = Map<Entry, Boundary>;
+
+function firstPreserved(metadata: JsonObject): string | undefined {
+  const segment = isObject(metadata.preservedSegment) ? metadata.preservedSegment : undefined;
+  const head = segment ? stringField(segment, "headUuid") : undefined;
+  if (head !== undefined) return head;
+  const listed = isObject(metadata.preservedMessages) ? arrayField(metadata.preservedMessages, "uuids") : undefined;
+  const first: unknown = listed?.[0];
+  return typeof first === "string" ? first : undefined;
+}
+
+export interface SystemLine {
+  uuid: string;
+  parentUuid: string | null;
+  line: number;
+  record: JsonObject;
+}
+
+/** Adds a `system` line: a compaction boundary, or another note that sits in the chain. */
+export function addSystemLine(chain: ChainBuilder, boundaries: Boundaries, line: SystemLine): void {
+  const subtype = stringField(line.record, "subtype");
+  if (subtype !== "compact_boundary") {
+    chain.add(`${PASS_THROUGH_PREFIX}system`, line.uuid, line.line, line.parentUuid, {}, { conversation: false });
+    return;
+  }
+  const logicalParent = stringField(line.record, "logicalParentUuid");
+  const metadata = isObject(line.record.compactMetadata) ? line.record.compactMetadata : {};
+  const entry = chain.add(`${PASS_THROUGH_PREFIX}compact-boundary`, line.uuid, line.line, logicalParent ?? line.parentUuid, {}, {
+    conversation: false,
+    // A file whose lines before the boundary were pruned: the boundary is a root, as written.
+    fallbackParentUuid: line.parentUuid,
+  });
+  boundaries.set(entry, { firstKeptUuid: firstPreserved(metadata), tokensBefore: numberField(metadata, "preTokens") });
+}
+
+/** The boundary a summary line hangs from, if it does. */
+export function boundaryOf(boundaries: Boundaries, parent: Entry | undefined): Boundary | undefined {
+  return parent ? boundaries.get(parent) : undefined;
+}
