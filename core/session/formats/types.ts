@@ -13,6 +13,11 @@ export type AgentName = "pi" | "omp" | "claude-code" | "codex";
 export interface NewSessionInput {
   /** The document already wrapped in `<handoff-context>` (core/handoff/wrap.ts owns that text). */
   wrappedDocument: string;
+  /**
+   * What the assistant answers to the document, for formats whose agents need an answer on
+   * disk before the user's next words (core/handoff/wrap.ts owns this text too).
+   */
+  acknowledgement: string;
   /** A fresh UUID: the new session's id, and its file name where the agent names files by id. */
   sessionId: string;
   /** Fresh entry ids (8 hex), as many as the format asks for; never one of the source's. */
