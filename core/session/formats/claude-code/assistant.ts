@@ -32,11 +32,11 @@ export type MessageIds = Map<Entry, string>;
 
 /** The nearest message entry above a line, past lines that are not conversation. */
 function nearestMessage(chain: ChainBuilder, parentUuid: string | null): Entry | undefined {
-  const seen = new Set<Entry>();
-  for (let entry = chain.entryFor(parentUuid); entry && !seen.has(entry); ) {
+  // Bounded: a damaged file may loop; the lines between two blocks of one answer are few.
+  let entry = chain.entryFor(parentUuid);
+  for (let steps = 0; entry && steps < 100; steps++) {
     if (entry.type === "message") return entry;
     if (!entry.type.startsWith(PASS_THROUGH_PREFIX)) return undefined;
-    seen.add(entry);
     entry = chain.parentEntry(entry);
   }
   return undefined;

@@ -10,18 +10,12 @@ import type { Entry } from "../../types.ts";
 /** Entry types the context ignores: lines that sit in the uuid chain but are not conversation. */
 export const PASS_THROUGH_PREFIX = "claude-code/";
 
-interface Pending {
-  entry: Entry;
-  /** The uuid the line named as its parent (`parentUuid`, or `logicalParentUuid` for a compaction boundary). */
-  parentUuid: string | null;
-  /** A parent to fall back on when `parentUuid` is not in the file (a boundary's own `parentUuid`). */
-  fallbackParentUuid?: string | null;
-}
-
 export class ChainBuilder {
-  private readonly pending: Pending[] = [];
+  /** In file order. Until `finish`, an entry's `parentId` is the uuid its line named, unresolved. */
+  private readonly entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
-  private readonly parentUuids = new Map<Entry, string | null>();
+  /** A compaction boundary's own `parentUuid`, for when the line it names (`logicalParentUuid`) is not in the file. */
+  private readonly fallbackParents = new Map<Entry, string | null>();
   /** uuid of a line without an entry of its own → the id of the entry it joined. */
   private readonly joined = new Map<string, string>();
   /** The entry that holds the newest main-chain conversation line: the leaf. */
@@ -34,7 +28,7 @@ export class ChainBuilder {
 
   /** The entry a line hangs from (by the uuid it named), if that has been read. */
   parentEntry(entry: Entry): Entry | undefined {
-    return this.entryFor(this.parentUuids.get(entry) ?? null);
+    return this.entryFor(entry.parentId);
   }
 
   /** The entry a uuid stands for, if it has been read. */
@@ -43,14 +37,16 @@ export class ChainBuilder {
   }
 
   /**
-   * Adds an entry. `conversation` marks one the context reads (a message or a compaction):
-   * the newest of those is the leaf.
+   * Adds an entry; `data` (a fresh object) becomes its record. `conversation` marks one the
+   * context reads (a message or a compaction): the newest of those is the leaf.
    */
   add(type: string, id: string, line: number, parentUuid: string | null, data: JsonObject, options: { conversation: boolean; fallbackParentUuid?: string | null }): Entry {
-    const entry: Entry = { type, id, parentId: null, line, data: { type, id, ...data } };
-    this.pending.push({ entry, parentUuid, fallbackParentUuid: options.fallbackParentUuid });
+    data.type = type;
+    data.id = id;
+    const entry: Entry = { type, id, parentId: parentUuid, line, data };
+    this.entries.push(entry);
     this.byId.set(id, entry);
-    this.parentUuids.set(entry, parentUuid);
+    if (options.fallbackParentUuid !== undefined) this.fallbackParents.set(entry, options.fallbackParentUuid);
     if (options.conversation) this.leaf = entry;
     return entry;
   }
@@ -85,11 +81,10 @@ export class ChainBuilder {
    */
   finish(): Entry[] {
     const entries: Entry[] = [];
-    for (const { entry, parentUuid, fallbackParentUuid } of this.pending) {
-      let parent = parentUuid === null ? null : this.resolve(parentUuid);
-      if (parent !== null && !this.byId.has(parent) && fallbackParentUuid !== undefined) {
-        parent = fallbackParentUuid === null ? null : this.resolve(fallbackParentUuid);
-      }
+    for (const entry of this.entries) {
+      let parent = entry.parentId === null ? null : this.resolve(entry.parentId);
+      const fallback = this.fallbackParents.get(entry);
+      if (parent !== null && fallback !== undefined && !this.byId.has(parent)) parent = fallback === null ? null : this.resolve(fallback);
       entry.parentId = parent;
       entry.data.parentId = parent;
       if (entry !== this.leaf) entries.push(entry);

@@ -19,6 +19,11 @@ export class HeaderFacts {
   private line: number | undefined;
   private conversation = false;
 
+  /** Whether a line has named the session. */
+  get named(): boolean {
+    return this.firstSessionId !== undefined;
+  }
+
   see(record: JsonObject, line: number): void {
     const sessionId = stringField(record, "sessionId");
     const inChain = typeof record.uuid === "string" && record.isSidechain !== true;

@@ -25,6 +25,16 @@ import { addUserLine, type UserContext } from "./user.ts";
 /** Line types that sit in the uuid chain; any other type with a uuid is kept as pass-through and named once. */
 const CHAIN_TYPES = new Set(["user", "assistant", "system", "attachment", "progress"]);
 
+/**
+ * Lines whose first bytes show they are nothing this reader keeps: Claude Code's bookkeeping
+ * (written type first) and a subagent's lines. Once the session's id is known they are not
+ * parsed at all; in a long transcript they are about half the lines (the logged API requests
+ * repeat every message). One that does not end in `}` is parsed anyway, so a torn one is
+ * still reported.
+ */
+const BOOKKEEPING_LINE = /^\{"type":"(?:queue-operation|last-prompt|api-request|api-request-shape|api-request-blob|api-request-resumed|cost-state|mode|atis-latch|tools-used|file-history-snapshot|file-history-delta|custom-title|ai-title|tag|summary)"/;
+const SIDECHAIN_LINE = /^\{"parentUuid":(?:null|"[^"]*"),"isSidechain":true,/;
+
 function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a session: ${why}`, { file, line });
 }
@@ -52,6 +62,13 @@ class TranscriptReader {
   private previousUnnamed: string | undefined;
 
   read(raw: RawLine): void {
+    if (this.header.named && raw.text.endsWith("}")) {
+      if (BOOKKEEPING_LINE.test(raw.text)) return;
+      if (SIDECHAIN_LINE.test(raw.text)) {
+        this.sidechainLines++;
+        return;
+      }
+    }
     const record = parseLine(raw);
     if (typeof record === "string") {
       this.problems.push({ line: raw.line, reason: record });
