@@ -6,7 +6,7 @@
  */
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import type { Entry } from "../../types.ts";
-import { assistantBlocks, stopReasonOf, type BlockData } from "./blocks.ts";
+import { assistantBlocks, stopReasonOf } from "./blocks.ts";
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 
 /** The model name Claude Code gives the messages it writes itself ("No response requested.", API errors). */
@@ -68,10 +68,11 @@ export function addAssistantLine(chain: ChainBuilder, ids: MessageIds, line: Ass
   const continued = previous !== undefined && messageId !== undefined && ids.get(previous) === messageId ? previous : undefined;
   if (continued && isObject(continued.data.message)) {
     const target = continued.data.message;
-    const fields = messageFields(line);
-    const blocks: BlockData[] = Array.isArray(target.content) ? target.content.filter(isObject) : [];
-    target.content = [...blocks, ...(Array.isArray(fields.content) ? fields.content.filter(isObject) : [])];
-    if (fields.stopReason !== undefined) target.stopReason = fields.stopReason;
+    // The message's own array (made by messageFields), grown in place: an answer of many lines costs no copies.
+    const blocks: unknown[] = Array.isArray(target.content) ? target.content : (target.content = []);
+    for (const block of assistantBlocks(line.message.content)) blocks.push(block);
+    const stopReason = stopReasonOf(line.message.stop_reason);
+    if (stopReason !== undefined) target.stopReason = stopReason;
     chain.join(line.uuid, continued, true);
     return;
   }
