@@ -57,6 +57,19 @@ export function addSystemLine(chain: ChainBuilder, boundaries: Boundaries, line:
   boundaries.set(entry, { firstKeptUuid: firstPreserved(metadata), tokensBefore: numberField(metadata, "preTokens") });
 }
 
+/** The sentence Claude Code opens a compaction summary with (2.1.328 and earlier): its words, not the summary's. */
+const SUMMARY_PREFACE = /^This session is being continued from a previous conversation\b[^\n]*(?:\n[^\n]+)*\n\n/;
+
+/**
+ * The summary a compaction line holds, without what Claude Code wraps around it: its opening
+ * paragraph (the context wrapper says what a summary is) and its system reminders (a list of the
+ * tools used before it). What is left is the summary the model wrote.
+ */
+export function summaryOf(text: string): string {
+  const body = text.replace(SUMMARY_PREFACE, "").replace(/<system-reminder>[\s\S]*?<\/system-reminder>\n?/g, "");
+  return body.trim() === "" ? text : body.trim();
+}
+
 /** The boundary a summary line hangs from, if it does. */
 export function boundaryOf(boundaries: Boundaries, parent: Entry | undefined): Boundary | undefined {
   return parent ? boundaries.get(parent) : undefined;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { isAgentError } from "../../../errors.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { messageText } from "../../messages.ts";
+import { summaryOf } from "./compaction.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
 const DIR = join(import.meta.dir, "../../../../fixtures/sessions/claude-code");
@@ -235,9 +236,18 @@ describe("what the header and the lines say", () => {
     expect(child?.parentId).toBe("aaaaaaaa-0000-4000-8000-000000000003");
   });
 
+  test.each([
+    ["Claude Code's opening paragraph and reminders go", "This session is being continued from a previous conversation that ran out of context. More.\n\n<system-reminder>\ntools\n</system-reminder>\nThe summary.", "The summary."],
+    ["a summary without them stays as it is", "Fixed the parser.\n\nNext: errors.", "Fixed the parser.\n\nNext: errors."],
+    ["a reminder in the middle goes", "Part one.\n<system-reminder>x</system-reminder>\nPart two.", "Part one.\nPart two."],
+    ["nothing but the opening paragraph stays whole (nothing else to keep)", "This session is being continued from a previous conversation.\n\n", "This session is being continued from a previous conversation.\n\n"],
+  ])("a compaction's summary: %s", (_why, text, expected) => {
+    expect(summaryOf(text)).toBe(expected);
+  });
+
   test("the compaction names the first preserved message and the tokens before it", () => {
     const compaction = load("compaction.jsonl").entries.find((e) => e.type === "compaction");
-    expect(compaction?.data).toMatchObject({ firstKeptEntryId: "dddddddd-0000-4000-8000-000000000006", tokensBefore: 48000 });
+    expect(compaction?.data).toMatchObject({ summary: "SUMMARY: src/price.ts fixed; tests were failing.", firstKeptEntryId: "dddddddd-0000-4000-8000-000000000006", tokensBefore: 48000 });
   });
 
   test("an image the user pasted is carried as an image", () => {

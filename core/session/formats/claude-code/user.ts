@@ -6,7 +6,7 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import type { Entry } from "../../types.ts";
 import { contentText, holdsToolResult, splitToolResults, userBlocks, type ToolResultBlock } from "./blocks.ts";
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
-import { boundaryOf, type Boundaries } from "./compaction.ts";
+import { boundaryOf, summaryOf, type Boundaries } from "./compaction.ts";
 import { classifyUserText } from "./user-text.ts";
 
 export interface UserLine {
@@ -96,7 +96,7 @@ export function addUserLine(context: UserContext, line: UserLine): void {
   const content = line.message.content;
   if (line.record.isCompactSummary === true) {
     const boundary = boundaryOf(context.boundaries, chain.entryFor(line.parentUuid));
-    const fields: JsonObject = { timestamp: line.timestamp, summary: contentText(content) };
+    const fields: JsonObject = { timestamp: line.timestamp, summary: summaryOf(contentText(content)) };
     if (boundary?.firstKeptUuid !== undefined) fields.firstKeptEntryId = chain.resolve(boundary.firstKeptUuid);
     if (boundary?.tokensBefore !== undefined) fields.tokensBefore = boundary.tokensBefore;
     chain.add("compaction", line.uuid, line.line, line.parentUuid, fields, { conversation: true });
