@@ -182,17 +182,17 @@ const CASES = [
   },
   {
     name: "0d1e2f30-4152-4637-8849-5a6b7c8d9e0f.jsonl",
-    why: "the smallest file Claude Code resumes (no uuid, no sessionId) reads as two messages",
+    why: "lines without a uuid (the smallest Claude Code resumes): only the last reaches the model, as in Claude Code",
     expected: {
       entries: 2,
       leafLine: 2,
       problems: [],
-      context: ["user: Carry on with the parser.", "assistant: On it."],
+      context: ["assistant: On it."],
       commands: [],
       read: [],
       modified: [],
       models: [],
-      last: "Carry on with the parser.",
+      last: undefined,
     },
   },
 ];

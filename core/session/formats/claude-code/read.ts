@@ -59,7 +59,6 @@ class TranscriptReader {
   private readonly messageIds: MessageIds = new Map();
   private readonly user: UserContext = { chain: this.chain, toolNames: new Map(), boundaries: new Map(), commands: new Set() };
   sidechainLines = 0;
-  private previousUnnamed: string | undefined;
 
   read(raw: RawLine): void {
     if (this.header.named && raw.text.endsWith("}")) {
@@ -98,16 +97,16 @@ class TranscriptReader {
 
   /**
    * A line's id and parent. A `user` or `assistant` line without a `uuid` (the smallest line
-   * Claude Code resumes has none) is named by its line number and hangs from the previous such line.
+   * Claude Code resumes has none) is named by its line number. Claude Code 2.1.328 keeps such
+   * lines under one missing key, so only the last of them reaches the model (seen by `bun run
+   * compat`): each is a root of its own, and the newest is the leaf.
    */
   private lineId(record: JsonObject, type: string, hasMessage: boolean, line: number): { uuid: string; parentUuid: string | null } | undefined {
     const uuid = stringField(record, "uuid");
-    const parentUuid = stringField(record, "parentUuid");
-    if (uuid !== undefined && uuid !== "") return { uuid, parentUuid: parentUuid ?? null };
+    const parentUuid = stringField(record, "parentUuid") ?? null;
+    if (uuid !== undefined && uuid !== "") return { uuid, parentUuid };
     if (!hasMessage || (type !== "user" && type !== "assistant")) return undefined;
-    const named = { uuid: `line-${line}`, parentUuid: parentUuid ?? this.previousUnnamed ?? null };
-    this.previousUnnamed = named.uuid;
-    return named;
+    return { uuid: `line-${line}`, parentUuid };
   }
 
   private rememberToolNames(message: JsonObject): void {

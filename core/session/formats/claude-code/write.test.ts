@@ -77,6 +77,13 @@ test("a Claude Code source on a cloud's model id (Bedrock, Vertex) names no Anth
   expect(file.content).toBe(expectedFile({ version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" }));
 });
 
+test("a Claude Code branch ending in Claude Code's own filler resumes with the model of the answer before it, as Claude Code does", () => {
+  const path = join(FIXTURES, "sessions/claude-code/notes.jsonl");
+  const model = restoredModel(analyzeBranch(readClaudeCodeSession(readFileSync(path), path)).branch.entries);
+  expect(model).toEqual({ pi: { provider: "anthropic", modelId: "claude-opus-4-5" }, omp: "anthropic/claude-opus-4-5" });
+  expect(renderClaudeCodeSession(input({ model })).content).toContain('"model":"claude-opus-4-5"');
+});
+
 describe("handed off and read back: the context is the document and the acknowledgement", () => {
   const roundTrip = (given: NewSessionInput) => {
     const file = renderClaudeCodeSession(given);
