@@ -57,17 +57,34 @@ export function addSystemLine(chain: ChainBuilder, boundaries: Boundaries, line:
   boundaries.set(entry, { firstKeptUuid: firstPreserved(metadata), tokensBefore: numberField(metadata, "preTokens") });
 }
 
-/** The sentence Claude Code opens a compaction summary with (2.1.328 and earlier): its words, not the summary's. */
-const SUMMARY_PREFACE = /^This session is being continued from a previous conversation\b[^\n]*(?:\n[^\n]+)*\n\n/;
+/** How Claude Code (2.1.328 and earlier) opens a compaction summary: its words, not the summary's. */
+const SUMMARY_PREFACE = "This session is being continued from a previous conversation";
+
+/** The text without its `<system-reminder>…</system-reminder>` blocks (and the newline after each); one left open stays. */
+function withoutReminders(text: string): string {
+  const open = "<system-reminder>";
+  const close = "</system-reminder>";
+  const parts: string[] = [];
+  let from = 0;
+  for (let start = text.indexOf(open); start !== -1; start = text.indexOf(open, from)) {
+    const end = text.indexOf(close, start + open.length);
+    if (end === -1) break;
+    parts.push(text.slice(from, start));
+    from = end + close.length + (text[end + close.length] === "\n" ? 1 : 0);
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
 
 /**
  * The summary a compaction line holds, without what Claude Code wraps around it: its opening
  * paragraph (the context wrapper says what a summary is) and its system reminders (a list of the
- * tools used before it). What is left is the summary the model wrote.
+ * tools used before it). What is left is the summary the model wrote. Linear in the text.
  */
 export function summaryOf(text: string): string {
-  const body = text.replace(SUMMARY_PREFACE, "").replace(/<system-reminder>[\s\S]*?<\/system-reminder>\n?/g, "");
-  return body.trim() === "" ? text : body.trim();
+  const blank = text.startsWith(SUMMARY_PREFACE) ? text.indexOf("\n\n") : -1;
+  const body = withoutReminders(blank === -1 ? text : text.slice(blank + 2)).trim();
+  return body === "" ? text : body;
 }
 
 /** The boundary a summary line hangs from, if it does. */

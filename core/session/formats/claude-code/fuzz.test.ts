@@ -123,6 +123,8 @@ describe("hostile Claude Code shapes the mutators do not reach", () => {
     ["an answer that is its own parent", () => `${answer("a", "a", "msg_1", '{"type":"text","text":"x"}')}\n`],
     ["tool input nested 100,000 deep", () => `${user("u", null, '"go"')}\n${answer("a", "u", "msg_1", `{"type":"tool_use","id":"t","name":"Bash","input":${"[".repeat(100_000)}${"]".repeat(100_000)}}`)}\n${user("r", "a", '[{"type":"tool_result","tool_use_id":"t","content":"ok"}]')}\n`],
     ["100,000 tool results in one line", () => `${user("u", null, '"go"')}\n${user("r", "u", `[${many(100_000, (i) => `{"type":"tool_result","tool_use_id":"t${i}","content":"ok"}`).split("\n").join(",")}]`)}\n`],
+    ["a compaction summary of 300,000 reminders never closed", () => `${user("s", null, JSON.stringify(`This session is being continued from a previous conversation\n\n${"<system-reminder>".repeat(300_000)}`)).replace('"type":"user"', '"isCompactSummary":true,"type":"user"')}\n`],
+    ["a 1,000,000-line compaction summary with no blank line", () => `${user("s", null, JSON.stringify(`This session is being continued from a previous conversation${"\nx".repeat(1_000_000)}`)).replace('"type":"user"', '"isCompactSummary":true,"type":"user"')}\n`],
     ["a compaction boundary that is its own logical parent", () => `{"parentUuid":null,"logicalParentUuid":"b",${base},"type":"system","subtype":"compact_boundary","uuid":"b","compactMetadata":{"preservedSegment":{"headUuid":"b","tailUuid":"b"}}}\n${user("s", "b", '"summary"').replace('"type":"user"', '"isCompactSummary":true,"type":"user"')}\n`],
   ];
 

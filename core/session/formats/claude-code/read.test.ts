@@ -240,6 +240,8 @@ describe("what the header and the lines say", () => {
     ["Claude Code's opening paragraph and reminders go", "This session is being continued from a previous conversation that ran out of context. More.\n\n<system-reminder>\ntools\n</system-reminder>\nThe summary.", "The summary."],
     ["a summary without them stays as it is", "Fixed the parser.\n\nNext: errors.", "Fixed the parser.\n\nNext: errors."],
     ["a reminder in the middle goes", "Part one.\n<system-reminder>x</system-reminder>\nPart two.", "Part one.\nPart two."],
+    ["a reminder left open stays", "Part one.\n<system-reminder>never closed", "Part one.\n<system-reminder>never closed"],
+    ["the opening paragraph goes only at the start", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore.", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore."],
     ["nothing but the opening paragraph stays whole (nothing else to keep)", "This session is being continued from a previous conversation.\n\n", "This session is being continued from a previous conversation.\n\n"],
   ])("a compaction's summary: %s", (_why, text, expected) => {
     expect(summaryOf(text)).toBe(expected);
