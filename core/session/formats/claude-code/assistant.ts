@@ -16,7 +16,7 @@ export const SYNTHETIC_MODEL = "<synthetic>";
  * Anthropic's own model ids (`claude-sonnet-4-5`); a gateway's or a cloud's (`us.anthropic.…`,
  * `…@20250514`, an ARN) name no model of the `anthropic` provider, so they get none.
  */
-const ANTHROPIC_MODEL_ID = /^claude-[a-z0-9][a-z0-9.-]*$/;
+export const ANTHROPIC_MODEL_ID = /^claude-[a-z0-9][a-z0-9.-]*$/;
 
 export interface AssistantLine {
   uuid: string;

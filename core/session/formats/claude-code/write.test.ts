@@ -58,6 +58,11 @@ describe("a new Claude Code session: the document, then an acknowledgement", () 
       { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" },
     ],
     ["from Claude Code with no model on its branch: <synthetic>", input({ model: { pi: undefined, omp: undefined } }), { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" }],
+    [
+      "from Claude Code, a model id that is no Claude model's (a hand-edited file): <synthetic>",
+      input({ model: { pi: { provider: "anthropic", modelId: "claude-x\n\"}" }, omp: undefined } }),
+      { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" },
+    ],
     ["from Codex: the tested version (a Codex version is not Claude Code's)", input({ source: { format: "codex", agentVersion: "0.169.0", modelProvider: "openai" }, model: piModel }), { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" }],
     ["from a stream with no cwd: no cwd field", input({ cwd: undefined }), { version: "2.1.300", model: "claude-opus-4-5" }],
   ])("%s", (_why, given, expected) => {

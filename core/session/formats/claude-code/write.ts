@@ -6,7 +6,7 @@
  * would add and save its own "No response requested.", so the file carries its own answer.
  */
 import type { NewSessionFile, NewSessionInput } from "../types.ts";
-import { SYNTHETIC_MODEL } from "./assistant.ts";
+import { ANTHROPIC_MODEL_ID, SYNTHETIC_MODEL } from "./assistant.ts";
 
 /** The Claude Code version `bun run compat` ran; a new file says it when the source was not Claude Code's. */
 export const CLAUDE_CODE_TESTED_VERSION = "2.1.328";
@@ -28,7 +28,8 @@ function lineUuid(newEntryId: () => string): string {
  */
 function acknowledgementModel(input: NewSessionInput): string {
   const model = input.model.pi;
-  return input.source.format === "claude-code" && model?.provider === "anthropic" ? model.modelId : SYNTHETIC_MODEL;
+  const claudeModel = model?.provider === "anthropic" && ANTHROPIC_MODEL_ID.test(model.modelId);
+  return input.source.format === "claude-code" && claudeModel ? model.modelId : SYNTHETIC_MODEL;
 }
 
 export function renderClaudeCodeSession(input: NewSessionInput): NewSessionFile {
