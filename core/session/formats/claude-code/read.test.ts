@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { isAgentError } from "../../../errors.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { messageText } from "../../messages.ts";
+import { assistantLine, jsonl, userLine, uuid } from "../../../../fixtures/sessions/claude-code/builders.ts";
 import { summaryOf } from "./compaction.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
@@ -228,6 +229,18 @@ describe("what the header and the lines say", () => {
     const session = load("notes.jsonl");
     expect(session.unknownTypes).toEqual(["future-kind"]);
     expect(analyzeBranch(session).branch.danglingParent).toBeUndefined();
+  });
+
+  test("a tool-result line with nothing usable in it still holds the chain together", () => {
+    const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000d1", cwd: "/home/dev/shop" };
+    const text = jsonl([
+      userLine(place, uuid("2", 1), null, 1, "Go."),
+      userLine(place, uuid("2", 2), uuid("2", 1), 2, [{ type: "tool_result", content: "no id" }]),
+      assistantLine(place, uuid("2", 3), uuid("2", 2), 3, [{ type: "text", text: "Done." }], { messageId: "msg_1" }),
+    ]);
+    const analysis = analyzeBranch(readClaudeCodeSession(text, "x.jsonl"));
+    expect(analysis.branch.danglingParent).toBeUndefined();
+    expect(analysis.context.map((m) => messageText(m))).toEqual(["Go.", "Done."]);
   });
 
   test("a child of a middle line of a streamed answer hangs from the one message", () => {

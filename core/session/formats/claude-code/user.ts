@@ -74,7 +74,9 @@ function addToolResults(context: UserContext, line: UserLine, content: unknown[]
     parent = last.id;
   });
   if (userWords) last = message(context, line, idOf(results.length), parent, { role: "user", content: extra });
-  if (last && last.id !== line.uuid) context.chain.join(line.uuid, last, true);
+  // Nothing usable in it (results without an id): the line still holds the chain together.
+  if (!last) note(context, line);
+  else if (last.id !== line.uuid) context.chain.join(line.uuid, last, true);
 }
 
 /** A `!` command's output joins the command it follows, when that is the line above it. */
