@@ -2,8 +2,9 @@
  * `bun run compat`: the real agents are the judge. Installs pinned pi, omp, Claude Code and
  * Codex from committed lockfiles (outside the repository, cached), then re-executes itself in
  * a network namespace that has only loopback and checks, against fake model servers:
- * that pi and omp read every session fixture as we do, that the sessions we write resume in
- * them, and (with --regenerate) records real transcripts into fixtures/real/<agent>/.
+ * that pi, omp and Claude Code read every session fixture of theirs as we do, that the sessions
+ * we write resume in them, and (with --regenerate) records real transcripts into
+ * fixtures/real/<agent>/.
  *
  *   bun run compat [--regenerate] [--only pi,omp]
  *
@@ -13,6 +14,8 @@ import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
 import { checkCodexHandoff } from "./checks/codex-handoff.ts";
+import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
+import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
@@ -84,6 +87,11 @@ async function inside(options: Options): Promise<number> {
     const omp = options.agents.find((a) => a.name === "omp");
     for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks, dns);
     for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
+    const claude = options.agents.find((a) => a.name === "claude-code");
+    if (claude) {
+      await checkClaudeCodeReading(claude, dirs.get(claude.name) ?? "", checks, dns);
+      await checkClaudeCodeResume(claude, dirs.get(claude.name) ?? "", checks, dns);
+    }
     const codexAgent = options.agents.find((a) => a.name === "codex");
     if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
     for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });

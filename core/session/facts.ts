@@ -1,4 +1,4 @@
-import { isObject, stringField, type JsonObject } from "../json.ts";
+import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
 import { judgeRun, readExitCode } from "./runs.ts";
 import { classifyToolCall } from "./tools.ts";
@@ -110,7 +110,9 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (!run) break;
           // One result answers one call: a later result with a reused id must not judge this run again.
           pendingCommands.delete(id);
-          Object.assign(run, judgeRun(run.command, readExitCode(resultText(message), message.isError === true), resultText(message)));
+          // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
+          const stated = message.exitCode === null ? null : numberField(message, "exitCode");
+          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(resultText(message), message.isError === true), resultText(message)));
           // What a command deleted is gone only if it ran to success.
           if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
           break;

@@ -10,7 +10,8 @@ import type { Entry } from "./types.ts";
  *   `default`; once there is one, assistant messages no longer count. Before it, the last
  *   assistant message's `provider/model`.
  * A field is undefined when the branch names no model that agent could call (none at all, or
- * one without a provider or id): the agent then starts with its default model.
+ * one without a provider or id): the agent then starts with its default model. An answer that
+ * names no model at all (a reader's mark for an agent's own filler) changes nothing.
  */
 export interface RestoredModel {
   pi: { provider: string; modelId: string } | undefined;
@@ -35,7 +36,12 @@ export function restoredModel(branch: readonly Entry[]): RestoredModel {
         ompExplicit = true;
       }
     } else if (entry.type === "message" && isObject(entry.data.message) && entry.data.message.role === "assistant") {
-      pi = both(stringField(entry.data.message, "provider"), stringField(entry.data.message, "model"));
+      const provider = stringField(entry.data.message, "provider");
+      const model = stringField(entry.data.message, "model");
+      // An answer that names no model at all is an agent's own filler (Claude Code's `<synthetic>`
+      // lines, read without a model): no agent resumes with it. pi and omp always name one.
+      if (provider === undefined && model === undefined) continue;
+      pi = both(provider, model);
       if (!ompExplicit) omp = pi && `${pi.provider}/${pi.modelId}`;
     }
   }

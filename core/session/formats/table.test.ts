@@ -48,10 +48,10 @@ describe("every fixture is read as the agent that wrote it", () => {
     expect(fixtures.filter((f) => f.startsWith("fixtures/real/")).length).toBeGreaterThanOrEqual(4);
   });
 
-  // An agent's own refused files (fixtures/sessions/<agent>/bad/) are its reader's tests.
-  const sessions = fixtures.filter(
-    (file) => !(file.startsWith("fixtures/sessions/bad/") && file.slice("fixtures/sessions/bad/".length) in NOT_SESSIONS) && !/^fixtures\/sessions\/[^/]+\/bad\//.test(file),
-  );
+  // An agent's own refused files (fixtures/sessions/<agent>/bad/, and a Claude Code subagent's
+  // own agent-*.jsonl, which is not a conversation) are its reader's tests.
+  const refusedByItsReader = (file: string) => /^fixtures\/sessions\/[^/]+\/bad\//.test(file) || /^fixtures\/sessions\/claude-code\/agent-[^/]*\.jsonl$/.test(file);
+  const sessions = fixtures.filter((file) => !(file.startsWith("fixtures/sessions/bad/") && file.slice("fixtures/sessions/bad/".length) in NOT_SESSIONS) && !refusedByItsReader(file));
   test.each(sessions)("%s", (file) => {
     const bytes = new Uint8Array(readFileSync(join(REPO, file)));
     const agent = writerOf(file);

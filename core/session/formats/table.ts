@@ -1,3 +1,4 @@
+import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { omp } from "./omp/index.ts";
 import { pi } from "./pi/index.ts";
@@ -10,7 +11,7 @@ import type { AgentName, SessionFormat } from "./types.ts";
 export const FORMATS: readonly SessionFormat[] = [
   pi,
   omp,
-  // ── Claude Code (issue 11): `claudeCode` from ./claude-code/index.ts ──
+  claudeCode,
   codex,
 ];
 

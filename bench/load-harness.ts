@@ -1,0 +1,103 @@
+/**
+ * The reader benchmark's harness, for any format: a deterministic ~100 MB file (written once,
+ * kept in bench/out/), then, each in a process of its own so peak RSS is per run, a baseline
+ * (read the file and JSON.parse every line, nothing else) and ours (what the CLI does: read in
+ * chunks, the format's reader, the branch and its context). Targets (issue 2): time ≤ 1.5× the
+ * baseline's, peak RSS ≤ 3× the file.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readSessionFile } from "../cli/files.ts";
+import { analyzeBranch } from "../core/session/analyze.ts";
+import type { SessionBytes } from "../core/session/lines.ts";
+import type { Session } from "../core/session/types.ts";
+import { median, ms } from "./stats.ts";
+
+export interface LoadBench {
+  /** What the file is, for the report: `Claude Code transcript`. */
+  label: string;
+  /** The file's name in bench/out/ (change it when the generator changes). */
+  fileName: string;
+  /** Writes the file at `path` with about `targetBytes` bytes. */
+  generate(path: string, targetBytes: number): void;
+  read(input: SessionBytes, file: string): Session;
+  /** This script (`import.meta.path`): the runs are children of it. */
+  script: string;
+}
+
+/** mulberry32: a tiny seeded PRNG, so every run writes the same bytes. */
+export function createRng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The work measured in a child: returns nothing, so only what it keeps alive counts toward RSS. */
+function runChild(bench: LoadBench, mode: string, path: string): void {
+  const started = performance.now();
+  let kept: unknown;
+  if (mode === "baseline") {
+    const text = readFileSync(path, "utf8");
+    const values: unknown[] = [];
+    for (const line of text.split("\n")) if (line !== "") values.push(JSON.parse(line));
+    kept = values;
+  } else {
+    kept = analyzeBranch(bench.read(readSessionFile(path).chunks, path));
+  }
+  const elapsed = performance.now() - started;
+  // maxRSS is in kilobytes.
+  process.stdout.write(`${JSON.stringify({ ms: elapsed, peakRss: process.resourceUsage().maxRSS * 1024, kept: kept !== undefined })}\n`);
+}
+
+async function measure(bench: LoadBench, mode: string, path: string): Promise<{ ms: number; peakRss: number }> {
+  const proc = Bun.spawn([process.execPath, bench.script, "--child", mode, path], { stdout: "pipe", stderr: "inherit" });
+  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${mode} run exited ${code}`);
+  const result: unknown = JSON.parse(stdout);
+  if (typeof result !== "object" || result === null || !("ms" in result) || !("peakRss" in result)) throw new Error(`${mode}: unexpected output ${stdout}`);
+  return { ms: Number(result.ms), peakRss: Number(result.peakRss) };
+}
+
+const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(0)} MB`;
+
+async function compare(bench: LoadBench): Promise<void> {
+  const runs = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
+  const targetBytes = Number(process.env.LOAD_MB ?? 100) * 1_000_000;
+  const out = join(import.meta.dir, "out");
+  mkdirSync(out, { recursive: true });
+  const path = join(out, bench.fileName.replace(".jsonl", `-${targetBytes / 1_000_000}mb.jsonl`));
+  if (!existsSync(path)) {
+    const started = performance.now();
+    bench.generate(path, targetBytes);
+    console.log(`wrote ${path} in ${ms(performance.now() - started)}`);
+  }
+  const size = statSync(path).size;
+  const lines = readFileSync(path, "latin1").split("\n").length - 1;
+
+  await measure(bench, "baseline", path); // warm the file cache
+  const results: Record<"baseline" | "ours", { ms: number; peakRss: number }[]> = { baseline: [], ours: [] };
+  for (let i = 0; i < runs; i++) {
+    results.baseline.push(await measure(bench, "baseline", path));
+    results.ours.push(await measure(bench, "ours", path));
+  }
+  const time = (mode: "baseline" | "ours") => median(results[mode].map((r) => r.ms));
+  const rss = (mode: "baseline" | "ours") => median(results[mode].map((r) => r.peakRss));
+  const ratio = time("ours") / time("baseline");
+  const rssRatio = rss("ours") / size;
+  console.log(`load + context: ${mb(size)} ${bench.label}, ${lines.toLocaleString("en-US")} lines, medians of ${runs} runs (one process each)`);
+  console.log(`  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`);
+  console.log(`  ours (reader + analyzeBranch)            ${ms(time("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`);
+  console.log(`  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}`);
+  console.log(`  peak RSS ${rssRatio.toFixed(2)}× file size (target ≤ 3×) ${rssRatio <= 3 ? "ok" : "MISSED"}`);
+}
+
+/** The benchmark's entry point: the comparison, or (`--child <mode> <path>`) one measured run. */
+export async function runLoadBench(bench: LoadBench): Promise<void> {
+  if (process.argv[2] === "--child") runChild(bench, process.argv[3] ?? "", process.argv[4] ?? "");
+  else await compare(bench);
+}
