@@ -7,6 +7,7 @@ describe("isLocalEndpoint: a server the user runs, whose models are theirs to na
     // This machine.
     ["localhost", "http://localhost:9000/v1", true],
     ["a subdomain of localhost", "http://llm.localhost/v1", true],
+    ["localhost as a fully qualified name", "http://localhost.:9000/v1", true],
     ["127.0.0.1", "http://127.0.0.1:9000/v1", true],
     ["127.x written short", "http://127.1:9000/v1", true],
     ["IPv6 loopback", "http://[::1]:9000/v1", true],
@@ -21,6 +22,7 @@ describe("isLocalEndpoint: a server the user runs, whose models are theirs to na
     ["IPv6 unique local", "http://[fd12:3456::1]:9000/v1", true],
     ["IPv6 link-local", "http://[fe80::1]:9000/v1", true],
     ["an mDNS name", "http://gpu-box.local:9000/v1", true],
+    ["an mDNS name, fully qualified", "http://gpu-box.local.:9000/v1", true],
     ["Docker's name for the host", "http://host.docker.internal:9000/v1", true],
     ["a home network name", "http://nas.home.arpa:9000/v1", true],
     ["a container or LAN name without a dot", "http://llm:9000/v1", true],

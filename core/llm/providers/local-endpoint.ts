@@ -6,7 +6,12 @@ import type { ProviderProfile } from "./profile.ts";
  * endpoint is asked for its models instead.
  */
 
-/** The four numbers of a dotted IPv4 address, as the URL parser writes it (`127.1` becomes `127.0.0.1`). */
+/** A host name as compared: lower case, without the dot that ends a fully qualified name (`localhost.`). */
+function bare(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.$/, "");
+}
+
+/** The first two numbers of a dotted IPv4 address (all the ranges here need), as the URL parser writes it (`127.1` becomes `127.0.0.1`). */
 function ipv4Of(host: string): [number, number] | undefined {
   const match = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
   if (match) return [Number(match[1]), Number(match[2])];
@@ -19,7 +24,7 @@ function ipv4Of(host: string): [number, number] | undefined {
 
 /** This machine: `localhost` (and its subdomains, RFC 6761), 127.0.0.0/8, `::1`, the unspecified address. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
+  const host = bare(hostname);
   if (host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || host === "[::]") return true;
   const v4 = ipv4Of(host);
   return v4 !== undefined && (v4[0] === 127 || v4[0] === 0);
@@ -33,7 +38,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * and a name without a dot (a LAN or container name such as `gpu-box` or `ollama`).
  */
 function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
+  const host = bare(hostname);
   const v4 = ipv4Of(host);
   if (v4) {
     const [a, b] = v4;
