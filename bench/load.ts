@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, s
 import { join } from "node:path";
 import { readSessionFile } from "../cli/files.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
-import { parseSession } from "../core/session/parse.ts";
+import { readSession } from "../core/session/formats/read.ts";
 import { median, ms } from "./stats.ts";
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
@@ -157,8 +157,9 @@ function runChild(mode: string, path: string): void {
     for (const line of text.split("\n")) if (line !== "") values.push(JSON.parse(line));
     kept = values;
   } else {
-    // What the CLI does (cli/session.ts): read the file in chunks, parse, then the branch and its context.
-    const session = parseSession(readSessionFile(path).chunks, path);
+    // What the CLI does (cli/session.ts): read the file in chunks, recognise its format from the
+    // first lines, parse, then the branch and its context.
+    const { session } = readSession(readSessionFile(path).chunks, path);
     kept = analyzeBranch(session);
   }
   const elapsed = performance.now() - started;
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
 
   console.log(`load + context: ${mb(size)} v3 session, ${lines.toLocaleString("en-US")} lines, medians of ${RUNS} runs (one process each)`);
   console.log(`  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`);
-  console.log(`  ours (parseSession + analyzeBranch)      ${ms(time("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`);
+  console.log(`  ours (readSession + analyzeBranch)       ${ms(time("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`);
   console.log(`  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}`);
   console.log(`  peak RSS ${rssRatio.toFixed(2)}× file size (target ≤ 3×) ${rssRatio <= 3 ? "ok" : "MISSED"}`);
 }

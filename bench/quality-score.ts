@@ -7,7 +7,7 @@
 import { userConstraints } from "../core/handoff/constraints.ts";
 import { extractNotes } from "../core/handoff/offline/extract.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
-import { parseSession } from "../core/session/parse.ts";
+import { parseSession } from "../core/session/formats/pi/parse.ts";
 
 export type FactKind = "path" | "command" | "constraint" | "request";
 

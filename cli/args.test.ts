@@ -90,6 +90,11 @@ describe("suggest", () => {
     ["foucs", ["focus", "model"], "focus"],
     ["inspcet", ["handoff", "inspect"], "inspect"],
     ["xyz", ["handoff", "inspect"], undefined],
+    // Two edits, but every letter replaced: nothing in common.
+    ["x", ["to", "json"], undefined],
+    ["ab", ["to"], undefined],
+    ["t", ["to", "json"], "to"],
+    ["tto", ["to"], "to"],
     ["anything", [], undefined],
   ])("suggests for %s among %p: %p", (word, known, expected) => {
     expect(suggest(word, known)).toBe(expected);

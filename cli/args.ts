@@ -18,7 +18,10 @@ function editDistance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The closest known word, when it is close enough to be what the user meant. */
+/**
+ * The closest known word, when it is close enough to be what the user meant: a few edits away,
+ * and sharing something with it (`-x` is two edits from `to`, but nothing of it).
+ */
 export function suggest(word: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
@@ -26,7 +29,8 @@ export function suggest(word: string, known: readonly string[]): string | undefi
     const distance = editDistance(word, candidate);
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  if (best === undefined || bestDistance >= Math.max(word.length, best.length)) return undefined;
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
 /** How a flag is read: whether it takes a value, and whether an empty one would point elsewhere. */

@@ -34,6 +34,7 @@ describe("agent config", () => {
         "base-url        OpenAI's API                         default",
         "context-window  128000                               default",
         "engine          auto (offline: no model configured)  default",
+        "to              the source's agent                   default",
         "api key         not set                              OPENAI_API_KEY (read from the environment only)",
         "",
       ].join("\n"),
@@ -53,6 +54,7 @@ describe("agent config", () => {
         "base-url": { value: "http://127.0.0.1:9/v1", source: "env", from: "OPENAI_BASE_URL" },
         "context-window": { value: 32768, source: "file", from: path, line: 3 },
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
+        to: { value: null, source: "default", from: null },
       },
       apiKey: { set: true, from: "OPENAI_API_KEY" },
     });
@@ -82,7 +84,7 @@ describe("agent config", () => {
   test("the table names the file and line a setting came from", async () => {
     const { path, env } = withConfig('engine = "offline"\n');
     const run = await runAgent(["config"], env);
-    expect(run.stdout).toContain(`engine          offline       ${path}:1\n`);
+    expect(run.stdout).toContain(`engine          offline             ${path}:1\n`);
     expect(run.stdout.split("\n").filter((line) => /\s$/.test(line))).toEqual([]);
   });
 
@@ -142,7 +144,7 @@ describe("secrets in every field of the config file are never printed", () => {
 
 describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
   const CASES: [string, string, (path: string) => string][] = [
-    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine)`],
+    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to)`],
     ["a bad value", "context-window = \"32k\"\n", (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],
     ["the API key", '\napi-key = "sk-live-abcdef0123456789"\n', (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`],

@@ -15,6 +15,7 @@ const CONFIG_ARGS = {
   "base-url": HANDOFF_ARGS["base-url"],
   "context-window": HANDOFF_ARGS["context-window"],
   engine: HANDOFF_ARGS.engine,
+  to: HANDOFF_ARGS.to,
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the table" },
   quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
@@ -24,7 +25,7 @@ export const CONFIG_HELP: CommandHelp = {
   name: "config",
   summary: "Show the settings agent handoff would use, and where each came from",
   description:
-    "Show the settings agent handoff would use (model, base URL, context window, engine) and where each came from: a flag, the environment, the config file, or the default. " +
+    "Show the settings agent handoff would use (model, base URL, context window, engine, the agent the new session is for) and where each came from: a flag, the environment, the config file, or the default. " +
     "Give the same flags as to agent handoff to see what they change.",
   args: CONFIG_ARGS,
   sections: [
@@ -37,6 +38,7 @@ export const CONFIG_HELP: CommandHelp = {
         '  base-url = "http://localhost:11434/v1"',
         "  context-window = 32768",
         '  engine = "auto"  # or llm, offline',
+        '  to = "pi"  # default: the source\'s agent',
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
       ],
@@ -79,6 +81,7 @@ export function buildConfigReport(settings: Settings, file: { path: string; foun
       "base-url": { value: baseUrl === undefined ? null : clean(describeUrl(baseUrl)), ...sourceOf(settings.baseUrl) },
       "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
+      to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
     },
     apiKey: { set: apiKeySet, from: "OPENAI_API_KEY" },
   };
@@ -94,6 +97,7 @@ export function renderConfigReport(settings: Settings, file: { path: string; fou
     ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
     ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
     ["engine", engineText, describeSource(settings.engine.source)],
+    ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
     ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
   ];
   const name = Math.max(...rows.map(([n]) => n.length));

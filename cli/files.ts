@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
+import { decompressIfZstd, startsWithZstdMagic } from "./zstd.ts";
 
 export interface SessionFile {
   /** The path as the user gave it, for messages. */
@@ -118,7 +119,8 @@ function streamReason(path: string, stats: Stats): string | undefined {
  * `/dev/stdin` that names an open descriptor). Folders, devices and unreadable paths are refused
  * with a clear message. Its bytes come as chunks read on demand (a file: at most the size it had
  * when opened, so they match `file.size`), so the whole file is never in memory at once; the
- * file is closed when the chunks are read or their reading is stopped.
+ * file is closed when the chunks are read or their reading is stopped. A zstd-compressed
+ * session (Codex's `.jsonl.zst`) comes decompressed, in one chunk.
  */
 export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
   const fail = (error: unknown) => new AgentError("FILE", `${path}: ${describeFsError(error)}`, { file: path });
@@ -126,7 +128,7 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
     // A person at a terminal would be left waiting for a session to be typed in.
     if (isatty(0)) throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
     const file = { path: "-", absolutePath: "stdin", realPath: "stdin", links: 0, size: 0, mtimeMs: 0, stream: "it was read from stdin" };
-    return { file, chunks: readChunks(0, undefined, "-", false) };
+    return { file, chunks: decompressIfZstd(readChunks(0, undefined, "-", false), "-") };
   }
   const absolutePath = resolve(path);
   let stats: Stats;
@@ -148,7 +150,7 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
     throw fail(error);
   }
   const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs, stream };
-  return { file, chunks: readChunks(fd, stream ? undefined : stats.size, path, true) };
+  return { file, chunks: decompressIfZstd(readChunks(fd, stream ? undefined : stats.size, path, true), path) };
 }
 
 /** Sleeps without giving the event loop a turn: reading is synchronous, like the rest of loading. */
@@ -175,7 +177,7 @@ function* readChunks(fd: number, size: number | undefined, label: string, close:
       }
       if (read === 0) break; // the end of a stream, or a file that shrank since it was opened
       // An endless stream of zeros (`cat /dev/zero |`) would never end its first line.
-      if (size === undefined && done === 0 && buffer.subarray(0, read).includes(0)) throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
+      if (size === undefined && done === 0 && !startsWithZstdMagic(buffer) && buffer.subarray(0, read).includes(0)) throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
       done += read;
       yield buffer.subarray(0, read);
     }

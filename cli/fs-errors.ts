@@ -11,6 +11,7 @@ export const FS_REASONS: Record<string, string> = {
   EEXIST: "already exists; refusing to overwrite it",
   EXDEV: "hard links are not possible there",
   ENAMETOOLONG: "the name is too long for the file system",
+  ENOTDIR: "a part of the path is not a folder",
 };
 
 /** A file-system failure in words a user can act on, naming the path. */

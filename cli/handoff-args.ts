@@ -1,5 +1,5 @@
 import type { ArgsDef } from "citty";
-import { PROVIDER_IDS } from "../core/index.ts";
+import { describeFormatNames, PROVIDER_IDS } from "../core/index.ts";
 import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
@@ -10,7 +10,8 @@ export const HANDOFF_ARGS = {
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL}; at a local endpoint, the one model it serves, asked of it)`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
-  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
+  to: { type: "string", description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`, valueHint: "agent" },
+  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source, or in the --to agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
   record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
@@ -39,12 +40,13 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
       ["AGENT_PROVIDER", "The provider profile, as --provider"],
       ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],
       ["AGENT_ENGINE", "The engine, as --engine"],
+      ["AGENT_TO", "The agent the new session is for, as --to"],
     ],
   },
   {
     title: "CONFIG FILE",
     text: [
-      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window and engine. A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
+      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window, engine and to. A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
     ],
   },
   {

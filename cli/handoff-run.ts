@@ -1,12 +1,13 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, isAgentError, runHandoff, splitLines, upgradeToVersion3, type HandoffDeps, type HandoffInput, type HandoffResult, type Session } from "../core/index.ts";
+import { AgentError, isAgentError, runHandoff, splitLines, type HandoffDeps, type HandoffInput, type HandoffResult, type Recording } from "../core/index.ts";
+import { createFolders, removeCreatedFolders } from "./agent-home.ts";
 import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
 import { askEndpointForModel } from "./model-list.ts";
-import { OUT_TO_STDOUT, type HandoffOptions } from "./options.ts";
+import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
@@ -19,6 +20,7 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
     now: () => new Date(),
     newSessionId: () => crypto.randomUUID(),
     newEntryId: () => crypto.randomUUID().replace(/-/g, "").slice(0, 8),
+    utcOffsetMinutes: (at) => -at.getTimezoneOffset(),
   };
 }
 
@@ -92,38 +94,55 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
 }
 
 /**
- * A version 1 or 2 source as version 3 and then `turn`, written piece by piece from its own lines
- * read again now (the session in memory keeps no text); abandoned when a line is no longer what
- * was read.
+ * The source rewritten as its format asks (pi: a version 1 or 2 file as version 3) and then
+ * `turn`, written piece by piece from its own lines read again now (the session in memory keeps
+ * no text); abandoned when a line is no longer what was read.
  */
-function upgradedSource(session: Session, file: SessionFile, turn: string): Content {
+function rewrittenSource(recording: Extract<Recording, { mode: "rewrite" }>, file: SessionFile): Content {
   return (write) => {
-    if (upgradeToVersion3(session, splitLines(readSessionFile(file.realPath).chunks, { exact: true }), write)) return false;
-    write(turn);
+    if (recording.rewrite(splitLines(readSessionFile(file.realPath).chunks, { exact: true }), write)) return false;
+    write(recording.turn);
     return true;
   };
 }
 
 /** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
-function record(result: HandoffResult, session: Session, file: SessionFile, logger: ConsolaInstance): boolean {
+function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
   const recording = result.recording;
   if (!recording || recording.mode === "skip") return false;
   if (recording.mode === "rewrite" && file.links > 1) {
     // Renaming a new file over it would leave the other names pointing at the old version.
-    logger.warn(`${file.path}: not recorded in the source: it has ${file.links} hard links, and upgrading it to version 3 would split them`);
+    logger.warn(`${file.path}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`);
     return false;
   }
   let done: boolean;
   try {
     if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
-    else done = replaceIfUnchanged(file.realPath, upgradedSource(session, file, recording.turn), file);
+    else done = replaceIfUnchanged(file.realPath, rewrittenSource(recording, file), file);
   } catch (error) {
     logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
     return false;
   }
   if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
-  else if (recording.mode === "rewrite") logger.info(`${file.path}: upgraded to session format version 3 to record the handoff`);
+  else if (recording.mode === "rewrite") logger.info(`${file.path}: ${recording.notice}`);
   return done;
+}
+
+/** Where the new session goes: stdout (`-o -`), the path `-o` names, or a folder known once the session's time is. */
+export type NewSessionPlace = { stdout: true } | { path: string } | { folder: (timestamp: Date) => string };
+
+/** Writes the new session where it goes, creating the agent's folders it needs; nothing is left behind when it fails. */
+function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, { stdout: true }>): string {
+  const path = "path" in place ? place.path : join(place.folder(result.newSession.timestamp), result.newSession.fileName);
+  let created: string | undefined;
+  try {
+    if ("folder" in place) created = createFolders(dirname(path));
+    createFileAtomically(path, result.newSession.content);
+  } catch (error) {
+    removeCreatedFolders(dirname(path), created);
+    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return path;
 }
 
 /**
@@ -134,34 +153,26 @@ function record(result: HandoffResult, session: Session, file: SessionFile, logg
  * the run (exit 1) with nothing left behind. Returns the new file's path and whether the
  * source recorded the handoff.
  *
- * `out` is an absolute path, `undefined` for beside the source, or `OUT_TO_STDOUT`: then only the
- * recording is written here, and the caller prints the session after it. Recording first
- * means whatever file the printed session lands in is newer than the source, so an agent's
- * "continue the most recent session" finds the new one.
+ * For `-o -` only the recording is written here, and the caller prints the session after it.
+ * Recording first means whatever file the printed session lands in is newer than the source,
+ * so an agent's "continue the most recent session" finds the new one.
  */
 export async function writeOutputs(
   result: HandoffResult,
-  out: string | undefined,
-  source: { session: Session; file: SessionFile },
+  place: NewSessionPlace,
+  file: SessionFile,
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
-  const { session, file } = source;
   await checkpoint();
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
     await checkpoint();
-    if (out === OUT_TO_STDOUT) return { sessionFile: undefined, recorded: lock ? record(result, session, file, logger) : false };
-    // Beside the source; a stream has no folder of its own, so the current one.
-    const sessionFile = out ?? join(file.stream ? process.cwd() : dirname(file.absolutePath), result.newSession.fileName);
-    try {
-      createFileAtomically(sessionFile, result.newSession.content);
-    } catch (error) {
-      throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return { sessionFile, recorded: lock ? record(result, session, file, logger) : false };
+    if ("stdout" in place) return { sessionFile: undefined, recorded: lock ? record(result, file, logger) : false };
+    const sessionFile = writeNewSession(result, place);
+    return { sessionFile, recorded: lock ? record(result, file, logger) : false };
   } finally {
     lock?.release();
   }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ACKNOWLEDGEMENT } from "../core/handoff/outputs.ts";
+import { ACKNOWLEDGEMENT } from "../core/handoff/wrap.ts";
 import { CANNED_DOCUMENT, type FakeServer } from "../fixtures/fake-openai.ts";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { API_KEY, filesIn, useHandoffSandbox } from "./handoff.testing.ts";
@@ -113,8 +113,8 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--json", "--no-record", "--no-facts", "--model", "m-1"], env(s.url));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "sessionFile", "sessionId", "sourceFile", "usage"]);
-    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
+    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "sessionFile", "sessionFormat", "sessionId", "sourceFile", "sourceFormat", "usage"]);
+    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, sourceFormat: "pi", sessionFormat: "pi", recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
     expect((s.requests[0]?.body as { model: string }).model).toBe("m-1");

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { AgentError, assertSomethingToHandOff, describeCondensed, OFFLINE_MODEL, type HandoffInput } from "../core/index.ts";
+import { AgentError, assertSomethingToHandOff, describeCondensed, findFormat, OFFLINE_MODEL, type HandoffInput, type SessionFormat } from "../core/index.ts";
+import { agentHome, destinationFolder } from "./agent-home.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
-import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
+import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
@@ -30,19 +31,23 @@ export const handoffCommand = defineCommand({
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(options.engineNotice);
+    const target = (options.to && findFormat(options.to)) || loaded.format;
     const stream = loaded.file.stream;
-    if (stream && options.record && !options.dryRun) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
-    const input = handoffInput(loaded, options, withheld);
+    if (options.record && !options.dryRun) {
+      // One line, the first reason that applies: the format keeps no record of ours, or there is no file to write back to.
+      if (!loaded.format.record) logger.info(`${loaded.file.path}: a ${loaded.format.label} session: the source was left untouched`);
+      else if (stream) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
+    }
+    const input = handoffInput(loaded, options, withheld, target);
     if (options.dryRun) return printDryRun(input, options, logger);
-    const out = options.out && options.out !== OUT_TO_STDOUT ? resolve(options.out) : options.out;
-    if (out && out !== OUT_TO_STDOUT) checkNewFilePath(out);
+    const place = newSessionPlace(options.out, loaded, target);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const result = await callModel(input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
-      return { result, ...(await writeOutputs(result, out, loaded, logger, cancel)) };
+      return { result, ...(await writeOutputs(result, place, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).
@@ -59,6 +64,8 @@ export const handoffCommand = defineCommand({
         sessionFile,
         sourceFile: stream ? null : loaded.file.absolutePath,
         sessionId: result.newSession.sessionId,
+        sourceFormat: loaded.format.name,
+        sessionFormat: target.name,
         engine: options.engine,
         model: result.model,
         usage: result.usage,
@@ -76,7 +83,31 @@ export const handoffCommand = defineCommand({
   },
 });
 
-function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[]): HandoffInput {
+/**
+ * Where the new session goes, checked before the model is called: `-o` (a file that must not
+ * exist yet, or stdout), else beside the source or in the target agent's folder (see
+ * destinationFolder; a session without a cwd fails here when that folder is needed).
+ */
+function newSessionPlace(out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
+  if (out === OUT_TO_STDOUT) return { stdout: true };
+  if (out !== undefined) {
+    const path = resolve(out);
+    checkNewFilePath(path);
+    return { path };
+  }
+  const destination = {
+    sourcePath: loaded.file.stream ? undefined : loaded.file.absolutePath,
+    sourceFormat: loaded.format,
+    target,
+    cwd: loaded.session.header.cwd,
+    home: agentHome(),
+    currentFolder: process.cwd(),
+  };
+  destinationFolder(destination, new Date());
+  return { folder: (timestamp) => destinationFolder(destination, timestamp) };
+}
+
+function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[], target: SessionFormat): HandoffInput {
   const offline = options.engine === "offline";
   return {
     session: loaded.session,
@@ -92,6 +123,8 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     strict: options.strict,
     // A stream has no file to write back to.
     record: options.record && loaded.file.stream === undefined,
+    sourceFormat: loaded.format,
+    target,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
     engine: options.engine,

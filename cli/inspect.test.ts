@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeFormats } from "../core/index.ts";
 import { BLOB_SHA256 } from "../fixtures/sessions/generate.ts";
 
 /**
@@ -50,6 +51,7 @@ describe("agent inspect on good sessions", () => {
       file: `${S}/v3-branches.jsonl`,
       format: "pi",
       version: 3,
+      agentVersion: null,
       sessionId: "7d3e4f50-6172-4c83-9d94-b5c6d7e8f9a0",
       cwd: "/home/dev/shop",
       title: null,
@@ -150,11 +152,11 @@ describe("agent inspect on bad input: exit 2, one line on stderr naming the file
     { file: `${S}/bad/not-json.jsonl`, message: `${S}/bad/not-json.jsonl:1: not a session: the line is not JSON` },
     {
       file: `${S}/bad/not-a-session.jsonl`,
-      message: `${S}/bad/not-a-session.jsonl:1: not a session: the first record is not a session header (expected {"type":"session","id":…})`,
+      message: `${S}/bad/not-a-session.jsonl:1: not a session: it is not a ${describeFormats()} session`,
     },
     {
       file: `${S}/bad/message-first.jsonl`,
-      message: `${S}/bad/message-first.jsonl:1: not a session: the first record is not a session header (expected {"type":"session","id":…})`,
+      message: `${S}/bad/message-first.jsonl:1: not a session: it is not a ${describeFormats()} session`,
     },
     { file: `${S}/bad/header-without-id.jsonl`, message: `${S}/bad/header-without-id.jsonl:1: not a session: the header has no string "id"` },
     { file: `${S}/bad/header-with-number-id.jsonl`, message: `${S}/bad/header-with-number-id.jsonl:1: not a session: the header has no string "id"` },

@@ -1,13 +1,13 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CommandHelp } from "./help.ts";
-import { buildInspectReport, renderInspectReport } from "../core/index.ts";
+import { buildInspectReport, describeFormats, renderInspectReport } from "../core/index.ts";
 import { checkpoint } from "./cancel.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
 import { printJson, printText } from "./stdout.ts";
 
 const INSPECT_ARGS = {
-  session: { type: "positional", description: "The session file (.jsonl) written by pi or omp; - reads it from stdin", required: true },
+  session: { type: "positional", description: `The session file (.jsonl) written by ${describeFormats()}; - reads it from stdin`, required: true },
   leaf: { type: "string", description: "Inspect the branch ending at this entry id instead of the last entry", valueHint: "id" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the summary" },
   strict: { type: "boolean", description: "Fail (exit 2) on any malformed line instead of skipping it" },
@@ -31,7 +31,7 @@ export const inspectCommand = defineCommand({
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
     await checkpoint();
-    await (args.json ? printJson(report) : printText(`${renderInspectReport(report)}\n`));
+    await (args.json ? printJson(report) : printText(`${renderInspectReport(report, loaded.session.version)}\n`));
     return EXIT.ok;
   },
 });

@@ -83,6 +83,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       provider: "openai",
       profile: PROFILES.openai,
       out: undefined,
+      to: undefined,
       leafId: undefined,
       record: true,
       json: false,

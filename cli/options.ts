@@ -1,5 +1,5 @@
 import { resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type ProviderProfile } from "../core/index.ts";
+import { AgentError, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
 import { describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
 
@@ -25,6 +25,8 @@ export interface HandoffOptions {
   profile: ProviderProfile;
   /** The new session's path as given; `OUT_TO_STDOUT` for stdout. */
   out: string | undefined;
+  /** The agent the new session is for (`--to`); undefined: the source's own. */
+  to: AgentName | undefined;
   leafId: string | undefined;
   record: boolean;
   json: boolean;
@@ -136,6 +138,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     provider: providerName(profile, baseUrl),
     profile,
     out,
+    to: settings.to.value,
     leafId: text(args.leaf),
     record: args.record !== false,
     json,

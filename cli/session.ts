@@ -1,11 +1,11 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, parseSession, type BranchAnalysis, type ResolveBlob, type Session } from "../core/index.ts";
+import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, newerVersionNotice, readSession, type BranchAnalysis, type ResolveBlob, type Session, type SessionFormat } from "../core/index.ts";
+import { agentHome } from "./agent-home.ts";
 import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
 
-/** omp keeps large images out of the session, in content-addressed files. */
-export function ompBlobResolver(blobDir = join(homedir(), ".omp", "agent", "blobs")): ResolveBlob {
+/** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
+export function blobResolver(blobDir: string): ResolveBlob {
   return (sha256) => {
     try {
       // A blob that is not a regular file (a pipe someone left there) is not read: it could block the run.
@@ -29,29 +29,28 @@ function namingFile<T>(path: string, run: () => T): T {
 export interface LoadedSession {
   file: SessionFile;
   session: Session;
+  /** The format the session was read in (the table's entry for the agent that wrote it). */
+  format: SessionFormat;
   analysis: BranchAnalysis;
   warnings: string[];
 }
 
 /**
- * Reads, parses and analyses a session for a command, warning about what was skipped.
- * With `strict`, any unusable line is an error instead.
+ * Reads, recognises, parses and analyses a session for a command, warning about what was
+ * skipped. With `strict`, any unusable line is an error instead.
  */
 export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
   const { file, chunks } = readSessionFile(path);
-  const session = parseSession(chunks, path);
+  const { session, format } = readSession(chunks, path);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
     throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, { file: path, line: first?.line });
   }
-  const analysis = namingFile(path, () =>
-    analyzeBranch(session, {
-      leafId: options.leafId,
-      resolveBlob: session.format === "omp" ? ompBlobResolver() : undefined,
-    }),
-  );
-  const warnings = describeSessionProblems(session, analysis);
+  const blobs = format.blobFolder?.(agentHome());
+  const analysis = namingFile(path, () => analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }));
+  const notice = newerVersionNotice(session, format);
+  const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
   for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
-  return { file, session, analysis, warnings };
+  return { file, session, format, analysis, warnings };
 }

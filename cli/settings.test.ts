@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { AgentError, DEFAULT_CONTEXT_WINDOW, describeFormatNames, FORMATS, type AgentName } from "../core/index.ts";
 import { resolveHandoffOptions } from "./options.ts";
 import { DEFAULT_MODEL, describeSource, resolveSettings, type ConfigFile, type Settings } from "./settings.ts";
 
@@ -16,8 +16,9 @@ const LAYERS = {
   baseUrl: { flag: ["base-url", "http://flag:1/v1"], env: ["OPENAI_BASE_URL", "http://env:1/v1"], file: "http://file:1/v1", fallback: undefined },
   contextWindow: { flag: ["context-window", "1000"], env: ["AGENT_CONTEXT_WINDOW", "2000"], file: 3000, fallback: DEFAULT_CONTEXT_WINDOW },
   engine: { flag: ["engine", "offline"], env: ["AGENT_ENGINE", "llm"], file: "auto", fallback: "auto" },
+  to: { flag: ["to", "omp"], env: ["AGENT_TO", "pi"], file: "omp", fallback: undefined },
 } as const;
-const KEYS = { model: "model", baseUrl: "base-url", contextWindow: "context-window", engine: "engine" } as const;
+const KEYS = { model: "model", baseUrl: "base-url", contextWindow: "context-window", engine: "engine", to: "to" } as const;
 
 /** What a layer's value resolves to (numbers given as text on flags and in the environment). */
 function expected(setting: keyof typeof LAYERS, layer: "flag" | "env" | "file" | "default"): unknown {
@@ -78,11 +79,12 @@ function usageError(run: () => unknown): string {
 
 describe("resolveSettings: what the config file must not hold", () => {
   test.each<[string, Record<string, unknown>, string]>([
-    ["an unknown key, with a suggestion", { base_url: "http://h/v1" }, `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine)`],
-    ["a camelCase key", { contextWindow: 1000 }, `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine)`],
-    ["a key far from any", { colour: "blue" }, `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine)`],
-    ["a table", { profiles: { fast: { model: "m" } } }, `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine)`],
-    ["the target agent, not a setting yet", { to: "pi" }, `${PATH}:2: unknown setting "to" (known: model, base-url, context-window, engine)`],
+    ["an unknown key, with a suggestion", { base_url: "http://h/v1" }, `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to)`],
+    ["a camelCase key", { contextWindow: 1000 }, `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine, to)`],
+    ["a key far from any", { colour: "blue" }, `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine, to)`],
+    ["a table", { profiles: { fast: { model: "m" } } }, `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine, to)`],
+    ["an agent we do not write", { to: "aider" }, `${PATH}:2: to takes ${describeFormatNames()}, not "aider"`],
+    ["an agent given as a list", { to: ["pi"] }, `${PATH}:2: to takes ${describeFormatNames()}, not an array`],
     ["a bad value", { "context-window": "32k" }, `${PATH}:2: context-window takes a whole number of tokens, not "32k"`],
     ["a zero window", { "context-window": 0 }, `${PATH}:2: context-window takes a whole number of tokens, not 0`],
     ["a fractional window", { "context-window": 1.5 }, `${PATH}:2: context-window takes a whole number of tokens, not 1.5`],
@@ -120,6 +122,29 @@ describe("resolveSettings: what the config file must not hold", () => {
 
   test("the environment is only checked where it is used (OPENAI_BASE_URL may be another tool's)", () => {
     expect(resolveSettings({ "base-url": "http://h:1/v1" }, { OPENAI_BASE_URL: "not a url" }, undefined).baseUrl.value).toBe("http://h:1/v1");
+  });
+});
+
+describe("to: the agent the new session is for, spelled one way", () => {
+  // Every name and alias the table knows, as typed (any case, spaces around), gives the one spelling.
+  const typed = FORMATS.flatMap((format) => [format.name, ...format.aliases].flatMap((word): [string, AgentName][] => [[word, format.name], [` ${word.toUpperCase()} `, format.name]]));
+  test.each(typed)("%p means %p, from a flag, the environment or the file", (word, name) => {
+    expect(resolveSettings({ to: word }, {}, undefined).to.value).toBe(name);
+    expect(resolveSettings({}, { AGENT_TO: word }, undefined).to.value).toBe(name);
+    expect(resolveSettings({}, {}, file({ to: word })).to.value).toBe(name);
+  });
+
+  test.each([
+    [{ to: "claude-codex" }, {}, `--to takes ${describeFormatNames()}, not "claude-codex"`],
+    [{}, { AGENT_TO: "aider" }, `AGENT_TO takes ${describeFormatNames()}, not "aider"`],
+    [{ to: "ghp_0123456789abcdefghijABCDEFGHIJ012345" }, {}, `--to takes ${describeFormatNames()}, not a value that looks like a secret (not shown)`],
+  ])("a name no format has is refused with the names there are: %p %p", (args, env, message) => {
+    expect(usageError(() => resolveSettings(args, env, undefined))).toBe(message);
+  });
+
+  test("reaches the handoff options; unset, it is the source's agent (undefined)", () => {
+    expect(resolveHandoffOptions({ session: "s.jsonl", to: "omp" }, {}).to).toBe("omp");
+    expect(resolveHandoffOptions({ session: "s.jsonl" }, {}).to).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW } from "../core/index.ts";
+import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames, findFormat, type AgentName } from "../core/index.ts";
 import { suggest } from "./args.ts";
 import { describeUrl } from "./secrets.ts";
 
@@ -32,6 +32,8 @@ export interface Settings {
   baseUrl: Resolved<string | undefined>;
   contextWindow: Resolved<number>;
   engine: Resolved<EngineChoice>;
+  /** The agent the new session is for; undefined: the source's own. */
+  to: Resolved<AgentName | undefined>;
 }
 
 /** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
@@ -92,19 +94,24 @@ function parseEngine(value: unknown, label: string): EngineChoice {
   throw new AgentError("USAGE", `${label} takes auto, llm or offline, not ${shown(value)}`);
 }
 
+/** An agent's name or alias (`claude`), as the format table spells it. */
+function parseAgent(value: unknown, label: string): AgentName {
+  const format = typeof value === "string" ? findFormat(value) : undefined;
+  if (format) return format.name;
+  throw new AgentError("USAGE", `${label} takes ${describeFormatNames()}, not ${shown(value)}`);
+}
+
 function parseWindow(value: unknown, label: string): number {
   return tokenCount(label, value) ?? DEFAULT_CONTEXT_WINDOW;
 }
 
-/**
- * Every setting the config file may hold. A new one (the target agent, `to`, comes next) is one
- * row here and one field in `Settings`.
- */
+/** Every setting the config file may hold. A new one is one row here and one field in `Settings`. */
 const SETTINGS = {
   model: { key: "model", env: "AGENT_MODEL", parse: parseText, fallback: DEFAULT_MODEL },
   baseUrl: { key: "base-url", env: "OPENAI_BASE_URL", parse: parseUrl, fallback: undefined },
   contextWindow: { key: "context-window", env: "AGENT_CONTEXT_WINDOW", parse: parseWindow, fallback: DEFAULT_CONTEXT_WINDOW },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
+  to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
 } satisfies { [K in keyof Settings]: SettingDef<Settings[K]["value"]> };
 
 export const CONFIG_KEYS: readonly string[] = Object.values(SETTINGS).map((def) => def.key);
@@ -164,6 +171,7 @@ export function resolveSettings(args: Record<string, unknown>, env: Record<strin
     baseUrl: pick(SETTINGS.baseUrl, args, env, file),
     contextWindow: pick(SETTINGS.contextWindow, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
+    to: pick(SETTINGS.to, args, env, file),
   };
 }
 

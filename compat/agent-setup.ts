@@ -81,3 +81,15 @@ export function continueCommand(agent: Agent, installDir: string, session: strin
 export function agentEnv(sandbox: Sandbox): Record<string, string> {
   return sandbox.env({ PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0", OMP_TELEMETRY: "0" });
 }
+
+/**
+ * Codex's configuration in `codexHome`: the fake as its only model provider (`fake`, Responses
+ * API), no analytics or plugins; `extra` lines (TOML) are added at the top level.
+ */
+export function configureCodex(codexHome: string, origin: string, extra: readonly string[] = []): void {
+  mkdirSync(codexHome, { recursive: true });
+  const lines = ['model = "gpt-5"', 'model_provider = "fake"', ...extra];
+  lines.push("[model_providers.fake]", 'name = "fake"', `base_url = "${origin}/v1"`, 'env_key = "COMPAT_FAKE_KEY"', 'wire_api = "responses"');
+  lines.push("[analytics]", "enabled = false", "[features]", "plugins = false", "");
+  writeFileSync(join(codexHome, "config.toml"), lines.join("\n"));
+}

@@ -1,10 +1,12 @@
 /** The public surface of core: everything cli/ may import. */
 export { AgentError, isAgentError, type ErrorCode } from "./errors.ts";
-export { parseSession } from "./session/parse.ts";
+export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
-export { upgradeToVersion3 } from "./session/upgrade.ts";
+export { readSession } from "./session/formats/read.ts";
+export { describeFormatNames, describeFormats, FORMATS, findFormat } from "./session/formats/table.ts";
+export { newerVersionNotice } from "./session/formats/version.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
-export type { AgentName, NewSessionFile, NewSessionInput, SessionFormat } from "./session/formats/types.ts";
+export type { AgentHome, AgentLocation, AgentName, NewSessionFile, NewSessionInput, PathSegments, Recording, SessionFormat, SessionPlace } from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
 export { buildInspectReport, renderInspectReport, type InspectReport } from "./session/report.ts";
@@ -20,7 +22,6 @@ export { classifyRefusal } from "./llm/providers/refusals.ts";
 export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
-export type { Recording } from "./handoff/outputs.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";

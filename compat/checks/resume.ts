@@ -97,7 +97,12 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
         const handedOff = await checks.run(agent.name, `hands off ${label}`, () => handOff(sandbox, source, fresh, engine, fake, dns).then(() => undefined));
         if (!handedOff) continue;
         const ours = readFileSync(fresh, "utf8");
-        const handoffLine: unknown = JSON.parse(ours.split("\n")[1] ?? "{}");
+        // The handoff message, wherever it is (omp's new sessions open with omp's title line).
+        const handoffLine: unknown = ours
+          .split("\n")
+          .filter((line) => line.includes('"handoff"'))
+          .map((line): unknown => JSON.parse(line))
+          .find((line) => isObject(line) && line.customType === "handoff");
         const handoffText = isObject(handoffLine) ? contentText(handoffLine.content) : "";
         await checks.run(agent.name, `continues the new session (${label}): the document verbatim, the source's model ${model}, a valid file`, async () => {
           const request = await continueIn(agent, dir, sandbox, fresh, fake, dns);

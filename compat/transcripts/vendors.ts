@@ -3,9 +3,8 @@
  * headless; Codex: its automatic compaction, started by a low token limit and large reported
  * usage), and a turn after it.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { FAKE_KEY } from "../agent-setup.ts";
+import { configureCodex, FAKE_KEY } from "../agent-setup.ts";
 import { must } from "../checks/report.ts";
 import { jsonlFilesUnder, runTurn, type RecordContext, type TranscriptDriver } from "./context.ts";
 import { COMPACT_INSTRUCTIONS, FIRST_PROMPT, SECOND_PROMPT, THANKS } from "./script.ts";
@@ -53,25 +52,7 @@ export const codexDriver: TranscriptDriver = {
   }),
   async record(context) {
     const codexHome = join(context.sandbox.home, ".codex");
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, "config.toml"),
-      [
-        'model = "gpt-5"',
-        'model_provider = "fake"',
-        "model_auto_compact_token_limit = 2000",
-        "[model_providers.fake]",
-        'name = "fake"',
-        `base_url = "${context.fake.origin}/v1"`,
-        'env_key = "COMPAT_FAKE_KEY"',
-        'wire_api = "responses"',
-        "[analytics]",
-        "enabled = false",
-        "[features]",
-        "plugins = false",
-        "",
-      ].join("\n"),
-    );
+    configureCodex(codexHome, context.fake.origin, ["model_auto_compact_token_limit = 2000"]);
     const env = context.sandbox.env({ CODEX_HOME: codexHome, COMPAT_FAKE_KEY: FAKE_KEY });
     const bin = join(context.dir, context.agent.bin);
     const flags = ["--skip-git-repo-check", "-s", "workspace-write", "--json"];

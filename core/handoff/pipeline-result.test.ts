@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { answer, appendedLines, deps, exampleInput, fakeModel, FULL_DOCUMENT, inputFor, NEW_SESSION_ID, NOW, readFixture, WITHOUT_DECISIONS } from "../../fixtures/handoff-pipeline.ts";
-import { renderNewSession } from "./outputs.ts";
+import { renderNewSession } from "../session/formats/pi/write.ts";
+import { idsFrom } from "../../fixtures/outputs.ts";
 import { runHandoff } from "./pipeline.ts";
+import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 import { renderInstruction } from "./prompt.ts";
 
 describe("runHandoff: the result", () => {
@@ -11,14 +13,17 @@ describe("runHandoff: the result", () => {
     expect(result.newSession.fileName).toBe(`2026-11-30T08-00-00-000Z_${NEW_SESSION_ID}.jsonl`);
     expect(result.newSession.content).toBe(
       renderNewSession({
+        wrappedDocument: wrapHandoffDocument(FULL_DOCUMENT),
+        acknowledgement: ACKNOWLEDGEMENT,
         sessionId: NEW_SESSION_ID,
-        entryIds: ["e0000001", "e0000002", "e0000003"],
+        newEntryId: idsFrom("e0000001", "e0000002", "e0000003"),
         timestamp: NOW,
+        utcOffsetMinutes: 0,
         cwd: "/home/me/app",
         parentSession: "/home/me/sessions/source.jsonl",
-        document: FULL_DOCUMENT,
         model: { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" },
-      }),
+        source: { format: "pi", agentVersion: undefined, modelProvider: undefined },
+      }).content,
     );
     expect(result.recording).toBeUndefined();
   });

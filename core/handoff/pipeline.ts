@@ -13,10 +13,12 @@ import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { writeOfflineDocument } from "./offline.ts";
 import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
-import { renderNewSession, renderRecording, sessionFileName, type Recording } from "./outputs.ts";
+import { formatNamed } from "../session/formats/table.ts";
+import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
 import { createSecretsGuard, type SecretsGuard } from "./secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
+import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 
 export interface HandoffInput {
   session: Session;
@@ -37,8 +39,12 @@ export interface HandoffInput {
   systemPrompt?: string;
   /** Missing sections fail the run (after one repair request) instead of warning. */
   strict?: boolean;
-  /** Record the instruction and the answer in the source session. */
+  /** Record the instruction and the answer in the source session, where its format can (see `SessionFormat.record`). */
   record?: boolean;
+  /** The format the source was read in; default: the table's entry for `session.format`. */
+  sourceFormat?: SessionFormat;
+  /** The agent the new session is for; default: the source's. */
+  target?: SessionFormat;
   /** The model's context window in tokens (default 128000); a larger context is condensed to fit. */
   contextWindow?: number;
   /** Caps the document's length; also what the context budget keeps free for it. */
@@ -59,6 +65,8 @@ export interface HandoffDeps {
   now: () => Date;
   newSessionId: () => string;
   newEntryId: () => string;
+  /** Minutes to add to UTC for the user's local time at a moment (`-date.getTimezoneOffset()`); default 0. */
+  utcOffsetMinutes?: (at: Date) => number;
   signal?: AbortSignal;
   /** Told of each change made to requests after the endpoint refused a parameter (`-v`). */
   notice?: (line: string) => void;
@@ -71,8 +79,9 @@ export interface HandoffResult {
   /** The model that answered (as the endpoint named it), else the one asked for. */
   model: string;
   requests: number;
-  newSession: { sessionId: string; fileName: string; content: string };
-  /** `undefined` when recording was not asked for. */
+  /** The new session, in the target's format, and when it was made (agents may file it by date). */
+  newSession: NewSessionFile & { timestamp: Date };
+  /** `undefined` when recording was not asked for, or the source's format cannot record. */
   recording: Recording | undefined;
   warnings: string[];
   /** What was condensed to fit the window; `null` when the context went as it was. */
@@ -129,15 +138,21 @@ function writeOffline(input: HandoffInput, notes: OfflineNotes): EngineResult {
   return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, finishReason: "stop", requests: 0, warnings: [], condensed: null };
 }
 
-/** Picks an entry id not in `taken`, and takes it. */
-function freshEntryId(deps: HandoffDeps, taken: Set<string>): string {
-  for (;;) {
-    const id = deps.newEntryId();
-    if (!taken.has(id)) {
-      taken.add(id);
-      return id;
+function withheldOrNot(text: string | undefined, guard: SecretsGuard): string | undefined {
+  return text === undefined ? undefined : guard.withhold(text);
+}
+
+/** A source of entry ids none of which is in `taken`; each id it gives is taken too. */
+function freshEntryIds(deps: HandoffDeps, taken: Set<string>): () => string {
+  return () => {
+    for (;;) {
+      const id = deps.newEntryId();
+      if (!taken.has(id)) {
+        taken.add(id);
+        return id;
+      }
     }
-  }
+  };
 }
 
 /**
@@ -171,23 +186,39 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   // The model the branch resumes with in pi and omp: both files we write must keep it (scrubbed
   // like everything else we write, should a session have put the key in a model name).
   const restore = withholdModel(restoredModel(input.analysis.branch.entries), guard.withhold);
-  const fresh = new Set<string>();
-  const recording = input.record
-    ? renderRecording({
-        session: input.session,
-        leafId: input.analysis.branch.leafId,
-        instruction: guard.withhold(renderInstruction(input.focus)),
-        document,
-        provider: input.provider,
-        model,
-        api: input.engine === "offline" ? "offline" : "openai-completions",
-        finishReason: written.finishReason,
-        usage: written.usage,
-        timestamp: now,
-        entryIds: [freshEntryId(deps, taken), freshEntryId(deps, taken), freshEntryId(deps, taken)],
-        restore,
-      })
-    : undefined;
+  const source = input.sourceFormat ?? formatNamed(input.session.format);
+  const recording =
+    input.record && source.record
+      ? source.record({
+          session: input.session,
+          leafId: input.analysis.branch.leafId,
+          instruction: guard.withhold(renderInstruction(input.focus)),
+          document,
+          provider: input.provider,
+          model,
+          api: input.engine === "offline" ? "offline" : "openai-completions",
+          finishReason: written.finishReason,
+          usage: written.usage,
+          timestamp: now,
+          newEntryId: freshEntryIds(deps, taken),
+          restore,
+        })
+      : undefined;
+  const { header } = input.session;
+  const newSession = (input.target ?? source).renderNewSession({
+    wrappedDocument: wrapHandoffDocument(document),
+    acknowledgement: ACKNOWLEDGEMENT,
+    sessionId,
+    newEntryId: freshEntryIds(deps, new Set()),
+    timestamp: now,
+    utcOffsetMinutes: deps.utcOffsetMinutes?.(now) ?? 0,
+    // Paths are written as they are: they name folders and files on this machine, which a
+    // withheld path would not (the next session could not open its parent or run in its cwd).
+    cwd: header.cwd,
+    parentSession: input.sourceIsStream ? undefined : input.sourcePath,
+    model: restore,
+    source: { format: source.name, agentVersion: withheldOrNot(header.agentVersion, guard), modelProvider: withheldOrNot(header.modelProvider, guard) },
+  });
 
   return {
     document,
@@ -195,21 +226,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     usage: written.usage,
     model,
     requests: written.requests,
-    newSession: {
-      sessionId,
-      fileName: sessionFileName(now, sessionId),
-      content: renderNewSession({
-        sessionId,
-        entryIds: [freshEntryId(deps, fresh), freshEntryId(deps, fresh), freshEntryId(deps, fresh)],
-        timestamp: now,
-        // Paths are written as they are: they name folders and files on this machine, which a
-        // withheld path would not (the next session could not open its parent or run in its cwd).
-        cwd: input.session.header.cwd,
-        parentSession: input.sourceIsStream ? undefined : input.sourcePath,
-        document,
-        model: restore,
-      }),
-    },
+    newSession: { ...newSession, timestamp: now },
     recording,
     warnings: written.warnings,
     condensed: written.condensed,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../../fixtures/secrets.ts";
 import { analyzeBranch } from "../session/analyze.ts";
-import { parseSession } from "../session/parse.ts";
+import { parseSession } from "../session/formats/pi/parse.ts";
 import { buildRequest } from "../llm/request.ts";
 import type { ChatRequest, Completion } from "../llm/types.ts";
 import type { ContextMessage } from "../session/messages.ts";

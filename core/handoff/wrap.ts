@@ -5,6 +5,12 @@ const ESCAPED_CLOSE = "<\\/handoff-context>";
 const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
 
 /**
+ * What the new session's assistant answers to the document, in every format that writes an answer:
+ * the next model sees it after the document, before the user's next words.
+ */
+export const ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
+
+/**
  * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).
  * A `</handoff-context>` the document itself contains is written `<\/handoff-context>`; nothing
  * else changes.

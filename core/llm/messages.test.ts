@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBranch } from "../session/analyze.ts";
 import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
-import { parseSession } from "../session/parse.ts";
+import { parseSession } from "../session/formats/pi/parse.ts";
 import { chatCallId, stubTools, toChatMessages } from "./messages.ts";
 import type { ChatMessage } from "./types.ts";
 

@@ -3,7 +3,7 @@ import { assistant, bash, call, chain, message, text, toolResult, user, type Fie
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch } from "./analyze.ts";
 import { looksLikeHandoffInstruction, type SessionFacts } from "./facts.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { readExitCode } from "./runs.ts";
 import { pathArgument, replacementArgument } from "./tools.ts";
 
@@ -207,6 +207,11 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     ["Exit code 0", true, 0],
     ["all good", false, 0],
     ["boom", true, null],
+    // Codex: unified exec states it before the output; older versions answered with JSON.
+    ["Chunk ID: 1a\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nexit code 0 in a log\n", false, 1],
+    ['{"output":"1 failed\\n","metadata":{"exit_code":2,"duration_seconds":1.5}}', false, 2],
+    ['{"output":"says exit code 7","metadata":{"exit_code":0}}', false, 0],
+    ['{"output":"no metadata"}', false, 0],
   ] as const)("readExitCode(%p, isError %p) is %p", (output, isError, expected) => {
     expect(readExitCode(output, isError)).toBe(expected);
   });
@@ -240,6 +245,19 @@ describe("which tools run commands, read and write files: one table for every fo
     { agent: "Codex (older)", name: "shell", args: { command: ["bash", "-lc", "npm run lint"] }, commands: ["npm run lint"], read: [], modified: [] },
     { agent: "Codex (older)", name: "shell", args: { command: ["ls", "-la", "my dir"] }, commands: ["ls -la 'my dir'"], read: [], modified: [] },
     { agent: "Codex", name: "local_shell_call", args: { action: { command: ["git", "status"] } }, commands: ["git status"], read: [], modified: [] },
+    { agent: "Codex (its reader)", name: "local_shell_call", args: { type: "exec", command: ["git", "diff"] }, commands: ["git diff"], read: [], modified: [] },
+    { agent: "Codex", name: "shell_command", args: { command: "pnpm test", workdir: "/w/app" }, commands: ["pnpm test"], read: [], modified: [] },
+    { agent: "Codex (older)", name: "container.exec", args: { command: ["make"] }, commands: ["make"], read: [], modified: [] },
+    { agent: "Codex", name: "view_image", args: { path: "/w/app/shot.png" }, commands: [], read: ["shot.png"], modified: [] },
+    {
+      agent: "Codex",
+      name: "apply_patch (delete, move)",
+      args: { input: "*** Begin Patch\n*** Delete File: old.ts\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** End Patch" },
+      commands: [],
+      read: [],
+      // The deleted file is in filesDeleted (see file-changes.test.ts), not among the modified.
+      modified: ["a.ts", "b.ts"],
+    },
     {
       agent: "Codex",
       name: "apply_patch",
@@ -250,7 +268,7 @@ describe("which tools run commands, read and write files: one table for every fo
     },
     { agent: "any", name: "search", args: { command: "not a shell" }, commands: [], read: [], modified: [] },
   ])("$agent $name", ({ name, args, commands, read, modified }) => {
-    const facts = factsOf(toolTurn(name, args as Fields), "/w/app");
+    const facts = factsOf(toolTurn(name.split(" ")[0] ?? name, args as Fields), "/w/app");
     expect({ commands: facts.commands.map((c) => c.command), read: facts.filesRead, modified: facts.filesModified }).toEqual({ commands: [...commands], read: [...read], modified: [...modified] });
   });
 });

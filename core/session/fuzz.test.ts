@@ -5,7 +5,7 @@ import { mapContextText } from "../handoff/text-maps.ts";
 import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import type { ContextMessage } from "./messages.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 import {
   CORE_TYPES,
@@ -91,7 +91,7 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
   try {
     const analysis = analyzeBranch(session);
     const report = buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis));
-    renderInspectReport(report);
+    renderInspectReport(report, session.version);
     JSON.stringify(report);
     const guard = createSecretsGuard({ context: analysis.context, redact });
     const request = buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" });

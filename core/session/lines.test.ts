@@ -1,22 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { reusedChunks, utf8 } from "../../fixtures/chunks.ts";
 import { SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
 import { AgentError } from "../errors.ts";
 import { splitLines } from "./lines.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
-
-/** The bytes in chunks of `size`, all written into one reused buffer, as the CLI reads a file. */
-function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
-  const buffer = new Uint8Array(size);
-  for (let at = 0; at < bytes.length; at += size) {
-    const part = bytes.subarray(at, at + size);
-    buffer.set(part);
-    yield buffer.subarray(0, part.length);
-  }
-}
 
 const lines = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input)];
 
@@ -50,6 +40,30 @@ describe("splitLines", () => {
 
   test("bytes that are not UTF-8 become U+FFFD instead of failing", () => {
     expect(lines(new Uint8Array([0x61, 0xff, 0x62, 0x0a]))).toEqual([{ line: 1, text: "a\ufffdb", ended: true, eol: "\n" }]);
+  });
+});
+
+describe("splitLines, passOver: lines the reader has no use for are not decoded", () => {
+  // Passes over lines that start with "skip", by their bytes.
+  const passOver = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 4)) === "skip";
+  const text = 'keep 1\nskip 2\r\n\nskip é 4\nkeep 5\nskip 6';
+
+  test("they come numbered, marked, without text, their ends noted (the last one's too)", () => {
+    expect([...splitLines(text, { passOver })]).toEqual([
+      { line: 1, text: "keep 1", ended: true, eol: "\n" },
+      { line: 2, text: "", ended: true, eol: "\r\n", passedOver: true },
+      { line: 4, text: "", ended: true, eol: "\n", passedOver: true },
+      { line: 5, text: "keep 5", ended: true, eol: "\n" },
+      { line: 6, text: "", ended: false, eol: "", passedOver: true },
+    ]);
+  });
+
+  test.each([1, 2, 3, 5, 64])("bytes in chunks of %i read as the text does", (size) => {
+    expect([...splitLines(reusedChunks(utf8(text), size), { passOver })]).toEqual([...splitLines(text, { passOver })]);
+  });
+
+  test("a predicate that takes nothing changes nothing", () => {
+    expect([...splitLines(text, { passOver: () => false })]).toEqual(lines(text));
   });
 });
 

@@ -9,6 +9,8 @@ export interface RawLine {
   eol: string;
   /** Read `exact`: the byte-order mark the line started with, else `""`. */
   bom?: string;
+  /** Set when `passOver` recognised the line: it was not decoded, and `text` is `""`. */
+  passedOver?: true;
 }
 
 export interface SplitOptions {
@@ -17,6 +19,12 @@ export interface SplitOptions {
    * yielded too, and a byte-order mark is kept (in `bom`) instead of being dropped.
    */
   exact?: boolean;
+  /**
+   * Recognises, from its UTF-8 bytes, a line the reader has no use for (most of a Codex
+   * rollout): it is not decoded, and comes with `passedOver`, so line numbers and the last
+   * line's end still count. Text input is encoded for it, so both read alike.
+   */
+  passOver?: (line: Uint8Array) => boolean;
 }
 
 /**
@@ -26,6 +34,7 @@ export interface SplitOptions {
 export type SessionBytes = Uint8Array | Iterable<Uint8Array>;
 
 const LF = 10;
+const CR = 13;
 
 /**
  * Splits JSON Lines on `\n`, tolerating `\r\n`, skipping blank lines; an `indexOf` loop rather
@@ -37,24 +46,32 @@ const LF = 10;
  */
 export function* splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
   const exact = options.exact === true;
-  if (typeof input === "string") yield* splitText(input, exact);
-  else yield* splitChunks(input instanceof Uint8Array ? [input] : input, exact);
+  if (typeof input === "string") yield* splitText(input, exact, options.passOver);
+  else yield* splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
 }
 
-function* splitText(text: string, exact: boolean): Generator<RawLine> {
+type PassOver = SplitOptions["passOver"];
+
+function passedOverLine(line: number, crlf: boolean, ended: boolean): RawLine {
+  return { line, text: "", ended, eol: (crlf ? "\r" : "") + (ended ? "\n" : ""), passedOver: true };
+}
+
+function* splitText(text: string, exact: boolean, passOver: PassOver): Generator<RawLine> {
+  const encoder = passOver ? new TextEncoder() : undefined;
   let line = 0;
   for (let start = 0; start <= text.length; ) {
     const end = text.indexOf("\n", start);
     // A text that ends with its last line's `\n` has no line after it.
     if (end === -1 && start === text.length) break;
-    const raw = toRawLine(++line, text.slice(start, end === -1 ? text.length : end), end !== -1, exact);
+    const lineText = text.slice(start, end === -1 ? text.length : end);
+    const raw = encoder && passOver?.(encoder.encode(lineText)) ? passedOverLine(++line, lineText.endsWith("\r"), end !== -1) : toRawLine(++line, lineText, end !== -1, exact);
     if (raw) yield raw;
     if (end === -1) break;
     start = end + 1;
   }
 }
 
-function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean): Generator<RawLine> {
+function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: PassOver): Generator<RawLine> {
   // A decoder drops a leading byte-order mark from every text it decodes, unless told to keep it.
   const decoder = new TextDecoder("utf-8", { ignoreBOM: exact });
   let line = 0;
@@ -62,14 +79,16 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean): Generator<R
   for (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
-      const raw = toRawLine(++line, decoder.decode(concat(carried, chunk.subarray(start, end))), true, exact);
+      const bytes = concat(carried, chunk.subarray(start, end));
+      const raw = passOver?.(bytes) ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true) : toRawLine(++line, decoder.decode(bytes), true, exact);
       carried = [];
       if (raw) yield raw;
       start = end + 1;
     }
     if (start < chunk.length) carried.push(chunk.slice(start)); // a copy: the chunk may be reused
   }
-  const raw = carried.length > 0 ? toRawLine(++line, decoder.decode(concat(carried)), false, exact) : undefined;
+  const last = carried.length > 0 ? concat(carried) : undefined;
+  const raw = last && (passOver?.(last) ? passedOverLine(++line, last[last.length - 1] === CR, false) : toRawLine(++line, decoder.decode(last), false, exact));
   if (raw) yield raw;
 }
 

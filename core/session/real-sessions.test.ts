@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolPairingProblems } from "../../fixtures/sessions/checks.ts";
 import { analyzeBranch } from "./analyze.ts";
-import { v1EntryId } from "./migrate.ts";
-import { parseSession } from "./parse.ts";
+import { v1EntryId } from "./formats/pi/migrate.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 
 /**
  * The two real pi sessions in ../shared/sessions/ (beside the checkout, never copied into it).

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chain, jsonl, user, V3_HEADER } from "../../fixtures/sessions/builders.ts";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 
 function reportOf(text: string, file = "s.jsonl") {
@@ -18,34 +18,47 @@ describe("the inspect report", () => {
     const { session, analysis } = loadFixture("omp.jsonl");
     const report = buildInspectReport("omp.jsonl", session, analysis, []);
     expect(report).toMatchObject({ format: "omp", version: 3, title: "Fix the flaky upload test", entries: 19, branchMessages: 12, contextMessages: 8 });
-    expect(row(renderInspectReport(report), "title")).toBe("title     Fix the flaky upload test");
+    expect(row(renderInspectReport(report, session.version), "title")).toBe("title     Fix the flaky upload test");
   });
 
   test("a v1 file reports version null and says it was read as version 3", () => {
     const { session, analysis } = loadFixture("v1.jsonl");
     const report = buildInspectReport("v1.jsonl", session, analysis, []);
     expect(report.version).toBeNull();
-    expect(row(renderInspectReport(report), "format")).toBe("format    pi, version 1 (read as version 3)");
+    expect(row(renderInspectReport(report, session.version), "format")).toBe("format    pi, version 1 (read as version 3)");
+  });
+
+  const v3 = parseSession(chain([user(1, "hi")]));
+  test.each([
+    { name: "pi, version 3", session: v3, row: "pi, version 3", agentVersion: null },
+    { name: "pi, version 2", session: loadFixture("v2.jsonl").session, row: "pi, version 2 (read as version 3)", agentVersion: null },
+    // Other agents' files have no layout version of their own (their reader says version 3, none found): the agent's version is shown.
+    { name: "an agent that names its version", session: { ...v3, format: "claude-code", versionFound: undefined, header: { ...v3.header, agentVersion: "2.1.328" } }, row: "claude-code, agent version 2.1.328", agentVersion: "2.1.328" },
+    { name: "an agent that does not", session: { ...v3, format: "codex", versionFound: undefined }, row: "codex", agentVersion: null },
+  ] as const)("the format row: $name", ({ session, row: expected, agentVersion }) => {
+    const report = buildInspectReport("f.jsonl", session, analyzeBranch(session), []);
+    expect(report.agentVersion).toBe(agentVersion);
+    expect(row(renderInspectReport(report, session.version), "format")).toBe(`format    ${expected}`);
   });
 
   test.each([
     { bad: 1, expected: "entries   1 (1 unusable line skipped)" },
     { bad: 2, expected: "entries   1 (2 unusable lines skipped)" },
   ])("$bad skipped lines are counted in the entries row", ({ bad, expected }) => {
-    const rendered = renderInspectReport(reportOf(chain([user(1, "hi")]) + "{\n".repeat(bad)));
+    const rendered = renderInspectReport(reportOf(chain([user(1, "hi")]) + "{\n".repeat(bad)), 3);
     expect(row(rendered, "entries")).toBe(expected);
   });
 
   test("a header-only session has no leaf and no last ask", () => {
     const report = reportOf(jsonl([V3_HEADER]));
     expect(report).toMatchObject({ entries: 0, leafId: null, branchEntries: 0, contextMessages: 0, lastUserRequest: null });
-    const rendered = renderInspectReport(report);
+    const rendered = renderInspectReport(report, 3);
     expect(row(rendered, "leaf")).toBe("leaf      (no entries)");
     expect(row(rendered, "last")).toBeUndefined();
   });
 
   test("a long last request is shown on one line, cut at 100 characters", () => {
-    const rendered = renderInspectReport(reportOf(chain([user(1, `fix\n\nthis ${"x".repeat(200)}`)])));
+    const rendered = renderInspectReport(reportOf(chain([user(1, `fix\n\nthis ${"x".repeat(200)}`)])), 3);
     const ask = row(rendered, "last") ?? "";
     expect(ask).toStartWith("last ask  fix this xxx");
     expect(ask.length).toBe("last ask  ".length + 100);

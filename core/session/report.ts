@@ -8,7 +8,10 @@ import type { Session } from "./types.ts";
 export interface InspectReport {
   file: string;
   format: AgentName;
+  /** The file's own layout version (pi and omp: `version`, `null` for version 1; other agents: `null`). */
   version: number | null;
+  /** The version of the agent that wrote the file, when the file says (Claude Code, Codex). */
+  agentVersion: string | null;
   sessionId: string;
   cwd: string | null;
   title: string | null;
@@ -36,6 +39,7 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
     file,
     format: session.format,
     version: session.versionFound ?? null,
+    agentVersion: session.header.agentVersion ?? null,
     sessionId: session.header.id,
     cwd: session.header.cwd ?? null,
     title: session.titleSlot?.title ?? null,
@@ -58,14 +62,17 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
   };
 }
 
-/** The short human summary `agent inspect` prints without `--json`. */
-export function renderInspectReport(report: InspectReport): string {
+/**
+ * The short human summary `agent inspect` prints without `--json`. `readAs` is the layout
+ * version the file was read as (`Session.version`), which the report itself does not hold.
+ */
+export function renderInspectReport(report: InspectReport, readAs: number): string {
   // The one definition of a failed run (runs.ts), shared with Session Facts and the offline document.
   const failed = report.commands.filter((c) => c.failed).length;
   const skipped = report.malformedLines.length;
   const rows: [string, string][] = [
     ["file", report.file],
-    ["format", `${report.format}, version ${report.version ?? 1}${report.version === 3 ? "" : " (read as version 3)"}`],
+    ["format", describeFormat(report, readAs)],
     ["session", report.sessionId],
     ["cwd", report.cwd ?? "(not recorded)"],
   ];
@@ -82,6 +89,19 @@ export function renderInspectReport(report: InspectReport): string {
   if (report.lastUserRequest) rows.push(["last ask", oneLine(report.lastUserRequest, 100)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
+}
+
+/**
+ * `pi, version 1 (read as version 3)` for a file with a layout version of its own (one that
+ * says so, or an old one read as the current), else the name and the agent's version:
+ * `claude-code, agent version 2.1.328`.
+ */
+function describeFormat(report: InspectReport, readAs: number): string {
+  if (report.version !== null || readAs < 3) {
+    const version = report.version ?? 1;
+    return `${report.format}, version ${version}${version === 3 ? "" : " (read as version 3)"}`;
+  }
+  return report.agentVersion === null ? report.format : `${report.format}, agent version ${report.agentVersion}`;
 }
 
 function oneLine(text: string, max: number): string {

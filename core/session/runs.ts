@@ -8,6 +8,7 @@
  * `|| true`, a background `&`) while the output shows errors. A run without an exit code
  * (cancelled, or never answered) did not fail; it is unknown.
  */
+import { isObject } from "../json.ts";
 import { relativeInText } from "./paths.ts";
 import { type Operator, splitSteps } from "./shell-line.ts";
 
@@ -62,6 +63,30 @@ export function outputShowsHiddenFailure(command: string, output: string): boole
   return maskOf(command) !== undefined && ERROR_IN_OUTPUT.test(output);
 }
 
+/** Older Codex versions answer a shell call with JSON: `{"output":"…","metadata":{"exit_code":N,…}}`. */
+function exitCodeInJson(output: string): number | undefined {
+  if (!output.startsWith('{"output":')) return undefined;
+  try {
+    const value: unknown = JSON.parse(output);
+    const metadata = isObject(value) && isObject(value.metadata) ? value.metadata : undefined;
+    return metadata && typeof metadata.exit_code === "number" ? metadata.exit_code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Codex 0.169 opens a shell result with a block of `Key: value` lines ending in `Output:`, one of
+ * them `Process exited with code N`; only that block is Codex's own word, not the output below it.
+ */
+function exitCodeInCodexHeader(output: string): number | undefined {
+  if (!output.startsWith("Chunk ID:") && !output.startsWith("Wall time:") && !output.startsWith("Process exited")) return undefined;
+  const end = output.indexOf("\nOutput:");
+  const header = end === -1 ? output.slice(0, 400) : output.slice(0, end);
+  const stated = /^Process exited with code (-?\d+)$/m.exec(header)?.[1];
+  return stated === undefined ? undefined : Number(stated);
+}
+
 /**
  * The agents' own statements of a status, as whole lines: pi and omp end a failed result with
  * "Command exited with code N"; other tools open their output with "Exit code: N".
@@ -75,6 +100,10 @@ const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
  * the output never counts: a passing test named "exits with exit code 2" passed.
  */
 export function readExitCode(output: string, isError: boolean): number | null {
+  const inJson = exitCodeInJson(output);
+  if (inJson !== undefined) return inJson;
+  const inHeader = exitCodeInCodexHeader(output);
+  if (inHeader !== undefined) return inHeader;
   // Only the first and last lines matter: no need to split a long output.
   const trimmed = output.trim();
   const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();

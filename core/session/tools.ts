@@ -16,8 +16,12 @@ interface ToolRule {
 const TOOLS: readonly ToolRule[] = [
   // pi/omp `bash`; Claude Code `Bash`; Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv).
   { kind: "shell", names: ["bash", "shell", "exec", "exec_command", "local_shell_call"] },
+  // Codex `shell_command` (`command` as one string) and the older `container.exec` (argv).
+  { kind: "shell", names: ["shell_command", "container.exec"] },
   // pi/omp `read`; Claude Code `Read`.
   { kind: "read", names: ["read", "read_file", "view"] },
+  // Codex `view_image` (`path`): it reads the image into the conversation.
+  { kind: "read", names: ["view_image"] },
   // pi/omp `write`/`edit`; Claude Code `Write`/`Edit`/`MultiEdit`/`NotebookEdit`.
   { kind: "write", names: ["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "notebookedit", "notebook_edit"] },
   // Codex `apply_patch`: the files are named inside the patch text.

@@ -3,7 +3,7 @@ import { entry, jsonl, user, V3_HEADER } from "../../fixtures/sessions/builders.
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { AgentError } from "../errors.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
-import { parseSession } from "./parse.ts";
+import { parseSession } from "./formats/pi/parse.ts";
 import { indexEntries, walkBranch } from "./tree.ts";
 
 const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { toolPairingProblems } from "../../../fixtures/sessions/checks.ts";
 import { AgentError } from "../../errors.ts";
 import { analyzeBranch } from "../../session/analyze.ts";
-import { parseSession } from "../../session/parse.ts";
+import { parseSession } from "../../session/formats/pi/parse.ts";
 import type { ChatRequest } from "../../llm/types.ts";
 import { messageText, type ContextMessage } from "../../session/messages.ts";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../prompt.ts";

@@ -1,11 +1,12 @@
-import type { SessionBytes } from "../lines.ts";
+import type { TokenUsage } from "../../llm/types.ts";
+import type { RawLine, SessionBytes } from "../lines.ts";
 import type { RestoredModel } from "../restored-model.ts";
 import type { Session } from "../types.ts";
 
 /**
- * The agents whose sessions we read and write, in their one spelling: flag values (`--to`,
- * `--agent`), `inspect`'s `format`, `--json`. A name typed by a person may also be an alias
- * (`claude`); `SessionFormat.aliases` lists them.
+ * The agents whose sessions we read and write, in their one spelling: flag values (`--to`),
+ * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
+ * `SessionFormat.aliases` lists them.
  */
 export type AgentName = "pi" | "omp" | "claude-code" | "codex";
 
@@ -13,6 +14,11 @@ export type AgentName = "pi" | "omp" | "claude-code" | "codex";
 export interface NewSessionInput {
   /** The document already wrapped in `<handoff-context>` (core/handoff/wrap.ts owns that text). */
   wrappedDocument: string;
+  /**
+   * What the assistant answers to the document, for formats whose agents need an answer on
+   * disk before the user's next words (core/handoff/wrap.ts owns this text too).
+   */
+  acknowledgement: string;
   /** A fresh UUID: the new session's id, and its file name where the agent names files by id. */
   sessionId: string;
   /** Fresh entry ids (8 hex), as many as the format asks for; never one of the source's. */
@@ -42,6 +48,81 @@ export interface NewSessionFile {
   sessionId: string;
 }
 
+/** The `api` a recorded answer names: the Chat Completions wire, or none (the offline engine wrote it). */
+export type RecordedApi = "openai-completions" | "offline";
+
+/** What recording a handoff into its source needs: the instruction and the answer, as the interactive agents record them. */
+export interface RecordingInput {
+  session: Session;
+  /** The leaf that was handed off; the recorded turn hangs from it. */
+  leafId: string | undefined;
+  instruction: string;
+  document: string;
+  provider: string;
+  model: string;
+  api: RecordedApi;
+  /** How the completion that gave the document ended, as the endpoint said (`stop`, `length`, …). */
+  finishReason: string;
+  usage: TokenUsage | undefined;
+  timestamp: Date;
+  /** Fresh entry ids, unused in the session. */
+  newEntryId: () => string;
+  /** The model the branch resumes with before the recording: it must resume with it after. */
+  restore: RestoredModel;
+}
+
+/** How the source session changes after a handoff, if at all. */
+export type Recording =
+  | { mode: "append"; text: string }
+  | {
+      /** The file is replaced by its own lines rewritten by `rewrite`, then `turn`. */
+      mode: "rewrite";
+      /**
+       * Writes the file's lines (read again, exactly: `splitLines(…, { exact: true })`) as the
+       * format needs them before `turn` can follow; stops at the first line that is not what
+       * was read (the file changed since) and returns it.
+       */
+      rewrite: (lines: Iterable<RawLine>, write: (text: string) => void) => { mismatchedLine: number } | undefined;
+      turn: string;
+      /** One line telling the user what the rewrite changed. */
+      notice: string;
+    }
+  | { mode: "skip"; reason: string };
+
+/** Where the agents keep their files on this machine, as cli sees it; core only combines it. */
+export interface AgentHome {
+  /** The user's home folder. */
+  home: string;
+  /** The environment, for the agents' overrides (`PI_CODING_AGENT_DIR`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The system's folder for temporary files (omp names the folders of sessions there its own way). */
+  tmpdir: string;
+}
+
+/** What decides the folder a new session goes in. */
+export interface SessionPlace extends AgentHome {
+  /** The session's working directory. */
+  cwd: string;
+  timestamp: Date;
+  /** As in `NewSessionInput`: for agents that file sessions by local date. */
+  utcOffsetMinutes: number;
+}
+
+/**
+ * A path as segments, joined by cli with node:path (core has no path module). The first may be a
+ * whole path (the home folder, an override from the environment); every later one is a single
+ * folder name.
+ */
+export type PathSegments = readonly string[];
+
+/** Where an agent keeps its sessions: pure facts, so cli does all the file-system work. */
+export interface AgentLocation {
+  /** The folder under which the agent keeps every session (where discovery would look). */
+  sessionsRoot(home: AgentHome): PathSegments;
+  /** The folder the agent itself would put a new session for `place.cwd` in. */
+  sessionFolder(place: SessionPlace): PathSegments;
+}
+
 /**
  * One agent's session format: how to recognise, read and write it. Every format is one object
  * in one table (`formats/table.ts`); `inspect` and `handoff` ask the table, never the agent's
@@ -53,14 +134,25 @@ export interface SessionFormat {
   label: string;
   /** Other names a person may type for it (`claude`). */
   aliases: readonly string[];
-  /** Whether the file's first lines (raw text, at most a few) are this format's. */
+  /** Whether the file's first lines (raw text, at most `HEAD_LINES`, blank lines left out) are this format's. */
   detect(head: readonly string[]): boolean;
-  /** The whole file into the common session model; throws `NOT_A_SESSION` naming the file. */
+  /**
+   * The whole file into the common session model; throws `NOT_A_SESSION` naming the file. The
+   * session's `format` names the agent that wrote it, which may be another format of the same
+   * family (pi's reader tells omp's files from pi's only after reading them whole).
+   */
   read(input: string | SessionBytes, file: string): Session;
   /** A new session holding the document, as the agent would resume it. */
   renderNewSession(input: NewSessionInput): NewSessionFile;
-  /** Whether a handoff may be recorded into a source of this format (pi and omp only). */
-  canRecord: boolean;
-  /** The newest agent version `bun run compat` has run; a newer session gets a notice. */
+  /**
+   * How a handoff is recorded into a source of this format; absent when it is not (the source
+   * is then left untouched). pi and omp only.
+   */
+  record?: (input: RecordingInput) => Recording;
+  /** The newest agent version `bun run compat` has run; a session written by a newer one gets a notice. */
   testedVersion: string | undefined;
+  /** Where the agent keeps its sessions. */
+  location: AgentLocation;
+  /** Where the agent keeps the content-addressed blobs its sessions refer to (omp's images), if it does. */
+  blobFolder?: (home: AgentHome) => PathSegments;
 }

@@ -1,11 +1,11 @@
-import { AgentError } from "../errors.ts";
-import { isObject, stringField, type JsonObject } from "../json.ts";
-import { splitLines, type RawLine, type SessionBytes } from "./lines.ts";
+import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
+import { looksBinary, notASession } from "../not-a-session.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
-import type { AgentName } from "./formats/types.ts";
-import type { LineProblem, Session, SessionHeader, TitleSlot } from "./types.ts";
+import type { AgentName } from "../types.ts";
+import type { LineProblem, Session, SessionHeader, TitleSlot } from "../../types.ts";
 
-/** Entry types and message roles only oh-my-pi writes; seeing one tells us the format. */
+/** Entry types only oh-my-pi writes; seeing one tells us the format. */
 const OMP_ENTRY_TYPES = new Set([
   "title_change",
   "service_tier_change",
@@ -80,7 +80,7 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   for (const entry of migrated.entries) if (!KNOWN_ENTRY_TYPES.has(entry.type)) unknownTypes.add(entry.type);
 
   return {
-    format: detectFormat(titleSlot, header, migrated.entries),
+    format: detectFormat(titleSlot, migrated.entries),
     titleSlot,
     header,
     versionFound,
@@ -103,10 +103,6 @@ function skippedLines(problems: readonly LineProblem[], headerLine: number, entr
   return [...new Set(problems.map((p) => p.line).filter((line) => !used.has(line)))];
 }
 
-function notASession(file: string, why: string, line?: number): AgentError {
-  return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a session: ${why}`, { file, line });
-}
-
 function tryParseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -116,8 +112,13 @@ function tryParseJson(text: string): unknown {
 }
 
 function readTitleSlot(raw: RawLine): TitleSlot | undefined {
-  if (raw.line !== 1 || !raw.text.includes('"title"')) return undefined;
-  const value = tryParseJson(raw.text);
+  return raw.line === 1 ? titleSlotOf(raw.text) : undefined;
+}
+
+/** omp's title line, if `text` is one (it counts only as a file's first line). */
+export function titleSlotOf(text: string): TitleSlot | undefined {
+  if (!text.includes('"title"')) return undefined;
+  const value = tryParseJson(text);
   if (!isObject(value) || value.type !== "title" || value.v !== 1) return undefined;
   const title = stringField(value, "title");
   const updatedAt = stringField(value, "updatedAt");
@@ -129,12 +130,9 @@ function readTitleSlot(raw: RawLine): TitleSlot | undefined {
 function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): SessionHeader {
   const value = tryParseJson(raw.text);
   if (value === undefined) {
-    // Control characters, or bytes that are not UTF-8 (decoded as U+FFFD), mean binary data rather
-    // than broken JSON. Look at the next line too: binary formats often start with a short
-    // text-like signature and a line break.
+    // Binary data, or broken JSON? The next line helps tell (see looksBinary).
     const next = rest.next();
-    const head = `${raw.text.slice(0, 1024)}\n${next.done ? "" : next.value.text.slice(0, 1024)}`;
-    const binary = /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(head);
+    const binary = looksBinary([raw.text, next.done ? "" : next.value.text]);
     throw notASession(file, binary ? "it looks like binary data" : "the line is not JSON", raw.line);
   }
   if (!isObject(value) || value.type !== "session") {
@@ -163,13 +161,18 @@ function parseRecord(raw: RawLine): ParsedRecord | string {
   return { line: raw.line, type, data: value };
 }
 
-function detectFormat(titleSlot: TitleSlot | undefined, header: SessionHeader, entries: { type: string; data: JsonObject }[]): AgentName {
+function detectFormat(titleSlot: TitleSlot | undefined, entries: { type: string; data: JsonObject }[]): AgentName {
+  // Not the session id's UUID version: pi 0.73.1 writes v7 ids as omp does.
   if (titleSlot) return "omp";
-  // omp writes UUID v7 session ids, pi writes v4.
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(header.id)) return "omp";
-  for (const entry of entries) {
-    if (OMP_ENTRY_TYPES.has(entry.type)) return "omp";
-    if (entry.type === "model_change" && typeof entry.data.model === "string") return "omp";
-  }
+  for (const entry of entries) if (isOmpOnly(entry.type, entry.data)) return "omp";
   return "pi";
+}
+
+/**
+ * An entry only omp writes: one of its own types, or a model_change naming the model only as
+ * omp does (`model: "provider/id"`). One that also names it as pi does (`modelId`) is what we
+ * write for both agents, which says nothing of either.
+ */
+export function isOmpOnly(type: string, data: JsonObject): boolean {
+  return OMP_ENTRY_TYPES.has(type) || (type === "model_change" && typeof data.model === "string" && data.modelId === undefined);
 }

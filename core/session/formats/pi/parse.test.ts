@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chain, jsonl, text, user, V3_HEADER } from "../../fixtures/sessions/builders.ts";
-import { readFixture, SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
-import { AgentError } from "../errors.ts";
+import { chain, jsonl, text, user, V3_HEADER } from "../../../../fixtures/sessions/builders.ts";
+import { readFixture, SESSION_FIXTURES } from "../../../../fixtures/sessions/load.ts";
+import { AgentError } from "../../../errors.ts";
 import { parseSession } from "./parse.ts";
 
 /** The error parseSession throws for `text`, or a failure when it throws none. */
@@ -81,9 +81,11 @@ describe("parseSession reads every format version", () => {
 
   test.each([
     { name: "a title slot", header: {}, before: [{ type: "title", v: 1, title: "t", updatedAt: "x", pad: " " }], entries: [], format: "omp" },
-    { name: "a UUID v7 session id", header: { id: "019ad0c4-5e00-7a1b-8c2d-3e4f5a6b7c8d" }, before: [], entries: [], format: "omp" },
+    // pi 0.73.1 names its sessions with UUID v7 too (fixtures/real/pi/session.jsonl): an id says nothing.
+    { name: "a UUID v7 session id alone", header: { id: "019ad0c4-5e00-7a1b-8c2d-3e4f5a6b7c8d" }, before: [], entries: [], format: "pi" },
     { name: "an omp-only entry type", header: {}, before: [], entries: [{ type: "reset_boundary" }], format: "omp" },
     { name: "an omp model_change", header: {}, before: [], entries: [{ type: "model_change", model: "openai/gpt-5" }], format: "omp" },
+    { name: "a model_change naming the model both ways, as we write it for both agents", header: {}, before: [], entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" }], format: "pi" },
     { name: "a pi model_change and a v4 id", header: {}, before: [], entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5" }], format: "pi" },
   ])("$name means format $format", ({ header, before, entries, format }) => {
     const session = parseSession(jsonl(before) + chain(entries, header), "f.jsonl");

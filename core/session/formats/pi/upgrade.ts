@@ -1,6 +1,6 @@
 import { readObjectMembers, type ObjectSpan } from "./json-members.ts";
-import type { RawLine } from "./lines.ts";
-import type { Entry, Session } from "./types.ts";
+import type { RawLine } from "../../lines.ts";
+import type { Entry, Session } from "../../types.ts";
 
 /** A replacement of `text[start, end)`; an insertion when `start === end`. */
 interface Edit {

@@ -1,23 +1,40 @@
 import { describe, expect, test } from "bun:test";
-import { analyzeBranch } from "../session/analyze.ts";
-import { parseSession } from "../session/parse.ts";
-import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
-import { ACKNOWLEDGEMENT, renderNewSession } from "./outputs.ts";
-import { DOCUMENT, expectGolden, NEW_SESSION_ID, NOW, parseLines, SOURCE_PATH } from "../../fixtures/outputs.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { parseSession } from "./parse.ts";
+import { restoredModel, type RestoredModel } from "../../restored-model.ts";
+import { renderNewSession } from "./write.ts";
+import type { NewSessionInput } from "../types.ts";
+import { DOCUMENT, expectGolden, idsFrom, NEW_SESSION_ID, NOW, parseLines, SOURCE_PATH } from "../../../../fixtures/outputs.ts";
+import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../../../handoff/wrap.ts";
 
 /** The model a pi session on openai/gpt-5 resumes with, in both agents' terms. */
 const GPT5: RestoredModel = { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" };
 
-describe("renderNewSession", () => {
-  const content = renderNewSession({
+/** The input the pipeline gives, with what a test changes. */
+function inputWith(overrides: Partial<NewSessionInput>): NewSessionInput {
+  return {
+    wrappedDocument: wrapHandoffDocument("x"),
+    acknowledgement: ACKNOWLEDGEMENT,
     sessionId: NEW_SESSION_ID,
-    entryIds: ["5e6f7a8b", "5e6f7a8c", "5e6f7a8d"],
+    newEntryId: idsFrom("a1", "a2", "a3"),
     timestamp: NOW,
-    cwd: "/home/me/app",
+    utcOffsetMinutes: 0,
+    cwd: "/w",
     parentSession: SOURCE_PATH,
-    document: DOCUMENT,
     model: GPT5,
+    source: { format: "pi", agentVersion: undefined, modelProvider: undefined },
+    ...overrides,
+  };
+}
+
+describe("renderNewSession", () => {
+  const written = renderNewSession(
+    inputWith({ wrappedDocument: wrapHandoffDocument(DOCUMENT), newEntryId: idsFrom("5e6f7a8b", "5e6f7a8c", "5e6f7a8d"), cwd: "/home/me/app" }),
+  );
+  const content = written.content;
+
+  test("is named as pi and omp name session files, by the time and the new id", () => {
+    expect(written).toMatchObject({ fileName: `2026-11-30T08-15-42-123Z_${NEW_SESSION_ID}.jsonl`, sessionId: NEW_SESSION_ID });
   });
 
   test("matches the golden file byte for byte", () => {
@@ -63,17 +80,17 @@ describe("renderNewSession", () => {
     ["a model only omp sees: pi gets it too", { pi: undefined, omp: "openai/gpt-5.1" }, { pi: GPT51, omp: "openai/gpt-5.1" }],
     ["a model only pi sees: omp gets it too", { pi: GPT51, omp: undefined }, { pi: GPT51, omp: "openai/gpt-5.1" }],
   ])("resumes in both agents with the source's model: %s", (_, model: RestoredModel, resumed: RestoredModel) => {
-    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: "/w", parentSession: SOURCE_PATH, document: "x", model });
+    const text = renderNewSession(inputWith({ model })).content;
     expect(restoredModel(analyzeBranch(parseSession(text)).branch.entries)).toEqual(resumed);
   });
 
   test("a source that names no model gets no model entry: the acknowledgement is the last line", () => {
-    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: "/w", parentSession: SOURCE_PATH, document: "x", model: { pi: undefined, omp: undefined } });
+    const text = renderNewSession(inputWith({ model: { pi: undefined, omp: undefined } })).content;
     expect(parseLines(text).map((l) => l.type)).toEqual(["session", "custom_message", "message"]);
   });
 
   test("omits cwd when the source has none", () => {
-    const text = renderNewSession({ sessionId: NEW_SESSION_ID, entryIds: ["a1", "a2", "a3"], timestamp: NOW, cwd: undefined, parentSession: SOURCE_PATH, document: "x", model: GPT5 });
+    const text = renderNewSession(inputWith({ cwd: undefined })).content;
     expect(text.split("\n")[0]).not.toContain("cwd");
   });
 

@@ -6,15 +6,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assistant, chain, text, user } from "../../fixtures/sessions/builders.ts";
-import { analyzeBranch } from "../session/analyze.ts";
-import { parseSession } from "../session/parse.ts";
-import { splitLines } from "../session/lines.ts";
-import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
-import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
-import { renderRecording } from "./outputs.ts";
+import { assistant, chain, text, user } from "../../../../fixtures/sessions/builders.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { parseSession } from "./parse.ts";
+import { restoredModel, type RestoredModel } from "../../restored-model.ts";
+import { renderRecording } from "./write.ts";
+import { applyRewrite, idsFrom } from "../../../../fixtures/outputs.ts";
 
-const FIXTURES = join(import.meta.dir, "../../fixtures");
+const FIXTURES = join(import.meta.dir, "../../../../fixtures");
 const NOW = new Date("2026-11-30T08:15:42.123Z");
 
 /** The source after recording a handoff of the branch ending at `leafId`, as the file would read. */
@@ -31,14 +30,12 @@ function recordInto(source: string, leafId: string | undefined, api: "openai-com
     finishReason: "stop",
     usage: undefined,
     timestamp: NOW,
-    entryIds: ["9b000001", "9b000002", "9b000003"],
+    newEntryId: idsFrom("9b000001", "9b000002", "9b000003"),
     restore: restoredModel(analyzeBranch(session, { leafId }).branch.entries),
   });
   if (recording.mode === "skip") throw new Error(recording.reason);
   if (recording.mode === "append") return source + recording.text;
-  const upgraded = upgradeToVersion3Text(session, splitLines(source));
-  if (!("text" in upgraded)) throw new Error(`line ${upgraded.mismatchedLine} did not match`);
-  return upgraded.text + recording.turn;
+  return applyRewrite(recording, source);
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");

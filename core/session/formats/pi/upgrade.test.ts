@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readObjectMembers } from "./json-members.ts";
-import { splitLines } from "./lines.ts";
+import { splitLines } from "../../lines.ts";
 import { parseSession } from "./parse.ts";
-import type { Entry } from "./types.ts";
+import type { Entry } from "../../types.ts";
 import { upgradeToVersion3Text } from "./upgrade.testing.ts";
 
-const FIXTURES = join(import.meta.dir, "..", "..", "fixtures");
-const SHARED = join(import.meta.dir, "..", "..", "..", "shared", "sessions");
+const FIXTURES = join(import.meta.dir, "..", "..", "..", "..", "fixtures");
+const SHARED = join(import.meta.dir, "..", "..", "..", "..", "..", "shared", "sessions");
 const V1_HEADER = '{"type":"session","id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
 const V2_HEADER = '{"type":"session","version":2,"id":"s2","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
 

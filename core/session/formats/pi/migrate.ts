@@ -1,5 +1,5 @@
-import { isObject, type JsonObject } from "../json.ts";
-import type { Entry, LineProblem } from "./types.ts";
+import { isObject, type JsonObject } from "../../../json.ts";
+import type { Entry, LineProblem } from "../../types.ts";
 
 /** A line that parsed as a JSON object with a string `type`, before migration. */
 export interface ParsedRecord {

@@ -1,7 +1,6 @@
-import type { TokenUsage } from "../llm/types.ts";
-import { modelChangeFields, type RestoredModel } from "../session/restored-model.ts";
-import type { Session } from "../session/types.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
+import { modelChangeFields, type RestoredModel } from "../../restored-model.ts";
+import type { NewSessionFile, NewSessionInput, Recording, RecordingInput } from "../types.ts";
+import { upgradeToVersion3 } from "./upgrade.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
 function line(value: unknown): string {
@@ -12,22 +11,6 @@ function line(value: unknown): string {
 export function sessionFileName(timestamp: Date, sessionId: string): string {
   return `${timestamp.toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }
-
-export interface NewSessionInput {
-  sessionId: string;
-  /** Fresh ids for the handoff message, the acknowledgement and the model entry. */
-  entryIds: [string, string, string];
-  timestamp: Date;
-  cwd: string | undefined;
-  /** Absolute path of the session handed off; `undefined` when it was read as a stream. */
-  parentSession: string | undefined;
-  document: string;
-  /** The model the source's branch resumes with; the new session resumes with it too. */
-  model: RestoredModel;
-}
-
-/** What the acknowledgement says: the next model sees it after the document, before the user's next words. */
-export const ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
 
 /**
  * Token counts in the shape both agents write. omp fails to load an assistant message whose
@@ -44,26 +27,27 @@ function usageFields(input: number, output: number) {
   };
 }
 
-/** The `model_change` line that puts the model back, if the session named one. */
-function modelChangeLine(model: RestoredModel, id: string, parentId: string, iso: string): string {
+/** The `model_change` line that puts the model back, if the session named one (its id is taken only then). */
+function modelChangeLine(model: RestoredModel, newEntryId: () => string, parentId: string, iso: string): string {
   const fields = modelChangeFields(model);
   if (!fields) return "";
   const { type, ...rest } = fields;
-  return line({ type, id, parentId, timestamp: iso, ...rest });
+  return line({ type, id: newEntryId(), parentId, timestamp: iso, ...rest });
 }
 
 /**
- * The new session file: a v3 header, the `handoff` custom message holding the document, a
- * short assistant acknowledgement, and a `model_change` back to the source's model.
- * The acknowledgement is there because pi 0.73.1 takes a file without any assistant message
- * for one it never saved and writes everything again on the first reply (a second header,
- * duplicate ids); the model entry because both agents would otherwise resume with the
- * acknowledgement's model, which is ours, not a model they can call.
+ * The new session file, as pi and omp resume it: a v3 header, the `handoff` custom message
+ * holding the document, a short assistant acknowledgement, and a `model_change` back to the
+ * source's model. The acknowledgement is there because pi 0.73.1 takes a file without any
+ * assistant message for one it never saved and writes everything again on the first reply (a
+ * second header, duplicate ids); the model entry because both agents would otherwise resume with
+ * the acknowledgement's model, which is ours, not a model they can call.
  */
-export function renderNewSession(input: NewSessionInput): string {
+export function renderNewSession(input: NewSessionInput): NewSessionFile {
   const iso = input.timestamp.toISOString();
-  const [handoffId, ackId, modelEntryId] = input.entryIds;
-  return (
+  const handoffId = input.newEntryId();
+  const ackId = input.newEntryId();
+  const content =
     line({ type: "session", version: 3, id: input.sessionId, timestamp: iso, cwd: input.cwd, parentSession: input.parentSession }) +
     line({
       type: "custom_message",
@@ -71,7 +55,7 @@ export function renderNewSession(input: NewSessionInput): string {
       parentId: null,
       timestamp: iso,
       customType: "handoff",
-      content: wrapHandoffDocument(input.document),
+      content: input.wrappedDocument,
       display: true,
     }) +
     line({
@@ -81,7 +65,7 @@ export function renderNewSession(input: NewSessionInput): string {
       timestamp: iso,
       message: {
         role: "assistant",
-        content: [{ type: "text", text: ACKNOWLEDGEMENT }],
+        content: [{ type: "text", text: input.acknowledgement }],
         api: "offline",
         provider: "agent",
         model: "handoff",
@@ -90,38 +74,9 @@ export function renderNewSession(input: NewSessionInput): string {
         timestamp: input.timestamp.getTime(),
       },
     }) +
-    modelChangeLine(input.model, modelEntryId, ackId, iso)
-  );
+    modelChangeLine(input.model, input.newEntryId, ackId, iso);
+  return { content, fileName: sessionFileName(input.timestamp, input.sessionId), sessionId: input.sessionId };
 }
-
-/** The `api` a recorded answer names: the Chat Completions wire, or none (the offline engine wrote it). */
-export type RecordedApi = "openai-completions" | "offline";
-
-export interface RecordingInput {
-  session: Session;
-  /** The leaf that was handed off; the recorded turn hangs from it. */
-  leafId: string | undefined;
-  instruction: string;
-  document: string;
-  provider: string;
-  model: string;
-  api: RecordedApi;
-  /** How the completion that gave the document ended, as the endpoint said (`stop`, `length`, …). */
-  finishReason: string;
-  usage: TokenUsage | undefined;
-  timestamp: Date;
-  /** Three fresh entry ids, unused in the session: the instruction, the answer, the model entry. */
-  entryIds: [string, string, string];
-  /** The model the branch resumes with before the recording: it must resume with it after. */
-  restore: RestoredModel;
-}
-
-/** How the source session changes after a handoff, if at all. */
-export type Recording =
-  | { mode: "append"; text: string }
-  /** Version 1 or 2: the file becomes its own lines upgraded (see `upgradeToVersion3`), then `turn`. */
-  | { mode: "rewrite"; turn: string }
-  | { mode: "skip"; reason: string };
 
 /**
  * The session format's `stopReason` for a finish reason. Only a cut at the output limit is
@@ -146,7 +101,8 @@ export function renderRecording(input: RecordingInput): Recording {
   const { session } = input;
   const iso = input.timestamp.toISOString();
   const ms = input.timestamp.getTime();
-  const [userId, assistantId, modelEntryId] = input.entryIds;
+  const userId = input.newEntryId();
+  const assistantId = input.newEntryId();
   const usage = input.usage ?? { inputTokens: 0, outputTokens: 0 };
   const turn =
     line({
@@ -172,12 +128,17 @@ export function renderRecording(input: RecordingInput): Recording {
         timestamp: ms,
       },
     }) +
-    modelChangeLine(input.restore, modelEntryId, assistantId, iso);
+    modelChangeLine(input.restore, input.newEntryId, assistantId, iso);
 
   if (session.version === 3) return { mode: "append", text: (session.missingFinalNewline ? "\n" : "") + turn };
   if (session.problems.length > 0) {
     return { mode: "skip", reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop` };
   }
   if (session.titleSlot) return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
-  return { mode: "rewrite", turn };
+  return {
+    mode: "rewrite",
+    rewrite: (lines, write) => upgradeToVersion3(session, lines, write),
+    turn,
+    notice: "upgraded to session format version 3 to record the handoff",
+  };
 }

@@ -1,5 +1,5 @@
-import type { RawLine } from "./lines.ts";
-import type { Session } from "./types.ts";
+import type { RawLine } from "../../lines.ts";
+import type { Session } from "../../types.ts";
 import { upgradeToVersion3 } from "./upgrade.ts";
 
 /** `upgradeToVersion3` into one string, for tests. */

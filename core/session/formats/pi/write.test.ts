@@ -1,35 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import type { JsonObject } from "../json.ts";
-import { analyzeBranch } from "../session/analyze.ts";
-import { splitLines } from "../session/lines.ts";
-import { parseSession } from "../session/parse.ts";
-import { restoredModel } from "../session/restored-model.ts";
-import type { Entry, Session } from "../session/types.ts";
-import { upgradeToVersion3Text } from "../session/upgrade.testing.ts";
-import { renderRecording, sessionFileName, type Recording, type RecordingInput } from "./outputs.ts";
-import { DOCUMENT, NEW_SESSION_ID, NOW, parseLines, readFixture } from "../../fixtures/outputs.ts";
-import { wrapHandoffDocument } from "./wrap.ts";
-
-describe("wrapHandoffDocument", () => {
-  test("is the spec's wrapper, exactly", () => {
-    expect(wrapHandoffDocument("DOC")).toBe(
-      "<handoff-context>\nDOC\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.",
-    );
-  });
-
-  const TAIL = "\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
-  test.each([
-    ["a closing tag mid-line", "a </handoff-context> b", "a <\\/handoff-context> b"],
-    ["a closing tag on its own line", "x\n</handoff-context>\ny", "x\n<\\/handoff-context>\ny"],
-    ["two closing tags", "</handoff-context></handoff-context>", "<\\/handoff-context><\\/handoff-context>"],
-    ["a closing tag at the very end", "x </handoff-context>", "x <\\/handoff-context>"],
-    ["an opening tag: unchanged", "<handoff-context> x", "<handoff-context> x"],
-    ["an already escaped tag: unchanged", "<\\/handoff-context>", "<\\/handoff-context>"],
-    ["other cases and spacings: unchanged", "</Handoff-Context> </handoff-context >", "</Handoff-Context> </handoff-context >"],
-  ])("writes %s inside the wrapper as <\\/handoff-context>, nothing else changed", (_, document, inside) => {
-    expect(wrapHandoffDocument(document)).toBe(`<handoff-context>\n${inside}${TAIL}`);
-  });
-});
+import type { JsonObject } from "../../../json.ts";
+import { analyzeBranch } from "../../analyze.ts";
+import { parseSession } from "./parse.ts";
+import { restoredModel } from "../../restored-model.ts";
+import type { Entry, Session } from "../../types.ts";
+import type { Recording, RecordingInput } from "../types.ts";
+import { renderRecording, sessionFileName } from "./write.ts";
+import { applyRewrite, DOCUMENT, idsFrom, NEW_SESSION_ID, NOW, parseLines, readFixture } from "../../../../fixtures/outputs.ts";
 
 describe("sessionFileName", () => {
   test.each([
@@ -54,7 +31,7 @@ function recordingFor(session: Session, leafId: string | undefined, overrides: P
     finishReason: "stop",
     usage: { inputTokens: 1200, outputTokens: 340 },
     timestamp: NOW,
-    entryIds: ["9a000001", "9a000002", "9a000003"],
+    newEntryId: idsFrom("9a000001", "9a000002", "9a000003"),
     restore: restoredModel(analyzeBranch(session, { leafId }).branch.entries),
     ...overrides,
   };
@@ -68,11 +45,9 @@ function textOf(recording: Recording, mode: "append"): string {
 }
 
 /** The whole file a rewrite leaves: the source's own lines upgraded, then the turn. */
-function rewrittenText(recording: Recording, session: Session, sourceText: string): string {
+function rewrittenText(recording: Recording, sourceText: string): string {
   if (recording.mode !== "rewrite") throw new Error(`expected a rewrite, got ${JSON.stringify(recording)}`);
-  const upgraded = upgradeToVersion3Text(session, splitLines(sourceText));
-  if (!("text" in upgraded)) throw new Error(`line ${upgraded.mismatchedLine} did not match`);
-  return upgraded.text + recording.turn;
+  return applyRewrite(recording, sourceText);
 }
 
 /** What of an entry must survive a rewrite: its place in the tree and every field. */
@@ -168,7 +143,7 @@ describe("renderRecording", () => {
   test.each([["sessions/v1.jsonl"], ["sessions/v2.jsonl"]])("%s is rewritten as version 3 with every entry kept, then the turn", (name) => {
     const before = parseSession(readFixture(name));
     const leafId = before.entries.at(-1)?.id;
-    const text = rewrittenText(recordingFor(before, leafId), before, readFixture(name));
+    const text = rewrittenText(recordingFor(before, leafId), readFixture(name));
     const lines = parseLines(text);
     expect(lines[0]).toEqual({ ...before.header.raw, version: 3 });
     for (const line of lines.slice(1)) {
@@ -187,7 +162,7 @@ describe("renderRecording", () => {
 
   test("a version 1 rewrite keeps what the branch sends to a model", () => {
     const before = parseSession(readFixture("sessions/v1.jsonl"));
-    const text = rewrittenText(recordingFor(before, before.entries.at(-1)?.id), before, readFixture("sessions/v1.jsonl"));
+    const text = rewrittenText(recordingFor(before, before.entries.at(-1)?.id), readFixture("sessions/v1.jsonl"));
     const after = parseSession(text);
     const leaf = before.entries.at(-1)?.id;
     expect(analyzeBranch(after, { leafId: leaf }).context).toEqual(analyzeBranch(before).context);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { assistant, chain, jsonl, message, record, text, user } from "../../fixtures/sessions/builders.ts";
-import { loadFixture, readFixture, textOf } from "../../fixtures/sessions/load.ts";
-import { analyzeBranch } from "./analyze.ts";
+import { assistant, chain, jsonl, message, record, text, user } from "../../../../fixtures/sessions/builders.ts";
+import { loadFixture, readFixture, textOf } from "../../../../fixtures/sessions/load.ts";
+import { analyzeBranch } from "../../analyze.ts";
 import { v1EntryId } from "./migrate.ts";
 import { parseSession } from "./parse.ts";
 

@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isAgentError } from "../core/index.ts";
+import { decompressIfZstd, framesAreWhole } from "./zstd.ts";
+
+const REPO = join(import.meta.dir, "..");
+const SESSION = readFileSync(join(REPO, "fixtures/sessions/v3-branches.jsonl"));
+const compressed = (bytes: Uint8Array) => new Uint8Array(Bun.zstdCompressSync(bytes));
+
+/** Chunks of `size` bytes from one reused buffer, as the file reader hands them out. */
+function* reusedChunks(bytes: Uint8Array, size: number): Generator<Uint8Array> {
+  const buffer = new Uint8Array(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const part = bytes.subarray(at, at + size);
+    buffer.set(part);
+    yield buffer.subarray(0, part.length);
+    buffer.fill(0xee); // what a careless reader would see if it kept the chunk
+  }
+}
+
+/** The chunks' bytes, each copied before the next is asked for (the producer may reuse it). */
+function joined(chunks: Iterable<Uint8Array>): Buffer {
+  const copies: Buffer[] = [];
+  for (const chunk of chunks) copies.push(Buffer.from(chunk));
+  return Buffer.concat(copies);
+}
+
+/** A skippable frame (RFC 8878 §3.1.2): magic 0x184D2A5?, a size, that many bytes. */
+const skippable = new Uint8Array([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+
+describe("decompressIfZstd", () => {
+  test.each([
+    ["plain text, in 1 MiB chunks", SESSION, 1 << 20],
+    ["plain text, in 1-byte chunks", SESSION, 1],
+    ["one zstd stream", compressed(SESSION), 1 << 20],
+    ["one zstd stream, in 3-byte chunks (the magic split)", compressed(SESSION), 3],
+    ["two zstd frames one after the other", Buffer.concat([compressed(SESSION.subarray(0, 500)), compressed(SESSION.subarray(500))]), 64],
+    ["a skippable frame, then the stream", Buffer.concat([skippable, compressed(SESSION)]), 64],
+  ])("%s gives the session's bytes", (_, bytes, size) => {
+    expect(joined(decompressIfZstd(reusedChunks(bytes, size), "s.jsonl")).equals(SESSION)).toBe(true);
+  });
+
+  test("plain text passes through chunk by chunk, never all at once", () => {
+    const sizes = [...decompressIfZstd(reusedChunks(SESSION, 1000), "s.jsonl")].map((c) => c.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1000);
+  });
+
+  test("nothing gives nothing", () => {
+    expect([...decompressIfZstd([], "s.jsonl")]).toEqual([]);
+  });
+
+  const whole = compressed(SESSION);
+  test.each([
+    ["cut short", whole.subarray(0, whole.length - 7), "s.jsonl: not a session: it is zstd-compressed and cut short (a copy still being written?)"],
+    ["only the magic", whole.subarray(0, 4), "s.jsonl: not a session: it is zstd-compressed and cut short (a copy still being written?)"],
+    ["damaged inside", Uint8Array.from(whole, (byte, i) => (i > 12 && i < whole.length - 8 ? byte ^ 0x5a : byte)), "s.jsonl: not a session: it is zstd-compressed and damaged"],
+    ["larger than the limit", compressed(new Uint8Array(4096).fill(0x61)), "s.jsonl: not a session: it is zstd-compressed and decompresses to more than 0.001953125 MiB"],
+  ])("%s: refused with one line naming the file", (_, bytes, message) => {
+    let error: unknown;
+    try {
+      joined(decompressIfZstd([bytes], "s.jsonl", 2048));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isAgentError(error) ? [error.code, error.message] : error).toEqual(["NOT_A_SESSION", message]);
+  });
+
+  test("framesAreWhole reads frame and block sizes only", () => {
+    expect([framesAreWhole(whole), framesAreWhole(whole.subarray(0, 10)), framesAreWhole(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd])), framesAreWhole(skippable)]).toEqual([true, false, false, true]);
+  });
+});
+
+describe("agent inspect on a zstd-compressed session", () => {
+  const dir = mkdtempSync(join(tmpdir(), "agent-zstd-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const zst = join(dir, "v3-branches.jsonl.zst");
+  writeFileSync(zst, compressed(SESSION));
+  const run = (args: string[], stdin?: Uint8Array) => {
+    const proc = Bun.spawnSync([process.execPath, "cli/index.ts", "inspect", ...args, "--json"], { cwd: REPO, stdin, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" } });
+    return { exitCode: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+  };
+  const plain = run(["fixtures/sessions/v3-branches.jsonl"]);
+  const withoutFile = (stdout: string) => ({ ...JSON.parse(stdout), file: undefined, sizeBytes: undefined });
+
+  test("reads like the uncompressed file, from a path or from stdin", () => {
+    for (const result of [run([zst]), run(["-"], compressed(SESSION))]) {
+      expect([result.exitCode, result.stderr]).toEqual([0, ""]);
+      expect(withoutFile(result.stdout)).toEqual(withoutFile(plain.stdout));
+    }
+  });
+
+  test("a cut-short file: exit 2, one line naming it, no stack", () => {
+    const torn = join(dir, "torn.jsonl.zst");
+    writeFileSync(torn, compressed(SESSION).subarray(0, 40));
+    const result = run([torn]);
+    expect([result.exitCode, result.stdout]).toEqual([2, ""]);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`${torn}: not a session: it is zstd-compressed and cut short`);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Builds the common model's entries from a rollout, one item at a time. A rollout has no entry
+ * ids: they are numbered here in file order (8 hex digits), each entry the child of the one
+ * before, except after a rollback (Codex drops the newest user turns: the entries after it
+ * hang from where those turns began, so the dropped turns become an abandoned branch).
+ */
+import { isObject, type JsonObject } from "../../../json.ts";
+import type { Entry } from "../../types.ts";
+import type { Block, ItemMeaning } from "./items.ts";
+
+/** Where an entry came from in the file. */
+export interface Origin {
+  line: number;
+  /** The line's ISO time, when it has one. */
+  timestamp: string | undefined;
+}
+
+export class EntryChain {
+  readonly entries: Entry[] = [];
+  /** The parent of the next entry. */
+  private leaf: string | null = null;
+  private counter = 0;
+  /** The model turn being read: consecutive model items join it. */
+  private openTurn: { content: Block[]; message: JsonObject } | undefined;
+  /** Tool names by call id, so a result can name its tool. */
+  private readonly callNames = new Map<string, string>();
+  /** Where each user turn of the history Codex continues from starts, oldest first. */
+  private userTurns: Entry[] = [];
+  /** How many of `userTurns` a rollback cannot drop: those a compaction kept. */
+  private rollbackFloor = 0;
+  /** The model the turns are answered by, as `turn_context` lines say. */
+  private model: { provider: string | undefined; id: string } | undefined;
+
+  add(type: string, origin: Origin, fields: JsonObject): Entry {
+    const id = (++this.counter).toString(16).padStart(8, "0");
+    const entry: Entry = { type, id, parentId: this.leaf, line: origin.line, data: { type, id, parentId: this.leaf, timestamp: origin.timestamp, ...fields } };
+    this.entries.push(entry);
+    this.leaf = id;
+    return entry;
+  }
+
+  private addMessage(origin: Origin, message: JsonObject): Entry {
+    this.openTurn = undefined;
+    message.timestamp = epochMs(origin.timestamp);
+    return this.add("message", origin, { message });
+  }
+
+  /** Records what one item means. Returns the entry it started, if any. */
+  addItem(meaning: ItemMeaning, origin: Origin): Entry | undefined {
+    switch (meaning.kind) {
+      case "assistant":
+        return this.addModelBlocks(meaning.blocks, origin);
+      case "user": {
+        const entry = this.addMessage(origin, { role: "user", content: meaning.content });
+        this.userTurns.push(entry);
+        return entry;
+      }
+      case "handoff":
+        this.openTurn = undefined;
+        return this.add("custom_message", origin, { customType: "handoff", content: meaning.text, display: true });
+      case "shell": {
+        const { command, exitCode, output } = meaning.run;
+        return this.addMessage(origin, { role: "bashExecution", command, output, exitCode, cancelled: false, truncated: false });
+      }
+      case "result":
+        return this.addMessage(origin, {
+          role: "toolResult",
+          toolCallId: meaning.callId,
+          toolName: this.callNames.get(meaning.callId) ?? "tool",
+          content: meaning.content,
+          isError: meaning.isError,
+        });
+      default:
+        return undefined;
+    }
+  }
+
+  /** Model output joins the turn being read, or starts one: one assistant message per model turn. */
+  private addModelBlocks(blocks: Block[], origin: Origin): Entry | undefined {
+    for (const block of blocks) if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") this.callNames.set(block.id, block.name);
+    if (blocks.length === 0) return undefined; // encrypted reasoning: nothing to read, the turn goes on
+    if (this.openTurn) {
+      this.openTurn.content.push(...blocks);
+      this.openTurn.message.stopReason = stopReason(this.openTurn.content);
+      return undefined;
+    }
+    const content = [...blocks];
+    const message: JsonObject = { role: "assistant", content, provider: this.model?.provider, model: this.model?.id, stopReason: stopReason(content) };
+    const entry = this.addMessage(origin, message);
+    this.openTurn = { content, message };
+    return entry;
+  }
+
+  /** A `turn_context` naming the model: a `model_change` entry when it differs from the last. */
+  setModel(provider: string | undefined, id: string, origin: Origin): void {
+    if (this.model?.id === id && this.model.provider === provider) return;
+    this.model = { provider, id };
+    this.openTurn = undefined;
+    this.add("model_change", origin, { provider, modelId: id });
+  }
+
+  /**
+   * Codex dropped the newest `turns` user turns (`thread_rolled_back`). A rollback never reaches
+   * behind the newest compaction here: that would cut the compaction off the branch.
+   */
+  rollBack(turns: number): void {
+    const keep = Math.max(this.rollbackFloor, this.userTurns.length - turns);
+    const first = this.userTurns[keep];
+    if (!first) return;
+    this.userTurns = this.userTurns.slice(0, keep);
+    this.leaf = first.parentId;
+    this.openTurn = undefined;
+  }
+
+  /** Ends the model turn being read (any other line in between belongs to no turn). */
+  endTurn(): void {
+    this.openTurn = undefined;
+  }
+
+  /** Marks where a compaction's history starts: the user messages added since the last call are what it kept. */
+  startCompaction(): void {
+    this.userTurns = [];
+    this.openTurn = undefined;
+  }
+
+  endCompaction(): void {
+    this.rollbackFloor = this.userTurns.length;
+    this.openTurn = undefined;
+  }
+
+  /** The user's own words in the history Codex continues from (a compaction's kept ones, then later ones), oldest first. */
+  userTurnContents(): Block[][] {
+    return this.userTurns.map((entry) => {
+      const content = isObject(entry.data.message) ? entry.data.message.content : undefined;
+      return Array.isArray(content) ? content.filter(isObject) : [];
+    });
+  }
+}
+
+function stopReason(content: readonly Block[]): string {
+  return content.some((block) => block.type === "toolCall") ? "toolUse" : "stop";
+}
+
+function epochMs(iso: string | undefined): number | undefined {
+  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  return Number.isFinite(ms) ? ms : undefined;
+}

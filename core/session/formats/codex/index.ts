@@ -1,0 +1,32 @@
+/** Codex CLI rollouts: read them into the common model, write a new one holding a handoff. */
+import { isObject } from "../../../json.ts";
+import type { SessionFormat } from "../types.ts";
+import { codexLocation } from "./location.ts";
+import { readCodexRollout } from "./read.ts";
+import { renderCodexSession } from "./write.ts";
+
+/** The Codex CLI version `bun run compat` last ran (compat/agents.ts). */
+const TESTED_VERSION = "0.169.0";
+
+/** A rollout starts with `{"timestamp":…,"type":"session_meta","payload":{…}}`. */
+function detect(head: readonly string[]): boolean {
+  const first = head.find((line) => line.trim() !== "");
+  if (first === undefined || !first.includes('"session_meta"')) return false;
+  try {
+    const value: unknown = JSON.parse(first);
+    return isObject(value) && value.type === "session_meta" && isObject(value.payload);
+  } catch {
+    return false;
+  }
+}
+
+export const codex: SessionFormat = {
+  name: "codex",
+  label: "Codex",
+  aliases: [],
+  detect,
+  read: readCodexRollout,
+  renderNewSession: (input) => renderCodexSession(input, TESTED_VERSION),
+  location: codexLocation,
+  testedVersion: TESTED_VERSION,
+};

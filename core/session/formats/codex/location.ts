@@ -1,0 +1,23 @@
+import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../types.ts";
+
+/** `CODEX_HOME`, else `~/.codex`. */
+function codexHome({ home, env }: AgentHome): PathSegments {
+  const dir = env.CODEX_HOME;
+  return dir ? [dir] : [home, ".codex"];
+}
+
+/**
+ * The user's local calendar date at `timestamp`, as `[YYYY, MM, DD]`: Codex files a session
+ * under the day it started where the user is, not in UTC.
+ */
+export function localDateFolders(timestamp: Date, utcOffsetMinutes: number): [string, string, string] {
+  const local = new Date(timestamp.getTime() + utcOffsetMinutes * 60_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return [String(local.getUTCFullYear()).padStart(4, "0"), two(local.getUTCMonth() + 1), two(local.getUTCDate())];
+}
+
+/** Where Codex CLI 0.169.0 keeps sessions: `sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
+export const codexLocation: AgentLocation = {
+  sessionsRoot: (home) => [...codexHome(home), "sessions"],
+  sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
+};

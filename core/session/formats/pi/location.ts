@@ -1,0 +1,33 @@
+import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../types.ts";
+
+/** `~` and `~/…` in pi's variables mean the home folder, as pi expands them. */
+function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  return path.startsWith("~/") ? `${home}${path.slice(1)}` : path;
+}
+
+/** `PI_CODING_AGENT_SESSION_DIR`: one folder for every session, whatever its cwd. */
+function sharedSessionFolder({ home, env }: AgentHome): PathSegments | undefined {
+  const dir = env.PI_CODING_AGENT_SESSION_DIR;
+  return dir ? [expandHome(dir, home)] : undefined;
+}
+
+/** `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+function agentDir({ home, env }: AgentHome): PathSegments {
+  const dir = env.PI_CODING_AGENT_DIR;
+  return dir ? [expandHome(dir, home)] : [home, ".pi", "agent"];
+}
+
+/**
+ * The folder name pi gives the sessions of a cwd: the cwd without its first separator, every
+ * `/`, `\` and `:` as `-`, between `--` and `--` (`/home/me/app` → `--home-me-app--`).
+ */
+export function piFolderName(cwd: string): string {
+  return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+/** Where pi 0.73.1 keeps sessions (its config.ts, session-manager.ts and main.ts say so). */
+export const piLocation: AgentLocation = {
+  sessionsRoot: (home) => sharedSessionFolder(home) ?? [...agentDir(home), "sessions"],
+  sessionFolder: (place: SessionPlace) => sharedSessionFolder(place) ?? [...agentDir(place), "sessions", piFolderName(place.cwd)],
+};
