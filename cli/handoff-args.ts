@@ -7,7 +7,7 @@ import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./optio
 export const HANDOFF_ARGS = {
   session: { type: "positional", description: "The session file (.jsonl) to hand off; - reads it from stdin", required: true },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
-  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
+  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL}; at a local endpoint, the one model it serves, asked of it)`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
   to: { type: "string", description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`, valueHint: "agent" },
