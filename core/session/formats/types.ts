@@ -121,6 +121,12 @@ export interface AgentLocation {
   sessionsRoot(home: AgentHome): PathSegments;
   /** The folder the agent itself would put a new session for `place.cwd` in. */
   sessionFolder(place: SessionPlace): PathSegments;
+  /**
+   * The agent finds a session by id (and lists it) only in its own folder for the cwd (Claude
+   * Code's project folder, Codex's dated folders), so a new session goes there even when the
+   * source, of the same agent, lies elsewhere. pi and omp open any file by its path.
+   */
+  findsSessionsOnlyInItsFolder?: boolean;
 }
 
 /**

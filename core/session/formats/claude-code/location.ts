@@ -33,6 +33,7 @@ function configDir({ home, env }: AgentHome): PathSegments {
 
 /** Where Claude Code 2.1.328 keeps sessions: `projects/<folder name of the cwd>/<session id>.jsonl`. */
 export const claudeCodeLocation: AgentLocation = {
+  findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...configDir(home), "projects"],
   sessionFolder: (place: SessionPlace) => [...configDir(place), "projects", claudeProjectFolderName(place.cwd)],
 };
