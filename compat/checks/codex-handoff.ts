@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
-import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../../core/handoff/wrap.ts";
+import { ACKNOWLEDGEMENT, TRAILER, wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { codex } from "../../core/session/formats/codex/index.ts";
 import { parseSession } from "../../core/session/formats/pi/parse.ts";
 import type { Session } from "../../core/session/types.ts";
@@ -193,9 +193,12 @@ async function checkFoundAsNewest(agent: Agent, dir: string, checks: Checks, dns
     const tui = await newest("codex-tui");
     try {
       await checks.run(agent.name, shows, async () => {
-        const screen = await readTuiScreen(join(dir, agent.bin), [...words, "--no-daemon"], tui.sandbox, tui.codexHome, "<handoff-context>");
+        // The picker previews the message's start; an opened session shows as much of the message
+        // as the screen holds, its end when it is long: either part of our wrapper shows it is ours.
+        const marks = ["<handoff-context>", TRAILER];
+        const screen = await readTuiScreen(join(dir, agent.bin), [...words, "--no-daemon"], tui.sandbox, tui.codexHome, marks);
         if (screen === undefined) return "not checked: tmux is not installed (the picker needs a terminal)";
-        must(screen.includes("<handoff-context>"), `the screen does not show the session:\n${screen}`);
+        must(marks.some((mark) => screen.includes(mark)), `the screen does not show the session:\n${screen}`);
         return undefined;
       });
     } finally {
