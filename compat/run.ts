@@ -20,7 +20,8 @@ import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
 import { installAgent } from "./install.ts";
-import { INSIDE_FLAG, prepareIsolation, reexecIsolated, type DnsLog } from "./isolate.ts";
+import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsolated, type DnsLog } from "./isolate.ts";
+import { SCRATCH_ROOT } from "./sandbox.ts";
 
 interface Options {
   regenerate: boolean;
@@ -74,6 +75,7 @@ async function inside(options: Options): Promise<number> {
   let dns: DnsLog;
   try {
     dns = await prepareIsolation();
+    privateScratch(SCRATCH_ROOT);
   } catch (error) {
     console.error(`bun run compat: ${error instanceof Error ? error.message : String(error)}; no agent was started`);
     return 1;
@@ -100,7 +102,9 @@ async function inside(options: Options): Promise<number> {
   }
   say(`run: ${((performance.now() - started) / 1000).toFixed(1)}s`);
   say(summarize(checks.results));
-  return checks.results.every((r) => r.ok) && checks.results.length > 0 ? 0 : 1;
+  const ok = checks.results.every((r) => r.ok) && checks.results.length > 0;
+  if (!ok) say(`the sandboxes of this run (${SCRATCH_ROOT} as the agents saw it) are kept in ${keepScratch(SCRATCH_ROOT)}`);
+  return ok ? 0 : 1;
 }
 
 async function main(): Promise<number> {
