@@ -16,6 +16,7 @@ import { createChecks, summarize, type Checks } from "./checks/report.ts";
 import { checkCodexHandoff } from "./checks/codex-handoff.ts";
 import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
+import { checkMatrix } from "./checks/matrix.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
@@ -96,6 +97,7 @@ async function inside(options: Options): Promise<number> {
     }
     const codexAgent = options.agents.find((a) => a.name === "codex");
     if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
+    await checkMatrix(options.agents, dirs, checks, dns, say);
     for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();
