@@ -155,6 +155,12 @@ export interface SessionFormat {
    * is then left untouched). pi and omp only.
    */
   record?: (input: RecordingInput) => Recording;
+  /**
+   * The model providers this agent's sessions name the way pi and omp do, when not all of them
+   * are. Absent: every one is. A new session for another agent names the source's model only when
+   * its provider is one of these; otherwise the agent starts with its default model.
+   */
+  sharedProviders?: readonly string[];
   /** The newest agent version `bun run compat` has run; a session written by a newer one gets a notice. */
   testedVersion: string | undefined;
   /** Where the agent keeps its sessions. */
