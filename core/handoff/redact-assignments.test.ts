@@ -124,6 +124,17 @@ describe("assignments", () => {
     expect(redactor.redactAssigned("max_tokens", "100")).toBe("100");
     expect(redactor.redactAssigned("password", "${PW}")).toBe("${PW}");
   });
+
+  test.each([
+    ["Authorization", "Token 0123456789abcdef0123", "[REDACTED:authorization:1]"],
+    ["authorization", "letmein", "[REDACTED:authorization:1]"],
+    ["Proxy-Authorization", "Negotiate YIIFzQYGKwYBBQUCoIIFwTCCBb2gMDAu", "[REDACTED:authorization:1]"],
+    ["proxy_authorisation", "custom-credential-value", "[REDACTED:authorization:1]"],
+    ["Authorization", "Bearer Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0", "Bearer [REDACTED:bearer-token:1]"],
+    ["authorizationUrl", "https://example.com/oauth/authorize", "https://example.com/oauth/authorize"],
+  ])("the value of header %p (%p) is a credential whatever its scheme", (key, value, expected) => {
+    expect(createRedactor().redactAssigned(key, value)).toBe(expected);
+  });
 });
 
 describe("readsAsName", () => {

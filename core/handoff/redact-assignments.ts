@@ -59,9 +59,12 @@ const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
 
 /**
  * The kind a key's value reports when the key is a secret's name (`db_password`, `apiKey`, and
- * the plural, `passwords`, `api_keys`, but not `tokens`, which counts tokens), else `undefined`.
+ * the plural, `passwords`, `api_keys`, but not `tokens`, which counts tokens, and an
+ * `Authorization` header), else `undefined`.
  */
 export function secretKeyKind(key: string): string | undefined {
+  // A header's name, not a secret word: its value is a credential whatever scheme it names.
+  if (/^(?:proxy[_-]?)?authori[sz]ation$/i.test(key)) return "authorization";
   const plural = /s$/i.test(key) ? SECRET_KEY.exec(key.slice(0, -1))?.groups?.word : undefined;
   const word = SECRET_KEY.exec(key)?.groups?.word ?? (plural?.toLowerCase() === "token" ? undefined : plural);
   return word === undefined ? undefined : assignmentKind(word);

@@ -93,6 +93,17 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // Credentials in an Authorization header, whatever the token looks like.
   { kind: "bearer-token", lead: "(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}", body: "[A-Za-z0-9._~+/-]{16,}=*" },
   { kind: "basic-auth", lead: "(?<![A-Za-z0-9])Basic[ \\t]{1,4}", body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
+  // Any other scheme (`Token …`, GitHub's `token …`, a custom one) or none: the value of an
+  // Authorization header is a credential whatever it looks like. Bearer and Basic are left to
+  // the rules above (their kinds say more). A value that reads as a name (`authHeader`) is code.
+  {
+    kind: "authorization",
+    lead:
+      "(?<![A-Za-z0-9_-])(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)(?:\\\\{0,2}[\"'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,2}[\"'])?" +
+      "(?![Bb]earer[ \\t]|Basic[ \\t])(?:[A-Za-z][A-Za-z0-9_-]{0,24}[ \\t]{1,4})?",
+    body: "[A-Za-z0-9._~+/-]{12,}=*",
+    accept: (secret) => /\d/.test(secret) || (secret.length >= 24 && /[a-z]/.test(secret) && /[A-Z]/.test(secret) && !secret.includes(".")),
+  },
   // The password part of scheme://user:password@host, the user name possibly empty (redis://:pw@host).
   { kind: "url-password", lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{0,64}:", body: "[^\\s@/\"'<>]{1,128}(?=@)" },
 ];
@@ -108,5 +119,5 @@ export const TOKEN_PATTERN = new RegExp(
  * this test costs a fraction of TOKEN_PATTERN's scan, so text without one skips it. A new rule
  * must add its literal here (the per-kind tests fail otherwise).
  */
-export const TOKEN_HINT = /-----BEGIN|sk-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|cbt|ft|soat)-|A[KS]IA|ecret|ECRET|AIza|xox|xapp-|hooks\.slack\.com|_live_|_test_|whsec_|npm_|eyJ|earer|Basic|:\/\//;
+export const TOKEN_HINT = /-----BEGIN|sk-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|cbt|ft|soat)-|A[KS]IA|ecret|ECRET|AIza|xox|xapp-|hooks\.slack\.com|_live_|_test_|whsec_|npm_|eyJ|earer|Basic|uthorization|UTHORIZATION|:\/\//;
 

@@ -70,7 +70,12 @@ function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
 }
 
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
-  const withhold = createWithholder(input.withheld ?? []);
+  const withholdSecrets = createWithholder(input.withheld ?? []);
+  // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
+  // reader accepts: Anthropic's API refuses a request holding one, and Codex's JSON reader drops
+  // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
+  // instead, as invalid UTF-8 read from a file does.
+  const withhold: Withhold = (text) => withholdSecrets(text.isWellFormed() ? text : text.toWellFormed());
   const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
   let redactor: Redactor | undefined;
   let outgoing: OutgoingInput | undefined;
