@@ -11,7 +11,7 @@ export const HANDOFF_ARGS = {
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
   to: { type: "string", description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`, valueHint: "agent" },
-  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside the source, or in the --to agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
+  out: { type: "string", alias: "o", description: "Where to write the new session (default: beside a pi or omp source handed to its own agent, else the agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)", valueHint: "path" },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
   record: { type: "boolean", default: true, description: "Record the instruction and the document in the source session", negativeDescription: "Leave the source session untouched" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the document" },
