@@ -51,9 +51,15 @@ describe("purity", () => {
     ["globalThis", "x.ts", 'export const p = globalThis["process"];', "globalThis"],
     ["crypto.randomUUID", "x.ts", "export const id = crypto.randomUUID();", "crypto"],
     ["a timer", "x.ts", "setTimeout(() => {}, 10);", "setTimeout"],
+    ["Date by a computed name", "x.ts", 'export const t = Date["now"]();', "Date or Math"],
+    ["Math taken apart", "x.ts", "const { random } = Math;\nexport const r = random();", "Date or Math"],
+    ["eval", "x.ts", 'export const p = eval("proc" + "ess");', "eval"],
+    ["the Function constructor", "x.ts", 'export const p = Function("return this")();', "Function"],
     ["code after a string with a quote in it", "x.ts", 'export const q = "\\""; export const k = process.env.K;', "process"],
     ["code after a regex with a quote in it", "x.ts", "export const r = /[\"']/; export const k = process.env.K;", "process"],
     ["code inside a template literal", "x.ts", "export const s = `${process.env.HOME}/x`;", "process"],
+    ["a JavaScript file", "x.mjs", "export const k = process.env.K;", "process"],
+    ["a TSX file", "x.tsx", 'import { readFileSync } from "node:fs";\nexport const f = readFileSync;', '"node:fs"'],
     ["session/ importing handoff/", "session/x.ts", 'import { y } from "../handoff/y.ts";\nexport const x = y;', "handoff/"],
   ];
 
@@ -71,6 +77,7 @@ describe("purity", () => {
     ["names in comments and strings", "x.ts", '// process.env, Date.now(), fetch\nexport const s = "Bun.file performance.now()";\n/* require("fs") */'],
     ["properties with forbidden names", "x.ts", "export const f = (deps: { fetch(): void; now(): number }) => { deps.fetch(); return deps?.now(); };"],
     ["a date from a value", "x.ts", "export const d = new Date(0).toISOString();"],
+    ["pure Date and Math", "x.ts", "export const v = [Date.UTC(2026, 0, 1), Math.max(1, 2), new Date(0) instanceof Date];"],
     ["template text", "x.ts", "export const s = `process.env ${1 + 1} Date.now()`;"],
   ];
 

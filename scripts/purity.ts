@@ -30,7 +30,7 @@ export interface PurityResult {
 
 /** Globals that reach the process, the runtime, the clock, chance or the network. */
 const FORBIDDEN_GLOBALS: readonly { readonly pattern: RegExp; readonly name: string }[] = [
-  ...["process", "Bun", "require", "performance", "fetch", "globalThis", "crypto", "setTimeout", "setInterval"].map((name) => ({
+  ...["process", "Bun", "require", "performance", "fetch", "globalThis", "crypto", "setTimeout", "setInterval", "eval"].map((name) => ({
     // A free identifier: not a property (`x.fetch`, `x?.fetch`) and not part of a longer name.
     pattern: new RegExp(`(?<![\\w$])(?<!\\.\\s*)${name}(?![\\w$])`),
     name,
@@ -40,18 +40,23 @@ const FORBIDDEN_GLOBALS: readonly { readonly pattern: RegExp; readonly name: str
   // The clock read as a date: `new Date()` with no argument (a date from a value is pure).
   { pattern: /\bnew\s+Date\s*(?:\(\s*\)|(?![\s(]))/, name: "new Date()" },
   { pattern: /\bimport\s*\.\s*meta\b/, name: "import.meta" },
+  // The clock or chance reached another way: `Date["now"]()`, `const { now } = Date`.
+  { pattern: /(?<![\w$])(?<!\.\s*)(?:Date|Math)\s*\[/, name: "Date or Math by a computed name" },
+  { pattern: /\}\s*=\s*(?:Date|Math)\b/, name: "Date or Math taken apart" },
+  { pattern: /(?<![\w$.])Function\s*\(/, name: "Function (code from a string)" },
 ];
 
-/** Checks every production file (`*.test.ts` exempt) under `root`. */
+/** Checks every production file (tests, `*.test.ts` and the like, exempt) under `root`: any file Bun would run, not only `.ts`. */
 export function checkPurity(root: string, options: PurityOptions): PurityResult {
-  const files = [...new Glob("**/*.ts").scanSync(root)].filter((file) => !file.endsWith(".test.ts")).sort();
+  const files = [...new Glob("**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}").scanSync(root)].filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file)).sort();
   const violations: PurityViolation[] = [];
   if (files.length < options.minFiles) {
     violations.push({ file: "", problem: `found ${files.length} files under ${root}, fewer than the floor of ${options.minFiles}: did a folder move?` });
   }
-  const transpiler = new Bun.Transpiler({ loader: "ts" });
+  const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
   for (const file of files) {
     const source = readFileSync(join(root, file), "utf8");
+    const transpiler = /x$/.test(file) ? transpilers.tsx : transpilers.ts;
     for (const problem of checkSource(transpiler, root, file, source, options.layers ?? [])) violations.push({ file, problem });
   }
   return { files, violations };
@@ -143,7 +148,7 @@ export function blankLiterals(code: string): string {
     }
     if (c === "/" && startsRegex(lastSignificant)) {
       const stop = endOfRegex(code, i);
-      out += "/" + blank(code.slice(i + 1, stop - 1)) + "/";
+      out += `/${blank(code.slice(i + 1, stop - 1))}/`;
       i = stop;
       lastSignificant = "/";
       continue;
