@@ -82,7 +82,7 @@ function writeRollout(path: string, targetBytes: number): void {
     emit("event_msg", { type: "user_message", message: prompt, images: [] });
     const steps = 1 + Math.floor(random() * 4);
     for (let step = 0; step < steps; step++) {
-      emit("response_item", { type: "reasoning", summary: [], encrypted_content: "gAAAA" + "x".repeat(800 + Math.floor(random() * 2400)) });
+      emit("response_item", { type: "reasoning", summary: [], encrypted_content: `gAAAA${"x".repeat(800 + Math.floor(random() * 2400))}` });
       if (random() < 0.5) message("assistant", words(20 + Math.floor(random() * 60)) + accent());
       const id = `call_${turn}_${step}`;
       if (random() < 0.75) {

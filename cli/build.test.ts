@@ -38,7 +38,7 @@ describe("the compiled binary", () => {
     expect(stdout).toBe(`${CANNED_DOCUMENT}\n`);
     // The model the local endpoint lists, not AGENT_MODEL from the .env.
     expect(server.modelLists).toHaveLength(1);
-    expect((server.requests[0]?.body as { model: string }).model).toBe(FAKE_MODEL);
+    expect((server.requests[0]?.body as { model: string } | undefined)?.model).toBe(FAKE_MODEL);
     expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { AgentError, createRedactor } from "../core/index.ts";
+import { AgentError, createRedactor, errorMessage } from "../core/index.ts";
 import { readRegularFile } from "./files.ts";
 import type { ConfigFile } from "./settings.ts";
 
@@ -72,7 +72,7 @@ export function loadConfigFile(path: string): ConfigFile | undefined {
   try {
     data = parseToml(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const line = findErrorLine(text, message, parseToml);
     // The parser quotes keys; a key that is a pasted secret is not echoed.
     const reason = createRedactor().redact(message.replace(/^TOML Parse error: /, ""));

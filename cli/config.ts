@@ -1,5 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { chooseProfile, createRedactor, createWithholder, isAgentError, isProviderId } from "../core/index.ts";
+import type { ConfigJson } from "../core/index.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
@@ -9,6 +10,7 @@ import { createLogger, EXIT } from "./report.ts";
 import { apiKeyFrom, configuredSecrets, describeUrl } from "./secrets.ts";
 import { describeChoice, describeSource, resolveSettings, type Resolved, type Settings } from "./settings.ts";
 import { printJson, printText } from "./stdout.ts";
+import { LOGGING_ARGS } from "./logging-args.ts";
 
 const CONFIG_ARGS = {
   model: HANDOFF_ARGS.model,
@@ -17,8 +19,7 @@ const CONFIG_ARGS = {
   engine: HANDOFF_ARGS.engine,
   to: HANDOFF_ARGS.to,
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the table" },
-  quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
-  verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
+  ...LOGGING_ARGS,
 } satisfies ArgsDef;
 
 export const CONFIG_HELP: CommandHelp = {
@@ -71,7 +72,7 @@ export function modelAskedOfEndpoint(settings: Settings, env: Record<string, str
 }
 
 /** What `agent config --json` prints; URLs without credentials or query values. */
-export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false) {
+export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false): ConfigJson {
   const baseUrl = settings.baseUrl.value;
   return {
     configFile: file.path,

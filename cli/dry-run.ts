@@ -1,5 +1,6 @@
 import type { ConsolaInstance } from "consola/core";
 import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { checkpoint } from "./cancel.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
@@ -25,7 +26,7 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
     // A signal that came while the document was computed ends the run before anything prints.
     await checkpoint();
-    await (options.json ? printJson({ dryRun: true, engine: "offline", document }) : printText(`${document}\n`));
+    await (options.json ? printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson) : printText(`${document}\n`));
     logger.info("dry run: the offline engine sends nothing; nothing written");
     return EXIT.ok;
   }
@@ -33,7 +34,7 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
   const estimatedTokens = estimateTokens(input.analysis.context);
   await checkpoint();
   if (options.json) {
-    const report = { dryRun: true, engine: "llm", requests: planned.requests, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed };
+    const report: DryRunRequestsJson = { dryRun: true, engine: "llm", requests: planned.requests, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed };
     await printJson(report);
   } else {
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;

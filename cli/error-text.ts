@@ -1,3 +1,5 @@
+import { parseJsonOrUndefined } from "../core/index.ts";
+
 /** Longest error text from outside (an endpoint, a proxy, the network) that we print. */
 const MAX_CHARS = 300;
 
@@ -46,14 +48,6 @@ function asText(value: unknown): string | undefined {
   return JSON.stringify(value);
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The error object a body carries: `error` (an object or a string), or the body itself (`{"object":"error",…}`), first of Google's array. */
 function errorOf(body: unknown): Record<string, unknown> | string | undefined {
   if (Array.isArray(body)) return errorOf(body[0]); // Google: [{"error":{…}}]
@@ -73,7 +67,7 @@ function upstreamOf(error: Record<string, unknown>): { raw: string; message: str
   const metadata = error.metadata;
   if (!isRecord(metadata) || typeof metadata.raw !== "string" || metadata.raw.trim() === "") return undefined;
   const provider = typeof metadata.provider_name === "string" && metadata.provider_name !== "" ? metadata.provider_name : undefined;
-  const inner = errorOf(parseJson(metadata.raw));
+  const inner = errorOf(parseJsonOrUndefined(metadata.raw));
   const message = (inner === undefined ? undefined : messageOf(inner)) ?? metadata.raw;
   return { raw: metadata.raw, message, provider };
 }
@@ -105,7 +99,7 @@ export interface ErrorBody {
  * `metadata.raw`), its code, and the text to classify it by.
  */
 export function readErrorBody(body: string): ErrorBody {
-  const parsed = parseJson(body);
+  const parsed = parseJsonOrUndefined(body);
   const error = errorOf(parsed);
   if (error === undefined) return { isError: false, message: undefined, code: undefined, classifiable: body };
   const first = Array.isArray(parsed) ? parsed[0] : parsed;

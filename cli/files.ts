@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
+import { fsReason } from "./fs-errors.ts";
 import { decompressIfZstd, startsWithZstdMagic } from "./zstd.ts";
 
 export interface SessionFile {
@@ -22,15 +23,6 @@ export interface SessionFile {
    * why there is no file to record into or to name as the new session's parent.
    */
   stream?: string;
-}
-
-function describeFsError(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "it is a directory";
-  if (code === "ENXIO") return "nothing can be read from it (a socket?)";
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** What a path names when it is not a regular file, in words. */
@@ -63,7 +55,7 @@ export function readRegularFile(path: string, cannotRead: CannotRead, missing?: 
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
     if (missing && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
-    throw cannotRead(describeFsError(error));
+    throw cannotRead(fsReason(error));
   }
   try {
     const stats = fstatSync(fd);
@@ -71,7 +63,7 @@ export function readRegularFile(path: string, cannotRead: CannotRead, missing?: 
     return readFileSync(fd);
   } catch (error) {
     if (error instanceof AgentError) throw error;
-    throw cannotRead(describeFsError(error));
+    throw cannotRead(fsReason(error));
   } finally {
     closeSync(fd);
   }
@@ -123,7 +115,7 @@ function streamReason(path: string, stats: Stats): string | undefined {
  * session (Codex's `.jsonl.zst`) comes decompressed, in one chunk.
  */
 export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const fail = (error: unknown) => new AgentError("FILE", `${path}: ${describeFsError(error)}`, { file: path });
+  const fail = (error: unknown) => new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
   if (path === "-") {
     // A person at a terminal would be left waiting for a session to be typed in.
     if (isatty(0)) throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
@@ -160,7 +152,7 @@ function waitForData(): void {
 
 /** Reads `size` bytes, or a stream to its end; NUL bytes at the start of a stream mean it is not text. */
 function* readChunks(fd: number, size: number | undefined, label: string, close: boolean): Generator<Uint8Array> {
-  const fail = (error: unknown) => new AgentError("FILE", `${label}: ${describeFsError(error)}`, { file: label });
+  const fail = (error: unknown) => new AgentError("FILE", `${label}: ${fsReason(error)}`, { file: label });
   try {
     const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size ?? CHUNK_BYTES)));
     for (let done = 0; size === undefined || done < size; ) {

@@ -60,7 +60,7 @@ describe("a switch takes no value", () => {
 describe("a flag that names something refuses an empty value", () => {
   for (const [name, flags] of Object.entries(NAMING)) {
     for (const { flag, short } of flags) {
-      const forms = [["--" + flag, ""], [`--${flag}=`], ...(short ? [[`-${short}`, ""], [`-q${short}`, ""]] : [])];
+      const forms = [[`--${flag}`, ""], [`--${flag}=`], ...(short ? [[`-${short}`, ""], [`-q${short}`, ""]] : [])];
       test.each(forms)(`${name} %s %p`, async (...argv) => {
         const problem = findFlagProblem(["s.jsonl", ...argv], await argsOf(COMMANDS[name as keyof typeof COMMANDS]));
         expect(problem).toMatch(new RegExp(`^option (--${flag}|-${short}) needs (a path|an id|a URL), not an empty string$`));

@@ -1,7 +1,9 @@
-import { AgentError } from "../core/index.ts";
+import { AgentError, errorMessage } from "../core/index.ts";
 
-/** File-system error codes in words a user can act on. */
+/** File-system error codes in words a user can act on: the one wording for reads and writes alike. */
 export const FS_REASONS: Record<string, string> = {
+  EISDIR: "it is a directory",
+  ENXIO: "nothing can be read from it (a socket?)",
   ENOSPC: "no space left on the device",
   EDQUOT: "disk quota exceeded",
   EROFS: "read-only file system",
@@ -14,10 +16,14 @@ export const FS_REASONS: Record<string, string> = {
   ENOTDIR: "a part of the path is not a folder",
 };
 
+/** Why a file-system call failed, in words a user can act on (the system's own words for a code we do not list). */
+export function fsReason(error: unknown): string {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  return FS_REASONS[code] ?? errorMessage(error);
+}
+
 /** A file-system failure in words a user can act on, naming the path. */
 export function fileError(path: string, error: unknown): AgentError {
   if (error instanceof AgentError) return error;
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  const reason = FS_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
-  return new AgentError("FILE", `${path}: ${reason}`, { file: path });
+  return new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
 }

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, isAgentError, runHandoff, splitLines, type HandoffDeps, type HandoffInput, type HandoffResult, type Recording } from "../core/index.ts";
+import { AgentError, errorMessage, isAgentError, runHandoff, splitLines, type HandoffDeps, type HandoffInput, type HandoffResult, type Recording } from "../core/index.ts";
 import { createFolders, removeCreatedFolders } from "./agent-home.ts";
 import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
@@ -120,7 +120,7 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
     if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
     else done = replaceIfUnchanged(file.realPath, rewrittenSource(recording, file), file);
   } catch (error) {
-    logger.warn(`${file.path}: not recorded in the source: ${error instanceof Error ? error.message : String(error)}`);
+    logger.warn(`${file.path}: not recorded in the source: ${errorMessage(error)}`);
     return false;
   }
   if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
@@ -140,7 +140,7 @@ function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, 
     createFileAtomically(path, result.newSession.content);
   } catch (error) {
     removeCreatedFolders(dirname(path), created);
-    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
   }
   return path;
 }

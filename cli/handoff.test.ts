@@ -117,7 +117,7 @@ describe("agent handoff, success", () => {
     expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, sourceFormat: "pi", sessionFormat: "pi", recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
-    expect((s.requests[0]?.body as { model: string }).model).toBe("m-1");
+    expect((s.requests[0]?.body as { model: string } | undefined)?.model).toBe("m-1");
   });
 
   test("--out writes exactly there, mode 0600", async () => {
@@ -143,8 +143,8 @@ describe("agent handoff, success", () => {
         { type: "thinking_level_change", timestamp: "2025-01-01T00:00:02.000Z", thinkingLevel: "high" },
         { type: "message", timestamp: "2025-01-01T00:00:03.000Z", message: { role: "assistant", content: [{ type: "text", text: "V1-REPLY" }], stopReason: "stop", timestamp: 2 } },
       ]
-        .map((l) => JSON.stringify(l))
-        .join("\n") + "\n",
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(""),
     );
     const run = await runAgent(["handoff", v1, "-o", join(sandbox.dir, "new.jsonl")], env(s.url));
     expect(run.code).toBe(0);

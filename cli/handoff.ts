@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import { AgentError, assertSomethingToHandOff, describeCondensed, findFormat, OFFLINE_MODEL, type HandoffInput, type SessionFormat } from "../core/index.ts";
+import type { HandoffJson } from "../core/index.ts";
 import { agentHome, destinationFolder } from "./agent-home.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
@@ -59,7 +60,7 @@ export const handoffCommand = defineCommand({
       if (options.verbose) logger.log(result.document);
       await printText(result.newSession.content, { written });
     } else if (options.json) {
-      const report = {
+      const report: HandoffJson = {
         document: result.document,
         sessionFile,
         sourceFile: stream ? null : loaded.file.absolutePath,

@@ -48,11 +48,16 @@ export function helpWidth(columns: number | undefined, env: Record<string, strin
 
 /** Greedy word wrap; a word longer than the width stays whole on its own line. */
 export function wrapWords(text: string, width: number): string[] {
+  return packWords(text.split(/\s+/).filter(Boolean), () => width);
+}
+
+/** Words joined by spaces into lines greedily, line `i` at most `widthOf(i)` wide unless one word is wider. */
+function packWords(words: readonly string[], widthOf: (lineIndex: number) => number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of words) {
     if (line === "") line = word;
-    else if (line.length + 1 + word.length <= width) line += ` ${word}`;
+    else if (line.length + 1 + word.length <= widthOf(lines.length)) line += ` ${word}`;
     else {
       lines.push(line);
       line = word;
@@ -112,18 +117,8 @@ function positionals(args: ArgsDef): [string, ArgDef][] {
  */
 export function wrapCommand(command: string, width: number): string[] {
   const words = command.match(/(?:"[^"]*"|'[^']*'|\S)+/g) ?? [];
-  const lines: string[] = [];
-  let line = "";
-  for (const word of words) {
-    const limit = width - (lines.length === 0 ? 0 : 2) - 2;
-    if (line === "") line = word;
-    else if (line.length + 1 + word.length <= limit) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line !== "") lines.push(line);
+  // Each line keeps 2 columns for ` \`; every line after the first is indented by 2.
+  const lines = packWords(words, (i) => width - (i === 0 ? 0 : 2) - 2);
   return lines.map((text, i) => `${i === 0 ? "" : "  "}${text}${i < lines.length - 1 ? " \\" : ""}`);
 }
 

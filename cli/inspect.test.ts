@@ -151,7 +151,7 @@ describe("agent inspect on good sessions", () => {
 
 describe("agent inspect on bad input: exit 2, one line on stderr naming the file, nothing on stdout", () => {
   test.each([
-    { file: "does-not-exist.jsonl", message: "does-not-exist.jsonl: no such file" },
+    { file: "does-not-exist.jsonl", message: "does-not-exist.jsonl: no such file or folder" },
     { file: `${S}/bad/directory.jsonl`, message: `${S}/bad/directory.jsonl: is a directory, not a session file` },
     { file: `${S}/bad/empty.jsonl`, message: `${S}/bad/empty.jsonl: not a session: the file is empty` },
     { file: `${S}/bad/blank-lines.jsonl`, message: `${S}/bad/blank-lines.jsonl: not a session: the file is empty` },

@@ -5,14 +5,14 @@ import { checkpoint } from "./cancel.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
 import { printJson, printText } from "./stdout.ts";
+import { LOGGING_ARGS } from "./logging-args.ts";
 
 const INSPECT_ARGS = {
   session: { type: "positional", description: `The session file (.jsonl) written by ${describeFormats()}; - reads it from stdin`, required: true },
   leaf: { type: "string", description: "Inspect the branch ending at this entry id instead of the last entry", valueHint: "id" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the summary" },
   strict: { type: "boolean", description: "Fail (exit 2) on any malformed line instead of skipping it" },
-  quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
-  verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr" },
+  ...LOGGING_ARGS,
 } satisfies ArgsDef;
 
 export const INSPECT_HELP: CommandHelp = {

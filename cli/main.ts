@@ -15,7 +15,7 @@ import packageJson from "../package.json" with { type: "json" };
 
 interface Command {
   // Loose type here: citty's CommandDef is generic over each command's own args.
-  // biome-ignore lint: one table of heterogeneous commands
+  // biome-ignore lint/suspicious/noExplicitAny: one table of heterogeneous commands
   run: CommandDef<any>;
   help: CommandHelp;
 }

@@ -1,4 +1,4 @@
-import { AgentError, classifyRefusal, CompletionError, isLoopbackHost, type ProviderProfile } from "../core/index.ts";
+import { AgentError, classifyRefusal, CompletionError, errorMessage, isLoopbackHost, type ProviderProfile } from "../core/index.ts";
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
 
@@ -75,10 +75,6 @@ function systemCode(error: unknown): string | undefined {
     if ("code" in e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
   }
   return undefined;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** What to try when nothing listens at the URL: start the server the profile names. */
@@ -181,7 +177,7 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
   const status = statusOf(error);
   if (status !== undefined) {
     // Scrubbed whole before it is read: a cut must not leave half a key behind.
-    const raw = ctx.scrub(ctx.body ?? errorText(error).replace(/^\d{3} /, ""));
+    const raw = ctx.scrub(ctx.body ?? errorMessage(error).replace(/^\d{3} /, ""));
     return fromResponse(status, raw, headersOf(error), ctx);
   }
   // An error event inside the stream (OpenRouter sends these with status 200): the SDK keeps its `error` object.
@@ -191,11 +187,11 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
   }
   const code = systemCode(error);
   if (error instanceof ctx.sdk.APIConnectionError) {
-    const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorText(error.cause ?? error))))}`;
+    const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error))))}`;
     const unknownHost = code === "ECONNREFUSED" || code === "ENOTFOUND";
     return { error: new AgentError("HANDOFF_FAILED", `could not reach ${ctx.where}${detail}${unknownHost ? notListeningHint(ctx) : ""}`), cause: { kind: "unreachable" }, headers: undefined };
   }
   // The connection broke while the answer streamed in (the runtime's own words say only how).
   if (code) return { error: new AgentError("HANDOFF_FAILED", `the connection to ${ctx.where} broke before the model finished (${code})`), cause: { kind: "dropped" }, headers: undefined };
-  return { error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorText(error))))), cause: { kind: "final" }, headers: undefined };
+  return { error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error))))), cause: { kind: "final" }, headers: undefined };
 }

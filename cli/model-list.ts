@@ -3,6 +3,7 @@ import { openEndpoint, silenceFailure, withRetries, type Endpoint, type Endpoint
 import { readErrorBody, shapeErrorText } from "./error-text.ts";
 import { describeFailure, describeInBandError, type Failure, type FailureContext } from "./model-failure.ts";
 import { describeUrl } from "./secrets.ts";
+import { parseJsonOrUndefined } from "../core/index.ts";
 
 /**
  * A local endpoint and no model named: ask the endpoint which models it serves (`GET /models`,
@@ -16,14 +17,6 @@ function modelsUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/$/, "")}/models`;
   return url.href;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -61,7 +54,7 @@ async function listOnce(endpoint: Endpoint, where: string, options: EndpointOpti
   } finally {
     clearTimeout(timer);
   }
-  const ids = readModelList(parseJson(text));
+  const ids = readModelList(parseJsonOrUndefined(text));
   if (ids !== undefined) return ids;
   if (readErrorBody(text).isError) throw describeInBandError(text, ctx(), false);
   const kind = contentType === "" ? "no content type" : shapeErrorText(endpoint.scrub(contentType));

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createConsola } from "consola/core";
-import { PROFILES, type ChatRequest } from "../core/index.ts";
+import { errorMessage, PROFILES, type ChatRequest } from "../core/index.ts";
 import { startDroppingServer, type DroppingServer } from "../fixtures/fake-dropping.ts";
 import { CANNED_DOCUMENT, startFakeOpenAI, type FakeReply, type FakeServer } from "../fixtures/fake-openai.ts";
 import { silenceLimitMs } from "./endpoint.ts";
@@ -36,7 +36,7 @@ async function complete(baseUrl: string, options: { retries?: number; timeoutMs?
     const completion = await port(REQUEST, {});
     return { result: `text: ${completion.text.slice(0, 7)}`, debug };
   } catch (error) {
-    return { result: `error: ${error instanceof Error ? error.message : String(error)}`, debug };
+    return { result: `error: ${errorMessage(error)}`, debug };
   }
 }
 
@@ -62,7 +62,7 @@ describe("an error inside a 200 answer: its own message, retried by its code", (
 });
 
 test("a gateway's wrapped error, the key escaped inside it: unwrapped, named, and the key withheld", async () => {
-  const inner = String.raw`{"error":{"message":"Incorrect API key provided: sk-port-test-0123456789"}}`;
+  const inner = '{"error":{"message":"Incorrect API key provided: sk-port-test-0123456789"}}';
   const server = serve([{ status: 401, rawBody: JSON.stringify({ error: { code: 401, message: "Provider returned error", metadata: { raw: inner, provider_name: "Upstream" } } }), contentType: "application/json" }]);
   const { result } = await complete(server.url);
   expect(result).toBe(`error: ${server.url} refused the API key (401); check OPENAI_API_KEY`);

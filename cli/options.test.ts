@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError, DEFAULT_CONTEXT_WINDOW, PROFILES } from "../core/index.ts";
-import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS, providerName, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
+import { AgentError, PROFILES } from "../core/index.ts";
+import { providerName, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
 const resolve = (args: RawHandoffArgs, env: Env = {}) => resolveHandoffOptions({ session: "s.jsonl", ...args }, env);
@@ -20,8 +20,8 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
   test.each<[string, RawHandoffArgs, Env, string]>([
     ["the flag over the environment", { model: "flag-model" }, { AGENT_MODEL: "env-model" }, "flag-model"],
     ["the environment without a flag", {}, { AGENT_MODEL: "env-model" }, "env-model"],
-    ["the default without either", {}, {}, DEFAULT_MODEL],
-    ["the default when the environment is empty", {}, { AGENT_MODEL: "" }, DEFAULT_MODEL],
+    ["the default without either", {}, {}, "gpt-4.1-mini"],
+    ["the default when the environment is empty", {}, { AGENT_MODEL: "" }, "gpt-4.1-mini"],
     ["the environment when the flag is empty", { model: "" }, { AGENT_MODEL: "env-model" }, "env-model"],
   ])("model: %s", (_, args, env, model) => {
     expect(resolve(args, env).model).toBe(model);
@@ -35,9 +35,9 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
     ["an empty --model at a local endpoint: asked of the endpoint", { "base-url": "http://localhost:11434/v1", model: "" }, {}, undefined],
     ["a local endpoint and --model: that model", { "base-url": "http://localhost:11434/v1", model: "qwen3:8b" }, {}, "qwen3:8b"],
     ["a local endpoint and AGENT_MODEL: that model", { "base-url": "http://localhost:11434/v1" }, { AGENT_MODEL: "qwen3:4b" }, "qwen3:4b"],
-    ["a hosted endpoint and no model: the default", { "base-url": "https://openrouter.ai/api/v1" }, {}, DEFAULT_MODEL],
-    ["a public proxy and no model: the default", { "base-url": "https://llm.example.com/v1" }, {}, DEFAULT_MODEL],
-    ["--provider ollama without a base URL (OpenAI's endpoint): the default", { provider: "ollama" }, {}, DEFAULT_MODEL],
+    ["a hosted endpoint and no model: the default", { "base-url": "https://openrouter.ai/api/v1" }, {}, "gpt-4.1-mini"],
+    ["a public proxy and no model: the default", { "base-url": "https://llm.example.com/v1" }, {}, "gpt-4.1-mini"],
+    ["--provider ollama without a base URL (OpenAI's endpoint): the default", { provider: "ollama" }, {}, "gpt-4.1-mini"],
   ])("model: %s", (_, args, env, model) => {
     expect(resolve(args, env).model).toBe(model);
   });
@@ -77,7 +77,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
     expect(resolve({})).toEqual({
       sessionPath: "s.jsonl",
       focus: undefined,
-      model: DEFAULT_MODEL,
+      model: "gpt-4.1-mini",
       baseUrl: undefined,
       apiKey: undefined,
       provider: "openai",
@@ -89,10 +89,10 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       json: false,
       dryRun: false,
       strict: false,
-      timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
-      retries: DEFAULT_RETRIES,
+      timeoutMs: 300_000, // the README: 300 seconds
+      retries: 2,
       systemPromptFile: undefined,
-      contextWindow: DEFAULT_CONTEXT_WINDOW,
+      contextWindow: 128_000,
       maxOutputTokens: undefined,
       engine: "offline",
       engineNotice: expect.stringContaining("no model configured"),
@@ -188,7 +188,7 @@ describe("resolveHandoffOptions: bad values", () => {
 
   test("--max-output-tokens must leave room in the window", () => {
     expect(usageError({ "context-window": "8000", "max-output-tokens": "8000" })).toBe("--max-output-tokens 8000 must be smaller than --context-window 8000");
-    expect(usageError({ "max-output-tokens": String(DEFAULT_CONTEXT_WINDOW) })).toBe(`--max-output-tokens ${DEFAULT_CONTEXT_WINDOW} must be smaller than the default context window ${DEFAULT_CONTEXT_WINDOW}`);
+    expect(usageError({ "max-output-tokens": "128000" })).toBe("--max-output-tokens 128000 must be smaller than the default context window 128000");
     expect(resolve({ "context-window": "8000", "max-output-tokens": "7999" }).maxOutputTokens).toBe(7999);
   });
 

@@ -27,7 +27,7 @@ const NOT_FILES: [name: string, make: (path: string) => void | (() => void), rea
     },
     "nothing can be read from it (a socket?)",
   ],
-  ["nothing", () => {}, "no such file"],
+  ["nothing", () => {}, "no such file or folder"],
 ];
 
 describe("--system-prompt-file: only a regular file", () => {

@@ -131,7 +131,10 @@ describe("kill -9 at random moments", () => {
   ])(`${RUNS} handoffs of %s killed mid-run leave the source whole and no partial file`, async (_, source) => {
     const before = readFileSync(source);
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const url = serve(() => ({ text: CANNED_DOCUMENT, delayMs: Math.floor(random() * 40) }));
     const outcomes = { unchanged: 0, recorded: 0 };
     for (let i = 0; i < RUNS; i++) {

@@ -3,8 +3,8 @@ import { RAW_CONTROL, TERMINAL_ESCAPES } from "../fixtures/terminal-escapes.ts";
 import { stringifyForTerminal, stripControls } from "./terminal.ts";
 
 describe("stripControls", () => {
-  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s is removed, the text around it kept", (_, escape) => {
-    const stripped = stripControls(`before ${escape} after`);
+  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s is removed, the text around it kept", (_, sequence) => {
+    const stripped = stripControls(`before ${sequence} after`);
     expect(stripped).not.toMatch(RAW_CONTROL);
     expect(stripped).toStartWith("before ");
     expect(stripped).toEndWith(" after");
@@ -17,8 +17,8 @@ describe("stripControls", () => {
 });
 
 describe("stringifyForTerminal", () => {
-  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s: escaped, the same JSON value", (_, escape) => {
-    const value = { text: `a${escape}b`, list: [escape] };
+  test.each(TERMINAL_ESCAPES.map((e) => [e.name, e.text] as const))("%s: escaped, the same JSON value", (_, sequence) => {
+    const value = { text: `a${sequence}b`, list: [sequence] };
     const json = stringifyForTerminal(value);
     expect(json).not.toMatch(RAW_CONTROL);
     expect(JSON.parse(json)).toEqual(value);

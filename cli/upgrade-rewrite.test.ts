@@ -62,7 +62,7 @@ describe("a version 1 source upgraded to record the handoff", () => {
     expect(written).toHaveLength(lines.length + 3);
     const expected = expectedV3(lines);
     // Line by line, so a failure names the line (the deep one is 200,000 characters).
-    written.slice(0, -3).forEach((line, i) => expect([i, line === expected[i]]).toEqual([i, true]));
+    for (const [i, line] of written.slice(0, -3).entries()) expect([i, line === expected[i]]).toEqual([i, true]);
     const turn = written.slice(-3, -1).map((line) => JSON.parse(line));
     expect(turn.map((e) => e.message.role)).toEqual(["user", "assistant"]);
     expect(JSON.parse(written.at(-1) ?? "{}").type).toBe("model_change");

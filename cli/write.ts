@@ -51,14 +51,26 @@ export function createFileAtomically(path: string, content: string): void {
   checkNewFilePath(path);
   const temp = writeTemp(path, content);
   if (temp === undefined) throw new AgentError("FILE", `${path}: nothing to write`, { file: path });
-  try {
+  placeTemp(temp, path, () => {
     linkSync(temp, path);
+    return true;
+  });
+}
+
+/**
+ * Puts a written temp file in place with `place` (false: it chose not to), always removes the
+ * temp name, and makes the new name durable when it was placed.
+ */
+function placeTemp(temp: string, path: string, place: () => boolean): boolean {
+  try {
+    if (!place()) return false;
   } catch (error) {
     throw fileError(path, error);
   } finally {
     discardTemp(temp);
   }
   syncDirectory(dirname(path));
+  return true;
 }
 
 /** What the source looked like when we read it. */
@@ -117,14 +129,9 @@ export function replaceIfUnchanged(path: string, content: Content, snapshot: Fil
   const original = statSync(path);
   const temp = writeTemp(path, content, { uid: original.uid, gid: original.gid, mode: original.mode & 0o7777 });
   if (temp === undefined) return false;
-  try {
+  return placeTemp(temp, path, () => {
     if (!unchanged(path, snapshot)) return false;
     renameSync(temp, path);
-  } catch (error) {
-    throw fileError(path, error);
-  } finally {
-    discardTemp(temp);
-  }
-  syncDirectory(dirname(path));
-  return true;
+    return true;
+  });
 }

@@ -23,6 +23,7 @@ import { recordTranscripts } from "./transcripts/record.ts";
 import { installAgent } from "./install.ts";
 import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsolated, type DnsLog } from "./isolate.ts";
 import { SCRATCH_ROOT } from "./sandbox.ts";
+import { errorMessage } from "../core/errors.ts";
 
 interface Options {
   regenerate: boolean;
@@ -63,7 +64,7 @@ async function outside(argv: string[], options: Options): Promise<number> {
       const result = await installAgent(agent, process.env, say);
       say(`${agent.name}: ${result.reused ? "cached" : "installed"} in ${result.seconds.toFixed(1)}s at ${result.dir}`);
     } catch (error) {
-      console.error(error instanceof Error ? error.message : String(error));
+      console.error(errorMessage(error));
       return 1;
     }
   }
@@ -78,7 +79,7 @@ async function inside(options: Options): Promise<number> {
     dns = await prepareIsolation();
     privateScratch(SCRATCH_ROOT);
   } catch (error) {
-    console.error(`bun run compat: ${error instanceof Error ? error.message : String(error)}; no agent was started`);
+    console.error(`bun run compat: ${errorMessage(error)}; no agent was started`);
     return 1;
   }
   say("isolated: network namespace with loopback only; DNS answered by a logging stub");

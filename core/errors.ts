@@ -36,3 +36,8 @@ export class AgentError extends Error {
 export function isAgentError(value: unknown): value is AgentError {
   return value instanceof AgentError;
 }
+
+/** The message of anything thrown: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,5 +1,5 @@
 /** The public surface of core: everything cli/ may import. */
-export { AgentError, isAgentError, type ErrorCode } from "./errors.ts";
+export { AgentError, errorMessage, isAgentError, type ErrorCode } from "./errors.ts";
 export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
 export { readSession } from "./session/formats/read.ts";
@@ -27,3 +27,5 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, type Withhold } from "./handoff/withhold.ts";
+export type { ConfigJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson } from "./contracts.ts";
+export { parseJsonOrUndefined } from "./json.ts";

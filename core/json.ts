@@ -19,3 +19,12 @@ export function arrayField(obj: JsonObject, key: string): unknown[] | undefined 
   const value = obj[key];
   return Array.isArray(value) ? value : undefined;
 }
+
+/** The value a text holds as JSON, or `undefined` when it is not JSON (a torn line, an HTML error page). */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../package.json" with { type: "json" };
+import { errorMessage } from "../core/errors.ts";
 
 const ROOT = join(import.meta.dir, "..");
 export const RELEASE_DIR = join(ROOT, "dist", "release");
@@ -68,7 +69,7 @@ if (import.meta.main) {
   try {
     process.exitCode = main(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`error: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   }
 }

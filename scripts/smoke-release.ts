@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import packageJson from "../package.json" with { type: "json" };
 import { binaryName, isTarget, RELEASE_DIR, TARGETS, type Target } from "./release.ts";
+import { errorMessage } from "../core/errors.ts";
 
 const SECTIONS = ["## Goal", "## Constraints & Preferences", "## Progress", "## Key Decisions", "## Critical Context", "## Next Steps", "## Session Facts"];
 
@@ -52,7 +53,7 @@ if (!isTarget(target)) {
   try {
     await smoke(target);
   } catch (error) {
-    process.stderr.write(`error: smoke test of ${target} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`error: smoke test of ${target} failed: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   }
 }

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
 import { TRAILER } from "../../core/handoff/wrap.ts";
+import { HANDOFF_OPEN } from "../../core/session/formats/handoff-text.ts";
 import type { Agent } from "../agents.ts";
 import { SERVED_MODELS } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
@@ -101,7 +102,7 @@ export async function checkCodexHandoff(agent: Agent, dir: string, checks: Check
       await checks.run(agent.name, shows, async () => {
         // The picker previews the message's start; an opened session shows as much of the message
         // as the screen holds, its end when it is long: either part of our wrapper shows it is ours.
-        const marks = ["<handoff-context>", TRAILER];
+        const marks = [HANDOFF_OPEN, TRAILER];
         const screen = await readTuiScreen(join(dir, agent.bin), [...words, "--no-daemon"], tui.sandbox, tui.codexHome, marks);
         if (screen === undefined) return "not checked: tmux is not installed (the picker needs a terminal)";
         must(marks.some((mark) => screen.includes(mark)), `the screen does not show the session:\n${screen}`);

@@ -1,3 +1,5 @@
+import { errorMessage } from "../../core/errors.ts";
+
 /** Collects the suite's checks, prints each as it finishes, and sums them up per agent. */
 
 export interface CheckResult {
@@ -29,7 +31,7 @@ export function createChecks(print: (line: string) => void): Checks {
       try {
         return record(agent, name, true, (await body()) ?? undefined);
       } catch (error) {
-        return record(agent, name, false, error instanceof Error ? error.message : String(error));
+        return record(agent, name, false, errorMessage(error));
       }
     },
   };
@@ -61,7 +63,7 @@ export function allOf(parts: (() => string | void)[]): string | undefined {
       const note = part();
       if (note) notes.push(note);
     } catch (error) {
-      failures.push(error instanceof Error ? error.message : String(error));
+      failures.push(errorMessage(error));
     }
   }
   must(failures.length === 0, failures.join("; "));

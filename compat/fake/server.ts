@@ -9,6 +9,7 @@ import { anthropicResponse } from "./anthropic.ts";
 import { chatResponse } from "./chat.ts";
 import { responsesResponse } from "./responses.ts";
 import type { Reply, Wire } from "./reply.ts";
+import { errorMessage } from "../../core/errors.ts";
 
 export interface LoggedRequest {
   method: string;
@@ -73,7 +74,7 @@ export function startFakeModelServer(initial: Script, listedModels: readonly str
       try {
         reply = script(logged, index);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         return Response.json({ error: { type: "api_error", message: `fake script failed: ${message}` } }, { status: 500 });
       }
       const stream = !(typeof body === "object" && body !== null && "stream" in body && body.stream === false);

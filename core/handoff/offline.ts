@@ -25,23 +25,13 @@ export interface OfflineInput {
 export function writeOfflineDocument(input: OfflineInput): string {
   const notes = input.notes ?? extractNotes(input.context);
   const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd ?? input.facts.cwd, input.focus), focus: input.focus };
-  return [
-    "## Goal",
-    ...renderGoal(section),
-    "",
-    "## Constraints & Preferences",
-    ...renderConstraints(section),
-    "",
-    "## Progress",
-    ...renderProgress(section),
-    "",
-    "## Key Decisions",
-    ...renderDecisions(section),
-    "",
-    "## Critical Context",
-    ...renderCriticalContext(section, input.facts),
-    "",
-    "## Next Steps",
-    ...renderNextSteps(section),
-  ].join("\n");
+  const sections: [title: string, lines: string[]][] = [
+    ["Goal", renderGoal(section)],
+    ["Constraints & Preferences", renderConstraints(section)],
+    ["Progress", renderProgress(section)],
+    ["Key Decisions", renderDecisions(section)],
+    ["Critical Context", renderCriticalContext(section, input.facts)],
+    ["Next Steps", renderNextSteps(section)],
+  ];
+  return sections.map(([title, lines]) => [`## ${title}`, ...lines].join("\n")).join("\n\n");
 }

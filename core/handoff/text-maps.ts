@@ -54,16 +54,18 @@ function mapAssistantBlocks(blocks: readonly AssistantBlock[], map: TextMap): As
 
 /** A context with every string it could send passed through `map`. Entry ids and call ids stay. */
 export function mapContextText(context: readonly ContextMessage[], map: TextMap): ContextMessage[] {
-  return context.map((message): ContextMessage => {
-    switch (message.role) {
-      case "user":
-        return { ...message, content: mapUserBlocks(message.content, map) };
-      case "assistant":
-        return { ...message, content: mapAssistantBlocks(message.content, map) };
-      case "toolResult":
-        return { ...message, toolName: map.text(message.toolName), content: mapUserBlocks(message.content, map) };
-    }
-  });
+  return context.map((message) => mapMessageText(message, map));
+}
+
+function mapMessageText(message: ContextMessage, map: TextMap): ContextMessage {
+  switch (message.role) {
+    case "user":
+      return { ...message, content: mapUserBlocks(message.content, map) };
+    case "assistant":
+      return { ...message, content: mapAssistantBlocks(message.content, map) };
+    case "toolResult":
+      return { ...message, toolName: map.text(message.toolName), content: mapUserBlocks(message.content, map) };
+  }
 }
 
 function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentPart[] {

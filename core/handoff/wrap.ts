@@ -1,8 +1,11 @@
-const OPEN = "<handoff-context>";
-const CLOSE = "</handoff-context>";
-/** How a closing tag inside the document is written, so no reader takes it for the wrapper's end. */
-const ESCAPED_CLOSE = "<\\/handoff-context>";
-export const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+import {
+  HANDOFF_CLOSE as CLOSE,
+  HANDOFF_ESCAPED_CLOSE as ESCAPED_CLOSE,
+  HANDOFF_OPEN as OPEN,
+  HANDOFF_TRAILER as TRAILER,
+} from "../session/formats/handoff-text.ts";
+
+export { TRAILER };
 
 /**
  * What the new session's assistant answers to the document, in every format that writes an answer:

@@ -91,7 +91,6 @@ function pairToolCalls(messages: ContextMessage[]): ContextMessage[] {
       if (!content.some((b) => b.type !== "thinking")) continue;
       result.push(content.length === message.content.length ? message : { ...message, content });
     } else if (message.role === "user" && message.content.length === 0) {
-      continue;
     } else {
       result.push(message);
     }

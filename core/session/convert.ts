@@ -1,6 +1,7 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import type { AssistantBlock, ContextMessage, UserBlock, UserMessageKind } from "./messages.ts";
 import type { Entry } from "./types.ts";
+import { readContentBlocks } from "./content-blocks.ts";
 import { wrapBranchSummary, wrapExecution, wrapFileMention } from "./wrappers.ts";
 
 /**
@@ -12,18 +13,15 @@ export type ResolveBlob = (sha256: string) => string | undefined;
 const BLOB_PREFIX = "blob:sha256:";
 
 export function toUserBlocks(content: unknown, resolveBlob?: ResolveBlob): UserBlock[] {
-  if (typeof content === "string") return [{ type: "text", text: content }];
-  if (!Array.isArray(content)) return [];
-  const blocks: UserBlock[] = [];
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
-    else if (block.type === "image") {
-      const image = toImageBlock(block, resolveBlob);
-      if (image) blocks.push(image);
-    }
-  }
-  return blocks;
+  return readContentBlocks<UserBlock>(content, textBlocks, (block) => {
+    if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
+    if (block.type === "image") return toImageBlock(block, resolveBlob);
+    return undefined;
+  });
+}
+
+function textBlocks(text: string): { type: "text"; text: string }[] {
+  return [{ type: "text", text }];
 }
 
 function toImageBlock(block: JsonObject, resolveBlob?: ResolveBlob): UserBlock | undefined {
@@ -39,18 +37,14 @@ function toImageBlock(block: JsonObject, resolveBlob?: ResolveBlob): UserBlock |
 }
 
 function toAssistantBlocks(content: unknown): AssistantBlock[] {
-  if (typeof content === "string") return [{ type: "text", text: content }];
-  if (!Array.isArray(content)) return [];
-  const blocks: AssistantBlock[] = [];
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") blocks.push({ type: "text", text: block.text });
-    else if (block.type === "thinking" && typeof block.thinking === "string") blocks.push({ type: "thinking", thinking: block.thinking });
-    else if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
-      blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: sendableArguments(block.arguments) });
+  return readContentBlocks<AssistantBlock>(content, textBlocks, (block) => {
+    if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
+    if (block.type === "thinking" && typeof block.thinking === "string") return { type: "thinking", thinking: block.thinking };
+    if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
+      return { type: "toolCall", id: block.id, name: block.name, arguments: sendableArguments(block.arguments) };
     }
-  }
-  return blocks;
+    return undefined;
+  });
 }
 
 /** Far deeper than any real tool call; deep enough that JSON.stringify could overflow the stack. */

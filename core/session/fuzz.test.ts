@@ -187,10 +187,10 @@ describe("hostile shapes the mutators do not reach", () => {
       () => `${header}\n${entry("a", null, `{"role":"user","content":${deepArrays(100_000)}}`)}\n`,
     ],
     ["a header repeated on every line", () => `${header}\n`.repeat(5_000)],
-    ["50,000 entries with one id", () => header + "\n" + Array.from({ length: 50_000 }, () => entry("same", "same", '{"role":"user","content":"hi"}')).join("\n")],
+    ["50,000 entries with one id", () => `${header}\n${Array.from({ length: 50_000 }, () => entry("same", "same", '{"role":"user","content":"hi"}')).join("\n")}`],
     [
       "a 100,000-entry parent chain",
-      () => header + "\n" + Array.from({ length: 100_000 }, (_, i) => entry(`e${i}`, i === 0 ? null : `e${i - 1}`, '{"role":"user","content":"hi"}')).join("\n"),
+      () => `${header}\n${Array.from({ length: 100_000 }, (_, i) => entry(`e${i}`, i === 0 ? null : `e${i - 1}`, '{"role":"user","content":"hi"}')).join("\n")}`,
     ],
     ["1,100,000 lines that are not entries", () => `${header}\n${'{"type":"message"}\n'.repeat(1_100_000)}`],
     ["200,000 broken lines", () => `${header}\n${"{\n".repeat(200_000)}`],

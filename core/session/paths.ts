@@ -27,7 +27,7 @@ function normaliseSegments(path: string): string {
 export function normalizePath(path: string, cwd: string | undefined): string {
   const trimmed = path.trim();
   if (trimmed === "" || trimmed.startsWith("~")) return trimmed;
-  const base = cwd !== undefined && cwd.startsWith("/") ? normaliseSegments(cwd) : undefined;
+  const base = cwd?.startsWith("/") ? normaliseSegments(cwd) : undefined;
   if (base === undefined) return normaliseSegments(trimmed);
   const absolute = normaliseSegments(trimmed.startsWith("/") ? trimmed : `${base}/${trimmed}`);
   if (base === "/") return absolute === "/" ? "/" : absolute.slice(1);

@@ -3,7 +3,7 @@
  * adds the runs that settle a failure without repeating it word for word, so the document never
  * sends the next session to fix what a later run already showed working.
  */
-import { commandKey, withoutOutputFilter } from "./runs.ts";
+import { commandKey } from "./runs.ts";
 import { splitSteps } from "./shell-line.ts";
 
 /**

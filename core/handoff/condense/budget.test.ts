@@ -3,17 +3,21 @@ import { promptTokens } from "../../../fixtures/fake-openai.ts";
 import { AgentError } from "../../errors.ts";
 import { buildRequest } from "../../llm/request.ts";
 import type { ChatRequest } from "../../llm/types.ts";
-import { IMAGE_TOKENS } from "../../session/tokens.ts";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../prompt.ts";
-import { computeBudget, defaultOutputReserve, estimateRequestTokens, MESSAGE_OVERHEAD, scaleAfterRefusal } from "./budget.ts";
+import { computeBudget, defaultOutputReserve, estimateRequestTokens, scaleAfterRefusal } from "./budget.ts";
 import { workSession } from "./condense.testing.ts";
 
 describe("computeBudget", () => {
   test.each([
-    // window, output reserve, notes reserve, handoff prompt limit, notes prompt limit
-    [128_000, undefined, 8192, 8192, Math.floor((128_000 - 8192) * 0.9), Math.floor((128_000 - 8192) * 0.9)],
+    // window, output reserve, notes reserve, handoff prompt limit, notes prompt limit.
+    // 128,000: reserve min(8192, 128,000 / 4) = 8192; notes min(8192, 128,000 / 8) = 8192;
+    // both limits (128,000 − 8192) × 0.9 = 107,827.2 → 107,827.
+    [128_000, undefined, 8192, 8192, 107_827, 107_827],
+    // 32,000: reserve 32,000 / 4 = 8000, notes 32,000 / 8 = 4000; (32,000 − 8000) × 0.9 = 21,600; (32,000 − 4000) × 0.9 = 25,200.
     [32_000, undefined, 8000, 4000, 21_600, 25_200],
+    // 8000: reserve 2000, notes 1000; (8000 − 2000) × 0.9 = 5400; (8000 − 1000) × 0.9 = 6300.
     [8_000, undefined, 2000, 1000, 5_400, 6_300],
+    // --max-output-tokens 2000 is the reserve and caps the notes: (32,000 − 2000) × 0.9 = 27,000 for both.
     [32_000, 2_000, 2000, 2000, 27_000, 27_000],
   ])("a %d-token window with --max-output-tokens %p", (contextWindow, maxOutputTokens, outputReserve, notesReserve, promptLimit, notesPromptLimit) => {
     expect(computeBudget({ contextWindow, maxOutputTokens })).toEqual({ contextWindow, outputReserve, reasoningAllowance: 0, notesReserve, promptLimit, notesPromptLimit, halvings: 0 });
@@ -25,11 +29,10 @@ describe("computeBudget", () => {
   });
 
   test("a refusal scales the limits and the notes down", () => {
-    const full = computeBudget({ contextWindow: 32_000 });
     const half = computeBudget({ contextWindow: 32_000, halvings: 1, scale: 0.5 });
-    expect(half.promptLimit).toBe(full.promptLimit / 2);
-    expect(half.notesReserve).toBe(full.notesReserve / 2);
-    expect(half.halvings).toBe(1);
+    // Unscaled: 21,600 and 25,200 (see the table above), notes 4000.
+    // Halved: notes 4000 × 0.5 = 2000; (32,000 − 8000) × 0.9 × 0.5 = 10,800; (32,000 − 2000) × 0.9 × 0.5 = 13,500.
+    expect(half).toEqual({ contextWindow: 32_000, outputReserve: 8000, reasoningAllowance: 0, notesReserve: 2000, promptLimit: 10_800, notesPromptLimit: 13_500, halvings: 1 });
   });
 
   test("the next scale is half the refused request, or half the limit when the request filled it", () => {
@@ -58,7 +61,9 @@ describe("estimateRequestTokens", () => {
         { role: "tool", tool_call_id: "c1", content: "z".repeat(4) },
       ],
     };
-    expect(estimateRequestTokens(request)).toBe(4 * MESSAGE_OVERHEAD + 10 + 2 + IMAGE_TOKENS + 4 + 1);
+    // 4 messages × 4 framing tokens = 16; 40 chars / 4 = 10; 8 chars / 4 = 2; one image 1200;
+    // the call's name and arguments, "read" + '{"path":"a"}' = 16 chars / 4 = 4; 4 chars / 4 = 1.
+    expect(estimateRequestTokens(request)).toBe(1233);
   });
 
   test("is never below the simple count a strict endpoint applies", () => {

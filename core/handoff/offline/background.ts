@@ -1,4 +1,5 @@
 import { markFencedLines } from "../fences.ts";
+import { HANDOFF_CLOSE, HANDOFF_OPEN } from "../../session/formats/handoff-text.ts";
 import { capText, firstParagraph } from "./text.ts";
 
 /**
@@ -22,8 +23,6 @@ interface Section {
   lines: string[];
 }
 
-const HANDOFF_OPEN = "<handoff-context>";
-const HANDOFF_CLOSE = "</handoff-context>";
 
 /** The document inside a previous handoff's wrapper, or the whole text when there is none. */
 function unwrapHandoff(text: string): string {

@@ -21,8 +21,10 @@ export interface RunViews {
 export function runViews(all: readonly Run[], cwd: string | undefined): RunViews {
   const memo = new Map<string, RunKeys>();
   const keys = (command: string): RunKeys => {
-    let found = memo.get(command);
-    if (found === undefined) memo.set(command, (found = runKeys(command, cwd)));
+    const known = memo.get(command);
+    if (known !== undefined) return known;
+    const found = runKeys(command, cwd);
+    memo.set(command, found);
     return found;
   };
   const latest = (runs: readonly Run[], keep: (run: Run) => boolean): Run[] => {
@@ -40,8 +42,10 @@ export function runViews(all: readonly Run[], cwd: string | undefined): RunViews
   const unsettled = (runs: readonly Run[], before?: number): Run[] => runs.filter((run) => settledBy(run, before) === undefined);
   const checks = new Map<string, boolean>();
   const isCheck = (run: Run): boolean => {
-    let found = checks.get(run.command);
-    if (found === undefined) checks.set(run.command, (found = isCheckCommand(run.command)));
+    const known = checks.get(run.command);
+    if (known !== undefined) return known;
+    const found = isCheckCommand(run.command);
+    checks.set(run.command, found);
     return found;
   };
   return {

@@ -1,4 +1,5 @@
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
+import { HANDOFF_OPEN } from "../../session/formats/handoff-text.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
 import { judgeRun, readExitCode } from "../../session/runs.ts";
 import { testsRan } from "../../session/settled.ts";
@@ -160,7 +161,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
         noteConstraints(notes, request);
       } else if (message.kind === "compactionSummary") {
         notes.background.push(readBackground(unwrapSummary(text), "compaction"));
-      } else if (message.kind === "custom" && text.includes("<handoff-context>")) {
+      } else if (message.kind === "custom" && text.includes(HANDOFF_OPEN)) {
         notes.background.push(readBackground(text, "handoff"));
       } else if (message.kind === "branchSummary") {
         notes.branchSummaries.push(unwrapSummary(text));

@@ -43,7 +43,6 @@ const REVISION =
   /^(?:forget (?:about\b|it\b|that\b|this\b|what i said\b|the (?:idea|plan|approach)\b|(?-i:[A-Z])\w*)|scrap (?:that|this|it|the (?:idea|plan|approach))\b|scratch that|never ?mind\b|change of plans?\b|on second thoughts?\b|cancel (?:that|this|it)\b|instead of (?:that|this)\b)/i;
 /** A correction that says so: "actually, use SQLite instead", "no, make it a flag instead". */
 const CORRECTION = /^(?:actually|no|nah|wait|hold on|hm+)\b(?=.*\binstead\b)/i;
-const WH_QUESTION = /^(?:why|what|how|where|who|which|when|is|are|does|do|did|was|were|has|have|any)\b/i;
 /** Openers that make a request polite or tentative; the objective is what follows them. */
 const LEAD_IN =
   /^(?:i (?:think|believe|guess|suppose|feel like) )?(?:(?:then )?we(?:'re| are) ready to|we need to|we have to|we must|we should|we want to|let'?s|let us|can you|could you|would you|will you|can we|could we|can't we|i want (?:you )?to|i'd like (?:you )?to|i need (?:you )?to|you need to|please|would it make sense to|go ahead and|first,)\s*/i;

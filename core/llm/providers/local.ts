@@ -1,6 +1,19 @@
 import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
 
 /**
+ * What every local server below takes alike, as each one's documentation (cited per server) says:
+ * OpenAI's `max_tokens`, `stream_options`, `tool_choice: "none"`, a system message for a
+ * reasoning model's instructions, and reasoning models known by name.
+ */
+const LOCAL_SERVER: Pick<ProviderProfile, "outputLimit" | "reasoningModels" | "reasoningInstructionsRole" | "streamOptions" | "toolChoiceNone"> = {
+  outputLimit: "max_tokens",
+  reasoningModels: KNOWN_REASONING_MODELS,
+  reasoningInstructionsRole: "system",
+  streamOptions: true,
+  toolChoiceNone: true,
+};
+
+/**
  * Ollama (http://localhost:11434/v1).
  * - https://docs.ollama.com/api/openai-compatibility — supported fields include `max_tokens`,
  *   `stream_options.include_usage`, `tools`, `tool_choice` and `reasoning_effort`.
@@ -17,11 +30,7 @@ import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
 export const OLLAMA: ProviderProfile = {
   id: "ollama",
   name: "Ollama",
-  outputLimit: "max_tokens",
-  reasoningModels: KNOWN_REASONING_MODELS,
-  reasoningInstructionsRole: "system",
-  streamOptions: true,
-  toolChoiceNone: true,
+  ...LOCAL_SERVER,
   reasoningIn: ["reasoning", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: [],
@@ -47,11 +56,7 @@ export const OLLAMA: ProviderProfile = {
 export const VLLM: ProviderProfile = {
   id: "vllm",
   name: "vLLM",
-  outputLimit: "max_tokens",
-  reasoningModels: KNOWN_REASONING_MODELS,
-  reasoningInstructionsRole: "system",
-  streamOptions: true,
-  toolChoiceNone: true,
+  ...LOCAL_SERVER,
   reasoningIn: ["reasoning", "reasoning_content", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: [
@@ -75,11 +80,7 @@ export const VLLM: ProviderProfile = {
 export const LLAMACPP: ProviderProfile = {
   id: "llamacpp",
   name: "llama.cpp",
-  outputLimit: "max_tokens",
-  reasoningModels: KNOWN_REASONING_MODELS,
-  reasoningInstructionsRole: "system",
-  streamOptions: true,
-  toolChoiceNone: true,
+  ...LOCAL_SERVER,
   reasoningIn: ["reasoning_content", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: ["the request exceeds the available context size, try increasing it"],
@@ -105,11 +106,7 @@ export const LLAMACPP: ProviderProfile = {
 export const LMSTUDIO: ProviderProfile = {
   id: "lmstudio",
   name: "LM Studio",
-  outputLimit: "max_tokens",
-  reasoningModels: KNOWN_REASONING_MODELS,
-  reasoningInstructionsRole: "system",
-  streamOptions: true,
-  toolChoiceNone: true,
+  ...LOCAL_SERVER,
   reasoningIn: ["reasoning_content", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: [

@@ -69,7 +69,8 @@ export function addAssistantLine(chain: ChainBuilder, ids: MessageIds, line: Ass
   if (continued && isObject(continued.data.message)) {
     const target = continued.data.message;
     // The message's own array (made by messageFields), grown in place: an answer of many lines costs no copies.
-    const blocks: unknown[] = Array.isArray(target.content) ? target.content : (target.content = []);
+    const blocks: unknown[] = Array.isArray(target.content) ? target.content : [];
+    target.content = blocks;
     for (const block of assistantBlocks(line.message.content)) blocks.push(block);
     const stopReason = stopReasonOf(line.message.stop_reason);
     if (stopReason !== undefined) target.stopReason = stopReason;

@@ -3,6 +3,7 @@
  * blocks, the ones pi writes: `text`, `image` (`data`, `mimeType`), `thinking`, `toolCall`.
  */
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { readContentBlocks } from "../../content-blocks.ts";
 
 /** A block of the common model, as JSON (entries hold JSON, not the context's types). */
 export type BlockData = JsonObject;
@@ -23,18 +24,25 @@ function imageBlock(block: JsonObject): BlockData {
   return text(`[image not available: Claude Code kept only a reference to it (${stringField(source, "type") ?? "unknown source"})]`);
 }
 
+/**
+ * A content (a string, or blocks) as common blocks: a string and `text` blocks as text, every
+ * other block as `other` makes it (`undefined` leaves it out), anything not a block skipped.
+ */
+function contentBlocks(content: unknown, other: (block: JsonObject) => BlockData | undefined): BlockData[] {
+  return readContentBlocks(
+    content,
+    (value) => (value === "" ? [] : [text(value)]),
+    (block) => (block.type === "text" && typeof block.text === "string" ? text(block.text) : other(block)),
+  );
+}
+
 /** What a user-side content (a string, or blocks) says, as text and image blocks. */
 export function userBlocks(content: unknown): BlockData[] {
-  if (typeof content === "string") return content === "" ? [] : [text(content)];
-  if (!Array.isArray(content)) return [];
-  const blocks: BlockData[] = [];
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") blocks.push(text(block.text));
-    else if (block.type === "image") blocks.push(imageBlock(block));
-    else if (block.type === "document") blocks.push(text(`[document not carried over: ${stringField(block, "title") ?? "an attached document"}]`));
-  }
-  return blocks;
+  return contentBlocks(content, (block) => {
+    if (block.type === "image") return imageBlock(block);
+    if (block.type === "document") return text(`[document not carried over: ${stringField(block, "title") ?? "an attached document"}]`);
+    return undefined;
+  });
 }
 
 /** The text of a user-side content, its text blocks joined with `\n`. */
@@ -52,18 +60,13 @@ export function contentText(content: unknown): string {
  * need the provider to be sent again) are left out.
  */
 export function assistantBlocks(content: unknown): BlockData[] {
-  if (typeof content === "string") return content === "" ? [] : [text(content)];
-  if (!Array.isArray(content)) return [];
-  const blocks: BlockData[] = [];
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") blocks.push(text(block.text));
-    else if (block.type === "thinking" && typeof block.thinking === "string") blocks.push({ type: "thinking", thinking: block.thinking });
-    else if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
-      blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: block.input ?? {} });
+  return contentBlocks(content, (block) => {
+    if (block.type === "thinking" && typeof block.thinking === "string") return { type: "thinking", thinking: block.thinking };
+    if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
+      return { type: "toolCall", id: block.id, name: block.name, arguments: block.input ?? {} };
     }
-  }
-  return blocks;
+    return undefined;
+  });
 }
 
 /** One `tool_result` block of a user line. */

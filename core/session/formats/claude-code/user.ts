@@ -104,7 +104,10 @@ export function addUserLine(context: UserContext, line: UserLine): void {
     chain.add("compaction", line.uuid, line.line, line.parentUuid, fields, { conversation: true });
     return;
   }
-  if (holdsToolResult(content)) return addToolResults(context, line, content);
+  if (holdsToolResult(content)) {
+    addToolResults(context, line, content);
+    return;
+  }
   if (line.record.isMeta === true) return void note(context, line);
 
   const text = classifyUserText(contentText(content));
@@ -129,7 +132,8 @@ export function addUserLine(context: UserContext, line: UserLine): void {
       message(context, line, line.uuid, line.parentUuid, { role: "bashExecution", command: text.command, output: "", cancelled: false, truncated: false });
       return;
     case "shellOutput":
-      return addShellOutput(context, line, text.output, text.exitCode);
+      addShellOutput(context, line, text.output, text.exitCode);
+      return;
     case "note":
       note(context, line);
       return;

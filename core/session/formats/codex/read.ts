@@ -7,7 +7,7 @@
  * UI, `world_state`, `token_usage_record`) is not conversation and is passed over.
  */
 import { AgentError } from "../../../errors.ts";
-import { isObject, numberField, stringField, type JsonObject } from "../../../json.ts";
+import { isObject, parseJsonOrUndefined, numberField, stringField, type JsonObject } from "../../../json.ts";
 import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { LineProblem, Session, SessionHeader } from "../../types.ts";
 import { EntryChain, type Origin } from "./chain.ts";
@@ -19,17 +19,9 @@ function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a Codex session: ${why}`, { file, line });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A line as a record, or the reason it is unusable. */
 function parseRecord(raw: RawLine): JsonObject | string {
-  const value = parseJson(raw.text);
+  const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";
   if (typeof value.type !== "string" || value.type === "") return 'no string "type"';

@@ -1,4 +1,4 @@
-import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
 import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
 import { looksBinary, notASession } from "../not-a-session.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
@@ -103,14 +103,6 @@ function skippedLines(problems: readonly LineProblem[], headerLine: number, entr
   return [...new Set(problems.map((p) => p.line).filter((line) => !used.has(line)))];
 }
 
-function tryParseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function readTitleSlot(raw: RawLine): TitleSlot | undefined {
   return raw.line === 1 ? titleSlotOf(raw.text) : undefined;
 }
@@ -118,7 +110,7 @@ function readTitleSlot(raw: RawLine): TitleSlot | undefined {
 /** omp's title line, if `text` is one (it counts only as a file's first line). */
 export function titleSlotOf(text: string): TitleSlot | undefined {
   if (!text.includes('"title"')) return undefined;
-  const value = tryParseJson(text);
+  const value = parseJsonOrUndefined(text);
   if (!isObject(value) || value.type !== "title" || value.v !== 1) return undefined;
   const title = stringField(value, "title");
   const updatedAt = stringField(value, "updatedAt");
@@ -128,7 +120,7 @@ export function titleSlotOf(text: string): TitleSlot | undefined {
 }
 
 function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): SessionHeader {
-  const value = tryParseJson(raw.text);
+  const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) {
     // Binary data, or broken JSON? The next line helps tell (see looksBinary).
     const next = rest.next();
@@ -152,7 +144,7 @@ function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): Sessio
 
 /** A record that looks like an entry, or the reason it does not. */
 function parseRecord(raw: RawLine): ParsedRecord | string {
-  const value = tryParseJson(raw.text);
+  const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";
   const type = value.type;

@@ -1,0 +1,143 @@
+/**
+ * The shapes of every `--json` output: scripts depend on them, so each is an interface the CLI
+ * builds its object against (a field missing or added is a type error there) and a list of its
+ * keys, checked against the interface here and against the README by core/contracts.test.ts.
+ */
+import type { CondenseReport } from "./handoff/condense/report.ts";
+import type { ChatRequest, TokenUsage } from "./llm/types.ts";
+import type { AgentName } from "./session/formats/types.ts";
+import type { InspectReport } from "./session/report.ts";
+
+/** `agent handoff --json`. */
+export interface HandoffJson {
+  document: string;
+  sessionFile: string;
+  /** `null` when the session was read from a stream. */
+  sourceFile: string | null;
+  /** The id the agent resumes the new session by. */
+  sessionId: string;
+  sourceFormat: AgentName;
+  sessionFormat: AgentName;
+  /** Who wrote the document, as `--engine` resolved. */
+  engine: string;
+  model: string;
+  usage: TokenUsage;
+  missingSections: string[];
+  recorded: boolean;
+  condensed: CondenseReport | null;
+  redacted: number;
+}
+
+/** `agent handoff --dry-run --json` with the model engine. */
+export interface DryRunRequestsJson {
+  dryRun: true;
+  engine: string;
+  requests: ChatRequest[];
+  /** The plan in words, one line each. */
+  plan: string[];
+  estimatedTokens: number;
+  redacted: number;
+  condensed: CondenseReport | null;
+}
+
+/** `agent handoff --dry-run --json` with the offline engine. */
+export interface DryRunDocumentJson {
+  dryRun: true;
+  engine: string;
+  document: string;
+}
+
+/** Where a setting's value came from, in `agent config --json`. */
+export interface SettingSourceJson {
+  source: "flag" | "env" | "file" | "default";
+  /** The flag, the variable or the file; `null` for a default. */
+  from: string | null;
+  /** The file's line, for a setting read from the config file. */
+  line?: number;
+}
+
+/** `agent config --json`. */
+export interface ConfigJson {
+  configFile: string;
+  configFileFound: boolean;
+  settings: {
+    model: { value: string | null; askedOfEndpoint: boolean } & SettingSourceJson;
+    "base-url": { value: string | null } & SettingSourceJson;
+    "context-window": { value: number } & SettingSourceJson;
+    engine: { value: string; resolved: string | null } & SettingSourceJson;
+    to: { value: string | null } & SettingSourceJson;
+  };
+  apiKey: { set: boolean; from: "OPENAI_API_KEY" };
+}
+
+/** `agent inspect --json`. */
+export type InspectJson = InspectReport;
+
+/** The keys of `T` as a list, from an object that must name each key once and nothing else. */
+function keysOf<T>(keys: Record<keyof T, true>): (keyof T & string)[] {
+  return Object.keys(keys).filter((key): key is keyof T & string => key in keys);
+}
+
+export const HANDOFF_JSON_KEYS = keysOf<HandoffJson>({
+  document: true,
+  sessionFile: true,
+  sourceFile: true,
+  sessionId: true,
+  sourceFormat: true,
+  sessionFormat: true,
+  engine: true,
+  model: true,
+  usage: true,
+  missingSections: true,
+  recorded: true,
+  condensed: true,
+  redacted: true,
+});
+
+export const DRY_RUN_REQUESTS_JSON_KEYS = keysOf<DryRunRequestsJson>({
+  dryRun: true,
+  engine: true,
+  requests: true,
+  plan: true,
+  estimatedTokens: true,
+  redacted: true,
+  condensed: true,
+});
+
+export const DRY_RUN_DOCUMENT_JSON_KEYS = keysOf<DryRunDocumentJson>({ dryRun: true, engine: true, document: true });
+
+export const CONFIG_JSON_KEYS = keysOf<ConfigJson>({ configFile: true, configFileFound: true, settings: true, apiKey: true });
+
+export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
+  model: true,
+  "base-url": true,
+  "context-window": true,
+  engine: true,
+  to: true,
+});
+
+export const INSPECT_JSON_KEYS = keysOf<InspectJson>({
+  file: true,
+  format: true,
+  version: true,
+  agentVersion: true,
+  sessionId: true,
+  cwd: true,
+  title: true,
+  parentSession: true,
+  entries: true,
+  malformedLines: true,
+  leafId: true,
+  branchEntries: true,
+  branchMessages: true,
+  contextMessages: true,
+  contextRoles: true,
+  estimatedTokens: true,
+  filesRead: true,
+  filesModified: true,
+  filesDeleted: true,
+  commands: true,
+  models: true,
+  lastUserRequest: true,
+  warnings: true,
+});
