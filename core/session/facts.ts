@@ -60,7 +60,9 @@ function stringList(value: unknown): string[] {
  */
 export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFacts {
   const files: FileEvent[] = [];
-  const touch = (op: "read" | "write", paths: readonly string[]) => files.push(...paths.map((path) => ({ op, path })));
+  const touch = (op: "read" | "write", paths: readonly string[]) => {
+    for (const path of paths) files.push({ op, path });
+  };
   const models = new Set<string>();
   const commands: CommandRun[] = [];
   const pendingCommands = new Map<string, CommandRun>();
@@ -112,7 +114,8 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           pendingCommands.delete(id);
           // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
           const stated = message.exitCode === null ? null : numberField(message, "exitCode");
-          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(resultText(message), message.isError === true), resultText(message)));
+          const text = resultText(message);
+          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(text, message.isError === true), text));
           // What a command deleted is gone only if it ran to success.
           if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
           break;
