@@ -11,8 +11,9 @@ export function indexEntries(entries: readonly Entry[]): SessionTree {
   const byId = new Map<string, Entry>();
   const duplicates = new Set<string>();
   for (const entry of entries) {
-    if (byId.has(entry.id)) duplicates.add(entry.id);
+    const known = byId.size;
     byId.set(entry.id, entry);
+    if (byId.size === known) duplicates.add(entry.id); // one lookup per entry, not two
   }
   return { byId, duplicateIds: [...duplicates] };
 }

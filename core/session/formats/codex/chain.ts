@@ -82,8 +82,9 @@ export class EntryChain {
     for (const block of blocks) if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") this.callNames.set(block.id, block.name);
     if (blocks.length === 0) return undefined; // encrypted reasoning: nothing to read, the turn goes on
     if (this.openTurn) {
-      this.openTurn.content.push(...blocks);
-      this.openTurn.message.stopReason = stopReason(this.openTurn.content);
+      for (const block of blocks) this.openTurn.content.push(block);
+      // Only the new blocks can change it (a turn of many calls is not read again per call).
+      if (this.openTurn.message.stopReason !== "toolUse") this.openTurn.message.stopReason = stopReason(blocks);
       return undefined;
     }
     const content = [...blocks];
@@ -140,8 +141,8 @@ export class EntryChain {
 }
 
 /**
- * `n` as 8 hex digits (more past 0xffffffff). Not `padStart`: that makes a string of two parts
- * per entry, which the garbage collector walks until the string is first compared.
+ * `n` as 8 hex digits (more past 0xffffffff). Not `padStart`: it joins two strings lazily, so each
+ * id would hold two more objects for the garbage collector to visit until it is first used as a key.
  */
 function entryId(n: number): string {
   return n <= 0xffffffff ? (0x100000000 + n).toString(16).slice(1) : n.toString(16);
