@@ -41,6 +41,9 @@ export function looksLikeHandoffInstruction(text: string): boolean {
 function userText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
+  // Most contents are one text block: its text is the whole of it.
+  const only = content.length === 1 ? content[0] : undefined;
+  if (isObject(only) && only.type === "text" && typeof only.text === "string") return only.text;
   const parts: string[] = [];
   for (const block of content) if (isObject(block) && block.type === "text" && typeof block.text === "string") parts.push(block.text);
   return parts.join("\n");
@@ -60,11 +63,16 @@ function stringList(value: unknown): string[] {
  */
 export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFacts {
   const files: FileEvent[] = [];
-  const touch = (op: "read" | "write", paths: readonly string[]) => files.push(...paths.map((path) => ({ op, path })));
+  const touch = (op: "read" | "write", paths: readonly string[]) => {
+    for (const path of paths) files.push({ op, path });
+  };
   const models = new Set<string>();
   const commands: CommandRun[] = [];
   const pendingCommands = new Map<string, CommandRun>();
-  let lastUserRequest: string | undefined;
+  /** What each user message holds, oldest first: only the newest that asks something is read. */
+  const userContents: unknown[] = [];
+  // The model of the previous assistant message: most name the same one, already in `models`.
+  let answeredBy: { provider: string | undefined; model: string | undefined } | undefined;
 
   for (const entry of branch) {
     const data = entry.data;
@@ -78,14 +86,17 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
     } else if (entry.type === "message" && isObject(data.message)) {
       const message = data.message;
       switch (message.role) {
-        case "user": {
-          const text = userText(message.content);
-          if (text.trim() !== "" && !looksLikeHandoffInstruction(text)) lastUserRequest = text;
+        case "user":
+          userContents.push(message.content);
           break;
-        }
         case "assistant": {
-          const model = joinModel(stringField(message, "provider"), stringField(message, "model"));
-          if (model) models.add(model);
+          const provider = stringField(message, "provider");
+          const model = stringField(message, "model");
+          if (answeredBy === undefined || answeredBy.provider !== provider || answeredBy.model !== model) {
+            answeredBy = { provider, model };
+            const joined = joinModel(provider, model);
+            if (joined) models.add(joined);
+          }
           // The calls of a turn cut short by an abort or an error were never run.
           if (message.stopReason === "aborted" || message.stopReason === "error") break;
           for (const block of Array.isArray(message.content) ? message.content : []) {
@@ -112,7 +123,8 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           pendingCommands.delete(id);
           // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
           const stated = message.exitCode === null ? null : numberField(message, "exitCode");
-          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(resultText(message), message.isError === true), resultText(message)));
+          const text = resultText(message);
+          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(text, message.isError === true), text));
           // What a command deleted is gone only if it ran to success.
           if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
           break;
@@ -131,7 +143,16 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
     }
   }
   const { read, modified, deleted } = foldFileEvents(files, cwd);
-  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands, models: [...models], lastUserRequest };
+  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands, models: [...models], lastUserRequest: newestRequest(userContents) };
+}
+
+/** The newest user message that asks something (not blank, not a handoff instruction), verbatim. */
+function newestRequest(contents: readonly unknown[]): string | undefined {
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const text = userText(contents[i]);
+    if (text.trim() !== "" && !looksLikeHandoffInstruction(text)) return text;
+  }
+  return undefined;
 }
 
 function joinModel(provider: string | undefined, model: string | undefined): string | undefined {

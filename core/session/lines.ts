@@ -53,7 +53,13 @@ export function* splitLines(input: string | SessionBytes, options: SplitOptions 
 type PassOver = SplitOptions["passOver"];
 
 function passedOverLine(line: number, crlf: boolean, ended: boolean): RawLine {
-  return { line, text: "", ended, eol: (crlf ? "\r" : "") + (ended ? "\n" : ""), passedOver: true };
+  return { line, text: "", ended, eol: lineEnd(crlf, ended), passedOver: true };
+}
+
+/** What ended a line, as one of four constant strings (a concatenation per line would allocate one per line). */
+function lineEnd(cr: boolean, ended: boolean): string {
+  if (cr) return ended ? "\r\n" : "\r";
+  return ended ? "\n" : "";
 }
 
 function* splitText(text: string, exact: boolean, passOver: PassOver): Generator<RawLine> {
@@ -79,9 +85,10 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
   for (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
-      const bytes = concat(carried, chunk.subarray(start, end));
+      // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
+      const bytes = carried.length === 0 ? chunk.subarray(start, end) : concat(carried, chunk.subarray(start, end));
       const raw = passOver?.(bytes) ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true) : toRawLine(++line, decoder.decode(bytes), true, exact);
-      carried = [];
+      if (carried.length > 0) carried = [];
       if (raw) yield raw;
       start = end + 1;
     }
@@ -94,7 +101,7 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
 
 function toRawLine(line: number, raw: string, ended: boolean, exact: boolean): RawLine | undefined {
   const cr = raw.endsWith("\r");
-  const eol = (cr ? "\r" : "") + (ended ? "\n" : "");
+  const eol = lineEnd(cr, ended);
   const text = cr ? raw.slice(0, -1) : raw;
   if (!exact) return text.trim() === "" ? undefined : { line, text, ended, eol };
   const bom = text.startsWith("\ufeff") ? "\ufeff" : "";

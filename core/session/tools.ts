@@ -84,11 +84,13 @@ function argvCommand(argv: readonly unknown[]): string | undefined {
   return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
 }
 
+const COMMAND_KEYS = ["command", "cmd"] as const;
+
 /** The command line of a shell tool call: `command` or `cmd`, a string or an argv array. */
 export function commandArgument(args: unknown): string | undefined {
   const object = argumentObject(args);
   if (!object) return undefined;
-  for (const key of ["command", "cmd"]) {
+  for (const key of COMMAND_KEYS) {
     const value = object[key];
     if (typeof value === "string" && value.trim() !== "") return value;
     if (Array.isArray(value)) return argvCommand(value);

@@ -11,8 +11,9 @@ export function indexEntries(entries: readonly Entry[]): SessionTree {
   const byId = new Map<string, Entry>();
   const duplicates = new Set<string>();
   for (const entry of entries) {
-    if (byId.has(entry.id)) duplicates.add(entry.id);
+    const known = byId.size;
     byId.set(entry.id, entry);
+    if (byId.size === known) duplicates.add(entry.id); // one lookup per entry, not two
   }
   return { byId, duplicateIds: [...duplicates] };
 }
@@ -44,14 +45,21 @@ export function walkBranch(entries: readonly Entry[], tree: SessionTree, leafId?
   if (!leaf) return { leafId: undefined, entries: [] };
 
   const path: Entry[] = [];
-  const seen = new Set<string>();
+  // Without a cycle a walk visits each id once. Ids are remembered (a set as long as the branch)
+  // only when a walk went on longer than that: it starts again, to find where it loops.
+  let seen: Set<string> | undefined;
   const branch: Branch = { leafId: leaf.id, entries: path };
   for (let current: Entry | undefined = leaf; current; ) {
-    if (seen.has(current.id)) {
+    if (!seen && path.length > tree.byId.size) {
+      seen = new Set<string>();
+      path.length = 0;
+      current = leaf;
+    }
+    if (seen?.has(current.id)) {
       branch.cycleAt = current.id;
       break;
     }
-    seen.add(current.id);
+    seen?.add(current.id);
     path.push(current);
     const parentId: string | null = current.parentId;
     if (parentId === null) break;

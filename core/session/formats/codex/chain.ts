@@ -32,8 +32,10 @@ export class EntryChain {
   private model: { provider: string | undefined; id: string } | undefined;
 
   add(type: string, origin: Origin, fields: JsonObject): Entry {
-    const id = (++this.counter).toString(16).padStart(8, "0");
-    const entry: Entry = { type, id, parentId: this.leaf, line: origin.line, data: { type, id, parentId: this.leaf, timestamp: origin.timestamp, ...fields } };
+    const id = entryId(++this.counter);
+    // Object.assign, not a spread: the same object, made faster for every entry of a long rollout.
+    const data: JsonObject = Object.assign({ type, id, parentId: this.leaf, timestamp: origin.timestamp }, fields);
+    const entry: Entry = { type, id, parentId: this.leaf, line: origin.line, data };
     this.entries.push(entry);
     this.leaf = id;
     return entry;
@@ -80,8 +82,9 @@ export class EntryChain {
     for (const block of blocks) if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") this.callNames.set(block.id, block.name);
     if (blocks.length === 0) return undefined; // encrypted reasoning: nothing to read, the turn goes on
     if (this.openTurn) {
-      this.openTurn.content.push(...blocks);
-      this.openTurn.message.stopReason = stopReason(this.openTurn.content);
+      for (const block of blocks) this.openTurn.content.push(block);
+      // Only the new blocks can change it (a turn of many calls is not read again per call).
+      if (this.openTurn.message.stopReason !== "toolUse") this.openTurn.message.stopReason = stopReason(blocks);
       return undefined;
     }
     const content = [...blocks];
@@ -135,6 +138,14 @@ export class EntryChain {
       return Array.isArray(content) ? content.filter(isObject) : [];
     });
   }
+}
+
+/**
+ * `n` as 8 hex digits (more past 0xffffffff). Not `padStart`: it joins two strings lazily, so each
+ * id would hold two more objects for the garbage collector to visit until it is first used as a key.
+ */
+function entryId(n: number): string {
+  return n <= 0xffffffff ? (0x100000000 + n).toString(16).slice(1) : n.toString(16);
 }
 
 function stopReason(content: readonly Block[]): string {

@@ -161,7 +161,9 @@ export function readItem(payload: JsonObject): ItemMeaning {
     case "function_call_output":
     case "custom_tool_call_output": {
       const callId = stringField(payload, "call_id");
-      return callId === undefined ? NONE : { kind: "result", callId, ...outputBlocks(payload.output) };
+      if (callId === undefined) return NONE;
+      const { content, isError } = outputBlocks(payload.output);
+      return { kind: "result", callId, content, isError };
     }
     default:
       return SILENT_TYPES.has(type) ? NONE : { kind: "unknown", type };

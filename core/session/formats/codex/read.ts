@@ -73,7 +73,7 @@ export function readCodexRollout(input: string | SessionBytes, file = "session")
       if (raw.passedOver) continue;
       const record = parseRecord(raw);
       if (typeof record === "string") problems.push({ line: raw.line, reason: record });
-      else for (const type of readRecord(chain, record, header, raw.line)) unknownTypes.add(type);
+      else readRecord(chain, record, header, raw.line, unknownTypes);
     }
     return {
       format: "codex",
@@ -92,30 +92,31 @@ export function readCodexRollout(input: string | SessionBytes, file = "session")
   }
 }
 
-/** Adds one record's meaning to the chain; returns the types it did not know. */
-function readRecord(chain: EntryChain, record: JsonObject, header: SessionHeader, line: number): string[] {
+/** Adds one record's meaning to the chain, and to `unknownTypes` the types it did not know. */
+function readRecord(chain: EntryChain, record: JsonObject, header: SessionHeader, line: number, unknownTypes: Set<string>): void {
   const payload = isObject(record.payload) ? record.payload : {};
   const origin: Origin = { line, timestamp: stringField(record, "timestamp") };
   switch (record.type) {
     case "response_item": {
       const meaning = readItem(payload);
-      if (meaning.kind === "unknown") return [`response_item ${meaning.type}`];
-      chain.addItem(meaning, origin);
-      return [];
+      if (meaning.kind === "unknown") unknownTypes.add(`response_item ${meaning.type}`);
+      else chain.addItem(meaning, origin);
+      return;
     }
     case "compacted":
-      return addCompaction(chain, payload, origin).map((type) => `response_item ${type}`);
+      for (const type of addCompaction(chain, payload, origin)) unknownTypes.add(`response_item ${type}`);
+      return;
     case "turn_context": {
       const model = stringField(payload, "model");
       if (model) chain.setModel(header.modelProvider, model, origin);
-      return [];
+      return;
     }
     case "event_msg":
       if (payload.type === "thread_rolled_back") chain.rollBack(numberField(payload, "num_turns") ?? 0);
-      return [];
+      return;
     case "session_meta":
-      return []; // only the first one is this file's header; another one later is no conversation
+      return; // only the first one is this file's header; another one later is no conversation
     default:
-      return PASSED_OVER.has(String(record.type)) ? [] : [String(record.type)];
+      if (!PASSED_OVER.has(String(record.type))) unknownTypes.add(String(record.type));
   }
 }
