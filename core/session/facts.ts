@@ -1,7 +1,7 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { judgeRun, readExitCode } from "./runs.ts";
-import { classifyToolCall } from "./tools.ts";
+import { judgeRun } from "./runs.ts";
+import { ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
 
 export interface CommandRun {
@@ -63,7 +63,10 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
   const touch = (op: "read" | "write", paths: readonly string[]) => files.push(...paths.map((path) => ({ op, path })));
   const models = new Set<string>();
   const commands: CommandRun[] = [];
-  const pendingCommands = new Map<string, CommandRun>();
+  // A command is listed from its call on (one never answered has no code); one that never ran is taken out.
+  const calls = new ToolCalls<CommandRun>();
+  const refused = new Set<CommandRun>();
+  let unnamed = 0;
   let lastUserRequest: string | undefined;
 
   for (const entry of branch) {
@@ -90,31 +93,23 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (message.stopReason === "aborted" || message.stopReason === "error") break;
           for (const block of Array.isArray(message.content) ? message.content : []) {
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
-            const action = classifyToolCall(block.name, block.arguments);
-            if (action.kind === "read") touch("read", action.paths);
-            if (action.kind === "write") {
-              touch("write", action.paths);
-              files.push(...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true })));
-            }
+            const run: CommandRun = { command: "", exitCode: null, by: "tool", failed: false };
+            // A call without an id can get no result: it stays unanswered.
+            const action = calls.call(typeof block.id === "string" ? block.id : `\u0000call ${unnamed++}`, block.name, block.arguments, run);
             if (action.kind === "shell" && typeof block.id === "string") {
-              const run: CommandRun = { command: action.command, exitCode: null, by: "tool", failed: false };
+              run.command = action.command;
               commands.push(run);
-              pendingCommands.set(block.id, run);
             }
           }
           break;
         }
         case "toolResult": {
-          const id = stringField(message, "toolCallId") ?? "";
-          const run = pendingCommands.get(id);
-          if (!run) break;
-          // One result answers one call: a later result with a reused id must not judge this run again.
-          pendingCommands.delete(id);
           // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
           const stated = message.exitCode === null ? null : numberField(message, "exitCode");
-          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(resultText(message), message.isError === true), resultText(message)));
-          // What a command deleted is gone only if it ran to success.
-          if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
+          const settled = calls.result(stringField(message, "toolCallId") ?? "", resultText(message), message.isError === true, stated);
+          if (settled?.kind === "run") Object.assign(settled.payload, settled.verdict);
+          if (settled?.kind === "refused") refused.add(settled.payload);
+          if (settled?.kind === "run" || settled?.kind === "done") files.push(...settled.events);
           break;
         }
         case "bashExecution": {
@@ -130,8 +125,11 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
       }
     }
   }
+  // A read or an edit whose result was never recorded is taken as done, as it was asked.
+  for (const { action } of calls.unanswered()) files.push(...ToolCalls.eventsOf(action));
   const { read, modified, deleted } = foldFileEvents(files, cwd);
-  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands, models: [...models], lastUserRequest };
+  const ran = refused.size === 0 ? commands : commands.filter((run) => !refused.has(run));
+  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands: ran, models: [...models], lastUserRequest };
 }
 
 function joinModel(provider: string | undefined, model: string | undefined): string | undefined {
