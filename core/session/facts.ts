@@ -1,7 +1,7 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
 import { judgeRun } from "./runs.ts";
-import { ToolCalls } from "./tool-calls.ts";
+import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
 
 export interface CommandRun {
@@ -126,7 +126,7 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
     }
   }
   // A read or an edit whose result was never recorded is taken as done, as it was asked.
-  for (const { action } of calls.unanswered()) files.push(...ToolCalls.eventsOf(action));
+  for (const { action } of calls.unanswered()) files.push(...fileEventsOf(action));
   const { read, modified, deleted } = foldFileEvents(files, cwd);
   const ran = refused.size === 0 ? commands : commands.filter((run) => !refused.has(run));
   return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands: ran, models: [...models], lastUserRequest };

@@ -45,8 +45,8 @@ function inWorkdir(command: string, workdir: string | undefined): string {
   return `cd ${quoted} && ${command}`;
 }
 
-/** The file events of a read or an edit that took effect. */
-function fileEvents(action: ToolAction): FileEvent[] {
+/** The file events of a read or an edit that took effect (also used for calls whose result was never recorded). */
+export function fileEventsOf(action: ToolAction): FileEvent[] {
   if (action.kind === "read") return action.paths.map((path) => ({ op: "read", path }));
   if (action.kind !== "write") return [];
   return [...action.paths.map((path): FileEvent => ({ op: "write", path })), ...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true }))];
@@ -90,9 +90,11 @@ export class ToolCalls<T> {
       // Only Codex's own "Process exited with code N" ends it: a poll that says nothing more leaves it running.
       if (!reading.stated) return undefined;
       this.running.delete(action.session);
-      return this.settleRun(run.payload, run.command, run.workdir, run.output, reading.exitCode);
+      // A command the agent stopped itself (Ctrl-C: a dev server it no longer needs) was cancelled, not failed.
+      const exitCode = action.interrupts && reading.exitCode !== 0 ? null : reading.exitCode;
+      return this.settleRun(run.payload, run.command, run.workdir, run.output, exitCode);
     }
-    return { kind: "done", payload, failed: reading.failed, output, events: reading.failed ? [] : fileEvents(action) };
+    return { kind: "done", payload, failed: reading.failed, output, events: reading.failed ? [] : fileEventsOf(action) };
   }
 
   private settleRun(payload: T, command: string, workdir: string | undefined, output: string, exitCode: number | null): Settlement<T> {
@@ -105,10 +107,5 @@ export class ToolCalls<T> {
   /** Calls no result answered (the session ended before they returned), in call order. */
   unanswered(): Call<T>[] {
     return [...this.calls.values()];
-  }
-
-  /** The file events a call would have if it took effect: for calls whose result was never recorded. */
-  static eventsOf(action: ToolAction): FileEvent[] {
-    return fileEvents(action);
   }
 }

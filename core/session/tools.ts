@@ -39,8 +39,8 @@ export type ToolAction =
   | { kind: "read"; paths: string[] }
   /** `deleted`: files an `apply_patch` patch deletes (also one Codex applies from a shell call). */
   | { kind: "write"; paths: string[]; deleted: string[] }
-  /** A poll of the command still running in this Codex unified exec session. */
-  | { kind: "poll"; session: string }
+  /** A poll of the command still running in this Codex unified exec session; `interrupts`: it sent Ctrl-C. */
+  | { kind: "poll"; session: string; interrupts: boolean }
   | { kind: "other" };
 
 /** Arguments as an object: Codex records them as a JSON string. */
@@ -195,7 +195,8 @@ export function classifyToolCall(name: string, args: unknown): ToolAction {
     case "poll": {
       const object = argumentObject(args);
       const session = object?.session_id;
-      return typeof session === "number" || (typeof session === "string" && session !== "") ? { kind: "poll", session: String(session) } : { kind: "other" };
+      const interrupts = typeof object?.chars === "string" && object.chars.includes("\u0003");
+      return typeof session === "number" || (typeof session === "string" && session !== "") ? { kind: "poll", session: String(session), interrupts } : { kind: "other" };
     }
     case undefined:
       return { kind: "other" };

@@ -49,6 +49,14 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
       expected: { commands: [["cargo build", 0, false]] },
     },
     {
+      name: "Codex: a command the agent stopped with Ctrl-C was cancelled, not failed",
+      entries: [
+        ...turn("c1", "exec_command", { cmd: "npm run dev" }, unified("Process running with session ID 9\n", "ready on :3000")),
+        ...turn("c2", "write_stdin", { session_id: 9, chars: "\u0003" }, unified("Process exited with code 130\n", "^C")),
+      ],
+      expected: { commands: [["npm run dev", null, false]] },
+    },
+    {
       name: "Codex: a command still running that nothing polled: no code, not 0",
       entries: turn("c1", "exec_command", { cmd: "npm run dev" }, unified("Process running with session ID 3\n", "ready on :3000")),
       expected: { commands: [["npm run dev", null, false]] },
