@@ -94,7 +94,7 @@ function convertMessage(message: JsonObject, entryId: string, resolveBlob?: Reso
     case "toolResult": {
       const toolCallId = stringField(message, "toolCallId");
       if (toolCallId === undefined) return undefined;
-      return {
+      const result: ContextMessage = {
         role: "toolResult",
         toolCallId,
         toolName: stringField(message, "toolName") ?? "tool",
@@ -102,6 +102,10 @@ function convertMessage(message: JsonObject, entryId: string, resolveBlob?: Reso
         isError: message.isError === true,
         entryId,
       };
+      // Claude Code's reader states some exit codes beside the text; the facts and the offline engine read them alike.
+      const exitCode = message.exitCode === null ? null : numberField(message, "exitCode");
+      if (exitCode !== undefined) result.exitCode = exitCode;
+      return result;
     }
     case "bashExecution":
     case "pythonExecution": {

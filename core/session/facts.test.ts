@@ -203,7 +203,8 @@ describe("reading tool calls and results (shared with the offline engine)", () =
 
   test.each([
     ["Command exited with code 2", true, 2],
-    ["done\nexit code: -1", false, -1],
+    ["done\nexit code: -1", true, -1],
+    ["done\nexit code: -1", false, 0],
     ["Exit code 0", true, 0],
     ["all good", false, 0],
     ["boom", true, null],
@@ -248,6 +249,8 @@ describe("which tools run commands, read and write files: one table for every fo
     { agent: "Codex (its reader)", name: "local_shell_call", args: { type: "exec", command: ["git", "diff"] }, commands: ["git diff"], read: [], modified: [] },
     { agent: "Codex", name: "shell_command", args: { command: "pnpm test", workdir: "/w/app" }, commands: ["pnpm test"], read: [], modified: [] },
     { agent: "Codex (older)", name: "container.exec", args: { command: ["make"] }, commands: ["make"], read: [], modified: [] },
+    { agent: "Codex", name: "write_stdin", args: { session_id: 42, chars: "" }, commands: [], read: [], modified: [] }, // a poll: no command of its own
+    { agent: "Codex", name: "shell", args: { command: ["apply_patch", "*** Begin Patch\n*** Add File: n.ts\n+x\n*** End Patch"] }, commands: [], read: [], modified: ["n.ts"] },
     { agent: "Codex", name: "view_image", args: { path: "/w/app/shot.png" }, commands: [], read: ["shot.png"], modified: [] },
     {
       agent: "Codex",
@@ -255,8 +258,8 @@ describe("which tools run commands, read and write files: one table for every fo
       args: { input: "*** Begin Patch\n*** Delete File: old.ts\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** End Patch" },
       commands: [],
       read: [],
-      // The deleted file is in filesDeleted (see file-changes.test.ts), not among the modified.
-      modified: ["a.ts", "b.ts"],
+      // The deleted file and the moved file's old name are in filesDeleted (see file-changes.test.ts), not among the modified.
+      modified: ["b.ts"],
     },
     {
       agent: "Codex",

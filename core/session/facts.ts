@@ -1,7 +1,7 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { judgeRun, readExitCode } from "./runs.ts";
-import { classifyToolCall } from "./tools.ts";
+import { judgeRun } from "./runs.ts";
+import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
 
 export interface CommandRun {
@@ -68,7 +68,10 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
   };
   const models = new Set<string>();
   const commands: CommandRun[] = [];
-  const pendingCommands = new Map<string, CommandRun>();
+  // A command is listed from its call on (one never answered has no code); one that never ran is taken out.
+  const calls = new ToolCalls<CommandRun>();
+  const refused = new Set<CommandRun>();
+  let unnamed = 0;
   /** What each user message holds, oldest first: only the newest that asks something is read. */
   const userContents: unknown[] = [];
   // The model of the previous assistant message: most name the same one, already in `models`.
@@ -101,32 +104,23 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (message.stopReason === "aborted" || message.stopReason === "error") break;
           for (const block of Array.isArray(message.content) ? message.content : []) {
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
-            const action = classifyToolCall(block.name, block.arguments);
-            if (action.kind === "read") touch("read", action.paths);
-            if (action.kind === "write") {
-              touch("write", action.paths);
-              files.push(...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true })));
-            }
+            const run: CommandRun = { command: "", exitCode: null, by: "tool", failed: false };
+            // A call without an id can get no result: it stays unanswered.
+            const action = calls.call(typeof block.id === "string" ? block.id : `\u0000call ${unnamed++}`, block.name, block.arguments, run);
             if (action.kind === "shell" && typeof block.id === "string") {
-              const run: CommandRun = { command: action.command, exitCode: null, by: "tool", failed: false };
+              run.command = action.command;
               commands.push(run);
-              pendingCommands.set(block.id, run);
             }
           }
           break;
         }
         case "toolResult": {
-          const id = stringField(message, "toolCallId") ?? "";
-          const run = pendingCommands.get(id);
-          if (!run) break;
-          // One result answers one call: a later result with a reused id must not judge this run again.
-          pendingCommands.delete(id);
           // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
           const stated = message.exitCode === null ? null : numberField(message, "exitCode");
-          const text = resultText(message);
-          Object.assign(run, judgeRun(run.command, stated !== undefined ? stated : readExitCode(text, message.isError === true), text));
-          // What a command deleted is gone only if it ran to success.
-          if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(run.command));
+          const settled = calls.result(stringField(message, "toolCallId") ?? "", resultText(message), message.isError === true, stated);
+          if (settled?.kind === "run") Object.assign(settled.payload, settled.verdict);
+          if (settled?.kind === "refused") refused.add(settled.payload);
+          if (settled?.kind === "run" || settled?.kind === "done") files.push(...settled.events);
           break;
         }
         case "bashExecution": {
@@ -142,8 +136,11 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
       }
     }
   }
+  // A read or an edit whose result was never recorded is taken as done, as it was asked.
+  for (const { action } of calls.unanswered()) files.push(...fileEventsOf(action));
   const { read, modified, deleted } = foldFileEvents(files, cwd);
-  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands, models: [...models], lastUserRequest: newestRequest(userContents) };
+  const ran = refused.size === 0 ? commands : commands.filter((run) => !refused.has(run));
+  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands: ran, models: [...models], lastUserRequest: newestRequest(userContents) };
 }
 
 /** The newest user message that asks something (not blank, not a handoff instruction), verbatim. */

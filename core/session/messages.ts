@@ -60,6 +60,8 @@ export interface ToolResultContextMessage {
   toolName: string;
   content: UserBlock[];
   isError: boolean;
+  /** An exit code the reader found beside the text (Claude Code's Bash): `null` for a run cut short. */
+  exitCode?: number | null;
   entryId: string;
 }
 

@@ -48,7 +48,11 @@ describe("the exit code is the agent's own statement, never text inside the outp
     { name: "pi's trailer on a failed result", output: "1 failing\n\nCommand exited with code 2", isError: true, code: 2 },
     { name: "pi's trailer after blank lines", output: "boom\n\nCommand exited with code 1\n\n", isError: true, code: 1 },
     { name: "a header on the first line", output: "Exit code: 3\nWall time: 0.4 seconds\nOutput:\nboom", isError: false, code: 3 },
-    { name: "a trailer of another agent", output: "done\nexit code: -1", isError: false, code: -1 },
+    { name: "a trailer of another agent", output: "done\nexit code: -1", isError: true, code: -1 },
+    // pi, omp and Claude Code write these lines only on a failed run: on a success they are the command's own output.
+    { name: "a trailer printed by a successful run", output: "done\nexit code: -1", isError: false, code: 0 },
+    { name: "Claude Code's opening line printed by a successful run (echo 'Exit code 5')", output: "Exit code 5", isError: false, code: 0 },
+    { name: "Claude Code's opening line on a failed run", output: "Exit code 5\nboom", isError: true, code: 5 },
     { name: "a passing test named after exit codes", output: "✓ bad flag > exits with exit code 2 [12.00ms]\n\n 2 pass\n 0 fail", isError: false, code: 0 },
     { name: "the words inside a line of output", output: "process finished with exit code 1 (expected)\nall good", isError: false, code: 0 },
     { name: "a trailer that is not the last line", output: "Command exited with code 1\nretrying… ok", isError: false, code: 0 },

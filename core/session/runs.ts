@@ -8,9 +8,9 @@
  * `|| true`, a background `&`) while the output shows errors. A run without an exit code
  * (cancelled, or never answered) did not fail; it is unknown.
  */
-import { isObject } from "../json.ts";
 import { relativeInText } from "./paths.ts";
 import { type Operator, splitSteps } from "./shell-line.ts";
+import { readToolResult } from "./tool-output.ts";
 
 /** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
 const SEARCH_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(grep|egrep|fgrep|rg|ag|ack|find|fd|test|\[|diff|cmp|which|pgrep)\b/;
@@ -63,55 +63,13 @@ export function outputShowsHiddenFailure(command: string, output: string): boole
   return maskOf(command) !== undefined && ERROR_IN_OUTPUT.test(output);
 }
 
-/** Older Codex versions answer a shell call with JSON: `{"output":"…","metadata":{"exit_code":N,…}}`. */
-function exitCodeInJson(output: string): number | undefined {
-  if (!output.startsWith('{"output":')) return undefined;
-  try {
-    const value: unknown = JSON.parse(output);
-    const metadata = isObject(value) && isObject(value.metadata) ? value.metadata : undefined;
-    return metadata && typeof metadata.exit_code === "number" ? metadata.exit_code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Codex 0.169 opens a shell result with a block of `Key: value` lines ending in `Output:`, one of
- * them `Process exited with code N`; only that block is Codex's own word, not the output below it.
- */
-function exitCodeInCodexHeader(output: string): number | undefined {
-  if (!output.startsWith("Chunk ID:") && !output.startsWith("Wall time:") && !output.startsWith("Process exited")) return undefined;
-  const end = output.indexOf("\nOutput:");
-  const header = end === -1 ? output.slice(0, 400) : output.slice(0, end);
-  const stated = /^Process exited with code (-?\d+)$/m.exec(header)?.[1];
-  return stated === undefined ? undefined : Number(stated);
-}
-
-/**
- * The agents' own statements of a status, as whole lines: pi and omp end a failed result with
- * "Command exited with code N"; other tools open their output with "Exit code: N".
- */
-const EXIT_TRAILER = /^(?:Command exited with code|exit code:?)\s*(-?\d+)$/i;
-const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
-
-/**
- * A shell command's exit code, read from its tool result: the code the agent stated on the
- * result's last line (or its first), else 0 for a success and `null` for an error. Text inside
- * the output never counts: a passing test named "exits with exit code 2" passed.
+ * A shell command's exit code, read from its tool result: the code the agent stated (see
+ * tool-output.ts for whose words count), else 0 for a success and `null` for an error. Text
+ * inside the output never counts: a passing test named "exits with exit code 2" passed.
  */
 export function readExitCode(output: string, isError: boolean): number | null {
-  const inJson = exitCodeInJson(output);
-  if (inJson !== undefined) return inJson;
-  const inHeader = exitCodeInCodexHeader(output);
-  if (inHeader !== undefined) return inHeader;
-  // Only the first and last lines matter: no need to split a long output.
-  const trimmed = output.trim();
-  const lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).trim();
-  const newline = trimmed.indexOf("\n");
-  const firstLine = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
-  const stated = EXIT_TRAILER.exec(lastLine)?.[1] ?? EXIT_HEADER.exec(firstLine)?.[1];
-  if (stated !== undefined) return Number(stated);
-  return isError ? null : 0;
+  return readToolResult(output, isError).exitCode;
 }
 
 /** How a run ended, judged once. */

@@ -5,7 +5,7 @@
  */
 import { isObject, stringField, type JsonObject } from "../json.ts";
 
-export type ToolKind = "shell" | "read" | "write" | "patch";
+export type ToolKind = "shell" | "read" | "write" | "patch" | "poll";
 
 /** One table line: the tool names (any case) an agent uses for one kind of action. */
 interface ToolRule {
@@ -26,16 +26,21 @@ const TOOLS: readonly ToolRule[] = [
   { kind: "write", names: ["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "notebookedit", "notebook_edit"] },
   // Codex `apply_patch`: the files are named inside the patch text.
   { kind: "patch", names: ["apply_patch"] },
+  // Codex `write_stdin` (`session_id`): polls a command still running; its output states the command's exit code once it ends.
+  { kind: "poll", names: ["write_stdin"] },
 ];
 
 const KIND_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [name, rule.kind] as const)));
 
 /** What one tool call did, as far as the facts care. */
 export type ToolAction =
-  | { kind: "shell"; command: string }
+  /** `workdir`: where the command ran, when the call names a folder (Codex), relative to the session's cwd or absolute. */
+  | { kind: "shell"; command: string; workdir?: string }
   | { kind: "read"; paths: string[] }
-  /** `deleted`: files an `apply_patch` patch deletes. */
+  /** `deleted`: files an `apply_patch` patch deletes (also one Codex applies from a shell call). */
   | { kind: "write"; paths: string[]; deleted: string[] }
+  /** A poll of the command still running in this Codex unified exec session; `interrupts`: it sent Ctrl-C. */
+  | { kind: "poll"; session: string; interrupts: boolean }
   | { kind: "other" };
 
 /** Arguments as an object: Codex records them as a JSON string. */
@@ -99,25 +104,83 @@ export function commandArgument(args: unknown): string | undefined {
   return isObject(action) ? commandArgument(action) : undefined;
 }
 
-/** The files an `apply_patch` patch adds, updates or moves to, and those it deletes. */
-function patchPaths(args: unknown): { written: string[]; deleted: string[] } {
-  const object = argumentObject(args);
-  const text = typeof args === "string" ? args : object ? (stringField(object, "input") ?? stringField(object, "patch") ?? "") : "";
+/** A path named in a patch, in the folder the patch was applied from. */
+function inFolder(path: string, folder: string | undefined): string {
+  return folder === undefined || folder === "" || path.startsWith("/") || path.startsWith("~") ? path : `${folder.replace(/\/+$/, "")}/${path}`;
+}
+
+/** The files a patch adds, updates or moves to, and those it deletes or moves away from. */
+function patchPaths(text: string, folder: string | undefined): { written: string[]; deleted: string[] } {
   const written: string[] = [];
   const deleted: string[] = [];
+  let updating: string | undefined;
   for (const match of text.matchAll(/^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/gm)) {
     const path = match[2]?.trim();
-    if (path) (match[1] === "Delete File" ? deleted : written).push(path);
+    if (!path) continue;
+    const where = inFolder(path, folder);
+    if (match[1] === "Delete File") deleted.push(where);
+    else if (match[1] === "Move to") {
+      // The file under its old name is gone: only the new one is modified.
+      const from = updating === undefined ? -1 : written.lastIndexOf(updating);
+      if (from !== -1 && updating !== undefined) {
+        written.splice(from, 1);
+        deleted.push(updating);
+      }
+      written.push(where);
+    } else written.push(where);
+    updating = match[1] === "Update File" ? where : undefined;
   }
   return { written, deleted };
+}
+
+/** The patch text of a freeform `apply_patch` call (`input`) or a function call (`input`, `patch`). */
+function patchArgument(args: unknown): string {
+  if (typeof args === "string") return args;
+  const object = argumentObject(args);
+  return object ? (stringField(object, "input") ?? stringField(object, "patch") ?? "") : "";
+}
+
+/**
+ * A patch Codex applies itself from a shell call instead of running it: argv
+ * `["apply_patch", "<patch>"]` (or `applypatch`), or a script `apply_patch <<'EOF' … EOF`,
+ * optionally after `cd <folder> &&` (codex-rs apply-patch, 0.169). The folder is where its paths lie.
+ */
+function patchInShellCall(args: unknown): { patch: string; folder: string | undefined } | undefined {
+  const object = argumentObject(args);
+  if (!object) return undefined;
+  const value = object.command ?? object.cmd;
+  if (Array.isArray(value) && value.length === 2 && (value[0] === "apply_patch" || value[0] === "applypatch") && typeof value[1] === "string") {
+    return { patch: value[1], folder: undefined };
+  }
+  const script = Array.isArray(value) ? argvCommand(value) : typeof value === "string" ? value : undefined;
+  if (script === undefined || !script.includes("<<")) return undefined;
+  const heredoc = /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)(\w+)\2[ \t]*\n([\s\S]*?)\n\3\s*$/.exec(script);
+  if (!heredoc) return undefined;
+  const cd = heredoc[1]?.replace(/^(['"])(.*)\1$/, "$2");
+  return { patch: heredoc[4] ?? "", folder: cd };
+}
+
+/** Where a Codex shell call ran (`workdir`; a local shell call's `working_directory`), when it names one. */
+function workdirArgument(args: unknown): string | undefined {
+  const object = argumentObject(args);
+  const workdir = object ? (stringField(object, "workdir") ?? stringField(object, "working_directory")) : undefined;
+  return workdir === undefined || workdir.trim() === "" ? undefined : workdir;
 }
 
 /** Reads one tool call through the table. Unknown tools are `other`, never guessed at. */
 export function classifyToolCall(name: string, args: unknown): ToolAction {
   switch (KIND_BY_NAME.get(name.toLowerCase())) {
     case "shell": {
+      const workdir = workdirArgument(args);
+      const patch = patchInShellCall(args);
+      if (patch !== undefined) {
+        const folder = patch.folder === undefined ? workdir : inFolder(patch.folder, workdir);
+        const { written, deleted } = patchPaths(patch.patch, folder);
+        if (written.length > 0 || deleted.length > 0) return { kind: "write", paths: written, deleted };
+      }
       const command = commandArgument(args);
-      return command === undefined ? { kind: "other" } : { kind: "shell", command };
+      if (command === undefined) return { kind: "other" };
+      return workdir === undefined ? { kind: "shell", command } : { kind: "shell", command, workdir };
     }
     case "read": {
       const path = pathArgument(args);
@@ -128,8 +191,14 @@ export function classifyToolCall(name: string, args: unknown): ToolAction {
       return path === undefined ? { kind: "other" } : { kind: "write", paths: [path], deleted: [] };
     }
     case "patch": {
-      const { written, deleted } = patchPaths(args);
+      const { written, deleted } = patchPaths(patchArgument(args), undefined);
       return written.length === 0 && deleted.length === 0 ? { kind: "other" } : { kind: "write", paths: written, deleted };
+    }
+    case "poll": {
+      const object = argumentObject(args);
+      const session = object?.session_id;
+      const interrupts = typeof object?.chars === "string" && object.chars.includes("\u0003");
+      return typeof session === "number" || (typeof session === "string" && session !== "") ? { kind: "poll", session: String(session), interrupts } : { kind: "other" };
     }
     case undefined:
       return { kind: "other" };

@@ -1,9 +1,9 @@
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { HANDOFF_OPEN } from "../../session/formats/handoff-text.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
-import { judgeRun, readExitCode } from "../../session/runs.ts";
 import { testsRan } from "../../session/settled.ts";
-import { classifyToolCall, pathArgument, replacementArgument } from "../../session/tools.ts";
+import { ToolCalls, type Settlement } from "../../session/tool-calls.ts";
+import { pathArgument, replacementArgument, type ToolAction } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
 import { readMilestones, type Milestone } from "./milestones.ts";
@@ -79,32 +79,31 @@ export interface OfflineNotes {
   branchSummaries: string[];
 }
 
-interface PendingCall {
-  name: string;
-  arguments: unknown;
+/** A call as the notes keep it until its result comes. */
+interface PendingStep {
   step: Step;
+  action: ToolAction;
 }
 
-function label(name: string, args: unknown): string {
-  const action = classifyToolCall(name, args);
+function label(name: string, args: unknown, action: ToolAction): string {
   if (action.kind === "shell") return action.command;
   const path = pathArgument(args);
+  // A write that names no path is a patch (its files are inside it), also one Codex applied from a shell call.
+  if (path === undefined && action.kind === "write") return "apply_patch";
   return path === undefined ? name : `${name} ${path}`;
 }
 
-function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at: number, calls: Map<string, PendingCall>): void {
+function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at: number, calls: ToolCalls<PendingStep>): void {
   const exchange = notes.exchanges.at(-1);
   const texts: string[] = [];
   for (const block of message.content) {
     if (block.type === "toolCall") {
-      const action = classifyToolCall(block.name, block.arguments);
+      const pending: PendingStep = { step: { label: block.name, run: undefined, error: undefined, edit: false, change: undefined, at }, action: { kind: "other" } };
+      const action = calls.call(block.id, block.name, block.arguments, pending);
       const edit = action.kind === "write";
-      const step: Step = { label: label(block.name, block.arguments), run: undefined, error: undefined, edit, change: edit ? replacementArgument(block.arguments) : undefined, at };
-      calls.set(block.id, { name: block.name, arguments: block.arguments, step });
-      exchange?.steps.push(step);
-      const paths = action.kind === "read" || action.kind === "write" ? action.paths : [];
-      for (const path of paths) notes.touched.push({ text: path, at });
-      if (action.kind === "write") for (const path of paths) notes.edits.push({ text: path, at });
+      Object.assign(pending.step, { label: label(block.name, block.arguments, action), edit, change: edit ? replacementArgument(block.arguments) : undefined });
+      pending.action = action;
+      exchange?.steps.push(pending.step);
     } else if (block.type === "text" && block.text.trim() !== "") {
       texts.push(block.text);
     }
@@ -116,17 +115,40 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
   if (text !== "") exchange.lastText = { text, at };
 }
 
-function noteResult(notes: OfflineNotes, call: PendingCall, output: string, isError: boolean, at: number): void {
-  const action = classifyToolCall(call.name, call.arguments);
-  if (action.kind === "shell") {
-    const verdict = judgeRun(action.command, readExitCode(output, isError), output);
-    const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
-    const run: Run = { command: action.command, ...verdict, excerpt, ranTests: testsRan(action.command, output), at };
-    notes.runs.push(run);
-    notes.milestones.push(...readMilestones(action.command, output, verdict.failed, excerpt, at));
-    call.step.run = run;
-  } else if (isError) {
-    call.step.error = firstErrorLine(output) ?? "failed";
+/** What a result settled: a run judged (or still running), files read or changed, or a call that failed or never ran. */
+function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: number): void {
+  const { step, action } = settled.payload;
+  switch (settled.kind) {
+    case "run": {
+      const { command, output, verdict } = settled;
+      const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
+      const run: Run = { command, ...verdict, excerpt, ranTests: testsRan(command, output), at: step.run?.at ?? at };
+      // A command that was still running keeps its place; the poll that ended it gives its verdict.
+      const index = step.run === undefined ? -1 : notes.runs.indexOf(step.run);
+      if (index === -1) notes.runs.push(run);
+      else notes.runs[index] = run;
+      notes.milestones.push(...readMilestones(command, output, verdict.failed, excerpt, run.at));
+      step.run = run;
+      return;
+    }
+    case "running": {
+      if (action.kind !== "shell") return;
+      const run: Run = { command: action.command, exitCode: null, failed: false, excerpt: undefined, ranTests: false, at };
+      notes.runs.push(run);
+      step.run = run;
+      return;
+    }
+    case "refused":
+      step.error = firstErrorLine(settled.output) ?? "refused";
+      return;
+    case "done": {
+      if (settled.failed) step.error = firstErrorLine(settled.output) ?? "failed";
+      for (const event of settled.events) {
+        notes.touched.push({ text: event.path, at: step.at });
+        if (event.op !== "read") notes.edits.push({ text: event.path, at: step.at });
+      }
+      return;
+    }
   }
 }
 
@@ -140,7 +162,7 @@ function emptyNotes(): OfflineNotes {
  */
 export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   const notes = emptyNotes();
-  const calls = new Map<string, PendingCall>();
+  const calls = new ToolCalls<PendingStep>();
   let inHandoffAnswer = false;
   let pendingOffer: Offer | undefined;
 
@@ -174,8 +196,8 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
       pendingOffer = noteReply(notes.exchanges.at(-1));
       return;
     }
-    const call = calls.get(message.toolCallId);
-    if (call) noteResult(notes, call, messageText(message), message.isError, at);
+    const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode);
+    if (settled) noteResult(notes, settled, at);
   });
   return notes;
 }

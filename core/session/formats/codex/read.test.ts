@@ -77,8 +77,9 @@ describe("every shape of a rollout", () => {
     expect(analysis.facts).toEqual({
       cwd: "/home/dev/shop",
       filesRead: [],
-      filesModified: ["src/limit.ts", "src/server.ts", "src/app.ts"],
-      filesDeleted: ["src/old.ts"],
+      // The patch moved src/server.ts to src/app.ts: the old name is gone.
+      filesModified: ["src/limit.ts", "src/app.ts"],
+      filesDeleted: ["src/server.ts", "src/old.ts"],
       commands: [
         { command: "cat src/server.ts", exitCode: 0, by: "tool", failed: false }, // "Process exited with code 0"
         { command: "ls test", exitCode: 0, by: "tool", failed: false }, // "Exit code: 0"; bash -lc unwrapped

@@ -1,0 +1,137 @@
+/**
+ * What a tool result's own framing states about the call: its exit code, whether the command is
+ * still running, whether the call never ran, whether the tool failed. Only the agent's words
+ * count (a JSON envelope, a header block, a closing line it writes itself), never text inside
+ * the output: a passing test named "exits with exit code 2" passed.
+ *
+ * The statements, by agent:
+ * - pi and omp close a failed shell result with "Command exited with code N"; Claude Code opens
+ *   a failed Bash result with "Exit code N". Both write them only on an error result, so that is
+ *   the only place they are read (a successful `echo 'Exit code 5'` exited 0).
+ * - Codex opens a shell result with a header block ending in `Output:` (see `codexHeader`).
+ * - Older Codex versions answer with JSON, `{"output":…,"metadata":{"exit_code":N}}`.
+ */
+import { isObject } from "../json.ts";
+
+export interface ToolResultReading {
+  /** The exit code the agent stated, else 0 for a plain success; `null` when there is none (still running, cancelled, a bare error). */
+  exitCode: number | null;
+  /** `exitCode` is the agent's own statement, not the 0 a plain success implies. */
+  stated: boolean;
+  /** Codex unified exec: the session still running the command, whose later `write_stdin` poll states its code. */
+  runningSession: string | undefined;
+  /** The call never ran: refused by a permission rule or the user, or its input rejected before running. */
+  refused: boolean;
+  /** The tool reported failure: an error result, a non-zero code, a failure statement. Such a call changed no file. */
+  failed: boolean;
+  /** What the command printed: the output without Codex's header or JSON envelope around it. */
+  body: string;
+}
+
+/** Older Codex versions answer with JSON, `{"output":"…","metadata":{"exit_code":N,…}}`: its text, and its code when it has one. */
+function jsonEnvelope(output: string): { text: string; exitCode: number | undefined } | undefined {
+  if (!output.startsWith('{"output":')) return undefined;
+  try {
+    const value: unknown = JSON.parse(output);
+    if (!isObject(value) || typeof value.output !== "string") return undefined;
+    const metadata = isObject(value.metadata) ? value.metadata : undefined;
+    return { text: value.output, exitCode: metadata && typeof metadata.exit_code === "number" ? metadata.exit_code : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Codex prefixes an output it shortened: "Warning: truncated output (original token count: N)"
+ * and/or "Total output lines: N" and a blank line (codex-rs output-truncation, 0.169).
+ */
+const TRUNCATION_PREAMBLE = /^(?:Warning: truncated output \(original token count: \d+\)\n)?(?:Total output lines: \d+\n\n)?/;
+
+/**
+ * The header lines Codex writes before `Output:`, in its two shapes: unified exec (`Chunk ID`,
+ * `Wall time`, `Process exited with code N` once finished, `Process running with session ID N`
+ * while not, `Original token count`) and the older shell tool (`Exit code: N`, `Wall time`,
+ * `Total output lines`).
+ */
+const HEADER_LINE = /^(?:Chunk ID: \S+|Wall time: -?[\d.]+ seconds|Process exited with code (-?\d+)|Process running with session ID (-?\d+)|Original token count: \d+|Exit code: (-?\d+)|Total output lines: \d+)$/;
+
+interface CodexHeader {
+  exitCode: number | null;
+  runningSession: string | undefined;
+  /** Where the command's own output starts. */
+  bodyAt: number;
+}
+
+/**
+ * A Codex shell header: every line before `Output:` one of `HEADER_LINE`, `Wall time` among
+ * them. A header without "Process exited" (or "Exit code") states no code: the command was
+ * still running, and 0 would be a guess.
+ */
+function codexHeader(output: string): CodexHeader | undefined {
+  // Most outputs are no Codex header: one look at the first characters says so.
+  if (!/^(?:Chunk ID|Wall time|Exit code: |Process |Warning: truncated|Total output)/.test(output)) return undefined;
+  const preamble = TRUNCATION_PREAMBLE.exec(output)?.[0].length ?? 0;
+  const head = output.slice(preamble, preamble + 1_000);
+  const end = head.indexOf("\nOutput:");
+  if (end === -1) return undefined;
+  let exitCode: number | null = null;
+  let runningSession: string | undefined;
+  let wallTime = false;
+  for (const line of head.slice(0, end).split("\n")) {
+    const match = HEADER_LINE.exec(line);
+    if (!match) return undefined;
+    const [, exited, running, legacy] = match;
+    if (line.startsWith("Wall time")) wallTime = true;
+    if (exited !== undefined || legacy !== undefined) exitCode = Number(exited ?? legacy);
+    if (running !== undefined) runningSession = running;
+  }
+  const bodyAt = preamble + end + "\nOutput:".length + (head[end + "\nOutput:".length] === "\n" ? 1 : 0);
+  return wallTime ? { exitCode, runningSession, bodyAt } : undefined;
+}
+
+/** The closing line pi and omp write on a failed run, and the opening line Claude Code writes on one. */
+const EXIT_TRAILER = /^(?:Command exited with code|exit code:?)\s*(-?\d+)$/i;
+const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
+
+/** The code a failed result states on its first or last line, and the output without that line. */
+function statedOnError(output: string): { code: number; body: string } | undefined {
+  // Only the first and last lines matter: no need to split a long output.
+  const trimmed = output.trim();
+  const lastAt = trimmed.lastIndexOf("\n") + 1;
+  const trailer = EXIT_TRAILER.exec(trimmed.slice(lastAt).trim())?.[1];
+  if (trailer !== undefined) return { code: Number(trailer), body: trimmed.slice(0, lastAt).trimEnd() };
+  const newline = trimmed.indexOf("\n");
+  const header = EXIT_HEADER.exec((newline === -1 ? trimmed : trimmed.slice(0, newline)).trim())?.[1];
+  if (header !== undefined) return { code: Number(header), body: newline === -1 ? "" : trimmed.slice(newline + 1) };
+  return undefined;
+}
+
+/**
+ * The agents' words for a call that never ran. Claude Code (only on an error result): a call it
+ * refused before running (`<tool_use_error>…`: invalid input, a permission rule), a permission
+ * denied, the user's "no". Codex (it marks no error): the user declined the command or patch.
+ */
+const REFUSED_ON_ERROR = /^(?:<tool_use_error>|Permission to \w+ .* has been denied|The user doesn't want to proceed with this tool use)/;
+const REFUSED = /^(?:exec command rejected by user|patch rejected by user|patch rejected:)/;
+
+/** Codex's own words for a tool that failed without a code: a patch that did not apply, a call it could not make. */
+const FAILED = /^(?:apply_patch verification failed|failed to parse \w+ arguments|(?:exec_command|write_stdin) failed:|unsupported call)/;
+
+/**
+ * Reads one tool result. `stated` is the code a reader found beside the text (Claude Code's
+ * `toolUseResult`): a number, `null` for a run cut short, `undefined` when it found none.
+ */
+export function readToolResult(output: string, isError: boolean, stated?: number | null): ToolResultReading {
+  const envelope = jsonEnvelope(output);
+  const text = envelope ? envelope.text : output;
+  const start = text.slice(0, 200).trimStart();
+  const refused = REFUSED.test(start) || (isError && REFUSED_ON_ERROR.test(start));
+  const toolFailed = FAILED.test(start);
+  const header = stated === undefined && !envelope ? codexHeader(output) : undefined;
+  const onError = isError && !header && !envelope ? statedOnError(output) : undefined;
+  const said = stated !== undefined ? stated : (envelope?.exitCode ?? (header ? header.exitCode : onError?.code));
+  const exitCode = refused ? null : said !== undefined ? said : isError || toolFailed ? null : 0;
+  const failed = isError || refused || toolFailed || (exitCode !== null && exitCode !== 0);
+  const body = header ? output.slice(header.bodyAt) : onError ? onError.body : text;
+  return { exitCode, stated: said !== undefined && said !== null && !refused, runningSession: header?.runningSession, refused, failed, body };
+}
