@@ -20,7 +20,7 @@ export function describeAgentFailure(engine: AgentEngine, kind: AgentFailureKind
     case "failed":
       return `${engine.command} did not answer (${message})`;
     case "empty":
-      return `${engine.command} gave an empty answer (${message}); try again, or use another --engine`;
+      return `${engine.command} gave no answer (${message}); try again, or use another --engine`;
     case "unreadable":
       return `${engine.command} printed no answer we can read (${message}); is ${engine.binEnv} or PATH pointing at ${engine.label}?`;
   }

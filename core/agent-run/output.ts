@@ -41,12 +41,14 @@ export function lastStderrLine(output: AgentRunOutput): string {
 export function failureFrom(output: AgentRunOutput, message: string, loggedOut: RegExp): AgentOutcome {
   const said = shortMessage(message || lastStderrLine(output));
   if (loggedOut.test(`${message}\n${output.stderr}`)) return { failure: "logged-out", message: said };
-  const how = output.exitCode === null ? `ended by ${output.signal ?? "a signal"}` : `exit ${output.exitCode}`;
+  // pi and omp report a failed request in their JSON and still exit 0.
+  const how = output.exitCode === null ? `ended by ${output.signal ?? "a signal"}` : output.exitCode === 0 ? "its request failed" : `exit ${output.exitCode}`;
   return { failure: "failed", message: said ? `${how}: ${said}` : `${how}, no message` };
 }
 
 /** The start of output that is not what the mode prints, for the message about it. */
 export function unreadable(output: AgentRunOutput, expected: string): AgentOutcome {
   const start = shortMessage(output.stdout).slice(0, 80);
-  return { failure: "unreadable", message: start === "" ? `it printed nothing (expected ${expected})` : `expected ${expected}, got "${start}"` };
+  if (start === "") return { failure: "empty", message: "it exited 0 and printed nothing" };
+  return { failure: "unreadable", message: `expected ${expected}, got "${start}"` };
 }
