@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import type { AgentRunOutput, AgentRunPlan } from "../core/index.ts";
 
-/** More output than any answer needs: past it the agent is stopped and the run fails. */
-export const OUTPUT_LIMIT_BYTES = 16 * 1024 * 1024;
+/**
+ * More output than any answer needs: past it the agent is stopped and the run fails. pi and omp
+ * echo the prompt and print the answer again with every streamed piece, so it is generous.
+ */
+export const OUTPUT_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** How long an agent gets to end after SIGTERM before it is killed. */
 const KILL_GRACE_MS = 2000;

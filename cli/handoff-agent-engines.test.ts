@@ -54,6 +54,14 @@ describe("--engine <agent>: the installed agent writes the document", () => {
     expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
     expect(existsSync(only?.cwd ?? "/")).toBe(false);
     expect(readdirSync(sandbox.tmp)).toEqual([]);
+    // Empty but for Codex's instructions file, which replaces its own instructions with ours.
+    if (engine === "codex") {
+      expect(Object.keys(only?.scratch ?? {})).toEqual(["instructions.md"]);
+      expect(only?.scratch["instructions.md"]?.startsWith(system)).toBe(true);
+      expect(argv).toContain(`model_instructions_file=${JSON.stringify(join(only?.cwd ?? "", "instructions.md"))}`);
+    } else {
+      expect(only?.scratch).toEqual({});
+    }
     // The prompt: the transcript, our instruction with the focus, the last request.
     expect(only?.stdin).toContain(renderInstruction(FOCUS));
     expect(only?.stdin).toContain(LAST_ASK);
@@ -104,13 +112,41 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 });
 
+describe("a prompt larger than the agent takes", () => {
+  /** A session of 1.2 million characters, its last request short. */
+  function bigSource(): string {
+    const header = { type: "session", version: 3, id: "00000000-0000-4000-8000-000000000001", timestamp: "2026-11-29T10:00:00.000Z", cwd: "/w" };
+    const turns = Array.from({ length: 13 }, (_, i) => [
+      { role: "user", content: i === 12 ? "Now finish it." : `part ${i}: ${"word ".repeat(20_000)}`, timestamp: 1 },
+      { role: "assistant", content: [{ type: "text", text: `done ${i}` }], api: "x", provider: "p", model: "m", usage: {}, stopReason: "stop", timestamp: 2 },
+    ]).flat();
+    const entries = turns.map((message, i) => ({ type: "message", id: `b${i}`, parentId: i === 0 ? null : `b${i - 1}`, timestamp: "2026-11-29T10:01:00.000Z", message }));
+    const path = join(sandbox.dir, "big.jsonl");
+    writeFileSync(path, [header, ...entries].map((l) => `${JSON.stringify(l)}\n`).join(""));
+    return path;
+  }
+
+  test("Codex takes at most 1,048,576 characters: a window that lets more through fails before it runs, saying what to do", async () => {
+    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--context-window", "1000000", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Handoff failed: the prompt is [\d,]+ characters, more than the 1,048,576 Codex takes; lower --context-window\n$/);
+    expect(fakeRuns()).toEqual([]);
+  });
+
+  test("Codex's default window condenses it to fit", async () => {
+    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    for (const r of fakeRuns()) expect(r.stdin.length).toBeLessThan(1_048_576);
+  });
+});
+
 describe("--dry-run with an agent engine", () => {
   test("prints the exact prompt on stdout and the command line on stderr; nothing runs", async () => {
     const run = await runAgent(["handoff", source(), "--engine", "claude", "--dry-run", "--focus", FOCUS], env(), sandbox.dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Below is a coding session");
     expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
-    expect(run.stderr).toContain(`would run: ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
+    expect(run.stderr).toContain(`would run: CLAUDE_CODE_MAX_RETRIES=2 DISABLE_AUTOUPDATER=1 ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
     expect(fakeRuns()).toEqual([]);
   });
 

@@ -29,7 +29,7 @@ const CASES = Object.entries(WHAT).flatMap(([command, w]) => [
   { command, mode: "logged-out", line: `${command} is not logged in: ${w.login} (it said: ${w.loggedOut})` },
   { command, mode: "refuse", line: `${command} did not answer (${w.code === 0 ? "its request failed" : "exit 1"}: 400 invalid_request_error: the request was refused)` },
   { command, mode: "garbage", line: `${command} printed no answer we can read (expected ${w.json}, got "Hello! I am not JSON."); is ${w.bin} or PATH pointing at ${w.label}?` },
-  { command, mode: "huge", line: `${command} printed more than 16 MB; it was stopped` },
+  { command, mode: "huge", line: `${command} printed more than 64 MB; it was stopped` },
   { command, mode: "empty", line: `${command} gave no answer (it exited 0 and printed nothing); try again, or use another --engine` },
   { command, mode: "stderr-only", line: `${command} did not answer (exit 2: fatal: the agent broke)` },
 ]);
@@ -42,6 +42,16 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
   test("the agent's own message passes the output boundary: the API key in it is withheld", async () => {
     const key = "sk-test-agent-0123456789abcdef";
     await expectFailure("claude-code", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key}`, OPENAI_API_KEY: key }, "claude did not answer (exit 1: bad key [withheld])");
+  });
+
+  test("omp saved the refused request (the whole prompt) in its logs: exactly that file is removed, and the line does not name it", async () => {
+    const logs = join(sandbox.home, ".omp", "logs", "http-400-requests");
+    const saved = join(logs, "1796052159556-2xjdvms163mg6.json");
+    const other = join(logs, "1796052159000-aaaaaaaaaaaaa.json");
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(other, "{}");
+    await expectFailure("omp", { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved }, "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))");
+    expect(readdirSync(logs)).toEqual(["1796052159000-aaaaaaaaaaaaa.json"]);
   });
 
   test("a long message is cut to one line of 300 characters", async () => {
@@ -76,6 +86,21 @@ describe("finding the agent's executable", () => {
     const path = join(sandbox.root, "my-claude");
     make(path);
     await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `AGENT_CLAUDE_CODE_BIN=${path}: ${reason}; point it at the Claude Code executable`);
+  });
+
+  test("an executable the system will not start (no #! line): one line naming it", async () => {
+    const path = join(sandbox.root, "no-shebang");
+    writeFileSync(path, "echo hi\n");
+    chmodSync(path, 0o755);
+    await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `could not start ${path}: ENOEXEC; is it the Claude Code executable?`);
+  });
+
+  test("a TMPDIR that does not exist: one line saying so, before anything runs", async () => {
+    const missing = join(sandbox.root, "no-such-tmp");
+    const src = sandbox.source();
+    const run = await runAgent(["handoff", src, "--engine", "pi", "--no-record"], sandbox.env({ TMPDIR: missing }), sandbox.dir);
+    expect([run.code, run.stderr]).toEqual([1, `Handoff failed: cannot make a folder for pi to run in under ${missing} (ENOENT); set TMPDIR to a folder you can write\n`]);
+    expect(sandbox.runs()).toEqual([]);
   });
 
   test("AGENT_CODEX_BIN naming an executable elsewhere is used, PATH or not", async () => {
