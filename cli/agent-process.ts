@@ -15,6 +15,18 @@ export interface ProcessRun extends AgentRunOutput {
   overflowed: boolean;
 }
 
+/** The agents running now, by process group: a run that ends at once (a second Ctrl-C) still takes them along. */
+const running = new Set<number>();
+let exitHookInstalled = false;
+
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const pid of running) killGroup(pid, "SIGKILL");
+  });
+}
+
 /** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -42,6 +54,10 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
       return;
     }
     const pid = child.pid;
+    if (pid !== undefined) {
+      running.add(pid);
+      killAllOnExit();
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -74,7 +90,10 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
       reject(error);
     });
     // Helpers it left holding the pipes open would keep "close" from ever coming.
-    child.on("exit", () => killGroup(pid, "SIGKILL"));
+    child.on("exit", () => {
+      killGroup(pid, "SIGKILL");
+      if (pid !== undefined) running.delete(pid);
+    });
     child.on("close", (code, ended) => {
       signal.removeEventListener("abort", stop);
       clearTimeout(killTimer);

@@ -1,5 +1,5 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** Claude Code's words for a missing or refused login (`claude -p` prints them as the result). */
@@ -44,10 +44,11 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
   contextWindow: 200_000,
   plan(prompt) {
     const args = ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
     // Claude Code retries a refused login for minutes; a couple of tries is plenty for a handoff.
     // No self-update on a handoff's behalf.
-    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", DISABLE_AUTOUPDATER: "1" }, stdin: prompt.body };
+    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", DISABLE_AUTOUPDATER: "1" }, stdin: placed.stdin };
   },
   read,
 };

@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from "../json.ts";
+import type { AgentPrompt } from "../handoff/agent-prompt.ts";
 import type { AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** What every engine's reader shares: JSON lines, short messages, the failure it reports. */
@@ -56,4 +57,17 @@ export function unreadable(output: AgentRunOutput, expected: string): AgentOutco
     return { failure: "empty", message: said === "" ? "it exited 0 and printed nothing" : `it exited 0 and printed nothing on stdout; on stderr: ${said}` };
   }
   return { failure: "unreadable", message: `expected ${expected}, got "${start}"` };
+}
+
+/**
+ * Where the system prompt goes for an agent with a `--system-prompt` flag: there, unless it is
+ * too long for one argument (Linux takes 128 KiB; a long `--system-prompt-file`), then at the
+ * top of the prompt on stdin (the agent then keeps its own system prompt, but has no tools).
+ */
+export const SYSTEM_ARG_LIMIT = 64 * 1024;
+
+export function systemPromptPlacement(prompt: AgentPrompt, flag: string): { args: string[]; stdin: string } {
+  if (prompt.system === "") return { args: [], stdin: prompt.body };
+  if (prompt.system.length <= SYSTEM_ARG_LIMIT) return { args: [flag, prompt.system], stdin: prompt.body };
+  return { args: [], stdin: `${prompt.system}\n\n${prompt.body}` };
 }

@@ -1,5 +1,5 @@
 import { arrayField, isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
@@ -64,9 +64,10 @@ export const PI_ENGINE: AgentEngine = {
   contextWindow: 128_000,
   plan(prompt) {
     const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
     // No update check on a handoff's behalf.
-    return { args, env: { PI_SKIP_VERSION_CHECK: "1" }, stdin: prompt.body };
+    return { args, env: { PI_SKIP_VERSION_CHECK: "1" }, stdin: placed.stdin };
   },
   read,
 };
@@ -81,8 +82,9 @@ export const OMP_ENGINE: AgentEngine = {
   contextWindow: 128_000,
   plan(prompt) {
     const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
-    return { args, env: {}, stdin: prompt.body };
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
+    return { args, env: {}, stdin: placed.stdin };
   },
   read,
 };

@@ -20,6 +20,14 @@ describe("the run each agent gets", () => {
     expect(engine.plan({ system: "", body: "b" }, "/s").args).not.toContain("--system-prompt");
   });
 
+  test.each(AGENT_ENGINES.filter((e) => e.name !== "codex").map((e) => [e.name, e] as const))("%s: a system prompt too long for one argument opens the prompt on stdin instead", (_, engine) => {
+    const system = "s".repeat(100_000);
+    const plan = engine.plan({ system, body: "b" }, "/s");
+    expect(plan.args).not.toContain("--system-prompt");
+    expect(plan.args.every((a) => a.length < 1000)).toBe(true);
+    expect(plan.stdin).toBe(`${system}\n\nb`);
+  });
+
   test("codex: the system prompt replaces its instructions from a file in the scratch folder; it runs there, read-only", () => {
     const codex = AGENT_ENGINES.find((e) => e.name === "codex")!;
     const plan = codex.plan(PROMPT, "/tmp/scratch");
