@@ -18,7 +18,7 @@ const fakeRuns = () => sandbox.runs();
 /** What each engine must be started with: the prompt on stdin, no tools, nothing saved. */
 const EXPECTED_ARGV: Record<string, (system: string) => string[]> = {
   "claude-code": (s) => ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands", "--system-prompt", s],
-  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "--disable", "shell_tool", "-"]),
+  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "-c", "features.shell_tool=false", "features.unified_exec=false", "features.goals=false", "tools.experimental_request_user_input.enabled=false", "-"]),
   pi: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", s],
   omp: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", s],
 };

@@ -71,7 +71,9 @@ export const CODEX_ENGINE: AgentEngine = {
   plan(prompt, scratch) {
     const args = ["exec", "--json", "--ephemeral", "--skip-git-repo-check", "--sandbox", "read-only", "--color", "never", "--cd", scratch];
     args.push("-c", 'approval_policy="never"');
-    for (const feature of FEATURES_OFF) args.push("--disable", feature);
+    // `-c features.<name>=false`, not `--disable <name>`: a Codex that no longer knows a name
+    // ignores the setting, where `--disable` would refuse to start.
+    for (const feature of FEATURES_OFF) args.push("-c", `features.${feature}=false`);
     for (const setting of SETTINGS_OFF) args.push("-c", setting);
     const files: Record<string, string> = {};
     if (prompt.system !== "") {

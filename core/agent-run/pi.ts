@@ -3,7 +3,7 @@ import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./out
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
-const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|invalid api key/i;
+const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|authentication_error|invalid (x-)?api[- ]key/i;
 
 /** omp saves a refused request (our whole prompt) and names the file: `raw-http-request=<path>`. */
 const SAVED_REQUEST = /\n?raw-http-request=(\S+)/g;

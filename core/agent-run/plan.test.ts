@@ -10,9 +10,9 @@ describe("the run each agent gets", () => {
     expect(plan.args.some((a) => a.includes("<transcript>"))).toBe(false);
     const noPersistence = { "claude-code": "--no-session-persistence", codex: "--ephemeral", pi: "--no-session", omp: "--no-session" }[engine.name];
     expect(plan.args).toContain(noPersistence);
-    const noTools = { "claude-code": ["--tools", ""], codex: ["--disable", "shell_tool"], pi: ["--no-tools"], omp: ["--no-tools"] }[engine.name];
-    const at = plan.args.indexOf(noTools[0]!);
-    expect(plan.args.slice(at, at + noTools.length)).toEqual(noTools);
+    const noTools = { "claude-code": ["--tools", ""], codex: ["-c", "features.shell_tool=false"], pi: ["--no-tools"], omp: ["--no-tools"] }[engine.name];
+    const found = plan.args.some((_, at) => noTools.every((word, i) => plan.args[at + i] === word));
+    expect(found).toBe(true);
   });
 
   test.each(AGENT_ENGINES.filter((e) => e.name !== "codex").map((e) => [e.name, e] as const))("%s: the system prompt by --system-prompt, left out when there is none", (_, engine) => {

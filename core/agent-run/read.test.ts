@@ -67,6 +67,13 @@ describe("reading what each agent printed", () => {
     ["pi: no key (the header, then stderr, exit 1)", "pi", out(j({ type: "session", version: 3, id: "x" }), 1, "No API key found for the selected model.\n\nUse /login to log into a provider.\n  /docs/providers.md\n"), "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: No API key found for the selected model.)"],
     ["pi: a failed request is an error message with exit 0", "pi", out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "429 rate limited" } })), "pi did not answer (its request failed: 429 rate limited)"],
     ["omp: no models (stderr only, exit 1)", "omp", out("", 1, "No models available. Use /login or set an API key environment variable.\n\nSet an API key environment variable:\n"), "omp is not logged in: run `omp` and log in (/login), or set the API key of the provider it uses (it said: No models available. Use /login or set an API key environment variable.)"],
+    ["pi: a refused key (401, exit 0)", "pi", out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "401 invalid x-api-key" } })), "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: 401 invalid x-api-key)"],
+    [
+      "omp: a refused key (401, exit 1)",
+      "omp",
+      out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorStatus: 401, errorMessage: "401 refused\nrefused (type=authentication_error param=invalid_api_key)" } }), 1),
+      "omp is not logged in: run `omp` and log in (/login), or set the API key of the provider it uses (it said: 401 refused refused (type=authentication_error param=invalid_api_key))",
+    ],
     ["omp: killed", "omp", { stdout: "", stderr: "", exitCode: null, signal: "SIGKILL" }, "omp did not answer (ended by SIGKILL, no message)"],
     ["omp: nothing on stdout, a word on stderr", "omp", out("", 0, "warning: something odd\n"), "omp gave no answer (it exited 0 and printed nothing on stdout; on stderr: warning: something odd); try again, or use another --engine"],
     ["pi: text that is no JSON", "pi", out("Hello\n"), 'pi printed no answer we can read (expected the JSON events of --mode json, got "Hello"); is AGENT_PI_BIN or PATH pointing at pi?'],
