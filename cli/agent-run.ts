@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
@@ -33,9 +33,15 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
     // Not the user's project: the agent finds no files, settings or instructions of it there.
-    const scratch = makeScratchFolder(engine);
+    const root = makeScratchFolder(engine);
     try {
-      const plan = engine.plan(prompt, scratch);
+      // It runs in one folder and keeps its temporary files in the other (Claude Code leaves
+      // some in TMPDIR): both go when the run ends.
+      const scratch = join(root, "work");
+      const temp = join(root, "tmp");
+      for (const folder of [scratch, temp]) mkdirSync(folder, { mode: 0o700 });
+      const planned = engine.plan(prompt, scratch);
+      const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
       if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
         const size = plan.stdin.length.toLocaleString("en-US");
         throw new AgentError("HANDOFF_FAILED", `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`);
@@ -49,12 +55,14 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
       if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
       const outcome = engine.read(run);
-      if ("failure" in outcome) removeSavedRequests(outcome.remove ?? [], logger);
-      if ("failure" in outcome) throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      if ("failure" in outcome) {
+        removeSavedRequests(outcome.remove ?? [], logger);
+        throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      }
       if (outcome.answer.usage) reported.usage = true;
       return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
     }
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useAgentSandbox } from "./agent-engines.testing.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
@@ -53,6 +53,8 @@ describe("--engine <agent>: the installed agent writes the document", () => {
     // Not the project: a folder of its own under TMPDIR, gone afterwards.
     expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
     expect(existsSync(only?.cwd ?? "/")).toBe(false);
+    // Its temporary files in a folder beside it, gone too.
+    expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
     expect(readdirSync(sandbox.tmp)).toEqual([]);
     // Empty but for Codex's instructions file, which replaces its own instructions with ours.
     if (engine === "codex") {
@@ -146,7 +148,7 @@ describe("--dry-run with an agent engine", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Below is a coding session");
     expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
-    expect(run.stderr).toContain(`would run: CLAUDE_CODE_MAX_RETRIES=2 DISABLE_AUTOUPDATER=1 ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
+    expect(run.stderr).toContain(`would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
     expect(fakeRuns()).toEqual([]);
   });
 

@@ -47,8 +47,8 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
     const placed = systemPromptPlacement(prompt, "--system-prompt");
     args.push(...placed.args);
     // Claude Code retries a refused login for minutes; a couple of tries is plenty for a handoff.
-    // No self-update on a handoff's behalf.
-    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", DISABLE_AUTOUPDATER: "1" }, stdin: placed.stdin };
+    // No self-update, telemetry or error reports on a handoff's behalf: only the model request leaves.
+    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" }, stdin: placed.stdin };
   },
   read,
 };
