@@ -152,6 +152,13 @@ describe("--dry-run with an agent engine", () => {
     expect(fakeRuns()).toEqual([]);
   });
 
+  test("with the agent not installed: the command names it bare, and a line says the real run would fail", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "omp", "--dry-run"], env({ PATH: "/usr/bin:/bin" }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("a real run would fail: omp not found on PATH: install omp or set AGENT_OMP_BIN\n");
+    expect(run.stderr).toContain("would run: TMPDIR='<new temporary folder>' omp -p --mode json --no-session --no-tools");
+  });
+
   test("--json: the runs, each with its command and prompt", async () => {
     const run = await runAgent(["handoff", source(), "--engine", "codex", "--dry-run", "--json"], env(), sandbox.dir);
     const report = JSON.parse(run.stdout);
