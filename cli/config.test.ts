@@ -55,6 +55,10 @@ describe("agent config", () => {
         "context-window": { value: 32768, source: "file", from: path, line: 3 },
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
         to: { value: null, source: "default", from: null },
+        "claude-code-bin": { value: null, source: "default", from: null },
+        "codex-bin": { value: null, source: "default", from: null },
+        "pi-bin": { value: null, source: "default", from: null },
+        "omp-bin": { value: null, source: "default", from: null },
       },
       apiKey: { set: true, from: "OPENAI_API_KEY" },
     });
@@ -107,6 +111,19 @@ describe("agent config", () => {
     expect(run.stderr).toStartWith(`warning: engine = "llm" (${path}:1) needs a model`);
   });
 
+  test('engine = "claude" is the agent engine claude-code; an agent\'s executable set in the file or the environment is shown where it came from', async () => {
+    const { path, env } = withConfig('engine = "claude"\nclaude-code-bin = "/opt/claude/bin/claude"\n', { AGENT_PI_BIN: "pi-nightly" });
+    const table = await runAgent(["config"], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`\\nengine +claude-code +${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1\\n`));
+    expect(table.stdout).toMatch(/\nclaude-code-bin +\/opt\/claude\/bin\/claude +.*config\.toml:2\n/);
+    expect(table.stdout).toMatch(/\npi-bin +pi-nightly +AGENT_PI_BIN\n/);
+    expect(table.stdout).not.toContain("codex-bin");
+    const json = JSON.parse((await runAgent(["config", "--json"], env)).stdout);
+    expect(json.settings.engine).toEqual({ value: "claude-code", resolved: "claude-code", source: "file", from: path, line: 1 });
+    expect(json.settings["claude-code-bin"]).toEqual({ value: "/opt/claude/bin/claude", source: "file", from: path, line: 2 });
+  });
+
   test("a word after it is a usage error", async () => {
     const { env } = withConfig(undefined);
     expect(await runAgent(["config", "show"], env)).toEqual({ code: 2, stdout: "", stderr: 'error: unexpected argument "show": this command takes no arguments (see agent config --help)\n' });
@@ -144,7 +161,7 @@ describe("secrets in every field of the config file are never printed", () => {
 
 describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
   const CASES: [string, string, (path: string) => string][] = [
-    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to)`],
+    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
     ["a bad value", "context-window = \"32k\"\n", (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],
     ["the API key", '\napi-key = "sk-live-abcdef0123456789"\n', (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`],

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   CONFIG_JSON_KEYS,
   CONFIG_SETTINGS_JSON_KEYS,
+  DRY_RUN_AGENT_JSON_KEYS,
   DRY_RUN_DOCUMENT_JSON_KEYS,
   DRY_RUN_REQUESTS_JSON_KEYS,
   HANDOFF_JSON_KEYS,
@@ -37,9 +38,11 @@ describe("each --json output's fields are the README's", () => {
     expect(sorted(fields)).toEqual(sorted(HANDOFF_JSON_KEYS));
   });
 
-  test("handoff --dry-run --json, both shapes", () => {
-    const shapes = [...row("| `--dry-run` |").matchAll(/`\{([^}]*)\}`/g)].map((m) => sorted((m[1] ?? "").split(",").map((k) => k.trim())));
-    expect(shapes).toEqual([sorted(DRY_RUN_REQUESTS_JSON_KEYS), sorted(DRY_RUN_DOCUMENT_JSON_KEYS)]);
+  test("handoff --dry-run --json, all three shapes", () => {
+    // A field's own fields (`runs: [{command, env, prompt}]`) are left out: the shape's keys are the top level.
+    const text = row("| `--dry-run` |").replace(/: \[\{[^}]*\}\]/g, "");
+    const shapes = [...text.matchAll(/`\{([^}]*)\}`/g)].map((m) => sorted((m[1] ?? "").split(",").map((k) => k.trim())));
+    expect(shapes).toEqual([sorted(DRY_RUN_REQUESTS_JSON_KEYS), sorted(DRY_RUN_DOCUMENT_JSON_KEYS), sorted(DRY_RUN_AGENT_JSON_KEYS)]);
   });
 
   test("inspect --json", () => {

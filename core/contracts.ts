@@ -21,7 +21,8 @@ export interface HandoffJson {
   /** Who wrote the document, as `--engine` resolved. */
   engine: string;
   model: string;
-  usage: TokenUsage;
+  /** `null` when an agent engine did not report its usage. */
+  usage: TokenUsage | null;
   missingSections: string[];
   recorded: boolean;
   condensed: CondenseReport | null;
@@ -47,6 +48,24 @@ export interface DryRunDocumentJson {
   document: string;
 }
 
+/** One run of an agent engine that `--dry-run` shows: what would start, with what, and its stdin. */
+export interface AgentRunJson {
+  command: string[];
+  env: Record<string, string>;
+  prompt: string;
+}
+
+/** `agent handoff --dry-run --json` with an agent engine (`--engine claude-code`, …). */
+export interface DryRunAgentJson {
+  dryRun: true;
+  engine: AgentName;
+  runs: AgentRunJson[];
+  plan: string[];
+  estimatedTokens: number;
+  redacted: number;
+  condensed: CondenseReport | null;
+}
+
 /** Where a setting's value came from, in `agent config --json`. */
 export interface SettingSourceJson {
   source: "flag" | "env" | "file" | "default";
@@ -66,6 +85,11 @@ export interface ConfigJson {
     "context-window": { value: number } & SettingSourceJson;
     engine: { value: string; resolved: string | null } & SettingSourceJson;
     to: { value: string | null } & SettingSourceJson;
+    /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
+    "claude-code-bin": { value: string | null } & SettingSourceJson;
+    "codex-bin": { value: string | null } & SettingSourceJson;
+    "pi-bin": { value: string | null } & SettingSourceJson;
+    "omp-bin": { value: string | null } & SettingSourceJson;
   };
   apiKey: { set: boolean; from: "OPENAI_API_KEY" };
 }
@@ -106,6 +130,16 @@ export const DRY_RUN_REQUESTS_JSON_KEYS = keysOf<DryRunRequestsJson>({
 
 export const DRY_RUN_DOCUMENT_JSON_KEYS = keysOf<DryRunDocumentJson>({ dryRun: true, engine: true, document: true });
 
+export const DRY_RUN_AGENT_JSON_KEYS = keysOf<DryRunAgentJson>({
+  dryRun: true,
+  engine: true,
+  runs: true,
+  plan: true,
+  estimatedTokens: true,
+  redacted: true,
+  condensed: true,
+});
+
 export const CONFIG_JSON_KEYS = keysOf<ConfigJson>({ configFile: true, configFileFound: true, settings: true, apiKey: true });
 
 export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
@@ -114,6 +148,10 @@ export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
   "context-window": true,
   engine: true,
   to: true,
+  "claude-code-bin": true,
+  "codex-bin": true,
+  "pi-bin": true,
+  "omp-bin": true,
 });
 
 export const INSPECT_JSON_KEYS = keysOf<InspectJson>({

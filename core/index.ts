@@ -27,5 +27,9 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, type Withhold } from "./handoff/withhold.ts";
-export type { ConfigJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson } from "./contracts.ts";
+export type { ConfigJson, DryRunAgentJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson } from "./contracts.ts";
 export { parseJsonOrUndefined } from "./json.ts";
+export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
+export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
+export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
+export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";

@@ -1,0 +1,129 @@
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import type { ConsolaInstance } from "consola/core";
+import {
+  AgentError,
+  agentEngine,
+  describeAgentFailure,
+  describeAgentTimeout,
+  renderAgentPrompt,
+  runHandoff,
+  type AgentEngine,
+  type AgentName,
+  type Complete,
+  type HandoffInput,
+  type HandoffResult,
+} from "../core/index.ts";
+import { findAgentExecutable } from "./agent-bin.ts";
+import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
+import { realEffects } from "./handoff-run.ts";
+import type { HandoffOptions } from "./options.ts";
+import { createProgress } from "./progress.ts";
+import { isInteractive } from "./report.ts";
+
+/**
+ * The model port for an agent engine: each request the pipeline makes (the handoff request, a
+ * notes request when the session is condensed, a `--strict` repair) becomes one headless run
+ * of the agent's own CLI, in a new empty folder that is removed afterwards, with the request
+ * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
+ * something unreadable) is one line naming the agent and what to do.
+ */
+export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: { usage: boolean }): Complete {
+  return async (request, { signal }) => {
+    const prompt = renderAgentPrompt(request);
+    // Not the user's project: the agent finds no files, settings or instructions of it there.
+    const root = makeScratchFolder(engine);
+    try {
+      // It runs in one folder and keeps its temporary files in the other (Claude Code leaves
+      // some in TMPDIR): both go when the run ends.
+      const scratch = join(root, "work");
+      const temp = join(root, "tmp");
+      for (const folder of [scratch, temp]) mkdirSync(folder, { mode: 0o700 });
+      const planned = engine.plan(prompt, scratch);
+      const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
+      if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
+        const size = plan.stdin.length.toLocaleString("en-US");
+        throw new AgentError("HANDOFF_FAILED", `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`);
+      }
+      for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
+      logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
+      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal).catch((error: unknown) => {
+        // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
+        throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
+      });
+      if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+      if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
+      const outcome = engine.read(run);
+      if ("failure" in outcome) {
+        removeSavedRequests(outcome.remove ?? [], logger);
+        throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      }
+      if (outcome.answer.usage) reported.usage = true;
+      return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A new, empty folder of our own under TMPDIR; one we cannot make is a failure of the run, said plainly. */
+function makeScratchFolder(engine: AgentEngine): string {
+  const parent = tmpdir();
+  try {
+    return mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
+  } catch (error) {
+    throw new AgentError("HANDOFF_FAILED", `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`);
+  }
+}
+
+/**
+ * Removes the copies of a refused request an agent saved (omp: `~/.omp/logs/http-400-requests/
+ * <ms>-<id>.json`): they hold the prompt. Only a regular file in a folder of that name, named
+ * as omp names them, is removed; nothing else, whatever the agent's message said.
+ */
+function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance): void {
+  for (const path of paths) {
+    if (!isAbsolute(path) || basename(dirname(path)) !== "http-400-requests" || !/^[\w-]+\.json$/.test(basename(path))) continue;
+    try {
+      if (!lstatSync(path).isFile()) continue;
+      unlinkSync(path);
+      logger.debug(`removed ${path}, the copy of the refused request the agent saved`);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+/** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */
+export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
+
+/**
+ * Runs the pipeline with an agent as the model, within --timeout (all its runs together) and
+ * cancelled by `cancel` (Ctrl-C): either ends the running agent.
+ */
+export async function callAgent(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<AgentHandoffResult> {
+  const engine = agentEngine(name);
+  const executable = findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const signal = AbortSignal.any([cancel, deadline.signal]);
+  const progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
+  const reported = { usage: false };
+  try {
+    logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
+    const result = await runHandoff(input, { complete: createAgentPort(engine, executable, logger, reported), ...realEffects(), signal, notice: (line) => logger.debug(line) });
+    return { ...result, usageReported: reported.usage };
+  } catch (error) {
+    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
+    throw error;
+  } finally {
+    progress.stop();
+    clearTimeout(timer);
+  }
+}
