@@ -20,4 +20,7 @@ export function localDateFolders(timestamp: Date, utcOffsetMinutes: number): [st
 export const codexLocation: AgentLocation = {
   sessionsRoot: (home) => [...codexHome(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
+  // Newer versions may keep a finished rollout compressed.
+  sessionFiles: () => ({ folders: 3, isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name) }),
+  filesByCwd: false,
 };
