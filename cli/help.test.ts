@@ -8,10 +8,11 @@ import { HANDOFF_HELP } from "./handoff-args.ts";
 import { helpWidth, wrapCommand, wrapWords, type CommandHelp } from "./help.ts";
 import { INSPECT_HELP } from "./inspect.ts";
 import { LS_HELP } from "./ls.ts";
+import { COMPLETION_HELP } from "./completion.ts";
 
 const env = cleanEnv(mkdtempSync(join(tmpdir(), "agent-help-")));
 
-const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP, ls: LS_HELP };
+const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP, ls: LS_HELP, completion: COMPLETION_HELP };
 
 /** The texts a command's help must show whole, each in one piece once line breaks are undone. */
 function shownTexts(help: CommandHelp): string[] {
@@ -61,6 +62,7 @@ describe("--help", () => {
     ["handoff", "agent handoff [options] [path]"],
     ["inspect", "agent inspect [options] <session>"],
     ["ls", "agent ls [options]"],
+    ["completion", "agent completion <shell>"],
   ])("agent help %s prints what agent %s --help prints", async (name, usage) => {
     const [viaHelp, viaFlag] = await Promise.all([runAgent(["help", name], env), runAgent([name, "--help"], env)]);
     expect(viaHelp).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: "" });
