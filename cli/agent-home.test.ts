@@ -15,6 +15,12 @@ const format = (name: "pi" | "omp" | "claude-code" | "codex"): SessionFormat => 
   return { ...real, name, label: `Agent ${name}`, location: { ...real.location, sessionsRoot: () => ["/agents", name], sessionFolder: (p) => ["/agents", name, p.cwd.split("/").at(-1) ?? ""] } };
 };
 
+/** The same, for an agent that finds a session by id only in its own folder (Claude Code, Codex). */
+const onlyInItsFolder = (name: "claude-code" | "codex"): SessionFormat => {
+  const stand = format(name);
+  return { ...stand, location: { ...stand.location, findsSessionsOnlyInItsFolder: true } };
+};
+
 const input = (overrides: Partial<DestinationInput>): DestinationInput => ({
   sourcePath: "/home/me/.pi/agent/sessions/--w--/s.jsonl",
   sourceFormat: format("pi"),
@@ -32,6 +38,12 @@ describe("destinationFolder: where the new session goes when -o does not say", (
     ["another agent: its own folder for the source's cwd", { target: format("omp") }, "/agents/omp/app"],
     ["another agent, from a stream: its folder too", { target: format("codex"), sourcePath: undefined }, "/agents/codex/app"],
     ["the same agent with no cwd: beside the source still", { cwd: undefined }, "/home/me/.pi/agent/sessions/--w--"],
+    [
+      "the same agent, one that finds sessions only in its folder: that folder, wherever the source lies",
+      { sourcePath: "/tmp/export/s.jsonl", sourceFormat: onlyInItsFolder("claude-code"), target: onlyInItsFolder("claude-code") },
+      "/agents/claude-code/app",
+    ],
+    ["the same, from a stream", { sourcePath: undefined, sourceFormat: onlyInItsFolder("codex"), target: onlyInItsFolder("codex") }, "/agents/codex/app"],
   ])("%s", (_, overrides, folder) => {
     expect(destinationFolder(input(overrides), NOW)).toBe(folder);
   });
@@ -93,5 +105,16 @@ describe("createFolders: the agent's missing folders, for the user only", () => 
     removeCreatedFolders(join(dir, "a", "b"), first);
     expect(() => statSync(join(dir, "a", "b"))).toThrow();
     expect(statSync(join(dir, "a", "other")).isFile()).toBe(true);
+  });
+});
+
+describe("which agents find a session only in their own folder", () => {
+  test("Claude Code and Codex do (resume by id, pickers); pi and omp open a file anywhere", () => {
+    expect(FORMATS.map((f) => [f.name, f.location.findsSessionsOnlyInItsFolder === true])).toEqual([
+      ["pi", false],
+      ["omp", false],
+      ["claude-code", true],
+      ["codex", true],
+    ]);
   });
 });

@@ -37,13 +37,15 @@ export interface DestinationInput {
 }
 
 /**
- * The folder the new session goes in when `-o` does not say: beside the source
- * when it stays with its own agent (today's behaviour; a stream: the current folder), else the
- * target agent's own folder for the source's cwd, where that agent looks for it. Pure: nothing
- * is looked at on disk.
+ * The folder the new session goes in when `-o` does not say: beside the source when it stays
+ * with its own agent and that agent opens a file anywhere (pi, omp; a stream: the current
+ * folder), else the target agent's own folder for the source's cwd, where that agent looks for
+ * it (Claude Code and Codex find a session by id only there). Pure: nothing is looked at on disk.
  */
 export function destinationFolder(input: DestinationInput, timestamp: Date): string {
-  if (input.target.name === input.sourceFormat.name) return input.sourcePath === undefined ? input.currentFolder : dirname(input.sourcePath);
+  if (input.target.name === input.sourceFormat.name && !input.target.location.findsSessionsOnlyInItsFolder) {
+    return input.sourcePath === undefined ? input.currentFolder : dirname(input.sourcePath);
+  }
   if (input.cwd === undefined || input.cwd === "") {
     throw new AgentError("USAGE", `the session records no working directory, so there is no ${input.target.label} folder for it; say where the new session goes with -o`);
   }

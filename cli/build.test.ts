@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CANNED_DOCUMENT, startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
+import { CANNED_DOCUMENT, FAKE_MODEL, startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
 import { cleanEnv, REPO } from "../fixtures/run-agent.ts";
 
 // Builds the single binary with the package's own script, then runs it once like a user would.
@@ -36,7 +36,9 @@ describe("the compiled binary", () => {
     expect(stderr).toContain("New session started with handoff context:");
     expect(code).toBe(0);
     expect(stdout).toBe(`${CANNED_DOCUMENT}\n`);
-    expect((server.requests[0]?.body as { model: string }).model).toBe("gpt-4.1-mini");
+    // The model the local endpoint lists, not AGENT_MODEL from the .env.
+    expect(server.modelLists).toHaveLength(1);
+    expect((server.requests[0]?.body as { model: string }).model).toBe(FAKE_MODEL);
     expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toHaveLength(2);
   });
 });

@@ -50,7 +50,7 @@ describe("agent config", () => {
       configFile: path,
       configFileFound: true,
       settings: {
-        model: { value: "flag-model", source: "flag", from: "--model" },
+        model: { value: "flag-model", askedOfEndpoint: false, source: "flag", from: "--model" },
         "base-url": { value: "http://127.0.0.1:9/v1", source: "env", from: "OPENAI_BASE_URL" },
         "context-window": { value: 32768, source: "file", from: path, line: 3 },
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
@@ -58,6 +58,27 @@ describe("agent config", () => {
       },
       apiKey: { set: true, from: "OPENAI_API_KEY" },
     });
+  });
+
+  test("a local endpoint and no model set: the model is shown as asked of the endpoint, wherever the URL came from", async () => {
+    const { path, env } = withConfig('base-url = "http://localhost:11434/v1"\n');
+    const table = await runAgent(["config"], env);
+    expect(table.stdout).toContain("model           (asked of the endpoint)    default\n");
+    expect(table.stdout).toContain(`base-url        http://localhost:11434/v1  ${path}:1\n`);
+    const json = JSON.parse((await runAgent(["config", "--json"], env)).stdout);
+    expect(json.settings.model).toEqual({ value: null, askedOfEndpoint: true, source: "default", from: null });
+    // A model set anywhere is the one used; a non-local endpoint still gets the default.
+    for (const [args, extra, value] of [
+      [["-m", "qwen3:8b"], {}, "qwen3:8b"],
+      [[], { AGENT_MODEL: "qwen3:4b" }, "qwen3:4b"],
+      [["--base-url", "https://openrouter.ai/api/v1"], {}, "gpt-4.1-mini"],
+    ] as const) {
+      const run = await runAgent(["config", "--json", ...args], { ...env, ...extra });
+      expect(JSON.parse(run.stdout).settings.model.value).toBe(value);
+    }
+    // AGENT_PROVIDER names a local server behind any URL, as it does for agent handoff.
+    const proxied = await runAgent(["config", "--json", "--base-url", "https://llm.example.com/v1"], { ...env, AGENT_PROVIDER: "vllm" });
+    expect(JSON.parse(proxied.stdout).settings.model.askedOfEndpoint).toBe(true);
   });
 
   test("the table names the file and line a setting came from", async () => {

@@ -1,8 +1,9 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { createRedactor, createWithholder, isAgentError } from "../core/index.ts";
+import { chooseProfile, createRedactor, createWithholder, isAgentError, isProviderId } from "../core/index.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
+import { resolveModel } from "./options.ts";
 import type { CommandHelp } from "./help.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { apiKeyFrom, configuredSecrets, describeUrl } from "./secrets.ts";
@@ -56,14 +57,27 @@ function sourceOf({ source }: Resolved<unknown>): Source {
 /** Makes a value printable: the key withheld, likely secrets replaced. */
 type Clean = (text: string) => string;
 
+/** Shown for the model when a local endpoint will be asked for it (no model set). */
+const ASKED = "(asked of the endpoint)";
+
+/**
+ * Whether agent handoff would ask the endpoint for its model: none set, and a local endpoint
+ * (AGENT_PROVIDER counts, as in handoff; a bad one is handoff's to refuse).
+ */
+export function modelAskedOfEndpoint(settings: Settings, env: Record<string, string | undefined>): boolean {
+  const provider = env.AGENT_PROVIDER;
+  const profile = chooseProfile(settings.baseUrl.value, provider !== undefined && isProviderId(provider) ? provider : undefined);
+  return resolveModel(settings.model, settings.baseUrl.value, profile) === undefined;
+}
+
 /** What `agent config --json` prints; URLs without credentials or query values. */
-export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean) {
+export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false) {
   const baseUrl = settings.baseUrl.value;
   return {
     configFile: file.path,
     configFileFound: file.found,
     settings: {
-      model: { value: clean(settings.model.value), ...sourceOf(settings.model) },
+      model: { value: asked ? null : clean(settings.model.value), askedOfEndpoint: asked, ...sourceOf(settings.model) },
       "base-url": { value: baseUrl === undefined ? null : clean(describeUrl(baseUrl)), ...sourceOf(settings.baseUrl) },
       "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
@@ -74,12 +88,12 @@ export function buildConfigReport(settings: Settings, file: { path: string; foun
 }
 
 /** The same, as a table a person reads: setting, value, where it came from. */
-export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean): string {
+export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false): string {
   const baseUrl = settings.baseUrl.value;
   const chosen = settings.engine.value;
   const engineText = chosen !== "auto" ? chosen : engine === "offline" ? "auto (offline: no model configured)" : `auto (${engine ?? "unresolved"})`;
   const rows: [string, string, string][] = [
-    ["model", clean(settings.model.value), describeSource(settings.model.source)],
+    ["model", asked ? ASKED : clean(settings.model.value), describeSource(settings.model.source)],
     ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
     ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
     ["engine", engineText, describeSource(settings.engine.source)],
@@ -114,7 +128,8 @@ export const configCommand = defineCommand({
     const withhold = createWithholder(configuredSecrets(process.env));
     const redactor = createRedactor();
     const clean = (text: string) => withhold(redactor.redact(text));
-    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean)));
+    const asked = modelAskedOfEndpoint(settings, process.env);
+    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)));
     return EXIT.ok;
   },
 });

@@ -4,6 +4,7 @@ import { checkpoint } from "./cancel.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { describeUrl } from "./secrets.ts";
 import { printJson, printText } from "./stdout.ts";
 
 /** The offline engine never calls the model; reaching this is a bug, and says so. */
@@ -39,6 +40,7 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     await printJson(printed, { indent: 2 });
   }
   for (const line of planned.lines) logger.info(line);
+  if (options.model === undefined && options.baseUrl !== undefined) logger.info(`no model named: the model is asked of ${describeUrl(options.baseUrl)} (its list of models) when the handoff runs; nothing is contacted now`);
   if (planned.redacted > 0) logger.info(`${plural(planned.redacted, "likely secret")} replaced by placeholders`);
   logger.info(`dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
   return EXIT.ok;

@@ -14,7 +14,7 @@ export const HANDOFF_ARGS = {
   agent: { type: "string", description: `Only look for sessions of this agent: ${describeFormatNames()}`, valueHint: "agent" },
   session: { type: "string", description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it", valueHint: "id" },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
-  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL})`, valueHint: "model" },
+  model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL}; at a local endpoint, the one model it serves, asked of it)`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
   provider: { type: "string", description: `Whose documented behaviour the endpoint has: auto (from the base URL; default), ${PROVIDER_IDS.join(", ")} (env AGENT_PROVIDER)`, valueHint: "name" },
   to: { type: "string", description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`, valueHint: "agent" },

@@ -15,19 +15,25 @@ async function closedPort(): Promise<string> {
 }
 
 describe("a local server that is not running: one line naming the URL and how that server is started", () => {
-  test.each([
+  const hints = [
     ["ollama", "is Ollama running? It is usually started with `ollama serve`"],
     ["vllm", "is vLLM running? It is usually started with `vllm serve <model>`"],
     ["llamacpp", "is llama.cpp running? It is usually started with `llama-server -m <model.gguf>`"],
     ["lmstudio", "is LM Studio running? It is usually started with `lms server start`"],
     ["generic", "nothing is listening there: is the server running?"],
-  ])("--provider %s", async (provider, hint) => {
+  ];
+  // With a model named, the chat request finds nobody; without, the list of models asked first does.
+  const rows = hints.flatMap(([provider, hint]) => [
+    [provider, "-m m", "", hint],
+    [provider, "no model", "/models", hint],
+  ]);
+  test.each(rows)("--provider %s, %s", async (provider, model, path, hint) => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const src = sandbox.source();
     const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--retries", "0", "--provider", provider], sandbox.env(url));
+    const run = await runAgent(["handoff", src, "--retries", "0", "--provider", provider ?? "", ...(model === "-m m" ? ["-m", "m"] : [])], sandbox.env(url));
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`Handoff failed: could not reach ${url} (ECONNREFUSED); ${hint} (gave up after 1 attempt; --retries 0)\n`);
+    expect(run.stderr).toBe(`Handoff failed: could not reach ${url}${path} (ECONNREFUSED); ${hint} (gave up after 1 attempt; --retries 0)\n`);
     sandbox.expectNothingWritten(src, original);
   });
 });
@@ -37,7 +43,7 @@ describe("a 404 from a base URL without /v1", () => {
     const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
     const base = s.url.replace(/\/v1$/, "");
     const src = sandbox.source();
-    const run = await runAgent(["handoff", src], sandbox.env(base));
+    const run = await runAgent(["handoff", src, "-m", "qwen3:8b"], sandbox.env(base));
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`Handoff failed: ${base}/ answered 404 no route /chat/completions; the base URL has no /v1, under which OpenAI-compatible endpoints serve (try ${base}/v1)\n`);
     expect(s.requests).toHaveLength(1);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { CANNED_DOCUMENT, type FakeHandler } from "../fixtures/fake-openai.ts";
 import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
 import { API_KEY, useHandoffSandbox } from "./handoff.testing.ts";
+import { MODEL_ASKED_OF_ENDPOINT } from "./options.ts";
 
 const sandbox = useHandoffSandbox();
 const { serve, source, env, expectNothingWritten } = sandbox;
@@ -108,10 +109,12 @@ describe("agent handoff, failures: exit code, message, nothing written", () => {
     const run = await runAgent(["handoff", src, "--dry-run", "-f", "docs"], env(s.url));
     expect(run.code).toBe(0);
     const body = JSON.parse(run.stdout);
-    expect(body).toMatchObject({ model: "gpt-4.1-mini", stream: true, stream_options: { include_usage: true } });
+    // No model named at a local endpoint: it would be asked of the endpoint, which a dry run does not contact.
+    expect(body).toMatchObject({ model: MODEL_ASKED_OF_ENDPOINT, stream: true, stream_options: { include_usage: true } });
     expect(body.messages.at(-1).content).toEndWith("Additional focus: docs");
     expect(run.stderr).toMatch(/~\d+ tokens/);
     expect(s.requests).toHaveLength(0);
+    expect(s.modelLists).toHaveLength(0);
     expectNothingWritten(src, original);
   });
 });

@@ -6,8 +6,9 @@ import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
+import { askEndpointForModel } from "./model-list.ts";
 import type { HandoffOptions } from "./options.ts";
-import { createProgress } from "./progress.ts";
+import { createProgress, type Progress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
 import { removeTempFiles, type Content } from "./temp-file.ts";
@@ -39,32 +40,35 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
   }
 }
 
-/** Runs the pipeline with the real effects: HTTP, the clock, random ids, the --timeout deadline. */
+/**
+ * Runs the pipeline with the real effects: HTTP, the clock, random ids, the --timeout deadline.
+ * With no model named at a local endpoint, the endpoint is asked for it first, within the same
+ * deadline; the model it names is the one sent, recorded and printed.
+ */
 export async function callModel(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<HandoffResult> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
-  const progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${options.model}`);
+  const signal = AbortSignal.any([cancel, deadline.signal]);
+  const endpoint = { apiKey: options.apiKey, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, retries: options.retries, logger, profile: options.profile };
+  let progress: Progress | undefined;
   try {
-    logger.debug(`engine ${options.engine}; model ${options.model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`);
-    return await runHandoff(input, {
-      complete: createModelPort({
-        apiKey: options.apiKey,
-        baseUrl: options.baseUrl,
-        timeoutMs: options.timeoutMs,
-        retries: options.retries,
-        logger,
-        profile: options.profile,
-        onProgress: (chars) => progress.update(chars),
-      }),
-      ...realEffects(),
-      signal: AbortSignal.any([cancel, deadline.signal]),
-      notice: (line) => logger.debug(line),
-    });
+    const model = options.model ?? (await askEndpointForModel(endpoint, signal));
+    progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
+    logger.debug(`engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`);
+    return await runHandoff(
+      { ...input, model },
+      {
+        complete: createModelPort({ ...endpoint, onProgress: (chars) => progress?.update(chars) }),
+        ...realEffects(),
+        signal,
+        notice: (line) => logger.debug(line),
+      },
+    );
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
     throw error;
   } finally {
-    progress.stop();
+    progress?.stop();
     clearTimeout(timer);
   }
 }

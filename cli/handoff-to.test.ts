@@ -1,13 +1,14 @@
 /**
- * `agent handoff --to`: every source format × every target the table lists (pi and omp today),
- * spawned as a user runs it, with the offline engine (no model, no network) and a HOME of the
- * test's own. Where the file lands, what its first line is, what inspect calls it, and what
- * --json says.
+ * `agent handoff --to`: every source format × every target the table lists, spawned as a user
+ * runs it, with the offline engine (no model, no network) and a HOME of the test's own. Where
+ * the file lands, what it opens with, which model it names, how our own reader reads it back,
+ * and what --json says. (`bun run compat` hands the same pairs to the real agents.)
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describeFormatNames, FORMATS, type AgentName } from "../core/index.ts";
+import { analyzeBranch, describeFormatNames, FORMATS, readSession, type AgentName } from "../core/index.ts";
+import { wrapHandoffDocument } from "../core/handoff/wrap.ts";
 import { cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
 import { filesIn, useHandoffSandbox } from "./handoff.testing.ts";
 
@@ -16,63 +17,113 @@ const sandbox = useHandoffSandbox();
 interface Source {
   fixture: string;
   agent: AgentName;
+  /** The cwd the source records (head -c 300 of each file). */
   cwd: string;
+  /** The model its branch resumes with, as `provider/id` (`agent inspect --json`'s last model). */
+  model: string;
+  /** Codex's `model_provider` in its session_meta. */
+  codexProvider?: string;
+  /** The fixture, changed before it is handed off. */
+  edit?: (text: string) => string;
 }
 
-/** The sources, each with the agent that wrote it and the cwd in its header (head -c 300 of each). */
 const SOURCES: Source[] = [
-  { fixture: "fixtures/handoff-markers.jsonl", agent: "pi", cwd: "/home/me/parser" },
-  { fixture: "fixtures/sessions/v1.jsonl", agent: "pi", cwd: "/home/dev/users" },
-  { fixture: "fixtures/sessions/omp.jsonl", agent: "omp", cwd: "/home/dev/uploader" },
+  { fixture: "fixtures/handoff-markers.jsonl", agent: "pi", cwd: "/home/me/parser", model: "openai/gpt-5" },
+  { fixture: "fixtures/sessions/v1.jsonl", agent: "pi", cwd: "/home/dev/users", model: "anthropic/claude-sonnet-4-5" },
+  { fixture: "fixtures/sessions/omp.jsonl", agent: "omp", cwd: "/home/dev/uploader", model: "openai/gpt-5.1" },
+  { fixture: "fixtures/sessions/claude-code/split.jsonl", agent: "claude-code", cwd: "/home/dev/shop", model: "anthropic/claude-sonnet-4-5" },
+  { fixture: "fixtures/sessions/codex/compaction.jsonl", agent: "codex", cwd: "/home/dev/shop", model: "openai/gpt-5", codexProvider: "openai" },
+  {
+    fixture: "fixtures/sessions/codex/compaction.jsonl (a provider of the user's own Codex configuration)",
+    agent: "codex",
+    cwd: "/home/dev/shop",
+    model: "my-proxy/gpt-5",
+    codexProvider: "my-proxy",
+    edit: (text) => text.replace('"model_provider":"openai"', '"model_provider":"my-proxy"'),
+  },
 ];
 
 /** Where each agent keeps the sessions of a cwd outside HOME and /tmp, under the test's HOME (see core/session/formats/location.test.ts). */
-const AGENT_FOLDER: Partial<Record<AgentName, (home: string, cwd: string) => string>> = {
+const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | RegExp> = {
   pi: (home, cwd) => join(home, ".pi", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
   omp: (home, cwd) => join(home, ".omp", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
+  "claude-code": (home, cwd) => join(home, ".claude", "projects", cwd.replaceAll("/", "-")),
+  // Today's date where the user is: not known ahead at midnight.
+  codex: (home) => new RegExp(`^${join(home, ".codex", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
 };
 
 /** What a new session's first line is, for each target. */
-const FIRST_LINE_TYPE: Partial<Record<AgentName, string>> = { pi: "session", omp: "title" };
+const FIRST_LINE_TYPE: Record<AgentName, string> = { pi: "session", omp: "title", "claude-code": "user", codex: "session_meta" };
 
-const TARGETS = FORMATS.map((f) => f.name).filter((name) => AGENT_FOLDER[name] !== undefined);
+/**
+ * The model a new session names for its agent to resume with: pi's and omp's model entry,
+ * the model of Claude Code's acknowledgement, Codex's `model_provider`.
+ */
+function namedModel(target: AgentName, content: string): string | undefined {
+  const lines = content.trimEnd().split("\n").map((line) => JSON.parse(line));
+  if (target === "claude-code") return lines[1]?.message?.model;
+  if (target === "codex") return lines[0]?.payload?.model_provider;
+  return lines.find((line) => line.type === "model_change")?.model;
+}
 
-/** What is in the test's HOME, but for Bun's own cache. */
-const ours = (home: string) => readdirSync(home).filter((name) => name !== ".bun");
+/**
+ * What the new session must name: pi and omp resume with the source's model when its provider is
+ * one they have (a Codex provider is a key of that user's Codex configuration; only `openai` is
+ * theirs too); Claude Code with the source's model only from a Claude Code session (else its
+ * `<synthetic>` mark: the user's default model); Codex with the source's provider only from Codex.
+ */
+function expectedModel(source: Source, target: AgentName): string | undefined {
+  if (target === "claude-code") return source.agent === "claude-code" ? source.model.split("/")[1] : "<synthetic>";
+  if (target === "codex") return source.agent === "codex" ? source.codexProvider : undefined;
+  return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;
+}
+
+const TARGETS = FORMATS.map((f) => f.name);
 
 async function handoff(args: string[], extra: Record<string, string> = {}) {
   const run = await runAgent(["handoff", ...args, "--engine", "offline", "--json"], cleanEnv(sandbox.home, extra));
   return { ...run, json: run.code === 0 ? JSON.parse(run.stdout) : undefined };
 }
 
-async function inspectFormat(file: string): Promise<unknown> {
-  const run = await runAgent(["inspect", file, "--json"], cleanEnv(sandbox.home));
-  return JSON.parse(run.stdout).format;
-}
-
 describe("--to × sources: the new session is the target's, where the target looks for it", () => {
   const cases = SOURCES.flatMap((source) => [undefined, ...TARGETS].map((to) => [source.fixture, to ?? "(default)", source, to] as const));
   test.each(cases)("%s --to %s", async (_, __, source, to) => {
-    const src = sandbox.source(join(REPO, source.fixture));
+    const src = sandbox.source(join(REPO, source.fixture.split(" ")[0] ?? ""));
+    if (source.edit) writeFileSync(src, source.edit(readFileSync(src, "utf8")));
     const original = readFileSync(src);
     const run = await handoff([src, ...(to ? ["--to", to] : [])]);
     expect(run.code).toBe(0);
     const target = to ?? source.agent;
-    const folder = target === source.agent ? sandbox.dir : (AGENT_FOLDER[target]?.(sandbox.home, source.cwd) ?? "(no folder known)");
-    expect(dirname(run.json.sessionFile)).toBe(folder);
-    expect(run.json).toMatchObject({ sourceFormat: source.agent, sessionFormat: target, recorded: true });
-    const firstLine = JSON.parse(readFileSync(run.json.sessionFile, "utf8").split("\n")[0] ?? "");
-    expect(firstLine.type).toBe(FIRST_LINE_TYPE[target]);
-    expect(await inspectFormat(run.json.sessionFile)).toBe(target);
-    // The source was recorded into, whatever the target: pi and omp sources record.
-    expect(readFileSync(src).length).toBeGreaterThan(original.length);
+    const recordable = source.agent === "pi" || source.agent === "omp";
+    expect(run.json).toMatchObject({ sourceFormat: source.agent, sessionFormat: target, recorded: recordable });
+    // Beside the source only for pi or omp handed to itself; Claude Code and Codex find sessions
+    // only in their own folder, so even their own session goes there.
+    const besideSource = target === source.agent && (target === "pi" || target === "omp");
+    const folder = besideSource ? sandbox.dir : AGENT_FOLDER[target](sandbox.home, source.cwd);
+    if (folder instanceof RegExp) expect(dirname(run.json.sessionFile)).toMatch(folder);
+    else expect(dirname(run.json.sessionFile)).toBe(folder);
+    const content = readFileSync(run.json.sessionFile, "utf8");
+    expect(JSON.parse(content.split("\n")[0] ?? "").type).toBe(FIRST_LINE_TYPE[target]);
+    expect(namedModel(target, content)).toBe(expectedModel(source, target));
+    // Read back as the target's: it opens with the document, as --json printed it.
+    const back = readSession(content, run.json.sessionFile);
+    expect(back.session.format).toBe(target);
+    expect(back.session.header.cwd).toBe(source.cwd);
+    const [first] = analyzeBranch(back.session).context;
+    expect(first?.content).toEqual([{ type: "text", text: wrapHandoffDocument(run.json.document) }]);
+    // pi and omp sources are recorded into, whatever the target; Claude Code's and Codex's are left untouched.
+    if (recordable) expect(readFileSync(src).length).toBeGreaterThan(original.length);
+    else expect(readFileSync(src).equals(original)).toBe(true);
     if (target !== source.agent) {
       // The agent's folders did not exist: created for the user only.
-      for (let f = folder; f.startsWith(`${sandbox.home}/`); f = dirname(f)) expect(statSync(f).mode & 0o777).toBe(0o700);
+      for (let f = dirname(run.json.sessionFile); f.startsWith(`${sandbox.home}/`); f = dirname(f)) expect(statSync(f).mode & 0o777).toBe(0o700);
       expect(filesIn(sandbox.dir)).toEqual(["source.jsonl"]);
     }
   });
 });
+
+/** What is in the test's HOME, but for Bun's own cache. */
+const ours = (home: string) => readdirSync(home).filter((name) => name !== ".bun");
 
 describe("--to, the rest of the rules", () => {
   test("-o wins over the target's folder", async () => {

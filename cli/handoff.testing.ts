@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect } from "bun:test";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeHandler, type FakeServer } from "../fixtures/fake-openai.ts";
+import { startFakeOpenAI, type FakeHandler, type FakeOptions, type FakeServer } from "../fixtures/fake-openai.ts";
 import { cleanEnv, REPO } from "../fixtures/run-agent.ts";
 
 export const API_KEY = "sk-test-e2e-0123456789abcdef";
@@ -18,7 +18,7 @@ export interface HandoffSandbox {
   readonly dir: string;
   /** The test's own HOME. */
   readonly home: string;
-  serve(handler: FakeHandler): FakeServer;
+  serve(handler: FakeHandler, options?: FakeOptions): FakeServer;
   /** Stops the endpoint now, so a test can point the CLI at a port nobody listens on. */
   stopServer(): Promise<void>;
   /** Copies a fixture into the test's folder so the run may record into it. */
@@ -52,8 +52,8 @@ export function useHandoffSandbox(): HandoffSandbox {
     get home() {
       return home;
     },
-    serve(handler) {
-      server = startFakeOpenAI(handler);
+    serve(handler, options) {
+      server = startFakeOpenAI(handler, options);
       return server;
     },
     async stopServer() {

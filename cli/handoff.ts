@@ -7,7 +7,7 @@ import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
-import { OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
@@ -122,7 +122,8 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     sourcePath: loaded.file.absolutePath,
     sourceIsStream: loaded.file.stream !== undefined,
     focus: options.focus,
-    model: offline ? OFFLINE_MODEL : options.model,
+    // Unnamed at a local endpoint: callModel asks it; a dry run shows that it will.
+    model: offline ? OFFLINE_MODEL : (options.model ?? MODEL_ASKED_OF_ENDPOINT),
     provider: offline ? "agent" : options.provider,
     profile: options.profile,
     systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,

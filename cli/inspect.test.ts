@@ -118,6 +118,13 @@ describe("agent inspect on good sessions", () => {
     expect(json(run.stdout)).toMatchObject({ leafId: "a0000003", branchEntries: 10, branchMessages: 8, lastUserRequest: "Actually, back it with redis." });
   });
 
+  test("--leaf naming a line of a Claude Code answer saved a block per line: the branch ends at that answer", () => {
+    // Lines 5, 6, 8 and 9 of split.jsonl are one answer (msg_A): line 8's uuid names it as line 5's does.
+    const run = inspect([`${S}/claude-code/split.jsonl`, "--json", "--leaf", "aaaaaaaa-0000-4000-8000-000000000006"]);
+    expect([run.exitCode, run.stderr]).toEqual([0, ""]);
+    expect(json(run.stdout)).toMatchObject({ leafId: "aaaaaaaa-0000-4000-8000-000000000003", branchMessages: 2, lastUserRequest: "Why does the build fail?" });
+  });
+
   test("--leaf=<id> works too", () => {
     expect(json(inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"]).stdout)).toMatchObject({ leafId: "c0000007", branchEntries: 7 });
   });

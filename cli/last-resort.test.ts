@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
 import { CLI, REPO } from "../fixtures/run-agent.ts";
 import { describeBug } from "./report.ts";
@@ -16,11 +17,16 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
     ["a callback that throws, --verbose", "exception", ["--verbose"]],
     ["a rejection nobody awaited, --verbose", "rejection", ["--verbose"]],
   ])("%s", async (_, kind, flags) => {
-    // The endpoint answers late, so the failure lands mid-run.
-    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT, delayMs: 3000 }));
+    // The failure lands mid-run: when the request has reached the endpoint, which answers late.
+    // Outside the sandbox's folder, which must hold nothing new.
+    const marker = join(mkdtempSync(join(tmpdir(), "agent-throw-")), "request-arrived");
+    const s = sandbox.serve(() => {
+      writeFileSync(marker, "");
+      return { text: CANNED_DOCUMENT, delayMs: 3000 };
+    });
     const src = sandbox.source();
     const original = readFileSync(src);
-    const env = sandbox.env(s.url, { AGENT_TEST_THROW: kind, AGENT_TEST_THROW_AFTER_MS: "300" });
+    const env = sandbox.env(s.url, { AGENT_TEST_THROW: kind, AGENT_TEST_THROW_WHEN: marker });
     const proc = Bun.spawn([process.execPath, "--preload", PRELOAD, CLI, "handoff", src, ...flags], { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect([code, stdout]).toEqual([1, ""]);
@@ -33,6 +39,7 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
     }
     expect(stderr).not.toContain("\x1b");
     sandbox.expectNothingWritten(src, original);
+    rmSync(dirname(marker), { recursive: true, force: true });
   });
 });
 

@@ -1,4 +1,4 @@
-import { AgentError, classifyRefusal, CompletionError, type ProviderProfile } from "../core/index.ts";
+import { AgentError, classifyRefusal, CompletionError, isLoopbackHost, type ProviderProfile } from "../core/index.ts";
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
 
@@ -47,8 +47,10 @@ export interface FailureContext {
   /** The base URL as it may be printed. */
   where: string;
   baseUrl: string;
-  /** The model asked for: a 404 that names it is about the model, not the URL. */
+  /** The model asked for: a 404 that names it is about the model, not the URL. Empty when asking for the list of models. */
   model: string;
+  /** The request was `GET /models` (model-list.ts), not Chat Completions: it carries no session. */
+  listing?: true;
   profile: ProviderProfile;
   /** The error response's body as it came, when there was one. */
   body: string | undefined;
@@ -79,16 +81,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function isLoopback(baseUrl: string): boolean {
-  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : "";
-  return host === "localhost" || host.startsWith("127.") || host === "[::1]" || host === "0.0.0.0";
-}
-
 /** What to try when nothing listens at the URL: start the server the profile names. */
 function notListeningHint(ctx: FailureContext): string {
   const local = ctx.profile.local;
   if (local) return `; is ${ctx.profile.name} running? It is usually started with \`${local.start}\``;
-  return isLoopback(ctx.baseUrl) ? "; nothing is listening there: is the server running?" : "";
+  return URL.canParse(ctx.baseUrl) && isLoopbackHost(new URL(ctx.baseUrl).hostname) ? "; nothing is listening there: is the server running?" : "";
 }
 
 /**
@@ -118,7 +115,8 @@ const REDIRECTS: ReadonlyMap<number, string> = new Map([
 /**
  * A redirect is never followed: 301, 302 and 303 turn the POST into a GET (the endpoint then says
  * "405 Method Not Allowed"), and any redirect sends the session somewhere the user did not name.
- * The message names where it points; the base URL to use is that, without `/chat/completions`.
+ * The message names where it points; the base URL to use is that, without `/chat/completions`
+ * (or `/models`, when the list of models was asked for: it is asked only of the URL given too).
  */
 function redirectFailure(status: number, headers: Headers | undefined, ctx: FailureContext): Failure {
   const location = headers?.get("location");
@@ -126,9 +124,10 @@ function redirectFailure(status: number, headers: Headers | undefined, ctx: Fail
   let detail = location ? "to a Location that is not a URL" : "with no Location to follow";
   if (target) {
     const base = new URL(target.href);
-    base.pathname = base.pathname.replace(/\/chat\/completions\/?$/, "");
+    base.pathname = base.pathname.replace(/\/(?:chat\/completions|models)\/?$/, "");
+    const why = (ctx.listing ? undefined : REDIRECTS.get(status)) ?? "redirects are not followed";
     // Without the URL's credentials and query values; scrubbed too: an endpoint may put the key in a path.
-    detail = ctx.scrub(`to ${describeUrl(target.href)}; not followed (${REDIRECTS.get(status) ?? "redirects are not followed"}): use --base-url ${describeUrl(base.href)}`);
+    detail = ctx.scrub(`to ${describeUrl(target.href)}; not followed (${why}): use --base-url ${describeUrl(base.href)}`);
   }
   return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} redirected the request (${status}) ${detail}`), cause: { kind: "final" }, headers };
 }

@@ -7,7 +7,8 @@ import { createConsola } from "consola/core";
 import { PROFILES, type ChatRequest } from "../core/index.ts";
 import { startDroppingServer, type DroppingServer } from "../fixtures/fake-dropping.ts";
 import { CANNED_DOCUMENT, startFakeOpenAI, type FakeReply, type FakeServer } from "../fixtures/fake-openai.ts";
-import { createModelPort, silenceLimitMs } from "./model.ts";
+import { silenceLimitMs } from "./endpoint.ts";
+import { createModelPort } from "./model.ts";
 import { isRetryable, type Cause } from "./model-failure.ts";
 
 const REQUEST: ChatRequest = { model: "qwen3:8b", messages: [{ role: "user", content: "hand off" }], stream: true };

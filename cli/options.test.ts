@@ -28,6 +28,27 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
   });
 
   test.each<[string, RawHandoffArgs, Env, string | undefined]>([
+    ["a local endpoint and no model: asked of the endpoint", { "base-url": "http://localhost:11434/v1" }, {}, undefined],
+    ["a private host and no model: asked of the endpoint", {}, { OPENAI_BASE_URL: "http://192.168.1.20:9000/v1" }, undefined],
+    ["a local server's profile behind any URL: asked of the endpoint", { "base-url": "https://llm.example.com/v1", provider: "ollama" }, {}, undefined],
+    ["the same through AGENT_PROVIDER", { "base-url": "https://llm.example.com/v1" }, { AGENT_PROVIDER: "lmstudio" }, undefined],
+    ["an empty --model at a local endpoint: asked of the endpoint", { "base-url": "http://localhost:11434/v1", model: "" }, {}, undefined],
+    ["a local endpoint and --model: that model", { "base-url": "http://localhost:11434/v1", model: "qwen3:8b" }, {}, "qwen3:8b"],
+    ["a local endpoint and AGENT_MODEL: that model", { "base-url": "http://localhost:11434/v1" }, { AGENT_MODEL: "qwen3:4b" }, "qwen3:4b"],
+    ["a hosted endpoint and no model: the default", { "base-url": "https://openrouter.ai/api/v1" }, {}, DEFAULT_MODEL],
+    ["a public proxy and no model: the default", { "base-url": "https://llm.example.com/v1" }, {}, DEFAULT_MODEL],
+    ["--provider ollama without a base URL (OpenAI's endpoint): the default", { provider: "ollama" }, {}, DEFAULT_MODEL],
+  ])("model: %s", (_, args, env, model) => {
+    expect(resolve(args, env).model).toBe(model);
+  });
+
+  test("a model in the config file is used at a local endpoint", () => {
+    const file = { path: "/c/config.toml", data: { model: "file-model", "base-url": "http://localhost:11434/v1" }, lines: { model: 1, "base-url": 2 } };
+    expect(resolveHandoffOptions({ session: "s.jsonl" }, {}, file).model).toBe("file-model");
+    expect(resolveHandoffOptions({ session: "s.jsonl" }, {}, { ...file, data: { "base-url": "http://localhost:11434/v1" } }).model).toBeUndefined();
+  });
+
+  test.each<[string, RawHandoffArgs, Env, string | undefined]>([
     ["the flag over the environment", { "base-url": "http://127.0.0.1:8080/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "http://127.0.0.1:8080/v1"],
     ["the camelCase flag", { baseUrl: "http://127.0.0.1:8080/v1" }, {}, "http://127.0.0.1:8080/v1"],
     ["the environment without a flag", {}, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "https://openrouter.ai/api/v1"],

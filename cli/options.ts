@@ -1,5 +1,5 @@
 import { resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, chooseProfile, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
+import { AgentError, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
 import { describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
@@ -9,11 +9,14 @@ export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_RETRIES = 2;
 /** `-o -`: the new session goes to stdout instead of a file. */
 export const OUT_TO_STDOUT = "-";
+/** The model in a `--dry-run` request when it is asked of the endpoint: a dry run contacts nothing. */
+export const MODEL_ASKED_OF_ENDPOINT = "<asked of the endpoint when run>";
 
 /** Everything `agent handoff` needs to know, resolved from flags and environment. */
 export interface HandoffOptions extends SessionSource {
   focus: string | undefined;
-  model: string;
+  /** `undefined`: a local endpoint and no model named; asked of the endpoint when the model is called (cli/model-list.ts). */
+  model: string | undefined;
   baseUrl: string | undefined;
   /** From OPENAI_API_KEY only; never printed. */
   apiKey: string | undefined;
@@ -96,6 +99,15 @@ export function providerName(profile: ProviderProfile, baseUrl: string | undefin
   return new URL(baseUrl).hostname || "openai-compatible";
 }
 
+/**
+ * The model to ask for: the one named (a flag, AGENT_MODEL, the config file), else the default;
+ * but a local endpoint serves whatever its user runs there, never our default (Ollama would
+ * answer `gpt-4.1-mini` with "model not found"): `undefined`, to be asked of the endpoint.
+ */
+export function resolveModel(model: Resolved<string>, baseUrl: string | undefined, profile: ProviderProfile): string | undefined {
+  return model.source.kind === "default" && isLocalEndpoint(baseUrl, profile) ? undefined : model.value;
+}
+
 /** `--provider` (or AGENT_PROVIDER): a profile id, or empty for "from the base URL". */
 function resolveProfile(flag: string | undefined, fromEnv: string | undefined, baseUrl: string | undefined): ProviderProfile {
   const value = flag ?? fromEnv;
@@ -125,7 +137,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   return {
     ...source,
     focus: text(args.focus),
-    model: settings.model.value,
+    model: resolveModel(settings.model, baseUrl, profile),
     baseUrl,
     apiKey,
     provider: providerName(profile, baseUrl),

@@ -35,7 +35,7 @@ describe("the key and the base URL's secrets in printed lines", () => {
   test("-v lines and a connection error name the endpoint without userinfo or query values", async () => {
     const src = sandbox.source();
     const run = await runAgent(
-      ["handoff", src, "-v", "--retries", "0", "--no-record", "--base-url", `http://me:${URL_PASSWORD}@127.0.0.1:9/v1?key=${URL_QUERY}`],
+      ["handoff", src, "-v", "--retries", "0", "--no-record", "-m", "gpt-4.1-mini", "--base-url", `http://me:${URL_PASSWORD}@127.0.0.1:9/v1?key=${URL_QUERY}`],
       cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
     );
     expect(run.code).toBe(1);

@@ -7,7 +7,7 @@
  * tries to resolve is logged, so an attempt to reach the internet is reported, not just
  * blocked.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -109,6 +109,26 @@ export async function prepareIsolation(): Promise<DnsLog> {
   writeFileSync(resolv, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
   run(["mount", "--bind", resolv, realpathSync("/etc/resolv.conf")]);
   return await startDnsLogger();
+}
+
+/**
+ * Gives this run a scratch folder of its own: an empty tmpfs mounted at `root` in the run's
+ * private mount namespace (`unshare --mount` makes mounts private). Two runs at the same time
+ * (two checkouts on one machine) no longer remove each other's sandboxes, and the paths the
+ * agents see, which the transcripts keep, stay `root/…`. (Not a bind mount of a folder: in a
+ * bind-mounted folder Claude Code 2.1.328 resets its shell's cwd after every command and says so
+ * in the transcript.) Everything in it is gone when the run ends; `keepScratch` copies it out.
+ */
+export function privateScratch(root: string): void {
+  mkdirSync(root, { recursive: true });
+  run(["mount", "-t", "tmpfs", "-o", "mode=0755", "agent-compat", root]);
+}
+
+/** Copies the run's scratch folder out of its tmpfs, for a look at what failed; returns the copy's path. */
+export function keepScratch(root: string): string {
+  const copy = mkdtempSync(`${root}-run-`);
+  run(["cp", "-a", `${root}/.`, copy]);
+  return copy;
 }
 
 /** Names an agent asked for that are not loopback: each one was an attempt to leave the machine. */

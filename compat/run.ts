@@ -16,11 +16,13 @@ import { createChecks, summarize, type Checks } from "./checks/report.ts";
 import { checkCodexHandoff } from "./checks/codex-handoff.ts";
 import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
+import { checkMatrix } from "./checks/matrix.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
 import { installAgent } from "./install.ts";
-import { INSIDE_FLAG, prepareIsolation, reexecIsolated, type DnsLog } from "./isolate.ts";
+import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsolated, type DnsLog } from "./isolate.ts";
+import { SCRATCH_ROOT } from "./sandbox.ts";
 
 interface Options {
   regenerate: boolean;
@@ -74,6 +76,7 @@ async function inside(options: Options): Promise<number> {
   let dns: DnsLog;
   try {
     dns = await prepareIsolation();
+    privateScratch(SCRATCH_ROOT);
   } catch (error) {
     console.error(`bun run compat: ${error instanceof Error ? error.message : String(error)}; no agent was started`);
     return 1;
@@ -94,13 +97,16 @@ async function inside(options: Options): Promise<number> {
     }
     const codexAgent = options.agents.find((a) => a.name === "codex");
     if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
+    await checkMatrix(options.agents, dirs, checks, dns, say);
     for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();
   }
   say(`run: ${((performance.now() - started) / 1000).toFixed(1)}s`);
   say(summarize(checks.results));
-  return checks.results.every((r) => r.ok) && checks.results.length > 0 ? 0 : 1;
+  const ok = checks.results.every((r) => r.ok) && checks.results.length > 0;
+  if (!ok) say(`the sandboxes of this run (${SCRATCH_ROOT} as the agents saw it) are kept in ${keepScratch(SCRATCH_ROOT)}`);
+  return ok ? 0 : 1;
 }
 
 async function main(): Promise<number> {

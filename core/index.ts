@@ -16,6 +16,8 @@ export { CompletionError, type ChatRequest, type ChatMessage, type Complete, typ
 export { readDelta, readUsage } from "./llm/stream.ts";
 export { chooseProfile, isProviderId, PROFILES, PROVIDER_IDS } from "./llm/providers/choose.ts";
 export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
+export { isLocalEndpoint, isLoopbackHost } from "./llm/providers/local-endpoint.ts";
+export { chooseServedModel, readModelList, type ServedModel } from "./llm/served-models.ts";
 export { classifyRefusal } from "./llm/providers/refusals.ts";
 export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";

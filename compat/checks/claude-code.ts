@@ -4,7 +4,7 @@
  * (`$CLAUDE_CONFIG_DIR/projects/<folder of the cwd>/<id>.jsonl`), `claude -p --resume <id>`
  * continues it with one prompt, and the request it sends tells what it read.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
 import type { Agent } from "../agents.ts";
@@ -81,4 +81,29 @@ export function blocksOf(message: unknown): { role: string; blocks: Record<strin
   const role = typeof message.role === "string" ? message.role : "";
   if (typeof message.content === "string") return { role, blocks: [{ type: "text", text: message.content }] };
   return { role, blocks: Array.isArray(message.content) ? message.content.filter(isObject) : [] };
+}
+
+/**
+ * A transcript after Claude Code's turn: still starts with the bytes we wrote, ends with a
+ * newline, every line JSON, no line uuid twice.
+ */
+export function checkTranscript(path: string, ours: string): string {
+  const text = readFileSync(path, "utf8");
+  must(text.startsWith(ours), "our lines are no longer the start of the file");
+  must(text.endsWith("\n"), "the file does not end with a newline");
+  const seen = new Set<string>();
+  const lines = text.slice(0, -1).split("\n");
+  for (const [i, line] of lines.entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${i + 1} is not JSON: ${line.slice(0, 80)}`);
+    }
+    const uuid = isObject(value) ? value.uuid : undefined;
+    if (typeof uuid !== "string") continue;
+    must(!seen.has(uuid), `line ${i + 1} repeats uuid ${uuid}`);
+    seen.add(uuid);
+  }
+  return `${lines.length} lines`;
 }

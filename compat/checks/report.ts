@@ -51,3 +51,19 @@ export function summarize(results: readonly CheckResult[]): string {
 export function must(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
+
+/** Runs every part of a check and fails with all that failed, not just the first. */
+export function allOf(parts: (() => string | void)[]): string | undefined {
+  const failures: string[] = [];
+  const notes: string[] = [];
+  for (const part of parts) {
+    try {
+      const note = part();
+      if (note) notes.push(note);
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  must(failures.length === 0, failures.join("; "));
+  return notes.join("; ") || undefined;
+}

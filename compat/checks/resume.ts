@@ -13,12 +13,12 @@ import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { REPO } from "./reading.ts";
-import { must, type Checks } from "./report.ts";
+import { allOf, must, type Checks } from "./report.ts";
 import { carriesVerbatim, checkSessionFile, conversationRequests, contentText } from "./session-file.ts";
 
 /** The model our handoff asks the fake for; the agents' own requests ask for the session's model. */
-const WRITER_MODEL = "compat-writer";
-const WRITTEN_DOCUMENT = "## Goal\nCOMPAT-DOCUMENT: carry on with the parser.\n\n## Constraints & Preferences\n- none\n\n## Progress\n### Done\n- tokenizer\n### In Progress\n- errors\n### Pending\n- none\n\n## Key Decisions\n- none\n\n## Critical Context\n- src/parse.ts\n\n## Next Steps\n1. add positions";
+export const WRITER_MODEL = "compat-writer";
+export const WRITTEN_DOCUMENT = "## Goal\nCOMPAT-DOCUMENT: carry on with the parser.\n\n## Constraints & Preferences\n- none\n\n## Progress\n### Done\n- tokenizer\n### In Progress\n- errors\n### Pending\n- none\n\n## Key Decisions\n- none\n\n## Critical Context\n- src/parse.ts\n\n## Next Steps\n1. add positions";
 
 /**
  * Sources to hand off, with the model each resumes with (in pi's and omp's terms, the same
@@ -30,7 +30,8 @@ const SOURCES = [
   { file: "fixtures/sessions/omp.jsonl", model: "gpt-5.1", agents: ["omp"] },
 ];
 
-function startFake(): FakeModelServer {
+/** The fake for handoffs and the turns after them: our model engine gets the document, every agent the same short answer. */
+export function startHandoffFake(): FakeModelServer {
   return startFakeModelServer((request) => {
     const body = request.body;
     const model = typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
@@ -67,28 +68,12 @@ async function continueIn(agent: Agent, dir: string, sandbox: Sandbox, session: 
   return first;
 }
 
-/** Runs every part of a check and fails with all that failed, not just the first. */
-function allOf(parts: (() => string | void)[]): string | undefined {
-  const failures: string[] = [];
-  const notes: string[] = [];
-  for (const part of parts) {
-    try {
-      const note = part();
-      if (note) notes.push(note);
-    } catch (error) {
-      failures.push(error instanceof Error ? error.message : String(error));
-    }
-  }
-  must(failures.length === 0, failures.join("; "));
-  return notes.join("; ") || undefined;
-}
-
 export async function checkResume(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   for (const { file, model } of SOURCES.filter((s) => s.agents.includes(agent.name))) {
     for (const engine of ["offline", "llm"] as const) {
       const label = `${file.split("/").pop()}, ${engine} engine`;
       const sandbox = createSandbox(`${agent.name}-resume`);
-      const fake = startFake();
+      const fake = startHandoffFake();
       try {
         configureAgent(agent, sandbox, fake.origin, dir);
         const source = join(sandbox.project, "source.jsonl");

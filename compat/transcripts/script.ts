@@ -51,18 +51,23 @@ export function ourTexts(replies: readonly Reply[]): string[] {
   return [...new Set(texts)].filter((t) => t.trim().length > 3);
 }
 
-/** The last user-side text of a request, on any wire. */
-function lastUserText(body: unknown): string {
+/**
+ * The last text of the last user-side message of a request, on any wire, without Claude Code's
+ * `<system-reminder>` blocks: what the agent added last (the user's prompt, or its own request
+ * for a summary). The parts before it may be the agent's own context: Claude Code opens a
+ * session's first message with reminders, one of which lists skills that "summarize".
+ */
+export function lastUserText(body: unknown): string {
   if (!isObject(body)) return "";
   const list = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    const item: unknown = list[i];
-    if (isObject(item) && item.role === "user") return contentText(item.content);
-  }
-  return "";
+  const message: unknown = list.findLast((item: unknown) => isObject(item) && item.role === "user");
+  if (!isObject(message)) return "";
+  const parts = Array.isArray(message.content) ? message.content : [message.content];
+  const texts = parts.map((part: unknown) => contentText(typeof part === "string" ? part : [part])).filter((text: string) => text !== "");
+  return (texts.at(-1) ?? "").replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
 }
 
-/** A compaction asks for a summary; none of our own prompts says "summar". */
+/** A compaction asks for a summary in the words it adds last; none of our own prompts says "summar" or "compact". */
 export function isCompaction(request: LoggedRequest): boolean {
   const text = lastUserText(request.body).toLowerCase();
   return text.includes("summar") || text.includes("compact");

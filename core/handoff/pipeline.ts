@@ -4,7 +4,7 @@ import { GENERIC, type ProviderProfile } from "../llm/providers/profile.ts";
 import { reasoningAllowance, shapeRequest } from "../llm/providers/shape.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
-import { restoredModel, type RestoredModel } from "../session/restored-model.ts";
+import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
 import type { CondenseReport } from "./condense/report.ts";
@@ -205,7 +205,8 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
         })
       : undefined;
   const { header } = input.session;
-  const newSession = (input.target ?? source).renderNewSession({
+  const target = input.target ?? source;
+  const newSession = target.renderNewSession({
     wrappedDocument: wrapHandoffDocument(document),
     acknowledgement: ACKNOWLEDGEMENT,
     sessionId,
@@ -216,7 +217,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     // withheld path would not (the next session could not open its parent or run in its cwd).
     cwd: header.cwd,
     parentSession: input.sourceIsStream ? undefined : input.sourcePath,
-    model: restore,
+    model: target.name === source.name ? restore : modelForAnotherAgent(restore, source.sharedProviders),
     source: { format: source.name, agentVersion: withheldOrNot(header.agentVersion, guard), modelProvider: withheldOrNot(header.modelProvider, guard) },
   });
 

@@ -2,7 +2,7 @@ const OPEN = "<handoff-context>";
 const CLOSE = "</handoff-context>";
 /** How a closing tag inside the document is written, so no reader takes it for the wrapper's end. */
 const ESCAPED_CLOSE = "<\\/handoff-context>";
-const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+export const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
 
 /**
  * What the new session's assistant answers to the document, in every format that writes an answer:

@@ -7,7 +7,7 @@ import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.
 import type { Session } from "./types.ts";
 
 export interface AnalyzeOptions extends ContextOptions {
-  /** Hand off the branch ending at this entry instead of the last entry in the file. */
+  /** Hand off the branch ending at this entry (or at the entry a line of this id became part of) instead of the last entry in the file. */
   leafId?: string;
 }
 
@@ -25,7 +25,9 @@ export interface BranchAnalysis {
 /** Index → branch → context and facts, in one pass over the session. */
 export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): BranchAnalysis {
   const tree = indexEntries(session.entries);
-  const branch = walkBranch(session.entries, tree, options.leafId);
+  const wanted = options.leafId;
+  const leafId = wanted === undefined || tree.byId.has(wanted) ? wanted : (session.joinedIds?.get(wanted) ?? wanted);
+  const branch = walkBranch(session.entries, tree, leafId);
   const context = buildContext(branch.entries, options);
   let branchMessages = 0;
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;

@@ -65,3 +65,19 @@ export function modelChangeFields(model: RestoredModel): Record<string, string> 
   if (omp) fields.model = omp;
   return fields;
 }
+
+/**
+ * The model a new session for another agent may name: the source's, when the source's agent
+ * names that model's provider as the other agent does (`shared` lists those providers; absent,
+ * all are). Otherwise none, and the agent starts with its default model rather than look for a
+ * provider it does not have.
+ */
+export function modelForAnotherAgent(model: RestoredModel, shared: readonly string[] | undefined): RestoredModel {
+  if (shared === undefined) return model;
+  const known = (provider: string | undefined) => provider !== undefined && shared.includes(provider);
+  const slash = model.omp?.indexOf("/") ?? -1;
+  return {
+    pi: model.pi && known(model.pi.provider) ? model.pi : undefined,
+    omp: model.omp !== undefined && slash > 0 && known(model.omp.slice(0, slash)) ? model.omp : undefined,
+  };
+}

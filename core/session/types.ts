@@ -61,4 +61,10 @@ export interface Session {
   unknownTypes: string[];
   /** True when the last byte of the file is not `\n` (a torn or hand-edited file). */
   missingFinalNewline: boolean;
+  /**
+   * Ids of lines that have no entry of their own because they became part of another (the
+   * lines of one Claude Code answer, saved a block at a time), each with that entry's id: a
+   * user may name any of them as the leaf.
+   */
+  joinedIds?: ReadonlyMap<string, string>;
 }

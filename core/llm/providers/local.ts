@@ -10,6 +10,9 @@ import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
  *   silently, oldest first, and no error is returned (ollama/ollama#4967, #2208; the FAQ's
  *   "How can I specify the context window size?"): set --context-window to num_ctx.
  * - Started with `ollama serve` (the desktop app starts it too).
+ * - `GET /v1/models` lists the pulled models, embedding models included, as
+ *   `{"object":"list","data":[{"id":"qwen3:8b","object":"model","created":…,"owned_by":"library"}]}`,
+ *   and `"data":null` when none is pulled (ToListCompletion in ollama's openai/openai.go).
  */
 export const OLLAMA: ProviderProfile = {
   id: "ollama",
@@ -22,7 +25,7 @@ export const OLLAMA: ProviderProfile = {
   reasoningIn: ["reasoning", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: [],
-  local: { port: 11434, start: "ollama serve" },
+  local: { port: 11434, start: "ollama serve", addModel: "pull one with `ollama pull <model>`" },
 };
 
 /**
@@ -38,6 +41,8 @@ export const OLLAMA: ProviderProfile = {
  *   length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000
  *   in the completion)…" (vllm-project/vllm#20409) and "…your request has 8 input tokens plus
  *   2045 'max_tokens'. Please reduce one or the other." (vllm-project/vllm#33425).
+ * - `GET /v1/models` lists the model it serves (by `--served-model-name`, else its path or Hugging
+ *   Face id) and any LoRA adapters, with `"owned_by":"vllm"`, `root`, `parent`, `max_model_len`.
  */
 export const VLLM: ProviderProfile = {
   id: "vllm",
@@ -53,7 +58,7 @@ export const VLLM: ProviderProfile = {
     "This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion). Please reduce the length of the messages or completion.",
     "This model's maximum context length is 2048 tokens. However, your request has 8 input tokens plus 2045 'max_tokens'. Please reduce one or the other.",
   ],
-  local: { port: 8000, start: "vllm serve <model>" },
+  local: { port: 8000, start: "vllm serve <model>", addModel: "vLLM serves the model it is started with (`vllm serve <model>`)" },
 };
 
 /**
@@ -64,6 +69,8 @@ export const VLLM: ProviderProfile = {
  * - Window errors (ggml-org/llama.cpp#15780, #17284): {"error":{"code":400,"message":"the request
  *   exceeds the available context size, try increasing it","type":"exceed_context_size_error",
  *   "n_prompt_tokens":1407,"n_ctx":256}}.
+ * - `GET /v1/models` lists the one model it serves (its `--alias`, else the file's path), with
+ *   `"owned_by":"llamacpp"` and a `meta` object; newer builds add an Ollama-style `models` array.
  */
 export const LLAMACPP: ProviderProfile = {
   id: "llamacpp",
@@ -76,7 +83,7 @@ export const LLAMACPP: ProviderProfile = {
   reasoningIn: ["reasoning_content", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: ["the request exceeds the available context size, try increasing it"],
-  local: { port: 8080, start: "llama-server -m <model.gguf>" },
+  local: { port: 8080, start: "llama-server -m <model.gguf>", addModel: "llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)" },
 };
 
 /**
@@ -91,6 +98,9 @@ export const LLAMACPP: ProviderProfile = {
  *   not enough. Try to load the model with a larger context length, or provide a shorter input"
  *   (lmstudio-ai/lmstudio-bug-tracker#237); "The number of tokens to keep from the initial prompt
  *   is greater than the context length (n_keep: 10247 >= n_ctx: 4096)…" (tinyhumansai/openhuman#3550).
+ * - `GET /v1/models` lists the loaded models; with just-in-time loading on, every downloaded one
+ *   (https://lmstudio.ai/docs/app/api/headless), embedding models included. Models are
+ *   fetched with `lms get <model>` and loaded with `lms load <model>` (https://lmstudio.ai/docs/cli).
  */
 export const LMSTUDIO: ProviderProfile = {
   id: "lmstudio",
@@ -106,5 +116,5 @@ export const LMSTUDIO: ProviderProfile = {
     "Trying to keep the first 15857 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
     "The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 10247 >= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter prompt.",
   ],
-  local: { port: 1234, start: "lms server start" },
+  local: { port: 1234, start: "lms server start", addModel: "load one with `lms load <model>` (download it first with `lms get <model>`)" },
 };

@@ -25,10 +25,12 @@ export type ReasoningChannel =
 /** How a provider asks for less reasoning, when it documents a way. */
 export type EffortField = "reasoning_effort" | "reasoning.effort";
 
-/** A local server: where it listens by default and how it is usually started. */
+/** A local server: where it listens by default, how it is usually started, and how it gets a model to serve. */
 export interface LocalServer {
   port: number;
   start: string;
+  /** What to do when it serves no model, as the end of a sentence: "pull one with `ollama pull <model>`". */
+  addModel: string;
 }
 
 export interface ProviderProfile {

@@ -140,6 +140,12 @@ export interface AgentLocation {
    * cwd), so finding them needs no other folder; Codex files sessions by date instead.
    */
   filesByCwd: boolean;
+  /**
+   * The agent finds a session by id (and lists it) only in its own folder for the cwd (Claude
+   * Code's project folder, Codex's dated folders), so a new session goes there even when the
+   * source, of the same agent, lies elsewhere. pi and omp open any file by its path.
+   */
+  findsSessionsOnlyInItsFolder?: boolean;
 }
 
 /** A session file's first and last lines (raw text, whole lines only, blank lines left out), and its name. */
@@ -204,6 +210,12 @@ export interface SessionFormat {
    * is then left untouched). pi and omp only.
    */
   record?: (input: RecordingInput) => Recording;
+  /**
+   * The model providers this agent's sessions name the way pi and omp do, when not all of them
+   * are. Absent: every one is. A new session for another agent names the source's model only when
+   * its provider is one of these; otherwise the agent starts with its default model.
+   */
+  sharedProviders?: readonly string[];
   /** The newest agent version `bun run compat` has run; a session written by a newer one gets a notice. */
   testedVersion: string | undefined;
   /** Where the agent keeps its sessions. */

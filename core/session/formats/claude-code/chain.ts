@@ -57,6 +57,11 @@ export class ChainBuilder {
     if (conversation) this.leaf = entry;
   }
 
+  /** Every line id that joined another entry, with the id of the entry it stands for now. */
+  joinedIds(): ReadonlyMap<string, string> {
+    return new Map(this.joined);
+  }
+
   /**
    * Makes a conversation entry a pass-through one (a line read as the user's words turned out to
    * be Claude Code's own); the leaf moves to the nearest conversation entry above it.

@@ -36,6 +36,7 @@ const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /** Where Claude Code 2.1.328 keeps sessions: `projects/<folder name of the cwd>/<session id>.jsonl`. */
 export const claudeCodeLocation: AgentLocation = {
+  findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...configDir(home), "projects"],
   sessionFolder: (place: SessionPlace) => [...configDir(place), "projects", claudeProjectFolderName(place.cwd)],
   // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.

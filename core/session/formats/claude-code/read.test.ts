@@ -243,6 +243,22 @@ describe("what the header and the lines say", () => {
     expect(analysis.context.map((m) => messageText(m))).toEqual(["Go.", "Done."]);
   });
 
+  // split.jsonl: lines 5, 6, 8 and 9 are one answer (msg_A), line 3 the prompt, 10 and 11 the results.
+  test.each([
+    ["the answer's first line", "aaaaaaaa-0000-4000-8000-000000000003", "aaaaaaaa-0000-4000-8000-000000000003"],
+    ["its second line, joined to it", "aaaaaaaa-0000-4000-8000-000000000004", "aaaaaaaa-0000-4000-8000-000000000003"],
+    ["its last line, joined to it", "aaaaaaaa-0000-4000-8000-000000000007", "aaaaaaaa-0000-4000-8000-000000000003"],
+    ["a line of its own (the prompt)", "aaaaaaaa-0000-4000-8000-000000000001", "aaaaaaaa-0000-4000-8000-000000000001"],
+  ])("--leaf naming %s: the branch ends at the message it is part of", (_, leaf, expected) => {
+    const analysis = analyzeBranch(load("split.jsonl"), { leafId: leaf });
+    expect(analysis.branch.leafId).toBe(expected);
+    expect(analysis.branch.entries.at(-1)?.id).toBe(expected);
+  });
+
+  test("--leaf naming a line the file does not hold is still unknown", () => {
+    expect(() => analyzeBranch(load("split.jsonl"), { leafId: "aaaaaaaa-0000-4000-8000-00000000ffff" })).toThrow('no entry with id "aaaaaaaa-0000-4000-8000-00000000ffff" in this session');
+  });
+
   test("a child of a middle line of a streamed answer hangs from the one message", () => {
     const session = load("split.jsonl");
     const child = session.entries.find((e) => e.id === "aaaaaaaa-0000-4000-8000-000000000005");

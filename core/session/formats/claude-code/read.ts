@@ -148,5 +148,6 @@ export function readClaudeCodeSession(input: string | SessionBytes, file = "sess
     problems: reader.problems,
     unknownTypes: [...reader.unknownTypes],
     missingFinalNewline: !last.ended,
+    joinedIds: reader.chain.joinedIds(),
   };
 }

@@ -29,6 +29,10 @@ export const codex: SessionFormat = {
   read: readCodexRollout,
   renderNewSession: (input) => renderCodexSession(input, TESTED_VERSION),
   location: codexLocation,
+  // `model_provider` is a key of the user's Codex configuration: only Codex's built-in `openai`
+  // is the provider pi and omp also call `openai` (`bun run compat`: a new pi session naming a
+  // Codex-only provider starts with pi's default model, and omp's tries its own default).
+  sharedProviders: ["openai"],
   testedVersion: TESTED_VERSION,
   glance: glanceCodex,
   // Codex finds a rollout by the id in its name, only under its own sessions folder; it takes no path.

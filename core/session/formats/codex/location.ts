@@ -18,6 +18,7 @@ export function localDateFolders(timestamp: Date, utcOffsetMinutes: number): [st
 
 /** Where Codex CLI 0.169.0 keeps sessions: `sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
 export const codexLocation: AgentLocation = {
+  findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...codexHome(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
   // Newer versions may keep a finished rollout compressed.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { retryDelayMs } from "./model.ts";
+import { retryDelayMs } from "./endpoint.ts";
 
 describe("retryDelayMs: what the endpoint asked for, else a growing backoff", () => {
   test.each([

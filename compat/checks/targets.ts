@@ -1,0 +1,101 @@
+/**
+ * Each real agent as the target of a handoff, in one table: how it is pointed at the fake model
+ * server in a sandbox, how it continues a session file with one prompt (and which request to
+ * the model that produced), and what its file must still look like after its turn. Checks that
+ * resume what we wrote (the matrix, and any later family) ask this table, not the agent's name.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent, AgentName } from "../agents.ts";
+import { agentEnv, configureAgent, continueCommand } from "../agent-setup.ts";
+import type { FakeModelServer } from "../fake/server.ts";
+import type { DnsLog } from "../isolate.ts";
+import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
+import { checkTranscript, claudeConfigDir, runClaude } from "./claude-code.ts";
+import { checkRollout, codexHomeOf, execResume, prepareCodex } from "./codex.ts";
+import { must } from "./report.ts";
+import { carriesVerbatim, checkSessionFile, conversationRequests } from "./session-file.ts";
+
+/** One agent run: who, where, against which fake. */
+export interface TargetRun {
+  agent: Agent;
+  /** The agent's install folder. */
+  dir: string;
+  sandbox: Sandbox;
+  fake: FakeModelServer;
+  dns: DnsLog;
+}
+
+/** A session file we wrote for the target: where it is, the id the agent resumes it by, and our bytes. */
+export interface WrittenSession {
+  path: string;
+  id: string;
+  content: string;
+}
+
+/** The model request the agent sent for its turn: the model it asked for and the messages (or Responses input) it sent. */
+export interface SentTurn {
+  model: string;
+  messages: unknown[];
+}
+
+export interface ResumeTarget {
+  /** Writes the agent's configuration (the fake as its provider, `defaultModel` its default) into the sandbox's HOME. */
+  prepare(run: TargetRun): void;
+  /**
+   * The model the agent starts with when a session names none it can use, as its request names
+   * it: one the fake serves (else the agent would try its real provider), and none of the
+   * sources' own models, so a check tells the two apart.
+   */
+  defaultModel: string;
+  /** Continues `session` with `prompt` in the sandbox's project, headless; the request that carried the prompt. */
+  resume(run: TargetRun, session: WrittenSession, prompt: string): Promise<SentTurn>;
+  /** After the agent's turn: the file still starts with our bytes and is one valid session; a note for the report. */
+  checkFile(session: WrittenSession): string;
+}
+
+/** pi and omp: print mode on the file (`--session <path>`), against the fake's Chat Completions. */
+const piFamily: ResumeTarget = {
+  prepare: ({ agent, dir, sandbox, fake }) => {
+    const settings = agent.name === "pi" ? { defaultProvider: "openai", defaultModel: "gpt-5.1" } : { modelRoles: { default: "openai/gpt-5.1" } };
+    configureAgent(agent, sandbox, fake.origin, dir, settings);
+  },
+  defaultModel: "gpt-5.1",
+  async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
+    const before = fake.requests.length;
+    const run = await runAgent(continueCommand(agent, dir, session.path, prompt), { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 }, dns);
+    must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
+    must(run.exitCode === 0, describeRun(run));
+    const turn = conversationRequests(fake.requests.slice(before), "").find((request) => carriesVerbatim(request.messages, prompt));
+    must(turn !== undefined, `sent no request carrying the prompt; ${describeRun(run)}`);
+    return turn;
+  },
+  checkFile: (session) => checkSessionFile(session.path, session.content),
+};
+
+/** Claude Code: `claude -p --resume <id>` from the project, against the fake's Anthropic Messages. */
+const claudeCode: ResumeTarget = {
+  prepare: ({ sandbox }) => {
+    mkdirSync(claudeConfigDir(sandbox), { recursive: true });
+    writeFileSync(join(claudeConfigDir(sandbox), "settings.json"), JSON.stringify({ model: "claude-opus-4-5" }));
+  },
+  defaultModel: "claude-opus-4-5",
+  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) => runClaude(agent, dir, sandbox, fake, dns, prompt, session.id),
+  checkFile: (session) => checkTranscript(session.path, session.content),
+};
+
+/** Codex: `codex exec resume <id>` from the project, against the fake's Responses API. */
+const codex: ResumeTarget = {
+  prepare: ({ sandbox, fake }) => void prepareCodex(sandbox, fake),
+  // configureCodex's `model`; Codex resumes with its configured model, whatever the file says.
+  defaultModel: "gpt-5",
+  async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
+    const sent = await execResume(agent, dir, sandbox, codexHomeOf(sandbox), fake, [session.id], prompt, dns);
+    must(sent.thread === session.id, `continued thread ${sent.thread}, not ${session.id}`);
+    must(carriesVerbatim(sent.input, prompt), "the prompt is not in its request");
+    return { model: sent.model, messages: sent.input };
+  },
+  checkFile: (session) => checkRollout(session.path, session.content),
+};
+
+export const TARGETS: Record<AgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex };
