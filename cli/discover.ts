@@ -153,9 +153,12 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
   return [...byReal.values()];
 }
 
-/** Whether a recorded cwd names `cwd` (a real path): as written, or once its links are resolved. */
+/**
+ * Whether a recorded cwd names `cwd` (a real path): as written, or once its links are resolved.
+ * Only an absolute path names a folder: a relative one (`.`) would name whichever folder we run in.
+ */
 function sameFolder(recorded: string | undefined, cwd: string, cache: Map<string, string | undefined>): boolean {
-  if (recorded === undefined || recorded === "") return false;
+  if (recorded === undefined || !isAbsolute(recorded)) return false;
   const absolute = resolve(recorded);
   if (absolute === cwd) return true;
   if (!cache.has(absolute)) cache.set(absolute, realOrNothing(absolute));
