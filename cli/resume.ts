@@ -44,11 +44,21 @@ export function noResumeReason(format: SessionFormat, path: string): string {
   return `${path}: ${format.label} continues sessions only from its own folder (${joinSegments(format.location.sessionsRoot(agentHome()))}), so there is no command that continues this one`;
 }
 
+/** Whether our stdin and stdout are a terminal, as `--exec` needs them. */
+export interface Terminal {
+  stdin: boolean;
+  stdout: boolean;
+}
+
+const processTerminal = (): Terminal => ({ stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
+
 /**
- * Checked before anything is asked or written, for `--exec`: a command can continue a session
- * written to `place`, and the agent's program is on the PATH.
+ * Checked before anything is asked or written, for `--exec`: we run in a terminal (the agent's
+ * interactive screen takes it over; in a pipe it would write its screen into the document's
+ * reader, and read the pipe's end as its input), a command can continue a session written to
+ * `place`, and the agent's program is on the PATH.
  */
-export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, cwd: string | undefined): void {
+export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, cwd: string | undefined, terminal: Terminal = processTerminal()): void {
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
@@ -58,6 +68,10 @@ export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, 
   const program = Bun.which(name);
   const who = name === format.label ? name : `${name} (${format.label})`;
   if (program === null) throw new AgentError("USAGE", `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`);
+  const notTerminal = [terminal.stdin ? undefined : "stdin", terminal.stdout ? undefined : "stdout"].filter((name) => name !== undefined);
+  if (notTerminal.length > 0) {
+    throw new AgentError("USAGE", `--exec opens ${format.label} in this terminal, but ${notTerminal.join(" and ")} ${notTerminal.length > 1 ? "are" : "is"} not a terminal; leave out --exec (the command that continues the new session is printed)`);
+  }
 }
 
 /** Says on stderr how to continue the new session, or why no command can. */
