@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { displayWidth, fitEnd, fitMiddle, formatBytes, formatTokens, renderTable, renderTabs, shortIds, type ListedSession } from "./ls-render.ts";
+import { displayWidth, fitEnd, fitMiddle, formatBytes, formatTokens, renderTable, renderTabs, shortIds, tildePath, type ListedSession } from "./ls-render.ts";
 
 const HOME = "/home/me";
 
@@ -92,5 +92,21 @@ describe("agent ls in a pipe: one tab-separated line per session", () => {
     expect(renderTabs([row({ title: "two\tcolumns\nand lines", messages: 12 })])).toBe(
       `2026-11-30T12:52:44.409Z\tpi\t01a22c83-caf8-71de-9277-0c6f4ed6244b\t7231\t1808\t12\ttwo columns and lines\t/home/me/app\t${row({}).path}\n`,
     );
+  });
+});
+
+describe("a path inside the home folder is shown from ~", () => {
+  test.each<[string, string, string, string]>([
+    ["/home/me/app/x.jsonl", "/home/me", "/", "~/app/x.jsonl"],
+    ["/home/me", "/home/me", "/", "~"],
+    ["/home/me/x", "/home/me/", "/", "~/x"],
+    ["/home/meadow/x", "/home/me", "/", "/home/meadow/x"],
+    ["/etc/x", "/", "/", "/etc/x"],
+    ["C:\\Users\\me\\.pi\\x.jsonl", "C:\\Users\\me", "\\", "~\\.pi\\x.jsonl"],
+    ["C:\\Users\\meadow\\x", "C:\\Users\\me", "\\", "C:\\Users\\meadow\\x"],
+    ["C:\\x", "C:\\", "\\", "C:\\x"],
+    ["C:/Users/me/x", "C:\\Users\\me", "\\", "C:/Users/me/x"],
+  ])("%p with home %p (separator %p): %p", (path, home, separator, shown) => {
+    expect(tildePath(path, home, separator)).toBe(shown);
   });
 });

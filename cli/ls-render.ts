@@ -2,6 +2,7 @@
  * How `agent ls` shows sessions (pure): one JSON object per session; on a terminal a table that
  * fits its width; in a pipe one tab-separated line per session with every field whole.
  */
+import { sep } from "node:path";
 import type { AgentName } from "../core/index.ts";
 
 /** One session as `agent ls --json` prints it. Field names are a public contract. */
@@ -129,9 +130,14 @@ export function shortIds(ids: readonly string[]): string[] {
   });
 }
 
-/** `~/…` for a path inside the home folder: shorter, and still a path a shell understands. */
-export function tildePath(path: string, home: string): string {
-  return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+/**
+ * `~/…` for a path inside the home folder: shorter, and still a path a shell understands.
+ * `separator` is the platform's (node:path's `sep`: `\` on Windows).
+ */
+export function tildePath(path: string, home: string, separator: string = sep): string {
+  const base = home.endsWith(separator) ? home.slice(0, -separator.length) : home;
+  if (base === "" || /^[A-Za-z]:$/.test(base)) return path;
+  return path === base || path.startsWith(`${base}${separator}`) ? `~${path.slice(base.length)}` : path;
 }
 
 export interface TableOptions {
