@@ -168,6 +168,13 @@ describe("agent handoff without a path", () => {
     expect(run.stderr).toContain(`Handing off the newest Claude Code session ${IDS.other["claude-code"]}`);
   });
 
+  test("a folder argument narrowed by --agent: that agent's newest session that worked there", async () => {
+    const run = await runAgent(["handoff", fake.other, "--agent", "omp", "--dry-run", "--engine", "offline"], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Handing off the newest omp session ${IDS.other.omp}, updated `);
+    expect(run.stderr).toContain(`: ${fake.paths[IDS.other.omp]}\n`);
+  });
+
   test("an ambiguous start of an id: exit 2, listing every match, nothing written", async () => {
     const before = readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort();
     const run = await runAgent(["handoff", "--session", "b"], fake.env(), fake.app);
