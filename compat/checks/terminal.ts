@@ -3,7 +3,7 @@
  * a private tmux server (its socket in the sandbox), its screen is read (scrollback included),
  * keys are typed into it, and the server is killed at the end.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Sandbox } from "../sandbox.ts";
 
@@ -56,15 +56,17 @@ export function openTerminal(options: { argv: readonly string[]; cwd: string; en
  * Ends the processes still running a program that lies in the sandbox (`root`), by id. Codex's
  * screen starts a background server from a copy of itself in CODEX_HOME that outlives the
  * terminal; left running, it holds a lock named after that path, and the next Codex screen with
- * the same CODEX_HOME (every run's sandboxes have the same paths) fails to start.
+ * the same CODEX_HOME (every run's sandboxes have the same paths) fails to start. Only this
+ * run's processes: another run's sandboxes have the same paths in their own mount namespace.
  */
 function endLeftovers(root: string): void {
+  const ours = readlinkSync("/proc/self/ns/mnt");
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const program = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "";
-      if (program.startsWith(`${root}/`)) pids.push(Number(entry));
+      if (program.startsWith(`${root}/`) && readlinkSync(`/proc/${entry}/ns/mnt`) === ours) pids.push(Number(entry));
     } catch {
       // Ended meanwhile.
     }
