@@ -5,12 +5,12 @@
  * lists what is a session of the folder and nothing else, and `agent handoff` picks the right one.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentName } from "../core/index.ts";
 import { plantSession } from "../fixtures/agent-homes.ts";
-import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
+import { CLI, cleanEnv, runAgent } from "../fixtures/run-agent.ts";
 import { createFakeHome, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
 
 const made: string[] = [];
@@ -70,6 +70,47 @@ describe("files in an agent's folder that are no sessions to list", () => {
   });
 });
 
+describe("ids for shell completion (agent ls --all --ids)", () => {
+  test.each<[string, string]>([
+    ["a command substitution", "$(touch PWNED)"],
+    ["backticks", "`touch PWNED`"],
+    ["a variable and spaces", "a1 $HOME b2"],
+    ["a glob", "a1*"],
+    ["a leading dash", "-a1"],
+  ])("an id with %s is not offered; bash completes the others and runs nothing", async (_, id) => {
+    const home = fakeHome();
+    const piFolder = join(home.paths[IDS.app.pi] ?? "", "..");
+    writeFileSync(join(piFolder, "odd-id.jsonl"), PI_HEADER(id, home.app));
+    const ids = await runAgent(["ls", "--all", "--ids"], home.env(), home.app);
+    expect(ids.stdout.split("\n").filter(Boolean).sort()).toEqual([...Object.values(IDS.app), ...Object.values(IDS.other), OLDER_PI].sort());
+    const script = (await runAgent(["completion", "bash"], home.env(), home.app)).stdout;
+    const file = join(home.home, "completion.bash");
+    writeFileSync(file, script);
+    const line = `source '${file}'; agent() { '${process.execPath}' '${CLI}' "$@"; }; COMP_WORDS=(agent handoff --session ''); COMP_CWORD=3; _agent; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const bash = Bun.spawnSync(["bash", "-c", line], { env: home.env(), cwd: home.app, stdout: "pipe", stderr: "pipe" });
+    expect(bash.stdout.toString().split("\n").filter(Boolean)).toHaveLength(9);
+    expect(existsSync(join(home.app, "PWNED"))).toBe(false);
+  });
+});
+
+describe("one id in two files", () => {
+  test.each<[string, (id: string) => string]>([
+    ["the whole id", (id) => id],
+    ["a start of it", (id) => id.slice(0, -1)],
+  ])("a copied session, --session with %s: exit 2, asking for the path, listing both files", async (_, wanted) => {
+    const home = fakeHome();
+    const source = home.paths[IDS.app.pi] ?? "";
+    const copy = join(source, "..", "copy.jsonl");
+    writeFileSync(copy, readFileSync(source));
+    const run = await runAgent(["handoff", "--session", wanted(IDS.app.pi)], home.env(), home.app);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toStartWith(`error: --session ${wanted(IDS.app.pi)} is the id of 2 session files; name the one to hand off by its path:\n`);
+    expect(run.stderr).toContain(`${IDS.app.pi}  ${source}\n`);
+    expect(run.stderr).toContain(`${IDS.app.pi}  ${copy}`);
+  });
+});
+
 describe("a folder named with characters a shell or a terminal would act on", () => {
   test.each<[string, string]>([
     ["quotes, $, a backtick and spaces", "it's \"my\" $HOME `x` dir"],
@@ -93,7 +134,8 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     const out = JSON.parse(here.stdout);
     expect(out.resume).toEqual({ argv: ["codex", "resume", out.sessionId], cwd });
     // Run from elsewhere, the line to paste goes to the folder first, quoted for a POSIX shell.
-    const elsewhere = await runAgent(["handoff", "--no-record", "--engine", "offline", "--session", "e0"], cleanEnv(home), home);
+    const elsewhere = await runAgent(["handoff", "--no-record", "--engine", "offline", "--session", "e0000000-0000-4000-8000-000000000000"], cleanEnv(home), home);
+    expect(elsewhere.code).toBe(0);
     const line = /Continue with: (.*)\n/.exec(elsewhere.stderr)?.[1] ?? "";
     const shell = Bun.spawnSync(["/bin/sh", "-c", line.replace(/ && pi .*/, " && pwd")], { env: cleanEnv(home) });
     expect(shell.stdout.toString()).toBe(`${cwd}\n`);

@@ -71,7 +71,10 @@ function byId(wanted: string, formats: readonly SessionFormat[], home: AgentHome
   const width = Math.max(...matches.map((s) => s.format.name.length));
   const listed = matches.slice(0, MAX_LISTED).map((s) => `\n  ${s.format.name.padEnd(width)}  ${s.glance.id}  ${s.path}`);
   const more = matches.length > MAX_LISTED ? `\n  … and ${matches.length - MAX_LISTED} more` : "";
-  throw new AgentError("USAGE", `--session ${wanted} matches ${matches.length} sessions; give more of the id:${listed.join("")}${more}`);
+  // A copied file keeps its id: more of the id cannot tell the copies apart, their paths can.
+  const sameId = matches.every((s) => s.glance.id.toLowerCase() === only.glance.id.toLowerCase());
+  const ask = sameId ? `is the id of ${matches.length} session files; name the one to hand off by its path:` : `matches ${matches.length} sessions; give more of the id:`;
+  throw new AgentError("USAGE", `--session ${wanted} ${ask}${listed.join("")}${more}`);
 }
 
 /**

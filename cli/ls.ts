@@ -21,6 +21,13 @@ const LS_ARGS = {
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (folders and files that could not be read)" },
 } satisfies ArgsDef;
 
+/**
+ * The ids `--ids` prints: the shells' completion expands what it is given (bash's `compgen -W`
+ * runs a `$(…)` in a word), and an id is whatever a session file says, so only ids made of
+ * letters, digits and `.`, `_`, `:`, `-` are offered (every agent's own ids are).
+ */
+const COMPLETABLE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
 /** `--ids`: the ids alone, one a line; for shell completion, so not in the help. */
 const HIDDEN_ARGS = { ids: { type: "boolean", description: "Print only the ids, one a line" } } satisfies ArgsDef;
 
@@ -75,7 +82,7 @@ export const lsCommand = defineCommand({
     const formats = formatsFor(args.agent ? parseAgent(args.agent, "--agent") : undefined);
     const folder = args.all ? undefined : currentFolder();
     const found = discoverSessions(agentHome(), { formats, cwd: folder?.cwd, cwdAliases: folder?.aliases }, (line) => logger.debug(line));
-    if (args.ids) return printText(found.sessions.map((s) => `${s.glance.id}\n`).join("")).then(() => EXIT.ok);
+    if (args.ids) return printText(found.sessions.filter((s) => COMPLETABLE_ID.test(s.glance.id)).map((s) => `${s.glance.id}\n`).join("")).then(() => EXIT.ok);
     const rows: ListedSession[] = [];
     for (const session of found.sessions) {
       if (!args.long) {
