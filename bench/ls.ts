@@ -124,10 +124,11 @@ try {
   const all = await sample([...agent, "--all"]);
   const here = await sample([...agent], projects[0]);
   console.log(`agent ls (${count} sessions of 4 agents in ${folders.size} folders, ${(total / 1e9).toFixed(2)} GB sparse, ${RUNS} runs, medians)`);
-  console.log(`  bun -e '0' (bare start)        ${ms(bare)}`);
-  console.log(`  ls -t <the ${folders.size} session folders>   ${ms(lsT)}`);
-  console.log(`  agent ls --all                 ${ms(all)}   +${ms(all - bare)} over bare startup (target: well under 1 s)`);
-  console.log(`  agent ls (one project folder)  ${ms(here)}`);
+  const row = (label: string, value: string) => console.log(`  ${label.padEnd(34)}${value}`);
+  row("bun -e '0' (bare start)", ms(bare));
+  row(`ls -t <the ${folders.size} session folders>`, ms(lsT));
+  row("agent ls --all", `${ms(all)}   +${ms(all - bare)} over bare startup (target: well under 1 s)`);
+  row("agent ls (one project folder)", ms(here));
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
