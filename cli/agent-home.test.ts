@@ -12,7 +12,7 @@ const NOW = new Date("2026-11-30T08:00:00.000Z");
 const format = (name: "pi" | "omp" | "claude-code" | "codex"): SessionFormat => {
   const real = FORMATS.find((f) => f.name === name) ?? FORMATS[0];
   if (!real) throw new Error("the table is empty");
-  return { ...real, name, label: `Agent ${name}`, location: { sessionsRoot: () => ["/agents", name], sessionFolder: (p) => ["/agents", name, p.cwd.split("/").at(-1) ?? ""] } };
+  return { ...real, name, label: `Agent ${name}`, location: { ...real.location, sessionsRoot: () => ["/agents", name], sessionFolder: (p) => ["/agents", name, p.cwd.split("/").at(-1) ?? ""] } };
 };
 
 /** The same, for an agent that finds a session by id only in its own folder (Claude Code, Codex). */
@@ -56,7 +56,7 @@ describe("destinationFolder: where the new session goes when -o does not say", (
 
   test("a folder name no file system takes (a deep cwd, named whole) is refused before anything is asked", () => {
     const deep = `/work/${"deep/".repeat(60)}x`;
-    const long = { ...format("omp"), location: { sessionsRoot: () => ["/a"], sessionFolder: (p: { cwd: string }) => ["/a", p.cwd.replaceAll("/", "-")] } };
+    const long = { ...format("omp"), location: { ...format("omp").location, sessionsRoot: () => ["/a"], sessionFolder: (p: { cwd: string }) => ["/a", p.cwd.replaceAll("/", "-")] } };
     expect(() => destinationFolder(input({ target: long, cwd: deep }), NOW)).toThrow("Agent omp would name a folder after the cwd with more than 255 bytes, which no file system takes; say where the new session goes with -o");
     expect(() => destinationFolder(input({ target: long, cwd: "/w/a\u0000b" }), NOW)).toThrow("Agent omp would name a folder after the cwd with a NUL character, which no file system takes; say where the new session goes with -o");
   });

@@ -25,12 +25,12 @@ describe("findFlagProblem on agent handoff", () => {
     ["a value flag followed by another flag", ["s.jsonl", "--out", "--strict"], "option --out needs a value"],
     ["a short value flag with no value", ["s.jsonl", "-o"], "option -o needs a value"],
     ["a value flag followed by --", ["s.jsonl", "--leaf", "--"], "option --leaf needs a value"],
-    ["a second session", ["a.jsonl", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <session> only'],
-    ["a second session after the flags", ["a.jsonl", "--strict", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <session> only'],
-    ["a word after a flag's value", ["a.jsonl", "-f", "x", "y"], 'unexpected argument "y": this command takes <session> only'],
-    ["a second lone dash", ["-", "-"], 'unexpected argument "-": this command takes <session> only'],
-    ["a second word after --", ["a.jsonl", "--", "--json"], 'unexpected argument "--json": this command takes <session> only'],
-    ["an unquoted focus", ["a.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <session> only'],
+    ["a second session", ["a.jsonl", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <path> only'],
+    ["a second session after the flags", ["a.jsonl", "--strict", "b.jsonl"], 'unexpected argument "b.jsonl": this command takes <path> only'],
+    ["a word after a flag's value", ["a.jsonl", "-f", "x", "y"], 'unexpected argument "y": this command takes <path> only'],
+    ["a second lone dash", ["-", "-"], 'unexpected argument "-": this command takes <path> only'],
+    ["a second word after --", ["a.jsonl", "--", "--json"], 'unexpected argument "--json": this command takes <path> only'],
+    ["an unquoted focus", ["a.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <path> only'],
   ])("rejects %s", async (_, argv, message) => {
     expect(findFlagProblem(argv, await handoffArgs())).toBe(message);
   });

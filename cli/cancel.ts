@@ -49,6 +49,15 @@ export function installCancelHandlers(argv: readonly string[]): void {
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
 }
 
+/**
+ * Stops cancelling runs on signals, for a command that hands the terminal to another program
+ * (`--exec`, where it cannot replace this process): what a signal means is that program's
+ * business from then on.
+ */
+export function removeCancelHandlers(): void {
+  for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
+}
+
 /** Prints the last words through `print` (the output boundary, once it is loaded). */
 export function printCancellationWith(print: (line: string) => void): void {
   say = print;

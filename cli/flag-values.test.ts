@@ -17,17 +17,17 @@ async function argsOf(command: typeof handoffCommand | typeof inspectCommand): P
  * below until someone decides which rule it falls under.
  */
 const SWITCHES: Record<string, string[]> = {
-  handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose"],
+  handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose", "exec"],
   inspect: ["json", "strict", "quiet", "verbose"],
 };
 /** Value flags whose value names a file, an entry or an endpoint: empty is never "the default". */
 const NAMING: Record<string, { flag: string; short?: string }[]> = {
-  handoff: [{ flag: "out", short: "o" }, { flag: "leaf" }, { flag: "system-prompt-file" }, { flag: "base-url" }],
+  handoff: [{ flag: "out", short: "o" }, { flag: "leaf" }, { flag: "system-prompt-file" }, { flag: "base-url" }, { flag: "session" }],
   inspect: [{ flag: "leaf" }],
 };
 /** Value flags where an empty value means the default (a script's unset `$FOCUS`, `$MODEL`…). */
 const DEFAULTING: Record<string, string[]> = {
-  handoff: ["focus", "model", "provider", "timeout", "retries", "context-window", "max-output-tokens", "engine", "to"],
+  handoff: ["focus", "model", "provider", "timeout", "retries", "context-window", "max-output-tokens", "engine", "to", "agent"],
   inspect: [],
 };
 const COMMANDS = { handoff: handoffCommand, inspect: inspectCommand };

@@ -34,7 +34,10 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   test.each(AGENTS)("$engine: one headless run in an empty scratch folder, the prompt on stdin, its answer the document, its usage reported", async ({ engine, command, model, usage }) => {
     const src = source();
     const run = await runAgent(["handoff", src, "--engine", engine, "--focus", FOCUS, "--json", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
-    expect(run.stderr).toBe(`New session started with handoff context: ${join(sandbox.dir, "new.jsonl")}\n`);
+    // The new session is pi's (the source's agent): the line after says how to continue it.
+    expect(run.stderr).toBe(
+      `New session started with handoff context: ${join(sandbox.dir, "new.jsonl")}\nContinue with: cd /home/me/app && pi --session ${join(sandbox.dir, "new.jsonl")}\n`,
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ engine, model, usage, missingSections: [] });

@@ -5,7 +5,14 @@ import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./optio
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
-  session: { type: "positional", description: "The session file (.jsonl) to hand off; - reads it from stdin", required: true },
+  path: {
+    type: "positional",
+    description:
+      "The session file to hand off (- reads it from stdin), or a folder: the newest session file in it, else the newest session that worked in it. Default: the newest session, of any agent, that worked in the current folder",
+    required: false,
+  },
+  agent: { type: "string", description: `Only look for sessions of this agent: ${describeFormatNames()}`, valueHint: "agent" },
+  session: { type: "string", description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it", valueHint: "id" },
   focus: { type: "string", alias: "f", description: "What the next session should concentrate on (added to the instruction)", valueHint: "text" },
   model: { type: "string", alias: "m", description: `Model id (env AGENT_MODEL; default ${DEFAULT_MODEL}; at a local endpoint, the one model it serves, asked of it)`, valueHint: "model" },
   "base-url": { type: "string", description: "OpenAI-compatible endpoint (env OPENAI_BASE_URL; default OpenAI)", valueHint: "url" },
@@ -30,6 +37,10 @@ export const HANDOFF_ARGS = {
   facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
   redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
   "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
+  exec: {
+    type: "boolean",
+    description: "Then continue the new session in its agent, in the session's folder, in this terminal (runs the command printed as Continue with: in place of this process; its exit status is ours)",
+  },
   quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
   verbose: { type: "boolean", alias: "v", description: "Print debugging detail on stderr (never the key)" },
 } satisfies ArgsDef;
@@ -68,7 +79,9 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
   {
     title: "EXAMPLES",
     commands: [
-      'agent handoff session.jsonl --focus "finish the migration"',
+      'agent handoff --focus "finish the migration"',
+      "agent handoff --agent claude --exec",
+      "agent handoff --session 01a22c83",
       "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",
       "agent handoff session.jsonl --engine offline --json",
       "agent handoff session.jsonl --dry-run | less",
@@ -81,6 +94,7 @@ export const HANDOFF_HELP: CommandHelp = {
   summary: "Write a handoff document for a session and start a new session holding it",
   description:
     "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print the document. " +
+    "Without a path, the session is the newest one that worked in the current folder, of any agent (--agent narrows it); stderr says which file, and the command that continues the new session. " +
     "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
   args: HANDOFF_ARGS,
   sections: HANDOFF_HELP_SECTIONS,

@@ -12,7 +12,7 @@ import { createProgress, type Progress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
 import { removeTempFiles, type Content } from "./temp-file.ts";
-import { appendIfUnchanged, createFileAtomically, replaceIfUnchanged } from "./write.ts";
+import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
 
 /** The clock and fresh ids. */
 export function realEffects(): Omit<HandoffDeps, "complete"> {
@@ -155,7 +155,8 @@ function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, 
  *
  * For `-o -` only the recording is written here, and the caller prints the session after it.
  * Recording first means whatever file the printed session lands in is newer than the source,
- * so an agent's "continue the most recent session" finds the new one.
+ * so an agent's "continue the most recent session" finds the new one; a new session written
+ * here gets a modification time after the recording's.
  */
 export async function writeOutputs(
   result: HandoffResult,
@@ -172,7 +173,11 @@ export async function writeOutputs(
     await checkpoint();
     if ("stdout" in place) return { sessionFile: undefined, recorded: lock ? record(result, file, logger) : false };
     const sessionFile = writeNewSession(result, place);
-    return { sessionFile, recorded: lock ? record(result, file, logger) : false };
+    const recorded = lock ? record(result, file, logger) : false;
+    // Recording touched the source after the new session was written; the agents continue the
+    // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
+    if (recorded && !makeNewerThan(sessionFile, file.realPath)) logger.warn(`${sessionFile}: could not make it newer than ${file.path}; the agent's "continue the most recent session" may open the old one`);
+    return { sessionFile, recorded };
   } finally {
     lock?.release();
   }

@@ -113,8 +113,9 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--json", "--no-record", "--no-facts", "--model", "m-1"], env(s.url));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "sessionFile", "sessionFormat", "sessionId", "sourceFile", "sourceFormat", "usage"]);
+    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "resume", "sessionFile", "sessionFormat", "sessionId", "sourceFile", "sourceFormat", "usage"]);
     expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, sourceFormat: "pi", sessionFormat: "pi", recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
+    expect(out.resume).toEqual({ argv: ["pi", "--session", out.sessionFile], cwd: "/home/me/parser" });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
     expect((s.requests[0]?.body as { model: string } | undefined)?.model).toBe("m-1");

@@ -17,6 +17,8 @@ import { withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { readRegularFile } from "./files.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
+import { findSessionToHandOff } from "./find-session.ts";
+import { checkCanContinue, continueInAgent, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 
@@ -32,7 +34,7 @@ export const handoffCommand = defineCommand({
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
+    const loaded = loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     const target = (options.to && findFormat(options.to)) || loaded.format;
@@ -45,6 +47,7 @@ export const handoffCommand = defineCommand({
     const input = handoffInput(loaded, options, withheld, target);
     if (options.dryRun) return printDryRun(input, options, logger);
     const place = newSessionPlace(options.out, loaded, target);
+    if (options.exec) checkCanContinue(target, place, loaded.session.header.cwd);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const engine = options.engine;
@@ -59,6 +62,7 @@ export const handoffCommand = defineCommand({
     const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
     // From here a signal ends the run at once, naming the files (which are complete).
     markWritten(written);
+    const resume = sessionFile === undefined ? undefined : resumeCommandFor(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
@@ -79,12 +83,15 @@ export const handoffCommand = defineCommand({
         recorded,
         condensed: result.condensed,
         redacted: result.redacted,
+        resume: resumeJson(resume),
       };
       await printJson(report, { written });
     } else {
       await printText(`${result.document}\n`, { written });
     }
     logger.success(`New session started with handoff context: ${sessionFile ?? "written to stdout"}`);
+    if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
+    if (options.exec && resume) return await continueInAgent(resume, logger);
     return EXIT.ok;
   },
 });

@@ -7,10 +7,12 @@ import { CONFIG_HELP } from "./config.ts";
 import { HANDOFF_HELP } from "./handoff-args.ts";
 import { helpWidth, wrapCommand, wrapWords, type CommandHelp } from "./help.ts";
 import { INSPECT_HELP } from "./inspect.ts";
+import { LS_HELP } from "./ls.ts";
+import { COMPLETION_HELP } from "./completion.ts";
 
 const env = cleanEnv(mkdtempSync(join(tmpdir(), "agent-help-")));
 
-const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP };
+const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP, ls: LS_HELP, completion: COMPLETION_HELP };
 
 /** The texts a command's help must show whole, each in one piece once line breaks are undone. */
 function shownTexts(help: CommandHelp): string[] {
@@ -56,10 +58,15 @@ describe("--help", () => {
     }
   });
 
-  test.each(["handoff", "inspect"])("agent help %s prints what agent %s --help prints", async (name) => {
+  test.each([
+    ["handoff", "agent handoff [options] [path]"],
+    ["inspect", "agent inspect [options] <session>"],
+    ["ls", "agent ls [options]"],
+    ["completion", "agent completion <shell>"],
+  ])("agent help %s prints what agent %s --help prints", async (name, usage) => {
     const [viaHelp, viaFlag] = await Promise.all([runAgent(["help", name], env), runAgent([name, "--help"], env)]);
     expect(viaHelp).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: "" });
-    expect(viaHelp.stdout).toContain(`agent ${name} [options] <session>`);
+    expect(viaHelp.stdout).toContain(`\n  ${usage}\n`);
   });
 
   test.each([
@@ -125,8 +132,8 @@ describe("--help", () => {
 
 describe("extra words are a usage error, not ignored", () => {
   test.each<[string[], string]>([
-    [["handoff", "fixtures/example.jsonl", "fixtures/example.jsonl"], 'unexpected argument "fixtures/example.jsonl": this command takes <session> only (see agent handoff --help)'],
-    [["handoff", "fixtures/example.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <session> only (see agent handoff --help)'],
+    [["handoff", "fixtures/example.jsonl", "fixtures/example.jsonl"], 'unexpected argument "fixtures/example.jsonl": this command takes <path> only (see agent handoff --help)'],
+    [["handoff", "fixtures/example.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <path> only (see agent handoff --help)'],
     [["inspect", "fixtures/example.jsonl", "extra"], 'unexpected argument "extra": this command takes <session> only (see agent inspect --help)'],
   ])("agent %p: exit 2, one line, nothing written", async (args, message) => {
     const home = mkdtempSync(join(tmpdir(), "agent-extra-"));

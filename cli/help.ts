@@ -137,7 +137,7 @@ function renderSection(section: HelpSection, width: number): string[] {
 /** `agent <command> --help`: description, usage, arguments, options, then the command's own sections. */
 export function renderCommandHelp(help: CommandHelp, width: number): string {
   const args = positionals(help.args);
-  const usage = `agent ${help.name}${Object.keys(help.args).length > args.length ? " [options]" : ""}${args.map(([name]) => ` <${name}>`).join("")}`;
+  const usage = `agent ${help.name}${Object.keys(help.args).length > args.length ? " [options]" : ""}${args.map(([name, def]) => (def.required === false ? ` [${name}]` : ` <${name}>`)).join("")}`;
   const options = Object.entries(help.args).filter(([, def]) => def.type !== "positional");
   const lines = [
     ...paragraph(help.description ?? help.summary, width),

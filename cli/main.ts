@@ -7,6 +7,8 @@ import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP } from "./handoff-args.ts";
 import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./help.ts";
 import { INSPECT_HELP, inspectCommand } from "./inspect.ts";
+import { LS_HELP, lsCommand } from "./ls.ts";
+import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { createLogger, EXIT, reportError } from "./report.ts";
 import { withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
@@ -23,8 +25,10 @@ interface Command {
 /** Every command, in the order `agent --help` lists them. */
 const COMMANDS: Record<string, Command> = {
   handoff: { run: handoffCommand, help: HANDOFF_HELP },
+  ls: { run: lsCommand, help: LS_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   config: { run: configCommand, help: CONFIG_HELP },
+  completion: { run: completionCommand(() => Object.values(COMMANDS).map((command) => command.help)), help: COMPLETION_HELP },
 };
 
 const SUMMARY = `agent ${packageJson.version}: hand a pi or oh-my-pi coding-agent session off to a fresh one.`;

@@ -3,7 +3,7 @@ import { AgentError, PROFILES } from "../core/index.ts";
 import { providerName, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
-const resolve = (args: RawHandoffArgs, env: Env = {}) => resolveHandoffOptions({ session: "s.jsonl", ...args }, env);
+const resolve = (args: RawHandoffArgs, env: Env = {}) => resolveHandoffOptions({ path: "s.jsonl", ...args }, env);
 
 /** The usage message resolving these flags fails with; fails the test when it does not fail so. */
 function usageError(args: RawHandoffArgs, env: Env = {}): string {
@@ -76,6 +76,8 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
   test("defaults: record on, everything else off, the default timeout and retries", () => {
     expect(resolve({})).toEqual({
       sessionPath: "s.jsonl",
+      sessionId: undefined,
+      agent: undefined,
       focus: undefined,
       model: "gpt-4.1-mini",
       baseUrl: undefined,
@@ -101,6 +103,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       redact: true,
       quiet: false,
       verbose: false,
+      exec: false,
     });
   });
 
@@ -199,8 +202,24 @@ describe("resolveHandoffOptions: bad values", () => {
     expect(resolve({ out: "./-", json: true }).out).toBe("./-");
   });
 
-  test("no session file", () => {
-    expect(() => resolveHandoffOptions({}, {})).toThrow("agent handoff needs a session file");
+  test("no session file: one is searched for", () => {
+    expect(resolveHandoffOptions({}, {})).toMatchObject({ sessionPath: undefined, sessionId: undefined, agent: undefined });
+  });
+
+  test.each<[string, RawHandoffArgs, string]>([
+    ["a path and an id", { path: "s.jsonl", session: "01a2" }, "give a session path or --session 01a2, not both"],
+    ["an id of blanks", { session: "   " }, "option --session needs an id, not blanks"],
+    ["--agent with stdin", { path: "-", agent: "pi" }, "--agent picks among the sessions found on this machine; - reads one from stdin"],
+    ["--agent naming no agent", { agent: "gemini" }, '--agent takes pi, omp, claude-code (or claude) or codex, not "gemini"'],
+    ["--exec with -o -", { path: "s.jsonl", exec: true, out: "-" }, "-o - writes no session file for --exec to continue; use one of them"],
+    ["--exec with --dry-run", { path: "s.jsonl", exec: true, "dry-run": true }, "--dry-run writes no session for --exec to continue; use one of them"],
+  ])("usage errors: %s", (_, args, message) => {
+    expect(() => resolveHandoffOptions(args, {})).toThrow(message);
+  });
+
+  test("where the session comes from: a path, an id, an agent by any of its names", () => {
+    expect(resolveHandoffOptions({ session: " 01a2 ", agent: "Claude" }, {})).toMatchObject({ sessionPath: undefined, sessionId: "01a2", agent: "claude-code" });
+    expect(resolveHandoffOptions({ path: "dir", agent: "codex", exec: true }, {})).toMatchObject({ sessionPath: "dir", agent: "codex", exec: true });
   });
 });
 
@@ -214,7 +233,7 @@ describe("the provider profile", () => {
     [{ "base-url": "http://localhost:11434/v1", provider: "auto" }, { AGENT_PROVIDER: "groq" }, "ollama"],
     [{ "base-url": "http://localhost:11434/v1", provider: "" }, {}, "ollama"],
   ])("%o with %o → %s", (args, env, id) => {
-    const chosen: string = resolveHandoffOptions({ session: "s.jsonl", ...args }, env).profile.id;
+    const chosen: string = resolveHandoffOptions({ path: "s.jsonl", ...args }, env).profile.id;
     expect(chosen).toBe(id);
   });
 
@@ -222,7 +241,7 @@ describe("the provider profile", () => {
     [{ provider: "opneai" }, {}, '--provider takes auto or one of openai, openrouter'],
     [{}, { AGENT_PROVIDER: "azure" }, 'AGENT_PROVIDER takes auto or one of'],
   ])("an unknown provider %o %o is a usage error", (args, env, message) => {
-    expect(() => resolveHandoffOptions({ session: "s.jsonl", ...args }, env)).toThrow(message);
+    expect(() => resolveHandoffOptions({ path: "s.jsonl", ...args }, env)).toThrow(message);
   });
 });
 
@@ -244,7 +263,7 @@ describe("the provider recorded: the profile's id, whatever chose it; an unknown
     ["http://127.0.0.1:9999/v1", { provider: "vllm" }, "vllm"],
     ["https://api.anthropic.com/v1", { provider: "generic" }, "api.anthropic.com"],
   ])("%s %o → %s", (baseUrl, flags, provider) => {
-    const options = resolveHandoffOptions({ session: "s.jsonl", ...(baseUrl ? { "base-url": baseUrl } : {}), ...flags }, {});
+    const options = resolveHandoffOptions({ path: "s.jsonl", ...(baseUrl ? { "base-url": baseUrl } : {}), ...flags }, {});
     expect(options.provider).toBe(provider);
     expect(providerName(options.profile, baseUrl)).toBe(provider);
   });

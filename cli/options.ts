@@ -2,6 +2,7 @@ import { isAgentEngine, resolveEngine, type Engine } from "./engine.ts";
 import { AgentError, agentEngine, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
 import { agentBinSetting, describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
+import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
 
 export { DEFAULT_MODEL } from "./settings.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -12,8 +13,7 @@ export const OUT_TO_STDOUT = "-";
 export const MODEL_ASKED_OF_ENDPOINT = "<asked of the endpoint when run>";
 
 /** Everything `agent handoff` needs to know, resolved from flags and environment. */
-export interface HandoffOptions {
-  sessionPath: string;
+export interface HandoffOptions extends SessionSource {
   focus: string | undefined;
   /** `undefined`: a local endpoint and no model named; asked of the endpoint when the model is called (cli/model-list.ts). */
   model: string | undefined;
@@ -50,6 +50,8 @@ export interface HandoffOptions {
   redact: boolean;
   quiet: boolean;
   verbose: boolean;
+  /** Continue the new session in its agent once everything is written (`--exec`). */
+  exec: boolean;
 }
 
 /** The flags as citty parsed them (loosely typed: citty's own types are per command). */
@@ -124,18 +126,21 @@ function resolveProfile(flag: string | undefined, fromEnv: string | undefined, b
  * environment, then the file. Pure, so every rule here is tested without a process.
  */
 export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: ConfigFile): HandoffOptions {
-  const sessionPath = text(args.session);
-  if (!sessionPath) throw new AgentError("USAGE", "agent handoff needs a session file (see agent handoff --help)");
+  const source = resolveSessionSource(args);
   const settings = resolveSettings(args, env, file);
   const baseUrl = settings.baseUrl.value;
   const out = text(args.out);
   const json = args.json === true;
   if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
+  const exec = args.exec === true;
+  if (exec && out === OUT_TO_STDOUT) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
+  const dryRun = args["dry-run"] === true || args.dryRun === true;
+  if (exec && dryRun) throw new AgentError("USAGE", "--dry-run writes no session for --exec to continue; use one of them");
   const apiKey = apiKeyFrom(env);
   const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
   const profile = resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl);
   return {
-    sessionPath,
+    ...source,
     focus: text(args.focus),
     model: resolveModel(settings.model, baseUrl, profile),
     baseUrl,
@@ -147,7 +152,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     leafId: text(args.leaf),
     record: args.record !== false,
     json,
-    dryRun: args["dry-run"] === true || args.dryRun === true,
+    dryRun,
     strict: args.strict === true,
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
@@ -160,5 +165,6 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     redact: args.redact !== false,
     quiet: args.quiet === true,
     verbose: args.verbose === true,
+    exec,
   };
 }

@@ -62,11 +62,40 @@ export function writeStderr(text: string, lead = ""): void {
     stderrListening = true;
     process.stderr.on("error", () => {});
   }
+  pendingStderr++;
   try {
-    process.stderr.write(lead + forPeople(text));
+    process.stderr.write(lead + forPeople(text), stderrWriteDone);
   } catch {
     // Nowhere left to report it.
+    stderrWriteDone();
   }
+}
+
+let pendingStderr = 0;
+let stderrWaiters: (() => void)[] = [];
+
+function stderrWriteDone(): void {
+  pendingStderr--;
+  if (pendingStderr > 0) return;
+  const waiters = stderrWaiters;
+  stderrWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+/**
+ * Resolves once every message written so far has reached stderr (or `limitMs` passed): a pipe
+ * takes what it can at once and Bun writes the rest later, which a process about to be
+ * replaced (`--exec`) would lose.
+ */
+export function stderrWritten(limitMs = 2000): Promise<void> {
+  if (pendingStderr === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, limitMs);
+    stderrWaiters.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /**

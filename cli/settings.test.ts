@@ -143,13 +143,13 @@ describe("to: the agent the new session is for, spelled one way", () => {
   });
 
   test("reaches the handoff options; unset, it is the source's agent (undefined)", () => {
-    expect(resolveHandoffOptions({ session: "s.jsonl", to: "omp" }, {}).to).toBe("omp");
-    expect(resolveHandoffOptions({ session: "s.jsonl" }, {}).to).toBeUndefined();
+    expect(resolveHandoffOptions({ path: "s.jsonl", to: "omp" }, {}).to).toBe("omp");
+    expect(resolveHandoffOptions({ path: "s.jsonl" }, {}).to).toBeUndefined();
   });
 });
 
 describe("resolveHandoffOptions with a config file", () => {
-  const session = { session: "s.jsonl" };
+  const session = { path: "s.jsonl" };
 
   test("the file's settings reach the options, and a base URL in it turns the model engine on", () => {
     const options = resolveHandoffOptions(session, {}, file({ model: "qwen3:8b", "base-url": "http://localhost:11434/v1", "context-window": 32768 }));

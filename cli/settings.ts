@@ -107,7 +107,7 @@ export function parseEngine(value: unknown, label: string): EngineChoice {
 }
 
 /** An agent's name or alias (`claude`), as the format table spells it. */
-function parseAgent(value: unknown, label: string): AgentName {
+export function parseAgent(value: unknown, label: string): AgentName {
   const format = typeof value === "string" ? findFormat(value) : undefined;
   if (format) return format.name;
   throw new AgentError("USAGE", `${label} takes ${describeFormatNames()}, not ${shown(value)}`);

@@ -1,4 +1,4 @@
-import { fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync } from "node:fs";
+import { fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync, utimesSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { fileError } from "./fs-errors.ts";
@@ -134,4 +134,24 @@ export function replaceIfUnchanged(path: string, content: Content, snapshot: Fil
     renameSync(temp, path);
     return true;
   });
+}
+
+/**
+ * Gives `newer` a modification time after `older`'s (now, or just after `older`'s when that is
+ * later: a clock set back, a file from the future); a file system that keeps whole seconds gets
+ * a second more. False when it could not be done.
+ */
+export function makeNewerThan(newer: string, older: string): boolean {
+  try {
+    const olderMs = statSync(older).mtimeMs;
+    let at = Math.max(Date.now(), olderMs + 1);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      utimesSync(newer, at / 1000, at / 1000);
+      if (statSync(newer).mtimeMs > olderMs) return true;
+      at += 1000;
+    }
+  } catch {
+    // Said by the caller.
+  }
+  return false;
 }

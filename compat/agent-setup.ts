@@ -70,11 +70,15 @@ export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string, i
   }
 }
 
-/** The command that continues `session` with one prompt and exits (pi's and omp's print mode). */
-export function continueCommand(agent: Agent, installDir: string, session: string, prompt: string): string[] {
+/**
+ * The command that continues `session` with one prompt and exits (pi's and omp's print mode);
+ * with no session, the most recent one of the folder it runs in (`-c`).
+ */
+export function continueCommand(agent: Agent, installDir: string, session: string | undefined, prompt: string): string[] {
   const bin = join(installDir, agent.bin);
-  if (agent.name === "pi") return [bin, "--print", "--offline", "--no-extensions", "--no-skills", "--no-context-files", "--session", session, prompt];
-  return [bin, "--print", "--no-extensions", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--session", session, prompt];
+  const which = session === undefined ? ["-c"] : ["--session", session];
+  if (agent.name === "pi") return [bin, "--print", "--offline", "--no-extensions", "--no-skills", "--no-context-files", ...which, prompt];
+  return [bin, "--print", "--no-extensions", "--no-skills", "--no-rules", "--no-lsp", "--no-title", ...which, prompt];
 }
 
 /** Environment for pi and omp: no keys of any real provider, telemetry and updates off. */

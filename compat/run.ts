@@ -17,6 +17,7 @@ import { checkCodexHandoff } from "./checks/codex-handoff.ts";
 import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
 import { checkMatrix } from "./checks/matrix.ts";
+import { checkDiscovery } from "./checks/discovery.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
@@ -99,6 +100,7 @@ async function inside(options: Options): Promise<number> {
     const codexAgent = options.agents.find((a) => a.name === "codex");
     if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
     await checkMatrix(options.agents, dirs, checks, dns, say);
+    for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();

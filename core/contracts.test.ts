@@ -9,6 +9,7 @@ import {
   DRY_RUN_REQUESTS_JSON_KEYS,
   HANDOFF_JSON_KEYS,
   INSPECT_JSON_KEYS,
+  LS_SESSION_JSON_KEYS,
 } from "./contracts.ts";
 
 // The README is what scripts are written against: its field list for each --json output must be
@@ -43,6 +44,13 @@ describe("each --json output's fields are the README's", () => {
     const text = row("| `--dry-run` |").replace(/: \[\{[^}]*\}\]/g, "");
     const shapes = [...text.matchAll(/`\{([^}]*)\}`/g)].map((m) => sorted((m[1] ?? "").split(",").map((k) => k.trim())));
     expect(shapes).toEqual([sorted(DRY_RUN_REQUESTS_JSON_KEYS), sorted(DRY_RUN_DOCUMENT_JSON_KEYS), sorted(DRY_RUN_AGENT_JSON_KEYS)]);
+  });
+
+  test("ls --json: each session's fields, `messages` with --long", () => {
+    const text = row("| `--json` | one JSON array of");
+    const listed = /`\{([^}]*)\}`, and `([a-z]+)` with `--long`/.exec(text);
+    const keys = [...(listed?.[1] ?? "").split(",").map((k) => k.trim()), listed?.[2] ?? ""];
+    expect(sorted(keys)).toEqual(sorted(LS_SESSION_JSON_KEYS));
   });
 
   test("inspect --json", () => {

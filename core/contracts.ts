@@ -27,6 +27,25 @@ export interface HandoffJson {
   recorded: boolean;
   condensed: CondenseReport | null;
   redacted: number;
+  /** The command that continues the new session and the folder to run it in; `null` when none can. */
+  resume: { argv: string[]; cwd: string | null } | null;
+}
+
+/** One session in `agent ls --json` (an array of these). */
+export interface LsSessionJson {
+  agent: AgentName;
+  id: string;
+  path: string;
+  cwd: string | null;
+  /** The file's modification time, ISO. */
+  updated: string;
+  bytes: number;
+  /** bytes / 4, of the text (a compressed rollout's decompressed size). */
+  estimatedTokens: number;
+  /** The title the agent shows for it, else the user's first request; on one line. */
+  title: string | null;
+  /** With `--long`: the messages on the session's current branch (null when it could not be read). */
+  messages?: number | null;
 }
 
 /** `agent handoff --dry-run --json` with the model engine. */
@@ -116,6 +135,19 @@ export const HANDOFF_JSON_KEYS = keysOf<HandoffJson>({
   recorded: true,
   condensed: true,
   redacted: true,
+  resume: true,
+});
+
+export const LS_SESSION_JSON_KEYS = keysOf<LsSessionJson>({
+  agent: true,
+  id: true,
+  path: true,
+  cwd: true,
+  updated: true,
+  bytes: true,
+  estimatedTokens: true,
+  title: true,
+  messages: true,
 });
 
 export const DRY_RUN_REQUESTS_JSON_KEYS = keysOf<DryRunRequestsJson>({

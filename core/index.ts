@@ -3,10 +3,10 @@ export { AgentError, errorMessage, isAgentError, type ErrorCode } from "./errors
 export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
 export { readSession } from "./session/formats/read.ts";
-export { describeFormatNames, describeFormats, FORMATS, findFormat } from "./session/formats/table.ts";
+export { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat, formatNamed } from "./session/formats/table.ts";
 export { newerVersionNotice } from "./session/formats/version.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
-export type { AgentHome, AgentLocation, AgentName, NewSessionFile, NewSessionInput, PathSegments, Recording, SessionFormat, SessionPlace } from "./session/formats/types.ts";
+export type { AgentHome, AgentLocation, AgentName, NewSessionFile, NewSessionInput, PathSegments, Recording, ResumeCommand, ResumeTarget, SessionFormat, SessionGlance, SessionPlace } from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
 export { buildInspectReport, renderInspectReport, type InspectReport } from "./session/report.ts";
@@ -27,7 +27,7 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, type Withhold } from "./handoff/withhold.ts";
-export type { ConfigJson, DryRunAgentJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson } from "./contracts.ts";
+export type { ConfigJson, DryRunAgentJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson, LsSessionJson } from "./contracts.ts";
 export { parseJsonOrUndefined } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";

@@ -102,7 +102,7 @@ export async function checkClaudeCodeReading(agent: Agent, dir: string, checks: 
         const text = readFileSync(file, "utf8").replaceAll("/home/dev/shop", sandbox.project).replaceAll("/tmp/agent-compat/claude-code-transcript/project", sandbox.project);
         const session = readClaudeCodeSession(text, file);
         placeSession(sandbox, session.header.id, text);
-        const sent = await runClaude(agent, dir, sandbox, fake, dns, PROBE, session.header.id);
+        const sent = await runClaude(agent, dir, sandbox, fake, dns, PROBE, ["--resume", session.header.id]);
         const analysis = analyzeBranch(session);
         const difference = DIFFERENCES[name] ?? { theirsOnly: [], oursOnly: [] };
         const theirs = theirItems(sent).filter((item) => !difference.theirsOnly.includes(item));

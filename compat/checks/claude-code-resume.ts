@@ -74,7 +74,7 @@ export async function checkClaudeCodeResume(agent: Agent, dir: string, checks: C
         await Bun.write(source, relocated(file, sandbox.project));
         const made = await handOff(sandbox, source, dns);
         const ours = ourLines(made.content);
-        const sent = await runClaude(agent, dir, sandbox, fake, dns, NEXT, made.sessionId);
+        const sent = await runClaude(agent, dir, sandbox, fake, dns, NEXT, ["--resume", made.sessionId]);
         // For some models Claude Code 2.1.328 puts `system` entries (settings, no words) between the messages.
         const [first, second] = sent.messages.map(blocksOf).filter((m) => m.role !== "system");
         must(first?.role === "user" && first.blocks.length >= 1 && first.blocks[0]?.text === ours.document, "the handoff document is not the first user message, verbatim");

@@ -28,6 +28,9 @@ export function claudeEnv(sandbox: Sandbox, fake: FakeModelServer): Record<strin
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
     DISABLE_TELEMETRY: "1",
+    // Its interactive screen looks for updates and installs the official plugin marketplace at start.
+    DISABLE_UPDATES: "1",
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: "1",
   });
 }
 
@@ -61,12 +64,13 @@ function conversationRequest(fake: FakeModelServer, from: number, prompt: string
 }
 
 /**
- * Runs `claude -p [--resume <id>] <prompt>` in the sandbox project (no `--model`: the model is
- * the one Claude Code picks); returns the conversation request it sent.
+ * Runs `claude -p [which] <prompt>` in the sandbox project (no `--model`: the model is the one
+ * Claude Code picks): `which` is none for a new conversation, `--resume <id>`, or `-c` for the
+ * folder's most recent; returns the conversation request it sent.
  */
-export async function runClaude(agent: Agent, dir: string, sandbox: Sandbox, fake: FakeModelServer, dns: DnsLog, prompt: string, sessionId?: string): Promise<SentRequest> {
+export async function runClaude(agent: Agent, dir: string, sandbox: Sandbox, fake: FakeModelServer, dns: DnsLog, prompt: string, which: readonly string[] = []): Promise<SentRequest> {
   const before = fake.requests.length;
-  const resume = sessionId === undefined ? [] : ["--resume", sessionId];
+  const resume = [...which];
   const run = await runAgent([join(dir, agent.bin), "-p", ...resume, prompt], { cwd: sandbox.project, env: claudeEnv(sandbox, fake), timeoutMs: 120_000 }, dns);
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));

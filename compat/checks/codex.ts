@@ -16,16 +16,22 @@ import { must } from "./report.ts";
 /** Codex's own folder in the sandbox (CODEX_HOME; the same as its default under the sandbox's HOME). */
 export const codexHomeOf = (sandbox: Sandbox) => join(sandbox.home, ".codex");
 
-/** Codex pointed at the fake, the sandbox project trusted ahead (its TUI asks otherwise). */
-export function prepareCodex(sandbox: Sandbox, fake: FakeModelServer): string {
+/** Codex's environment in the sandbox: its folder, the key for the fake. */
+export const codexEnv = (sandbox: Sandbox, codexHome = codexHomeOf(sandbox)) => sandbox.env({ CODEX_HOME: codexHome, COMPAT_FAKE_KEY: FAKE_KEY });
+
+/**
+ * Codex pointed at the fake, the sandbox project trusted ahead (its TUI asks otherwise); `extra`
+ * lines (TOML) at the top level.
+ */
+export function prepareCodex(sandbox: Sandbox, fake: FakeModelServer, extra: readonly string[] = []): string {
   const codexHome = codexHomeOf(sandbox);
-  configureCodex(codexHome, fake.origin, [`[projects."${sandbox.project}"]`, 'trust_level = "trusted"']);
+  configureCodex(codexHome, fake.origin, [...extra, `[projects."${sandbox.project}"]`, 'trust_level = "trusted"']);
   return codexHome;
 }
 
 /** `codex exec resume <id|--last> "<prompt>"`: the thread it continued and the input of its first model request. */
 export async function execResume(agent: Agent, dir: string, sandbox: Sandbox, codexHome: string, fake: FakeModelServer, target: string[], prompt: string, dns: DnsLog): Promise<{ thread: string | undefined; input: unknown[]; model: string }> {
-  const env = sandbox.env({ CODEX_HOME: codexHome, COMPAT_FAKE_KEY: FAKE_KEY });
+  const env = codexEnv(sandbox, codexHome);
   const before = fake.requests.length;
   const run = await runAgent([join(dir, agent.bin), "exec", "--skip-git-repo-check", "--json", "resume", ...target, prompt], { cwd: sandbox.project, env, timeoutMs: 120_000 }, dns);
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);

@@ -38,6 +38,15 @@ const SOURCES: Record<AgentName, string> = {
   codex: "fixtures/real/codex/rollout.jsonl",
 };
 
+/**
+ * The name each source's file has where its agent keeps it: Codex's own name for the rollout (it
+ * keeps only `rollout-*.jsonl` files as sessions, and so does discovery); the others' names as
+ * committed.
+ */
+function placedName(source: AgentName): string {
+  return source === "codex" ? "rollout-2026-11-30T12-52-57-01a22c83-ffcf-7703-8435-2c3998d6a9a2.jsonl" : basename(SOURCES[source]);
+}
+
 /** The model each source resumes with in its own agent, as the model request names it. */
 const SOURCE_MODELS: Record<AgentName, string> = { pi: "gpt-5", omp: "gpt-5", "claude-code": "claude-sonnet-4-5", codex: "gpt-5" };
 
@@ -68,12 +77,12 @@ function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): string {
 }
 
 /** The source transcript, its working directory moved into the sandbox, where its own agent keeps it; its path. */
-function placeSource(source: AgentName, sandbox: Sandbox): string {
+export function placeSource(source: AgentName, sandbox: Sandbox): string {
   const file = SOURCES[source];
   const text = readFileSync(join(REPO, file), "utf8").replaceAll(`${SCRATCH_ROOT}/${source}-transcript/project`, sandbox.project);
   const folder = agentFolder(source, sandbox, new Date());
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const path = join(folder, basename(file));
+  const path = join(folder, placedName(source));
   writeFileSync(path, text);
   return path;
 }

@@ -7,12 +7,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent, AgentName } from "../agents.ts";
-import { agentEnv, configureAgent, continueCommand } from "../agent-setup.ts";
+import { agentEnv, configureAgent, continueCommand, FAKE_KEY } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
-import { checkTranscript, claudeConfigDir, runClaude } from "./claude-code.ts";
-import { checkRollout, codexHomeOf, execResume, prepareCodex } from "./codex.ts";
+import { checkTranscript, claudeConfigDir, claudeEnv, runClaude } from "./claude-code.ts";
+import { checkRollout, codexEnv, codexHomeOf, execResume, prepareCodex } from "./codex.ts";
 import { must } from "./report.ts";
 import { carriesVerbatim, checkSessionFile, conversationRequests } from "./session-file.ts";
 
@@ -48,8 +48,21 @@ export interface ResumeTarget {
    * sources' own models, so a check tells the two apart.
    */
   defaultModel: string;
-  /** Continues `session` with `prompt` in the sandbox's project, headless; the request that carried the prompt. */
-  resume(run: TargetRun, session: WrittenSession, prompt: string): Promise<SentTurn>;
+  /**
+   * Continues `session` with `prompt` in the sandbox's project, headless; the request that carried
+   * the prompt. With no session, the agent's own "continue the most recent session of this
+   * folder" (`pi -c`, `claude -c`, `codex exec resume --last`).
+   */
+  resume(run: TargetRun, session: WrittenSession | undefined, prompt: string): Promise<SentTurn>;
+  /** The environment the agent runs with in the sandbox (its configuration there, the fake's key). */
+  env(run: TargetRun): Record<string, string>;
+  /** What its interactive screen needs beyond `prepare`: first-run questions answered ahead, update checks off. */
+  prepareScreen(run: TargetRun): void;
+  /**
+   * Names its interactive screen looks up at start whatever the configuration says, carrying
+   * nothing of the session (the namespace refuses them anyway).
+   */
+  screenLookups: readonly string[];
   /** After the agent's turn: the file still starts with our bytes and is one valid session; a note for the report. */
   checkFile(session: WrittenSession): string;
 }
@@ -57,13 +70,17 @@ export interface ResumeTarget {
 /** pi and omp: print mode on the file (`--session <path>`), against the fake's Chat Completions. */
 const piFamily: ResumeTarget = {
   prepare: ({ agent, dir, sandbox, fake }) => {
-    const settings = agent.name === "pi" ? { defaultProvider: "openai", defaultModel: "gpt-5.1" } : { modelRoles: { default: "openai/gpt-5.1" } };
+    // omp's interactive screen looks for a newer omp at start (print mode does not).
+    const settings = agent.name === "pi" ? { defaultProvider: "openai", defaultModel: "gpt-5.1" } : { modelRoles: { default: "openai/gpt-5.1" }, startup: { checkUpdate: false } };
     configureAgent(agent, sandbox, fake.origin, dir, settings);
   },
   defaultModel: "gpt-5.1",
+  env: ({ sandbox }) => agentEnv(sandbox),
+  prepareScreen: () => {},
+  screenLookups: [],
   async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
     const before = fake.requests.length;
-    const run = await runAgent(continueCommand(agent, dir, session.path, prompt), { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 }, dns);
+    const run = await runAgent(continueCommand(agent, dir, session?.path, prompt), { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 }, dns);
     must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
     must(run.exitCode === 0, describeRun(run));
     const turn = conversationRequests(fake.requests.slice(before), "").find((request) => carriesVerbatim(request.messages, prompt));
@@ -80,7 +97,19 @@ const claudeCode: ResumeTarget = {
     writeFileSync(join(claudeConfigDir(sandbox), "settings.json"), JSON.stringify({ model: "claude-opus-4-5" }));
   },
   defaultModel: "claude-opus-4-5",
-  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) => runClaude(agent, dir, sandbox, fake, dns, prompt, session.id),
+  env: ({ sandbox, fake }) => claudeEnv(sandbox, fake),
+  // Its screen asks for a theme, trust in the folder and approval of the key on a first start.
+  prepareScreen: ({ sandbox }) => {
+    const state = {
+      hasCompletedOnboarding: true,
+      theme: "dark",
+      customApiKeyResponses: { approved: [FAKE_KEY.slice(-20)], rejected: [] },
+      projects: { [sandbox.project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+    };
+    writeFileSync(join(claudeConfigDir(sandbox), ".claude.json"), JSON.stringify(state));
+  },
+  screenLookups: [],
+  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) => runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"]),
   checkFile: (session) => checkTranscript(session.path, session.content),
 };
 
@@ -89,9 +118,14 @@ const codex: ResumeTarget = {
   prepare: ({ sandbox, fake }) => void prepareCodex(sandbox, fake),
   // configureCodex's `model`; Codex resumes with its configured model, whatever the file says.
   defaultModel: "gpt-5",
+  env: ({ sandbox }) => codexEnv(sandbox),
+  // Its screen looks for a newer Codex and fetches a tip of the day at start.
+  prepareScreen: ({ sandbox, fake }) => void prepareCodex(sandbox, fake, ["check_for_update_on_startup = false", "tui.show_tooltips = false"]),
+  // The tip of the day (openai/codex's announcement_tip.toml), fetched even with tooltips off.
+  screenLookups: ["raw.githubusercontent.com"],
   async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
-    const sent = await execResume(agent, dir, sandbox, codexHomeOf(sandbox), fake, [session.id], prompt, dns);
-    must(sent.thread === session.id, `continued thread ${sent.thread}, not ${session.id}`);
+    const sent = await execResume(agent, dir, sandbox, codexHomeOf(sandbox), fake, session ? [session.id] : ["--last"], prompt, dns);
+    if (session) must(sent.thread === session.id, `continued thread ${sent.thread}, not ${session.id}`);
     must(carriesVerbatim(sent.input, prompt), "the prompt is not in its request");
     return { model: sent.model, messages: sent.input };
   },

@@ -5,6 +5,7 @@
  * function in Claude Code 2.1.328's bundle (its cli code inside the native binary).
  */
 import { describe, expect, test } from "bun:test";
+import { win32 } from "node:path";
 import { claudeCodeLocation, claudeProjectFolderName } from "./claude-code/location.ts";
 import { codexLocation, localDateFolders } from "./codex/location.ts";
 import { ompBlobFolder, ompFolderName, ompLocation } from "./omp/location.ts";
@@ -125,5 +126,34 @@ describe("what a cwd makes is always one folder name", () => {
       expect(name).not.toMatch(/[/\\]/);
       expect(["", ".", ".."]).not.toContain(name);
     }
+  });
+});
+
+/**
+ * Windows paths, by the rules above (the agents were not run on Windows): every separator and
+ * the drive's colon become `-`, and the folders are segments that node:path joins with the
+ * platform's separator, so nothing here assumes `/`.
+ */
+describe("Windows paths: separators and drive letters", () => {
+  test.each([
+    // cwd, pi, omp (home /home/me), Claude Code
+    ["D:\\", "--D----", "--D----", "D--"],
+    ["c:\\Users\\me\\app", "--c--Users-me-app--", "--c--Users-me-app--", "c--Users-me-app"],
+    ["C:/Users/me/app", "--C--Users-me-app--", "--C--Users-me-app--", "C--Users-me-app"],
+    ["\\\\server\\share\\x", "---server-share-x--", "---server-share-x--", "--server-share-x"],
+  ])("%p: pi %p, omp %p, Claude Code %p", (cwd, pi, omp, claude) => {
+    expect(piFolderName(cwd)).toBe(pi);
+    expect(ompFolderName(cwd, HOME.home, HOME.tmpdir)).toBe(omp);
+    expect(claudeProjectFolderName(cwd)).toBe(claude);
+  });
+
+  const windowsHome: AgentHome = { home: "C:\\Users\\me", env: {}, tmpdir: "C:\\Users\\me\\AppData\\Local\\Temp" };
+  test.each<[string, AgentLocation, string]>([
+    ["pi", piLocation, "C:\\Users\\me\\.pi\\agent\\sessions\\--C--Users-me-src-app--"],
+    ["omp", ompLocation, "C:\\Users\\me\\.omp\\agent\\sessions\\-src-app"],
+    ["Claude Code", claudeCodeLocation, "C:\\Users\\me\\.claude\\projects\\C--Users-me-src-app"],
+    ["Codex", codexLocation, "C:\\Users\\me\\.codex\\sessions\\2026\\11\\30"],
+  ])("%s: a session of C:\\Users\\me\\src\\app goes in %p", (_, location, folder) => {
+    expect(win32.join(...location.sessionFolder(place("C:\\Users\\me\\src\\app", windowsHome)))).toBe(folder);
   });
 });

@@ -115,18 +115,73 @@ export interface SessionPlace extends AgentHome {
  */
 export type PathSegments = readonly string[];
 
+/** Which files under an agent's sessions root are its sessions. */
+export interface SessionFileLayout {
+  /**
+   * How many folders lie between the root and a session file: 1 for a folder per cwd (pi, omp,
+   * Claude Code), 3 for Codex's `YYYY/MM/DD`, 0 when every session is in the root itself.
+   * Nothing deeper is a session (Claude Code's subagents, omp's task artifacts live deeper).
+   */
+  folders: number;
+  /** Whether a file name at that depth is one of its sessions (not a subagent's, an index, a lock). */
+  isSessionName(name: string): boolean;
+}
+
 /** Where an agent keeps its sessions: pure facts, so cli does all the file-system work. */
 export interface AgentLocation {
   /** The folder under which the agent keeps every session (where discovery would look). */
   sessionsRoot(home: AgentHome): PathSegments;
   /** The folder the agent itself would put a new session for `place.cwd` in. */
   sessionFolder(place: SessionPlace): PathSegments;
+  /** Which files under `sessionsRoot` are sessions. */
+  sessionFiles(home: AgentHome): SessionFileLayout;
+  /**
+   * Whether `sessionFolder` of a cwd holds every session of that cwd (its name comes from the
+   * cwd), so finding them needs no other folder; Codex files sessions by date instead.
+   */
+  filesByCwd: boolean;
   /**
    * The agent finds a session by id (and lists it) only in its own folder for the cwd (Claude
    * Code's project folder, Codex's dated folders), so a new session goes there even when the
    * source, of the same agent, lies elsewhere. pi and omp open any file by its path.
    */
   findsSessionsOnlyInItsFolder?: boolean;
+}
+
+/** A session file's first and last lines (raw text, whole lines only, blank lines left out), and its name. */
+export interface GlanceInput {
+  head: readonly string[];
+  /** The last lines; they may repeat some of `head` when the file is short. */
+  tail: readonly string[];
+  fileName: string;
+}
+
+/** What a session's first and last lines tell, without reading the rest: enough to list and find it. */
+export interface SessionGlance {
+  id: string;
+  /** The working directory the session recorded (its start), if the lines read say. */
+  cwd: string | undefined;
+  /** The title the agent shows for it (one the user gave, or one it generated), on one line. */
+  title: string | undefined;
+  /** The first thing the user asked, on one line, when the head holds it. */
+  firstRequest: string | undefined;
+}
+
+/** A session file to continue in its agent. */
+export interface ResumeTarget {
+  sessionId: string;
+  /** Its absolute path. */
+  path: string;
+  /** The working directory the session records. */
+  cwd: string | undefined;
+  /** Its path below the agent's sessions root (folders, then the file name); undefined when it lies elsewhere. */
+  underRoot: PathSegments | undefined;
+}
+
+/** The command that continues a session in its agent, and the folder to run it in. */
+export interface ResumeCommand {
+  argv: readonly string[];
+  cwd: string | undefined;
 }
 
 /**
@@ -165,6 +220,17 @@ export interface SessionFormat {
   testedVersion: string | undefined;
   /** Where the agent keeps its sessions. */
   location: AgentLocation;
+  /**
+   * What a file's first and last lines say (its id, cwd, title), for listing and finding
+   * sessions without reading them whole; undefined when they are not one of its sessions
+   * (another format's file, a subagent's transcript).
+   */
+  glance(lines: GlanceInput): SessionGlance | undefined;
+  /**
+   * The command that continues a session file in the agent (`pi --session <file>`,
+   * `claude --resume <id>`, …); undefined when the agent cannot open a file where it lies.
+   */
+  resumeCommand(target: ResumeTarget): ResumeCommand | undefined;
   /** Where the agent keeps the content-addressed blobs its sessions refer to (omp's images), if it does. */
   blobFolder?: (home: AgentHome) => PathSegments;
 }

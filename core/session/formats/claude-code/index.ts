@@ -1,8 +1,19 @@
-import type { SessionFormat } from "../types.ts";
+import type { ResumeCommand, ResumeTarget, SessionFormat } from "../types.ts";
 import { detectClaudeCode } from "./detect.ts";
-import { claudeCodeLocation } from "./location.ts";
+import { glanceClaudeCode } from "./glance.ts";
+import { claudeCodeLocation, claudeProjectFolderName } from "./location.ts";
 import { readClaudeCodeSession } from "./read.ts";
 import { CLAUDE_CODE_TESTED_VERSION, renderClaudeCodeSession } from "./write.ts";
+
+/**
+ * `claude --resume <id>`, run in the session's cwd: Claude Code looks for the id in that cwd's
+ * project folder. A file anywhere else it opens by its path (a lookup by id elsewhere was seen
+ * both to work and not to).
+ */
+function resumeCommand({ sessionId, path, cwd, underRoot }: ResumeTarget): ResumeCommand {
+  const inProjectFolder = cwd !== undefined && underRoot?.length === 2 && underRoot[0] === claudeProjectFolderName(cwd) && underRoot[1] === `${sessionId}.jsonl`;
+  return { argv: ["claude", "--resume", inProjectFolder ? sessionId : path], cwd };
+}
 
 /**
  * Claude Code (Anthropic's coding agent): its transcripts read into the common model, and new
@@ -17,4 +28,6 @@ export const claudeCode: SessionFormat = {
   renderNewSession: renderClaudeCodeSession,
   location: claudeCodeLocation,
   testedVersion: CLAUDE_CODE_TESTED_VERSION,
+  glance: glanceClaudeCode,
+  resumeCommand,
 };

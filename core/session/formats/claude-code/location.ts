@@ -31,9 +31,15 @@ function configDir({ home, env }: AgentHome): PathSegments {
   return dir ? [dir] : [home, ".claude"];
 }
 
+/** `<session id>.jsonl`: a subagent's `agent-<id>.jsonl` beside it is no session of its own. */
+const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
 /** Where Claude Code 2.1.328 keeps sessions: `projects/<folder name of the cwd>/<session id>.jsonl`. */
 export const claudeCodeLocation: AgentLocation = {
   findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...configDir(home), "projects"],
   sessionFolder: (place: SessionPlace) => [...configDir(place), "projects", claudeProjectFolderName(place.cwd)],
+  // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.
+  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name) }),
+  filesByCwd: true,
 };

@@ -1,6 +1,7 @@
 /** Codex CLI rollouts: read them into the common model, write a new one holding a handoff. */
 import { isObject } from "../../../json.ts";
 import type { SessionFormat } from "../types.ts";
+import { glanceCodex } from "./glance.ts";
 import { codexLocation } from "./location.ts";
 import { readCodexRollout } from "./read.ts";
 import { renderCodexSession } from "./write.ts";
@@ -33,4 +34,7 @@ export const codex: SessionFormat = {
   // Codex-only provider starts with pi's default model, and omp's tries its own default).
   sharedProviders: ["openai"],
   testedVersion: TESTED_VERSION,
+  glance: glanceCodex,
+  // Codex finds a rollout by the id in its name, only under its own sessions folder; it takes no path.
+  resumeCommand: ({ sessionId, cwd, underRoot }) => (underRoot === undefined ? undefined : { argv: ["codex", "resume", sessionId], cwd }),
 };

@@ -21,4 +21,7 @@ export const codexLocation: AgentLocation = {
   findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...codexHome(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
+  // Newer versions may keep a finished rollout compressed.
+  sessionFiles: () => ({ folders: 3, isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name) }),
+  filesByCwd: false,
 };

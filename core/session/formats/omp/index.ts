@@ -1,4 +1,5 @@
 import { readPiFamilyHead } from "../pi/detect.ts";
+import { glancePiFamily } from "../pi/glance.ts";
 import { parseSession } from "../pi/parse.ts";
 import { renderRecording } from "../pi/write.ts";
 import type { SessionFormat } from "../types.ts";
@@ -24,4 +25,8 @@ export const omp: SessionFormat = {
   testedVersion: "18.2.3",
   location: ompLocation,
   blobFolder: ompBlobFolder,
+  glance: glancePiFamily,
+  // omp's own hint is `omp --resume <id>`; by its path (any argument with a `/`) it opens the
+  // file wherever it lies, whatever profile it was made under.
+  resumeCommand: ({ path, cwd }) => ({ argv: ["omp", "--resume", path], cwd }),
 };

@@ -1,3 +1,4 @@
+import { piSessionFiles } from "../pi/location.ts";
 import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../types.ts";
 
 /** The profile names omp accepts (`OMP_PROFILE=work`); any other value makes omp refuse to start. */
@@ -67,6 +68,9 @@ export function ompFolderName(cwd: string, home: string, tmpdir: string): string
 export const ompLocation: AgentLocation = {
   sessionsRoot: (home) => [...agentDir(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...agentDir(place), "sessions", ompFolderName(place.cwd, place.home, place.tmpdir)],
+  // A subagent's session lies in a folder beside its parent's file, one level deeper.
+  sessionFiles: () => piSessionFiles(1),
+  filesByCwd: true,
 };
 
 export function ompBlobFolder(home: AgentHome): PathSegments {

@@ -1,5 +1,6 @@
 import type { SessionFormat } from "../types.ts";
 import { readPiFamilyHead } from "./detect.ts";
+import { glancePiFamily } from "./glance.ts";
 import { piLocation } from "./location.ts";
 import { parseSession } from "./parse.ts";
 import { renderNewSession, renderRecording } from "./write.ts";
@@ -22,4 +23,7 @@ export const pi: SessionFormat = {
   record: renderRecording,
   testedVersion: "0.73.1",
   location: piLocation,
+  glance: glancePiFamily,
+  // pi opens a file named by its path wherever it lies, in the cwd the session records.
+  resumeCommand: ({ path, cwd }) => ({ argv: ["pi", "--session", path], cwd }),
 };

@@ -1,4 +1,4 @@
-import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../types.ts";
+import type { AgentHome, AgentLocation, PathSegments, SessionFileLayout, SessionPlace } from "../types.ts";
 
 /** `~` and `~/…` in pi's variables mean the home folder, as pi expands them. */
 function expandHome(path: string, home: string): string {
@@ -26,8 +26,16 @@ export function piFolderName(cwd: string): string {
   return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
 }
 
+/** Every `.jsonl` in a session folder is one (pi lists them so); omp's layout is the same. */
+export function piSessionFiles(folders: number): SessionFileLayout {
+  return { folders, isSessionName: (name) => name.endsWith(".jsonl") };
+}
+
 /** Where pi 0.73.1 keeps sessions (its config.ts, session-manager.ts and main.ts say so). */
 export const piLocation: AgentLocation = {
   sessionsRoot: (home) => sharedSessionFolder(home) ?? [...agentDir(home), "sessions"],
   sessionFolder: (place: SessionPlace) => sharedSessionFolder(place) ?? [...agentDir(place), "sessions", piFolderName(place.cwd)],
+  // With PI_CODING_AGENT_SESSION_DIR every session is in that one folder.
+  sessionFiles: (home) => piSessionFiles(sharedSessionFolder(home) ? 0 : 1),
+  filesByCwd: true,
 };

@@ -1,0 +1,209 @@
+/**
+ * Finding sessions on this machine: where each agent keeps them comes from its format
+ * (`location`: the root, how deep session files lie, which folder holds a cwd's sessions); the
+ * walking happens here. A session belongs to a folder when the cwd it RECORDED is that folder
+ * (folder names are lossy encodings of a cwd: the header is trusted, the name only narrows the
+ * search). Each file is glanced at (its first and last lines), never read whole.
+ */
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { detectFormat, type AgentHome, type SessionFormat, type SessionGlance } from "../core/index.ts";
+import { joinSegments } from "./agent-home.ts";
+import { glanceFile } from "./glance-file.ts";
+
+export interface FoundSession {
+  format: SessionFormat;
+  /** Where it was found (under the agent's root). */
+  path: string;
+  /** Its size on disk. */
+  bytes: number;
+  /** The size of its text (larger for a compressed rollout). */
+  textBytes: number;
+  mtimeMs: number;
+  glance: SessionGlance;
+}
+
+export interface DiscoveryScope {
+  /** The agents to look for, in the table's order. */
+  formats: readonly SessionFormat[];
+  /** Only sessions that recorded this folder as their cwd (a real path); every session when undefined. */
+  cwd?: string;
+  /** Other spellings of `cwd` the agents may have used for its folder name (a path through a link, `$PWD`). */
+  cwdAliases?: readonly string[];
+}
+
+export interface Discovery {
+  /** Newest first (by the file's modification time, as the agents pick "the most recent"). */
+  sessions: FoundSession[];
+  /** The folders looked in, for a message when nothing was found. */
+  lookedIn: string[];
+}
+
+/** Reports a folder or file that could not be read: a warning, shown with `--verbose`. */
+export type Warn = (line: string) => void;
+
+function reasonOf(error: unknown): string {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ELOOP") return "too many symbolic links";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A path with its links resolved; undefined when there is nothing there. */
+function realOrNothing(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** A session file found under a root: its path as found, and the file itself (links resolved). */
+interface Found {
+  path: string;
+  real: string;
+}
+
+/** A session file, and the agents whose roots it was found under (two when they share one). */
+interface Candidate extends Found {
+  claims: SessionFormat[];
+}
+
+/** Whether `path` (links resolved) is a folder, or a regular file; false when it went away. */
+function isKind(path: string, kind: "folder" | "file"): boolean {
+  try {
+    const stats = statSync(path);
+    return kind === "folder" ? stats.isDirectory() : stats.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The session files `depth` folders below `dir`, walked within `rootReal` only: a link is
+ * followed when what it points to lies inside the root and was not walked already (so no link
+ * leads out, and none round in a loop); a folder that cannot be read is reported and passed over.
+ */
+function walk(dir: string, depth: number, rootReal: string, isSessionName: (name: string) => boolean, seen: Set<string>, out: Found[], warn: Warn): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warn(`${dir}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (depth === 0 && !isSessionName(entry.name)) continue;
+    let real = path;
+    if (entry.isSymbolicLink()) {
+      const target = realOrNothing(path);
+      if (target === undefined || !inside(rootReal, target)) continue;
+      real = target;
+    } else if (!(depth > 0 ? entry.isDirectory() : entry.isFile())) continue;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    if (depth > 0) {
+      if (real === path || isKind(real, "folder")) walk(path, depth - 1, rootReal, isSessionName, seen, out, warn);
+    } else if (real === path || isKind(real, "file")) out.push({ path, real });
+  }
+}
+
+/** The folders to look in for `format`: its root, or, for sessions of one cwd, that cwd's own folder(s). */
+function searchFolders(format: SessionFormat, home: AgentHome, scope: DiscoveryScope, now: Date): { folders: string[]; depth: number } {
+  const layout = format.location.sessionFiles(home);
+  const root = joinSegments(format.location.sessionsRoot(home));
+  if (scope.cwd === undefined || !format.location.filesByCwd) return { folders: [root], depth: layout.folders };
+  const place = (cwd: string) => joinSegments(format.location.sessionFolder({ ...home, cwd, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() }));
+  const folders = [...new Set([scope.cwd, ...(scope.cwdAliases ?? [])].map(place))];
+  return { folders, depth: 0 };
+}
+
+/** The session files of every agent in scope; a file two agents share a root for goes to the one its first lines name. */
+function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string[], warn: Warn): Candidate[] {
+  const now = new Date();
+  const byReal = new Map<string, Candidate>();
+  for (const format of scope.formats) {
+    const root = joinSegments(format.location.sessionsRoot(home));
+    const rootReal = realOrNothing(root);
+    const { folders, depth } = searchFolders(format, home, scope, now);
+    lookedIn.push(...folders);
+    if (rootReal === undefined) continue;
+    const { isSessionName } = format.location.sessionFiles(home);
+    const found: Found[] = [];
+    // The root itself counts as walked: a link back to it leads nowhere new.
+    const seen = new Set<string>([rootReal]);
+    for (const folder of folders) {
+      // A folder for a cwd is walked as part of its root: a link in it may not lead out either.
+      const start = folder === root ? rootReal : resolve(rootReal, relative(root, folder));
+      if (inside(rootReal, start)) walk(start, depth, rootReal, isSessionName, seen, found, warn);
+    }
+    for (const file of found) {
+      const known = byReal.get(file.real);
+      if (known) known.claims.push(format);
+      else byReal.set(file.real, { ...file, claims: [format] });
+    }
+  }
+  return [...byReal.values()];
+}
+
+/**
+ * Whether a recorded cwd names `cwd` (a real path): as written, or once its links are resolved.
+ * Only an absolute path names a folder: a relative one (`.`) would name whichever folder we run in.
+ */
+function sameFolder(recorded: string | undefined, cwd: string, cache: Map<string, string | undefined>): boolean {
+  if (recorded === undefined || !isAbsolute(recorded)) return false;
+  const absolute = resolve(recorded);
+  if (absolute === cwd) return true;
+  if (!cache.has(absolute)) cache.set(absolute, realOrNothing(absolute));
+  return cache.get(absolute) === cwd;
+}
+
+/**
+ * The sessions in scope, newest first. Files that are not sessions (an index, a subagent's
+ * transcript, another agent's file) are passed over silently; unreadable ones are reported.
+ */
+export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: Warn): Discovery {
+  const lookedIn: string[] = [];
+  const candidates = findCandidates(home, scope, lookedIn, warn);
+  const realCwds = new Map<string, string | undefined>();
+  const sessions: FoundSession[] = [];
+  for (const candidate of candidates) {
+    let seen: ReturnType<typeof glanceFile>;
+    const [claimed] = candidate.claims;
+    if (claimed === undefined) continue;
+    let format = claimed;
+    try {
+      seen = glanceFile(format, candidate.path);
+      // Two agents keeping sessions in one folder (pi's and omp's PI_CODING_AGENT_DIR): the file's own lines say whose it is.
+      const named = candidate.claims.length > 1 && seen ? detectFormat(seen.ends.head) : undefined;
+      if (named && named !== format && candidate.claims.includes(named)) {
+        format = named;
+        seen = glanceFile(format, candidate.path);
+      }
+    } catch (error) {
+      warn(`${candidate.path}: cannot read this file (${reasonOf(error)}); left out`);
+      continue;
+    }
+    if (seen === undefined) continue;
+    if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
+    sessions.push({ format, path: candidate.path, bytes: seen.ends.bytes, textBytes: seen.ends.textBytes, mtimeMs: seen.ends.mtimeMs, glance: seen.glance });
+  }
+  sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+  return { sessions, lookedIn };
+}
+
+/** A path below `root` as segments (`[]` for the root itself), links resolved; undefined when it lies elsewhere. */
+export function pathUnder(root: string, path: string): string[] | undefined {
+  const from = realOrNothing(root) ?? resolve(root);
+  const to = realOrNothing(path) ?? resolve(path);
+  if (!inside(from, to)) return undefined;
+  const rel = relative(from, to);
+  return rel === "" ? [] : rel.split(sep);
+}

@@ -1,0 +1,190 @@
+/**
+ * How `agent ls` shows sessions (pure): one JSON object per session; on a terminal a table that
+ * fits its width; in a pipe one tab-separated line per session with every field whole.
+ */
+import { sep } from "node:path";
+import type { LsSessionJson } from "../core/index.ts";
+
+/** One session as `agent ls --json` prints it: the contract lives in core (core/contracts.ts). */
+export type ListedSession = LsSessionJson;
+
+/** A rough count of tokens: four bytes of text each, as everywhere in this tool's estimates. */
+export function estimateTokensOfBytes(bytes: number): number {
+  return Math.ceil(bytes / 4);
+}
+
+/** `3 minutes ago`, `2 days ago`: how long ago a session was last written, for messages. */
+export function describeAge(mtimeMs: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - mtimeMs) / 1000));
+  const steps: [number, string][] = [
+    [86_400 * 365, "year"],
+    [86_400 * 30, "month"],
+    [86_400, "day"],
+    [3600, "hour"],
+    [60, "minute"],
+  ];
+  for (const [size, unit] of steps) {
+    const count = Math.floor(seconds / size);
+    if (count >= 1) return `${count} ${unit}${count === 1 ? "" : "s"} ago`;
+  }
+  return "just now";
+}
+
+/** `2026-11-30 12:52` in the user's time zone (`utcOffsetMinutes` east of UTC). */
+export function localMinute(ms: number, utcOffsetMinutes: number): string {
+  return new Date(ms + utcOffsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** `812`, `12K`, `3.4M`, `1.2G`: sizes as `ls -h` writes them. */
+export function formatBytes(bytes: number): string {
+  const units = ["K", "M", "G", "T"];
+  let value = bytes;
+  let unit = "";
+  for (const next of units) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  if (unit === "") return String(bytes);
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)}${unit}`;
+}
+
+/** `950`, `3.1k`, `12k`, `1.3M`. */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${tokens < 10_000 ? (tokens / 1000).toFixed(1).replace(/\.0$/, "") : Math.round(tokens / 1000)}k`;
+  return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** Columns a character takes on a terminal: East Asian wide characters and emoji two, combining marks none. */
+function charWidth(code: number): number {
+  if ((code >= 0x300 && code <= 0x36f) || (code >= 0x200b && code <= 0x200f) || code === 0xfe0f) return 0;
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += charWidth(char.codePointAt(0) ?? 0);
+  return width;
+}
+
+/** `text` cut to `width` columns, an ellipsis marking the cut. */
+export function fitEnd(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  let used = 0;
+  for (const char of text) {
+    const w = charWidth(char.codePointAt(0) ?? 0);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** A path cut in its middle to `width` columns, so both its start and its file name show. */
+export function fitMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width || width < 5) return text;
+  const chars = [...text];
+  const keepEnd = Math.ceil((width - 1) / 2);
+  const keepStart = width - 1 - keepEnd;
+  return `${chars.slice(0, keepStart).join("")}…${chars.slice(chars.length - keepEnd).join("")}`;
+}
+
+/** For each id, its shortest start (at least 8 characters) that no other listed id shares. */
+export function shortIds(ids: readonly string[]): string[] {
+  const lower = ids.map((id) => id.toLowerCase());
+  return ids.map((id, i) => {
+    let length = Math.min(8, id.length);
+    for (const [j, other] of lower.entries()) {
+      if (j === i || other === lower[i]) continue;
+      let shared = 0;
+      while (shared < other.length && other[shared] === lower[i]?.[shared]) shared++;
+      length = Math.max(length, Math.min(id.length, shared + 1));
+    }
+    return id.slice(0, length);
+  });
+}
+
+/**
+ * `~/…` for a path inside the home folder: shorter, and still a path a shell understands.
+ * `separator` is the platform's (node:path's `sep`: `\` on Windows).
+ */
+export function tildePath(path: string, home: string, separator: string = sep): string {
+  const base = home.endsWith(separator) ? home.slice(0, -separator.length) : home;
+  if (base === "" || /^[A-Za-z]:$/.test(base)) return path;
+  return path === base || path.startsWith(`${base}${separator}`) ? `~${path.slice(base.length)}` : path;
+}
+
+export interface TableOptions {
+  width: number;
+  utcOffsetMinutes: number;
+  home: string;
+  /** Sessions of every folder: each says its cwd. */
+  all: boolean;
+}
+
+/** The table's columns, given all or without size and tokens (for a narrow terminal). */
+function columnsOf(rows: readonly ListedSession[], ids: readonly string[], options: TableOptions, narrow: boolean): { heads: string[]; cells: string[][]; right: Set<number> } {
+  const withMessages = rows[0]?.messages !== undefined;
+  const heads = ["UPDATED", "AGENT", "ID", ...(narrow ? [] : ["SIZE", "TOKENS"]), ...(withMessages ? ["MSGS"] : [])];
+  const cells = rows.map((row, i) => [
+    localMinute(Date.parse(row.updated), options.utcOffsetMinutes),
+    row.agent,
+    ids[i] ?? row.id,
+    ...(narrow ? [] : [formatBytes(row.bytes), formatTokens(row.estimatedTokens)]),
+    ...(withMessages ? [row.messages === null || row.messages === undefined ? "?" : String(row.messages)] : []),
+  ]);
+  const right = new Set(heads.flatMap((head, c) => (["SIZE", "TOKENS", "MSGS"].includes(head) ? [c] : [])));
+  return { heads, cells, right };
+}
+
+/** Room the title needs at the least before size and tokens make way for it. */
+const MIN_TITLE = 16;
+
+/**
+ * A table for a terminal: a line per session (when, which agent, the id's short form, size,
+ * estimated tokens, the title cut to the width), and under it the file (with `--all`, the
+ * folder it worked in first), cut in the middle when wider than the terminal. A narrow terminal
+ * loses the size and token columns first.
+ */
+export function renderTable(rows: readonly ListedSession[], options: TableOptions): string {
+  const ids = shortIds(rows.map((r) => r.id));
+  let table = columnsOf(rows, ids, options, false);
+  const widthsOf = (t: typeof table) => t.heads.map((head, c) => Math.max(head.length, ...t.cells.map((row) => (row[c] ?? "").length)));
+  const leadOf = (t: typeof table) => widthsOf(t).reduce((sum, w) => sum + w + 2, 0);
+  if (options.width - leadOf(table) < MIN_TITLE) table = columnsOf(rows, ids, options, true);
+  const { heads, cells, right } = table;
+  const widths = widthsOf(table);
+  const line = (values: readonly string[]) => values.map((v, c) => (right.has(c) ? v.padStart(widths[c] ?? 0) : v.padEnd(widths[c] ?? 0))).join("  ");
+  // Too little room for a title to say anything: none, rather than a line wider than the terminal.
+  const titleWidth = options.width - leadOf(table) >= 5 ? options.width - leadOf(table) : 0;
+  const out = [titleWidth > 0 ? `${line(heads)}  TITLE` : line(heads).trimEnd()];
+  for (const [i, row] of rows.entries()) {
+    const title = titleWidth > 0 ? fitEnd(row.title ?? "", titleWidth) : "";
+    out.push(`${line(cells[i] ?? [])}  ${title}`.trimEnd());
+    const where = tildePath(row.path, options.home);
+    const place = options.all && row.cwd !== null ? `${tildePath(row.cwd, options.home)}  ${where}` : where;
+    out.push(`  ${fitMiddle(place, options.width - 2)}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** For a pipe: one line per session, tab-separated, nothing cut: updated, agent, id, bytes, tokens, [messages,] title, cwd, path. */
+export function renderTabs(rows: readonly ListedSession[]): string {
+  const flat = (text: string | null) => (text ?? "").replace(/[\t\n\r]+/g, " ");
+  return rows
+    .map((row) => [row.updated, row.agent, row.id, String(row.bytes), String(row.estimatedTokens), ...(row.messages === undefined ? [] : [row.messages === null ? "" : String(row.messages)]), flat(row.title), flat(row.cwd), flat(row.path)].join("\t"))
+    .map((line) => `${line}\n`)
+    .join("");
+}

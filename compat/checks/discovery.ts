@@ -1,0 +1,142 @@
+/**
+ * No paths to type, judged by the real agents. Each agent's real transcript is put where that
+ * agent keeps the sandbox project's sessions (as the matrix puts its sources), and
+ * `agent handoff --json` runs in the project with NO path: it must pick that file, say so on
+ * stderr, and print the command that continues the new session. Then
+ * - the agent's own "continue the most recent session of this folder" (`pi -c`, `omp -c`,
+ *   `claude -c`, `codex exec resume --last`) continues the NEW session, not the source that
+ *   recording touched: the document reaches the model;
+ * - the printed command (`resume.argv` in `--json`), run as it is in a terminal in `resume.cwd`
+ *   with the agent on the PATH under that command's name, opens it too: a prompt typed there
+ *   reaches the model after the document.
+ * Each agent is set up and resumed as the matrix's targets are (targets.ts).
+ */
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
+import { isObject, stringField } from "../../core/json.ts";
+import type { Agent } from "../agents.ts";
+import type { FakeModelServer } from "../fake/server.ts";
+import { outsideNames, type DnsLog } from "../isolate.ts";
+import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
+import { placeSource } from "./matrix.ts";
+import { REPO } from "./reading.ts";
+import { must, type Checks } from "./report.ts";
+import { startHandoffFake } from "./resume.ts";
+import { carriesVerbatim, contentText, conversationRequests } from "./session-file.ts";
+import { TARGETS, type TargetRun } from "./targets.ts";
+import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
+
+const NEXT = "COMPAT-NEXT: carry on from the handoff";
+const TYPED = "COMPAT-TYPED: carry on from the handoff";
+
+interface HandedOff {
+  /** The document as the new session hands it to the model. */
+  wrapped: string;
+  resume: { argv: string[]; cwd: string };
+}
+
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((word) => typeof word === "string");
+
+/** `agent handoff --json` in the project with no path, the sandbox as HOME: it must pick `placed`. */
+async function handOffHere({ sandbox, dns }: TargetRun, placed: string): Promise<HandedOff> {
+  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), "handoff", "--engine", "offline", "--json"], { cwd: sandbox.project, env: sandbox.env(), timeoutMs: 60_000 }, dns);
+  must(run.exitCode === 0, `agent handoff failed: ${describeRun(run)}`);
+  const json: unknown = JSON.parse(run.stdout);
+  must(isObject(json), `--json printed no object: ${run.stdout.slice(0, 200)}`);
+  must(json.sourceFile === placed, `handed off ${String(json.sourceFile)}, not ${placed}`);
+  must(run.stderr.includes(placed), `stderr does not name the file it handed off: ${run.stderr}`);
+  const document = stringField(json, "document");
+  const resume = json.resume;
+  must(document !== undefined, "--json has no document");
+  must(isObject(resume) && isStrings(resume.argv) && typeof resume.cwd === "string", `resume is not {argv, cwd}: ${JSON.stringify(resume)}`);
+  return { wrapped: wrapHandoffDocument(document), resume: { argv: resume.argv, cwd: resume.cwd } };
+}
+
+/** The messages of the first conversation request since `from` that carries `prompt` as a message (not inside a request for a title). */
+function requestWith(fake: FakeModelServer, from: number, prompt: string): unknown[] | undefined {
+  return conversationRequests(fake.requests.slice(from), "").find((request) => carriesVerbatim(request.messages, prompt))?.messages;
+}
+
+/** Each message's role and the start of its text, for a failure message. */
+function describeMessages(messages: readonly unknown[]): string {
+  return messages.map((message) => (isObject(message) ? `${String(message.role ?? message.type)}: ${JSON.stringify(contentText(message.content)).slice(0, 160)}` : "?")).join("; ");
+}
+
+/** A folder holding the agent under the name the printed command calls it (`pi`, `claude`, …), for PATH. */
+function binFolder({ agent, dir, sandbox }: TargetRun, name: string): string {
+  const bin = join(sandbox.tmp, "bin");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(dir, agent.bin), join(bin, name));
+  return bin;
+}
+
+/**
+ * Runs the printed command in a terminal, types `TYPED` once its screen has settled, and returns
+ * the request that carried it; undefined when tmux is not installed.
+ */
+async function typeIntoPrinted(run: TargetRun, resume: HandedOff["resume"]): Promise<{ messages: unknown[] | undefined; screen: string } | undefined> {
+  const env = TARGETS[run.agent.name].env(run);
+  env.PATH = `${binFolder(run, resume.argv[0] ?? "")}:${env.PATH ?? ""}`;
+  const terminal = openTerminal({ argv: resume.argv, cwd: resume.cwd, env, sandbox: run.sandbox, rows: 60 });
+  if (terminal === undefined) return undefined;
+  const from = run.fake.requests.length;
+  try {
+    // Settled: the same non-blank screen twice in a row, half a second apart.
+    let last = "";
+    await waitFor(() => {
+      const screen = terminal.screen();
+      const settled = screen.trim() !== "" && screen === last;
+      last = screen;
+      return settled;
+    }, 40_000);
+    await terminal.typeLine(TYPED);
+    // A screen still loading the session keeps the typed line as a draft and ignores Enter:
+    // pressed again every few seconds (Enter on an empty prompt does nothing).
+    for (let tries = 0; tries < 12; tries++) {
+      const sent = await waitFor(() => requestWith(run.fake, from, TYPED) !== undefined, 5_000);
+      if (sent) break;
+      terminal.pressEnter();
+    }
+    // An agent that exited leaves its last screen (terminal.ts keeps the pane): its error, if any.
+    return { messages: requestWith(run.fake, from, TYPED), screen: compactScreen(terminal.screen()) };
+  } finally {
+    terminal.close();
+  }
+}
+
+export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+  const sandbox = createSandbox(`discovery-${agent.name}`);
+  const fake = startHandoffFake();
+  const run: TargetRun = { agent, dir, sandbox, fake, dns };
+  const target = TARGETS[agent.name];
+  try {
+    target.prepare(run);
+    target.prepareScreen(run);
+    const placed = placeSource(agent.name, sandbox);
+    let made: HandedOff | undefined;
+    await checks.run(agent.name, "agent handoff with no path, in the project, hands off its newest session and says which", async () => {
+      made = await handOffHere(run, placed);
+      return `continue with: ${made.resume.argv.map((word) => (word.includes("/") ? "<file>" : word)).join(" ")}`;
+    });
+    if (!made) return;
+    const { wrapped, resume } = made;
+    await checks.run(agent.name, "then its own \"continue the most recent session\" continues the new session: the document reaches the model", async () => {
+      const turn = await target.resume(run, undefined, NEXT);
+      must(carriesVerbatim(turn.messages, wrapped), "the handoff document is not in its request: it continued another session");
+      return undefined;
+    });
+    await checks.run(agent.name, "the printed resume command, run as it is in a terminal in its cwd, continues the new session", async () => {
+      const before = dns.queries.length;
+      const typed = await typeIntoPrinted(run, resume);
+      if (typed === undefined) return "not checked: tmux is not installed";
+      const outside = outsideNames(dns.queries.slice(before)).filter((name) => !target.screenLookups.includes(name));
+      must(outside.length === 0, `tried to reach ${outside.join(", ")}`);
+      must(typed.messages !== undefined, `the typed prompt never reached the model; the screen:\n${typed.screen}`);
+      must(carriesVerbatim(typed.messages, wrapped), `the handoff document is not in its request, which has: ${describeMessages(typed.messages)}`);
+      return undefined;
+    });
+  } finally {
+    await fake.stop();
+  }
+}

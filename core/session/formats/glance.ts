@@ -1,0 +1,58 @@
+/** What the formats' glances share: lines parsed leniently, and text made into a one-line title. */
+import { isObject, type JsonObject } from "../../json.ts";
+import { isWrappedHandoff } from "./handoff-text.ts";
+
+/** A title or request longer than this is cut: a list shows one line of it. */
+export const TITLE_MAX = 200;
+
+/** Each line that is a JSON object, in order; a torn or foreign line is passed over (a glance never fails). */
+export function objectsOf(lines: readonly string[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const line of lines) {
+    try {
+      const value: unknown = JSON.parse(line);
+      if (isObject(value)) out.push(value);
+    } catch {
+      // Not whole JSON: a glance reads what it can.
+    }
+  }
+  return out;
+}
+
+/** Text on one line: runs of whitespace (newlines, tabs) as one space, cut to `TITLE_MAX` with an ellipsis. */
+export function oneLine(text: string): string | undefined {
+  // A first request can be a pasted log of megabytes: only its start can show.
+  const flat = text.slice(0, 50 * TITLE_MAX).replace(/\s+/g, " ").trim();
+  if (flat === "") return undefined;
+  if (flat.length <= TITLE_MAX) return flat;
+  let end = TITLE_MAX - 1;
+  // Never half of a character written as two UTF-16 units (an emoji).
+  const last = flat.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${flat.slice(0, end).trimEnd()}…`;
+}
+
+/**
+ * A user's first words as a title. A handoff document that opens a session (ours) says
+ * `handoff: ` and its first line of prose (the goal), not the wrapper.
+ */
+export function requestTitle(text: string): string | undefined {
+  if (!isWrappedHandoff(text)) return oneLine(text);
+  const prose = text
+    .slice("<handoff-context>\n".length)
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => line !== "" && !line.startsWith("#"));
+  return oneLine(`handoff: ${prose ?? ""}`);
+}
+
+/** The text blocks of a message's content (a string is one block), joined by newlines. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter(isObject)
+    .map((block) => (typeof block.text === "string" && (block.type === "text" || block.type === "input_text") ? block.text : ""))
+    .filter((text) => text !== "")
+    .join("\n");
+}
