@@ -1,7 +1,5 @@
-const OPEN = "<handoff-context>";
-const CLOSE = "</handoff-context>";
-/** How a closing tag inside the document is written, so no reader takes it for the wrapper's end. */
-const ESCAPED_CLOSE = "<\\/handoff-context>";
+import { HANDOFF_CLOSE as CLOSE, HANDOFF_ESCAPED_CLOSE as ESCAPED_CLOSE, HANDOFF_OPEN as OPEN } from "../session/formats/handoff-text.ts";
+
 export const TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
 
 /**
@@ -13,7 +11,8 @@ export const ACKNOWLEDGEMENT = "I have read the handoff document and will contin
 /**
  * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).
  * A `</handoff-context>` the document itself contains is written `<\/handoff-context>`; nothing
- * else changes.
+ * else changes. Reading it back (`unwrapHandoffDocument`, session/formats/handoff-text.ts) undoes
+ * exactly that.
  */
 export function wrapHandoffDocument(document: string): string {
   return `${OPEN}\n${document.replaceAll(CLOSE, ESCAPED_CLOSE)}\n${CLOSE}\n\n${TRAILER}`;
