@@ -37,6 +37,7 @@ describe("a conversation that continued in another session", () => {
     ["two: the newest says where", [...turn, continuedIn(uuid("d", 1)), continuedIn(OTHER)], [moved(4, OTHER)]],
     ["the conversation went on here after it", [...turn, continuedIn(OTHER), ...later], []],
     ["an id that names no session", [...turn, continuedIn("../../etc/passwd")], []],
+    ["this session's own id: nowhere else", [...turn, continuedIn(place.sessionId.toUpperCase())], []],
     ["no id", [...turn, continuedIn(undefined)], []],
     ["none", turn, []],
   ])("%s", (_, lines, expected) => {

@@ -40,10 +40,10 @@ export class SessionMarks {
     return this.titles.get(sessionId);
   }
 
-  /** One line for the user when the file's conversation continued elsewhere. */
-  notices(): string[] {
+  /** One line for the user when the file's conversation continued elsewhere (another session than `sessionId`). */
+  notices(sessionId: string): string[] {
     const moved = this.continuedIn;
-    if (!moved) return [];
+    if (!moved || moved.id.toLowerCase() === sessionId.toLowerCase()) return [];
     return [
       `line ${moved.line}: this conversation continued in Claude Code session ${moved.id}; this file holds it only up to then (hand off ${moved.id}.jsonl, in the same project folder, for where it stands now)`,
     ];

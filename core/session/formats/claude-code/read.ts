@@ -149,7 +149,7 @@ export function readClaudeCodeSession(input: string | SessionBytes, file = "sess
     format: "claude-code",
     titleSlot: undefined,
     title: reader.marks.title(header.id),
-    notices: reader.marks.notices(),
+    notices: reader.marks.notices(header.id),
     header,
     versionFound: undefined,
     version: 3,
