@@ -100,7 +100,7 @@ export class ChainBuilder {
       entry.parentId = parent;
       entry.data.parentId = parent;
     }
-    const leaf = regroupToolResults(this.entries, this.resultLines, this.leaf, (entry) => !entry.type.startsWith(PASS_THROUGH_PREFIX));
+    const leaf = regroupToolResults(this.entries, this.byId, this.resultLines, this.leaf, (entry) => !entry.type.startsWith(PASS_THROUGH_PREFIX));
     const entries = this.entries.filter((entry) => entry !== leaf);
     if (leaf) entries.push(leaf);
     return entries;

@@ -76,13 +76,18 @@ function resultRuns(lines: readonly ResultLine[], entries: readonly Entry[], byI
     if (isAssistantMessage(parent)) join(parent, line);
     else elsewhere.push(line);
   }
+  if (elsewhere.length === 0) return sortRuns(runs);
   const owners = callOwners(entries);
   for (const line of elsewhere) {
     // As Claude Code: only a line that answers a call of the answer no result of it answered yet.
     const owner = line.answers.map((id) => owners.get(id)).find((found): found is Entry => found !== undefined && found !== null);
     if (owner && line.answers.some((id) => owners.get(id) === owner && !answered.get(owner)?.has(id))) join(owner, line);
   }
-  for (const run of runs.values()) run.sort((a, b) => a.first.line - b.first.line);
+  return sortRuns(runs);
+}
+
+function sortRuns(runs: Map<Entry, ResultLine[]>): Map<Entry, ResultLine[]> {
+  for (const run of runs.values()) if (run.length > 1) run.sort((a, b) => a.first.line - b.first.line);
   return runs;
 }
 
@@ -92,19 +97,25 @@ function resultRuns(lines: readonly ResultLine[], entries: readonly Entry[], byI
  * `isConversation` tells a message from a line the context passes over. Returns
  * the entry the leaf must move to when the leaf was a result that is no longer last.
  */
-export function regroupToolResults(entries: readonly Entry[], lines: readonly ResultLine[], leaf: Entry | undefined, isConversation: (entry: Entry) => boolean): Entry | undefined {
+export function regroupToolResults(
+  entries: readonly Entry[],
+  byId: ReadonlyMap<string, Entry>,
+  lines: readonly ResultLine[],
+  leaf: Entry | undefined,
+  isConversation: (entry: Entry) => boolean,
+): Entry | undefined {
   if (lines.length === 0) return leaf;
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const ordered = orderedEntries(entries, byId);
+  const runs = resultRuns(lines, entries, byId);
+  // The children of the answers and of their result lines only: those are all that may move.
   const children = new Map<string, Entry[]>();
-  for (const entry of entries) {
-    if (entry.parentId === null) continue;
-    const siblings = children.get(entry.parentId);
-    if (siblings) siblings.push(entry);
-    else children.set(entry.parentId, [entry]);
+  for (const [answer, run] of runs) {
+    children.set(answer.id, []);
+    for (const line of run) children.set(line.last.id, []);
   }
+  for (const entry of entries) if (entry.parentId !== null) children.get(entry.parentId)?.push(entry);
   let newLeaf = leaf;
-  for (const [answer, found] of resultRuns(lines, entries, byId)) {
+  for (const [answer, found] of runs) {
     if (!ordered.has(answer)) continue;
     const run = found.filter((line) => line.first.line > answer.line);
     const tail = run.at(-1)?.last;
