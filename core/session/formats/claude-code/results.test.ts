@@ -60,6 +60,11 @@ const CASES: [string, Fields[], string[]][] = [
     ["user", "assistant", "toolResult t1", "toolResult t2", "assistant"],
   ],
   [
+    "a result whose parent is not in the file: it follows the one answer holding its call",
+    [prompt, call("a1", "u0", 1), call("a2", "a1", 2), result(1, "a1", "a1"), result(2, "x9", undefined), answer("r2")],
+    ["user", "assistant", "toolResult t1", "toolResult t2", "assistant"],
+  ],
+  [
     "the file ends on the results: the leaf is the last of them",
     [prompt, call("a1", "u0", 1), call("a2", "a1", 2), result(1, "a1", "a1"), result(2, "a2", "a2")],
     ["user", "assistant", "toolResult t1", "toolResult t2"],

@@ -24,8 +24,12 @@ export interface ResultLine {
   answers: readonly string[];
 }
 
+function isAnswer(entry: Entry): boolean {
+  return entry.type === "message" && isObject(entry.data.message) && entry.data.message.role === "assistant";
+}
+
 function isAssistantMessage(entry: Entry | undefined): entry is Entry {
-  return entry?.type === "message" && isObject(entry.data.message) && entry.data.message.role === "assistant";
+  return entry !== undefined && isAnswer(entry);
 }
 
 function callIds(entry: Entry): string[] {
@@ -61,14 +65,10 @@ function orderedEntries(entries: readonly Entry[], byId: ReadonlyMap<string, Ent
 /** Each answer's result lines, in file order: those hanging from it, then those answering a call of it from elsewhere. */
 function resultRuns(lines: readonly ResultLine[], entries: readonly Entry[], byId: ReadonlyMap<string, Entry>): Map<Entry, ResultLine[]> {
   const runs = new Map<Entry, ResultLine[]>();
-  const answered = new Map<Entry, Set<string>>();
   const join = (owner: Entry, line: ResultLine) => {
     const run = runs.get(owner);
     if (run) run.push(line);
     else runs.set(owner, [line]);
-    const ids = answered.get(owner) ?? new Set<string>();
-    for (const id of line.answers) ids.add(id);
-    answered.set(owner, ids);
   };
   const elsewhere: ResultLine[] = [];
   for (const line of lines) {
@@ -77,13 +77,32 @@ function resultRuns(lines: readonly ResultLine[], entries: readonly Entry[], byI
     else elsewhere.push(line);
   }
   if (elsewhere.length === 0) return sortRuns(runs);
-  const owners = callOwners(entries);
+  let owners: Map<string, Entry | null> | undefined;
+  const answered = new Set<string>();
+  for (const run of runs.values()) for (const line of run) for (const id of line.answers) answered.add(id);
   for (const line of elsewhere) {
+    // Mostly the answer just above (older versions chained the results one after another);
+    // else the one answer in the file that holds the call.
+    const above = answerAbove(line, byId);
+    const ownerOf = (id: string) => (above && callIds(above).includes(id) ? above : (owners ??= callOwners(entries)).get(id));
+    const owner = line.answers.map(ownerOf).find((found): found is Entry => found !== undefined && found !== null);
     // As Claude Code: only a line that answers a call of the answer no result of it answered yet.
-    const owner = line.answers.map((id) => owners.get(id)).find((found): found is Entry => found !== undefined && found !== null);
-    if (owner && line.answers.some((id) => owners.get(id) === owner && !answered.get(owner)?.has(id))) join(owner, line);
+    if (!owner || !line.answers.some((id) => ownerOf(id) === owner && !answered.has(id))) continue;
+    join(owner, line);
+    for (const id of line.answers) answered.add(id);
   }
   return sortRuns(runs);
+}
+
+/** The nearest answer above a result line, past results and lines the context passes over (a few steps at most). */
+function answerAbove(line: ResultLine, byId: ReadonlyMap<string, Entry>): Entry | undefined {
+  let parentId = line.first.parentId;
+  for (let steps = 0; parentId !== null && steps < 64; steps++) {
+    const entry = byId.get(parentId);
+    if (entry === undefined || isAnswer(entry)) return entry;
+    parentId = entry.parentId;
+  }
+  return undefined;
 }
 
 function sortRuns(runs: Map<Entry, ResultLine[]>): Map<Entry, ResultLine[]> {
