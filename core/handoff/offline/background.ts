@@ -23,7 +23,6 @@ interface Section {
   lines: string[];
 }
 
-
 /** Splits markdown into sections at every heading, skipping fenced code. */
 function splitSections(text: string): Section[] {
   const sections: Section[] = [{ title: "", lines: [] }];
