@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isObject } from "../../core/json.ts";
 import { readClaudeCodeSession } from "../../core/session/formats/claude-code/read.ts";
 import { analyzeBranch } from "../../core/session/analyze.ts";
 import type { ContextMessage } from "../../core/session/messages.ts";
@@ -44,6 +45,24 @@ function fixtures(): string[] {
   return [join(REPO, "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl"), ...own];
 }
 
+/**
+ * How Claude Code 2.1.328 sends a message the user typed while it worked (a `queued_command`
+ * attachment): in a reminder, beside the next tool result or on its own, in place.
+ */
+const QUEUED_MESSAGE = /<system-reminder>\nThe user sent a new message while you were working:\n([\s\S]*?)\n\nThis is how Claude Code surfaces messages/g;
+
+/** The user's queued messages a text of Claude Code's holds, as items. */
+function queuedMessages(text: string): string[] {
+  return [...text.matchAll(QUEUED_MESSAGE)].map((match) => `user: ${(match[1] ?? "").trim()}`);
+}
+
+/** The text of a tool result's content (a string or text blocks). */
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part: unknown) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("\n");
+}
+
 /** Claude Code's request as items: the user's words, answers, tool calls and results; its own wrappers left out. */
 export function theirItems(request: SentRequest): string[] {
   const items: string[] = [];
@@ -54,12 +73,15 @@ export function theirItems(request: SentRequest): string[] {
       if (block.type === "text" && role === "user") {
         if (text === PROBE) return items;
         if (text.startsWith("This session is being continued from a previous conversation")) items.push("summary");
+        // The document of a session we wrote: our wrapper, not one of Claude Code's tags.
+        else if (text.startsWith("<handoff-context>\n")) items.push(`user: ${text}`);
         // Tags Claude Code wraps its own notes in; the compat suite cut the prose inside some reminders.
         else if (!text.startsWith("<") && !text.includes("</system-reminder>")) items.push(`user: ${text}`);
+        else items.push(...queuedMessages(text));
       } else if (block.type === "text") items.push(`assistant: ${text}`);
       else if (block.type === "image") items.push("image");
       else if (block.type === "tool_use") items.push(`call: ${String(block.id)}`);
-      else if (block.type === "tool_result") items.push(`result: ${String(block.tool_use_id)}`);
+      else if (block.type === "tool_result") items.push(`result: ${String(block.tool_use_id)}`, ...queuedMessages(resultText(block.content)));
     }
   }
   return items;

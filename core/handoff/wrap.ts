@@ -16,7 +16,8 @@ export const ACKNOWLEDGEMENT = "I have read the handoff document and will contin
 /**
  * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).
  * A `</handoff-context>` the document itself contains is written `<\/handoff-context>`; nothing
- * else changes.
+ * else changes. Reading it back (`unwrapHandoffDocument`, session/formats/handoff-text.ts) undoes
+ * exactly that.
  */
 export function wrapHandoffDocument(document: string): string {
   return `${OPEN}\n${document.replaceAll(CLOSE, ESCAPED_CLOSE)}\n${CLOSE}\n\n${TRAILER}`;

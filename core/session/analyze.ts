@@ -43,7 +43,7 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
 
 /** Warnings a user should see about a session that still loaded. */
 export function describeSessionProblems(session: Session, analysis: BranchAnalysis): string[] {
-  const warnings: string[] = [];
+  const warnings: string[] = [...(session.notices ?? [])];
   if (session.problems.length > 0) {
     const lines = session.problems.map((p) => p.line);
     const shown = lines.slice(0, 10).join(", ") + (lines.length > 10 ? ` and ${lines.length - 10} more` : "");

@@ -42,7 +42,7 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
     agentVersion: session.header.agentVersion ?? null,
     sessionId: session.header.id,
     cwd: session.header.cwd ?? null,
-    title: session.titleSlot?.title ?? null,
+    title: session.title ?? session.titleSlot?.title ?? null,
     parentSession: session.header.parentSession ?? null,
     entries: session.entries.length,
     malformedLines: session.malformedLines,

@@ -59,6 +59,10 @@ export interface Session {
   problems: LineProblem[];
   /** Entry types we do not know; kept in `entries`, ignored for context. */
   unknownTypes: string[];
+  /** The session's name where the format keeps one apart from omp's title slot (Claude Code's `custom-title`). */
+  title?: string;
+  /** What the reader found that the user should hear, each one line (a Claude Code conversation that continued in another file). */
+  notices?: readonly string[];
   /** True when the last byte of the file is not `\n` (a torn or hand-edited file). */
   missingFinalNewline: boolean;
   /**

@@ -1,5 +1,5 @@
+import { unwrapHandoffDocument } from "../../session/formats/handoff-text.ts";
 import { markFencedLines } from "../fences.ts";
-import { HANDOFF_CLOSE, HANDOFF_OPEN } from "../../session/formats/handoff-text.ts";
 import { capText, firstParagraph } from "./text.ts";
 
 /**
@@ -21,14 +21,6 @@ export interface Background {
 interface Section {
   title: string;
   lines: string[];
-}
-
-
-/** The document inside a previous handoff's wrapper, or the whole text when there is none. */
-function unwrapHandoff(text: string): string {
-  const start = text.indexOf(HANDOFF_OPEN);
-  const end = text.lastIndexOf(HANDOFF_CLOSE);
-  return start >= 0 && end > start ? text.slice(start + HANDOFF_OPEN.length, end) : text;
 }
 
 /** Splits markdown into sections at every heading, skipping fenced code. */
@@ -73,7 +65,7 @@ function find(sections: readonly Section[], ...patterns: RegExp[]): Section | un
  */
 export function readBackground(summary: string, kind: "compaction" | "handoff"): Background {
   const source = kind === "compaction" ? "the earlier compaction summary" : "the previous handoff document";
-  const text = kind === "compaction" ? summary : unwrapHandoff(summary);
+  const text = kind === "compaction" ? summary : (unwrapHandoffDocument(summary) ?? summary);
   const sections = splitSections(text);
   const goalSection = find(sections, /\bgoal/i, /\b(task|objective)/i);
   const goalText = goalSection ? goalSection.lines.join("\n") : sections.length === 1 ? text : "";

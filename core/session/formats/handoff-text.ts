@@ -1,21 +1,42 @@
 /**
- * The wrapper `agent handoff` puts around a handoff document, spelled here once: core/handoff/wrap.ts
- * writes it, the formats and the offline engine read it back. It lives in session/ because reading a
- * session must recognise it, and session/ imports nothing from handoff/.
+ * The `<handoff-context>` wrapper around a handoff document, both ways: core/handoff/wrap.ts
+ * writes it with these tags, and every reader of a session (the formats where the new session
+ * opens with the document as a user message, the offline engine reading a previous document)
+ * reads it back here, so the two can never disagree. It lives under `session/` because readers
+ * may not import `handoff/`.
  */
+
 export const HANDOFF_OPEN = "<handoff-context>";
 export const HANDOFF_CLOSE = "</handoff-context>";
-/** How a closing tag inside the document is written, so no reader takes it for the wrapper's end. */
+/** How the writer spells a closing tag inside the document, so no reader takes it for the wrapper's end. */
 export const HANDOFF_ESCAPED_CLOSE = "<\\/handoff-context>";
 /** The sentence after the wrapper. */
 export const HANDOFF_TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
 
 /**
- * Whether a user message is a handoff document as `agent handoff` wraps it: in the formats where
- * the new session opens with the document as a user message (Claude Code, Codex), reading it back
- * gives the `handoff` custom message pi and omp have, so it counts as the previous handoff, never
- * as something the user asked.
+ * The document a wrapped handoff message holds, exactly as it was before it was wrapped: the
+ * text between `<handoff-context>\n` (at the start) and the last `\n</handoff-context>`, with
+ * the writer's one escape undone (`<\/handoff-context>` → `</handoff-context>`). Undefined when
+ * the text is not a wrapper. A document that itself contained the escaped spelling reads back
+ * unescaped: the spec's wrapper escapes nothing else, so the two cannot be told apart.
+ */
+export function unwrapHandoffDocument(text: string): string | undefined {
+  const open = `${HANDOFF_OPEN}\n`;
+  const close = `\n${HANDOFF_CLOSE}`;
+  if (!text.startsWith(open)) return undefined;
+  const end = text.lastIndexOf(close);
+  if (end < open.length - 1) return undefined;
+  // `<handoff-context>\n</handoff-context>`: the newline is shared, the document is empty.
+  const inside = end < open.length ? "" : text.slice(open.length, end);
+  return inside.replaceAll(HANDOFF_ESCAPED_CLOSE, HANDOFF_CLOSE);
+}
+
+/**
+ * Whether a user message is a handoff document as `agent handoff` wraps it: in the formats
+ * where the new session opens with the document as a user message (Claude Code, Codex),
+ * reading it back gives the `handoff` custom message pi and omp have, so it counts as the
+ * previous handoff, never as something the user asked.
  */
 export function isWrappedHandoff(text: string): boolean {
-  return text.startsWith(`${HANDOFF_OPEN}\n`) && text.includes(`\n${HANDOFF_CLOSE}`);
+  return unwrapHandoffDocument(text) !== undefined;
 }

@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from "../../../json.ts";
 import type { Entry } from "../../types.ts";
+import { regroupToolResults, type ResultLine } from "./results.ts";
 
 /** Entry types the context ignores: lines that sit in the uuid chain but are not conversation. */
 export const PASS_THROUGH_PREFIX = "claude-code/";
@@ -20,6 +21,8 @@ export class ChainBuilder {
   private readonly joined = new Map<string, string>();
   /** The entry that holds the newest main-chain conversation line: the leaf. */
   private leaf: Entry | undefined;
+  /** Every tool-result line, to put back behind the answer that called it (results.ts). */
+  private readonly resultLines: ResultLine[] = [];
 
   /** The id a line's uuid stands for now. */
   resolve(uuid: string): string {
@@ -57,6 +60,11 @@ export class ChainBuilder {
     if (conversation) this.leaf = entry;
   }
 
+  /** A line of tool results became `first` … `last`; read once the file is, by `finish`. */
+  addResultLine(line: ResultLine): void {
+    this.resultLines.push(line);
+  }
+
   /** Every line id that joined another entry, with the id of the entry it stands for now. */
   joinedIds(): ReadonlyMap<string, string> {
     return new Map(this.joined);
@@ -85,16 +93,16 @@ export class ChainBuilder {
    * after the newest conversation line (attachments, bookkeeping) are not where it continues.
    */
   finish(): Entry[] {
-    const entries: Entry[] = [];
     for (const entry of this.entries) {
       let parent = entry.parentId === null ? null : this.resolve(entry.parentId);
       const fallback = this.fallbackParents.get(entry);
       if (parent !== null && fallback !== undefined && !this.byId.has(parent)) parent = fallback === null ? null : this.resolve(fallback);
       entry.parentId = parent;
       entry.data.parentId = parent;
-      if (entry !== this.leaf) entries.push(entry);
     }
-    if (this.leaf) entries.push(this.leaf);
+    const leaf = regroupToolResults(this.entries, this.byId, this.resultLines, this.leaf, (entry) => !entry.type.startsWith(PASS_THROUGH_PREFIX));
+    const entries = this.entries.filter((entry) => entry !== leaf);
+    if (leaf) entries.push(leaf);
     return entries;
   }
 }

@@ -59,6 +59,21 @@ export function addSystemLine(chain: ChainBuilder, boundaries: Boundaries, line:
 
 /** How Claude Code (2.1.328 and earlier) opens a compaction summary: its words, not the summary's. */
 const SUMMARY_PREFACE = "This session is being continued from a previous conversation";
+/**
+ * The whole preface as the versions we know wrote it: 1.0 "… ran out of context. The conversation
+ * is summarized below:" then a line break, 2.1.328 "… The summary below covers the earlier portion
+ * of the conversation." then a blank line. Another wording is cut at the end of its line.
+ */
+const KNOWN_PREFACE = /^This session is being continued from a previous conversation that ran out of context\.[ \t]*(?:The conversation is summarized below:|The summary below covers the earlier portion of the conversation\.)/;
+
+/** The text after Claude Code's preface, whatever follows it (a blank line, one line break, the summary on the same line). */
+function afterPreface(text: string): string {
+  if (!text.startsWith(SUMMARY_PREFACE)) return text;
+  const known = KNOWN_PREFACE.exec(text);
+  if (known) return text.slice(known[0].length);
+  const lineEnd = text.indexOf("\n");
+  return lineEnd === -1 ? "" : text.slice(lineEnd + 1);
+}
 
 /** The text without its `<system-reminder>…</system-reminder>` blocks (and the newline after each); one left open stays. */
 function withoutReminders(text: string): string {
@@ -78,12 +93,11 @@ function withoutReminders(text: string): string {
 
 /**
  * The summary a compaction line holds, without what Claude Code wraps around it: its opening
- * paragraph (the context wrapper says what a summary is) and its system reminders (a list of the
+ * sentences (the context wrapper says what a summary is) and its system reminders (a list of the
  * tools used before it). What is left is the summary the model wrote. Linear in the text.
  */
 export function summaryOf(text: string): string {
-  const blank = text.startsWith(SUMMARY_PREFACE) ? text.indexOf("\n\n") : -1;
-  const body = withoutReminders(blank === -1 ? text : text.slice(blank + 2)).trim();
+  const body = withoutReminders(afterPreface(text).trimStart()).trim();
   return body === "" ? text : body;
 }
 

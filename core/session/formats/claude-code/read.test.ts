@@ -8,6 +8,11 @@ import { assistantLine, jsonl, userLine, uuid } from "../../../../fixtures/sessi
 import { summaryOf } from "./compaction.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
+/** Claude Code's preface to a compaction summary: 1.0.x's (as its transcripts hold it) and 2.1.328's and the withheld one (strings of the pinned binary). */
+const PREFACE_1 = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:";
+const PREFACE_2 = "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.";
+const WITHHELD =
+  "This session is being continued from a previous conversation that ran out of context. The summary of that conversation is not included here: it was withheld from Remote Control because it may include account memory, and can be read only in the terminal session where it was written. If you need details from the earlier conversation, ask the user.";
 const DIR = join(import.meta.dir, "../../../../fixtures/sessions/claude-code");
 const load = (name: string) => readClaudeCodeSession(readFileSync(join(DIR, name)), join(DIR, name));
 
@@ -272,6 +277,15 @@ describe("what the header and the lines say", () => {
     ["a reminder left open stays", "Part one.\n<system-reminder>never closed", "Part one.\n<system-reminder>never closed"],
     ["the opening paragraph goes only at the start", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore.", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore."],
     ["nothing but the opening paragraph stays whole (nothing else to keep)", "This session is being continued from a previous conversation.\n\n", "This session is being continued from a previous conversation.\n\n"],
+    // Claude Code's preface, however the summary follows it (finding 17 of the attack on issue 11).
+    ["2.1.328's preface, a blank line", `${PREFACE_2}\n\nAnalysis: the login bug.`, "Analysis: the login bug."],
+    ["1.0's preface, one line break", `${PREFACE_1}\nAnalysis: the login bug.`, "Analysis: the login bug."],
+    ["1.0's preface, the summary on the same line", `${PREFACE_1} Analysis: the login bug.`, "Analysis: the login bug."],
+    ["1.0's preface, Windows line ends", `${PREFACE_1}\r\nAnalysis: the login bug.\r\nRule: no prod DB.`, "Analysis: the login bug.\r\nRule: no prod DB."],
+    ["2.1.328's preface, one line break, then a reminder", `${PREFACE_2}\n<system-reminder>\ntools\n</system-reminder>\nAnalysis: the login bug.`, "Analysis: the login bug."],
+    ["a preface worded otherwise: its line goes", "This session is being continued from a previous conversation that ran out of context. Here is what happened:\nAnalysis: the login bug.", "Analysis: the login bug."],
+    ["a preface alone on one line with nothing after it stays whole", PREFACE_1, PREFACE_1],
+    ["the summary withheld from Remote Control: only Claude Code's words, kept whole", WITHHELD, WITHHELD],
   ])("a compaction's summary: %s", (_why, text, expected) => {
     expect(summaryOf(text)).toBe(expected);
   });

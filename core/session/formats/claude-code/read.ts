@@ -6,10 +6,12 @@
  *   to a root, and a rewind leaves the older branch behind in the file.
  * - `isSidechain: true` lines are a subagent's conversation, not this one: left out.
  * - Lines without a `uuid` are bookkeeping (`queue-operation`, `last-prompt`, `api-request*`,
- *   `cost-state`, `mode`, `file-history-snapshot`, `custom-title`; `summary`, a title for the
- *   session picker keyed by `leafUuid`): nothing the model sees, so no entry.
+ *   `cost-state`, `mode`, `file-history-snapshot`; `summary`, a title for the session picker
+ *   keyed by `leafUuid`): nothing the model sees, so no entry. Two of them tell the user
+ *   something (marks.ts): `custom-title`, the session's name, and `continued-in`.
  * - Attachments and `system` lines are context Claude Code renders itself; they become
- *   pass-through entries, so the chain through them stays whole.
+ *   pass-through entries, so the chain through them stays whole. A prompt the user queued while
+ *   Claude worked is an attachment too, and the user's message (attachment.ts).
  * A line that is not JSON (a torn write) is skipped and reported with its number, as for pi.
  */
 import { AgentError } from "../../../errors.ts";
@@ -17,9 +19,11 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { LineProblem, Session } from "../../types.ts";
 import { addAssistantLine, type MessageIds } from "./assistant.ts";
+import { addAttachmentLine } from "./attachment.ts";
 import { ChainBuilder, PASS_THROUGH_PREFIX } from "./chain.ts";
 import { addSystemLine } from "./compaction.ts";
 import { HeaderFacts } from "./header.ts";
+import { SessionMarks } from "./marks.ts";
 import { addUserLine, type UserContext } from "./user.ts";
 
 /** Line types that sit in the uuid chain; any other type with a uuid is kept as pass-through and named once. */
@@ -32,7 +36,7 @@ const CHAIN_TYPES = new Set(["user", "assistant", "system", "attachment", "progr
  * repeat every message). One that does not end in `}` is parsed anyway, so a torn one is
  * still reported.
  */
-const BOOKKEEPING_LINE = /^\{"type":"(?:queue-operation|last-prompt|api-request|api-request-shape|api-request-blob|api-request-resumed|cost-state|mode|atis-latch|tools-used|file-history-snapshot|file-history-delta|custom-title|ai-title|tag|summary)"/;
+const BOOKKEEPING_LINE = /^\{"type":"(?:queue-operation|last-prompt|api-request|api-request-shape|api-request-blob|api-request-resumed|cost-state|mode|atis-latch|tools-used|file-history-snapshot|file-history-delta|ai-title|tag|summary)"/;
 const SIDECHAIN_LINE = /^\{"parentUuid":(?:null|"[^"]*"),"isSidechain":true,/;
 
 function notASession(file: string, why: string, line?: number): AgentError {
@@ -54,6 +58,7 @@ function parseLine(raw: RawLine): JsonObject | string {
 class TranscriptReader {
   readonly chain = new ChainBuilder();
   readonly header = new HeaderFacts();
+  readonly marks = new SessionMarks();
   readonly problems: LineProblem[] = [];
   readonly unknownTypes = new Set<string>();
   private readonly messageIds: MessageIds = new Map();
@@ -78,17 +83,20 @@ class TranscriptReader {
       this.sidechainLines++;
       return;
     }
+    if (this.marks.see(record, raw.line)) return;
     const type = String(record.type);
     const message = isObject(record.message) ? record.message : undefined;
     const named = this.lineId(record, type, message !== undefined, raw.line);
     if (!named) return; // bookkeeping
     const { uuid, parentUuid } = named;
+    if (type === "user" || type === "assistant") this.marks.conversationAt();
     const timestamp = stringField(record, "timestamp");
     if (type === "user" && message) addUserLine(this.user, { uuid, parentUuid, line: raw.line, timestamp, message, record });
     else if (type === "assistant" && message) {
       this.rememberToolNames(message);
       addAssistantLine(this.chain, this.messageIds, { uuid, parentUuid, line: raw.line, timestamp, message, isApiErrorMessage: record.isApiErrorMessage === true });
     } else if (type === "system") addSystemLine(this.chain, this.user.boundaries, { uuid, parentUuid, line: raw.line, record });
+    else if (type === "attachment") addAttachmentLine(this.chain, { uuid, parentUuid, line: raw.line, timestamp, record });
     else {
       if (!CHAIN_TYPES.has(type)) this.unknownTypes.add(type);
       this.chain.add(`${PASS_THROUGH_PREFIX}${type}`, uuid, raw.line, parentUuid, {}, { conversation: false });
@@ -140,6 +148,8 @@ export function readClaudeCodeSession(input: string | SessionBytes, file = "sess
   return {
     format: "claude-code",
     titleSlot: undefined,
+    title: reader.marks.title(header.id),
+    notices: reader.marks.notices(header.id),
     header,
     versionFound: undefined,
     version: 3,

@@ -7,6 +7,7 @@ import type { Entry } from "../../types.ts";
 import { contentText, holdsToolResult, splitToolResults, userBlocks, type ToolResultBlock } from "./blocks.ts";
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 import { boundaryOf, summaryOf, type Boundaries } from "./compaction.ts";
+import { isWrappedHandoff } from "../handoff-text.ts";
 import { classifyUserText } from "./user-text.ts";
 
 export interface UserLine {
@@ -59,6 +60,7 @@ function addToolResults(context: UserContext, line: UserLine, content: unknown[]
   // One line, several messages: each gets an id of its own, chained; the line's uuid stands for the last.
   const idOf = (index: number) => (count === 1 ? line.uuid : `${line.uuid}#${index + 1}`);
   let parent: string | null = line.parentUuid;
+  let first: Entry | undefined;
   let last: Entry | undefined;
   results.forEach((result, index) => {
     const fields: JsonObject = {
@@ -71,9 +73,11 @@ function addToolResults(context: UserContext, line: UserLine, content: unknown[]
     const exitCode = results.length === 1 ? statedExitCode(line.record.toolUseResult, result) : undefined;
     if (exitCode !== undefined) fields.exitCode = exitCode;
     last = message(context, line, idOf(index), parent, fields);
+    first ??= last;
     parent = last.id;
   });
   if (userWords) last = message(context, line, idOf(results.length), parent, { role: "user", content: extra });
+  if (first && last) context.chain.addResultLine({ first, last, answers: results.map((result) => result.toolUseId) });
   // Nothing usable in it (results without an id): the line still holds the chain together.
   if (!last) note(context, line);
   else if (last.id !== line.uuid) context.chain.join(line.uuid, last, true);
@@ -114,7 +118,11 @@ export function addUserLine(context: UserContext, line: UserLine): void {
   switch (text.kind) {
     case "prompt": {
       const blocks = userBlocks(content);
-      if (blocks.length === 0) note(context, line);
+      const only = blocks.length === 1 ? blocks[0] : undefined;
+      // A session `agent handoff` wrote opens with the document as the first prompt: it is the previous handoff, as pi's custom message is.
+      if (only?.type === "text" && typeof only.text === "string" && isWrappedHandoff(only.text)) {
+        chain.add("custom_message", line.uuid, line.line, line.parentUuid, { timestamp: line.timestamp, customType: "handoff", content: only.text, display: true }, { conversation: true });
+      } else if (blocks.length === 0) note(context, line);
       else message(context, line, line.uuid, line.parentUuid, { role: "user", content: blocks });
       return;
     }
