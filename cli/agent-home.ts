@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, rmdirSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { AgentError, type AgentHome, type PathSegments, type SessionFormat } from "../core/index.ts";
 import { fileError } from "./fs-errors.ts";
 import { NAME_MAX_BYTES } from "./temp-file.ts";
@@ -51,7 +51,7 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
   }
   const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };
   const segments = input.target.location.sessionFolder(place);
-  const folder = joinSegments(segments);
+  const folder = inSourceHome(input, joinSegments(segments)) ?? joinSegments(segments);
   // The folder names come from the cwd, which is the file's own text: one no file system takes is
   // refused now, before the model is asked, rather than when the new session is written.
   const unusable = segments.find((name) => Buffer.byteLength(name, "utf8") > NAME_MAX_BYTES || name.includes("\0"));
@@ -60,6 +60,25 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
     throw new AgentError("FILE", `${folder}: ${input.target.label} would name a folder after the cwd with ${why}, which no file system takes; say where the new session goes with -o`, { file: folder });
   }
   return folder;
+}
+
+/**
+ * A Claude Code or Codex session handed to its own agent from another home of that agent (a
+ * second `CLAUDE_CONFIG_DIR` or `CODEX_HOME` the user runs it with, not the one set now): the
+ * same folder under the source's home, where the agent that holds the source looks. The source
+ * lies in such a home when it sits at the agent's depth under a folder named as the agent's
+ * sessions root (`projects/<folder>/<id>.jsonl`, `sessions/YYYY/MM/DD/rollout-….jsonl`).
+ */
+function inSourceHome(input: DestinationInput, folder: string): string | undefined {
+  const { sourcePath, target, sourceFormat, home } = input;
+  if (sourcePath === undefined || target.name !== sourceFormat.name) return undefined;
+  const root = joinSegments(target.location.sessionsRoot(home));
+  const layout = target.location.sessionFiles(home);
+  let sourceRoot = dirname(sourcePath);
+  for (let i = 0; i < layout.folders; i++) sourceRoot = dirname(sourceRoot);
+  const elsewhere = sourceRoot !== root && basename(sourceRoot) === basename(root) && layout.isSessionName(basename(sourcePath));
+  if (!elsewhere || !folder.startsWith(`${root}${sep}`)) return undefined;
+  return join(sourceRoot, folder.slice(root.length + 1));
 }
 
 /**

@@ -5,7 +5,7 @@
  * and what --json says. (`bun run compat` hands the same pairs to the real agents.)
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyzeBranch, describeFormatNames, FORMATS, readSession, type AgentName } from "../core/index.ts";
 import { wrapHandoffDocument } from "../core/handoff/wrap.ts";
@@ -187,5 +187,51 @@ describe("--to, the rest of the rules", () => {
     expect(dirname(JSON.parse(same.stdout.toString()).sessionFile)).toBe(sandbox.dir);
     const other = Bun.spawnSync([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json", "--to", "omp"], { env, cwd: sandbox.dir, stdin: Bun.file(fixture) });
     expect(dirname(JSON.parse(other.stdout.toString()).sessionFile)).toBe(join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"));
+  });
+});
+
+describe("a Claude Code or Codex session from another home of its agent stays in that home", () => {
+  // A second CLAUDE_CONFIG_DIR / CODEX_HOME the user runs the agent with, not the one set now.
+  const cases = [
+    {
+      label: "Claude Code, ~/.claude-work",
+      fixture: "fixtures/sessions/claude-code/split.jsonl",
+      at: (home: string) => join(home, ".claude-work", "projects", "-home-dev-shop", "0d1e2f30-4152-4637-8849-5a6b7c8d9e0f.jsonl"),
+      expected: (home: string) => join(home, ".claude-work", "projects", "-home-dev-shop"),
+    },
+    {
+      label: "Claude Code, a project folder of another cwd",
+      fixture: "fixtures/sessions/claude-code/split.jsonl",
+      at: (home: string) => join(home, "work-claude", "projects", "-home-dev-other", "0d1e2f30-4152-4637-8849-5a6b7c8d9e0f.jsonl"),
+      expected: (home: string) => join(home, "work-claude", "projects", "-home-dev-shop"),
+    },
+    {
+      label: "Codex, ~/.codex-work",
+      fixture: "fixtures/sessions/codex/compaction.jsonl",
+      at: (home: string) => join(home, ".codex-work", "sessions", "2026", "01", "02", "rollout-2026-01-02T10-00-00-0c0de000-1000-4000-8000-000000000001.jsonl"),
+      expected: (home: string) => new RegExp(`^${join(home, ".codex-work", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
+    },
+    {
+      label: "Claude Code, a file not named as a session: the agent's folder now",
+      fixture: "fixtures/sessions/claude-code/split.jsonl",
+      at: (home: string) => join(home, ".claude-work", "projects", "-home-dev-shop", "copy.jsonl"),
+      expected: (home: string) => join(home, ".claude", "projects", "-home-dev-shop"),
+    },
+    {
+      label: "Codex, a rollout outside any sessions folder: the agent's folder now",
+      fixture: "fixtures/sessions/codex/compaction.jsonl",
+      at: (home: string) => join(home, "saved", "a", "b", "c", "rollout-2026-01-02T10-00-00-0c0de000-1000-4000-8000-000000000001.jsonl"),
+      expected: (home: string) => new RegExp(`^${join(home, ".codex", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
+    },
+  ];
+  test.each(cases)("$label", async ({ fixture, at, expected }) => {
+    const src = at(sandbox.home);
+    mkdirSync(dirname(src), { recursive: true });
+    copyFileSync(join(REPO, fixture), src);
+    const run = await handoff([src]);
+    expect(run.code).toBe(0);
+    const folder = expected(sandbox.home);
+    if (folder instanceof RegExp) expect(dirname(run.json.sessionFile)).toMatch(folder);
+    else expect(dirname(run.json.sessionFile)).toBe(folder);
   });
 });
