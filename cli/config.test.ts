@@ -144,7 +144,7 @@ describe("secrets in every field of the config file are never printed", () => {
 
 describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
   const CASES: [string, string, (path: string) => string][] = [
-    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to)`],
+    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
     ["a bad value", "context-window = \"32k\"\n", (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],
     ["the API key", '\napi-key = "sk-live-abcdef0123456789"\n', (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`],

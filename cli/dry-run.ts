@@ -1,6 +1,8 @@
 import type { ConsolaInstance } from "consola/core";
 import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";
+import { isAgentEngine } from "./engine.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
@@ -21,6 +23,7 @@ function plural(n: number, word: string): string {
  * `--json`, stdout is one object either way.
  */
 export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+  if (isAgentEngine(options.engine)) return printAgentDryRun(options.engine, input, options, logger);
   if (options.engine === "offline") {
     const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
     // A signal that came while the document was computed ends the run before anything prints.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AgentError } from "../core/index.ts";
-import { resolveEngine } from "./engine.ts";
+import { isAgentEngine, noModelNotice, resolveEngine } from "./engine.ts";
 
 describe("choosing the engine", () => {
   test.each([
@@ -33,6 +33,27 @@ describe("choosing the engine", () => {
   });
 
   test("an unknown engine is refused by name", () => {
-    expect(() => resolveEngine("gpt", {})).toThrow('--engine takes auto, llm or offline, not "gpt"');
+    expect(() => resolveEngine("gpt", {})).toThrow('--engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"');
+  });
+
+  test.each([
+    ["claude-code", "claude-code"],
+    ["claude", "claude-code"],
+    ["Claude", "claude-code"],
+    ["codex", "codex"],
+    ["PI", "pi"],
+    ["omp", "omp"],
+  ] as const)("--engine %p is the agent %p, with or without a model configured, and says nothing", (flag, engine) => {
+    for (const configured of [{}, { apiKey: "sk-x" }]) {
+      const chosen = resolveEngine(flag, configured);
+      expect(chosen).toEqual({ engine });
+      expect(isAgentEngine(chosen.engine)).toBe(true);
+    }
+    expect(isAgentEngine("llm") || isAgentEngine("offline")).toBe(false);
+  });
+
+  test("auto never picks an agent; its offline notice names the one installed", () => {
+    expect(noModelNotice(undefined)).toBe("no model configured: the offline engine writes the handoff (see agent config)");
+    expect(noModelNotice({ name: "codex", label: "Codex" })).toBe("no model configured: the offline engine writes the handoff (see agent config); Codex is installed: --engine codex has it write the handoff");
   });
 });

@@ -1,6 +1,9 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { AgentError, assertSomethingToHandOff, describeCondensed, findFormat, OFFLINE_MODEL, type HandoffInput, type SessionFormat } from "../core/index.ts";
+import { AGENT_ENGINES, AgentError, assertSomethingToHandOff, chooseProfile, describeCondensed, findFormat, OFFLINE_MODEL, type HandoffInput, type SessionFormat } from "../core/index.ts";
+import { findOnPath } from "./agent-bin.ts";
+import { callAgent } from "./agent-run.ts";
+import { isAgentEngine, noModelNotice } from "./engine.ts";
 import { agentHome, destinationFolder } from "./agent-home.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
@@ -30,7 +33,7 @@ export const handoffCommand = defineCommand({
     if (options.engine === "llm" && !options.dryRun) void import("openai");
     const loaded = loadSession(options.sessionPath, { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
-    if (options.engineNotice) logger.info(options.engineNotice);
+    if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     const target = (options.to && findFormat(options.to)) || loaded.format;
     const stream = loaded.file.stream;
     if (options.record && !options.dryRun) {
@@ -43,7 +46,8 @@ export const handoffCommand = defineCommand({
     const place = newSessionPlace(options.out, loaded, target);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
-      const result = await callModel(input, options, logger, cancel);
+      const engine = options.engine;
+      const result = isAgentEngine(engine) ? await callAgent(engine, input, options, logger, cancel) : { ...(await callModel(input, options, logger, cancel)), usageReported: engine === "llm" };
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
@@ -68,7 +72,8 @@ export const handoffCommand = defineCommand({
         sessionFormat: target.name,
         engine: options.engine,
         model: result.model,
-        usage: result.usage,
+        // An agent that did not say what it cost: unknown, not zero. The offline engine costs nothing.
+        usage: result.usageReported || options.engine === "offline" ? result.usage : null,
         missingSections: result.missingSections,
         recorded,
         condensed: result.condensed,
@@ -109,6 +114,7 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
 
 function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[], target: SessionFormat): HandoffInput {
   const offline = options.engine === "offline";
+  const agent = isAgentEngine(options.engine) ? options.engine : undefined;
   return {
     session: loaded.session,
     analysis: loaded.analysis,
@@ -116,9 +122,12 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     sourceIsStream: loaded.file.stream !== undefined,
     focus: options.focus,
     // Unnamed at a local endpoint: callModel asks it; a dry run shows that it will.
-    model: offline ? OFFLINE_MODEL : (options.model ?? MODEL_ASKED_OF_ENDPOINT),
-    provider: offline ? "agent" : options.provider,
-    profile: options.profile,
+    // An agent uses its own model: recorded as the model it reports, else by the agent's name.
+    model: offline ? OFFLINE_MODEL : (agent ?? options.model ?? MODEL_ASKED_OF_ENDPOINT),
+    provider: offline ? "agent" : (agent ?? options.provider),
+    // An agent gets the plain request, written out as a transcript: no provider's quirks apply.
+    profile: agent ? chooseProfile(undefined, "generic") : options.profile,
+    api: agent ? "agent-cli" : undefined,
     systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
     strict: options.strict,
     // A stream has no file to write back to.
@@ -127,7 +136,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     target,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
-    engine: options.engine,
+    engine: offline ? "offline" : "llm",
     facts: options.facts,
     redact: options.redact,
     // The key and the base URL's credentials are never sent, written or restored, whatever the

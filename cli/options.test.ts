@@ -96,6 +96,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       maxOutputTokens: undefined,
       engine: "offline",
       engineNotice: expect.stringContaining("no model configured"),
+      agentBin: undefined,
       facts: true,
       redact: true,
       quiet: false,

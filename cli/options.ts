@@ -1,6 +1,6 @@
-import { resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
-import { describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
+import { isAgentEngine, resolveEngine, type Engine } from "./engine.ts";
+import { AgentError, agentEngine, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
+import { agentBinSetting, describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
 
 export { DEFAULT_MODEL } from "./settings.ts";
@@ -42,6 +42,8 @@ export interface HandoffOptions {
   /** Who writes the document, and the line that says why when it was chosen for the user. */
   engine: Engine;
   engineNotice: string | undefined;
+  /** An agent engine's executable as the user named it (`AGENT_<NAME>_BIN`, the config file); undefined: looked up on PATH. */
+  agentBin: Resolved<string | undefined> | undefined;
   /** Append the Session Facts section. */
   facts: boolean;
   /** Redact likely secrets from requests. */
@@ -75,9 +77,12 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
   return parsed;
 }
 
-/** The context window (wherever it was set) and the output cap, checked against each other. */
-function resolveWindow(args: RawHandoffArgs, window: Resolved<number>): { contextWindow: number; maxOutputTokens: number | undefined } {
-  const contextWindow = window.value;
+/**
+ * The context window (wherever it was set) and the output cap, checked against each other. An
+ * agent engine's window, unless one is set, is the one its agent's default model states.
+ */
+function resolveWindow(args: RawHandoffArgs, window: Resolved<number>, engine: Engine): { contextWindow: number; maxOutputTokens: number | undefined } {
+  const contextWindow = window.source.kind === "default" && isAgentEngine(engine) ? agentEngine(engine).contextWindow : window.value;
   const maxOutputTokens = tokenCount("--max-output-tokens", args["max-output-tokens"] ?? args.maxOutputTokens);
   if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
     const from = window.source.kind === "flag" ? "--context-window" : window.source.kind === "default" ? "the default context window" : `the context window (${describeSource(window.source)})`;
@@ -147,9 +152,10 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
-    ...resolveWindow(args, settings.contextWindow),
+    ...resolveWindow(args, settings.contextWindow, chosen.engine),
     engine: chosen.engine,
     engineNotice: chosen.notice,
+    agentBin: isAgentEngine(chosen.engine) ? agentBinSetting(settings, chosen.engine) : undefined,
     facts: args.facts !== false,
     redact: args.redact !== false,
     quiet: args.quiet === true,

@@ -79,10 +79,10 @@ function usageError(run: () => unknown): string {
 
 describe("resolveSettings: what the config file must not hold", () => {
   test.each<[string, Record<string, unknown>, string]>([
-    ["an unknown key, with a suggestion", { base_url: "http://h/v1" }, `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to)`],
-    ["a camelCase key", { contextWindow: 1000 }, `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine, to)`],
-    ["a key far from any", { colour: "blue" }, `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine, to)`],
-    ["a table", { profiles: { fast: { model: "m" } } }, `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine, to)`],
+    ["an unknown key, with a suggestion", { base_url: "http://h/v1" }, `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
+    ["a camelCase key", { contextWindow: 1000 }, `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
+    ["a key far from any", { colour: "blue" }, `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
+    ["a table", { profiles: { fast: { model: "m" } } }, `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
     ["an agent we do not write", { to: "aider" }, `${PATH}:2: to takes ${describeFormatNames()}, not "aider"`],
     ["an agent given as a list", { to: ["pi"] }, `${PATH}:2: to takes ${describeFormatNames()}, not an array`],
     ["a bad value", { "context-window": "32k" }, `${PATH}:2: context-window takes a whole number of tokens, not "32k"`],
@@ -96,7 +96,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     ["a base URL without a scheme", { "base-url": "localhost:11434/v1" }, `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL`],
     ["a base URL that is no URL (not echoed: a pasted key?)", { "base-url": "sk-proj-abc" }, `${PATH}:2: base-url is not an http:// or https:// URL`],
     ["a base URL with credentials (shown without them)", { "base-url": "ftp://me:pw@h/v1?key=k" }, `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL`],
-    ["an unknown engine", { engine: "gpt" }, `${PATH}:2: engine takes auto, llm or offline, not "gpt"`],
+    ["an unknown engine", { engine: "gpt" }, `${PATH}:2: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"`],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
     expect(usageError(() => resolveSettings({}, {}, file(data, lines)))).toBe(message);
@@ -110,7 +110,7 @@ describe("resolveSettings: what the config file must not hold", () => {
 
   test.each<[string, Record<string, unknown>, string]>([
     ["a token where a number belongs", { "context-window": "ghp_0123456789abcdefghijABCDEFGHIJ012345" }, `${PATH}: context-window takes a whole number of tokens, not a value that looks like a secret (not shown)`],
-    ["a token as an engine", { engine: "sk_live_0123456789abcdefghijklmn" }, `${PATH}: engine takes auto, llm or offline, not a value that looks like a secret (not shown)`],
+    ["a token as an engine", { engine: "sk_live_0123456789abcdefghijklmn" }, `${PATH}: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not a value that looks like a secret (not shown)`],
     ["a token as a key", { "sk_live_0123456789abcdefghijklmn": 1 }, `${PATH}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`],
   ])("a likely secret is never echoed: %s", (_, data, message) => {
     expect(usageError(() => resolveSettings({}, {}, file(data)))).toBe(message);

@@ -10,7 +10,8 @@ import { describeUrl } from "./secrets.ts";
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 
-export type EngineChoice = "auto" | "llm" | "offline";
+/** Who writes the document: a model endpoint, code, an installed agent's own CLI, or `auto` (see cli/engine.ts). */
+export type EngineChoice = "auto" | "llm" | "offline" | AgentName;
 
 /** The config file as read: its path, its parsed top-level table, and the line each key is on. */
 export interface ConfigFile {
@@ -34,6 +35,11 @@ export interface Settings {
   engine: Resolved<EngineChoice>;
   /** The agent the new session is for; undefined: the source's own. */
   to: Resolved<AgentName | undefined>;
+  /** Each agent engine's executable, when it is not the one on PATH. */
+  claudeCodeBin: Resolved<string | undefined>;
+  codexBin: Resolved<string | undefined>;
+  piBin: Resolved<string | undefined>;
+  ompBin: Resolved<string | undefined>;
 }
 
 /** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
@@ -89,9 +95,15 @@ function parseUrl(value: unknown, label: string): string {
   return url;
 }
 
-function parseEngine(value: unknown, label: string): EngineChoice {
+/** The engines `--engine` names, in the order help lists them. */
+export const ENGINE_CHOICES = "auto, llm, offline, claude-code (or claude), codex, pi or omp";
+
+/** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
+export function parseEngine(value: unknown, label: string): EngineChoice {
   if (value === "auto" || value === "llm" || value === "offline") return value;
-  throw new AgentError("USAGE", `${label} takes auto, llm or offline, not ${shown(value)}`);
+  const agent = typeof value === "string" ? findFormat(value) : undefined;
+  if (agent) return agent.name;
+  throw new AgentError("USAGE", `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);
 }
 
 /** An agent's name or alias (`claude`), as the format table spells it. */
@@ -112,6 +124,10 @@ const SETTINGS = {
   contextWindow: { key: "context-window", env: "AGENT_CONTEXT_WINDOW", parse: parseWindow, fallback: DEFAULT_CONTEXT_WINDOW },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
+  claudeCodeBin: { key: "claude-code-bin", env: "AGENT_CLAUDE_CODE_BIN", parse: parseText, fallback: undefined },
+  codexBin: { key: "codex-bin", env: "AGENT_CODEX_BIN", parse: parseText, fallback: undefined },
+  piBin: { key: "pi-bin", env: "AGENT_PI_BIN", parse: parseText, fallback: undefined },
+  ompBin: { key: "omp-bin", env: "AGENT_OMP_BIN", parse: parseText, fallback: undefined },
 } satisfies { [K in keyof Settings]: SettingDef<Settings[K]["value"]> };
 
 export const CONFIG_KEYS: readonly string[] = Object.values(SETTINGS).map((def) => def.key);
@@ -172,7 +188,17 @@ export function resolveSettings(args: Record<string, unknown>, env: Record<strin
     contextWindow: pick(SETTINGS.contextWindow, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
+    claudeCodeBin: pick(SETTINGS.claudeCodeBin, args, env, file),
+    codexBin: pick(SETTINGS.codexBin, args, env, file),
+    piBin: pick(SETTINGS.piBin, args, env, file),
+    ompBin: pick(SETTINGS.ompBin, args, env, file),
   };
+}
+
+/** The setting that names an agent engine's executable. */
+export function agentBinSetting(settings: Settings, agent: AgentName): Resolved<string | undefined> {
+  const bins: Record<AgentName, Resolved<string | undefined>> = { "claude-code": settings.claudeCodeBin, codex: settings.codexBin, pi: settings.piBin, omp: settings.ompBin };
+  return bins[agent];
 }
 
 /** Where a setting came from, in words: `--model`, `AGENT_MODEL`, `/home/me/.config/agent/config.toml:3`, `default`. */

@@ -27,3 +27,7 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, type Withhold } from "./handoff/withhold.ts";
+export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
+export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
+export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
+export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";

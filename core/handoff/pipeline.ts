@@ -51,6 +51,8 @@ export interface HandoffInput {
   maxOutputTokens?: number;
   /** `offline` writes the document from the branch by code, sending nothing. Default `llm`. */
   engine?: "llm" | "offline";
+  /** How the model was reached, for the recorded answer: the Chat Completions wire (default), or an installed agent's CLI. */
+  api?: "openai-completions" | "agent-cli";
   /** Append the `## Session Facts` section computed by code (default true). */
   facts?: boolean;
   /** Replace likely secrets in every request with placeholders, restored in the final document (default true). */
@@ -196,7 +198,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
           document,
           provider: input.provider,
           model,
-          api: input.engine === "offline" ? "offline" : "openai-completions",
+          api: input.engine === "offline" ? "offline" : (input.api ?? "openai-completions"),
           finishReason: written.finishReason,
           usage: written.usage,
           timestamp: now,

@@ -17,12 +17,17 @@ function summaryBlock(preface: string, summary: string): string {
   return `${preface}\n\n<summary>\n${escapeClosingTag(summary, "summary")}\n</summary>`;
 }
 
+/** The line that opens a compaction summary's wrapper. */
+export const COMPACTION_PREFACE = "Earlier parts of this conversation were condensed into this summary:";
+/** The line that opens a branch summary's wrapper. */
+export const BRANCH_SUMMARY_PREFACE = "Summary of work on another branch of this session, which the user left before returning here:";
+
 export function wrapCompactionSummary(summary: string): string {
-  return summaryBlock("Earlier parts of this conversation were condensed into this summary:", summary);
+  return summaryBlock(COMPACTION_PREFACE, summary);
 }
 
 export function wrapBranchSummary(summary: string): string {
-  return summaryBlock("Summary of work on another branch of this session, which the user left before returning here:", summary);
+  return summaryBlock(BRANCH_SUMMARY_PREFACE, summary);
 }
 
 /**

@@ -63,6 +63,11 @@ export interface PrefaceInput {
   latestRequest: string | undefined;
 }
 
+/** Whether a message is the preface `renderNotesPreface` writes (an agent's transcript marks it as such). */
+export function isNotesPreface(text: string): boolean {
+  return /^The first [\d,]+ messages? of this session were too long to send in full; they were condensed, part by part, into these notes\./.test(text);
+}
+
 /** The user-side message that opens a handoff request whose oldest part was folded into notes. */
 export function renderNotesPreface(input: PrefaceInput): string {
   const what = `The first ${formatCount(input.foldedMessages)} messages of this session were too long to send in full; they were condensed, part by part, into these notes.`;

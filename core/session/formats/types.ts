@@ -48,8 +48,8 @@ export interface NewSessionFile {
   sessionId: string;
 }
 
-/** The `api` a recorded answer names: the Chat Completions wire, or none (the offline engine wrote it). */
-export type RecordedApi = "openai-completions" | "offline";
+/** The `api` a recorded answer names: the Chat Completions wire, an installed agent's CLI, or none (the offline engine wrote it). */
+export type RecordedApi = "openai-completions" | "offline" | "agent-cli";
 
 /** What recording a handoff into its source needs: the instruction and the answer, as the interactive agents record them. */
 export interface RecordingInput {

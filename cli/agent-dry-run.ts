@@ -1,0 +1,57 @@
+import type { ConsolaInstance } from "consola/core";
+import { agentEngine, AgentError, estimateTokens, planHandoffRequests, renderAgentPrompt, type AgentName, type HandoffInput } from "../core/index.ts";
+import { findAgentExecutable } from "./agent-bin.ts";
+import { checkpoint } from "./cancel.ts";
+import type { HandoffOptions } from "./options.ts";
+import { EXIT } from "./report.ts";
+import { printJson, printText } from "./stdout.ts";
+
+/** Where a dry run's command line shows the folder a real run makes for the agent. */
+export const SCRATCH_PLACEHOLDER = "<new empty folder>";
+
+/** One word of a command line as a POSIX shell reads it back. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The executable a run would start; when there is none, the bare command, and the line the run would fail with. */
+function executableFor(name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
+  const engine = agentEngine(name);
+  try {
+    return findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof AgentError)) throw error;
+    logger.warn(`a real run would fail: ${error.message}`);
+    return engine.command;
+  }
+}
+
+/**
+ * `--dry-run` with an agent engine: the exact prompt each run would get on stdin (stdout) and
+ * the command line that would start it (stderr), or both in one object with `--json`. Nothing
+ * runs; only PATH is looked at.
+ */
+export async function printAgentDryRun(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+  const planned = planHandoffRequests(input);
+  const executable = executableFor(name, options, logger);
+  const runs = planned.requests.map((request) => {
+    const plan = agentEngine(name).plan(renderAgentPrompt(request), SCRATCH_PLACEHOLDER);
+    return { command: [executable, ...plan.args], env: plan.env, prompt: plan.stdin };
+  });
+  const estimatedTokens = estimateTokens(input.analysis.context);
+  await checkpoint();
+  if (options.json) {
+    await printJson({ dryRun: true, engine: name, runs, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed });
+  } else {
+    const many = runs.length > 1;
+    await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${run.prompt}\n`).join("\n"));
+  }
+  for (const line of planned.lines) logger.info(line);
+  for (const [i, run] of runs.entries()) {
+    const env = Object.entries(run.env).map(([k, v]) => `${k}=${shellQuote(v)} `).join("");
+    logger.info(`${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`);
+  }
+  if (planned.redacted > 0) logger.info(`${planned.redacted} likely secret${planned.redacted === 1 ? "" : "s"} replaced by placeholders`);
+  logger.info(`dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`);
+  return EXIT.ok;
+}

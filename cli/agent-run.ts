@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ConsolaInstance } from "consola/core";
+import {
+  AgentError,
+  agentEngine,
+  describeAgentFailure,
+  describeAgentTimeout,
+  renderAgentPrompt,
+  runHandoff,
+  type AgentEngine,
+  type AgentName,
+  type Complete,
+  type HandoffInput,
+  type HandoffResult,
+} from "../core/index.ts";
+import { findAgentExecutable } from "./agent-bin.ts";
+import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
+import { realEffects } from "./handoff-run.ts";
+import type { HandoffOptions } from "./options.ts";
+import { createProgress } from "./progress.ts";
+import { isInteractive } from "./report.ts";
+
+/**
+ * The model port for an agent engine: each request the pipeline makes (the handoff request, a
+ * notes request when the session is condensed, a `--strict` repair) becomes one headless run
+ * of the agent's own CLI, in a new empty folder that is removed afterwards, with the request
+ * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
+ * something unreadable) is one line naming the agent and what to do.
+ */
+export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: { usage: boolean }): Complete {
+  return async (request, { signal }) => {
+    const prompt = renderAgentPrompt(request);
+    // Not the user's project: the agent finds no files, settings or instructions of it there.
+    const scratch = mkdtempSync(join(tmpdir(), `agent-handoff-${engine.name}-`));
+    try {
+      const plan = engine.plan(prompt, scratch);
+      logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
+      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal);
+      if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+      if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
+      const outcome = engine.read(run);
+      if ("failure" in outcome) throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      if (outcome.answer.usage) reported.usage = true;
+      return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  };
+}
+
+/** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */
+export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
+
+/**
+ * Runs the pipeline with an agent as the model, within --timeout (all its runs together) and
+ * cancelled by `cancel` (Ctrl-C): either ends the running agent.
+ */
+export async function callAgent(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<AgentHandoffResult> {
+  const engine = agentEngine(name);
+  const executable = findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const signal = AbortSignal.any([cancel, deadline.signal]);
+  const progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
+  const reported = { usage: false };
+  try {
+    logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
+    const result = await runHandoff(input, { complete: createAgentPort(engine, executable, logger, reported), ...realEffects(), signal, notice: (line) => logger.debug(line) });
+    return { ...result, usageReported: reported.usage };
+  } catch (error) {
+    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
+    throw error;
+  } finally {
+    progress.stop();
+    clearTimeout(timer);
+  }
+}

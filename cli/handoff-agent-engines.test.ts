@@ -1,0 +1,144 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, runAgent } from "../fixtures/run-agent.ts";
+import { useAgentSandbox } from "./agent-engines.testing.ts";
+import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
+import { renderInstruction } from "../core/handoff/prompt.ts";
+
+const PLANTED = join(REPO, "fixtures", "sessions", "planted-facts.jsonl");
+const LAST_ASK = "Great. Next, quote fields that contain commas, per RFC 4180.";
+const FOCUS = "the RFC 4180 quoting";
+
+const sandbox = useAgentSandbox();
+const env = (extra: Record<string, string> = {}) => sandbox.env(extra);
+const source = (fixture?: string) => sandbox.source(fixture);
+const fakeRuns = () => sandbox.runs();
+
+/** What each engine must be started with: the prompt on stdin, no tools, nothing saved. */
+const EXPECTED_ARGV: Record<string, (system: string) => string[]> = {
+  "claude-code": (s) => ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands", "--system-prompt", s],
+  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "--disable", "shell_tool", "-"]),
+  pi: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", s],
+  omp: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", s],
+};
+
+const AGENTS = [
+  { engine: "claude-code", command: "claude", model: "claude-sonnet-4-5", usage: { inputTokens: 1200, outputTokens: 300 } },
+  { engine: "codex", command: "codex", model: "codex", usage: { inputTokens: 1200, outputTokens: 300 } },
+  { engine: "pi", command: "pi", model: "anthropic/claude-sonnet-4-5", usage: { inputTokens: 1200, outputTokens: 300 } },
+  { engine: "omp", command: "omp", model: "anthropic/claude-sonnet-4-5", usage: { inputTokens: 1200, outputTokens: 300 } },
+];
+
+describe("--engine <agent>: the installed agent writes the document", () => {
+  test.each(AGENTS)("$engine: one headless run in an empty scratch folder, the prompt on stdin, its answer the document, its usage reported", async ({ engine, command, model, usage }) => {
+    const src = source();
+    const run = await runAgent(["handoff", src, "--engine", engine, "--focus", FOCUS, "--json", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    expect(run.stderr).toBe(`New session started with handoff context: ${join(sandbox.dir, "new.jsonl")}\n`);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ engine, model, usage, missingSections: [] });
+    expect(report.document.startsWith("## Goal\nFix the parser.")).toBe(true);
+    expect(report.document).toContain("## Session Facts");
+
+    const [only, ...more] = fakeRuns();
+    expect(more).toEqual([]);
+    expect(only?.agent).toBe(command);
+    const system = "You write handoff documents for coding sessions.";
+    const argv = only?.argv ?? [];
+    if (engine !== "codex") expect(argv).toEqual(EXPECTED_ARGV[engine]!(argv.at(-1) ?? ""));
+    else expect(argv).toEqual(EXPECTED_ARGV.codex!(""));
+    if (engine !== "codex") expect(argv.at(-1)?.startsWith(system)).toBe(true);
+    for (const dangerous of ["--dangerously-skip-permissions", "--allowedTools", "--tools=default", "--dangerously-bypass-approvals-and-sandbox", "--auto-approve"]) expect(argv).not.toContain(dangerous);
+    // Not the project: a folder of its own under TMPDIR, gone afterwards.
+    expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
+    expect(existsSync(only?.cwd ?? "/")).toBe(false);
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+    // The prompt: the transcript, our instruction with the focus, the last request.
+    expect(only?.stdin).toContain(renderInstruction(FOCUS));
+    expect(only?.stdin).toContain(LAST_ASK);
+    expect(only?.stdin).toContain("<transcript>");
+    // Nothing left in the agent's history.
+    expect(existsSync(join(sandbox.home, ".fake-sessions"))).toBe(false);
+  });
+
+  test("`claude` is Claude Code; the answer is recorded in the source with the model the agent names", async () => {
+    const src = source();
+    const run = await runAgent(["handoff", src, "--engine", "claude", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith("## Goal\nFix the parser.")).toBe(true);
+    const recorded = readFileSync(src, "utf8").trimEnd().split("\n").slice(-2)[0] ?? "";
+    expect(JSON.parse(recorded).message).toMatchObject({ role: "assistant", provider: "claude-code", model: "claude-sonnet-4-5", api: "agent-cli" });
+  });
+
+  test("no planted secret reaches the agent, and the document gets them back", async () => {
+    const src = source(SECRETS_SESSION);
+    const run = await runAgent(["handoff", src, "--engine", "codex", "--json", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    const stdin = fakeRuns()[0]?.stdin ?? "";
+    expect(stdin).toContain("[REDACTED:");
+    expect(PLANTED_SECRETS.filter((s) => stdin.includes(s.value)).map((s) => s.kind)).toEqual([]);
+  });
+
+  test("an agent that reports no usage: usage is null, not zero", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "pi", "--json", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ FAKE_AGENT_MODE: "no-usage" }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).usage).toBeNull();
+  });
+
+  test("--strict with an answer missing sections: the repair is a second run of the agent", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "claude-code", "--strict", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ FAKE_AGENT_ANSWER: "## Goal\nonly this" }), sandbox.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("after a repair request (--strict)");
+    const runs = fakeRuns();
+    expect(runs).toHaveLength(2);
+    expect(runs.some((r) => r.stdin.endsWith("Reply with the document only.") && r.stdin.includes("<assistant>\n## Goal\nonly this\n</assistant>"))).toBe(true);
+  });
+
+  test("a session larger than --context-window is condensed: one run per part, then the handoff", async () => {
+    const run = await runAgent(["handoff", source(PLANTED), "--engine", "omp", "--context-window", "2000", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    const runs = fakeRuns();
+    expect(runs).toHaveLength(2);
+    expect(runs.filter((r) => r.stdin.includes("<condensed-notes>"))).toHaveLength(1);
+  });
+});
+
+describe("--dry-run with an agent engine", () => {
+  test("prints the exact prompt on stdout and the command line on stderr; nothing runs", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "claude", "--dry-run", "--focus", FOCUS], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith("Below is a coding session");
+    expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
+    expect(run.stderr).toContain(`would run: ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
+    expect(fakeRuns()).toEqual([]);
+  });
+
+  test("--json: the runs, each with its command and prompt", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "codex", "--dry-run", "--json"], env(), sandbox.dir);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ dryRun: true, engine: "codex" });
+    expect(report.runs).toHaveLength(1);
+    expect(report.runs[0].command.slice(0, 2)).toEqual([join(sandbox.bin, "codex"), "exec"]);
+    expect(report.runs[0].prompt).toContain(LAST_ASK);
+    expect(fakeRuns()).toEqual([]);
+  });
+});
+
+describe("--engine auto never starts an agent", () => {
+  test("with no model configured and claude on PATH, the offline notice names the engine that would use it", async () => {
+    const run = await runAgent(["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr.split("\n")[0]).toBe("no model configured: the offline engine writes the handoff (see agent config); Claude Code is installed: --engine claude-code has it write the handoff");
+    expect(fakeRuns()).toEqual([]);
+  });
+
+  test("the config file can make an agent the engine", async () => {
+    const config = join(sandbox.root, "config");
+    mkdirSync(join(config, "agent"), { recursive: true });
+    writeFileSync(join(config, "agent", "config.toml"), 'engine = "pi"\npi-bin = "' + join(sandbox.bin, "pi") + '"\n');
+    const run = await runAgent(["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ XDG_CONFIG_HOME: config, PATH: "/usr/bin:/bin" }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(fakeRuns().map((r) => r.agent)).toEqual(["pi"]);
+  });
+});

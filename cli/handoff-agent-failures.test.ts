@@ -1,0 +1,126 @@
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, runAgent } from "../fixtures/run-agent.ts";
+import { isAlive, useAgentSandbox } from "./agent-engines.testing.ts";
+
+const sandbox = useAgentSandbox();
+
+/** Runs a handoff with `engine` and checks what every failure must leave: exit 1, one line, nothing written. */
+async function expectFailure(engine: string, extraEnv: Record<string, string>, line: string, extraArgs: string[] = []): Promise<void> {
+  const src = sandbox.source();
+  const before = readFileSync(src);
+  const run = await runAgent(["handoff", src, "--engine", engine, ...extraArgs], sandbox.env(extraEnv), sandbox.dir);
+  expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 1, stderr: `Handoff failed: ${line}\n`, stdout: "" });
+  expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
+  expect(readFileSync(src).equals(before)).toBe(true);
+  // The scratch folder went with the run, whatever happened in it.
+  expect(readdirSync(sandbox.tmp)).toEqual([]);
+}
+
+const WHAT = {
+  claude: { engine: "claude-code", bin: "AGENT_CLAUDE_CODE_BIN", label: "Claude Code", json: "the JSON result of --output-format json", login: "run `claude` once and log in", loggedOut: "Not logged in · Please run /login", code: 1 },
+  codex: { engine: "codex", bin: "AGENT_CODEX_BIN", label: "Codex", json: "the JSON events of codex exec --json", login: "run `codex login`", loggedOut: "unexpected status 401 Unauthorized: Missing bearer or basic authentication in header", code: 1 },
+  pi: { engine: "pi", bin: "AGENT_PI_BIN", label: "pi", json: "the JSON events of --mode json", login: "run `pi` and log in (/login), or set the API key of the provider it uses", loggedOut: 'No API key found for "anthropic"', code: 0 },
+  omp: { engine: "omp", bin: "AGENT_OMP_BIN", label: "omp", json: "the JSON events of --mode json", login: "run `omp` and log in (/login), or set the API key of the provider it uses", loggedOut: 'No API key found for "anthropic"', code: 0 },
+} as const;
+
+const CASES = Object.entries(WHAT).flatMap(([command, w]) => [
+  { command, mode: "logged-out", line: `${command} is not logged in: ${w.login} (it said: ${w.loggedOut})` },
+  { command, mode: "refuse", line: `${command} did not answer (${w.code === 0 ? "its request failed" : "exit 1"}: 400 invalid_request_error: the request was refused)` },
+  { command, mode: "garbage", line: `${command} printed no answer we can read (expected ${w.json}, got "Hello! I am not JSON."); is ${w.bin} or PATH pointing at ${w.label}?` },
+  { command, mode: "huge", line: `${command} printed more than 16 MB; it was stopped` },
+  { command, mode: "empty", line: `${command} gave no answer (it exited 0 and printed nothing); try again, or use another --engine` },
+  { command, mode: "stderr-only", line: `${command} did not answer (exit 2: fatal: the agent broke)` },
+]);
+
+describe("an agent run that gives no document: exit 1, one line naming the agent and the fix, nothing written", () => {
+  test.each(CASES)("$command, $mode", async ({ command, mode, line }) => {
+    await expectFailure(WHAT[command as keyof typeof WHAT].engine, { FAKE_AGENT_MODE: mode }, line);
+  });
+
+  test("the agent's own message passes the output boundary: the API key in it is withheld", async () => {
+    const key = "sk-test-agent-0123456789abcdef";
+    await expectFailure("claude-code", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key}`, OPENAI_API_KEY: key }, "claude did not answer (exit 1: bad key [withheld])");
+  });
+
+  test("a long message is cut to one line of 300 characters", async () => {
+    const message = `first line\n${"y".repeat(400)}`;
+    await expectFailure("codex", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: message }, `codex did not answer (exit 1: first line ${"y".repeat(289)}…)`);
+  });
+});
+
+describe("finding the agent's executable", () => {
+  test.each(Object.entries(WHAT))("%s missing from PATH", async (command, w) => {
+    await expectFailure(w.engine, { PATH: "/usr/bin:/bin" }, `${command} not found on PATH: install ${w.label} or set ${w.bin}`);
+  });
+
+  test("a PATH entry where `claude` is a folder, or a file without the execute bit, is passed over for the next", async () => {
+    const folder = join(sandbox.root, "first");
+    mkdirSync(join(folder, "claude"), { recursive: true });
+    const notExecutable = join(sandbox.root, "second");
+    mkdirSync(notExecutable);
+    writeFileSync(join(notExecutable, "claude"), "#!/bin/sh\necho no\n");
+    const env = sandbox.env({ PATH: `${folder}:${notExecutable}:relative/bin::/usr/bin:/bin` });
+    const missing = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record"], env, sandbox.dir);
+    expect(missing.stderr).toBe("Handoff failed: claude not found on PATH: install Claude Code or set AGENT_CLAUDE_CODE_BIN\n");
+    const found = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], { ...env, PATH: `${folder}:${notExecutable}:${sandbox.bin}` }, sandbox.dir);
+    expect(found.code).toBe(0);
+  });
+
+  test.each([
+    ["a file without the execute bit", (p: string) => writeFileSync(p, "x"), "not executable"],
+    ["a folder", (p: string) => mkdirSync(p), "not a file"],
+    ["nothing", () => {}, "no such file"],
+  ])("AGENT_CLAUDE_CODE_BIN naming %s", async (_, make, reason) => {
+    const path = join(sandbox.root, "my-claude");
+    make(path);
+    await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `AGENT_CLAUDE_CODE_BIN=${path}: ${reason}; point it at the Claude Code executable`);
+  });
+
+  test("AGENT_CODEX_BIN naming an executable elsewhere is used, PATH or not", async () => {
+    const run = await runAgent(["handoff", sandbox.source(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], sandbox.env({ PATH: "/usr/bin:/bin", AGENT_CODEX_BIN: join(sandbox.bin, "codex") }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(sandbox.runs().map((r) => r.agent)).toEqual(["codex"]);
+  });
+
+  test("pi-bin in the config file that is not executable names the file and line", async () => {
+    const config = join(sandbox.root, "config");
+    mkdirSync(join(config, "agent"), { recursive: true });
+    const file = join(config, "agent", "config.toml");
+    const bad = join(sandbox.root, "pi-not-exec");
+    writeFileSync(bad, "x");
+    chmodSync(bad, 0o644);
+    writeFileSync(file, `engine = "pi"\npi-bin = "${bad}"\n`);
+    await expectFailure("pi", { XDG_CONFIG_HOME: config }, `${file}:2: ${bad}: not executable; point it at the pi executable`);
+  });
+});
+
+describe("an agent that does not finish", () => {
+  test("--timeout ends it: one line, and the agent is gone", async () => {
+    await expectFailure("claude-code", { FAKE_AGENT_MODE: "hang" }, "claude gave no answer within --timeout 1s; raise --timeout, or check that `claude` answers a prompt on its own", ["--timeout", "1"]);
+    const [run] = sandbox.runs();
+    expect(run === undefined ? true : isAlive(run.pid)).toBe(false);
+  });
+
+  test("Ctrl-C (SIGINT to us) ends the running agent too: exit 130, nothing written", async () => {
+    const src = sandbox.source();
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], { env: sandbox.env({ FAKE_AGENT_MODE: "hang" }), cwd: sandbox.dir, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    // Wait until the agent runs (it writes its record first).
+    let pid: number | undefined;
+    for (let i = 0; i < 200 && pid === undefined; i++) {
+      await Bun.sleep(50);
+      pid = sandbox.runs()[0]?.pid;
+    }
+    expect(pid).toBeNumber();
+    expect(isAlive(pid ?? 0)).toBe(true);
+    proc.kill("SIGINT");
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect([code, stderr]).toEqual([130, "Handoff cancelled\n"]);
+    // The agent got SIGTERM; give it the moment it takes to go.
+    for (let i = 0; i < 40 && isAlive(pid ?? 0); i++) await Bun.sleep(50);
+    expect(isAlive(pid ?? 0)).toBe(false);
+    expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
+    expect(existsSync(sandbox.tmp) && readdirSync(sandbox.tmp)).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import { arrayField, isObject, numberField, stringField, type JsonObject } from "../json.ts";
+import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
+
+/** pi's and omp's words for a provider with no key or no model to use. */
+const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login/i;
+
+/** The last assistant message of the run: from its `message_end` events, else `agent_end`'s list. */
+function lastAssistant(events: readonly JsonObject[]): JsonObject | undefined {
+  let last: JsonObject | undefined;
+  for (const event of events) {
+    if (event.type === "message_end" && isObject(event.message) && event.message.role === "assistant") last = event.message;
+    if (event.type === "agent_end") {
+      const messages = (arrayField(event, "messages") ?? []).filter(isObject).filter((m) => m.role === "assistant");
+      last = messages.at(-1) ?? last;
+    }
+  }
+  return last;
+}
+
+function textOf(message: JsonObject): string {
+  const blocks = (arrayField(message, "content") ?? []).filter(isObject);
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
+}
+
+/** pi and omp print the same events in `--mode json` (omp is a fork of pi). */
+function read(output: AgentRunOutput): AgentOutcome {
+  const events = jsonLines(output.stdout);
+  if (events.length === 0) return output.exitCode === 0 ? unreadable(output, "the JSON events of --mode json") : failureFrom(output, "", LOGGED_OUT);
+  const message = lastAssistant(events);
+  if (message === undefined) return output.exitCode === 0 ? { failure: "empty", message: "it finished without an answer" } : failureFrom(output, "", LOGGED_OUT);
+  const stop = stringField(message, "stopReason");
+  if (stop === "error" || stop === "aborted") return failureFrom(output, stringField(message, "errorMessage") ?? `the request ended: ${stop}`, LOGGED_OUT);
+  const text = textOf(message);
+  if (text.trim() === "") return { failure: "empty", message: "its answer held no text" };
+  const usage = isObject(message.usage)
+    ? { inputTokens: (numberField(message.usage, "input") ?? 0) + (numberField(message.usage, "cacheRead") ?? 0) + (numberField(message.usage, "cacheWrite") ?? 0), outputTokens: numberField(message.usage, "output") ?? 0 }
+    : undefined;
+  const provider = stringField(message, "provider");
+  const model = stringField(message, "model");
+  return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model } };
+}
+
+/**
+ * pi: print mode with the prompt on stdin, JSON events, no tools, no session saved
+ * (`--no-session`), none of the project's context files, skills or prompt templates (it runs
+ * in an empty folder anyway), and our system prompt instead of its coding one. The user's
+ * extensions stay loaded: a provider may come from one.
+ */
+export const PI_ENGINE: AgentEngine = {
+  name: "pi",
+  label: "pi",
+  command: "pi",
+  binEnv: "AGENT_PI_BIN",
+  loginHint: "run `pi` and log in (/login), or set the API key of the provider it uses",
+  contextWindow: 128_000,
+  plan(prompt) {
+    const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files"];
+    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
+    return { args, env: {}, stdin: prompt.body };
+  },
+  read,
+};
+
+/** omp: as pi, with omp's own switches (rules instead of context files, no LSP, no title request). */
+export const OMP_ENGINE: AgentEngine = {
+  name: "omp",
+  label: "omp",
+  command: "omp",
+  binEnv: "AGENT_OMP_BIN",
+  loginHint: "run `omp` and log in (/login), or set the API key of the provider it uses",
+  contextWindow: 128_000,
+  plan(prompt) {
+    const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title"];
+    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
+    return { args, env: {}, stdin: prompt.body };
+  },
+  read,
+};
