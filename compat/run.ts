@@ -8,8 +8,9 @@
  *
  *   bun run compat [--regenerate] [--only pi,omp,engine]
  *
- * `--only` names agents, families of checks (reading, resume, matrix, transcripts, engine), or
- * both: `--only engine,codex` runs the engine checks for Codex alone. The version checks always run.
+ * `--only` names agents, families of checks (reading, resume, matrix, transcripts, engine,
+ * engine-failures), or both: `--only engine,codex` runs the engine checks for Codex alone. The
+ * version checks always run.
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
@@ -21,6 +22,7 @@ import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
 import { checkMatrix } from "./checks/matrix.ts";
 import { checkEngines } from "./checks/engine.ts";
+import { checkEngineFailures } from "./checks/engine-failures.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
@@ -29,7 +31,7 @@ import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsola
 import { SCRATCH_ROOT } from "./sandbox.ts";
 
 /** The families of checks `--only` can name. */
-const FAMILIES = ["reading", "resume", "matrix", "transcripts", "engine"] as const;
+const FAMILIES = ["reading", "resume", "matrix", "transcripts", "engine", "engine-failures"] as const;
 type Family = (typeof FAMILIES)[number];
 const isFamily = (name: string): name is Family => FAMILIES.some((family) => family === name);
 
@@ -114,6 +116,7 @@ async function inside(options: Options): Promise<number> {
     }
     if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
+    if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
     if (family("transcripts")) for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();

@@ -35,6 +35,8 @@ export interface EngineAgent {
   wire: Wire;
   /** Writes the agent's configuration (the fake as its provider) into the sandbox; the environment it runs with. */
   configure(agent: Agent, dir: string, sandbox: Sandbox, fake: FakeModelServer): Record<string, string>;
+  /** The agent installed but with no login and no key: the environment it runs with. */
+  loggedOut(sandbox: Sandbox, fake: FakeModelServer): Record<string, string>;
   /** Folders of the sandbox that hold the agent's session history. */
   historyFolders(sandbox: Sandbox): string[];
   /** History kept outside those folders (Codex's thread index), one line per session. */
@@ -99,6 +101,7 @@ const pi: EngineAgent = {
     configureAgent(agent, sandbox, fake.origin, dir, { defaultProvider: "openai", defaultModel: "gpt-5.1" });
     return agentEnv(sandbox);
   },
+  loggedOut: (sandbox) => agentEnv(sandbox),
   historyFolders: (sandbox) => [join(sandbox.home, ".pi/agent/sessions")],
   historyRecords: () => [],
   headless: (prompt) => ({ args: ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", prompt.system], stdin: prompt.body }),
@@ -113,6 +116,7 @@ const omp: EngineAgent = {
     configureAgent(agent, sandbox, fake.origin, dir, { modelRoles: { default: "openai/gpt-5.1" } });
     return agentEnv(sandbox);
   },
+  loggedOut: (sandbox) => agentEnv(sandbox),
   historyFolders: (sandbox) => [join(sandbox.home, ".omp/agent/sessions")],
   historyRecords: () => [],
   headless: (prompt) => ({ args: ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", prompt.system], stdin: prompt.body }),
@@ -126,6 +130,11 @@ const claudeCode: EngineAgent = {
   configure(_agent, _dir, sandbox, fake) {
     mkdirSync(claudeConfigDir(sandbox), { recursive: true });
     return claudeEnv(sandbox, fake);
+  },
+  loggedOut(sandbox, fake) {
+    mkdirSync(claudeConfigDir(sandbox), { recursive: true });
+    const { ANTHROPIC_API_KEY: _key, ...env } = claudeEnv(sandbox, fake);
+    return env;
   },
   historyFolders: (sandbox) => [join(claudeConfigDir(sandbox), "projects")],
   historyRecords: () => [],
@@ -143,6 +152,11 @@ const codex: EngineAgent = {
   configure(_agent, _dir, sandbox, fake) {
     prepareCodex(sandbox, fake);
     return sandbox.env({ CODEX_HOME: codexHomeOf(sandbox), COMPAT_FAKE_KEY: "compat-fake-key" });
+  },
+  // Never logged in: its folder and nothing in it. (It then tries OpenAI for ever: see the research.)
+  loggedOut(sandbox) {
+    mkdirSync(codexHomeOf(sandbox), { recursive: true });
+    return sandbox.env({ CODEX_HOME: codexHomeOf(sandbox) });
   },
   historyFolders: (sandbox) => [join(codexHomeOf(sandbox), "sessions"), join(codexHomeOf(sandbox), "archived_sessions")],
   historyRecords: codexThreads,

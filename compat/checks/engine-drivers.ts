@@ -5,14 +5,16 @@
  * the agent's CLI with the research's argv), which proved the harness before the product had
  * the flag and still shows what the agent itself does.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, numberField, stringField } from "../../core/json.ts";
 import type { Agent } from "../agents.ts";
-import type { FakeModelServer } from "../fake/server.ts";
+import { SERVED_MODELS } from "../agent-setup.ts";
+import { startFakeModelServer, type FakeModelServer, type Script } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
-import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
-import type { EngineAgent, EnginePrompt } from "./engine-agents.ts";
+import { createSandbox, describeRun, runAgent, type AgentRun, type Sandbox } from "../sandbox.ts";
+import { ENGINE_AGENTS, type EngineAgent, type EnginePrompt } from "./engine-agents.ts";
+import { engineSession } from "./engine-session.ts";
 import { REPO } from "./reading.ts";
 import { must } from "./report.ts";
 
@@ -38,13 +40,42 @@ export interface EngineRun {
   note: string | undefined;
 }
 
+/**
+ * A sandbox with the agent on PATH (by the command name the product looks for), pointed at a
+ * fake that answers with `script` (or, `loggedOut`, with no login at all), and the session to
+ * hand off in the project.
+ */
+export async function setUpEngine(agent: Agent, dir: string, label: string, script: Script, loggedOut = false): Promise<EngineSetup> {
+  const engine = ENGINE_AGENTS[agent.name];
+  const sandbox = createSandbox(`engine-${agent.name}-${label}`);
+  const fake = startFakeModelServer(script, Object.values(SERVED_MODELS).flat());
+  const bin = join(sandbox.home, "..", "bin");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(dir, agent.bin), join(bin, engine.command));
+  const base = loggedOut ? engine.loggedOut(sandbox, fake) : engine.configure(agent, dir, sandbox, fake);
+  const env = { ...base, PATH: `${bin}:${base.PATH ?? ""}` };
+  const source = join(sandbox.project, "session.jsonl");
+  writeFileSync(source, engineSession());
+  return { agent, engine, dir, sandbox, fake, env, source };
+}
+
 const agentCli = (args: string[]) => [process.execPath, join(REPO, "cli/index.ts"), ...args];
+
+/** Where the product writes the new session: in the project, away from every agent's history. */
+export const handedOffPath = (setup: EngineSetup) => join(setup.sandbox.project, "handed-off.jsonl");
+
+/** `agent handoff <session> --engine <agent> --quiet -o <aside> …extra`, to run in the sandbox's project. */
+export function handoffCommand(setup: EngineSetup, extra: string[]): string[] {
+  return agentCli(["handoff", setup.source, "--engine", setup.agent.name, "--quiet", "-o", handedOffPath(setup), ...extra]);
+}
+
+export function runHandoffCli(setup: EngineSetup, extra: string[], dns: DnsLog, timeoutMs = 180_000): Promise<AgentRun> {
+  return runAgent(handoffCommand(setup, extra), { cwd: setup.sandbox.project, env: setup.env, timeoutMs }, dns);
+}
 
 /** `agent handoff <session> --engine <agent> --json`, the new session written aside (not into any agent's history). */
 export async function productHandoff(setup: EngineSetup, focus: string, dns: DnsLog): Promise<EngineRun> {
-  const out = join(setup.sandbox.tmp, "handed-off.jsonl");
-  const args = ["handoff", setup.source, "--engine", setup.agent.name, "--focus", focus, "--json", "--quiet", "-o", out];
-  const run = await runAgent(agentCli(args), { cwd: setup.sandbox.project, env: setup.env, timeoutMs: 180_000 }, dns);
+  const run = await runHandoffCli(setup, ["--focus", focus, "--json"], dns);
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, `agent handoff failed: ${describeRun(run)}`);
   const json: unknown = JSON.parse(run.stdout);

@@ -69,3 +69,34 @@ export function historyChanges(before: HistorySnapshot, after: HistorySnapshot):
   for (const path of before.keys()) if (!after.has(path)) changes.push(`removed ${path}`);
   return changes;
 }
+
+/** Files under `folders` whose bytes contain `marker` (a text only the handoff's prompt holds), as paths relative to `root`. */
+export function filesHolding(root: string, folders: readonly string[], marker: string): string[] {
+  const found: string[] = [];
+  const needle = Buffer.from(marker);
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) walk(path);
+      else if (stat?.isFile() && readFileSync(path).includes(needle)) found.push(relative(root, path));
+    }
+  };
+  for (const folder of folders) if (existsSync(folder)) walk(folder);
+  return found;
+}
+
+/** Processes still alive whose environment has `HOME=<home>`: what an agent run left running. */
+export function processesWithHome(home: string): string[] {
+  const needle = `HOME=${home}`;
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(needle)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 120)}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}

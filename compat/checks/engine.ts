@@ -7,20 +7,17 @@
  * history holds no new session (and the session already there is untouched). A control run of
  * the same agent with its tools and history on must be caught by the same checks.
  */
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../../core/handoff/prompt.ts";
 import type { Agent } from "../agents.ts";
-import { startFakeModelServer } from "../fake/server.ts";
-import { SERVED_MODELS } from "../agent-setup.ts";
 import type { DnsLog } from "../isolate.ts";
-import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
+import { describeRun, runAgent } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
 import { WRITTEN_DOCUMENT } from "./resume.ts";
-import { ENGINE_AGENTS } from "./engine-agents.ts";
-import { historyChanges, offeredTools, secretFragments, sentText, snapshotHistory } from "./engine-evidence.ts";
-import { engineSecrets, engineSession, ENGINE_FOCUS, FOCUS_MARK, LAST_REQUEST, placeExistingSession } from "./engine-session.ts";
-import { directHandoff, productHandoff, type EngineRun, type EngineSetup } from "./engine-drivers.ts";
+import { filesHolding, historyChanges, offeredTools, secretFragments, sentText, snapshotHistory } from "./engine-evidence.ts";
+import { engineSecrets, ENGINE_FOCUS, FOCUS_MARK, LAST_REQUEST, placeExistingSession } from "./engine-session.ts";
+import { directHandoff, productHandoff, setUpEngine, type EngineRun, type EngineSetup } from "./engine-drivers.ts";
 
 /** Token counts the fake reports, so the usage the product passes on is recognisable. */
 const INPUT_TOKENS = 4321;
@@ -28,21 +25,6 @@ const OUTPUT_TOKENS = 87;
 
 /** How the checks run the agent: through `agent handoff --engine` once the product has it, else directly with the research's argv. */
 const VIA_PRODUCT = process.env.COMPAT_ENGINE_DIRECT !== "1";
-
-/** A sandbox with the agent pointed at its fake, on PATH, the session to hand off in the project. */
-async function setUp(agent: Agent, dir: string, label: string): Promise<EngineSetup> {
-  const engine = ENGINE_AGENTS[agent.name];
-  const sandbox = createSandbox(`engine-${agent.name}-${label}`);
-  const fake = startFakeModelServer(() => ({ text: WRITTEN_DOCUMENT, inputTokens: INPUT_TOKENS, outputTokens: OUTPUT_TOKENS }), Object.values(SERVED_MODELS).flat());
-  const bin = join(sandbox.home, "..", "bin");
-  mkdirSync(bin, { recursive: true });
-  symlinkSync(join(dir, agent.bin), join(bin, engine.command));
-  const base = engine.configure(agent, dir, sandbox, fake);
-  const env = { ...base, PATH: `${bin}:${base.PATH ?? ""}` };
-  const source = join(sandbox.project, "session.jsonl");
-  await Bun.write(source, engineSession());
-  return { agent, engine, dir, sandbox, fake, env, source };
-}
 
 /** The planted secrets found (whole, or a telling line of one) in `sent`. */
 function leaks(sent: string): { kind: string; value: string }[] {
@@ -79,6 +61,10 @@ async function checkEvidence(setup: EngineSetup, checks: Checks, before: Map<str
     must(offered.length === 0, `offered ${offered.join(", ")}`);
     return `${requests.length} model request${requests.length === 1 ? "" : "s"}, no tools`;
   });
+  await checks.run(name, "engine: no file in the agent's HOME or TMPDIR keeps the prompt", () => {
+    const holding = filesHolding(setup.sandbox.home, [setup.sandbox.home, setup.sandbox.tmp], LAST_REQUEST);
+    must(holding.length === 0, `kept in ${holding.join(", ")}`);
+  });
   await checks.run(name, `engine: ${name}'s history holds no new session, the existing one untouched`, () => {
     const after = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
     // An agent may index the session that was already there: that is not a new one.
@@ -90,7 +76,7 @@ async function checkEvidence(setup: EngineSetup, checks: Checks, before: Map<str
 
 /** The handoff, then the evidence checks. */
 async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
-  const setup = await setUp(agent, dir, "run");
+  const setup = await setUpEngine(agent, dir, "run", () => ({ text: WRITTEN_DOCUMENT, inputTokens: INPUT_TOKENS, outputTokens: OUTPUT_TOKENS }));
   try {
     const existingId = placeExistingSession(agent.name, setup.sandbox);
     const before = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
@@ -114,7 +100,7 @@ async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog
 
 /** The control: the agent with its tools and history on. The checks above must see both. */
 async function checkControl(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
-  const setup = await setUp(agent, dir, "control");
+  const setup = await setUpEngine(agent, dir, "control", () => ({ text: WRITTEN_DOCUMENT }));
   try {
     await checks.run(agent.name, "engine (control): run with its tools and history on, the checks see tools offered, a secret sent and a new session", async () => {
       const before = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
