@@ -6,8 +6,9 @@ import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { printJson, printText } from "./stdout.ts";
 
-/** Where a dry run's command line shows the folder a real run makes for the agent. */
+/** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
 export const SCRATCH_PLACEHOLDER = "<new empty folder>";
+export const TEMP_PLACEHOLDER = "<new temporary folder>";
 
 /** One word of a command line as a POSIX shell reads it back. */
 export function shellQuote(word: string): string {
@@ -36,7 +37,7 @@ export async function printAgentDryRun(name: AgentName, input: HandoffInput, opt
   const executable = executableFor(name, options, logger);
   const runs = planned.requests.map((request) => {
     const plan = agentEngine(name).plan(renderAgentPrompt(request), SCRATCH_PLACEHOLDER);
-    return { command: [executable, ...plan.args], env: plan.env, prompt: plan.stdin };
+    return { command: [executable, ...plan.args], env: { ...plan.env, TMPDIR: TEMP_PLACEHOLDER }, prompt: plan.stdin };
   });
   const estimatedTokens = estimateTokens(input.analysis.context);
   await checkpoint();

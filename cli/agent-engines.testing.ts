@@ -13,6 +13,10 @@ export interface FakeRun {
   agent: string;
   argv: string[];
   cwd: string;
+  /** Its TMPDIR. */
+  tmpdir: string;
+  /** The files in the folder it ran in, by name. */
+  scratch: Record<string, string>;
   stdin: string;
   pid: number;
 }

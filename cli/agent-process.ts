@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import type { AgentRunOutput, AgentRunPlan } from "../core/index.ts";
 
-/** More output than any answer needs: past it the agent is stopped and the run fails. */
-export const OUTPUT_LIMIT_BYTES = 16 * 1024 * 1024;
+/**
+ * More output than any answer needs: past it the agent is stopped and the run fails. pi and omp
+ * echo the prompt and print the answer again with every streamed piece, so it is generous.
+ */
+export const OUTPUT_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** How long an agent gets to end after SIGTERM before it is killed. */
 const KILL_GRACE_MS = 2000;
@@ -10,6 +13,18 @@ const KILL_GRACE_MS = 2000;
 export interface ProcessRun extends AgentRunOutput {
   /** The output passed `OUTPUT_LIMIT_BYTES` and the agent was stopped. */
   overflowed: boolean;
+}
+
+/** The agents running now, by process group: a run that ends at once (a second Ctrl-C) still takes them along. */
+const running = new Set<number>();
+let exitHookInstalled = false;
+
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const pid of running) killGroup(pid, "SIGKILL");
+  });
 }
 
 /** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */
@@ -39,6 +54,10 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
       return;
     }
     const pid = child.pid;
+    if (pid !== undefined) {
+      running.add(pid);
+      killAllOnExit();
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -71,7 +90,10 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
       reject(error);
     });
     // Helpers it left holding the pipes open would keep "close" from ever coming.
-    child.on("exit", () => killGroup(pid, "SIGKILL"));
+    child.on("exit", () => {
+      killGroup(pid, "SIGKILL");
+      if (pid !== undefined) running.delete(pid);
+    });
     child.on("close", (code, ended) => {
       signal.removeEventListener("abort", stop);
       clearTimeout(killTimer);

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   AgentError,
@@ -33,21 +33,71 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
     // Not the user's project: the agent finds no files, settings or instructions of it there.
-    const scratch = mkdtempSync(join(tmpdir(), `agent-handoff-${engine.name}-`));
+    const root = makeScratchFolder(engine);
     try {
-      const plan = engine.plan(prompt, scratch);
+      // It runs in one folder and keeps its temporary files in the other (Claude Code leaves
+      // some in TMPDIR): both go when the run ends.
+      const scratch = join(root, "work");
+      const temp = join(root, "tmp");
+      for (const folder of [scratch, temp]) mkdirSync(folder, { mode: 0o700 });
+      const planned = engine.plan(prompt, scratch);
+      const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
+      if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
+        const size = plan.stdin.length.toLocaleString("en-US");
+        throw new AgentError("HANDOFF_FAILED", `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`);
+      }
+      for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
-      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal);
+      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal).catch((error: unknown) => {
+        // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
+        throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
+      });
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
       if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
       const outcome = engine.read(run);
-      if ("failure" in outcome) throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      if ("failure" in outcome) {
+        removeSavedRequests(outcome.remove ?? [], logger);
+        throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+      }
       if (outcome.answer.usage) reported.usage = true;
       return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
     }
   };
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A new, empty folder of our own under TMPDIR; one we cannot make is a failure of the run, said plainly. */
+function makeScratchFolder(engine: AgentEngine): string {
+  const parent = tmpdir();
+  try {
+    return mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
+  } catch (error) {
+    throw new AgentError("HANDOFF_FAILED", `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`);
+  }
+}
+
+/**
+ * Removes the copies of a refused request an agent saved (omp: `~/.omp/logs/http-400-requests/
+ * <ms>-<id>.json`): they hold the prompt. Only a regular file in a folder of that name, named
+ * as omp names them, is removed; nothing else, whatever the agent's message said.
+ */
+function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance): void {
+  for (const path of paths) {
+    if (!isAbsolute(path) || basename(dirname(path)) !== "http-400-requests" || !/^[\w-]+\.json$/.test(basename(path))) continue;
+    try {
+      if (!lstatSync(path).isFile()) continue;
+      unlinkSync(path);
+      logger.debug(`removed ${path}, the copy of the refused request the agent saved`);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
 }
 
 /** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */

@@ -55,6 +55,10 @@ describe("agent config", () => {
         "context-window": { value: 32768, source: "file", from: path, line: 3 },
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
         to: { value: null, source: "default", from: null },
+        "claude-code-bin": { value: null, source: "default", from: null },
+        "codex-bin": { value: null, source: "default", from: null },
+        "pi-bin": { value: null, source: "default", from: null },
+        "omp-bin": { value: null, source: "default", from: null },
       },
       apiKey: { set: true, from: "OPENAI_API_KEY" },
     });
@@ -105,6 +109,19 @@ describe("agent config", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).settings.engine).toEqual({ value: "llm", resolved: null, source: "file", from: path, line: 1 });
     expect(run.stderr).toStartWith(`warning: engine = "llm" (${path}:1) needs a model`);
+  });
+
+  test('engine = "claude" is the agent engine claude-code; an agent\'s executable set in the file or the environment is shown where it came from', async () => {
+    const { path, env } = withConfig('engine = "claude"\nclaude-code-bin = "/opt/claude/bin/claude"\n', { AGENT_PI_BIN: "pi-nightly" });
+    const table = await runAgent(["config"], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`\\nengine +claude-code +${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1\\n`));
+    expect(table.stdout).toMatch(/\nclaude-code-bin +\/opt\/claude\/bin\/claude +.*config\.toml:2\n/);
+    expect(table.stdout).toMatch(/\npi-bin +pi-nightly +AGENT_PI_BIN\n/);
+    expect(table.stdout).not.toContain("codex-bin");
+    const json = JSON.parse((await runAgent(["config", "--json"], env)).stdout);
+    expect(json.settings.engine).toEqual({ value: "claude-code", resolved: "claude-code", source: "file", from: path, line: 1 });
+    expect(json.settings["claude-code-bin"]).toEqual({ value: "/opt/claude/bin/claude", source: "file", from: path, line: 2 });
   });
 
   test("a word after it is a usage error", async () => {

@@ -37,7 +37,7 @@ export const CONFIG_HELP: CommandHelp = {
         '  model = "qwen3:8b"',
         '  base-url = "http://localhost:11434/v1"',
         "  context-window = 32768",
-        '  engine = "auto"  # or llm, offline',
+        '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
@@ -70,6 +70,16 @@ export function modelAskedOfEndpoint(settings: Settings, env: Record<string, str
   return resolveModel(settings.model, settings.baseUrl.value, profile) === undefined;
 }
 
+/** Each agent engine's executable setting, by its config key. */
+function agentBins(settings: Settings): [string, Resolved<string | undefined>][] {
+  return [
+    ["claude-code-bin", settings.claudeCodeBin],
+    ["codex-bin", settings.codexBin],
+    ["pi-bin", settings.piBin],
+    ["omp-bin", settings.ompBin],
+  ];
+}
+
 /** What `agent config --json` prints; URLs without credentials or query values. */
 export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false) {
   const baseUrl = settings.baseUrl.value;
@@ -82,6 +92,7 @@ export function buildConfigReport(settings: Settings, file: { path: string; foun
       "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
       to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
+      ...Object.fromEntries(agentBins(settings).map(([key, bin]) => [key, { value: bin.value === undefined ? null : clean(bin.value), ...sourceOf(bin) }])),
     },
     apiKey: { set: apiKeySet, from: "OPENAI_API_KEY" },
   };
@@ -98,6 +109,8 @@ export function renderConfigReport(settings: Settings, file: { path: string; fou
     ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
+    // An agent's executable only when one is named: most people use the one on PATH.
+    ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] => (bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]])),
     ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
   ];
   const name = Math.max(...rows.map(([n]) => n.length));

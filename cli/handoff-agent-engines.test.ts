@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useAgentSandbox } from "./agent-engines.testing.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
@@ -18,7 +18,7 @@ const fakeRuns = () => sandbox.runs();
 /** What each engine must be started with: the prompt on stdin, no tools, nothing saved. */
 const EXPECTED_ARGV: Record<string, (system: string) => string[]> = {
   "claude-code": (s) => ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands", "--system-prompt", s],
-  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "--disable", "shell_tool", "-"]),
+  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "-c", "features.shell_tool=false", "features.unified_exec=false", "features.goals=false", "tools.experimental_request_user_input.enabled=false", "-"]),
   pi: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", s],
   omp: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", s],
 };
@@ -53,7 +53,17 @@ describe("--engine <agent>: the installed agent writes the document", () => {
     // Not the project: a folder of its own under TMPDIR, gone afterwards.
     expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
     expect(existsSync(only?.cwd ?? "/")).toBe(false);
+    // Its temporary files in a folder beside it, gone too.
+    expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
     expect(readdirSync(sandbox.tmp)).toEqual([]);
+    // Empty but for Codex's instructions file, which replaces its own instructions with ours.
+    if (engine === "codex") {
+      expect(Object.keys(only?.scratch ?? {})).toEqual(["instructions.md"]);
+      expect(only?.scratch["instructions.md"]?.startsWith(system)).toBe(true);
+      expect(argv).toContain(`model_instructions_file=${JSON.stringify(join(only?.cwd ?? "", "instructions.md"))}`);
+    } else {
+      expect(only?.scratch).toEqual({});
+    }
     // The prompt: the transcript, our instruction with the focus, the last request.
     expect(only?.stdin).toContain(renderInstruction(FOCUS));
     expect(only?.stdin).toContain(LAST_ASK);
@@ -104,14 +114,49 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 });
 
+describe("a prompt larger than the agent takes", () => {
+  /** A session of 1.2 million characters, its last request short. */
+  function bigSource(): string {
+    const header = { type: "session", version: 3, id: "00000000-0000-4000-8000-000000000001", timestamp: "2026-11-29T10:00:00.000Z", cwd: "/w" };
+    const turns = Array.from({ length: 13 }, (_, i) => [
+      { role: "user", content: i === 12 ? "Now finish it." : `part ${i}: ${"word ".repeat(20_000)}`, timestamp: 1 },
+      { role: "assistant", content: [{ type: "text", text: `done ${i}` }], api: "x", provider: "p", model: "m", usage: {}, stopReason: "stop", timestamp: 2 },
+    ]).flat();
+    const entries = turns.map((message, i) => ({ type: "message", id: `b${i}`, parentId: i === 0 ? null : `b${i - 1}`, timestamp: "2026-11-29T10:01:00.000Z", message }));
+    const path = join(sandbox.dir, "big.jsonl");
+    writeFileSync(path, [header, ...entries].map((l) => `${JSON.stringify(l)}\n`).join(""));
+    return path;
+  }
+
+  test("Codex takes at most 1,048,576 characters: a window that lets more through fails before it runs, saying what to do", async () => {
+    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--context-window", "1000000", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Handoff failed: the prompt is [\d,]+ characters, more than the 1,048,576 Codex takes; lower --context-window\n$/);
+    expect(fakeRuns()).toEqual([]);
+  });
+
+  test("Codex's default window condenses it to fit", async () => {
+    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    for (const r of fakeRuns()) expect(r.stdin.length).toBeLessThan(1_048_576);
+  });
+});
+
 describe("--dry-run with an agent engine", () => {
   test("prints the exact prompt on stdout and the command line on stderr; nothing runs", async () => {
     const run = await runAgent(["handoff", source(), "--engine", "claude", "--dry-run", "--focus", FOCUS], env(), sandbox.dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Below is a coding session");
     expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
-    expect(run.stderr).toContain(`would run: ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
+    expect(run.stderr).toContain(`would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
     expect(fakeRuns()).toEqual([]);
+  });
+
+  test("with the agent not installed: the command names it bare, and a line says the real run would fail", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "omp", "--dry-run"], env({ PATH: "/usr/bin:/bin" }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("a real run would fail: omp not found on PATH: install omp or set AGENT_OMP_BIN\n");
+    expect(run.stderr).toContain("would run: TMPDIR='<new temporary folder>' omp -p --mode json --no-session --no-tools");
   });
 
   test("--json: the runs, each with its command and prompt", async () => {

@@ -29,7 +29,7 @@ const CASES = Object.entries(WHAT).flatMap(([command, w]) => [
   { command, mode: "logged-out", line: `${command} is not logged in: ${w.login} (it said: ${w.loggedOut})` },
   { command, mode: "refuse", line: `${command} did not answer (${w.code === 0 ? "its request failed" : "exit 1"}: 400 invalid_request_error: the request was refused)` },
   { command, mode: "garbage", line: `${command} printed no answer we can read (expected ${w.json}, got "Hello! I am not JSON."); is ${w.bin} or PATH pointing at ${w.label}?` },
-  { command, mode: "huge", line: `${command} printed more than 16 MB; it was stopped` },
+  { command, mode: "huge", line: `${command} printed more than 64 MB; it was stopped` },
   { command, mode: "empty", line: `${command} gave no answer (it exited 0 and printed nothing); try again, or use another --engine` },
   { command, mode: "stderr-only", line: `${command} did not answer (exit 2: fatal: the agent broke)` },
 ]);
@@ -42,6 +42,16 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
   test("the agent's own message passes the output boundary: the API key in it is withheld", async () => {
     const key = "sk-test-agent-0123456789abcdef";
     await expectFailure("claude-code", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key}`, OPENAI_API_KEY: key }, "claude did not answer (exit 1: bad key [withheld])");
+  });
+
+  test("omp saved the refused request (the whole prompt) in its logs: exactly that file is removed, and the line does not name it", async () => {
+    const logs = join(sandbox.home, ".omp", "logs", "http-400-requests");
+    const saved = join(logs, "1796052159556-2xjdvms163mg6.json");
+    const other = join(logs, "1796052159000-aaaaaaaaaaaaa.json");
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(other, "{}");
+    await expectFailure("omp", { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved }, "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))");
+    expect(readdirSync(logs)).toEqual(["1796052159000-aaaaaaaaaaaaa.json"]);
   });
 
   test("a long message is cut to one line of 300 characters", async () => {
@@ -78,6 +88,21 @@ describe("finding the agent's executable", () => {
     await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `AGENT_CLAUDE_CODE_BIN=${path}: ${reason}; point it at the Claude Code executable`);
   });
 
+  test("an executable the system will not start (no #! line): one line naming it", async () => {
+    const path = join(sandbox.root, "no-shebang");
+    writeFileSync(path, "echo hi\n");
+    chmodSync(path, 0o755);
+    await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `could not start ${path}: ENOEXEC; is it the Claude Code executable?`);
+  });
+
+  test("a TMPDIR that does not exist: one line saying so, before anything runs", async () => {
+    const missing = join(sandbox.root, "no-such-tmp");
+    const src = sandbox.source();
+    const run = await runAgent(["handoff", src, "--engine", "pi", "--no-record"], sandbox.env({ TMPDIR: missing }), sandbox.dir);
+    expect([run.code, run.stderr]).toEqual([1, `Handoff failed: cannot make a folder for pi to run in under ${missing} (ENOENT); set TMPDIR to a folder you can write\n`]);
+    expect(sandbox.runs()).toEqual([]);
+  });
+
   test("AGENT_CODEX_BIN naming an executable elsewhere is used, PATH or not", async () => {
     const run = await runAgent(["handoff", sandbox.source(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], sandbox.env({ PATH: "/usr/bin:/bin", AGENT_CODEX_BIN: join(sandbox.bin, "codex") }), sandbox.dir);
     expect(run.code).toBe(0);
@@ -103,9 +128,13 @@ describe("an agent that does not finish", () => {
     expect(run === undefined ? true : isAlive(run.pid)).toBe(false);
   });
 
-  test("Ctrl-C (SIGINT to us) ends the running agent too: exit 130, nothing written", async () => {
+  test.each([
+    ["an agent that ends on SIGTERM", "hang", 1],
+    ["an agent that ignores SIGTERM (killed after the grace period)", "stubborn", 1],
+    ["a second Ctrl-C, which ends us at once", "stubborn", 2],
+  ])("Ctrl-C (SIGINT to us) ends the running agent too, %s: exit 130, nothing written", async (_, mode, presses) => {
     const src = sandbox.source();
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], { env: sandbox.env({ FAKE_AGENT_MODE: "hang" }), cwd: sandbox.dir, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], { env: sandbox.env({ FAKE_AGENT_MODE: mode }), cwd: sandbox.dir, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
     // Wait until the agent runs (it writes its record first).
     let pid: number | undefined;
     for (let i = 0; i < 200 && pid === undefined; i++) {
@@ -114,13 +143,18 @@ describe("an agent that does not finish", () => {
     }
     expect(pid).toBeNumber();
     expect(isAlive(pid ?? 0)).toBe(true);
-    proc.kill("SIGINT");
+    for (let i = 0; i < presses; i++) {
+      // Apart, or the system delivers them as one.
+      if (i > 0) await Bun.sleep(300);
+      proc.kill("SIGINT");
+    }
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect([code, stderr]).toEqual([130, "Handoff cancelled\n"]);
-    // The agent got SIGTERM; give it the moment it takes to go.
+    // Give the agent the moment it takes to go.
     for (let i = 0; i < 40 && isAlive(pid ?? 0); i++) await Bun.sleep(50);
     expect(isAlive(pid ?? 0)).toBe(false);
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
-    expect(existsSync(sandbox.tmp) && readdirSync(sandbox.tmp)).toEqual([]);
+    // A run ended at once (a second Ctrl-C) has no time to remove its scratch folder.
+    if (presses === 1) expect(readdirSync(sandbox.tmp)).toEqual([]);
   });
 });

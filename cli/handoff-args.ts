@@ -21,7 +21,12 @@ export const HANDOFF_ARGS = {
   retries: { type: "string", description: `Retries for 408, 409, 429, 5xx, timeouts and dropped connections; -v shows each (default ${DEFAULT_RETRIES})`, valueHint: "n" },
   "context-window": { type: "string", description: "The model's context window in tokens; a larger session is condensed to fit (env AGENT_CONTEXT_WINDOW; default 128000)", valueHint: "tokens" },
   "max-output-tokens": { type: "string", description: "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)", valueHint: "n" },
-  engine: { type: "string", description: "Who writes the document: llm (a model), offline (code, sends nothing), auto (llm when a key or base URL is set; default; env AGENT_ENGINE)", valueHint: "auto|llm|offline" },
+  engine: {
+    type: "string",
+    description:
+      "Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (claude-code or claude, codex, pi, omp; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)",
+    valueHint: "engine",
+  },
   facts: { type: "boolean", default: true, description: "Append a Session Facts section computed by code", negativeDescription: "Leave out the Session Facts section" },
   redact: { type: "boolean", default: true, description: "Replace likely secrets in requests with placeholders", negativeDescription: "Send the session as it is, secrets included" },
   "system-prompt-file": { type: "string", description: "Use this file's text as the system prompt", valueHint: "path" },
@@ -41,12 +46,13 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
       ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],
       ["AGENT_ENGINE", "The engine, as --engine"],
       ["AGENT_TO", "The agent the new session is for, as --to"],
+      ["AGENT_CLAUDE_CODE_BIN", "The claude to run for --engine claude-code (also AGENT_CODEX_BIN, AGENT_PI_BIN, AGENT_OMP_BIN); default: the one on PATH"],
     ],
   },
   {
     title: "CONFIG FILE",
     text: [
-      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window, engine and to. A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
+      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window, engine, to and each agent engine's executable (claude-code-bin, codex-bin, pi-bin, omp-bin). A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
     ],
   },
   {

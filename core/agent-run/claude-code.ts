@@ -1,9 +1,9 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** Claude Code's words for a missing or refused login (`claude -p` prints them as the result). */
-const LOGGED_OUT = /not logged in|please run \/login|invalid api key|authentication_error|oauth token (has )?expired/i;
+const LOGGED_OUT = /not logged in|please run \/login|failed to authenticate|invalid api key|authentication_error|oauth token (has )?expired/i;
 
 function total(usage: JsonObject, keys: readonly string[]): number {
   return keys.reduce((sum, key) => sum + (numberField(usage, key) ?? 0), 0);
@@ -30,8 +30,9 @@ function read(output: AgentRunOutput): AgentOutcome {
 
 /**
  * Claude Code: `claude -p` with the prompt on stdin, one JSON result, no tools at all
- * (`--tools ""`), nothing that could ask for a permission, no MCP servers or slash commands,
- * our system prompt instead of its own (which describes tools), and nothing saved
+ * (`--tools ""`: the request offers none), nothing that could ask for a permission, no MCP
+ * servers or slash commands, our system prompt instead of its own (several KB about tools and
+ * the machine; `--system-prompt` replaces it), and nothing saved
  * (`--no-session-persistence`): no session lands in the user's history.
  */
 export const CLAUDE_CODE_ENGINE: AgentEngine = {
@@ -43,8 +44,11 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
   contextWindow: 200_000,
   plan(prompt) {
     const args = ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
-    return { args, env: {}, stdin: prompt.body };
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
+    // Claude Code retries a refused login for minutes; a couple of tries is plenty for a handoff.
+    // No self-update, telemetry or error reports on a handoff's behalf: only the model request leaves.
+    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" }, stdin: placed.stdin };
   },
   read,
 };

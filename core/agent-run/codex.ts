@@ -5,8 +5,26 @@ import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 /** Codex's words for a missing or refused login. */
 const LOGGED_OUT = /not logged in|codex login|401 unauthorized|unauthorized|invalid_api_key|incorrect api key|missing bearer/i;
 
-/** The tools Codex offers unless told not to (`codex features list`): each is switched off. */
-const FEATURES_OFF = ["shell_tool", "apps", "view_image", "image_generation", "computer_use", "browser_use", "in_app_browser", "multi_agent", "tool_suggest", "sleep_tool"];
+/**
+ * The features behind the tools Codex 0.169 offers (exec_command and write_stdin, view_image,
+ * multi_agent_v1, the goal tools, image generation, tool suggestions): each is switched off, and
+ * so are web search, request_user_input and update_plan, which are settings. With them the
+ * request offers no tool at all (observed by `bun run compat`).
+ */
+const FEATURES_OFF = ["shell_tool", "unified_exec", "view_image", "multi_agent", "goals", "image_generation", "tool_suggest"];
+const SETTINGS_OFF = [
+  'web_search="disabled"',
+  "tools.experimental_request_user_input.enabled=false",
+  "tools.update_plan.enabled=false",
+  // Nothing of the machine, the sandbox, apps or skills in the request: only our words.
+  "include_environment_context=false",
+  "include_permissions_instructions=false",
+  "include_apps_instructions=false",
+  "skills.include_instructions=false",
+];
+
+/** The file in the scratch folder that replaces Codex's own instructions with ours. */
+export const CODEX_INSTRUCTIONS_FILE = "instructions.md";
 
 function read(output: AgentRunOutput): AgentOutcome {
   const events = jsonLines(output.stdout);
@@ -36,8 +54,9 @@ function read(output: AgentRunOutput): AgentOutcome {
 
 /**
  * Codex: `codex exec` with the prompt on stdin (`-`), JSON events, nothing saved
- * (`--ephemeral`), a read-only sandbox with no approvals, and its tools switched off. It has
- * no flag for the system prompt: ours opens the prompt.
+ * (`--ephemeral`: no rollout, no row in its state database), a read-only sandbox with no
+ * approvals, and its tools switched off. Its own instructions are replaced by ours, from a
+ * file in the scratch folder (it has no flag for a system prompt).
  */
 export const CODEX_ENGINE: AgentEngine = {
   name: "codex",
@@ -45,14 +64,24 @@ export const CODEX_ENGINE: AgentEngine = {
   command: "codex",
   binEnv: "AGENT_CODEX_BIN",
   loginHint: "run `codex login`",
-  contextWindow: 272_000,
+  // Its models state 272,000 tokens, but it refuses a prompt over 1,048,576 characters: a
+  // window our estimate (characters / 4) fills well below that.
+  contextWindow: 200_000,
+  promptLimit: 1_048_576,
   plan(prompt, scratch) {
     const args = ["exec", "--json", "--ephemeral", "--skip-git-repo-check", "--sandbox", "read-only", "--color", "never", "--cd", scratch];
-    args.push("-c", 'approval_policy="never"', "-c", 'web_search="disabled"');
-    for (const feature of FEATURES_OFF) args.push("--disable", feature);
+    args.push("-c", 'approval_policy="never"');
+    // `-c features.<name>=false`, not `--disable <name>`: a Codex that no longer knows a name
+    // ignores the setting, where `--disable` would refuse to start.
+    for (const feature of FEATURES_OFF) args.push("-c", `features.${feature}=false`);
+    for (const setting of SETTINGS_OFF) args.push("-c", setting);
+    const files: Record<string, string> = {};
+    if (prompt.system !== "") {
+      files[CODEX_INSTRUCTIONS_FILE] = prompt.system;
+      args.push("-c", `model_instructions_file=${JSON.stringify(`${scratch}/${CODEX_INSTRUCTIONS_FILE}`)}`);
+    }
     args.push("-");
-    const stdin = prompt.system === "" ? prompt.body : `${prompt.system}\n\n${prompt.body}`;
-    return { args, env: {}, stdin };
+    return { args, env: {}, stdin: prompt.body, files };
   },
   read,
 };

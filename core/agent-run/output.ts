@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from "../json.ts";
+import type { AgentPrompt } from "../handoff/agent-prompt.ts";
 import type { AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** What every engine's reader shares: JSON lines, short messages, the failure it reports. */
@@ -28,10 +29,12 @@ export function jsonLines(text: string): JsonObject[] {
   return out;
 }
 
-/** The last non-empty line of stderr, where agents put the reason they stopped. */
-export function lastStderrLine(output: AgentRunOutput): string {
-  const lines = output.stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  return lines.at(-1) ?? "";
+/**
+ * The first non-empty line of stderr: the agents put the reason they stopped there, and what
+ * follows is help (pi's and omp's "Use /login…" and the paths of their docs).
+ */
+export function firstStderrLine(output: AgentRunOutput): string {
+  return output.stderr.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
 }
 
 /**
@@ -39,7 +42,7 @@ export function lastStderrLine(output: AgentRunOutput): string {
  * them), else failed with its message (or, with none, its exit status).
  */
 export function failureFrom(output: AgentRunOutput, message: string, loggedOut: RegExp): AgentOutcome {
-  const said = shortMessage(message || lastStderrLine(output));
+  const said = shortMessage(message || firstStderrLine(output));
   if (loggedOut.test(`${message}\n${output.stderr}`)) return { failure: "logged-out", message: said };
   // pi and omp report a failed request in their JSON and still exit 0.
   const how = output.exitCode === null ? `ended by ${output.signal ?? "a signal"}` : output.exitCode === 0 ? "its request failed" : `exit ${output.exitCode}`;
@@ -49,6 +52,22 @@ export function failureFrom(output: AgentRunOutput, message: string, loggedOut: 
 /** The start of output that is not what the mode prints, for the message about it. */
 export function unreadable(output: AgentRunOutput, expected: string): AgentOutcome {
   const start = shortMessage(output.stdout).slice(0, 80);
-  if (start === "") return { failure: "empty", message: "it exited 0 and printed nothing" };
+  if (start === "") {
+    const said = shortMessage(firstStderrLine(output));
+    return { failure: "empty", message: said === "" ? "it exited 0 and printed nothing" : `it exited 0 and printed nothing on stdout; on stderr: ${said}` };
+  }
   return { failure: "unreadable", message: `expected ${expected}, got "${start}"` };
+}
+
+/**
+ * Where the system prompt goes for an agent with a `--system-prompt` flag: there, unless it is
+ * too long for one argument (Linux takes 128 KiB; a long `--system-prompt-file`), then at the
+ * top of the prompt on stdin (the agent then keeps its own system prompt, but has no tools).
+ */
+export const SYSTEM_ARG_LIMIT = 64 * 1024;
+
+export function systemPromptPlacement(prompt: AgentPrompt, flag: string): { args: string[]; stdin: string } {
+  if (prompt.system === "") return { args: [], stdin: prompt.body };
+  if (prompt.system.length <= SYSTEM_ARG_LIMIT) return { args: [flag, prompt.system], stdin: prompt.body };
+  return { args: [], stdin: `${prompt.system}\n\n${prompt.body}` };
 }

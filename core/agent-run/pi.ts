@@ -1,9 +1,12 @@
 import { arrayField, isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
-const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login/i;
+const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|authentication_error|invalid (x-)?api[- ]key/i;
+
+/** omp saves a refused request (our whole prompt) and names the file: `raw-http-request=<path>`. */
+const SAVED_REQUEST = /\n?raw-http-request=(\S+)/g;
 
 /** The last assistant message of the run: from its `message_end` events, else `agent_end`'s list. */
 function lastAssistant(events: readonly JsonObject[]): JsonObject | undefined {
@@ -30,7 +33,12 @@ function read(output: AgentRunOutput): AgentOutcome {
   const message = lastAssistant(events);
   if (message === undefined) return output.exitCode === 0 ? { failure: "empty", message: "it finished without an answer" } : failureFrom(output, "", LOGGED_OUT);
   const stop = stringField(message, "stopReason");
-  if (stop === "error" || stop === "aborted") return failureFrom(output, stringField(message, "errorMessage") ?? `the request ended: ${stop}`, LOGGED_OUT);
+  if (stop === "error" || stop === "aborted") {
+    const said = stringField(message, "errorMessage") ?? `the request ended: ${stop}`;
+    const remove = [...said.matchAll(SAVED_REQUEST)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+    const failure = failureFrom(output, said.replace(SAVED_REQUEST, ""), LOGGED_OUT);
+    return remove.length > 0 && "failure" in failure ? { ...failure, remove } : failure;
+  }
   const text = textOf(message);
   if (text.trim() === "") return { failure: "empty", message: "its answer held no text" };
   const usage = isObject(message.usage)
@@ -56,8 +64,10 @@ export const PI_ENGINE: AgentEngine = {
   contextWindow: 128_000,
   plan(prompt) {
     const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
-    return { args, env: {}, stdin: prompt.body };
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
+    // No update check on a handoff's behalf.
+    return { args, env: { PI_SKIP_VERSION_CHECK: "1" }, stdin: placed.stdin };
   },
   read,
 };
@@ -72,8 +82,9 @@ export const OMP_ENGINE: AgentEngine = {
   contextWindow: 128_000,
   plan(prompt) {
     const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title"];
-    if (prompt.system !== "") args.push("--system-prompt", prompt.system);
-    return { args, env: {}, stdin: prompt.body };
+    const placed = systemPromptPlacement(prompt, "--system-prompt");
+    args.push(...placed.args);
+    return { args, env: {}, stdin: placed.stdin };
   },
   read,
 };

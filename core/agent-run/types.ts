@@ -16,6 +16,8 @@ export interface AgentRunPlan {
   env: Record<string, string>;
   /** The prompt, on standard input: argv has a size limit, and `ps` shows it to everyone. */
   stdin: string;
+  /** Files to write into the scratch folder before the run (name → text), such as an instructions file. */
+  files?: Record<string, string>;
 }
 
 /** What a finished run left: its output streams and how it ended. */
@@ -42,7 +44,11 @@ export interface AgentAnswer {
  */
 export type AgentFailureKind = "logged-out" | "failed" | "empty" | "unreadable";
 
-export type AgentOutcome = { answer: AgentAnswer } | { failure: AgentFailureKind; message: string };
+/**
+ * `remove`: files the run left that hold the prompt (omp saves a refused request whole and
+ * names the file in its message): removed, exactly those, so nothing of the session stays.
+ */
+export type AgentOutcome = { answer: AgentAnswer } | { failure: AgentFailureKind; message: string; remove?: string[] };
 
 export interface AgentEngine {
   name: AgentName;
@@ -56,6 +62,8 @@ export interface AgentEngine {
   loginHint: string;
   /** The context window assumed when none is set (the one the agent's default model states). */
   contextWindow: number;
+  /** The most characters the agent takes as a prompt, where it has a limit of its own. */
+  promptLimit?: number;
   /** The run for one prompt. `scratch` is the empty folder it runs in. */
   plan(prompt: AgentPrompt, scratch: string): AgentRunPlan;
   /** Reads a finished run. */
