@@ -56,6 +56,7 @@ function parseOptions(argv: string[]): Options | string {
       if (names.some(isFamily)) families = new Set(names.filter(isFamily));
     } else return `unknown argument ${arg}; usage: bun run compat [--regenerate] [--only pi,omp,claude-code,codex,${FAMILIES.join(",")}]`;
   }
+  if (regenerate && !families.has("transcripts")) return "--regenerate rewrites the transcripts: --only must include transcripts (or name no family)";
   return { regenerate, agents, families };
 }
 

@@ -3,9 +3,10 @@
  * the agent's own CLI headless against that agent's fake (Anthropic Messages for Claude Code,
  * Responses for Codex, Chat Completions as pi and omp are configured); checks: the fake's
  * document comes back; our instruction, the focus and the session's last request reach the
- * model; none of the secrets planted in the session does; no tool is offered; and the agent's
- * history holds no new session (and the session already there is untouched). A control run of
- * the same agent with its tools and history on must be caught by the same checks.
+ * model; none of the secrets planted in the session does; no tool is offered; the agent's
+ * history holds no new session (and the session already there is untouched); no file in its
+ * HOME or TMPDIR keeps the prompt. A control run of the same agent with its tools and history
+ * on must be caught by the same checks.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
