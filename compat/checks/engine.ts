@@ -6,7 +6,7 @@
  * model; none of the secrets planted in the session does; no tool is offered; the agent's
  * history holds no new session (and the session already there is untouched); no file in its
  * HOME or TMPDIR keeps the prompt. A control run of the same agent with its tools and history
- * on must be caught by the same checks.
+ * on must be caught by the same checks; `--dry-run` must print a run that can be repeated by hand.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ import { allOf, must, type Checks } from "./report.ts";
 import { WRITTEN_DOCUMENT } from "./resume.ts";
 import { filesHolding, historyChanges, offeredTools, secretFragments, sentText, snapshotHistory } from "./engine-evidence.ts";
 import { engineSecrets, ENGINE_FOCUS, FOCUS_MARK, LAST_REQUEST, placeExistingSession } from "./engine-session.ts";
+import { checkEngineDryRun } from "./engine-dry-run.ts";
 import { directHandoff, productHandoff, setUpEngine, type EngineRun, type EngineSetup } from "./engine-drivers.ts";
 
 /** Token counts the fake reports, so the usage the product passes on is recognisable. */
@@ -132,5 +133,6 @@ export async function checkEngines(agents: readonly Agent[], dirs: ReadonlyMap<s
     const dir = dirs.get(agent.name) ?? "";
     await checkAgent(agent, dir, checks, dns);
     await checkControl(agent, dir, checks, dns);
+    await checkEngineDryRun(agent, dir, checks, dns);
   }
 }
