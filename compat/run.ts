@@ -6,7 +6,11 @@
  * we write resume in them, and (with --regenerate) records real transcripts into
  * fixtures/real/<agent>/.
  *
- *   bun run compat [--regenerate] [--only pi,omp]
+ *   bun run compat [--regenerate] [--only pi,omp,engine]
+ *
+ * `--only` names agents, families of checks (reading, resume, matrix, discovery, transcripts, engine,
+ * engine-failures), or both: `--only engine,codex` runs the engine checks for Codex alone. The
+ * version checks always run.
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
@@ -18,6 +22,8 @@ import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
 import { checkMatrix } from "./checks/matrix.ts";
 import { checkDiscovery } from "./checks/discovery.ts";
+import { checkEngines } from "./checks/engine.ts";
+import { checkEngineFailures } from "./checks/engine-failures.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
@@ -26,25 +32,34 @@ import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsola
 import { SCRATCH_ROOT } from "./sandbox.ts";
 import { errorMessage } from "../core/errors.ts";
 
+/** The families of checks `--only` can name. */
+const FAMILIES = ["reading", "resume", "matrix", "discovery", "transcripts", "engine", "engine-failures"] as const;
+type Family = (typeof FAMILIES)[number];
+const isFamily = (name: string): name is Family => FAMILIES.some((family) => family === name);
+
 interface Options {
   regenerate: boolean;
   agents: Agent[];
+  families: ReadonlySet<Family>;
 }
 
 function parseOptions(argv: string[]): Options | string {
   let regenerate = false;
   let agents = [...AGENTS];
+  let families = new Set<Family>(FAMILIES);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--regenerate") regenerate = true;
     else if (arg === "--only") {
       const names = (argv[++i] ?? "").split(",").filter(Boolean);
-      const unknown = names.filter((name) => !agentByName(name));
-      if (names.length === 0 || unknown.length > 0) return `--only takes a comma-separated list of ${AGENTS.map((a) => a.name).join(", ")}`;
-      agents = AGENTS.filter((agent) => names.includes(agent.name));
-    } else return `unknown argument ${arg}; usage: bun run compat [--regenerate] [--only pi,omp,claude-code,codex]`;
+      const unknown = names.filter((name) => !agentByName(name) && !isFamily(name));
+      if (names.length === 0 || unknown.length > 0) return `--only takes a comma-separated list of ${[...AGENTS.map((a) => a.name), ...FAMILIES].join(", ")}`;
+      if (names.some((name) => agentByName(name))) agents = AGENTS.filter((agent) => names.includes(agent.name));
+      if (names.some(isFamily)) families = new Set(names.filter(isFamily));
+    } else return `unknown argument ${arg}; usage: bun run compat [--regenerate] [--only pi,omp,claude-code,codex,${FAMILIES.join(",")}]`;
   }
-  return { regenerate, agents };
+  if (regenerate && !families.has("transcripts")) return "--regenerate rewrites the transcripts: --only must include transcripts (or name no family)";
+  return { regenerate, agents, families };
 }
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -90,18 +105,23 @@ async function inside(options: Options): Promise<number> {
     for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
     const pi = options.agents.find((a) => a.name === "pi");
     const omp = options.agents.find((a) => a.name === "omp");
-    for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks, dns);
-    for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
     const claude = options.agents.find((a) => a.name === "claude-code");
-    if (claude) {
-      await checkClaudeCodeReading(claude, dirs.get(claude.name) ?? "", checks, dns);
-      await checkClaudeCodeResume(claude, dirs.get(claude.name) ?? "", checks, dns);
-    }
     const codexAgent = options.agents.find((a) => a.name === "codex");
-    if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
-    await checkMatrix(options.agents, dirs, checks, dns, say);
-    for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
-    for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
+    const family = (name: Family) => options.families.has(name);
+    if (family("reading")) {
+      for (const agent of [pi, omp]) if (agent) await checkReading(agent, dirs.get(agent.name) ?? "", checks, dns);
+      if (claude) await checkClaudeCodeReading(claude, dirs.get(claude.name) ?? "", checks, dns);
+    }
+    if (family("resume")) {
+      for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
+      if (claude) await checkClaudeCodeResume(claude, dirs.get(claude.name) ?? "", checks, dns);
+      if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
+    }
+    if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
+    if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
+    if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
+    if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
+    if (family("transcripts")) for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();
   }

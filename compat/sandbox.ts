@@ -61,10 +61,22 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/** Ends a process and everything in its group (it leads one: see `runAgent`). */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is gone already.
+  }
+}
+
 /** Runs an agent to completion (or the time limit), capturing its output and its DNS attempts. */
 export async function runAgent(argv: string[], options: RunOptions, dns: DnsLog): Promise<AgentRun> {
   const before = dns.queries.length;
-  const proc = Bun.spawn(argv, { cwd: options.cwd, env: options.env, stdin: options.stdin === undefined ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
+  // A process group of its own: some agents are a launcher over another process (Codex's npm
+  // bin is a Node shim over its native binary), and killing only the launcher leaves the other
+  // holding the output pipes open, so the run would never end.
+  const proc = Bun.spawn(argv, { cwd: options.cwd, env: options.env, stdin: options.stdin === undefined ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe", detached: true });
   if (options.stdin !== undefined && proc.stdin) {
     proc.stdin.write(options.stdin);
     await proc.stdin.end();
@@ -72,7 +84,7 @@ export async function runAgent(argv: string[], options: RunOptions, dns: DnsLog)
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    proc.kill("SIGKILL");
+    killGroup(proc.pid);
   }, options.timeoutMs ?? 120_000);
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const exitCode = await proc.exited;

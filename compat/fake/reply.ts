@@ -18,6 +18,10 @@ export interface Reply {
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** Wait this long before answering (a model that is slow to start). */
+  delayMs?: number;
+  /** Refuse the request instead: this HTTP status, with `message` in the wire's error shape. */
+  refuse?: { status: number; message: string };
 }
 
 const encoder = new TextEncoder();

@@ -46,6 +46,13 @@ function sideResponse(method: string, path: string, models: readonly string[]): 
   return Response.json({ error: { type: "not_found_error", message: `the fake has no ${method} ${path}` } }, { status: 404 });
 }
 
+/** A refused request, as the wire's API says so (Anthropic names the kind of error; OpenAI a type and a code). */
+function refusal(wire: Wire, status: number, message: string): Response {
+  const type = status === 401 ? "authentication_error" : status === 403 ? "permission_error" : status >= 500 ? "api_error" : "invalid_request_error";
+  if (wire === "anthropic") return Response.json({ type: "error", error: { type, message } }, { status });
+  return Response.json({ error: { message, type, code: status === 401 ? "invalid_api_key" : null } }, { status });
+}
+
 /** `listedModels` is what `GET …/models` lists (agents that discover models ask for it). */
 export function startFakeModelServer(initial: Script, listedModels: readonly string[] = []): FakeModelServer {
   let script = initial;
@@ -77,6 +84,8 @@ export function startFakeModelServer(initial: Script, listedModels: readonly str
         const message = errorMessage(error);
         return Response.json({ error: { type: "api_error", message: `fake script failed: ${message}` } }, { status: 500 });
       }
+      if (reply.delayMs) await Bun.sleep(reply.delayMs);
+      if (reply.refuse) return refusal(wire, reply.refuse.status, reply.refuse.message);
       const stream = !(typeof body === "object" && body !== null && "stream" in body && body.stream === false);
       if (wire === "chat") return chatResponse(reply, body, stream);
       if (wire === "anthropic") return anthropicResponse(reply, body, stream);
