@@ -37,7 +37,7 @@ export async function printAgentDryRun(name: AgentName, input: HandoffInput, opt
   const executable = executableFor(name, options, logger);
   const runs = planned.requests.map((request) => {
     const plan = agentEngine(name).plan(renderAgentPrompt(request), SCRATCH_PLACEHOLDER);
-    return { command: [executable, ...plan.args], env: { ...plan.env, TMPDIR: TEMP_PLACEHOLDER }, prompt: plan.stdin };
+    return { command: [executable, ...plan.args], env: { ...plan.env, TMPDIR: TEMP_PLACEHOLDER }, files: plan.files ?? {}, prompt: plan.stdin };
   });
   const estimatedTokens = estimateTokens(input.analysis.context);
   await checkpoint();
@@ -45,7 +45,9 @@ export async function printAgentDryRun(name: AgentName, input: HandoffInput, opt
     await printJson({ dryRun: true, engine: name, runs, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed } satisfies DryRunAgentJson);
   } else {
     const many = runs.length > 1;
-    await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${run.prompt}\n`).join("\n"));
+    // A file the run writes first (Codex's instructions) is part of what the agent gets: shown before the prompt.
+    const filesOf = (run: (typeof runs)[number]) => Object.entries(run.files).map(([name, text]) => `# file ${SCRATCH_PLACEHOLDER}/${name}\n${text}\n# stdin\n`).join("");
+    await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${filesOf(run)}${run.prompt}\n`).join("\n"));
   }
   for (const line of planned.lines) logger.info(line);
   for (const [i, run] of runs.entries()) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { DEFAULT_SYSTEM_PROMPT } from "../core/handoff/prompt.ts";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useAgentSandbox } from "./agent-engines.testing.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
@@ -169,6 +170,18 @@ describe("--dry-run with an agent engine", () => {
     expect(report.runs).toHaveLength(1);
     expect(report.runs[0].command.slice(0, 2)).toEqual([join(sandbox.bin, "codex"), "exec"]);
     expect(report.runs[0].prompt).toContain(LAST_ASK);
+    // Codex gets our system prompt from a file the run writes first: the dry run shows it, so the
+    // printed run is the whole run.
+    expect(Object.keys(report.runs[0].files)).toEqual(["instructions.md"]);
+    expect(report.runs[0].files["instructions.md"]).toBe(DEFAULT_SYSTEM_PROMPT);
+    expect(report.runs[0].command.join(" ")).toContain("<new empty folder>/instructions.md");
+    expect(fakeRuns()).toEqual([]);
+  });
+
+  test("Codex's instructions file is on stdout too, before the prompt", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "codex", "--dry-run"], env(), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toStartWith(`# file <new empty folder>/instructions.md\n${DEFAULT_SYSTEM_PROMPT}\n# stdin\nBelow is a coding session`);
     expect(fakeRuns()).toEqual([]);
   });
 });

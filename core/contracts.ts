@@ -71,6 +71,8 @@ export interface DryRunDocumentJson {
 export interface AgentRunJson {
   command: string[];
   env: Record<string, string>;
+  /** Files the run writes into its empty folder first, by name (Codex's instructions: our system prompt). */
+  files: Record<string, string>;
   prompt: string;
 }
 

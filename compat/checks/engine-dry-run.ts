@@ -5,7 +5,7 @@
  * started by hand (its placeholders replaced by fresh folders), the real agent sends our
  * instruction and the session's last request with no tool, and answers with the fake's document.
  */
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SYSTEM_PROMPT } from "../../core/handoff/prompt.ts";
 import { isObject } from "../../core/json.ts";
@@ -30,7 +30,7 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
   const setup = await setUpEngine(agent, dir, "dry-run", () => ({ text: WRITTEN_DOCUMENT }));
   const home = setup.sandbox.home;
   try {
-    let printed: { command: string[]; env: Record<string, string>; prompt: string } | undefined;
+    let printed: { command: string[]; env: Record<string, string>; files: Record<string, string>; prompt: string } | undefined;
     const ok = await checks.run(agent.name, "engine --dry-run: nothing runs, the prompt holds the last request and no secret", async () => {
       const before = snapshotHistory(home, agentFolders(home), []);
       const run = await runHandoffCli(setup, ["--focus", ENGINE_FOCUS, "--dry-run", "--json"], dns, 60_000);
@@ -39,7 +39,8 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
       const first = isObject(json) && Array.isArray(json.runs) ? json.runs[0] : undefined;
       must(isObject(first) && typeof first.prompt === "string" && isObject(first.env), `no run in --dry-run --json: ${run.stdout.slice(0, 200)}`);
       const env = Object.fromEntries(Object.entries(first.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-      printed = { command: strings(first.command), env, prompt: first.prompt };
+      const files = isObject(first.files) ? Object.fromEntries(Object.entries(first.files).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+      printed = { command: strings(first.command), env, files, prompt: first.prompt };
       const shown = `${run.stdout}\n${run.stderr}`;
       const leaked = engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => shown.includes(fragment)));
       return allOf([
@@ -63,6 +64,8 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
       const fill = (text: string) => Object.entries(folders).reduce((out, [placeholder, path]) => out.replaceAll(placeholder, path), text);
       const [executable = "", ...args] = shown.command.map(fill);
       const env = { ...setup.env, ...Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, fill(v)])) };
+      // The files the run writes into its empty folder first, as printed (Codex's instructions).
+      for (const [name, text] of Object.entries(shown.files)) writeFileSync(join(folders["<new empty folder>"] ?? "", name), text);
       const run = await runAgent([executable, ...args], { cwd: folders["<new empty folder>"] ?? "", env, stdin: shown.prompt, timeoutMs: 120_000 }, dns);
       const requests = setup.fake.modelRequests(setup.engine.wire);
       const sent = sentText(requests);
