@@ -37,6 +37,9 @@ export const handoffCommand = defineCommand({
     const loaded = loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
+    if (options.unusedByAgent.length > 0) {
+      logger.warn(`${options.unusedByAgent.join(", ")} not used with --engine ${options.engine}: the agent answers with its own model and settings`);
+    }
     const target = (options.to && findFormat(options.to)) || loaded.format;
     const stream = loaded.file.stream;
     if (options.record && !options.dryRun) {

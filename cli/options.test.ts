@@ -98,6 +98,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       maxOutputTokens: undefined,
       engine: "offline",
       engineNotice: expect.stringContaining("no model configured"),
+      unusedByAgent: [],
       agentBin: undefined,
       facts: true,
       redact: true,
@@ -105,6 +106,17 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       verbose: false,
       exec: false,
     });
+  });
+
+  test.each([
+    [{ engine: "claude", model: "gpt-5" }, ["--model"]],
+    [{ engine: "codex", "base-url": "http://localhost:1/v1", baseUrl: "http://localhost:1/v1", retries: "3" }, ["--base-url", "--retries"]],
+    [{ engine: "pi", provider: "openai", "max-output-tokens": "100" }, ["--provider", "--max-output-tokens"]],
+    [{ engine: "omp" }, []],
+    [{ engine: "llm", model: "gpt-5" }, []],
+    [{ engine: "offline", retries: "1" }, []],
+  ])("with %p, the flags an agent engine does not use: %p", (args, unused) => {
+    expect(resolve(args, { OPENAI_API_KEY: "sk-env" }).unusedByAgent).toEqual(unused);
   });
 
   test("--no-facts and --no-redact turn those off; a key picks the model engine", () => {

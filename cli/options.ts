@@ -42,6 +42,8 @@ export interface HandoffOptions extends SessionSource {
   /** Who writes the document, and the line that says why when it was chosen for the user. */
   engine: Engine;
   engineNotice: string | undefined;
+  /** Flags given that an agent engine does not use (`--model`, …): the agent runs with its own settings. */
+  unusedByAgent: string[];
   /** An agent engine's executable as the user named it (`AGENT_<NAME>_BIN`, the config file); undefined: looked up on PATH. */
   agentBin: Resolved<string | undefined> | undefined;
   /** Append the Session Facts section. */
@@ -125,6 +127,11 @@ function resolveProfile(flag: string | undefined, fromEnv: string | undefined, b
  * Flags + environment + the config file (parsed, as data) → options; flags win, then the
  * environment, then the file. Pure, so every rule here is tested without a process.
  */
+/** The flags that tell the model engine what to call and how; an agent engine calls its own model. */
+const MODEL_FLAGS = ["model", "base-url", "provider", "retries", "max-output-tokens"] as const;
+
+const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
 export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: ConfigFile): HandoffOptions {
   const source = resolveSessionSource(args);
   const settings = resolveSettings(args, env, file);
@@ -160,6 +167,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     ...resolveWindow(args, settings.contextWindow, chosen.engine),
     engine: chosen.engine,
     engineNotice: chosen.notice,
+    unusedByAgent: isAgentEngine(chosen.engine) ? MODEL_FLAGS.filter((flag) => args[flag] !== undefined || args[camelCase(flag)] !== undefined).map((flag) => `--${flag}`) : [],
     agentBin: isAgentEngine(chosen.engine) ? agentBinSetting(settings, chosen.engine) : undefined,
     facts: args.facts !== false,
     redact: args.redact !== false,
