@@ -24,8 +24,21 @@ function read(output: AgentRunOutput): AgentOutcome {
         outputTokens: total(result.usage, ["output_tokens"]),
       }
     : undefined;
-  const model = isObject(result.modelUsage) ? Object.keys(result.modelUsage)[0] : undefined;
+  const model = isObject(result.modelUsage) ? answeringModel(result.modelUsage) : undefined;
   return { answer: { text, usage, model } };
+}
+
+/**
+ * The model that wrote the answer: `modelUsage` lists every model the run called, side models
+ * too (a small one for a title or a check), so the one with the most output tokens, not the first.
+ */
+function answeringModel(modelUsage: JsonObject): string | undefined {
+  let best: { model: string; output: number } | undefined;
+  for (const [model, usage] of Object.entries(modelUsage)) {
+    const output = isObject(usage) ? (numberField(usage, "outputTokens") ?? 0) : 0;
+    if (best === undefined || output > best.output) best = { model, output };
+  }
+  return best?.model;
 }
 
 /**

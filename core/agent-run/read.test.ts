@@ -28,6 +28,12 @@ const CLAUDE_OK = {
 describe("reading what each agent printed", () => {
   test.each<[string, AgentName, AgentRunOutput, unknown]>([
     ["claude: the result, cached input counted, the model it names", "claude-code", out(j(CLAUDE_OK)), { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" }],
+    [
+      "claude: a side model listed first (a title, a check): the model that wrote the answer is the one with the most output",
+      "claude-code",
+      out(j({ ...CLAUDE_OK, modelUsage: { "claude-haiku-4-5": { inputTokens: 300, outputTokens: 12 }, "claude-opus-5-5": { inputTokens: 115, outputTokens: 40 } } })),
+      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" },
+    ],
     ["claude: not logged in", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, result: "Not logged in · Please run /login" }), 1), "claude is not logged in: run `claude` once and log in (it said: Not logged in · Please run /login)"],
     ["claude: a refused login", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 401, result: "Failed to authenticate. API Error: 401 invalid x-api-key" }), 1), "claude is not logged in: run `claude` once and log in (it said: Failed to authenticate. API Error: 401 invalid x-api-key)"],
     ["claude: a 400", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 400, result: "API Error: 400 prompt is too long" }), 1), "claude did not answer (exit 1: API Error: 400 prompt is too long)"],
