@@ -14,7 +14,10 @@ describe("flags an agent engine does not use", () => {
   test.each([
     [["--engine", "claude", "-m", "gpt-5"], "--model not used with --engine claude-code"],
     [["--engine", "omp", "--base-url", "http://127.0.0.1:9/v1", "--retries", "1"], "--base-url, --retries not used with --engine omp"],
-    [["--engine", "codex", "--provider", "openai", "--max-output-tokens", "500"], "--provider, --max-output-tokens not used with --engine codex"],
+    [
+      ["--engine", "codex", "--provider", "openai", "--max-output-tokens", "500"],
+      "--provider, --max-output-tokens not used with --engine codex",
+    ],
   ])("%p: one warning line", async (flags, warning) => {
     const src = sandbox.source(join(REPO, "fixtures/handoff-markers.jsonl"));
     const run = await runAgent(["handoff", src, "--dry-run", ...flags], cleanEnv(sandbox.home, { PATH: "/usr/bin:/bin" }));
@@ -25,7 +28,10 @@ describe("flags an agent engine does not use", () => {
 
   test("no warning with the model engine or none of them given", async () => {
     const src = sandbox.source(join(REPO, "fixtures/handoff-markers.jsonl"));
-    for (const flags of [["--engine", "claude"], ["--engine", "llm", "-m", "x", "--base-url", "http://127.0.0.1:9/v1"]]) {
+    for (const flags of [
+      ["--engine", "claude"],
+      ["--engine", "llm", "-m", "x", "--base-url", "http://127.0.0.1:9/v1"],
+    ]) {
       const run = await runAgent(["handoff", src, "--dry-run", ...flags], cleanEnv(sandbox.home, { PATH: "/usr/bin:/bin" }));
       expect(run.code).toBe(0);
       expect(run.stderr).not.toContain("not used with --engine");

@@ -48,7 +48,7 @@ function byHint(def: ArgDef): ValueKind | undefined {
   return hint?.includes("|") ? { words: hint.split("|") } : undefined;
 }
 
-function valueOf(name: string, def: ArgDef): ValueKind {
+function valueKindOf(name: string, def: ArgDef): ValueKind {
   return VALUES_BY_FLAG[name] ?? byHint(def) ?? "anything";
 }
 
@@ -64,7 +64,7 @@ function flagSpec(name: string, def: ArgDef): FlagSpec {
     long: `--${negated ? "no-" : ""}${name}`,
     short: negated ? undefined : aliasesOf(def).find((a) => a.length === 1),
     description,
-    value: def.type === "string" || def.type === "enum" ? valueOf(name, def) : undefined,
+    value: def.type === "string" || def.type === "enum" ? valueKindOf(name, def) : undefined,
   };
 }
 
@@ -76,7 +76,10 @@ export function completionSpec(commands: readonly CommandHelp[]): CommandSpec[] 
     return {
       name: help.name,
       description: help.summary,
-      flags: [...entries.filter(([, def]) => def.type !== "positional").map(([name, def]) => flagSpec(name, def)), { long: "--help", short: "h", description: "Show this help", value: undefined }],
+      flags: [
+        ...entries.filter(([, def]) => def.type !== "positional").map(([name, def]) => flagSpec(name, def)),
+        { long: "--help", short: "h", description: "Show this help", value: undefined },
+      ],
       // A positional that names its words in its hint (`bash|zsh|fish`) takes those; any other, a file.
       argument: positional && (byHint(positional[1]) ?? "files"),
     };

@@ -53,12 +53,14 @@ function parseOptions(argv: string[]): Options | string {
     else if (arg === "--only") {
       const names = (argv[++i] ?? "").split(",").filter(Boolean);
       const unknown = names.filter((name) => !agentByName(name) && !isFamily(name));
-      if (names.length === 0 || unknown.length > 0) return `--only takes a comma-separated list of ${[...AGENTS.map((a) => a.name), ...FAMILIES].join(", ")}`;
+      if (names.length === 0 || unknown.length > 0)
+        return `--only takes a comma-separated list of ${[...AGENTS.map((a) => a.name), ...FAMILIES].join(", ")}`;
       if (names.some((name) => agentByName(name))) agents = AGENTS.filter((agent) => names.includes(agent.name));
       if (names.some(isFamily)) families = new Set(names.filter(isFamily));
     } else return `unknown argument ${arg}; usage: bun run compat [--regenerate] [--only pi,omp,claude-code,codex,${FAMILIES.join(",")}]`;
   }
-  if (regenerate && !families.has("transcripts")) return "--regenerate rewrites the transcripts: --only must include transcripts (or name no family)";
+  if (regenerate && !families.has("transcripts"))
+    return "--regenerate rewrites the transcripts: --only must include transcripts (or name no family)";
   return { regenerate, agents, families };
 }
 
@@ -121,7 +123,9 @@ async function inside(options: Options): Promise<number> {
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
     if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
-    if (family("transcripts")) for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
+    if (family("transcripts"))
+      for (const agent of options.agents)
+        await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();
   }

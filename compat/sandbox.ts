@@ -76,7 +76,14 @@ export async function runAgent(argv: string[], options: RunOptions, dns: DnsLog)
   // A process group of its own: some agents are a launcher over another process (Codex's npm
   // bin is a Node shim over its native binary), and killing only the launcher leaves the other
   // holding the output pipes open, so the run would never end.
-  const proc = Bun.spawn(argv, { cwd: options.cwd, env: options.env, stdin: options.stdin === undefined ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+  const proc = Bun.spawn(argv, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === undefined ? "ignore" : "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   if (options.stdin !== undefined && proc.stdin) {
     proc.stdin.write(options.stdin);
     await proc.stdin.end();

@@ -68,14 +68,19 @@ function lastAssistantText(stdout: string): string | undefined {
   for (const event of jsonLines(stdout)) {
     const message = event.message;
     if (event.type !== "message_end" || !isObject(message) || message.role !== "assistant" || !Array.isArray(message.content)) continue;
-    text = message.content.flatMap((part) => (isObject(part) && part.type === "text" && typeof part.text === "string" ? [part.text] : [])).join("\n");
+    text = message.content
+      .flatMap((part) => (isObject(part) && part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+      .join("\n");
   }
   return text;
 }
 
 /** The switches that leave Codex with no tool at all (each one removes a tool its request offered). */
 const CODEX_NO_TOOLS = [
-  ...["shell_tool", "unified_exec", "view_image", "multi_agent", "goals", "image_generation", "tool_suggest"].flatMap((feature) => ["-c", `features.${feature}=false`]),
+  ...["shell_tool", "unified_exec", "view_image", "multi_agent", "goals", "image_generation", "tool_suggest"].flatMap((feature) => [
+    "-c",
+    `features.${feature}=false`,
+  ]),
   ...["-c", 'web_search="disabled"', "-c", "tools.experimental_request_user_input.enabled=false", "-c", "tools.update_plan.enabled=false"],
 ];
 
@@ -104,7 +109,21 @@ const pi: EngineAgent = {
   loggedOut: (sandbox) => agentEnv(sandbox),
   historyFolders: (sandbox) => [join(sandbox.home, ".pi/agent/sessions")],
   historyRecords: () => [],
-  headless: (prompt) => ({ args: ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", prompt.system], stdin: prompt.body }),
+  headless: (prompt) => ({
+    args: [
+      "-p",
+      "--mode",
+      "json",
+      "--no-session",
+      "--no-tools",
+      "--no-skills",
+      "--no-prompt-templates",
+      "--no-context-files",
+      "--system-prompt",
+      prompt.system,
+    ],
+    stdin: prompt.body,
+  }),
   control: (prompt) => ({ args: ["-p", "--mode", "json", "--system-prompt", prompt.system], stdin: prompt.body }),
   answer: lastAssistantText,
 };
@@ -119,7 +138,22 @@ const omp: EngineAgent = {
   loggedOut: (sandbox) => agentEnv(sandbox),
   historyFolders: (sandbox) => [join(sandbox.home, ".omp/agent/sessions")],
   historyRecords: () => [],
-  headless: (prompt) => ({ args: ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", prompt.system], stdin: prompt.body }),
+  headless: (prompt) => ({
+    args: [
+      "-p",
+      "--mode",
+      "json",
+      "--no-session",
+      "--no-tools",
+      "--no-skills",
+      "--no-rules",
+      "--no-lsp",
+      "--no-title",
+      "--system-prompt",
+      prompt.system,
+    ],
+    stdin: prompt.body,
+  }),
   control: (prompt) => ({ args: ["-p", "--mode", "json", "--no-lsp", "--no-title", "--system-prompt", prompt.system], stdin: prompt.body }),
   answer: lastAssistantText,
 };
@@ -138,7 +172,10 @@ const claudeCode: EngineAgent = {
   },
   historyFolders: (sandbox) => [join(claudeConfigDir(sandbox), "projects")],
   historyRecords: () => [],
-  headless: (prompt) => ({ args: ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--system-prompt", prompt.system], stdin: prompt.body }),
+  headless: (prompt) => ({
+    args: ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--system-prompt", prompt.system],
+    stdin: prompt.body,
+  }),
   control: (prompt) => ({ args: ["-p", "--output-format", "json", "--system-prompt", prompt.system], stdin: prompt.body }),
   answer(stdout) {
     const result = jsonLines(stdout).findLast((event) => event.type === "result");
@@ -164,15 +201,36 @@ const codex: EngineAgent = {
     // Codex has no system-prompt flag: a file named in its config replaces its own instructions.
     const instructions = join(scratch, "instructions.md");
     writeFileSync(instructions, prompt.system);
-    const quiet = ["include_environment_context", "include_permissions_instructions", "include_apps_instructions", "skills.include_instructions"].flatMap((key) => ["-c", `${key}=false`]);
-    const args = ["exec", "--json", "--ephemeral", "--skip-git-repo-check", "--sandbox", "read-only", "--color", "never", "--cd", scratch, ...CODEX_NO_TOOLS];
+    const quiet = [
+      "include_environment_context",
+      "include_permissions_instructions",
+      "include_apps_instructions",
+      "skills.include_instructions",
+    ].flatMap((key) => ["-c", `${key}=false`]);
+    const args = [
+      "exec",
+      "--json",
+      "--ephemeral",
+      "--skip-git-repo-check",
+      "--sandbox",
+      "read-only",
+      "--color",
+      "never",
+      "--cd",
+      scratch,
+      ...CODEX_NO_TOOLS,
+    ];
     return { args: [...args, "-c", `model_instructions_file=${JSON.stringify(instructions)}`, ...quiet, "-"], stdin: prompt.body };
   },
-  control: (prompt, scratch) => ({ args: ["exec", "--json", "--skip-git-repo-check", "--cd", scratch, "-"], stdin: `${prompt.system}\n\n${prompt.body}` }),
+  control: (prompt, scratch) => ({
+    args: ["exec", "--json", "--skip-git-repo-check", "--cd", scratch, "-"],
+    stdin: `${prompt.system}\n\n${prompt.body}`,
+  }),
   answer(stdout) {
     let text: string | undefined;
     for (const event of jsonLines(stdout)) {
-      if (event.type === "item.completed" && isObject(event.item) && event.item.type === "agent_message") text = stringField(event.item, "text");
+      if (event.type === "item.completed" && isObject(event.item) && event.item.type === "agent_message")
+        text = stringField(event.item, "text");
     }
     return text;
   },

@@ -82,7 +82,9 @@ export async function productHandoff(setup: EngineSetup, focus: string, dns: Dns
   must(isObject(json), `--json printed no object: ${run.stdout.slice(0, 200)}`);
   const document = stringField(json, "document");
   must(document !== undefined, `--json has no document: ${run.stdout.slice(0, 200)}`);
-  const usage = isObject(json.usage) ? { inputTokens: numberField(json.usage, "inputTokens"), outputTokens: numberField(json.usage, "outputTokens") } : undefined;
+  const usage = isObject(json.usage)
+    ? { inputTokens: numberField(json.usage, "inputTokens"), outputTokens: numberField(json.usage, "outputTokens") }
+    : undefined;
   return { document, engine: json.engine, usage, note: `model ${String(json.model)}` };
 }
 
@@ -98,13 +100,32 @@ function renderPrompt(messages: readonly unknown[]): EnginePrompt {
   const all = messages.filter(isObject);
   const system = all[0]?.role === "system" ? contentText(all[0].content) : "";
   const turns = system === "" ? all : all.slice(1);
-  const lines = turns.slice(0, -1).map((m) => `<${String(m.role)}>\n${contentText(m.content)}${Array.isArray(m.tool_calls) ? `\n${JSON.stringify(m.tool_calls)}` : ""}\n</${String(m.role)}>`);
+  const lines = turns
+    .slice(0, -1)
+    .map(
+      (m) =>
+        `<${String(m.role)}>\n${contentText(m.content)}${Array.isArray(m.tool_calls) ? `\n${JSON.stringify(m.tool_calls)}` : ""}\n</${String(m.role)}>`,
+    );
   return { system, body: [`<transcript>\n${lines.join("\n\n")}\n</transcript>`, contentText(turns.at(-1)?.content)].join("\n\n") };
 }
 
 /** The request the model engine would send (redacted), from `agent handoff --dry-run --json`. */
 async function plannedRequest(setup: EngineSetup, focus: string, dns: DnsLog): Promise<unknown[]> {
-  const args = ["handoff", setup.source, "--engine", "llm", "--dry-run", "--json", "--quiet", "--focus", focus, "--base-url", "http://127.0.0.1:9/v1", "--model", "compat-writer"];
+  const args = [
+    "handoff",
+    setup.source,
+    "--engine",
+    "llm",
+    "--dry-run",
+    "--json",
+    "--quiet",
+    "--focus",
+    focus,
+    "--base-url",
+    "http://127.0.0.1:9/v1",
+    "--model",
+    "compat-writer",
+  ];
   const run = await runAgent(agentCli(args), { cwd: setup.sandbox.project, env: setup.sandbox.env(), timeoutMs: 60_000 }, dns);
   must(run.exitCode === 0, `agent handoff --dry-run failed: ${describeRun(run)}`);
   const json: unknown = JSON.parse(run.stdout);
@@ -119,7 +140,11 @@ export async function directHandoff(setup: EngineSetup, focus: string, dns: DnsL
   const scratch = join(setup.sandbox.tmp, "scratch");
   mkdirSync(scratch, { recursive: true });
   const headless = setup.engine.headless(prompt, scratch);
-  const run = await runAgent([join(setup.dir, setup.agent.bin), ...headless.args], { cwd: scratch, env: setup.env, stdin: headless.stdin, timeoutMs: 120_000 }, dns);
+  const run = await runAgent(
+    [join(setup.dir, setup.agent.bin), ...headless.args],
+    { cwd: scratch, env: setup.env, stdin: headless.stdin, timeoutMs: 120_000 },
+    dns,
+  );
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));
   const document = setup.engine.answer(run.stdout);

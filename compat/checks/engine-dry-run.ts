@@ -22,7 +22,10 @@ import { engineSecrets, ENGINE_FOCUS, LAST_REQUEST } from "./engine-session.ts";
 const PLACEHOLDERS: Record<string, string> = { "<new empty folder>": "scratch", "<new temporary folder>": "temp" };
 
 /** What is in HOME but Bun's own cache (the CLI we run is a Bun script: Bun writes there, no agent). */
-const agentFolders = (home: string) => readdirSync(home).filter((name) => name !== ".bun").map((name) => join(home, name));
+const agentFolders = (home: string) =>
+  readdirSync(home)
+    .filter((name) => name !== ".bun")
+    .map((name) => join(home, name));
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
@@ -37,9 +40,14 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
       must(run.exitCode === 0, describeRun(run));
       const json: unknown = JSON.parse(run.stdout);
       const first = isObject(json) && Array.isArray(json.runs) ? json.runs[0] : undefined;
-      must(isObject(first) && typeof first.prompt === "string" && isObject(first.env), `no run in --dry-run --json: ${run.stdout.slice(0, 200)}`);
+      must(
+        isObject(first) && typeof first.prompt === "string" && isObject(first.env),
+        `no run in --dry-run --json: ${run.stdout.slice(0, 200)}`,
+      );
       const env = Object.fromEntries(Object.entries(first.env).filter((e): e is [string, string] => typeof e[1] === "string"));
-      const files = isObject(first.files) ? Object.fromEntries(Object.entries(first.files).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+      const files = isObject(first.files)
+        ? Object.fromEntries(Object.entries(first.files).filter((e): e is [string, string] => typeof e[1] === "string"))
+        : {};
       printed = { command: strings(first.command), env, files, prompt: first.prompt };
       const shown = `${run.stdout}\n${run.stderr}`;
       const leaked = engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => shown.includes(fragment)));
@@ -55,29 +63,43 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
     });
     if (!ok || !printed) return;
     const shown = printed;
-    await checks.run(agent.name, "engine --dry-run: the printed command, run by hand, is the run: our instruction, the last request, no tool, the fake's document", async () => {
-      const folders: Record<string, string> = {};
-      for (const [placeholder, name] of Object.entries(PLACEHOLDERS)) {
-        folders[placeholder] = join(setup.sandbox.tmp, `by-hand-${name}`);
-        mkdirSync(folders[placeholder] ?? "", { recursive: true });
-      }
-      const fill = (text: string) => Object.entries(folders).reduce((out, [placeholder, path]) => out.replaceAll(placeholder, path), text);
-      const [executable = "", ...args] = shown.command.map(fill);
-      const env = { ...setup.env, ...Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, fill(v)])) };
-      // The files the run writes into its empty folder first, as printed (Codex's instructions).
-      for (const [name, text] of Object.entries(shown.files)) writeFileSync(join(folders["<new empty folder>"] ?? "", name), text);
-      const run = await runAgent([executable, ...args], { cwd: folders["<new empty folder>"] ?? "", env, stdin: shown.prompt, timeoutMs: 120_000 }, dns);
-      const requests = setup.fake.modelRequests(setup.engine.wire);
-      const sent = sentText(requests);
-      return allOf([
-        () => must(run.exitCode === 0, describeRun(run)),
-        () => must(setup.engine.answer(run.stdout)?.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? "") === true, "no answer with the fake's document"),
-        () => must(sent.includes(DEFAULT_SYSTEM_PROMPT), "our system prompt did not reach the model: the printed run is not the whole run"),
-        () => must(sent.includes(LAST_REQUEST), "the session's last request did not reach the model"),
-        () => must(requests.flatMap(offeredTools).length === 0, `tools offered: ${requests.flatMap(offeredTools).join(", ")}`),
-        () => must(filesHolding(home, [home], LAST_REQUEST).length === 0, "a file in HOME keeps the prompt"),
-      ]);
-    });
+    await checks.run(
+      agent.name,
+      "engine --dry-run: the printed command, run by hand, is the run: our instruction, the last request, no tool, the fake's document",
+      async () => {
+        const folders: Record<string, string> = {};
+        for (const [placeholder, name] of Object.entries(PLACEHOLDERS)) {
+          folders[placeholder] = join(setup.sandbox.tmp, `by-hand-${name}`);
+          mkdirSync(folders[placeholder] ?? "", { recursive: true });
+        }
+        const fill = (text: string) =>
+          Object.entries(folders).reduce((out, [placeholder, path]) => out.replaceAll(placeholder, path), text);
+        const [executable = "", ...args] = shown.command.map(fill);
+        const env = { ...setup.env, ...Object.fromEntries(Object.entries(shown.env).map(([k, v]) => [k, fill(v)])) };
+        // The files the run writes into its empty folder first, as printed (Codex's instructions).
+        for (const [name, text] of Object.entries(shown.files)) writeFileSync(join(folders["<new empty folder>"] ?? "", name), text);
+        const run = await runAgent(
+          [executable, ...args],
+          { cwd: folders["<new empty folder>"] ?? "", env, stdin: shown.prompt, timeoutMs: 120_000 },
+          dns,
+        );
+        const requests = setup.fake.modelRequests(setup.engine.wire);
+        const sent = sentText(requests);
+        return allOf([
+          () => must(run.exitCode === 0, describeRun(run)),
+          () =>
+            must(
+              setup.engine.answer(run.stdout)?.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? "") === true,
+              "no answer with the fake's document",
+            ),
+          () =>
+            must(sent.includes(DEFAULT_SYSTEM_PROMPT), "our system prompt did not reach the model: the printed run is not the whole run"),
+          () => must(sent.includes(LAST_REQUEST), "the session's last request did not reach the model"),
+          () => must(requests.flatMap(offeredTools).length === 0, `tools offered: ${requests.flatMap(offeredTools).join(", ")}`),
+          () => must(filesHolding(home, [home], LAST_REQUEST).length === 0, "a file in HOME keeps the prompt"),
+        ]);
+      },
+    );
   } finally {
     await setup.fake.stop();
   }

@@ -55,28 +55,32 @@ const CASES: readonly FailureCase[] = [
 async function checkCase(agent: Agent, dir: string, failure: FailureCase, index: number, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, `fail${index}`, failure.script, failure.loggedOut);
   try {
-    await checks.run(agent.name, `engine fails (${failure.label}): exit 1, one line naming ${setup.engine.command}, nothing written, nothing left running or on disk`, async () => {
-      const started = performance.now();
-      const run = await runHandoffCli(setup, ["--timeout", String(TIMEOUT_SECONDS)], dns, (TIMEOUT_SECONDS + 30) * 1000);
-      const seconds = (performance.now() - started) / 1000;
-      // A moment for anything the run left behind to show (or to go).
-      await Bun.sleep(500);
-      const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
-      const line = lines[0] ?? "";
-      const expected = failure.says(agent.name);
-      const left = processesWithHome(setup.sandbox.home);
-      const holding = filesHolding(setup.sandbox.home, [setup.sandbox.home, setup.sandbox.tmp], LAST_REQUEST);
-      return allOf([
-        () => must(run.exitCode === 1, `not exit 1: ${describeRun(run)}`),
-        () => must(run.stdout === "", `stdout: ${run.stdout.slice(0, 120)}`),
-        () => must(lines.length === 1, `${lines.length} lines on stderr: ${lines.join(" | ").slice(0, 400)}`),
-        () => must(line.includes(setup.engine.command) && expected.test(line), `the line does not say ${expected}: ${line}`),
-        () => must(!existsSync(handedOffPath(setup)), "a session was written"),
-        () => must(left.length === 0, `still running: ${left.join("; ")}`),
-        () => must(holding.length === 0, `the prompt is kept in ${holding.join(", ")}`),
-        () => `${seconds.toFixed(1)}s: ${line}`,
-      ]);
-    });
+    await checks.run(
+      agent.name,
+      `engine fails (${failure.label}): exit 1, one line naming ${setup.engine.command}, nothing written, nothing left running or on disk`,
+      async () => {
+        const started = performance.now();
+        const run = await runHandoffCli(setup, ["--timeout", String(TIMEOUT_SECONDS)], dns, (TIMEOUT_SECONDS + 30) * 1000);
+        const seconds = (performance.now() - started) / 1000;
+        // A moment for anything the run left behind to show (or to go).
+        await Bun.sleep(500);
+        const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
+        const line = lines[0] ?? "";
+        const expected = failure.says(agent.name);
+        const left = processesWithHome(setup.sandbox.home);
+        const holding = filesHolding(setup.sandbox.home, [setup.sandbox.home, setup.sandbox.tmp], LAST_REQUEST);
+        return allOf([
+          () => must(run.exitCode === 1, `not exit 1: ${describeRun(run)}`),
+          () => must(run.stdout === "", `stdout: ${run.stdout.slice(0, 120)}`),
+          () => must(lines.length === 1, `${lines.length} lines on stderr: ${lines.join(" | ").slice(0, 400)}`),
+          () => must(line.includes(setup.engine.command) && expected.test(line), `the line does not say ${expected}: ${line}`),
+          () => must(!existsSync(handedOffPath(setup)), "a session was written"),
+          () => must(left.length === 0, `still running: ${left.join("; ")}`),
+          () => must(holding.length === 0, `the prompt is kept in ${holding.join(", ")}`),
+          () => `${seconds.toFixed(1)}s: ${line}`,
+        ]);
+      },
+    );
   } finally {
     await setup.fake.stop();
   }
@@ -89,42 +93,57 @@ const SLOW_MODEL_MS = 120_000;
 async function checkCancel(agent: Agent, dir: string, checks: Checks): Promise<void> {
   const setup = await setUpEngine(agent, dir, "cancel", () => ({ text: WRITTEN_DOCUMENT, delayMs: SLOW_MODEL_MS }));
   try {
-    await checks.run(agent.name, "engine: Ctrl-C while the agent waits for the model: exit 130, the agent ended with it, nothing written or left", async () => {
-      const proc = Bun.spawn(handoffCommand(setup, []), { cwd: setup.sandbox.project, env: setup.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const asked = () => setup.fake.modelRequests(setup.engine.wire).length > 0;
-      const deadline = Date.now() + 60_000;
-      while (!asked() && Date.now() < deadline && proc.exitCode === null) await Bun.sleep(100);
-      const sent = asked();
-      // The agent, seen running beside us: so "nothing left running" below can fail.
-      const during = processesWithHome(setup.sandbox.home).filter((line) => !line.startsWith(`${proc.pid} `));
-      proc.kill("SIGINT");
-      const started = performance.now();
-      const killer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
-      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-      const code = await proc.exited;
-      clearTimeout(killer);
-      const seconds = (performance.now() - started) / 1000;
-      await Bun.sleep(500);
-      const left = processesWithHome(setup.sandbox.home);
-      const holding = filesHolding(setup.sandbox.home, [setup.sandbox.home, setup.sandbox.tmp], LAST_REQUEST);
-      must(sent, `the agent sent the model no request within 60 s; stderr: ${stderr.trim().slice(-300)}`);
-      must(during.length > 0, "no agent process seen while it waited: the check of what is left could not fail");
-      return allOf([
-        () => must(code === 130, `exit ${code}, not 130; stderr: ${stderr.trim().slice(-300)}`),
-        () => must(stdout === "", `stdout: ${stdout.slice(0, 120)}`),
-        () => must(!existsSync(handedOffPath(setup)), "a session was written"),
-        () => must(left.length === 0, `still running: ${left.join("; ")}`),
-        () => must(holding.length === 0, `the prompt is kept in ${holding.join(", ")}`),
-        () => `ended ${seconds.toFixed(1)}s after SIGINT, with ${during.length} agent process${during.length === 1 ? "" : "es"}`,
-      ]);
-    });
+    await checks.run(
+      agent.name,
+      "engine: Ctrl-C while the agent waits for the model: exit 130, the agent ended with it, nothing written or left",
+      async () => {
+        const proc = Bun.spawn(handoffCommand(setup, []), {
+          cwd: setup.sandbox.project,
+          env: setup.env,
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const asked = () => setup.fake.modelRequests(setup.engine.wire).length > 0;
+        const deadline = Date.now() + 60_000;
+        while (!asked() && Date.now() < deadline && proc.exitCode === null) await Bun.sleep(100);
+        const sent = asked();
+        // The agent, seen running beside us: so "nothing left running" below can fail.
+        const during = processesWithHome(setup.sandbox.home).filter((line) => !line.startsWith(`${proc.pid} `));
+        proc.kill("SIGINT");
+        const started = performance.now();
+        const killer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+        const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+        const code = await proc.exited;
+        clearTimeout(killer);
+        const seconds = (performance.now() - started) / 1000;
+        await Bun.sleep(500);
+        const left = processesWithHome(setup.sandbox.home);
+        const holding = filesHolding(setup.sandbox.home, [setup.sandbox.home, setup.sandbox.tmp], LAST_REQUEST);
+        must(sent, `the agent sent the model no request within 60 s; stderr: ${stderr.trim().slice(-300)}`);
+        must(during.length > 0, "no agent process seen while it waited: the check of what is left could not fail");
+        return allOf([
+          () => must(code === 130, `exit ${code}, not 130; stderr: ${stderr.trim().slice(-300)}`),
+          () => must(stdout === "", `stdout: ${stdout.slice(0, 120)}`),
+          () => must(!existsSync(handedOffPath(setup)), "a session was written"),
+          () => must(left.length === 0, `still running: ${left.join("; ")}`),
+          () => must(holding.length === 0, `the prompt is kept in ${holding.join(", ")}`),
+          () => `ended ${seconds.toFixed(1)}s after SIGINT, with ${during.length} agent process${during.length === 1 ? "" : "es"}`,
+        ]);
+      },
+    );
   } finally {
     await setup.fake.stop();
   }
 }
 
 /** Every failure case for every installed agent, and Ctrl-C. */
-export async function checkEngineFailures(agents: readonly Agent[], dirs: ReadonlyMap<string, string>, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkEngineFailures(
+  agents: readonly Agent[],
+  dirs: ReadonlyMap<string, string>,
+  checks: Checks,
+  dns: DnsLog,
+): Promise<void> {
   for (const agent of agents) {
     for (const [index, failure] of CASES.entries()) await checkCase(agent, dirs.get(agent.name) ?? "", failure, index, checks, dns);
     await checkCancel(agent, dirs.get(agent.name) ?? "", checks);

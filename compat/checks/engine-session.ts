@@ -19,7 +19,18 @@ export const LAST_REQUEST = "COMPAT-LAST-REQUEST: report the line and column of 
 export const FOCUS_MARK = "COMPAT-FOCUS: keep the public API as it is.";
 
 /** Where the session plants its secrets. */
-const PLACES: readonly Place[] = ["header cwd", "user text", "assistant text", "thinking", "tool-call arguments", "tool result", "compaction summary", "custom message", "user command", "focus"];
+const PLACES: readonly Place[] = [
+  "header cwd",
+  "user text",
+  "assistant text",
+  "thinking",
+  "tool-call arguments",
+  "tool result",
+  "compaction summary",
+  "custom message",
+  "user command",
+  "focus",
+];
 
 /** The secrets planted in the session and the focus: none may reach the model. */
 export function engineSecrets(): { kind: string; value: string }[] {
@@ -33,7 +44,15 @@ export function engineSession(): string {
   return chain(
     [
       user(1, [text(`COMPAT-FIRST-REQUEST: write a parser for the config format.\n${t("user text")}`)]),
-      assistant(2, [{ type: "thinking", thinking: t("thinking") }, text(t("assistant text")), call("call_1", "bash", { command: "cat .env", note: t("tool-call arguments") })], "toolUse"),
+      assistant(
+        2,
+        [
+          { type: "thinking", thinking: t("thinking") },
+          text(t("assistant text")),
+          call("call_1", "bash", { command: "cat .env", note: t("tool-call arguments") }),
+        ],
+        "toolUse",
+      ),
       toolResult(3, "call_1", "bash", t("tool result")),
       { type: "compaction", summary: t("compaction summary"), firstKeptEntryId: "e01", tokensBefore: 50_000 },
       { type: "custom_message", customType: "notes", content: t("custom message"), display: true },
@@ -48,10 +67,27 @@ export function engineSession(): string {
 
 /** Each agent's real transcript (fixtures/real/), as a session the user already has, where its agent keeps it. */
 const EXISTING: Record<AgentName, { fixture: string; place: string; id: string }> = {
-  pi: { fixture: "fixtures/real/pi/session.jsonl", place: ".pi/agent/sessions/--tmp-agent-compat-pi-transcript-project--/2026-11-30T12-52-44-409Z_01a22c83-caf8-71de-9277-0c6f4ed6244b.jsonl", id: "01a22c83-caf8-71de-9277-0c6f4ed6244b" },
-  omp: { fixture: "fixtures/real/omp/session.jsonl", place: ".omp/agent/sessions/--tmp-agent-compat-omp-transcript-project--/2026-11-30T12-51-21-094Z_omp-existing.jsonl", id: "omp-existing" },
-  "claude-code": { fixture: "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl", place: ".claude/projects/-tmp-agent-compat-claude-code-transcript-project/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl", id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7" },
-  codex: { fixture: "fixtures/real/codex/rollout.jsonl", place: ".codex/sessions/2026/11/30/rollout-2026-11-30T12-52-57-01a22c83-ffcf-7703-8435-2c3998d6a9a2.jsonl", id: "01a22c83-ffcf-7703-8435-2c3998d6a9a2" },
+  pi: {
+    fixture: "fixtures/real/pi/session.jsonl",
+    place:
+      ".pi/agent/sessions/--tmp-agent-compat-pi-transcript-project--/2026-11-30T12-52-44-409Z_01a22c83-caf8-71de-9277-0c6f4ed6244b.jsonl",
+    id: "01a22c83-caf8-71de-9277-0c6f4ed6244b",
+  },
+  omp: {
+    fixture: "fixtures/real/omp/session.jsonl",
+    place: ".omp/agent/sessions/--tmp-agent-compat-omp-transcript-project--/2026-11-30T12-51-21-094Z_omp-existing.jsonl",
+    id: "omp-existing",
+  },
+  "claude-code": {
+    fixture: "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
+    place: ".claude/projects/-tmp-agent-compat-claude-code-transcript-project/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
+    id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7",
+  },
+  codex: {
+    fixture: "fixtures/real/codex/rollout.jsonl",
+    place: ".codex/sessions/2026/11/30/rollout-2026-11-30T12-52-57-01a22c83-ffcf-7703-8435-2c3998d6a9a2.jsonl",
+    id: "01a22c83-ffcf-7703-8435-2c3998d6a9a2",
+  },
 };
 
 /** Puts the agent's existing session into its history; its id (an agent may index it, which is no new session). */

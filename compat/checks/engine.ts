@@ -68,9 +68,15 @@ async function checkEvidence(setup: EngineSetup, checks: Checks, before: Map<str
     must(holding.length === 0, `kept in ${holding.join(", ")}`);
   });
   await checks.run(name, `engine: ${name}'s history holds no new session, the existing one untouched`, () => {
-    const after = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
+    const after = snapshotHistory(
+      setup.sandbox.home,
+      setup.engine.historyFolders(setup.sandbox),
+      setup.engine.historyRecords(setup.sandbox),
+    );
     // An agent may index the session that was already there: that is not a new one.
-    const changes = historyChanges(before, after).filter((change) => !(change.startsWith("new ") && change.includes(existingId) && !change.includes("/")));
+    const changes = historyChanges(before, after).filter(
+      (change) => !(change.startsWith("new ") && change.includes(existingId) && !change.includes("/")),
+    );
     must(changes.length === 0, changes.join("; "));
     return `${after.size} entr${after.size === 1 ? "y" : "ies"} before and after`;
   });
@@ -78,19 +84,35 @@ async function checkEvidence(setup: EngineSetup, checks: Checks, before: Map<str
 
 /** The handoff, then the evidence checks. */
 async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
-  const setup = await setUpEngine(agent, dir, "run", () => ({ text: WRITTEN_DOCUMENT, inputTokens: INPUT_TOKENS, outputTokens: OUTPUT_TOKENS }));
+  const setup = await setUpEngine(agent, dir, "run", () => ({
+    text: WRITTEN_DOCUMENT,
+    inputTokens: INPUT_TOKENS,
+    outputTokens: OUTPUT_TOKENS,
+  }));
   try {
     const existingId = placeExistingSession(agent.name, setup.sandbox);
-    const before = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
+    const before = snapshotHistory(
+      setup.sandbox.home,
+      setup.engine.historyFolders(setup.sandbox),
+      setup.engine.historyRecords(setup.sandbox),
+    );
     let run: EngineRun | undefined;
     const how = VIA_PRODUCT ? `agent handoff --engine ${agent.name}` : `${setup.engine.command} run directly (COMPAT_ENGINE_DIRECT=1)`;
     const ok = await checks.run(agent.name, `engine: ${how} returns the fake's document`, async () => {
       run = VIA_PRODUCT ? await productHandoff(setup, ENGINE_FOCUS, dns) : await directHandoff(setup, ENGINE_FOCUS, dns);
       const result = run;
       return allOf([
-        () => must(result.document.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? ""), `the document is not the fake's: ${result.document.slice(0, 120)}`),
+        () =>
+          must(
+            result.document.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? ""),
+            `the document is not the fake's: ${result.document.slice(0, 120)}`,
+          ),
         () => must(!VIA_PRODUCT || result.engine === agent.name, `--json says engine ${String(result.engine)}`),
-        () => must(!VIA_PRODUCT || (result.usage?.inputTokens === INPUT_TOKENS && result.usage.outputTokens === OUTPUT_TOKENS), `--json usage ${JSON.stringify(result.usage)}, not the agent's ${INPUT_TOKENS} in / ${OUTPUT_TOKENS} out`),
+        () =>
+          must(
+            !VIA_PRODUCT || (result.usage?.inputTokens === INPUT_TOKENS && result.usage.outputTokens === OUTPUT_TOKENS),
+            `--json usage ${JSON.stringify(result.usage)}, not the agent's ${INPUT_TOKENS} in / ${OUTPUT_TOKENS} out`,
+          ),
         () => result.note,
       ]);
     });
@@ -104,31 +126,55 @@ async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog
 async function checkControl(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "control", () => ({ text: WRITTEN_DOCUMENT }));
   try {
-    await checks.run(agent.name, "engine (control): run with its tools and history on, the checks see tools offered, a secret sent and a new session", async () => {
-      const before = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
-      const scratch = join(setup.sandbox.tmp, "scratch");
-      mkdirSync(scratch, { recursive: true });
-      // One secret sent as it is, so the leak check is seen to catch it.
-      const [secret] = engineSecrets();
-      must(secret !== undefined, "no secret planted");
-      const headless = setup.engine.control({ system: DEFAULT_SYSTEM_PROMPT, body: `${LAST_REQUEST}\n${secret.value}\n\n${renderInstruction()}` }, scratch);
-      const run = await runAgent([join(dir, agent.bin), ...headless.args], { cwd: scratch, env: setup.env, stdin: headless.stdin, timeoutMs: 120_000 }, dns);
-      must(run.exitCode === 0, describeRun(run));
-      const offered = modelRequests(setup).flatMap(offeredTools);
-      const after = snapshotHistory(setup.sandbox.home, setup.engine.historyFolders(setup.sandbox), setup.engine.historyRecords(setup.sandbox));
-      const changes = historyChanges(before, after);
-      must(offered.length > 0, "no tool seen offered: the tool check could not fail");
-      must(changes.length > 0, "no new session seen: the history check could not fail");
-      must(leaks(sentText(setup.fake.requests)).length > 0, "the secret sent was not seen: the leak check could not fail");
-      return `seen: ${offered.length} tools offered; a secret sent; ${changes.join("; ")}`;
-    });
+    await checks.run(
+      agent.name,
+      "engine (control): run with its tools and history on, the checks see tools offered, a secret sent and a new session",
+      async () => {
+        const before = snapshotHistory(
+          setup.sandbox.home,
+          setup.engine.historyFolders(setup.sandbox),
+          setup.engine.historyRecords(setup.sandbox),
+        );
+        const scratch = join(setup.sandbox.tmp, "scratch");
+        mkdirSync(scratch, { recursive: true });
+        // One secret sent as it is, so the leak check is seen to catch it.
+        const [secret] = engineSecrets();
+        must(secret !== undefined, "no secret planted");
+        const headless = setup.engine.control(
+          { system: DEFAULT_SYSTEM_PROMPT, body: `${LAST_REQUEST}\n${secret.value}\n\n${renderInstruction()}` },
+          scratch,
+        );
+        const run = await runAgent(
+          [join(dir, agent.bin), ...headless.args],
+          { cwd: scratch, env: setup.env, stdin: headless.stdin, timeoutMs: 120_000 },
+          dns,
+        );
+        must(run.exitCode === 0, describeRun(run));
+        const offered = modelRequests(setup).flatMap(offeredTools);
+        const after = snapshotHistory(
+          setup.sandbox.home,
+          setup.engine.historyFolders(setup.sandbox),
+          setup.engine.historyRecords(setup.sandbox),
+        );
+        const changes = historyChanges(before, after);
+        must(offered.length > 0, "no tool seen offered: the tool check could not fail");
+        must(changes.length > 0, "no new session seen: the history check could not fail");
+        must(leaks(sentText(setup.fake.requests)).length > 0, "the secret sent was not seen: the leak check could not fail");
+        return `seen: ${offered.length} tools offered; a secret sent; ${changes.join("; ")}`;
+      },
+    );
   } finally {
     await setup.fake.stop();
   }
 }
 
 /** Every installed agent as the engine, and its control run. */
-export async function checkEngines(agents: readonly Agent[], dirs: ReadonlyMap<string, string>, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkEngines(
+  agents: readonly Agent[],
+  dirs: ReadonlyMap<string, string>,
+  checks: Checks,
+  dns: DnsLog,
+): Promise<void> {
   for (const agent of agents) {
     const dir = dirs.get(agent.name) ?? "";
     await checkAgent(agent, dir, checks, dns);

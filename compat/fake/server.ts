@@ -41,14 +41,16 @@ function wireOf(method: string, path: string): Wire | undefined {
 
 /** Answers for the side requests agents make besides the conversation (model lists, token counts). */
 function sideResponse(method: string, path: string, models: readonly string[]): Response {
-  if (path.endsWith("/models")) return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
+  if (path.endsWith("/models"))
+    return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
   if (path.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 100 });
   return Response.json({ error: { type: "not_found_error", message: `the fake has no ${method} ${path}` } }, { status: 404 });
 }
 
 /** A refused request, as the wire's API says so (Anthropic names the kind of error; OpenAI a type and a code). */
 function refusal(wire: Wire, status: number, message: string): Response {
-  const type = status === 401 ? "authentication_error" : status === 403 ? "permission_error" : status >= 500 ? "api_error" : "invalid_request_error";
+  const type =
+    status === 401 ? "authentication_error" : status === 403 ? "permission_error" : status >= 500 ? "api_error" : "invalid_request_error";
   if (wire === "anthropic") return Response.json({ type: "error", error: { type, message } }, { status });
   return Response.json({ error: { message, type, code: status === 401 ? "invalid_api_key" : null } }, { status });
 }

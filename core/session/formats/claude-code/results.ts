@@ -35,7 +35,9 @@ function isAssistantMessage(entry: Entry | undefined): entry is Entry {
 function callIds(entry: Entry): string[] {
   const message = isObject(entry.data.message) ? entry.data.message : undefined;
   if (!message || !Array.isArray(message.content)) return [];
-  return message.content.flatMap((block) => (isObject(block) && block.type === "toolCall" && typeof block.id === "string" ? [block.id] : []));
+  return message.content.flatMap((block) =>
+    isObject(block) && block.type === "toolCall" && typeof block.id === "string" ? [block.id] : [],
+  );
 }
 
 /** Call id → the answer holding it; null when two answers hold it (no telling which). */
@@ -84,7 +86,11 @@ function resultRuns(lines: readonly ResultLine[], entries: readonly Entry[], byI
     // Mostly the answer just above (older versions chained the results one after another);
     // else the one answer in the file that holds the call.
     const above = answerAbove(line, byId);
-    const ownerOf = (id: string) => (above && callIds(above).includes(id) ? above : (owners ??= callOwners(entries)).get(id));
+    const ownerOf = (id: string) => {
+      if (above && callIds(above).includes(id)) return above;
+      owners ??= callOwners(entries);
+      return owners.get(id);
+    };
     const owner = line.answers.map(ownerOf).find((found): found is Entry => found !== undefined && found !== null);
     // As Claude Code: only a line that answers a call of the answer no result of it answered yet.
     if (!owner || !line.answers.some((id) => ownerOf(id) === owner && !answered.has(id))) continue;
@@ -147,9 +153,11 @@ export function regroupToolResults(
     }
     // The answer's other children that are conversation come after its results too; a line
     // Claude Code saved while the answer streamed (an attachment) stays where it was, aside.
-    for (const child of children.get(answer.id) ?? []) if (!members.has(child) && child.parentId === answer.id && isConversation(child)) setParent(child, tail.id);
+    for (const child of children.get(answer.id) ?? [])
+      if (!members.has(child) && child.parentId === answer.id && isConversation(child)) setParent(child, tail.id);
     for (const line of run) {
-      for (const child of children.get(line.last.id) ?? []) if (!members.has(child) && child.parentId === line.last.id) setParent(child, tail.id);
+      for (const child of children.get(line.last.id) ?? [])
+        if (!members.has(child) && child.parentId === line.last.id) setParent(child, tail.id);
     }
     if (leaf !== undefined && members.has(leaf)) newLeaf = tail;
   }
