@@ -109,7 +109,8 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
     return { path };
   }
   const destination = {
-    sourcePath: loaded.file.stream ? undefined : loaded.file.absolutePath,
+    // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
+    sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
     sourceFormat: loaded.format,
     target,
     cwd: loaded.session.header.cwd,
