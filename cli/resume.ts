@@ -14,8 +14,22 @@ import { pathUnder } from "./discover.ts";
 import type { NewSessionPlace } from "./handoff-run.ts";
 import { stderrWritten } from "./report.ts";
 
-/** The command that continues the session at `path` in `format`'s agent; undefined when that agent cannot open a file there. */
-export function resumeCommandFor(format: SessionFormat, path: string, sessionId: string, cwd: string | undefined): ResumeCommand | undefined {
+/**
+ * The id the file's name gives the session, for an agent that finds a session by its name
+ * (Claude Code, Codex): undefined when the name is not one it resumes by; `sessionId` itself for
+ * agents that open a file of any name.
+ */
+export function idNamedBy(format: SessionFormat, path: string, sessionId: string): string | undefined {
+  const layout = format.location.sessionFiles(agentHome());
+  return layout.idInName ? layout.idInName(basename(path)) : sessionId;
+}
+
+/**
+ * The command that continues the session at `path` in `format`'s agent; undefined when that
+ * agent cannot open a file there, or by that name (its name must carry the session's id).
+ */
+export function resumeCommandFor(format: SessionFormat, path: string, sessionId: string, cwd: string | undefined, nameKnown = true): ResumeCommand | undefined {
+  if (nameKnown && idNamedBy(format, path, sessionId) !== sessionId) return undefined;
   const root = joinSegments(format.location.sessionsRoot(agentHome()));
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(root, dirname(path));
@@ -39,8 +53,14 @@ export function resumeJson(command: ResumeCommand | undefined): { argv: string[]
   return command ? { argv: [...command.argv], cwd: command.cwd ?? null } : null;
 }
 
-/** Why there is no command: the agent opens files only from its own folder. */
+/** What a file must be named for `format`'s agent to resume it by id. */
+const NAME_NEEDED: Partial<Record<string, string>> = { "claude-code": "<uuid>.jsonl", codex: "rollout-<time>-<uuid>.jsonl" };
+
+/** Why there is no command: the agent resumes only a file named after its id, or only from its own folder. */
 export function noResumeReason(format: SessionFormat, path: string): string {
+  if (idNamedBy(format, path, "") === undefined) {
+    return `${path}: ${format.label} resumes a session only from a file named ${NAME_NEEDED[format.name] ?? "after its id"}, so there is no command that continues this one (name it so: the uuid in its name becomes the session's id)`;
+  }
   return `${path}: ${format.label} continues sessions only from its own folder (${joinSegments(format.location.sessionsRoot(agentHome()))}), so there is no command that continues this one`;
 }
 
@@ -62,7 +82,8 @@ export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, 
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
-  const command = resumeCommandFor(format, path, "00000000-0000-0000-0000-000000000000", cwd);
+  // In the agent's folder the file gets the name its agent gives it, which carries its id.
+  const command = resumeCommandFor(format, path, idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "", cwd, "path" in place);
   if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
   const program = Bun.which(name);
@@ -76,7 +97,8 @@ export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, 
 
 /** Says on stderr how to continue the new session, or why no command can. */
 export function sayHowToContinue(command: ResumeCommand | undefined, format: SessionFormat, sessionFile: string, logger: ConsolaInstance): void {
-  if (command === undefined) logger.info(noResumeReason(format, sessionFile));
+  if (command === undefined && idNamedBy(format, sessionFile, "") === undefined) logger.warn(noResumeReason(format, sessionFile));
+  else if (command === undefined) logger.info(noResumeReason(format, sessionFile));
   else logger.info(`Continue with: ${describeResume(command, process.cwd())}`);
 }
 

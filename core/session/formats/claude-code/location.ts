@@ -40,6 +40,6 @@ export const claudeCodeLocation: AgentLocation = {
   sessionsRoot: (home) => [...configDir(home), "projects"],
   sessionFolder: (place: SessionPlace) => [...configDir(place), "projects", claudeProjectFolderName(place.cwd)],
   // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.
-  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name) }),
+  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name), idInName: (name) => (SESSION_FILE.test(name) ? name.slice(0, -".jsonl".length) : undefined) }),
   filesByCwd: true,
 };
