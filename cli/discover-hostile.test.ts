@@ -111,6 +111,31 @@ describe("one id in two files", () => {
   });
 });
 
+describe("a Claude Code session's id is its file name's uuid (what claude --resume opens it by)", () => {
+  const FORK = "f0000000-0000-4000-8000-0000000000f0";
+  test.each<[string, (parent: string) => string]>([
+    ["a fork whose copied history passes the first 64 KB", (parent) => parent],
+    ["a fork whose copied history is short", (parent) => `${parent.split("\n").slice(0, 3).join("\n")}\n`],
+  ])("%s: listed, completed and found by the fork's own id", async (_, copied) => {
+    const home = fakeHome();
+    const parentPath = home.paths[IDS.app["claude-code"]] ?? "";
+    const parent = readFileSync(parentPath, "utf8");
+    const own = JSON.stringify({ type: "user", uuid: "fork-u1", parentUuid: null, isSidechain: false, sessionId: FORK, cwd: home.app, timestamp: "2026-11-30T12:00:00.000Z", message: { role: "user", content: "and now in the fork" } });
+    const fork = join(parentPath, "..", `${FORK}.jsonl`);
+    writeFileSync(fork, `${copied(parent)}${own}\n`);
+    const listed = await runAgent(["ls", "--json", "--agent", "claude"], home.env(), home.app);
+    expect(JSON.parse(listed.stdout).map((s: { id: string; path: string }) => [s.id, s.path])).toEqual([
+      [FORK, fork],
+      [IDS.app["claude-code"], parentPath],
+    ]);
+    const ids = await runAgent(["ls", "--all", "--ids", "--agent", "claude"], home.env(), home.app);
+    expect(ids.stdout.split("\n")).toContain(FORK);
+    const run = await runAgent(["handoff", "--session", FORK.slice(0, 8), "--dry-run", "--engine", "offline"], home.env(), home.app);
+    expect(run.stderr).toStartWith(`Handing off the Claude Code session ${FORK}, updated`);
+    expect(run.stderr).toContain(fork);
+  });
+});
+
 describe("a folder named with characters a shell or a terminal would act on", () => {
   test.each<[string, string]>([
     ["quotes, $, a backtick and spaces", "it's \"my\" $HOME `x` dir"],
