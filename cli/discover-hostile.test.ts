@@ -136,6 +136,43 @@ describe("a Claude Code session's id is its file name's uuid (what claude --resu
   });
 });
 
+describe("ids and titles from session files, printed: nothing a terminal acts on, no line of their own", () => {
+  // Every character a terminal acts on, and the line breaks that would start a line of ours.
+  const HOSTILE = "x\u001b]0;PWN\u0007\u001b[2J\u009b31m\u0000\u202eRTL\r\nerror: fake line\u0085end";
+  const ACTS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  const plant = (home: FakeHome, id: string, title: string) => {
+    const text = readFileSync(home.paths[IDS.app.pi] ?? "", "utf8")
+      .replaceAll(IDS.app.pi, JSON.stringify(id).slice(1, -1))
+      .replace("Fix the typo in src/greet.txt, then check that notes/todo.txt exists.", JSON.stringify(title).slice(1, -1));
+    const path = join(home.paths[IDS.app.pi] ?? "", "..", `planted-${Bun.hash(id)}.jsonl`);
+    writeFileSync(path, text);
+    return path;
+  };
+  test.each<[string, string, string]>([
+    ["in the title", "e0000000-0000-4000-8000-000000000001", `evil ${HOSTILE}`],
+    ["in the id", `zz${HOSTILE}`, "plain"],
+    ["in both", `zz${HOSTILE}2`, HOSTILE],
+  ])("%s: agent ls in a pipe, and the messages naming it", async (_, id, title) => {
+    const home = fakeHome();
+    plant(home, id, title);
+    const piped = await runAgent(["ls"], home.env(), home.app);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toMatch(ACTS);
+    // One line per session, each with its eight fields.
+    expect(piped.stdout.trimEnd().split("\n").map((line) => line.split("\t").length)).toEqual(Array(APP_IDS.length + 1).fill(8));
+    // --json keeps the text as it is (the lossless form), escaped.
+    const json = await runAgent(["ls", "--json"], home.env(), home.app);
+    expect(JSON.parse(json.stdout).map((s: { id: string }) => s.id)).toContain(id);
+    // Two ids sharing a start: the message lists both; the newest pick names one. No line but ours.
+    plant(home, `${id}-copy`, title);
+    const run = await runAgent(["handoff", "--session", id.slice(0, 4), "--dry-run", "--engine", "offline"], home.env(), home.app);
+    for (const stderr of [run.stderr, piped.stderr]) {
+      expect(stderr).not.toMatch(ACTS);
+      expect(stderr.split("\n").filter((line) => line.includes("fake line") && !line.startsWith("  pi  ") && !line.startsWith("Handing off"))).toEqual([]);
+    }
+  });
+});
+
 describe("a folder named with characters a shell or a terminal would act on", () => {
   test.each<[string, string]>([
     ["quotes, $, a backtick and spaces", "it's \"my\" $HOME `x` dir"],

@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { detectFormat, type AgentHome, type SessionFormat, type SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
+import { asField } from "./terminal.ts";
 
 export interface FoundSession {
   format: SessionFormat;
@@ -95,7 +96,7 @@ function walk(dir: string, depth: number, rootReal: string, isSessionName: (name
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code !== "ENOENT" && code !== "ENOTDIR") warn(`${dir}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
+    if (code !== "ENOENT" && code !== "ENOTDIR") warn(`${asField(dir)}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
     return;
   }
   for (const entry of entries) {
@@ -188,12 +189,12 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
         seen = glanceFile(format, candidate.path);
       }
     } catch (error) {
-      warn(`${candidate.path}: cannot read this file (${reasonOf(error)}); left out`);
+      warn(`${asField(candidate.path)}: cannot read this file (${reasonOf(error)}); left out`);
       continue;
     }
     if (seen === undefined) continue;
     if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
-    if (seen.ends.note !== undefined) warn(`${candidate.path}: ${seen.ends.note}`);
+    if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);
     sessions.push({ format, path: candidate.path, bytes: seen.ends.bytes, textBytes: seen.ends.textBytes, mtimeMs: seen.ends.mtimeMs, glance: seen.glance });
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
