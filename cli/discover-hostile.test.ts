@@ -204,6 +204,27 @@ describe("a folder named with characters a shell or a terminal would act on", ()
   });
 });
 
+describe("the current folder was removed while the shell stayed in it", () => {
+  const GONE = "error: the current folder no longer exists (it was deleted or moved); cd to one that does, or name the session by its absolute path\n";
+  test.each<[string, string[], number, string | undefined]>([
+    ["agent ls", ["ls"], 2, GONE],
+    ["agent handoff (the newest of this folder)", ["handoff", "--engine", "offline", "--dry-run"], 2, GONE],
+    ["agent handoff with a relative path", ["handoff", "s.jsonl", "--engine", "offline", "--dry-run"], 2, "error: s.jsonl: no such file or folder\n"],
+    ["agent ls --all (no folder needed)", ["ls", "--all", "--json"], 0, undefined],
+    ["agent handoff --session (no folder needed)", ["handoff", "--session", IDS.app.pi, "--engine", "offline", "--dry-run"], 0, undefined],
+  ])("%s", async (_, args, code, stderr) => {
+    const home = fakeHome();
+    const gone = join(home.home, "gone");
+    mkdirSync(gone);
+    const words = [process.execPath, CLI, ...args].map((w) => `'${w}'`).join(" ");
+    const proc = Bun.spawn(["sh", "-c", `cd '${gone}' && rmdir '${gone}' && exec ${words}`], { env: home.env(), stdout: "pipe", stderr: "pipe" });
+    const [out, err, status] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(status).toBe(code);
+    if (stderr !== undefined) expect([out, err]).toEqual(["", stderr]);
+    else expect(err).not.toContain("internal error");
+  });
+});
+
 describe("a home with nothing in it", () => {
   test("no agent folders at all: ls prints [] and says where it looked; handoff exits 2 saying the same", async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-bare-home-")));

@@ -107,6 +107,27 @@ describe("--exec", () => {
     expect(existsSync(join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"), `${sessionId}.jsonl`))).toBe(true);
   });
 
+  // Checked before anything is written (a failed exec would also leave the runtime printing a warning of its own).
+  test.skipIf(Bun.which("script") === null || process.platform !== "linux").each<[string, string, number]>([
+    ["a script without a #! line", "echo hi\n", 0o755],
+    ["bytes no system runs", "\u0001\u0002garbage\n", 0o755],
+  ])("an agent program that cannot be executed (%s): one line naming it, exit 1, nothing written", async (_, content, mode) => {
+    const broken = join(fake.home, `broken-${Bun.hash(content)}`);
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "claude"), content);
+    chmodSync(join(broken, "claude"), mode);
+    const claudeFolder = join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"));
+    const before = readdirSync(claudeFolder).sort();
+    const env = fake.env({ PATH: `${broken}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
+    const errors = join(broken, "stderr.txt");
+    const command = `${[process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec", "-q"].map(shellQuote).join(" ")} 2>${shellQuote(errors)}`;
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
+    const [, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(readFileSync(errors, "utf8")).toBe(`Handoff failed: --exec: cannot start ${join(broken, "claude")}: not a program this system can run (a script without a #! line?); nothing was written (leave out --exec, or mend claude)\n`);
+    expect(readdirSync(claudeFolder).sort()).toEqual(before);
+  });
+
   test.each<[string, "stdin" | "stdout" | "both", string]>([
     ["stdout is a pipe (agent handoff --exec | less)", "stdout", "error: --exec opens Claude Code in this terminal, but stdout is not a terminal; leave out --exec"],
     ["stdin is a pipe", "stdin", "error: --exec opens Claude Code in this terminal, but stdin is not a terminal; leave out --exec"],
