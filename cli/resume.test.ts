@@ -68,6 +68,24 @@ describe("the command that continues the new session", () => {
     if (said === U) expect(out.sessionId).toBe(U);
   });
 
+  // The cwd a session records is its file's word: only an absolute one is a folder to go to.
+  test.each<[string, string | null]>([
+    ["src/app", null],
+    [".", null],
+    ["", null],
+    ["~/app", null],
+  ])("a source recording the cwd %p: resume.cwd %p, no cd in the line", async (cwd, expected) => {
+    const dir = join(fake.home, "relative");
+    mkdirSync(dir, { recursive: true });
+    const src = join(dir, `s-${Bun.hash(cwd)}.jsonl`);
+    writeFileSync(src, readFileSync(fake.paths[IDS.app.pi] ?? "", "utf8").replace(`"cwd":"${fake.app}"`, `"cwd":${JSON.stringify(cwd)}`));
+    const run = await runAgent(["handoff", src, "--no-record", "--json", "-o", join(dir, `new-${Bun.hash(cwd)}.jsonl`)], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.resume).toEqual({ argv: ["pi", "--session", out.sessionFile], cwd: expected });
+    expect(run.stderr).toEndWith(`Continue with: pi --session ${out.sessionFile}\n`);
+  });
+
   test.each<[string, string]>([
     ["/home/me/app", "/home/me/app"],
     ["/home/me/my app", "'/home/me/my app'"],

@@ -4,7 +4,7 @@
  * `--json`, and `--exec`, which runs it in place of this process.
  */
 import { accessSync, closeSync, constants as fsConstants, openSync, readSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { constants } from "node:os";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, errorMessage, type ResumeCommand, type SessionFormat } from "../core/index.ts";
@@ -34,7 +34,8 @@ export function resumeCommandFor(format: SessionFormat, path: string, sessionId:
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(root, dirname(path));
   const underRoot = folder === undefined ? undefined : [...folder, basename(path)];
-  return format.resumeCommand({ sessionId, path, cwd: cwd || undefined, underRoot });
+  // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
+  return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot });
 }
 
 /** `'it''s'` quoting for a POSIX shell, only where a word needs it. */
