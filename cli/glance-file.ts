@@ -78,7 +78,8 @@ function compressedEnds(path: string, size: number): Omit<FileEnds, "bytes" | "m
     if (window === undefined) return undefined;
     const whole = window.textBytes !== undefined && window.textBytes <= WIDE_HEAD_BYTES;
     const head = linesOf(window.head, { start: false, end: !whole });
-    if (window.tail === undefined) return { head, tail: [], textBytes: undefined, note: `it ${window.gaveUp}; listed from its first lines, size unknown` };
+    if (window.tail === undefined)
+      return { head, tail: [], textBytes: undefined, note: `it ${window.gaveUp}; listed from its first lines, size unknown` };
     return { head, tail: whole ? head : linesOf(window.tail, { start: true, end: false }), textBytes: window.textBytes };
   } catch {
     return undefined;

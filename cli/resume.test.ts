@@ -42,15 +42,56 @@ describe("the command that continues the new session", () => {
   // Claude Code and Codex resume a file by the id in its name: -o's name gives the session its id, or there is no command.
   const U = "12345678-1234-4234-8234-123456789abc";
   // Claude Code: every line's sessionId; Codex: its session_meta's id.
-  const sessionIdsIn = (text: string) => new Set([...text.matchAll(/"sessionId":"([^"]*)"/g)].map((m) => m[1]).concat(text.startsWith('{"timestamp"') ? [JSON.parse(text.split("\n")[0] ?? "").payload.id] : []));
+  const sessionIdsIn = (text: string) =>
+    new Set(
+      [...text.matchAll(/"sessionId":"([^"]*)"/g)]
+        .map((m) => m[1])
+        .concat(text.startsWith('{"timestamp"') ? [JSON.parse(text.split("\n")[0] ?? "").payload.id] : []),
+    );
   test.each<[string, string, (home: string) => string, ((file: string) => string[]) | null, string]>([
     ["pi: any name, opened by its path", "pi", (home) => join(home, "out", "p.jsonl"), (file) => ["pi", "--session", file], ""],
-    ["Claude Code: <uuid>.jsonl anywhere, by its path, the uuid its id", "claude", (home) => join(home, "out", `${U}.jsonl`), (file) => ["claude", "--resume", file], U],
-    ["Claude Code: another name, no command", "claude", (home) => join(home, "out", "c.jsonl"), null, "Claude Code resumes a session only from a file named <uuid>.jsonl"],
-    ["Claude Code: <uuid>.jsonl.bak, no command", "claude", (home) => join(home, "out", `${U}.jsonl.bak`), null, "Claude Code resumes a session only from a file named <uuid>.jsonl"],
-    ["Codex: a rollout name in its folder, by the name's id", "codex", (home) => join(home, ".codex", "sessions", "2026", "01", "02", `rollout-2026-01-02T10-00-00-${U}.jsonl`), () => ["codex", "resume", U], U],
-    ["Codex: another name in its folder, no command", "codex", (home) => join(home, ".codex", "sessions", "2026", "01", "02", "x.jsonl"), null, "Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl"],
-    ["Codex: a rollout name outside its folder, no command", "codex", (home) => join(home, "out", `rollout-2026-01-02T10-00-00-${U}.jsonl`), null, "Codex continues sessions only from its own folder"],
+    [
+      "Claude Code: <uuid>.jsonl anywhere, by its path, the uuid its id",
+      "claude",
+      (home) => join(home, "out", `${U}.jsonl`),
+      (file) => ["claude", "--resume", file],
+      U,
+    ],
+    [
+      "Claude Code: another name, no command",
+      "claude",
+      (home) => join(home, "out", "c.jsonl"),
+      null,
+      "Claude Code resumes a session only from a file named <uuid>.jsonl",
+    ],
+    [
+      "Claude Code: <uuid>.jsonl.bak, no command",
+      "claude",
+      (home) => join(home, "out", `${U}.jsonl.bak`),
+      null,
+      "Claude Code resumes a session only from a file named <uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name in its folder, by the name's id",
+      "codex",
+      (home) => join(home, ".codex", "sessions", "2026", "01", "02", `rollout-2026-01-02T10-00-00-${U}.jsonl`),
+      () => ["codex", "resume", U],
+      U,
+    ],
+    [
+      "Codex: another name in its folder, no command",
+      "codex",
+      (home) => join(home, ".codex", "sessions", "2026", "01", "02", "x.jsonl"),
+      null,
+      "Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name outside its folder, no command",
+      "codex",
+      (home) => join(home, "out", `rollout-2026-01-02T10-00-00-${U}.jsonl`),
+      null,
+      "Codex continues sessions only from its own folder",
+    ],
   ])("-o, %s", async (_, to, at, argv, said) => {
     const file = at(fake.home);
     mkdirSync(join(file, ".."), { recursive: true });
@@ -79,7 +120,11 @@ describe("the command that continues the new session", () => {
     mkdirSync(dir, { recursive: true });
     const src = join(dir, `s-${Bun.hash(cwd)}.jsonl`);
     writeFileSync(src, readFileSync(fake.paths[IDS.app.pi] ?? "", "utf8").replace(`"cwd":"${fake.app}"`, `"cwd":${JSON.stringify(cwd)}`));
-    const run = await runAgent(["handoff", src, "--no-record", "--json", "-o", join(dir, `new-${Bun.hash(cwd)}.jsonl`)], fake.env(), fake.empty);
+    const run = await runAgent(
+      ["handoff", src, "--no-record", "--json", "-o", join(dir, `new-${Bun.hash(cwd)}.jsonl`)],
+      fake.env(),
+      fake.empty,
+    );
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.resume).toEqual({ argv: ["pi", "--session", out.sessionFile], cwd: expected });
@@ -105,25 +150,39 @@ describe("--exec", () => {
     mkdirSync(bin, { recursive: true });
     // A stand-in for the agent: says what it was given, where, whose child it is; exits 7.
     for (const name of ["pi", "claude"]) {
-      writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "parent=$(cat /proc/$PPID/comm)" "cwd=$(pwd)" "$@" > "${join(fake.home, `${name}-ran.txt`)}"\nexit 7\n`);
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\nprintf '%s\\n' "parent=$(cat /proc/$PPID/comm)" "cwd=$(pwd)" "$@" > "${join(fake.home, `${name}-ran.txt`)}"\nexit 7\n`,
+      );
       chmodSync(join(bin, name), 0o755);
     }
   });
 
   // In a terminal (script(1) gives it one): `exec` makes the shell bun, and bun the agent, so the
   // agent's parent is script itself; run as bun's child, it would be bun.
-  test.skipIf(Bun.which("script") === null || process.platform !== "linux")("becomes the agent's command once everything is written: same process, the session's folder, the agent's exit status", async () => {
-    const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
-    const command = ["exec", process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"].map(shellQuote).join(" ");
-    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.empty, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
-    const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    expect(code).toBe(7);
-    expect(screen).toContain("## Goal");
-    const sessionId = /claude --resume (\S+)\r?\n/.exec(screen)?.[1] ?? "";
-    const ran = readFileSync(join(fake.home, "claude-ran.txt"), "utf8");
-    expect(ran).toBe(`parent=script\ncwd=${fake.app}\n--resume\n${sessionId}\n`);
-    expect(existsSync(join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"), `${sessionId}.jsonl`))).toBe(true);
-  });
+  test.skipIf(Bun.which("script") === null || process.platform !== "linux")(
+    "becomes the agent's command once everything is written: same process, the session's folder, the agent's exit status",
+    async () => {
+      const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
+      const command = ["exec", process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
+        .map(shellQuote)
+        .join(" ");
+      const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+        env,
+        cwd: fake.empty,
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "pipe",
+      });
+      const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(7);
+      expect(screen).toContain("## Goal");
+      const sessionId = /claude --resume (\S+)\r?\n/.exec(screen)?.[1] ?? "";
+      const ran = readFileSync(join(fake.home, "claude-ran.txt"), "utf8");
+      expect(ran).toBe(`parent=script\ncwd=${fake.app}\n--resume\n${sessionId}\n`);
+      expect(existsSync(join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"), `${sessionId}.jsonl`))).toBe(true);
+    },
+  );
 
   // Checked before anything is written (a failed exec would also leave the runtime printing a warning of its own).
   test.skipIf(Bun.which("script") === null || process.platform !== "linux").each<[string, string, number]>([
@@ -142,22 +201,45 @@ describe("--exec", () => {
     const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
     const [, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(1);
-    expect(readFileSync(errors, "utf8")).toBe(`Handoff failed: --exec: cannot start ${join(broken, "claude")}: not a program this system can run (a script without a #! line?); nothing was written (leave out --exec, or mend claude)\n`);
+    expect(readFileSync(errors, "utf8")).toBe(
+      `Handoff failed: --exec: cannot start ${join(broken, "claude")}: not a program this system can run (a script without a #! line?); nothing was written (leave out --exec, or mend claude)\n`,
+    );
     expect(readdirSync(claudeFolder).sort()).toEqual(before);
   });
 
   test.each<[string, "stdin" | "stdout" | "both", string]>([
-    ["stdout is a pipe (agent handoff --exec | less)", "stdout", "error: --exec opens Claude Code in this terminal, but stdout is not a terminal; leave out --exec"],
+    [
+      "stdout is a pipe (agent handoff --exec | less)",
+      "stdout",
+      "error: --exec opens Claude Code in this terminal, but stdout is not a terminal; leave out --exec",
+    ],
     ["stdin is a pipe", "stdin", "error: --exec opens Claude Code in this terminal, but stdin is not a terminal; leave out --exec"],
-    ["neither is a terminal", "both", "error: --exec opens Claude Code in this terminal, but stdin and stdout are not a terminal; leave out --exec"],
+    [
+      "neither is a terminal",
+      "both",
+      "error: --exec opens Claude Code in this terminal, but stdin and stdout are not a terminal; leave out --exec",
+    ],
   ])("outside a terminal, a usage error before anything is asked or written: %s", async (_, piped, message) => {
     const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
     const claudeFolder = join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"));
     const before = readdirSync(claudeFolder).sort();
-    const words = [process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"].map(shellQuote).join(" ");
+    const words = [process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
+      .map(shellQuote)
+      .join(" ");
     const errors = join(fake.home, "exec-stderr.txt");
-    const command = piped === "stdout" ? `${words} 2>'${errors}' | cat` : piped === "stdin" ? `echo | ${words} 2>'${errors}'` : `echo | ${words} 2>'${errors}' | cat`;
-    const proc = Bun.spawn(["script", "-qec", `${command}; exit $?`, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
+    const command =
+      piped === "stdout"
+        ? `${words} 2>'${errors}' | cat`
+        : piped === "stdin"
+          ? `echo | ${words} 2>'${errors}'`
+          : `echo | ${words} 2>'${errors}' | cat`;
+    const proc = Bun.spawn(["script", "-qec", `${command}; exit $?`, "/dev/null"], {
+      env,
+      cwd: fake.app,
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "pipe",
+    });
     const [screen] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(readFileSync(errors, "utf8")).toContain(`\n${message}`);
     expect(screen).not.toContain("## Goal");
@@ -165,17 +247,37 @@ describe("--exec", () => {
   });
 
   test.each<[string, string[], string]>([
-    ["the agent is not on the PATH", ["--to", "omp"], "error: --exec: omp is not on the PATH, so the new session cannot be continued here; leave out --exec, or put omp on the PATH\n"],
-    ["Codex could not find the session where -o puts it", ["--to", "codex", "-o", "/tmp/agent-exec-x.jsonl"], "error: --exec: /tmp/agent-exec-x.jsonl: Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl"],
-    ["Codex: a rollout name outside its folder", ["--to", "codex", "-o", "/tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl"], "error: --exec: /tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl: Codex continues sessions only from its own folder"],
-    ["Claude Code could not resume the name -o gives it", ["--to", "claude", "-o", "/tmp/agent-exec-x.jsonl"], "error: --exec: /tmp/agent-exec-x.jsonl: Claude Code resumes a session only from a file named <uuid>.jsonl"],
+    [
+      "the agent is not on the PATH",
+      ["--to", "omp"],
+      "error: --exec: omp is not on the PATH, so the new session cannot be continued here; leave out --exec, or put omp on the PATH\n",
+    ],
+    [
+      "Codex could not find the session where -o puts it",
+      ["--to", "codex", "-o", "/tmp/agent-exec-x.jsonl"],
+      "error: --exec: /tmp/agent-exec-x.jsonl: Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name outside its folder",
+      ["--to", "codex", "-o", "/tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl"],
+      "error: --exec: /tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl: Codex continues sessions only from its own folder",
+    ],
+    [
+      "Claude Code could not resume the name -o gives it",
+      ["--to", "claude", "-o", "/tmp/agent-exec-x.jsonl"],
+      "error: --exec: /tmp/agent-exec-x.jsonl: Claude Code resumes a session only from a file named <uuid>.jsonl",
+    ],
     ["Claude Code is not on the PATH", ["--to", "claude"], "error: --exec: claude (Claude Code) is not on the PATH"],
     ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them\n"],
     ["with --dry-run", ["--dry-run"], "error: --dry-run writes no session for --exec to continue; use one of them\n"],
   ])("a usage error before anything is asked or written: %s", async (_, args, message) => {
     const folders = [join(fake.paths[IDS.app.pi] ?? "", ".."), join(fake.paths[IDS.app.omp] ?? "", "..")];
     const before = folders.map((folder) => readdirSync(folder).sort());
-    const run = await runAgent(["handoff", "--session", IDS.app.pi, "--exec", ...args], fake.env({ PATH: join(fake.home, "no-agents-here") }), fake.app);
+    const run = await runAgent(
+      ["handoff", "--session", IDS.app.pi, "--exec", ...args],
+      fake.env({ PATH: join(fake.home, "no-agents-here") }),
+      fake.app,
+    );
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(message);

@@ -28,7 +28,13 @@ export function idNamedBy(format: SessionFormat, path: string, sessionId: string
  * The command that continues the session at `path` in `format`'s agent; undefined when that
  * agent cannot open a file there, or by that name (its name must carry the session's id).
  */
-export function resumeCommandFor(format: SessionFormat, path: string, sessionId: string, cwd: string | undefined, nameKnown = true): ResumeCommand | undefined {
+export function resumeCommandFor(
+  format: SessionFormat,
+  path: string,
+  sessionId: string,
+  cwd: string | undefined,
+  nameKnown = true,
+): ResumeCommand | undefined {
   if (nameKnown && idNamedBy(format, path, sessionId) !== sessionId) return undefined;
   const root = joinSegments(format.location.sessionsRoot(agentHome()));
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
@@ -111,27 +117,54 @@ const processTerminal = (): Terminal => ({ stdin: Boolean(process.stdin.isTTY), 
  * reader, and read the pipe's end as its input), a command can continue a session written to
  * `place`, and the agent's program is on the PATH.
  */
-export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, cwd: string | undefined, terminal: Terminal = processTerminal()): void {
+export function checkCanContinue(
+  format: SessionFormat,
+  place: NewSessionPlace,
+  cwd: string | undefined,
+  terminal: Terminal = processTerminal(),
+): void {
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
   // In the agent's folder the file gets the name its agent gives it, which carries its id.
-  const command = resumeCommandFor(format, path, idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "", cwd, "path" in place);
+  const command = resumeCommandFor(
+    format,
+    path,
+    idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "",
+    cwd,
+    "path" in place,
+  );
   if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
   const program = Bun.which(name);
   const who = name === format.label ? name : `${name} (${format.label})`;
-  if (program === null) throw new AgentError("USAGE", `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`);
+  if (program === null)
+    throw new AgentError(
+      "USAGE",
+      `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`,
+    );
   const unrunnable = whyNotRunnable(program);
-  if (unrunnable !== undefined) throw new AgentError("HANDOFF_FAILED", `--exec: cannot start ${program}: ${unrunnable}; nothing was written (leave out --exec, or mend ${name})`);
+  if (unrunnable !== undefined)
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `--exec: cannot start ${program}: ${unrunnable}; nothing was written (leave out --exec, or mend ${name})`,
+    );
   const notTerminal = [terminal.stdin ? undefined : "stdin", terminal.stdout ? undefined : "stdout"].filter((name) => name !== undefined);
   if (notTerminal.length > 0) {
-    throw new AgentError("USAGE", `--exec opens ${format.label} in this terminal, but ${notTerminal.join(" and ")} ${notTerminal.length > 1 ? "are" : "is"} not a terminal; leave out --exec (the command that continues the new session is printed)`);
+    throw new AgentError(
+      "USAGE",
+      `--exec opens ${format.label} in this terminal, but ${notTerminal.join(" and ")} ${notTerminal.length > 1 ? "are" : "is"} not a terminal; leave out --exec (the command that continues the new session is printed)`,
+    );
   }
 }
 
 /** Says on stderr how to continue the new session, or why no command can. */
-export function sayHowToContinue(command: ResumeCommand | undefined, format: SessionFormat, sessionFile: string, logger: ConsolaInstance): void {
+export function sayHowToContinue(
+  command: ResumeCommand | undefined,
+  format: SessionFormat,
+  sessionFile: string,
+  logger: ConsolaInstance,
+): void {
   if (command === undefined && idNamedBy(format, sessionFile, "") === undefined) logger.warn(noResumeReason(format, sessionFile));
   else if (command === undefined) logger.info(noResumeReason(format, sessionFile));
   else logger.info(`Continue with: ${describeResume(command, currentFolderIfAny())}`);
@@ -145,7 +178,9 @@ function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string 
   } catch {
     // Gone: said below.
   }
-  logger.warn(`${command.cwd} (the session's folder) is not there any more; running ${command.argv[0]} in ${currentFolderIfAny() ?? "this folder"}`);
+  logger.warn(
+    `${command.cwd} (the session's folder) is not there any more; running ${command.argv[0]} in ${currentFolderIfAny() ?? "this folder"}`,
+  );
   return undefined;
 }
 
@@ -160,7 +195,11 @@ function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string 
 export async function continueInAgent(command: ResumeCommand, logger: ConsolaInstance): Promise<number> {
   const [name = "", ...args] = command.argv;
   const program = Bun.which(name);
-  if (program === null) throw new AgentError("HANDOFF_FAILED", `${name} is no longer on the PATH; continue with: ${describeResume(command, currentFolderIfAny())}`);
+  if (program === null)
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `${name} is no longer on the PATH; continue with: ${describeResume(command, currentFolderIfAny())}`,
+    );
   const cwd = folderToRunIn(command, logger);
   await stderrWritten();
   if (typeof process.execve === "function" && process.platform !== "win32") {
@@ -170,7 +209,10 @@ export async function continueInAgent(command: ResumeCommand, logger: ConsolaIns
       process.execve(program, [name, ...args], process.env);
     } catch (error) {
       // Not a program this system runs (a script without #!, a noexec mount): the session is written all the same.
-      throw new AgentError("HANDOFF_FAILED", `could not start ${program}: ${execFailure(error)}; the new session is written, continue with: ${describeResume(command, currentFolderIfAny())}`);
+      throw new AgentError(
+        "HANDOFF_FAILED",
+        `could not start ${program}: ${execFailure(error)}; the new session is written, continue with: ${describeResume(command, currentFolderIfAny())}`,
+      );
     }
   }
   return await runAsChild([program, ...args], cwd);

@@ -25,6 +25,10 @@ export const codexLocation: AgentLocation = {
   sessionsRoot: (home) => [...codexHome(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
   // Newer versions may keep a finished rollout compressed.
-  sessionFiles: () => ({ folders: 3, isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name), idInName: (name) => ROLLOUT_NAME.exec(name)?.[1] }),
+  sessionFiles: () => ({
+    folders: 3,
+    isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name),
+    idInName: (name) => ROLLOUT_NAME.exec(name)?.[1],
+  }),
   filesByCwd: false,
 };
