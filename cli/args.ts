@@ -86,7 +86,9 @@ function emptyValueMessage(shown: string, flag: FlagRule): string {
  * - a switch (`--json`, `--no-record`) takes no value: citty reads `--no-record=true` as
  *   recording and `--json=no` as JSON;
  * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x";
- * - no more words than the command has positionals (after `--` too): citty ignores the rest.
+ * - no more words than the command has positionals (after `--` too): citty ignores the rest;
+ * - no positional is an empty string (`agent handoff "$SESSION"` with it unset): citty takes it
+ *   as not given, and `agent handoff` would hand off the newest session instead.
  */
 export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
   const { long, short } = flagTable(argsDef);
@@ -139,7 +141,16 @@ export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): s
     }
     if (value === "" && flag.namesSomething) return emptyValueMessage(`--${name}`, flag);
   }
-  return extraWordMessage(words, argsDef);
+  return emptyWordMessage(words, argsDef) ?? extraWordMessage(words, argsDef);
+}
+
+function emptyWordMessage(words: readonly string[], argsDef: ArgsDef): string | undefined {
+  const names = Object.entries(argsDef)
+    .filter(([, def]) => def.type === "positional")
+    .map(([name]) => name);
+  const at = words.indexOf("");
+  if (at === -1 || at >= names.length) return undefined;
+  return `argument <${names[at]}> needs a value, not an empty string (an unset variable?)`;
 }
 
 /** citty drops words beyond the positionals it knows: `agent handoff a.jsonl b.jsonl` would hand off a.jsonl alone. */

@@ -74,7 +74,8 @@ describe("Claude Code transcripts, as Claude Code loads them", () => {
     const { report, warnings } = await inspect("continued.jsonl");
     expect(warnings).toEqual([moved]);
     expect(report.title).toBe("Deploy fix");
-    const run = await handoff(fixture("continued.jsonl"), "continued.jsonl");
+    // Named as Claude Code resumes a file (another name adds a warning of its own).
+    const run = await handoff(fixture("continued.jsonl"), "5a1b2c3d-0000-4000-8000-0000000000dd.jsonl");
     expect(run.code).toBe(0);
     expect(run.stderr.split("\n").filter((line) => line.startsWith("warning:"))).toEqual([moved]);
   });

@@ -144,6 +144,84 @@ describe("one id in two files", () => {
   });
 });
 
+describe("a Claude Code session's id is its file name's uuid (what claude --resume opens it by)", () => {
+  const FORK = "f0000000-0000-4000-8000-0000000000f0";
+  test.each<[string, (parent: string) => string]>([
+    ["a fork whose copied history passes the first 64 KB", (parent) => parent],
+    ["a fork whose copied history is short", (parent) => `${parent.split("\n").slice(0, 3).join("\n")}\n`],
+  ])("%s: listed, completed and found by the fork's own id", async (_, copied) => {
+    const home = fakeHome();
+    const parentPath = home.paths[IDS.app["claude-code"]] ?? "";
+    const parent = readFileSync(parentPath, "utf8");
+    const own = JSON.stringify({
+      type: "user",
+      uuid: "fork-u1",
+      parentUuid: null,
+      isSidechain: false,
+      sessionId: FORK,
+      cwd: home.app,
+      timestamp: "2026-11-30T12:00:00.000Z",
+      message: { role: "user", content: "and now in the fork" },
+    });
+    const fork = join(parentPath, "..", `${FORK}.jsonl`);
+    writeFileSync(fork, `${copied(parent)}${own}\n`);
+    const listed = await runAgent(["ls", "--json", "--agent", "claude"], home.env(), home.app);
+    expect(JSON.parse(listed.stdout).map((s: { id: string; path: string }) => [s.id, s.path])).toEqual([
+      [FORK, fork],
+      [IDS.app["claude-code"], parentPath],
+    ]);
+    const ids = await runAgent(["ls", "--all", "--ids", "--agent", "claude"], home.env(), home.app);
+    expect(ids.stdout.split("\n")).toContain(FORK);
+    const run = await runAgent(["handoff", "--session", FORK.slice(0, 8), "--dry-run", "--engine", "offline"], home.env(), home.app);
+    expect(run.stderr).toStartWith(`Handing off the Claude Code session ${FORK}, updated`);
+    expect(run.stderr).toContain(fork);
+  });
+});
+
+describe("ids and titles from session files, printed: nothing a terminal acts on, no line of their own", () => {
+  // Every character a terminal acts on, and the line breaks that would start a line of ours.
+  const HOSTILE = "x\u001b]0;PWN\u0007\u001b[2J\u009b31m\u0000\u202eRTL\r\nerror: fake line\u0085end";
+  const ACTS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  const plant = (home: FakeHome, id: string, title: string) => {
+    const text = readFileSync(home.paths[IDS.app.pi] ?? "", "utf8")
+      .replaceAll(IDS.app.pi, JSON.stringify(id).slice(1, -1))
+      .replace("Fix the typo in src/greet.txt, then check that notes/todo.txt exists.", JSON.stringify(title).slice(1, -1));
+    const path = join(home.paths[IDS.app.pi] ?? "", "..", `planted-${Bun.hash(id)}.jsonl`);
+    writeFileSync(path, text);
+    return path;
+  };
+  test.each<[string, string, string]>([
+    ["in the title", "e0000000-0000-4000-8000-000000000001", `evil ${HOSTILE}`],
+    ["in the id", `zz${HOSTILE}`, "plain"],
+    ["in both", `zz${HOSTILE}2`, HOSTILE],
+  ])("%s: agent ls in a pipe, and the messages naming it", async (_, id, title) => {
+    const home = fakeHome();
+    plant(home, id, title);
+    const piped = await runAgent(["ls"], home.env(), home.app);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toMatch(ACTS);
+    // One line per session, each with its eight fields.
+    expect(
+      piped.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.split("\t").length),
+    ).toEqual(Array(APP_IDS.length + 1).fill(8));
+    // --json keeps the text as it is (the lossless form), escaped.
+    const json = await runAgent(["ls", "--json"], home.env(), home.app);
+    expect(JSON.parse(json.stdout).map((s: { id: string }) => s.id)).toContain(id);
+    // Two ids sharing a start: the message lists both; the newest pick names one. No line but ours.
+    plant(home, `${id}-copy`, title);
+    const run = await runAgent(["handoff", "--session", id.slice(0, 4), "--dry-run", "--engine", "offline"], home.env(), home.app);
+    for (const stderr of [run.stderr, piped.stderr]) {
+      expect(stderr).not.toMatch(ACTS);
+      expect(
+        stderr.split("\n").filter((line) => line.includes("fake line") && !line.startsWith("  pi  ") && !line.startsWith("Handing off")),
+      ).toEqual([]);
+    }
+  });
+});
+
 describe("a folder named with characters a shell or a terminal would act on", () => {
   test.each<[string, string]>([
     ["quotes, $, a backtick and spaces", 'it\'s "my" $HOME `x` dir'],
@@ -181,6 +259,37 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     const line = /Continue with: (.*)\n/.exec(elsewhere.stderr)?.[1] ?? "";
     const shell = Bun.spawnSync(["/bin/sh", "-c", line.replace(/ && pi .*/, " && pwd")], { env: cleanEnv(home) });
     expect(shell.stdout.toString()).toBe(`${cwd}\n`);
+  });
+});
+
+describe("the current folder was removed while the shell stayed in it", () => {
+  const GONE =
+    "error: the current folder no longer exists (it was deleted or moved); cd to one that does, or name the session by its absolute path\n";
+  test.each<[string, string[], number, string | undefined]>([
+    ["agent ls", ["ls"], 2, GONE],
+    ["agent handoff (the newest of this folder)", ["handoff", "--engine", "offline", "--dry-run"], 2, GONE],
+    [
+      "agent handoff with a relative path",
+      ["handoff", "s.jsonl", "--engine", "offline", "--dry-run"],
+      2,
+      "error: s.jsonl: no such file or folder\n",
+    ],
+    ["agent ls --all (no folder needed)", ["ls", "--all", "--json"], 0, undefined],
+    ["agent handoff --session (no folder needed)", ["handoff", "--session", IDS.app.pi, "--engine", "offline", "--dry-run"], 0, undefined],
+  ])("%s", async (_, args, code, stderr) => {
+    const home = fakeHome();
+    const gone = join(home.home, "gone");
+    mkdirSync(gone);
+    const words = [process.execPath, CLI, ...args].map((w) => `'${w}'`).join(" ");
+    const proc = Bun.spawn(["sh", "-c", `cd '${gone}' && rmdir '${gone}' && exec ${words}`], {
+      env: home.env(),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, status] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(status).toBe(code);
+    if (stderr !== undefined) expect([out, err]).toEqual(["", stderr]);
+    else expect(err).not.toContain("internal error");
   });
 });
 

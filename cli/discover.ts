@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { detectFormat, type AgentHome, type SessionFormat, type SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
+import { asField } from "./terminal.ts";
 
 export interface FoundSession {
   format: SessionFormat;
@@ -17,8 +18,8 @@ export interface FoundSession {
   path: string;
   /** Its size on disk. */
   bytes: number;
-  /** The size of its text (larger for a compressed rollout). */
-  textBytes: number;
+  /** The size of its text (larger for a compressed rollout); undefined when a compressed one was too large to read to its end. */
+  textBytes: number | undefined;
   mtimeMs: number;
   glance: SessionGlance;
 }
@@ -103,7 +104,8 @@ function walk(
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code !== "ENOENT" && code !== "ENOTDIR") warn(`${dir}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      warn(`${asField(dir)}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
     return;
   }
   for (const entry of entries) {
@@ -197,11 +199,12 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
         seen = glanceFile(format, candidate.path);
       }
     } catch (error) {
-      warn(`${candidate.path}: cannot read this file (${reasonOf(error)}); left out`);
+      warn(`${asField(candidate.path)}: cannot read this file (${reasonOf(error)}); left out`);
       continue;
     }
     if (seen === undefined) continue;
     if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
+    if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);
     sessions.push({
       format,
       path: candidate.path,

@@ -21,6 +21,7 @@ import { discoverSessions, type Discovery, type FoundSession } from "./discover.
 import { readFileEnds } from "./glance-file.ts";
 import type { SessionSource } from "./handoff-source.ts";
 import { describeAge } from "./ls-render.ts";
+import { asField } from "./terminal.ts";
 
 /** How many matches an ambiguous id lists before saying how many more there are. */
 const MAX_LISTED = 20;
@@ -49,7 +50,7 @@ export function currentFolder(env: Readonly<Record<string, string | undefined>> 
 }
 
 function describeSession(found: FoundSession, now: number): string {
-  return `${found.format.label} session ${found.glance.id}, updated ${describeAge(found.mtimeMs, now)}`;
+  return `${found.format.label} session ${asField(found.glance.id)}, updated ${describeAge(found.mtimeMs, now)}`;
 }
 
 /** The newest session that recorded `folder` as its cwd. */
@@ -86,7 +87,7 @@ function byId(wanted: string, formats: readonly SessionFormat[], home: AgentHome
   if (only === undefined) throw noneFound(`${noSession(formats)} has an id starting with ${wanted}`, found);
   if (others.length === 0) return only;
   const width = Math.max(...matches.map((s) => s.format.name.length));
-  const listed = matches.slice(0, MAX_LISTED).map((s) => `\n  ${s.format.name.padEnd(width)}  ${s.glance.id}  ${s.path}`);
+  const listed = matches.slice(0, MAX_LISTED).map((s) => `\n  ${s.format.name.padEnd(width)}  ${asField(s.glance.id)}  ${asField(s.path)}`);
   const more = matches.length > MAX_LISTED ? `\n  … and ${matches.length - MAX_LISTED} more` : "";
   // A copied file keeps its id: more of the id cannot tell the copies apart, their paths can.
   const sameId = matches.every((s) => s.glance.id.toLowerCase() === only.glance.id.toLowerCase());
@@ -118,7 +119,7 @@ function newestFileIn(folder: string, formats: readonly SessionFormat[], logger:
       if (!ends || !format || !formats.includes(format) || !format.glance({ head: ends.head, tail: ends.tail, fileName: name })) continue;
       if (!newest || ends.mtimeMs > newest.mtimeMs) newest = { path, mtimeMs: ends.mtimeMs };
     } catch (error) {
-      logger.debug(`${path}: cannot read this file (${error instanceof Error ? error.message : String(error)}); left out`);
+      logger.debug(`${asField(path)}: cannot read this file (${error instanceof Error ? error.message : String(error)}); left out`);
     }
   }
   return newest?.path;
@@ -151,18 +152,18 @@ export function findSessionToHandOff(source: SessionSource, logger: ConsolaInsta
   const now = Date.now();
   if (source.sessionId !== undefined) {
     const found = byId(source.sessionId, formats, home, logger);
-    logger.info(`Handing off the ${describeSession(found, now)}: ${found.path}`);
+    logger.info(`Handing off the ${describeSession(found, now)}: ${asField(found.path)}`);
     return found.path;
   }
   if (path !== undefined) {
     const file = newestFileIn(path, formats, logger);
     if (file !== undefined) {
-      logger.info(`Handing off the newest session in ${path}: ${file}`);
+      logger.info(`Handing off the newest session in ${asField(path)}: ${asField(file)}`);
       return file;
     }
   }
   const folder = path === undefined ? currentFolder() : { cwd: realpathSync(resolve(path)), aliases: [] };
   const found = newestFor(folder, formats, home, logger);
-  logger.info(`Handing off the newest ${describeSession(found, now)}: ${found.path}`);
+  logger.info(`Handing off the newest ${describeSession(found, now)}: ${asField(found.path)}`);
   return found.path;
 }

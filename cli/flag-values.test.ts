@@ -128,6 +128,25 @@ describe("through the CLI: exit 2, nothing written, the source untouched", () =>
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
   });
 
+  // An empty positional (`"$SESSION"` unset) is no "not given": handoff would pick the newest session.
+  test.each([
+    [["handoff", ""], "handoff", "<path>"],
+    [["handoff", "", "--engine", "offline"], "handoff", "<path>"],
+    [["handoff", "--engine", "offline", "--", ""], "handoff", "<path>"],
+    [["handoff", "", "--session", "x"], "handoff", "<path>"],
+    [["inspect", ""], "inspect", "<session>"],
+    [["inspect", "--json", ""], "inspect", "<session>"],
+    [["completion", ""], "completion", "<shell>"],
+  ])("%p: exit 2, one line", async (args, command, name) => {
+    const run = await runAgent(args, cleanEnv(sandbox.home), sandbox.dir);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      "",
+      `error: argument ${name} needs a value, not an empty string (an unset variable?) (see agent ${command} --help)\n`,
+    ]);
+    expect(readdirSync(sandbox.dir)).toEqual([]);
+  });
+
   test("inspect --leaf ''", async () => {
     const run = await runAgent(["inspect", sandbox.source(), "--leaf", ""], cleanEnv(sandbox.home));
     expect([run.code, run.stdout, run.stderr]).toEqual([

@@ -1,14 +1,14 @@
 /**
  * A session file's first and last lines, read without the rest: what listing and finding
  * sessions needs (an id, a cwd, a title), at the cost of two small reads per file however large
- * it is. A zstd-compressed rollout is the exception: it has no middle to skip, so it is
- * decompressed whole.
+ * it is. A zstd-compressed rollout has no middle to skip: it is streamed through, keeping only
+ * its ends, and given up on past a cap (then its size is unknown).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { zstdDecompressSync } from "node:zlib";
 import type { SessionFormat, SessionGlance } from "../core/index.ts";
-import { MAX_DECOMPRESSED_BYTES, startsWithZstdMagic } from "./zstd.ts";
+import { startsWithZstdMagic } from "./zstd.ts";
+import { zstdWindow } from "./zstd-window.ts";
 
 /** What is read from each end first: enough for the header and the first prompt of nearly every session. */
 const END_BYTES = 64 * 1024;
@@ -24,8 +24,10 @@ export interface FileEnds {
   tail: string[];
   /** The file's size on disk. */
   bytes: number;
-  /** The size of its text (decompressed, for a compressed rollout): what a model would be sent. */
-  textBytes: number;
+  /** The size of its text (decompressed, for a compressed rollout): what a model would be sent; undefined when a compressed one was too large to read to its end. */
+  textBytes: number | undefined;
+  /** Why a compressed file's end was not read (for `--verbose`). */
+  note?: string;
   mtimeMs: number;
 }
 
@@ -68,13 +70,17 @@ function readHead(fd: number, size: number, want: number): Uint8Array {
   return head;
 }
 
-/** The lines of a compressed rollout, decompressed whole; undefined when it cannot be. */
-function compressedEnds(fd: number, size: number): { head: string[]; tail: string[]; textBytes: number } | undefined {
+/** The lines at a compressed rollout's ends; undefined when it cannot be decompressed. */
+function compressedEnds(path: string, size: number): Omit<FileEnds, "bytes" | "mtimeMs"> | undefined {
   if (size > MAX_COMPRESSED_GLANCE_BYTES) return undefined;
   try {
-    const text = zstdDecompressSync(readAt(fd, size, 0), { maxOutputLength: MAX_DECOMPRESSED_BYTES });
-    const lines = linesOf(text, { start: false, end: false });
-    return { head: lines.slice(0, 200), tail: lines.slice(-200), textBytes: text.length };
+    const window = zstdWindow(path, WIDE_HEAD_BYTES, END_BYTES);
+    if (window === undefined) return undefined;
+    const whole = window.textBytes !== undefined && window.textBytes <= WIDE_HEAD_BYTES;
+    const head = linesOf(window.head, { start: false, end: !whole });
+    if (window.tail === undefined)
+      return { head, tail: [], textBytes: undefined, note: `it ${window.gaveUp}; listed from its first lines, size unknown` };
+    return { head, tail: whole ? head : linesOf(window.tail, { start: true, end: false }), textBytes: window.textBytes };
   } catch {
     return undefined;
   }
@@ -94,7 +100,7 @@ export function readFileEnds(path: string, headBytes = END_BYTES): FileEnds | un
     const base = { bytes: size, mtimeMs: stats.mtimeMs };
     const first = readHead(fd, size, headBytes);
     if (startsWithZstdMagic(first)) {
-      const ends = compressedEnds(fd, size);
+      const ends = compressedEnds(path, size);
       return ends && { ...ends, ...base };
     }
     const whole = first.length >= size;

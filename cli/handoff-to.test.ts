@@ -5,8 +5,8 @@
  * and what --json says. (`bun run compat` hands the same pairs to the real agents.)
  */
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { analyzeBranch, describeFormatNames, FORMATS, readSession, type AgentName } from "../core/index.ts";
 import { wrapHandoffDocument } from "../core/handoff/wrap.ts";
 import { cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
@@ -262,5 +262,47 @@ describe("a Claude Code or Codex session from another home of its agent stays in
     const folder = expected(sandbox.home);
     if (folder instanceof RegExp) expect(dirname(run.json.sessionFile)).toMatch(folder);
     else expect(dirname(run.json.sessionFile)).toBe(folder);
+  });
+});
+
+describe("a pi or omp session named through a link: the new session goes beside the file itself", () => {
+  // The folder the agent lists and picks "the most recent" in is the real file's, not the link's.
+  const cases = [
+    {
+      label: "pi, a link in the home folder",
+      fixture: "fixtures/handoff-markers.jsonl",
+      agent: "pi" as const,
+      link: (home: string) => join(home, "latest.jsonl"),
+    },
+    {
+      label: "omp, a link in another folder",
+      fixture: "fixtures/sessions/omp.jsonl",
+      agent: "omp" as const,
+      link: (home: string) => join(home, "saved", "it.jsonl"),
+    },
+    {
+      label: "pi, a link to a link",
+      fixture: "fixtures/handoff-markers.jsonl",
+      agent: "pi" as const,
+      link: (home: string) => join(home, "a", "b.jsonl"),
+      via: (home: string) => join(home, "via.jsonl"),
+    },
+  ];
+  test.each(cases)("$label", async ({ fixture, agent, link, via }) => {
+    const folder = join(sandbox.home, `.${agent}`, "agent", "sessions", "--home-me-x--");
+    mkdirSync(folder, { recursive: true });
+    const real = join(folder, "2026-01-01T00-00-00-000Z_source.jsonl");
+    copyFileSync(join(REPO, fixture), real);
+    const name = link(sandbox.home);
+    mkdirSync(dirname(name), { recursive: true });
+    const hop = via?.(sandbox.home);
+    if (hop) symlinkSync(real, hop);
+    symlinkSync(hop ?? real, name);
+    const run = await handoff([name]);
+    expect(run.code).toBe(0);
+    expect(dirname(run.json.sessionFile)).toBe(folder);
+    expect(readdirSync(dirname(name)).filter((n) => n.endsWith(".jsonl"))).toEqual([basename(name)]);
+    // The agent's "continue the most recent" finds the new one: it is the newest of the folder.
+    expect(statSync(run.json.sessionFile).mtimeMs).toBeGreaterThan(statSync(real).mtimeMs);
   });
 });

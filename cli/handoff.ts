@@ -28,7 +28,7 @@ import { configuredSecrets } from "./secrets.ts";
 import { readRegularFile } from "./files.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSessionToHandOff } from "./find-session.ts";
-import { checkCanContinue, continueInAgent, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
+import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 
@@ -59,9 +59,11 @@ export const handoffCommand = defineCommand({
       if (!loaded.format.record) logger.info(`${loaded.file.path}: a ${loaded.format.label} session: the source was left untouched`);
       else if (stream) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
     }
-    const input = handoffInput(loaded, options, withheld, target);
-    if (options.dryRun) return printDryRun(input, options, logger);
-    const place = newSessionPlace(options.out, loaded, target);
+    const place = options.dryRun ? undefined : newSessionPlace(options.out, loaded, target);
+    // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.
+    const namedId = place && "path" in place ? idNamedBy(target, place.path, "") || undefined : undefined;
+    const input = { ...handoffInput(loaded, options, withheld, target), sessionId: namedId };
+    if (options.dryRun || place === undefined) return printDryRun(input, options, logger);
     if (options.exec) checkCanContinue(target, place, loaded.session.header.cwd);
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
@@ -133,7 +135,8 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
     return { path };
   }
   const destination = {
-    sourcePath: loaded.file.stream ? undefined : loaded.file.absolutePath,
+    // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
+    sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
     sourceFormat: loaded.format,
     target,
     cwd: loaded.session.header.cwd,

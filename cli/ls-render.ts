@@ -4,6 +4,7 @@
  */
 import { sep } from "node:path";
 import type { LsSessionJson } from "../core/index.ts";
+import { stripControls } from "./terminal.ts";
 
 /** One session as `agent ls --json` prints it: the contract lives in core (core/contracts.ts). */
 export type ListedSession = LsSessionJson;
@@ -147,7 +148,7 @@ function columnsOf(
     localMinute(Date.parse(row.updated), options.utcOffsetMinutes),
     row.agent,
     ids[i] ?? row.id,
-    ...(narrow ? [] : [formatBytes(row.bytes), formatTokens(row.estimatedTokens)]),
+    ...(narrow ? [] : [formatBytes(row.bytes), row.estimatedTokens === null ? "?" : formatTokens(row.estimatedTokens)]),
     ...(withMessages ? [row.messages === null || row.messages === undefined ? "?" : String(row.messages)] : []),
   ]);
   const right = new Set(heads.flatMap((head, c) => (["SIZE", "TOKENS", "MSGS"].includes(head) ? [c] : [])));
@@ -188,15 +189,16 @@ export function renderTable(rows: readonly ListedSession[], options: TableOption
 
 /** For a pipe: one line per session, tab-separated, nothing cut: updated, agent, id, bytes, tokens, [messages,] title, cwd, path. */
 export function renderTabs(rows: readonly ListedSession[]): string {
-  const flat = (text: string | null) => (text ?? "").replace(/[\t\n\r]+/g, " ");
+  // Every field on its one line and in its column, and nothing a terminal acts on: a pipe's reader is often a terminal too (| grep, | column).
+  const flat = (text: string | null) => stripControls((text ?? "").replace(/[\t\n\r]+/g, " "));
   return rows
     .map((row) =>
       [
         row.updated,
         row.agent,
-        row.id,
+        flat(row.id),
         String(row.bytes),
-        String(row.estimatedTokens),
+        row.estimatedTokens === null ? "" : String(row.estimatedTokens),
         ...(row.messages === undefined ? [] : [row.messages === null ? "" : String(row.messages)]),
         flat(row.title),
         flat(row.cwd),

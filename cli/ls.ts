@@ -77,7 +77,7 @@ function listed(found: FoundSession): ListedSession {
     cwd: glance.cwd ?? null,
     updated: new Date(found.mtimeMs).toISOString(),
     bytes: found.bytes,
-    estimatedTokens: estimateTokensOfBytes(found.textBytes),
+    estimatedTokens: found.textBytes === undefined ? null : estimateTokensOfBytes(found.textBytes),
     title: glance.title ?? glance.firstRequest ?? null,
   };
 }

@@ -60,7 +60,13 @@ describe("a session from a newer agent than the one tested", () => {
     expect(inspect.code).toBe(0);
     expect(inspect.stderr.split("\n").filter((line) => line.includes("newer than") || line.startsWith("warning:"))).toEqual(expected);
 
-    const out = join(dir, "new.jsonl");
+    // Named as its agent resumes a file by (another name would add a warning of its own).
+    const out = join(
+      dir,
+      fixture === CODEX
+        ? "rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl"
+        : "12345678-1234-4234-8234-123456789abc.jsonl",
+    );
     const handoff = await runAgent(["handoff", source, "--engine", "offline", "-o", out], env);
     expect(handoff.code).toBe(0);
     expect(handoff.stderr.split("\n").filter((line) => line.includes("newer than") || line.startsWith("warning:"))).toEqual(expected);

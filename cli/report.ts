@@ -154,8 +154,28 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     logger.error(`${error.message}${error.written.length > 0 ? `; already written: ${error.written.join(", ")}` : ""}`);
     return EXIT.failed;
   }
+  if (isGoneCwd(error)) {
+    logger.error(
+      "the current folder no longer exists (it was deleted or moved); cd to one that does, or name the session by its absolute path",
+    );
+    return EXIT.usage;
+  }
   logger.error(describeBug(error, logger.level >= VERBOSE_LEVEL));
   return EXIT.failed;
+}
+
+/** What the runtime throws wherever the current folder is needed (process.cwd(), a relative path) once it was removed. */
+function isGoneCwd(error: unknown): boolean {
+  return error instanceof Error && "syscall" in error && error.syscall === "uv_cwd";
+}
+
+/** The current folder; undefined once it was removed (for what is said after the files are written). */
+export function currentFolderIfAny(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -39,16 +39,96 @@ describe("the command that continues the new session", () => {
     expect(run.stderr).toContain(`\nContinue with: cd ${fake.app} && claude --resume ${out.sessionId}\n`);
   });
 
-  test("a new session written elsewhere (-o): pi and Claude Code open it by its path; Codex cannot, and says so", async () => {
-    const dir = join(fake.home, "out");
-    mkdirSync(dir, { recursive: true });
-    const claude = await handOff("claude", ["-o", join(dir, "c.jsonl")]);
-    expect(claude.out.resume).toEqual({ argv: ["claude", "--resume", join(dir, "c.jsonl")], cwd: fake.app });
-    const codex = await handOff("codex", ["-o", join(dir, "x.jsonl")]);
-    expect(codex.out.resume).toBeNull();
-    expect(codex.run.stderr).toContain(
-      `${join(dir, "x.jsonl")}: Codex continues sessions only from its own folder (${join(fake.home, ".codex", "sessions")}), so there is no command that continues this one\n`,
+  // Claude Code and Codex resume a file by the id in its name: -o's name gives the session its id, or there is no command.
+  const U = "12345678-1234-4234-8234-123456789abc";
+  // Claude Code: every line's sessionId; Codex: its session_meta's id.
+  const sessionIdsIn = (text: string) =>
+    new Set(
+      [...text.matchAll(/"sessionId":"([^"]*)"/g)]
+        .map((m) => m[1])
+        .concat(text.startsWith('{"timestamp"') ? [JSON.parse(text.split("\n")[0] ?? "").payload.id] : []),
     );
+  test.each<[string, string, (home: string) => string, ((file: string) => string[]) | null, string]>([
+    ["pi: any name, opened by its path", "pi", (home) => join(home, "out", "p.jsonl"), (file) => ["pi", "--session", file], ""],
+    [
+      "Claude Code: <uuid>.jsonl anywhere, by its path, the uuid its id",
+      "claude",
+      (home) => join(home, "out", `${U}.jsonl`),
+      (file) => ["claude", "--resume", file],
+      U,
+    ],
+    [
+      "Claude Code: another name, no command",
+      "claude",
+      (home) => join(home, "out", "c.jsonl"),
+      null,
+      "Claude Code resumes a session only from a file named <uuid>.jsonl",
+    ],
+    [
+      "Claude Code: <uuid>.jsonl.bak, no command",
+      "claude",
+      (home) => join(home, "out", `${U}.jsonl.bak`),
+      null,
+      "Claude Code resumes a session only from a file named <uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name in its folder, by the name's id",
+      "codex",
+      (home) => join(home, ".codex", "sessions", "2026", "01", "02", `rollout-2026-01-02T10-00-00-${U}.jsonl`),
+      () => ["codex", "resume", U],
+      U,
+    ],
+    [
+      "Codex: another name in its folder, no command",
+      "codex",
+      (home) => join(home, ".codex", "sessions", "2026", "01", "02", "x.jsonl"),
+      null,
+      "Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name outside its folder, no command",
+      "codex",
+      (home) => join(home, "out", `rollout-2026-01-02T10-00-00-${U}.jsonl`),
+      null,
+      "Codex continues sessions only from its own folder",
+    ],
+  ])("-o, %s", async (_, to, at, argv, said) => {
+    const file = at(fake.home);
+    mkdirSync(join(file, ".."), { recursive: true });
+    rmSync(file, { force: true });
+    const { run, out } = await handOff(to, ["-o", file]);
+    expect(out.sessionFile).toBe(file);
+    expect(out.resume).toEqual(argv === null ? null : { argv: argv(file), cwd: fake.app });
+    if (argv === null) {
+      // A name the agent cannot resume by is a warning (the user chose it); a folder it does not look in, information.
+      expect(run.stderr).toContain(`\n${said.includes("resumes a session only") ? "warning: " : ""}${file}: ${said}`);
+      expect(run.stderr).not.toContain("Continue with");
+    } else expect(run.stderr).toEndWith(`Continue with: ${argv(file).join(" ")}\n`);
+    // The id the lines carry is the one --json names (and, for a name that gives one, that one).
+    if (to !== "pi") expect(sessionIdsIn(readFileSync(file, "utf8"))).toEqual(new Set([out.sessionId]));
+    if (said === U) expect(out.sessionId).toBe(U);
+  });
+
+  // The cwd a session records is its file's word: only an absolute one is a folder to go to.
+  test.each<[string, string | null]>([
+    ["src/app", null],
+    [".", null],
+    ["", null],
+    ["~/app", null],
+  ])("a source recording the cwd %p: resume.cwd %p, no cd in the line", async (cwd, expected) => {
+    const dir = join(fake.home, "relative");
+    mkdirSync(dir, { recursive: true });
+    const src = join(dir, `s-${Bun.hash(cwd)}.jsonl`);
+    writeFileSync(src, readFileSync(fake.paths[IDS.app.pi] ?? "", "utf8").replace(`"cwd":"${fake.app}"`, `"cwd":${JSON.stringify(cwd)}`));
+    const run = await runAgent(
+      ["handoff", src, "--no-record", "--json", "-o", join(dir, `new-${Bun.hash(cwd)}.jsonl`)],
+      fake.env(),
+      fake.empty,
+    );
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.resume).toEqual({ argv: ["pi", "--session", out.sessionFile], cwd: expected });
+    expect(run.stderr).toEndWith(`Continue with: pi --session ${out.sessionFile}\n`);
   });
 
   test.each<[string, string]>([
@@ -104,6 +184,29 @@ describe("--exec", () => {
     },
   );
 
+  // Checked before anything is written (a failed exec would also leave the runtime printing a warning of its own).
+  test.skipIf(Bun.which("script") === null || process.platform !== "linux").each<[string, string, number]>([
+    ["a script without a #! line", "echo hi\n", 0o755],
+    ["bytes no system runs", "\u0001\u0002garbage\n", 0o755],
+  ])("an agent program that cannot be executed (%s): one line naming it, exit 1, nothing written", async (_, content, mode) => {
+    const broken = join(fake.home, `broken-${Bun.hash(content)}`);
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "claude"), content);
+    chmodSync(join(broken, "claude"), mode);
+    const claudeFolder = join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"));
+    const before = readdirSync(claudeFolder).sort();
+    const env = fake.env({ PATH: `${broken}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
+    const errors = join(broken, "stderr.txt");
+    const command = `${[process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec", "-q"].map(shellQuote).join(" ")} 2>${shellQuote(errors)}`;
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
+    const [, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(readFileSync(errors, "utf8")).toBe(
+      `Handoff failed: --exec: cannot start ${join(broken, "claude")}: not a program this system can run (a script without a #! line?); nothing was written (leave out --exec, or mend claude)\n`,
+    );
+    expect(readdirSync(claudeFolder).sort()).toEqual(before);
+  });
+
   test.each<[string, "stdin" | "stdout" | "both", string]>([
     [
       "stdout is a pipe (agent handoff --exec | less)",
@@ -152,7 +255,17 @@ describe("--exec", () => {
     [
       "Codex could not find the session where -o puts it",
       ["--to", "codex", "-o", "/tmp/agent-exec-x.jsonl"],
-      "error: --exec: /tmp/agent-exec-x.jsonl: Codex continues sessions only from its own folder",
+      "error: --exec: /tmp/agent-exec-x.jsonl: Codex resumes a session only from a file named rollout-<time>-<uuid>.jsonl",
+    ],
+    [
+      "Codex: a rollout name outside its folder",
+      ["--to", "codex", "-o", "/tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl"],
+      "error: --exec: /tmp/rollout-2026-01-02T10-00-00-12345678-1234-4234-8234-123456789abc.jsonl: Codex continues sessions only from its own folder",
+    ],
+    [
+      "Claude Code could not resume the name -o gives it",
+      ["--to", "claude", "-o", "/tmp/agent-exec-x.jsonl"],
+      "error: --exec: /tmp/agent-exec-x.jsonl: Claude Code resumes a session only from a file named <uuid>.jsonl",
     ],
     ["Claude Code is not on the PATH", ["--to", "claude"], "error: --exec: claude (Claude Code) is not on the PATH"],
     ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them\n"],

@@ -3,29 +3,45 @@
  * `pi --session <file>`, `claude --resume <id>`, …), as a line for a person and as data for
  * `--json`, and `--exec`, which runs it in place of this process.
  */
-import { statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { accessSync, closeSync, constants as fsConstants, openSync, readSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { constants } from "node:os";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, type ResumeCommand, type SessionFormat } from "../core/index.ts";
+import { AgentError, errorMessage, type ResumeCommand, type SessionFormat } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { removeCancelHandlers } from "./cancel.ts";
 import { pathUnder } from "./discover.ts";
 import type { NewSessionPlace } from "./handoff-run.ts";
-import { stderrWritten } from "./report.ts";
+import { currentFolderIfAny, stderrWritten } from "./report.ts";
 
-/** The command that continues the session at `path` in `format`'s agent; undefined when that agent cannot open a file there. */
+/**
+ * The id the file's name gives the session, for an agent that finds a session by its name
+ * (Claude Code, Codex): undefined when the name is not one it resumes by; `sessionId` itself for
+ * agents that open a file of any name.
+ */
+export function idNamedBy(format: SessionFormat, path: string, sessionId: string): string | undefined {
+  const layout = format.location.sessionFiles(agentHome());
+  return layout.idInName ? layout.idInName(basename(path)) : sessionId;
+}
+
+/**
+ * The command that continues the session at `path` in `format`'s agent; undefined when that
+ * agent cannot open a file there, or by that name (its name must carry the session's id).
+ */
 export function resumeCommandFor(
   format: SessionFormat,
   path: string,
   sessionId: string,
   cwd: string | undefined,
+  nameKnown = true,
 ): ResumeCommand | undefined {
+  if (nameKnown && idNamedBy(format, path, sessionId) !== sessionId) return undefined;
   const root = joinSegments(format.location.sessionsRoot(agentHome()));
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(root, dirname(path));
   const underRoot = folder === undefined ? undefined : [...folder, basename(path)];
-  return format.resumeCommand({ sessionId, path, cwd: cwd || undefined, underRoot });
+  // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
+  return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot });
 }
 
 /** `'it''s'` quoting for a POSIX shell, only where a word needs it. */
@@ -34,7 +50,7 @@ export function shellQuote(word: string): string {
 }
 
 /** The command as a person pastes it: with `cd <folder> &&` first when it runs elsewhere than `here`. */
-export function describeResume(command: ResumeCommand, here: string): string {
+export function describeResume(command: ResumeCommand, here: string | undefined): string {
   const line = command.argv.map(shellQuote).join(" ");
   return command.cwd !== undefined && command.cwd !== here ? `cd ${shellQuote(command.cwd)} && ${line}` : line;
 }
@@ -44,9 +60,47 @@ export function resumeJson(command: ResumeCommand | undefined): { argv: string[]
   return command ? { argv: [...command.argv], cwd: command.cwd ?? null } : null;
 }
 
-/** Why there is no command: the agent opens files only from its own folder. */
+/** What a file must be named for `format`'s agent to resume it by id. */
+const NAME_NEEDED: Partial<Record<string, string>> = { "claude-code": "<uuid>.jsonl", codex: "rollout-<time>-<uuid>.jsonl" };
+
+/** Why there is no command: the agent resumes only a file named after its id, or only from its own folder. */
 export function noResumeReason(format: SessionFormat, path: string): string {
+  if (idNamedBy(format, path, "") === undefined) {
+    return `${path}: ${format.label} resumes a session only from a file named ${NAME_NEEDED[format.name] ?? "after its id"}, so there is no command that continues this one (name it so: the uuid in its name becomes the session's id)`;
+  }
   return `${path}: ${format.label} continues sessions only from its own folder (${joinSegments(format.location.sessionsRoot(agentHome()))}), so there is no command that continues this one`;
+}
+
+const NOT_A_PROGRAM = "not a program this system can run (a script without a #! line?)";
+
+function execFailure(error: unknown): string {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  if (code === "ENOEXEC") return NOT_A_PROGRAM;
+  if (code === "EACCES") return "permission denied (on a noexec mount?)";
+  return errorMessage(error);
+}
+
+/**
+ * Why the system would refuse to run `program`, checked before anything is written (a failed
+ * exec leaves the runtime printing its own warning); undefined when it looks runnable. On Linux
+ * a program is an ELF binary or a script starting with `#!`; elsewhere only the permission is checked.
+ */
+function whyNotRunnable(program: string): string | undefined {
+  try {
+    accessSync(program, fsConstants.X_OK);
+    if (process.platform !== "linux") return undefined;
+    const fd = openSync(program, "r");
+    try {
+      const start = new Uint8Array(4);
+      const read = readSync(fd, start, 0, 4, 0);
+      const text = new TextDecoder("latin1").decode(start.subarray(0, read));
+      return text.startsWith("#!") || text === "\x7fELF" ? undefined : NOT_A_PROGRAM;
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    return execFailure(error);
+  }
 }
 
 /** Whether our stdin and stdout are a terminal, as `--exec` needs them. */
@@ -72,7 +126,14 @@ export function checkCanContinue(
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
-  const command = resumeCommandFor(format, path, "00000000-0000-0000-0000-000000000000", cwd);
+  // In the agent's folder the file gets the name its agent gives it, which carries its id.
+  const command = resumeCommandFor(
+    format,
+    path,
+    idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "",
+    cwd,
+    "path" in place,
+  );
   if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
   const program = Bun.which(name);
@@ -81,6 +142,12 @@ export function checkCanContinue(
     throw new AgentError(
       "USAGE",
       `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`,
+    );
+  const unrunnable = whyNotRunnable(program);
+  if (unrunnable !== undefined)
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `--exec: cannot start ${program}: ${unrunnable}; nothing was written (leave out --exec, or mend ${name})`,
     );
   const notTerminal = [terminal.stdin ? undefined : "stdin", terminal.stdout ? undefined : "stdout"].filter((name) => name !== undefined);
   if (notTerminal.length > 0) {
@@ -98,8 +165,9 @@ export function sayHowToContinue(
   sessionFile: string,
   logger: ConsolaInstance,
 ): void {
-  if (command === undefined) logger.info(noResumeReason(format, sessionFile));
-  else logger.info(`Continue with: ${describeResume(command, process.cwd())}`);
+  if (command === undefined && idNamedBy(format, sessionFile, "") === undefined) logger.warn(noResumeReason(format, sessionFile));
+  else if (command === undefined) logger.info(noResumeReason(format, sessionFile));
+  else logger.info(`Continue with: ${describeResume(command, currentFolderIfAny())}`);
 }
 
 /** The folder to run it in: the session's own, when it is still there. */
@@ -110,7 +178,9 @@ function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string 
   } catch {
     // Gone: said below.
   }
-  logger.warn(`${command.cwd} (the session's folder) is not there any more; running ${command.argv[0]} in ${process.cwd()}`);
+  logger.warn(
+    `${command.cwd} (the session's folder) is not there any more; running ${command.argv[0]} in ${currentFolderIfAny() ?? "this folder"}`,
+  );
   return undefined;
 }
 
@@ -126,13 +196,24 @@ export async function continueInAgent(command: ResumeCommand, logger: ConsolaIns
   const [name = "", ...args] = command.argv;
   const program = Bun.which(name);
   if (program === null)
-    throw new AgentError("HANDOFF_FAILED", `${name} is no longer on the PATH; continue with: ${describeResume(command, process.cwd())}`);
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `${name} is no longer on the PATH; continue with: ${describeResume(command, currentFolderIfAny())}`,
+    );
   const cwd = folderToRunIn(command, logger);
   await stderrWritten();
   if (typeof process.execve === "function" && process.platform !== "win32") {
     if (cwd !== undefined) process.chdir(cwd);
     // Bun leaves SIGPIPE and SIGXFSZ ignored across the exec, as Node-based agents set them anyway.
-    process.execve(program, [name, ...args], process.env);
+    try {
+      process.execve(program, [name, ...args], process.env);
+    } catch (error) {
+      // Not a program this system runs (a script without #!, a noexec mount): the session is written all the same.
+      throw new AgentError(
+        "HANDOFF_FAILED",
+        `could not start ${program}: ${execFailure(error)}; the new session is written, continue with: ${describeResume(command, currentFolderIfAny())}`,
+      );
+    }
   }
   return await runAsChild([program, ...args], cwd);
 }

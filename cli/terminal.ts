@@ -24,3 +24,13 @@ export function stripControls(text: string): string {
 export function stringifyForTerminal(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(JSON_RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * A value from a session or the file system (an id, a title, a path) as one field of a line we
+ * print: line breaks and tabs written as `\n`, `\r`, `\t`, so it can neither start a line that
+ * looks like one of ours (`error: …`) nor shift a tab-separated column; the other controls are
+ * stripped as everywhere (see stripControls).
+ */
+export function asField(text: string): string {
+  return stripControls(text.replace(/[\t\n\r]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t")));
+}

@@ -40,8 +40,8 @@ export interface LsSessionJson {
   /** The file's modification time, ISO. */
   updated: string;
   bytes: number;
-  /** bytes / 4, of the text (a compressed rollout's decompressed size). */
-  estimatedTokens: number;
+  /** bytes / 4, of the text (a compressed rollout's decompressed size); null when a compressed rollout was too large to read to its end. */
+  estimatedTokens: number | null;
   /** The title the agent shows for it, else the user's first request; on one line. */
   title: string | null;
   /** With `--long`: the messages on the session's current branch (null when it could not be read). */

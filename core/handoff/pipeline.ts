@@ -45,6 +45,8 @@ export interface HandoffInput {
   sourceFormat?: SessionFormat;
   /** The agent the new session is for; default: the source's. */
   target?: SessionFormat;
+  /** The new session's id when its file's name fixes it (`-o <uuid>.jsonl` for Claude Code); default: a fresh one. */
+  sessionId?: string;
   /** The model's context window in tokens (default 128000); a larger context is condensed to fit. */
   contextWindow?: number;
   /** Caps the document's length; also what the context budget keeps free for it. */
@@ -204,7 +206,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const document = guard.withhold(input.facts === false ? restored : withSessionFacts(restored, input, readNotes()));
 
   const now = deps.now();
-  const sessionId = deps.newSessionId();
+  const sessionId = input.sessionId ?? deps.newSessionId();
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
   const model = guard.withhold(written.answeredBy ?? input.model);

@@ -125,6 +125,12 @@ export interface SessionFileLayout {
   folders: number;
   /** Whether a file name at that depth is one of its sessions (not a subagent's, an index, a lock). */
   isSessionName(name: string): boolean;
+  /**
+   * The id an agent that finds a session by its file name reads there (Claude Code's
+   * `<uuid>.jsonl`, Codex's `rollout-…-<uuid>.jsonl`); undefined for a name it cannot resume by.
+   * Absent for agents that open a file of any name (pi, omp).
+   */
+  idInName?(name: string): string | undefined;
 }
 
 /** Where an agent keeps its sessions: pure facts, so cli does all the file-system work. */

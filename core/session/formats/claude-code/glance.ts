@@ -3,6 +3,7 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { objectsOf, oneLine, requestTitle, textOf } from "../glance.ts";
 import type { GlanceInput, SessionGlance } from "../types.ts";
 import { HeaderFacts } from "./header.ts";
+import { idOfSessionFileName } from "./location.ts";
 import { classifyUserText } from "./user-text.ts";
 
 /**
@@ -63,5 +64,7 @@ export function glanceClaudeCode({ head, tail, fileName }: GlanceInput): Session
   if (sideChain && !mainChain) return undefined;
   const header = facts.build(fileName);
   if (header === undefined) return undefined;
-  return { id: header.id, cwd: header.cwd, title: titleOf(objectsOf(tail)) ?? titleOf(records), firstRequest: firstRequest(records) };
+  // Claude Code resumes by the file's name; the lines' sessionId can be a parent's (a fork starts with copied lines).
+  const id = idOfSessionFileName(fileName) ?? header.id;
+  return { id, cwd: header.cwd, title: titleOf(objectsOf(tail)) ?? titleOf(records), firstRequest: firstRequest(records) };
 }

@@ -34,12 +34,17 @@ function configDir({ home, env }: AgentHome): PathSegments {
 /** `<session id>.jsonl`: a subagent's `agent-<id>.jsonl` beside it is no session of its own. */
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
+/** The id in a session file's name (`<uuid>.jsonl`): the one `claude --resume` opens it by. */
+export function idOfSessionFileName(name: string): string | undefined {
+  return SESSION_FILE.test(name) ? name.slice(0, -".jsonl".length) : undefined;
+}
+
 /** Where Claude Code 2.1.328 keeps sessions: `projects/<folder name of the cwd>/<session id>.jsonl`. */
 export const claudeCodeLocation: AgentLocation = {
   findsSessionsOnlyInItsFolder: true,
   sessionsRoot: (home) => [...configDir(home), "projects"],
   sessionFolder: (place: SessionPlace) => [...configDir(place), "projects", claudeProjectFolderName(place.cwd)],
   // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.
-  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name) }),
+  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name), idInName: idOfSessionFileName }),
   filesByCwd: true,
 };

@@ -1,5 +1,8 @@
 import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../types.ts";
 
+/** A rollout Codex resumes by id: `rollout-<local time>-<uuid>.jsonl`, the id last. */
+const ROLLOUT_NAME = /^rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
 /** `CODEX_HOME`, else `~/.codex`. */
 function codexHome({ home, env }: AgentHome): PathSegments {
   const dir = env.CODEX_HOME;
@@ -22,6 +25,10 @@ export const codexLocation: AgentLocation = {
   sessionsRoot: (home) => [...codexHome(home), "sessions"],
   sessionFolder: (place: SessionPlace) => [...codexHome(place), "sessions", ...localDateFolders(place.timestamp, place.utcOffsetMinutes)],
   // Newer versions may keep a finished rollout compressed.
-  sessionFiles: () => ({ folders: 3, isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name) }),
+  sessionFiles: () => ({
+    folders: 3,
+    isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name),
+    idInName: (name) => ROLLOUT_NAME.exec(name)?.[1],
+  }),
   filesByCwd: false,
 };

@@ -1,0 +1,126 @@
+/**
+ * A glance into a compressed rollout without holding its text: the first bytes (for the header
+ * and the first request) and the last ones (the size, for an estimate), streamed through a small
+ * buffer. A zstd file packs repetitive text tens of thousands to one, so a 34 KB file can hold a
+ * gigabyte; decompressing stops at a cap, and the listing then says the size is unknown.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { ZstdDecompress } from "node:zlib";
+
+/** Past this much text, a compressed file is not read to its end for a glance. */
+export const MAX_GLANCE_TEXT_BYTES = 256 * 1024 * 1024;
+/** Text this many times larger than the compressed bytes read so far is no session log (real rollouts: ~10×). */
+export const MAX_GLANCE_RATIO = 1000;
+/** The ratio is judged only once this much text came out (a small file's header can compress oddly). */
+const RATIO_AFTER_BYTES = 8 * 1024 * 1024;
+const IN_CHUNK = 64 * 1024;
+const OUT_CHUNK = 64 * 1024;
+
+export interface TextWindow {
+  /** The first `headBytes` of the text (fewer when it is shorter). */
+  head: Uint8Array;
+  /** The last `tailBytes` of the text; undefined when it was not read to its end. */
+  tail: Uint8Array | undefined;
+  /** The text's whole size; undefined when it was not read to its end. */
+  textBytes: number | undefined;
+  /** Why it was not read to its end (for `--verbose`). */
+  gaveUp: string | undefined;
+}
+
+/** The streaming decoder's native step (`writeSync` into a fixed output buffer), as node:zlib's own sync calls use it. */
+interface Step {
+  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+}
+
+function stepperOf(decoder: object): { step: Step; state: Uint32Array } | undefined {
+  const handle: unknown = Reflect.get(decoder, "_handle");
+  const state: unknown = Reflect.get(decoder, "_writeState");
+  if (typeof handle !== "object" || handle === null || !(state instanceof Uint32Array)) return undefined;
+  const writeSync: unknown = Reflect.get(handle, "writeSync");
+  if (typeof writeSync !== "function") return undefined;
+  return { step: { writeSync: (...args) => writeSync.apply(handle, args) }, state };
+}
+
+/** Keeps the last `size` bytes written to it. */
+class Tail {
+  private buffer: Uint8Array;
+  private length = 0;
+  constructor(private readonly size: number) {
+    this.buffer = new Uint8Array(size * 2);
+  }
+  push(bytes: Uint8Array): void {
+    if (bytes.length >= this.size) {
+      this.buffer.set(bytes.subarray(bytes.length - this.size));
+      this.length = this.size;
+      return;
+    }
+    if (this.length + bytes.length > this.buffer.length) {
+      this.buffer.copyWithin(0, this.length - this.size, this.length);
+      this.length = this.size;
+    }
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+  bytes(): Uint8Array {
+    return this.buffer.slice(Math.max(0, this.length - this.size), this.length);
+  }
+}
+
+/**
+ * The ends of the zstd file at `path`'s text, decompressed a chunk at a time. Reading stops at
+ * `MAX_GLANCE_TEXT_BYTES` of text or a ratio no session log reaches; then only the head is known.
+ * Undefined when the decoder cannot be driven this way (nothing is decompressed then).
+ */
+export function zstdWindow(path: string, headBytes: number, tailBytes: number): TextWindow | undefined {
+  const decoder = new ZstdDecompress();
+  const stepper = stepperOf(decoder);
+  if (stepper === undefined) return undefined;
+  const fd = openSync(path, "r");
+  try {
+    const input = new Uint8Array(IN_CHUNK);
+    const out = new Uint8Array(OUT_CHUNK);
+    const head = new Uint8Array(headBytes);
+    const tail = new Tail(tailBytes);
+    let headLength = 0;
+    let total = 0;
+    let consumed = 0;
+    for (;;) {
+      const read = readSync(fd, input, 0, IN_CHUNK, null);
+      if (read === 0) break;
+      let inOff = 0;
+      let inLeft = read;
+      // One input chunk can hold far more text than the buffer: step until it is used up and the buffer is not filled.
+      for (;;) {
+        stepper.step.writeSync(0, input, inOff, inLeft, out, 0, OUT_CHUNK);
+        const [outLeft = 0, inAfter = 0] = stepper.state;
+        const produced = OUT_CHUNK - outLeft;
+        consumed += inLeft - inAfter;
+        inOff += inLeft - inAfter;
+        const progressed = produced > 0 || inAfter !== inLeft;
+        inLeft = inAfter;
+        const chunk = out.subarray(0, produced);
+        if (headLength < headBytes) {
+          const take = Math.min(headBytes - headLength, produced);
+          head.set(chunk.subarray(0, take), headLength);
+          headLength += take;
+        }
+        tail.push(chunk);
+        total += produced;
+        const gaveUp =
+          total > MAX_GLANCE_TEXT_BYTES
+            ? `decompresses to more than ${MAX_GLANCE_TEXT_BYTES / (1 << 20)} MiB`
+            : total > RATIO_AFTER_BYTES && total > consumed * MAX_GLANCE_RATIO
+              ? `decompresses to more than ${MAX_GLANCE_RATIO} times its size`
+              : undefined;
+        if (gaveUp) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp };
+        // A damaged stream stops moving: what came out so far is all there is.
+        if (!progressed) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp: "is damaged" };
+        if (inLeft === 0 && outLeft > 0) break;
+      }
+    }
+    return { head: head.slice(0, headLength), tail: tail.bytes(), textBytes: total, gaveUp: undefined };
+  } finally {
+    closeSync(fd);
+    decoder.close();
+  }
+}
