@@ -190,3 +190,14 @@ describe("--engine auto never starts an agent", () => {
     expect(fakeRuns().map((r) => r.agent)).toEqual(["pi"]);
   });
 });
+
+describe("an agent that repeats its answer-so-far with every streamed piece (pi 0.73 in --mode json)", () => {
+  test("a ~32,000-character document streamed in 8-character pieces (about 135 MB of output) is taken whole", async () => {
+    const run = await runAgent(["handoff", source(), "--engine", "pi", "--no-record", "--json", "-o", join(sandbox.dir, "new.jsonl")], env({ FAKE_AGENT_MODE: "streaming" }), sandbox.dir);
+    expect([run.code, run.stderr.startsWith("New session started")]).toEqual([0, true]);
+    const report = JSON.parse(run.stdout);
+    expect(report.document.startsWith("## Goal\nFix the parser.")).toBe(true);
+    expect(report.document.split("The parser keeps each token's span.").length - 1).toBe(900);
+    expect(report.usage).toEqual({ inputTokens: 1000, outputTokens: 300 });
+  });
+});

@@ -128,7 +128,23 @@ describe("an agent that does not finish", () => {
     expect(run === undefined ? true : isAlive(run.pid)).toBe(false);
   });
 
+  // The run ends when the agent exits, or at --timeout: never when the last holder of its output
+  // lets go. The helper sleeps 30 s; the bound is generous, the outcome is what is asserted.
   test.each([
+    ["answered and exited 0: the answer is taken at once", "detached-answer", 0, ""],
+    ["never answers: --timeout still ends it", "detached-hang", 1, "Handoff failed: claude gave no answer within --timeout 1s; raise --timeout, or check that `claude` answers a prompt on its own\n"],
+  ])("an agent whose helper in a session of its own (setsid) holds its output open, %s", async (_, mode, code, stderr) => {
+    const started = Date.now();
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record", "--quiet", "--timeout", mode === "detached-hang" ? "1" : "60", "-o", out], sandbox.env({ FAKE_AGENT_MODE: mode }), sandbox.dir);
+    expect([run.code, run.stderr]).toEqual([code, stderr]);
+    expect(existsSync(out)).toBe(code === 0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+
+  test.each([
+    ["an agent whose helper in a session of its own holds its output open", "detached-hang", 1],
     ["an agent that ends on SIGTERM", "hang", 1],
     ["an agent that ignores SIGTERM (killed after the grace period)", "stubborn", 1],
     ["a second Ctrl-C, which ends us at once", "stubborn", 2],
@@ -148,7 +164,10 @@ describe("an agent that does not finish", () => {
       if (i > 0) await Bun.sleep(300);
       proc.kill("SIGINT");
     }
+    const pressed = Date.now();
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    // Not when a helper outside its group lets go of the output (it sleeps 30 s).
+    expect(Date.now() - pressed).toBeLessThan(15_000);
     expect([code, stderr]).toEqual([130, "Handoff cancelled\n"]);
     // Give the agent the moment it takes to go.
     for (let i = 0; i < 40 && isAlive(pid ?? 0); i++) await Bun.sleep(50);

@@ -26,6 +26,18 @@ function textOf(message: JsonObject): string {
   return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
 }
 
+/**
+ * pi 0.73 prints, for every streamed piece of the answer, a `message_update` event holding the
+ * whole message so far (twice): its output grows with the square of the answer. The answer is
+ * in `message_end` and `agent_end`; the updates are never read. omp prints them without the
+ * snapshots, but has no use for them either.
+ */
+const STREAMED_UPDATE = /^\s*\{\s*"type"\s*:\s*"message_update"/;
+
+function skipLine(start: string): boolean {
+  return STREAMED_UPDATE.test(start);
+}
+
 /** pi and omp print the same events in `--mode json` (omp is a fork of pi). */
 function read(output: AgentRunOutput): AgentOutcome {
   const events = jsonLines(output.stdout);
@@ -69,6 +81,7 @@ export const PI_ENGINE: AgentEngine = {
     // No update check on a handoff's behalf.
     return { args, env: { PI_SKIP_VERSION_CHECK: "1" }, stdin: placed.stdin };
   },
+  skipLine,
   read,
 };
 
@@ -86,5 +99,6 @@ export const OMP_ENGINE: AgentEngine = {
     args.push(...placed.args);
     return { args, env: {}, stdin: placed.stdin };
   },
+  skipLine,
   read,
 };

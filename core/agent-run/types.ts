@@ -66,6 +66,12 @@ export interface AgentEngine {
   promptLimit?: number;
   /** The run for one prompt. `scratch` is the empty folder it runs in. */
   plan(prompt: AgentPrompt, scratch: string): AgentRunPlan;
+  /**
+   * Lines of its output it repeats as it streams and `read` never needs, told by their first
+   * bytes: dropped unread as they pass, so they count toward no limit (pi's `message_update`
+   * events hold the whole answer-so-far, once per streamed piece).
+   */
+  skipLine?(start: string): boolean;
   /** Reads a finished run. */
   read(output: AgentRunOutput): AgentOutcome;
 }
