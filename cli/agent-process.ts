@@ -23,9 +23,12 @@ let exitHookInstalled = false;
 function killAllOnExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const pid of running) killGroup(pid, "SIGKILL");
-  });
+  process.on("exit", killRunningAgents);
+}
+
+/** Kills every agent still running (we are ending at once). */
+export function killRunningAgents(): void {
+  for (const pid of running) killGroup(pid, "SIGKILL");
 }
 
 /** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */

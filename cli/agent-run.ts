@@ -1,5 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
@@ -17,6 +16,7 @@ import {
 } from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
+import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
@@ -62,7 +62,7 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       if (outcome.answer.usage) reported.usage = true;
       return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      removeScratchFolder(root, logger);
     }
   };
 }
@@ -70,16 +70,6 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
 function reasonOf(error: unknown): string {
   if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A new, empty folder of our own under TMPDIR; one we cannot make is a failure of the run, said plainly. */
-function makeScratchFolder(engine: AgentEngine): string {
-  const parent = tmpdir();
-  try {
-    return mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
-  } catch (error) {
-    throw new AgentError("HANDOFF_FAILED", `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`);
-  }
 }
 
 /**

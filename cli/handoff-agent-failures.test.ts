@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CLI, runAgent } from "../fixtures/run-agent.ts";
 import { isAlive, useAgentSandbox } from "./agent-engines.testing.ts";
 
@@ -173,7 +173,43 @@ describe("an agent that does not finish", () => {
     for (let i = 0; i < 40 && isAlive(pid ?? 0); i++) await Bun.sleep(50);
     expect(isAlive(pid ?? 0)).toBe(false);
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
-    // A run ended at once (a second Ctrl-C) has no time to remove its scratch folder.
-    if (presses === 1) expect(readdirSync(sandbox.tmp)).toEqual([]);
+    // Its scratch folder and temporary files go even when we end at once (a second Ctrl-C).
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+});
+
+describe("the scratch folder the agent ran in", () => {
+  test("a read-only folder the agent left in its TMPDIR is removed all the same", async () => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", out], sandbox.env({ FAKE_AGENT_MODE: "read-only-temp" }), sandbox.dir);
+    expect([run.code, run.stderr.startsWith("New session started")]).toEqual([0, true]);
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+
+  test.each(["codex", "claude-code"])("a relative TMPDIR (%s): the agent gets absolute paths that exist where it runs", async (engine) => {
+    const out = join(sandbox.dir, "new.jsonl");
+    mkdirSync(join(sandbox.dir, "reltmp"));
+    const run = await runAgent(["handoff", sandbox.source(), "--engine", engine, "--no-record", "-o", out], sandbox.env({ TMPDIR: "reltmp" }), sandbox.dir);
+    expect(run.code).toBe(0);
+    const [only] = sandbox.runs();
+    const root = join(sandbox.dir, "reltmp");
+    expect(only?.cwd.startsWith(`${root}/agent-handoff-${engine}-`)).toBe(true);
+    expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
+    if (engine === "codex") expect(only?.argv).toContain(only?.cwd);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  // Only root can make a file immutable; the agent's answer must survive a folder that cannot go.
+  const canPin = process.getuid?.() === 0 && Bun.spawnSync(["chattr", "--help"], { stderr: "ignore", stdout: "ignore" }).exitCode !== 127;
+  test.skipIf(!canPin)("one that cannot be removed (an immutable file in it) is a warning naming it; the document is written", async () => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", out], sandbox.env({ FAKE_AGENT_MODE: "immutable-temp" }), sandbox.dir);
+    const [left] = readdirSync(sandbox.tmp);
+    const stuck = join(sandbox.tmp, left ?? "", "tmp", "stuck");
+    Bun.spawnSync(["chattr", "-i", stuck]);
+    expect(left).toStartWith("agent-handoff-claude-code-");
+    expect(run.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(run.stderr.split("\n")[0]).toBe(`warning: could not remove ${join(sandbox.tmp, left ?? "")}, the folder the agent ran in (EPERM); remove it yourself`);
   });
 });
