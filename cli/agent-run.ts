@@ -29,7 +29,7 @@ import { isInteractive } from "./report.ts";
  * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
  * something unreadable) is one line naming the agent and what to do.
  */
-export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: { usage: boolean }): Complete {
+export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: UsageReports): Complete {
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
     // Not the user's project: the agent finds no files, settings or instructions of it there.
@@ -59,7 +59,8 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         removeSavedRequests(outcome.remove ?? [], logger);
         throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
       }
-      if (outcome.answer.usage) reported.usage = true;
+      reported.runs++;
+      if (outcome.answer.usage) reported.withUsage++;
       return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
     } finally {
       removeScratchFolder(root, logger);
@@ -90,6 +91,12 @@ function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance):
   }
 }
 
+/** How many runs answered, and how many of them said what they cost. */
+export interface UsageReports {
+  runs: number;
+  withUsage: number;
+}
+
 /** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */
 export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
 
@@ -104,11 +111,12 @@ export async function callAgent(name: AgentName, input: HandoffInput, options: H
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
   const progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
-  const reported = { usage: false };
+  const reported: UsageReports = { runs: 0, withUsage: 0 };
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
     const result = await runHandoff(input, { complete: createAgentPort(engine, executable, logger, reported), ...realEffects(), signal, notice: (line) => logger.debug(line) });
-    return { ...result, usageReported: reported.usage };
+    // A sum that leaves out a run that said nothing would pass for the whole cost: unknown instead.
+    return { ...result, usageReported: reported.runs > 0 && reported.withUsage === reported.runs };
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
     throw error;

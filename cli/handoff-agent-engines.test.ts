@@ -117,6 +117,19 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 });
 
+describe("usage over several runs (a condensed session)", () => {
+  test.each([
+    ["every run reported it: the sum", undefined, { inputTokens: 2400, outputTokens: 600 }],
+    ["the first run did not: unknown, not the part that was reported", "1", null],
+    ["the last run did not: unknown", "2", null],
+  ])("%s", async (_, silent, usage) => {
+    const run = await runAgent(["handoff", source(PLANTED), "--engine", "omp", "--context-window", "2000", "--no-record", "--json", "-o", join(sandbox.dir, "new.jsonl")], env(silent === undefined ? {} : { FAKE_AGENT_SILENT_RUN: silent }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(fakeRuns()).toHaveLength(2);
+    expect(JSON.parse(run.stdout).usage).toEqual(usage);
+  });
+});
+
 describe("a prompt larger than the agent takes", () => {
   /** A session of 1.2 million characters, its last request short. */
   function bigSource(): string {

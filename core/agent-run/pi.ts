@@ -1,5 +1,5 @@
-import { arrayField, isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
+import { arrayField, isObject, stringField, type JsonObject } from "../json.ts";
+import { checkedUsage, failureFrom, jsonLines, systemPromptPlacement, tokenSum, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
@@ -53,9 +53,7 @@ function read(output: AgentRunOutput): AgentOutcome {
   }
   const text = textOf(message);
   if (text.trim() === "") return { failure: "empty", message: "its answer held no text" };
-  const usage = isObject(message.usage)
-    ? { inputTokens: (numberField(message.usage, "input") ?? 0) + (numberField(message.usage, "cacheRead") ?? 0) + (numberField(message.usage, "cacheWrite") ?? 0), outputTokens: numberField(message.usage, "output") ?? 0 }
-    : undefined;
+  const usage = isObject(message.usage) ? checkedUsage(tokenSum(message.usage, ["input", "cacheRead", "cacheWrite"]), tokenSum(message.usage, ["output"])) : undefined;
   const provider = stringField(message, "provider");
   const model = stringField(message, "model");
   return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model } };
