@@ -19,6 +19,7 @@ export interface FakeRun {
   scratch: Record<string, string>;
   stdin: string;
   pid: number;
+  env: Record<string, string>;
 }
 
 export interface AgentSandbox {

@@ -44,22 +44,31 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 /** After the agent exits, how long what it wrote still in the pipes gets to arrive; then we stop reading. */
 const DRAIN_MS = 300;
 
+export interface ProcessOptions {
+  cwd: string;
+  /** Its whole environment (nothing is added from ours). */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** Lines of stdout dropped unread (see `AgentEngine.skipLine`). */
+  skipLine?: (start: string) => boolean;
+}
+
 /**
- * Runs one agent: `executable` with the plan's arguments, in `cwd`, the prompt on stdin, the
- * user's environment plus the plan's variables. The agent leads a process group of its own,
- * so that ending it (an abort of `signal`: Ctrl-C or --timeout; too much output) ends whatever
- * it started too: SIGTERM, then SIGKILL after a grace period.
+ * Runs one agent: `executable` with the plan's arguments, in `cwd`, the prompt on stdin, with
+ * `env`. The agent leads a process group of its own, so that ending it (an abort of `signal`:
+ * Ctrl-C or --timeout; too much output) ends whatever it started too: SIGTERM, then SIGKILL
+ * after a grace period.
  *
  * The run ends when the agent process itself exits: what it wrote is read for a short moment
  * more, then our ends of the pipes are closed. A helper it detached (setsid) may hold them open
  * for as long as it lives; waiting for their end would outlast --timeout and Ctrl-C and throw
  * away an answer given. Never rejects for what the agent did (the caller reads the output).
  */
-export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: string, signal: AbortSignal, skipLine?: (start: string) => boolean): Promise<ProcessRun> {
+export function runAgentProcess(executable: string, plan: AgentRunPlan, { cwd, env, signal, skipLine }: ProcessOptions): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(executable, plan.args, { cwd, env: { ...process.env, ...plan.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      child = spawn(executable, plan.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
       reject(error);
       return;

@@ -4,6 +4,7 @@ import type { ConsolaInstance } from "consola/core";
 import {
   AgentError,
   agentEngine,
+  agentEnvironment,
   describeAgentFailure,
   describeAgentTimeout,
   renderAgentPrompt,
@@ -48,7 +49,7 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
-      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal, engine.skipLine).catch((error: unknown) => {
+      const run = await runAgentProcess(executable, plan, { cwd: scratch, env: agentEnvironment(engine, process.env, plan.env), signal: signal ?? new AbortController().signal, skipLine: engine.skipLine }).catch((error: unknown) => {
         // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
         throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
       });

@@ -117,6 +117,40 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 });
 
+describe("the environment an agent runs with", () => {
+  const GIVEN = {
+    ANTHROPIC_API_KEY: "sk-ant-user-own",
+    HTTPS_PROXY: "http://127.0.0.1:9",
+    OPENAI_API_KEY: "sk-user-openai",
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    AGENT_MODEL: "gpt-5",
+    AGENT_CONTEXT_WINDOW: "100000",
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: "cli",
+    CLAUDE_CODE_SESSION_ID: "11111111-2222-3333-4444-555555555555",
+    CLAUDE_CODE_CHILD_SESSION: "1",
+    CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS: "11111111-2222-3333-4444-555555555555",
+    CLAUDE_CODE_SSE_PORT: "12345",
+    CODEX_THREAD_ID: "t-1",
+  };
+  const MARKERS = ["AGENT_MODEL", "AGENT_CONTEXT_WINDOW", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS", "CLAUDE_CODE_SSE_PORT", "CODEX_THREAD_ID"];
+  test.each([
+    ["claude-code", ["ANTHROPIC_API_KEY", "HTTPS_PROXY"], [...MARKERS, "OPENAI_API_KEY", "OPENAI_BASE_URL"]],
+    ["codex", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+    ["pi", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+    ["omp", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+  ])("%s: the user's own login and settings; not ours, not another agent session's markers", async (engine, kept, dropped) => {
+    // AGENT_* and OPENAI_* are the llm engine's settings; the CLAUDE_CODE_* and CODEX_* ones come from a calling agent's shell.
+    const run = await runAgent(["handoff", source(), "--engine", engine, "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env(GIVEN), sandbox.dir);
+    expect(run.code).toBe(0);
+    const [only] = fakeRuns();
+    const got = only?.env ?? {};
+    expect(Object.fromEntries(kept.map((name) => [name, got[name]]))).toEqual(Object.fromEntries(kept.map((name) => [name, GIVEN[name as keyof typeof GIVEN]])));
+    expect(dropped.filter((name) => name in got)).toEqual([]);
+    expect(got.TMPDIR).toBe(only?.tmpdir ?? "");
+  });
+});
+
 describe("usage over several runs (a condensed session)", () => {
   test.each([
     ["every run reported it: the sum", undefined, { inputTokens: 2400, outputTokens: 600 }],

@@ -31,5 +31,6 @@ export type { ConfigJson, DryRunAgentJson, DryRunDocumentJson, DryRunRequestsJso
 export { parseJsonOrUndefined } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
+export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
 export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";

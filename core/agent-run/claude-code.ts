@@ -31,6 +31,7 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
   label: "Claude Code",
   command: "claude",
   binEnv: "AGENT_CLAUDE_CODE_BIN",
+  usesOpenAiVariables: false,
   loginHint: "run `claude` once and log in",
   contextWindow: 200_000,
   plan(prompt) {

@@ -65,6 +65,7 @@ export const CODEX_ENGINE: AgentEngine = {
   label: "Codex",
   command: "codex",
   binEnv: "AGENT_CODEX_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `codex login`",
   // Its models state 272,000 tokens, but it refuses a prompt over 1,048,576 characters: a
   // window our estimate (characters / 4) fills well below that.

@@ -70,6 +70,7 @@ export const PI_ENGINE: AgentEngine = {
   label: "pi",
   command: "pi",
   binEnv: "AGENT_PI_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `pi` and log in (/login), or set the API key of the provider it uses",
   contextWindow: 128_000,
   plan(prompt) {
@@ -89,6 +90,7 @@ export const OMP_ENGINE: AgentEngine = {
   label: "omp",
   command: "omp",
   binEnv: "AGENT_OMP_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `omp` and log in (/login), or set the API key of the provider it uses",
   contextWindow: 128_000,
   plan(prompt) {

@@ -62,6 +62,8 @@ export interface AgentEngine {
   loginHint: string;
   /** The context window assumed when none is set (the one the agent's default model states). */
   contextWindow: number;
+  /** Whether it may log in with OPENAI_API_KEY / OPENAI_BASE_URL (else they are not passed on). */
+  usesOpenAiVariables: boolean;
   /** The most characters the agent takes as a prompt, where it has a limit of its own. */
   promptLimit?: number;
   /** The run for one prompt. `scratch` is the empty folder it runs in. */
