@@ -62,7 +62,8 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       }
       reported.runs++;
       if (outcome.answer.usage) reported.withUsage++;
-      return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
+      // "length" gives the same warning as the llm engine: the document may be cut short.
+      return { text: outcome.answer.text, finishReason: outcome.answer.cutShort === true ? "length" : "stop", usage: outcome.answer.usage, model: outcome.answer.model };
     } finally {
       removeScratchFolder(root, logger);
     }

@@ -151,6 +151,22 @@ describe("the environment an agent runs with", () => {
   });
 });
 
+describe("an answer the agent says was cut at its output limit", () => {
+  test.each([
+    ["claude-code", "1", true],
+    ["pi", "1", true],
+    ["omp", "1", true],
+    ["claude-code", "0", false],
+    ["pi", "0", false],
+  ])("%s (cut short: %s): the warning the llm engine gives, and still written", async (engine, cut, warned) => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(["handoff", source(), "--engine", engine, "--no-record", "-o", out], env({ FAKE_AGENT_CUT_SHORT: cut }), sandbox.dir);
+    expect(run.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(run.stderr.includes("the model stopped at its output limit; the document may be cut short")).toBe(warned);
+  });
+});
+
 describe("usage over several runs (a condensed session)", () => {
   test.each([
     ["every run reported it: the sum", undefined, { inputTokens: 2400, outputTokens: 600 }],

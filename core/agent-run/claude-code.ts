@@ -16,7 +16,9 @@ function read(output: AgentRunOutput): AgentOutcome {
   // Cached input is input all the same: the window and the bill count it.
   const usage = isObject(result.usage) ? checkedUsage(tokenSum(result.usage, ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]), tokenSum(result.usage, ["output_tokens"])) : undefined;
   const model = isObject(result.modelUsage) ? Object.keys(result.modelUsage)[0] : undefined;
-  return { answer: { text, usage, model } };
+  // The API's own stop reason, passed through.
+  const cutShort = result.stop_reason === "max_tokens";
+  return { answer: { text, usage, model, cutShort } };
 }
 
 /**

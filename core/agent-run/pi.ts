@@ -56,7 +56,7 @@ function read(output: AgentRunOutput): AgentOutcome {
   const usage = isObject(message.usage) ? checkedUsage(tokenSum(message.usage, ["input", "cacheRead", "cacheWrite"]), tokenSum(message.usage, ["output"])) : undefined;
   const provider = stringField(message, "provider");
   const model = stringField(message, "model");
-  return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model } };
+  return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model, cutShort: stop === "length" } };
 }
 
 /**

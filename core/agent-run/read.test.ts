@@ -49,7 +49,8 @@ describe("the usage an agent reports is taken only when every number is a token 
 
 describe("reading what each agent printed", () => {
   test.each<[string, AgentName, AgentRunOutput, unknown]>([
-    ["claude: the result, cached input counted, the model it names", "claude-code", out(j(CLAUDE_OK)), { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" }],
+    ["claude: the result, cached input counted, the model it names", "claude-code", out(j(CLAUDE_OK)), { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5", cutShort: false }],
+    ["claude: stopped at max_tokens", "claude-code", out(j({ ...CLAUDE_OK, stop_reason: "max_tokens" })), { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5", cutShort: true }],
     ["claude: not logged in", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, result: "Not logged in · Please run /login" }), 1), "claude is not logged in: run `claude` once and log in (it said: Not logged in · Please run /login)"],
     ["claude: a refused login", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 401, result: "Failed to authenticate. API Error: 401 invalid x-api-key" }), 1), "claude is not logged in: run `claude` once and log in (it said: Failed to authenticate. API Error: 401 invalid x-api-key)"],
     ["claude: a 400", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 400, result: "API Error: 400 prompt is too long" }), 1), "claude did not answer (exit 1: API Error: 400 prompt is too long)"],
@@ -84,7 +85,13 @@ describe("reading what each agent printed", () => {
       "pi: the last assistant message, its provider and model",
       "pi",
       out(j({ type: "session", version: 3, id: "x" }, { type: "message_end", message: { role: "user", content: [{ type: "text", text: "q" }] } }, { type: "message_end", message: { role: "assistant", content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "## Goal\nz" }], provider: "openai", model: "gpt-5", stopReason: "stop", usage: { input: 50, output: 20, cacheRead: 30, cacheWrite: 0 } } })),
-      { text: "## Goal\nz", usage: { inputTokens: 80, outputTokens: 20 }, model: "openai/gpt-5" },
+      { text: "## Goal\nz", usage: { inputTokens: 80, outputTokens: 20 }, model: "openai/gpt-5", cutShort: false },
+    ],
+    [
+      "pi: stopped at its output limit",
+      "pi",
+      out(j({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "## Goal\nFix the exp" }], model: "m", stopReason: "length" } })),
+      { text: "## Goal\nFix the exp", usage: undefined, model: "m", cutShort: true },
     ],
     ["pi: no key (the header, then stderr, exit 1)", "pi", out(j({ type: "session", version: 3, id: "x" }), 1, "No API key found for the selected model.\n\nUse /login to log into a provider.\n  /docs/providers.md\n"), "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: No API key found for the selected model.)"],
     ["pi: a failed request is an error message with exit 0", "pi", out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "429 rate limited" } })), "pi did not answer (its request failed: 429 rate limited)"],

@@ -35,6 +35,8 @@ export interface AgentAnswer {
   usage: TokenUsage | undefined;
   /** The model the agent used, when it says. */
   model: string | undefined;
+  /** The agent says the model stopped at its output limit: the answer may be cut short. */
+  cutShort?: boolean;
 }
 
 /**
