@@ -109,6 +109,48 @@ describe("finding the agent's executable", () => {
     expect(sandbox.runs().map((r) => r.agent)).toEqual(["codex"]);
   });
 
+  describe("a *-bin path in the config file", () => {
+    /** Writes the config file with `claude-code-bin = <value>`; returns its path. */
+    function configWith(value: string): string {
+      const file = join(sandbox.root, "config", "agent", "config.toml");
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `engine = "claude"\nclaude-code-bin = ${JSON.stringify(value)}\n`);
+      return file;
+    }
+    /** A copy of the fake claude at `path`. */
+    function fakeAt(path: string): void {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, readFileSync(join(sandbox.bin, "claude")));
+      chmodSync(path, 0o755);
+    }
+    const env = () => sandbox.env({ XDG_CONFIG_HOME: join(sandbox.root, "config") });
+
+    test.each([
+      ["./rel/claude, relative to the config file's folder", "./rel/claude", () => join(sandbox.root, "config", "agent", "rel", "claude")],
+      ["~/bin/claude, in the home folder", "~/bin/claude", () => join(sandbox.home, "bin", "claude")],
+    ])("%s, is the program run", async (_, value, where) => {
+      configWith(value);
+      fakeAt(where());
+      // The same name beside where we stand is not it.
+      writeFileSync(join(sandbox.dir, "claude"), "#!/bin/sh\nexit 9\n");
+      chmodSync(join(sandbox.dir, "claude"), 0o755);
+      mkdirSync(join(sandbox.dir, "rel"));
+      writeFileSync(join(sandbox.dir, "rel", "claude"), "#!/bin/sh\nexit 9\n");
+      chmodSync(join(sandbox.dir, "rel", "claude"), 0o755);
+      const run = await runAgent(["handoff", sandbox.source(), "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+      expect(run.code).toBe(0);
+      expect(sandbox.runs().map((r) => r.agent)).toEqual(["claude"]);
+    });
+
+    test.each([
+      ["a relative path that is not there: the line names the path tried", "./rel/claude", (file: string) => `${file}:2: ./rel/claude (${join(dirname(file), "rel", "claude")}): no such file; point it at the Claude Code executable`],
+      ["~user is not expanded", "~root/claude", (file: string) => `${file}:2: ~root/claude: only ~/ (your home folder) is expanded; write the whole path`],
+    ])("%s", async (_, value, line) => {
+      const file = configWith(value);
+      await expectFailure("claude-code", { XDG_CONFIG_HOME: join(sandbox.root, "config") }, line(file), ["--no-record"]);
+    });
+  });
+
   test("pi-bin in the config file that is not executable names the file and line", async () => {
     const config = join(sandbox.root, "config");
     mkdirSync(join(config, "agent"), { recursive: true });
