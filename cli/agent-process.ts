@@ -94,7 +94,9 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, { cwd, e
     const take = (sink: OutputSink) => (chunk: Buffer) => {
       if (overflowed) return;
       const before = sink.size();
-      if (!sink.push(chunk) || (room -= sink.size() - before) < 0) {
+      const within = sink.push(chunk);
+      room -= sink.size() - before;
+      if (!within || room < 0) {
         overflowed = true;
         stop();
       }
