@@ -73,9 +73,11 @@ export function findAgentExecutable(engine: AgentEngine, named: Resolved<string 
  */
 function pathInConfigFile(given: string, file: string, home: string | undefined, where: string): string {
   if (given === "~" || given.startsWith("~/")) {
-    if (home === undefined || !isAbsolute(home)) throw new AgentError("HANDOFF_FAILED", `${where}: HOME is not set to a folder, so ~ means nothing; write the whole path`);
+    if (home === undefined || !isAbsolute(home))
+      throw new AgentError("HANDOFF_FAILED", `${where}: HOME is not set to a folder, so ~ means nothing; write the whole path`);
     return join(home, given.slice(1));
   }
-  if (given.startsWith("~")) throw new AgentError("HANDOFF_FAILED", `${where}: only ~/ (your home folder) is expanded; write the whole path`);
+  if (given.startsWith("~"))
+    throw new AgentError("HANDOFF_FAILED", `${where}: only ~/ (your home folder) is expanded; write the whole path`);
   return resolve(dirname(file), given);
 }

@@ -66,7 +66,14 @@ export function useAgentSandbox(): AgentSandbox {
       return join(root, "work");
     },
     env(extra = {}) {
-      return { PATH: `${join(root, "bin")}:/usr/bin:/bin`, HOME: join(root, "home"), TMPDIR: join(root, "tmp"), NO_COLOR: "1", FAKE_AGENT_LOG: log(), ...extra };
+      return {
+        PATH: `${join(root, "bin")}:/usr/bin:/bin`,
+        HOME: join(root, "home"),
+        TMPDIR: join(root, "tmp"),
+        NO_COLOR: "1",
+        FAKE_AGENT_LOG: log(),
+        ...extra,
+      };
     },
     source(fixture = EXAMPLE) {
       const path = join(root, "work", "source.jsonl");
@@ -75,7 +82,9 @@ export function useAgentSandbox(): AgentSandbox {
     },
     runs() {
       if (!existsSync(log())) return [];
-      return readdirSync(log()).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(join(log(), f), "utf8")) as FakeRun);
+      return readdirSync(log())
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => JSON.parse(readFileSync(join(log(), f), "utf8")) as FakeRun);
     },
   };
 }

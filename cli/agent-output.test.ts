@@ -17,9 +17,12 @@ const UPDATE = `{"type":"update","partial":"${"x".repeat(200)}"}\n`;
 const END = '{"type":"end","text":"é done"}\n';
 
 describe("what is kept of an agent's output as it streams", () => {
-  test.each([1, 7, 64, 65, 4096])("lines the engine skips are dropped and do not count toward the limit, whatever the pieces (%i bytes)", (size) => {
-    expect(feed(`${UPDATE.repeat(50)}${END}tail`, size, 100, skipUpdates)).toEqual({ kept: `${END}tail`, within: true });
-  });
+  test.each([1, 7, 64, 65, 4096])(
+    "lines the engine skips are dropped and do not count toward the limit, whatever the pieces (%i bytes)",
+    (size) => {
+      expect(feed(`${UPDATE.repeat(50)}${END}tail`, size, 100, skipUpdates)).toEqual({ kept: `${END}tail`, within: true });
+    },
+  );
 
   test.each([
     ["without a skip rule, everything is kept", `${UPDATE}${END}`, 10_000, undefined, { kept: `${UPDATE}${END}`, within: true }],

@@ -68,7 +68,12 @@ export function createOutputSink(limit: number, skipLine?: (start: string) => bo
     size: () => keptSize,
     text() {
       if (decided === undefined && lineSize > 0) decide();
-      return new TextDecoder().decode(concat(kept, kept.reduce((n, part) => n + part.length, 0)));
+      return new TextDecoder().decode(
+        concat(
+          kept,
+          kept.reduce((n, part) => n + part.length, 0),
+        ),
+      );
     },
   };
 }

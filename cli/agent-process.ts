@@ -64,7 +64,11 @@ export interface ProcessOptions {
  * for as long as it lives; waiting for their end would outlast --timeout and Ctrl-C and throw
  * away an answer given. Never rejects for what the agent did (the caller reads the output).
  */
-export function runAgentProcess(executable: string, plan: AgentRunPlan, { cwd, env, signal, skipLine }: ProcessOptions): Promise<ProcessRun> {
+export function runAgentProcess(
+  executable: string,
+  plan: AgentRunPlan,
+  { cwd, env, signal, skipLine }: ProcessOptions,
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {

@@ -45,16 +45,28 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
       if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
         const size = plan.stdin.length.toLocaleString("en-US");
-        throw new AgentError("HANDOFF_FAILED", `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`);
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`,
+        );
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
-      const run = await runAgentProcess(executable, plan, { cwd: scratch, env: agentEnvironment(engine, process.env, plan.env), signal: signal ?? new AbortController().signal, skipLine: engine.skipLine }).catch((error: unknown) => {
+      const run = await runAgentProcess(executable, plan, {
+        cwd: scratch,
+        env: agentEnvironment(engine, process.env, plan.env),
+        signal: signal ?? new AbortController().signal,
+        skipLine: engine.skipLine,
+      }).catch((error: unknown) => {
         // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
         throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
       });
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-      if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
+      if (run.overflowed)
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`,
+        );
       const outcome = engine.read(run);
       if ("failure" in outcome) {
         removeSavedRequests(outcome.remove ?? [], logger);
@@ -63,7 +75,12 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       reported.runs++;
       if (outcome.answer.usage) reported.withUsage++;
       // "length" gives the same warning as the llm engine: the document may be cut short.
-      return { text: outcome.answer.text, finishReason: outcome.answer.cutShort === true ? "length" : "stop", usage: outcome.answer.usage, model: outcome.answer.model };
+      return {
+        text: outcome.answer.text,
+        finishReason: outcome.answer.cutShort === true ? "length" : "stop",
+        usage: outcome.answer.usage,
+        model: outcome.answer.model,
+      };
     } finally {
       removeScratchFolder(root, logger);
     }
@@ -106,7 +123,13 @@ export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
  * Runs the pipeline with an agent as the model, within --timeout (all its runs together) and
  * cancelled by `cancel` (Ctrl-C): either ends the running agent.
  */
-export async function callAgent(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<AgentHandoffResult> {
+export async function callAgent(
+  name: AgentName,
+  input: HandoffInput,
+  options: HandoffOptions,
+  logger: ConsolaInstance,
+  cancel: AbortSignal,
+): Promise<AgentHandoffResult> {
   const engine = agentEngine(name);
   const executable = findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
   const deadline = new AbortController();
@@ -116,11 +139,17 @@ export async function callAgent(name: AgentName, input: HandoffInput, options: H
   const reported: UsageReports = { runs: 0, withUsage: 0 };
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
-    const result = await runHandoff(input, { complete: createAgentPort(engine, executable, logger, reported), ...realEffects(), signal, notice: (line) => logger.debug(line) });
+    const result = await runHandoff(input, {
+      complete: createAgentPort(engine, executable, logger, reported),
+      ...realEffects(),
+      signal,
+      notice: (line) => logger.debug(line),
+    });
     // A sum that leaves out a run that said nothing would pass for the whole cost: unknown instead.
     return { ...result, usageReported: reported.runs > 0 && reported.withUsage === reported.runs };
   } catch (error) {
-    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
+    if (deadline.signal.aborted && !cancel.aborted)
+      throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
     throw error;
   } finally {
     progress.stop();

@@ -32,7 +32,10 @@ export function makeScratchFolder(engine: AgentEngine): string {
     removeAllOnExit();
     return root;
   } catch (error) {
-    throw new AgentError("HANDOFF_FAILED", `cannot make a folder for ${engine.command} to run in under ${parent} (${codeOf(error)}); set TMPDIR to a folder you can write`);
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `cannot make a folder for ${engine.command} to run in under ${parent} (${codeOf(error)}); set TMPDIR to a folder you can write`,
+    );
   }
 }
 

@@ -28,7 +28,11 @@ const OUR_PREFIX = "AGENT_";
 const OPENAI_VARIABLES = ["OPENAI_API_KEY", "OPENAI_BASE_URL"];
 
 /** The variables for a run of `engine`: `user` filtered as above, then the plan's own. */
-export function agentEnvironment(engine: AgentEngine, user: Readonly<Record<string, string | undefined>>, plan: Readonly<Record<string, string>>): Record<string, string> {
+export function agentEnvironment(
+  engine: AgentEngine,
+  user: Readonly<Record<string, string | undefined>>,
+  plan: Readonly<Record<string, string>>,
+): Record<string, string> {
   const dropped = new Set([...SESSION_MARKERS, ...(engine.usesOpenAiVariables ? [] : OPENAI_VARIABLES)]);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(user)) {

@@ -38,9 +38,22 @@ describe("the transcript prompt an agent gets", () => {
 
   test("each message is tagged by its role, in order: the compaction summary marked as one, tool calls and results named", () => {
     const body = promptFor().body;
-    const tags = [...body.matchAll(/^<(user|assistant|tool-call|tool-result|compaction-summary)( name="[^"]*")?>$/gm)].map((m) => `${m[1]}${m[2] ?? ""}`);
-    expect(tags).toEqual(["compaction-summary", "user", "assistant", 'tool-call name="bash"', 'tool-result name="bash"', "assistant", "user", "assistant"]);
-    expect(body).toContain("<compaction-summary>\nEarlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe set up the parser in src/parse.ts.\n</summary>\n</compaction-summary>");
+    const tags = [...body.matchAll(/^<(user|assistant|tool-call|tool-result|compaction-summary)( name="[^"]*")?>$/gm)].map(
+      (m) => `${m[1]}${m[2] ?? ""}`,
+    );
+    expect(tags).toEqual([
+      "compaction-summary",
+      "user",
+      "assistant",
+      'tool-call name="bash"',
+      'tool-result name="bash"',
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    expect(body).toContain(
+      "<compaction-summary>\nEarlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe set up the parser in src/parse.ts.\n</summary>\n</compaction-summary>",
+    );
     expect(body).toContain('<tool-call name="bash">\n{"command":"bun test src/parse.test.ts"}\n</tool-call>');
     expect(body).toContain("<user>\nFix the failing test next.\n</user>");
   });
@@ -58,7 +71,14 @@ describe("the transcript prompt an agent gets", () => {
   });
 
   test("a request with no history (a notes request) is its one message, untagged", () => {
-    const prompt = renderAgentPrompt({ model: "m", stream: true, messages: [{ role: "system", content: "S" }, { role: "user", content: "Summarise this." }] });
+    const prompt = renderAgentPrompt({
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "Summarise this." },
+      ],
+    });
     expect(prompt).toEqual({ system: "S", body: "Summarise this." });
   });
 
@@ -73,7 +93,9 @@ describe("the transcript prompt an agent gets", () => {
         { role: "user", content: "Your document is missing these sections." },
       ],
     });
-    expect(prompt.body).toEndWith("<user>\nWrite it.\n</user>\n\n<assistant>\n## Goal\nx\n</assistant>\n</transcript>\n\nYour document is missing these sections.");
+    expect(prompt.body).toEndWith(
+      "<user>\nWrite it.\n</user>\n\n<assistant>\n## Goal\nx\n</assistant>\n</transcript>\n\nYour document is missing these sections.",
+    );
   });
 
   test("images become a note naming their type, never their bytes", () => {
@@ -81,7 +103,13 @@ describe("the transcript prompt an agent gets", () => {
       model: "m",
       stream: true,
       messages: [
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+          ],
+        },
         { role: "user", content: "Write it." },
       ],
     });

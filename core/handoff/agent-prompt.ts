@@ -97,7 +97,8 @@ export function renderAgentPrompt(request: ChatRequest): AgentPrompt {
   const history = ask === undefined ? turns : turns.slice(0, -1);
   const names = new Map<string, string>();
   const parts: string[] = [];
-  if (history.length > 0) parts.push(TRANSCRIPT_LEAD, `<transcript>\n${history.map((m) => renderTurn(m, names)).join("\n\n")}\n</transcript>`);
+  if (history.length > 0)
+    parts.push(TRANSCRIPT_LEAD, `<transcript>\n${history.map((m) => renderTurn(m, names)).join("\n\n")}\n</transcript>`);
   if (ask !== undefined) parts.push(ask);
   return { system, body: parts.join("\n\n") };
 }

@@ -82,7 +82,8 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
 
   function prepare(): OutgoingInput {
     if (outgoing) return outgoing;
-    if (input.redact !== false) redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
+    if (input.redact !== false)
+      redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
     const map = textMap(redactor, withhold);
     outgoing = {
       context: mapContextText(input.context, map),
