@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { AgentError, describeMissingAgent, type AgentEngine } from "../core/index.ts";
 import { describeSource, type Resolved } from "./settings.ts";
 
@@ -59,8 +59,25 @@ export function findAgentExecutable(engine: AgentEngine, named: Resolved<string 
     if (found === undefined) throw new AgentError("HANDOFF_FAILED", `${where}: not found on PATH`);
     return found;
   }
-  const path = resolve(cwd, given);
+  const path = named.source.kind === "file" ? pathInConfigFile(given, named.source.path, env.HOME, where) : resolve(cwd, given);
   const reason = whyNotExecutable(path);
-  if (reason !== undefined) throw new AgentError("HANDOFF_FAILED", `${where}: ${reason}; point it at the ${engine.label} executable`);
+  const shown = path === given ? where : `${where} (${path})`;
+  if (reason !== undefined) throw new AgentError("HANDOFF_FAILED", `${shown}: ${reason}; point it at the ${engine.label} executable`);
   return path;
+}
+
+/**
+ * A path written in the config file: `~/` is the home folder (no shell expands it there), and a
+ * relative path is relative to the file's folder, never to the folder one happens to stand in
+ * (an untrusted clone would decide which program gets the session).
+ */
+function pathInConfigFile(given: string, file: string, home: string | undefined, where: string): string {
+  if (given === "~" || given.startsWith("~/")) {
+    if (home === undefined || !isAbsolute(home))
+      throw new AgentError("HANDOFF_FAILED", `${where}: HOME is not set to a folder, so ~ means nothing; write the whole path`);
+    return join(home, given.slice(1));
+  }
+  if (given.startsWith("~"))
+    throw new AgentError("HANDOFF_FAILED", `${where}: only ~/ (your home folder) is expanded; write the whole path`);
+  return resolve(dirname(file), given);
 }

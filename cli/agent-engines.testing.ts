@@ -19,6 +19,7 @@ export interface FakeRun {
   scratch: Record<string, string>;
   stdin: string;
   pid: number;
+  env: Record<string, string>;
 }
 
 export interface AgentSandbox {
@@ -41,7 +42,12 @@ export function useAgentSandbox(): AgentSandbox {
     installFakeAgents(join(root, "bin"));
     for (const folder of ["home", "tmp", "work"]) mkdirSync(join(root, folder));
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => {
+    // The helpers a fake left running on purpose (in a session of their own).
+    const helpers = existsSync(join(root, "log")) ? readdirSync(join(root, "log")).filter((f) => f.startsWith("helper-")) : [];
+    for (const helper of helpers) killQuietly(Number(helper.slice("helper-".length)));
+    rmSync(root, { recursive: true, force: true });
+  });
   const log = () => join(root, "log");
   return {
     get root() {
@@ -76,7 +82,9 @@ export function useAgentSandbox(): AgentSandbox {
     },
     runs() {
       if (!existsSync(log())) return [];
-      return readdirSync(log()).map((f) => JSON.parse(readFileSync(join(log(), f), "utf8")) as FakeRun);
+      return readdirSync(log())
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => JSON.parse(readFileSync(join(log(), f), "utf8")) as FakeRun);
     },
   };
 }
@@ -87,5 +95,13 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { AgentRunOutput, AgentRunPlan } from "../core/index.ts";
+import { createOutputSink, type OutputSink } from "./agent-output.ts";
 
 /**
  * More output than any answer needs: past it the agent is stopped and the run fails. pi and omp
@@ -22,9 +23,12 @@ let exitHookInstalled = false;
 function killAllOnExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const pid of running) killGroup(pid, "SIGKILL");
-  });
+  process.on("exit", killRunningAgents);
+}
+
+/** Kills every agent still running (we are ending at once). */
+export function killRunningAgents(): void {
+  for (const pid of running) killGroup(pid, "SIGKILL");
 }
 
 /** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */
@@ -37,18 +41,38 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+/** After the agent exits, how long what it wrote still in the pipes gets to arrive; then we stop reading. */
+const DRAIN_MS = 300;
+
+export interface ProcessOptions {
+  cwd: string;
+  /** Its whole environment (nothing is added from ours). */
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** Lines of stdout dropped unread (see `AgentEngine.skipLine`). */
+  skipLine?: (start: string) => boolean;
+}
+
 /**
- * Runs one agent: `executable` with the plan's arguments, in `cwd`, the prompt on stdin, the
- * user's environment plus the plan's variables. The agent leads a process group of its own,
- * so that ending it (an abort of `signal`: Ctrl-C or --timeout; too much output) ends whatever
- * it started too: SIGTERM, then SIGKILL after a grace period. Resolves when it has exited and
- * its output is read; never rejects for what the agent did (the caller reads the output).
+ * Runs one agent: `executable` with the plan's arguments, in `cwd`, the prompt on stdin, with
+ * `env`. The agent leads a process group of its own, so that ending it (an abort of `signal`:
+ * Ctrl-C or --timeout; too much output) ends whatever it started too: SIGTERM, then SIGKILL
+ * after a grace period.
+ *
+ * The run ends when the agent process itself exits: what it wrote is read for a short moment
+ * more, then our ends of the pipes are closed. A helper it detached (setsid) may hold them open
+ * for as long as it lives; waiting for their end would outlast --timeout and Ctrl-C and throw
+ * away an answer given. Never rejects for what the agent did (the caller reads the output).
  */
-export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: string, signal: AbortSignal): Promise<ProcessRun> {
+export function runAgentProcess(
+  executable: string,
+  plan: AgentRunPlan,
+  { cwd, env, signal, skipLine }: ProcessOptions,
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(executable, plan.args, { cwd, env: { ...process.env, ...plan.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      child = spawn(executable, plan.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
       reject(error);
       return;
@@ -58,24 +82,28 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
       running.add(pid);
       killAllOnExit();
     }
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
+    // The limit is on what is kept, stdout and stderr together.
+    let room = OUTPUT_LIMIT_BYTES;
+    const out = createOutputSink(OUTPUT_LIMIT_BYTES, skipLine);
+    const err = createOutputSink(OUTPUT_LIMIT_BYTES);
     let overflowed = false;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    let stopping = false;
     const stop = (): void => {
       killGroup(pid, "SIGTERM");
-      killTimer ??= setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+      if (stopping) return;
+      stopping = true;
+      timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS));
     };
-    const take = (into: Buffer[]) => (chunk: Buffer) => {
+    const take = (sink: OutputSink) => (chunk: Buffer) => {
       if (overflowed) return;
-      size += chunk.length;
-      if (size > OUTPUT_LIMIT_BYTES) {
+      const before = sink.size();
+      const within = sink.push(chunk);
+      room -= sink.size() - before;
+      if (!within || room < 0) {
         overflowed = true;
         stop();
-        return;
       }
-      into.push(chunk);
     };
     child.stdout?.on("data", take(out));
     child.stderr?.on("data", take(err));
@@ -84,26 +112,31 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
     child.stdin?.end(plan.stdin);
     signal.addEventListener("abort", stop, { once: true });
     if (signal.aborted) stop();
-    child.on("error", (error) => {
+    let settled = false;
+    const finish = (code: number | null, ended: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
       signal.removeEventListener("abort", stop);
-      clearTimeout(killTimer);
+      for (const timer of timers) clearTimeout(timer);
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      resolve({ stdout: out.text(), stderr: err.text(), exitCode: code, signal: ended, overflowed });
+    };
+    child.on("error", (error) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", stop);
+      for (const timer of timers) clearTimeout(timer);
       reject(error);
     });
-    // Helpers it left holding the pipes open would keep "close" from ever coming.
-    child.on("exit", () => {
+    child.on("exit", (code, ended) => {
+      // What it started in its group goes with it.
       killGroup(pid, "SIGKILL");
       if (pid !== undefined) running.delete(pid);
-    });
-    child.on("close", (code, ended) => {
-      signal.removeEventListener("abort", stop);
-      clearTimeout(killTimer);
-      resolve({
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        exitCode: code,
-        signal: ended,
-        overflowed,
-      });
+      // Both pipes at their end (no one else holds them): done now; else after a short drain.
+      let open = [child.stdout, child.stderr].filter((s) => s !== null && !s.readableEnded).length;
+      if (open === 0) return finish(code, ended);
+      for (const stream of [child.stdout, child.stderr]) stream?.once("end", () => --open === 0 && finish(code, ended));
+      timers.push(setTimeout(() => finish(code, ended), DRAIN_MS));
     });
   });
 }

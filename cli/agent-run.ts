@@ -1,10 +1,10 @@
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   AgentError,
   agentEngine,
+  agentEnvironment,
   describeAgentFailure,
   describeAgentTimeout,
   renderAgentPrompt,
@@ -17,6 +17,7 @@ import {
 } from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
+import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
@@ -29,7 +30,7 @@ import { isInteractive } from "./report.ts";
  * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
  * something unreadable) is one line naming the agent and what to do.
  */
-export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: { usage: boolean }): Complete {
+export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: UsageReports): Complete {
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
     // Not the user's project: the agent finds no files, settings or instructions of it there.
@@ -51,7 +52,12 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
-      const run = await runAgentProcess(executable, plan, scratch, signal ?? new AbortController().signal).catch((error: unknown) => {
+      const run = await runAgentProcess(executable, plan, {
+        cwd: scratch,
+        env: agentEnvironment(engine, process.env, plan.env),
+        signal: signal ?? new AbortController().signal,
+        skipLine: engine.skipLine,
+      }).catch((error: unknown) => {
         // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
         throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
       });
@@ -66,10 +72,17 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         removeSavedRequests(outcome.remove ?? [], logger);
         throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
       }
-      if (outcome.answer.usage) reported.usage = true;
-      return { text: outcome.answer.text, finishReason: "stop", usage: outcome.answer.usage, model: outcome.answer.model };
+      reported.runs++;
+      if (outcome.answer.usage) reported.withUsage++;
+      // "length" gives the same warning as the llm engine: the document may be cut short.
+      return {
+        text: outcome.answer.text,
+        finishReason: outcome.answer.cutShort === true ? "length" : "stop",
+        usage: outcome.answer.usage,
+        model: outcome.answer.model,
+      };
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      removeScratchFolder(root, logger);
     }
   };
 }
@@ -77,19 +90,6 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
 function reasonOf(error: unknown): string {
   if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A new, empty folder of our own under TMPDIR; one we cannot make is a failure of the run, said plainly. */
-function makeScratchFolder(engine: AgentEngine): string {
-  const parent = tmpdir();
-  try {
-    return mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
-  } catch (error) {
-    throw new AgentError(
-      "HANDOFF_FAILED",
-      `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`,
-    );
-  }
 }
 
 /**
@@ -108,6 +108,12 @@ function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance):
       // Gone already, or not ours to remove.
     }
   }
+}
+
+/** How many runs answered, and how many of them said what they cost. */
+export interface UsageReports {
+  runs: number;
+  withUsage: number;
 }
 
 /** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */
@@ -130,7 +136,7 @@ export async function callAgent(
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
   const progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
-  const reported = { usage: false };
+  const reported: UsageReports = { runs: 0, withUsage: 0 };
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
     const result = await runHandoff(input, {
@@ -139,7 +145,8 @@ export async function callAgent(
       signal,
       notice: (line) => logger.debug(line),
     });
-    return { ...result, usageReported: reported.usage };
+    // A sum that leaves out a run that said nothing would pass for the whole cost: unknown instead.
+    return { ...result, usageReported: reported.runs > 0 && reported.withUsage === reported.runs };
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted)
       throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));

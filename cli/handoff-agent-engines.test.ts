@@ -1,11 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DEFAULT_SYSTEM_PROMPT } from "../core/handoff/prompt.ts";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useAgentSandbox } from "./agent-engines.testing.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
-import { renderInstruction } from "../core/handoff/prompt.ts";
+import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../core/handoff/prompt.ts";
 
 const PLANTED = join(REPO, "fixtures", "sessions", "planted-facts.jsonl");
 const LAST_ASK = "Great. Next, quote fields that contain commas, per RFC 4180.";
@@ -209,6 +208,104 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 });
 
+describe("the environment an agent runs with", () => {
+  const GIVEN = {
+    ANTHROPIC_API_KEY: "sk-ant-user-own",
+    HTTPS_PROXY: "http://127.0.0.1:9",
+    OPENAI_API_KEY: "sk-user-openai",
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    AGENT_MODEL: "gpt-5",
+    AGENT_CONTEXT_WINDOW: "100000",
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: "cli",
+    CLAUDE_CODE_SESSION_ID: "11111111-2222-3333-4444-555555555555",
+    CLAUDE_CODE_CHILD_SESSION: "1",
+    CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS: "11111111-2222-3333-4444-555555555555",
+    CLAUDE_CODE_SSE_PORT: "12345",
+    CODEX_THREAD_ID: "t-1",
+  };
+  const MARKERS = [
+    "AGENT_MODEL",
+    "AGENT_CONTEXT_WINDOW",
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_CHILD_SESSION",
+    "CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS",
+    "CLAUDE_CODE_SSE_PORT",
+    "CODEX_THREAD_ID",
+  ];
+  test.each([
+    ["claude-code", ["ANTHROPIC_API_KEY", "HTTPS_PROXY"], [...MARKERS, "OPENAI_API_KEY", "OPENAI_BASE_URL"]],
+    ["codex", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+    ["pi", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+    ["omp", ["ANTHROPIC_API_KEY", "HTTPS_PROXY", "OPENAI_API_KEY", "OPENAI_BASE_URL"], MARKERS],
+  ])("%s: the user's own login and settings; not ours, not another agent session's markers", async (engine, kept, dropped) => {
+    // AGENT_* and OPENAI_* are the llm engine's settings; the CLAUDE_CODE_* and CODEX_* ones come from a calling agent's shell.
+    const run = await runAgent(
+      ["handoff", source(), "--engine", engine, "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      env(GIVEN),
+      sandbox.dir,
+    );
+    expect(run.code).toBe(0);
+    const [only] = fakeRuns();
+    const got = only?.env ?? {};
+    expect(Object.fromEntries(kept.map((name) => [name, got[name]]))).toEqual(
+      Object.fromEntries(kept.map((name) => [name, GIVEN[name as keyof typeof GIVEN]])),
+    );
+    expect(dropped.filter((name) => name in got)).toEqual([]);
+    expect(got.TMPDIR).toBe(only?.tmpdir ?? "");
+  });
+});
+
+describe("an answer the agent says was cut at its output limit", () => {
+  test.each([
+    ["claude-code", "1", true],
+    ["pi", "1", true],
+    ["omp", "1", true],
+    ["claude-code", "0", false],
+    ["pi", "0", false],
+  ])("%s (cut short: %s): the warning the llm engine gives, and still written", async (engine, cut, warned) => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(
+      ["handoff", source(), "--engine", engine, "--no-record", "-o", out],
+      env({ FAKE_AGENT_CUT_SHORT: cut }),
+      sandbox.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(run.stderr.includes("the model stopped at its output limit; the document may be cut short")).toBe(warned);
+  });
+});
+
+describe("usage over several runs (a condensed session)", () => {
+  test.each([
+    ["every run reported it: the sum", undefined, { inputTokens: 2400, outputTokens: 600 }],
+    ["the first run did not: unknown, not the part that was reported", "1", null],
+    ["the last run did not: unknown", "2", null],
+  ])("%s", async (_, silent, usage) => {
+    const run = await runAgent(
+      [
+        "handoff",
+        source(PLANTED),
+        "--engine",
+        "omp",
+        "--context-window",
+        "2000",
+        "--no-record",
+        "--json",
+        "-o",
+        join(sandbox.dir, "new.jsonl"),
+      ],
+      env(silent === undefined ? {} : { FAKE_AGENT_SILENT_RUN: silent }),
+      sandbox.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(fakeRuns()).toHaveLength(2);
+    expect(JSON.parse(run.stdout).usage).toEqual(usage);
+  });
+});
+
 describe("a prompt larger than the agent takes", () => {
   /** A session of 1.2 million characters, its last request short. */
   function bigSource(): string {
@@ -325,7 +422,7 @@ describe("--engine auto never starts an agent", () => {
   test("the config file can make an agent the engine", async () => {
     const config = join(sandbox.root, "config");
     mkdirSync(join(config, "agent"), { recursive: true });
-    writeFileSync(join(config, "agent", "config.toml"), `engine = "pi"\npi-bin = "${join(sandbox.bin, "pi")}"\n`);
+    writeFileSync(join(config, "agent", "config.toml"), 'engine = "pi"\npi-bin = "' + join(sandbox.bin, "pi") + '"\n');
     const run = await runAgent(
       ["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
       env({ XDG_CONFIG_HOME: config, PATH: "/usr/bin:/bin" }),
@@ -333,5 +430,20 @@ describe("--engine auto never starts an agent", () => {
     );
     expect(run.code).toBe(0);
     expect(fakeRuns().map((r) => r.agent)).toEqual(["pi"]);
+  });
+});
+
+describe("an agent that repeats its answer-so-far with every streamed piece (pi 0.73 in --mode json)", () => {
+  test("a ~32,000-character document streamed in 8-character pieces (about 135 MB of output) is taken whole", async () => {
+    const run = await runAgent(
+      ["handoff", source(), "--engine", "pi", "--no-record", "--json", "-o", join(sandbox.dir, "new.jsonl")],
+      env({ FAKE_AGENT_MODE: "streaming" }),
+      sandbox.dir,
+    );
+    expect([run.code, run.stderr.startsWith("New session started")]).toEqual([0, true]);
+    const report = JSON.parse(run.stdout);
+    expect(report.document.startsWith("## Goal\nFix the parser.")).toBe(true);
+    expect(report.document.split("The parser keeps each token's span.").length - 1).toBe(900);
+    expect(report.usage).toEqual({ inputTokens: 1000, outputTokens: 300 });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CLI, runAgent } from "../fixtures/run-agent.ts";
 import { isAlive, useAgentSandbox } from "./agent-engines.testing.ts";
 
@@ -180,6 +180,57 @@ describe("finding the agent's executable", () => {
     expect(sandbox.runs().map((r) => r.agent)).toEqual(["codex"]);
   });
 
+  describe("a *-bin path in the config file", () => {
+    /** Writes the config file with `claude-code-bin = <value>`; returns its path. */
+    function configWith(value: string): string {
+      const file = join(sandbox.root, "config", "agent", "config.toml");
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `engine = "claude"\nclaude-code-bin = ${JSON.stringify(value)}\n`);
+      return file;
+    }
+    /** A copy of the fake claude at `path`. */
+    function fakeAt(path: string): void {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, readFileSync(join(sandbox.bin, "claude")));
+      chmodSync(path, 0o755);
+    }
+    const env = () => sandbox.env({ XDG_CONFIG_HOME: join(sandbox.root, "config") });
+
+    test.each([
+      ["./rel/claude, relative to the config file's folder", "./rel/claude", () => join(sandbox.root, "config", "agent", "rel", "claude")],
+      ["~/bin/claude, in the home folder", "~/bin/claude", () => join(sandbox.home, "bin", "claude")],
+    ])("%s, is the program run", async (_, value, where) => {
+      configWith(value);
+      fakeAt(where());
+      // The same name beside where we stand is not it.
+      writeFileSync(join(sandbox.dir, "claude"), "#!/bin/sh\nexit 9\n");
+      chmodSync(join(sandbox.dir, "claude"), 0o755);
+      mkdirSync(join(sandbox.dir, "rel"));
+      writeFileSync(join(sandbox.dir, "rel", "claude"), "#!/bin/sh\nexit 9\n");
+      chmodSync(join(sandbox.dir, "rel", "claude"), 0o755);
+      const run = await runAgent(["handoff", sandbox.source(), "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+      expect(run.code).toBe(0);
+      expect(sandbox.runs().map((r) => r.agent)).toEqual(["claude"]);
+    });
+
+    test.each([
+      [
+        "a relative path that is not there: the line names the path tried",
+        "./rel/claude",
+        (file: string) =>
+          `${file}:2: ./rel/claude (${join(dirname(file), "rel", "claude")}): no such file; point it at the Claude Code executable`,
+      ],
+      [
+        "~user is not expanded",
+        "~root/claude",
+        (file: string) => `${file}:2: ~root/claude: only ~/ (your home folder) is expanded; write the whole path`,
+      ],
+    ])("%s", async (_, value, line) => {
+      const file = configWith(value);
+      await expectFailure("claude-code", { XDG_CONFIG_HOME: join(sandbox.root, "config") }, line(file), ["--no-record"]);
+    });
+  });
+
   test("pi-bin in the config file that is not executable names the file and line", async () => {
     const config = join(sandbox.root, "config");
     mkdirSync(join(config, "agent"), { recursive: true });
@@ -204,7 +255,43 @@ describe("an agent that does not finish", () => {
     expect(run === undefined ? true : isAlive(run.pid)).toBe(false);
   });
 
+  // The run ends when the agent exits, or at --timeout: never when the last holder of its output
+  // lets go. The helper sleeps 30 s; the bound is generous, the outcome is what is asserted.
   test.each([
+    ["answered and exited 0: the answer is taken at once", "detached-answer", 0, ""],
+    [
+      "never answers: --timeout still ends it",
+      "detached-hang",
+      1,
+      "Handoff failed: claude gave no answer within --timeout 1s; raise --timeout, or check that `claude` answers a prompt on its own\n",
+    ],
+  ])("an agent whose helper in a session of its own (setsid) holds its output open, %s", async (_, mode, code, stderr) => {
+    const started = Date.now();
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(
+      [
+        "handoff",
+        sandbox.source(),
+        "--engine",
+        "claude",
+        "--no-record",
+        "--quiet",
+        "--timeout",
+        mode === "detached-hang" ? "1" : "60",
+        "-o",
+        out,
+      ],
+      sandbox.env({ FAKE_AGENT_MODE: mode }),
+      sandbox.dir,
+    );
+    expect([run.code, run.stderr]).toEqual([code, stderr]);
+    expect(existsSync(out)).toBe(code === 0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+
+  test.each([
+    ["an agent whose helper in a session of its own holds its output open", "detached-hang", 1],
     ["an agent that ends on SIGTERM", "hang", 1],
     ["an agent that ignores SIGTERM (killed after the grace period)", "stubborn", 1],
     ["a second Ctrl-C, which ends us at once", "stubborn", 2],
@@ -230,13 +317,66 @@ describe("an agent that does not finish", () => {
       if (i > 0) await Bun.sleep(300);
       proc.kill("SIGINT");
     }
+    const pressed = Date.now();
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    // Not when a helper outside its group lets go of the output (it sleeps 30 s).
+    expect(Date.now() - pressed).toBeLessThan(15_000);
     expect([code, stderr]).toEqual([130, "Handoff cancelled\n"]);
     // Give the agent the moment it takes to go.
     for (let i = 0; i < 40 && isAlive(pid ?? 0); i++) await Bun.sleep(50);
     expect(isAlive(pid ?? 0)).toBe(false);
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
-    // A run ended at once (a second Ctrl-C) has no time to remove its scratch folder.
-    if (presses === 1) expect(readdirSync(sandbox.tmp)).toEqual([]);
+    // Its scratch folder and temporary files go even when we end at once (a second Ctrl-C).
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+});
+
+describe("the scratch folder the agent ran in", () => {
+  test("a read-only folder the agent left in its TMPDIR is removed all the same", async () => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", out],
+      sandbox.env({ FAKE_AGENT_MODE: "read-only-temp" }),
+      sandbox.dir,
+    );
+    expect([run.code, run.stderr.startsWith("New session started")]).toEqual([0, true]);
+    expect(readdirSync(sandbox.tmp)).toEqual([]);
+  });
+
+  test.each(["codex", "claude-code"])("a relative TMPDIR (%s): the agent gets absolute paths that exist where it runs", async (engine) => {
+    const out = join(sandbox.dir, "new.jsonl");
+    mkdirSync(join(sandbox.dir, "reltmp"));
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", engine, "--no-record", "-o", out],
+      sandbox.env({ TMPDIR: "reltmp" }),
+      sandbox.dir,
+    );
+    expect(run.code).toBe(0);
+    const [only] = sandbox.runs();
+    const root = join(sandbox.dir, "reltmp");
+    expect(only?.cwd.startsWith(`${root}/agent-handoff-${engine}-`)).toBe(true);
+    expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
+    if (engine === "codex") expect(only?.argv).toContain(only?.cwd);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  // Only root can make a file immutable; the agent's answer must survive a folder that cannot go.
+  const canPin = process.getuid?.() === 0 && Bun.spawnSync(["chattr", "--help"], { stderr: "ignore", stdout: "ignore" }).exitCode !== 127;
+  test.skipIf(!canPin)("one that cannot be removed (an immutable file in it) is a warning naming it; the document is written", async () => {
+    const out = join(sandbox.dir, "new.jsonl");
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", out],
+      sandbox.env({ FAKE_AGENT_MODE: "immutable-temp" }),
+      sandbox.dir,
+    );
+    const [left] = readdirSync(sandbox.tmp);
+    const stuck = join(sandbox.tmp, left ?? "", "tmp", "stuck");
+    Bun.spawnSync(["chattr", "-i", stuck]);
+    expect(left).toStartWith("agent-handoff-claude-code-");
+    expect(run.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `warning: could not remove ${join(sandbox.tmp, left ?? "")}, the folder the agent ran in (EPERM); remove it yourself`,
+    );
   });
 });

@@ -60,5 +60,6 @@ export type {
 export { parseJsonOrUndefined } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
+export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
 export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";

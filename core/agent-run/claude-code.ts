@@ -1,14 +1,10 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
+import { checkedUsage, failureFrom, jsonLines, systemPromptPlacement, tokenSum, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** Claude Code's words for a missing or refused login (`claude -p` prints them as the result). */
 const LOGGED_OUT =
   /not logged in|please run \/login|failed to authenticate|invalid api key|authentication_error|oauth token (has )?expired/i;
-
-function total(usage: JsonObject, keys: readonly string[]): number {
-  return keys.reduce((sum, key) => sum + (numberField(usage, key) ?? 0), 0);
-}
 
 function read(output: AgentRunOutput): AgentOutcome {
   const result = jsonLines(output.stdout).findLast((event) => event.type === "result");
@@ -19,15 +15,17 @@ function read(output: AgentRunOutput): AgentOutcome {
     return failureFrom(output, text || stringField(result, "subtype") || "", LOGGED_OUT);
   }
   if (text.trim() === "") return { failure: "empty", message: "its result was empty" };
+  // Cached input is input all the same: the window and the bill count it.
   const usage = isObject(result.usage)
-    ? {
-        // Cached input is input all the same: the window and the bill count it.
-        inputTokens: total(result.usage, ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]),
-        outputTokens: total(result.usage, ["output_tokens"]),
-      }
+    ? checkedUsage(
+        tokenSum(result.usage, ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]),
+        tokenSum(result.usage, ["output_tokens"]),
+      )
     : undefined;
   const model = isObject(result.modelUsage) ? answeringModel(result.modelUsage) : undefined;
-  return { answer: { text, usage, model } };
+  // The API's own stop reason, passed through.
+  const cutShort = result.stop_reason === "max_tokens";
+  return { answer: { text, usage, model, cutShort } };
 }
 
 /**
@@ -55,6 +53,7 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
   label: "Claude Code",
   command: "claude",
   binEnv: "AGENT_CLAUDE_CODE_BIN",
+  usesOpenAiVariables: false,
   loginHint: "run `claude` once and log in",
   contextWindow: 200_000,
   plan(prompt) {

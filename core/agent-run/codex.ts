@@ -1,5 +1,5 @@
-import { isObject, numberField, stringField } from "../json.ts";
-import { failureFrom, jsonLines, unreadable } from "./output.ts";
+import { isObject, stringField } from "../json.ts";
+import { checkedUsage, failureFrom, jsonLines, tokenSum, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** Codex's words for a missing or refused login. */
@@ -33,8 +33,9 @@ function read(output: AgentRunOutput): AgentOutcome {
   let text: string | undefined;
   let failure: string | undefined;
   let lastError = "";
-  let inputTokens = 0;
-  let outputTokens = 0;
+  // Summed over its turns; one turn's count we cannot trust makes the whole unknown.
+  let inputTokens: number | undefined = 0;
+  let outputTokens: number | undefined = 0;
   let counted = false;
   for (const event of events) {
     const item = isObject(event.item) ? event.item : undefined;
@@ -44,13 +45,14 @@ function read(output: AgentRunOutput): AgentOutcome {
     if (event.type === "turn.failed") failure = (isObject(event.error) ? stringField(event.error, "message") : undefined) ?? lastError;
     if (event.type === "turn.completed" && isObject(event.usage)) {
       counted = true;
-      inputTokens += numberField(event.usage, "input_tokens") ?? 0;
-      outputTokens += numberField(event.usage, "output_tokens") ?? 0;
+      const turn = checkedUsage(tokenSum(event.usage, ["input_tokens"]), tokenSum(event.usage, ["output_tokens"]));
+      inputTokens = turn && inputTokens !== undefined ? inputTokens + turn.inputTokens : undefined;
+      outputTokens = turn && outputTokens !== undefined ? outputTokens + turn.outputTokens : undefined;
     }
   }
   if (failure !== undefined || (text === undefined && output.exitCode !== 0)) return failureFrom(output, failure ?? lastError, LOGGED_OUT);
   if (text === undefined || text.trim() === "") return { failure: "empty", message: "it finished without a message" };
-  return { answer: { text, usage: counted ? { inputTokens, outputTokens } : undefined, model: undefined } };
+  return { answer: { text, usage: counted ? checkedUsage(inputTokens, outputTokens) : undefined, model: undefined } };
 }
 
 /**
@@ -64,6 +66,7 @@ export const CODEX_ENGINE: AgentEngine = {
   label: "Codex",
   command: "codex",
   binEnv: "AGENT_CODEX_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `codex login`",
   // Its models state 272,000 tokens, but it refuses a prompt over 1,048,576 characters: a
   // window our estimate (characters / 4) fills well below that.

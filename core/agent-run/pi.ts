@@ -1,5 +1,5 @@
-import { arrayField, isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./output.ts";
+import { arrayField, isObject, stringField, type JsonObject } from "../json.ts";
+import { checkedUsage, failureFrom, jsonLines, systemPromptPlacement, tokenSum, unreadable } from "./output.ts";
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
@@ -27,6 +27,18 @@ function textOf(message: JsonObject): string {
   return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
 }
 
+/**
+ * pi 0.73 prints, for every streamed piece of the answer, a `message_update` event holding the
+ * whole message so far (twice): its output grows with the square of the answer. The answer is
+ * in `message_end` and `agent_end`; the updates are never read. omp prints them without the
+ * snapshots, but has no use for them either.
+ */
+const STREAMED_UPDATE = /^\s*\{\s*"type"\s*:\s*"message_update"/;
+
+function skipLine(start: string): boolean {
+  return STREAMED_UPDATE.test(start);
+}
+
 /** pi and omp print the same events in `--mode json` (omp is a fork of pi). */
 function read(output: AgentRunOutput): AgentOutcome {
   const events = jsonLines(output.stdout);
@@ -45,17 +57,11 @@ function read(output: AgentRunOutput): AgentOutcome {
   const text = textOf(message);
   if (text.trim() === "") return { failure: "empty", message: "its answer held no text" };
   const usage = isObject(message.usage)
-    ? {
-        inputTokens:
-          (numberField(message.usage, "input") ?? 0) +
-          (numberField(message.usage, "cacheRead") ?? 0) +
-          (numberField(message.usage, "cacheWrite") ?? 0),
-        outputTokens: numberField(message.usage, "output") ?? 0,
-      }
+    ? checkedUsage(tokenSum(message.usage, ["input", "cacheRead", "cacheWrite"]), tokenSum(message.usage, ["output"]))
     : undefined;
   const provider = stringField(message, "provider");
   const model = stringField(message, "model");
-  return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model } };
+  return { answer: { text, usage, model: model && provider ? `${provider}/${model}` : model, cutShort: stop === "length" } };
 }
 
 /**
@@ -69,6 +75,7 @@ export const PI_ENGINE: AgentEngine = {
   label: "pi",
   command: "pi",
   binEnv: "AGENT_PI_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `pi` and log in (/login), or set the API key of the provider it uses",
   contextWindow: 128_000,
   plan(prompt) {
@@ -78,6 +85,7 @@ export const PI_ENGINE: AgentEngine = {
     // No update check on a handoff's behalf.
     return { args, env: { PI_SKIP_VERSION_CHECK: "1" }, stdin: placed.stdin };
   },
+  skipLine,
   read,
 };
 
@@ -87,6 +95,7 @@ export const OMP_ENGINE: AgentEngine = {
   label: "omp",
   command: "omp",
   binEnv: "AGENT_OMP_BIN",
+  usesOpenAiVariables: true,
   loginHint: "run `omp` and log in (/login), or set the API key of the provider it uses",
   contextWindow: 128_000,
   plan(prompt) {
@@ -95,5 +104,6 @@ export const OMP_ENGINE: AgentEngine = {
     args.push(...placed.args);
     return { args, env: {}, stdin: placed.stdin };
   },
+  skipLine,
   read,
 };

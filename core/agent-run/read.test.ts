@@ -25,13 +25,72 @@ const CLAUDE_OK = {
   modelUsage: { "claude-opus-5-5": { inputTokens: 115 } },
 };
 
+const piWith = (usage: unknown) =>
+  out(
+    j({
+      type: "message_end",
+      message: { role: "assistant", content: [{ type: "text", text: "## Goal\nz" }], model: "m", stopReason: "stop", usage },
+    }),
+  );
+const codexWith = (...usages: unknown[]) =>
+  out(
+    j(
+      { type: "item.completed", item: { type: "agent_message", text: "## Goal\nz" } },
+      ...usages.map((usage) => ({ type: "turn.completed", usage })),
+    ),
+  );
+
+describe("the usage an agent reports is taken only when every number is a token count", () => {
+  test.each<[string, AgentName, AgentRunOutput, unknown]>([
+    [
+      "claude: huge numbers that would overflow",
+      "claude-code",
+      out(j({ ...CLAUDE_OK, usage: { input_tokens: 1e308, cache_read_input_tokens: 1e308, output_tokens: 1 } })),
+      undefined,
+    ],
+    ["claude: a negative fraction", "claude-code", out(j({ ...CLAUDE_OK, usage: { input_tokens: 5, output_tokens: -7.5 } })), undefined],
+    ["claude: a string", "claude-code", out(j({ ...CLAUDE_OK, usage: { input_tokens: "5", output_tokens: 1 } })), undefined],
+    [
+      "claude: a field left out counts 0",
+      "claude-code",
+      out(j({ ...CLAUDE_OK, usage: { input_tokens: 5, output_tokens: 1 } })),
+      { inputTokens: 5, outputTokens: 1 },
+    ],
+    ["pi: negative", "pi", piWith({ input: -500, output: 3 }), undefined],
+    ["pi: a sum past the exact integers", "pi", piWith({ input: Number.MAX_SAFE_INTEGER, cacheRead: 2, output: 3 }), undefined],
+    ["pi: not an object", "pi", piWith(7), undefined],
+    [
+      "codex: every turn counted",
+      "codex",
+      codexWith({ input_tokens: 4, output_tokens: 1 }, { input_tokens: 6, output_tokens: 2 }),
+      { inputTokens: 10, outputTokens: 3 },
+    ],
+    [
+      "codex: one turn's count is not a number",
+      "codex",
+      codexWith({ input_tokens: 4, output_tokens: 1 }, { input_tokens: null, output_tokens: 2 }),
+      undefined,
+    ],
+    [
+      "codex: one turn is fractional",
+      "codex",
+      codexWith({ input_tokens: 4.5, output_tokens: 1 }, { input_tokens: 6, output_tokens: 2 }),
+      undefined,
+    ],
+  ])("%s", (_, agent, output, usage) => {
+    const read = agentEngine(agent).read(output);
+    const got: unknown = "answer" in read ? read.answer.usage : "no answer";
+    expect(got).toEqual(usage);
+  });
+});
+
 describe("reading what each agent printed", () => {
   test.each<[string, AgentName, AgentRunOutput, unknown]>([
     [
       "claude: the result, cached input counted, the model it names",
       "claude-code",
       out(j(CLAUDE_OK)),
-      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" },
+      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5", cutShort: false },
     ],
     [
       "claude: a side model listed first (a title, a check): the model that wrote the answer is the one with the most output",
@@ -45,7 +104,13 @@ describe("reading what each agent printed", () => {
           },
         }),
       ),
-      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" },
+      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5", cutShort: false },
+    ],
+    [
+      "claude: stopped at max_tokens",
+      "claude-code",
+      out(j({ ...CLAUDE_OK, stop_reason: "max_tokens" })),
+      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5", cutShort: true },
     ],
     [
       "claude: not logged in",
@@ -165,7 +230,18 @@ describe("reading what each agent printed", () => {
           },
         ),
       ),
-      { text: "## Goal\nz", usage: { inputTokens: 80, outputTokens: 20 }, model: "openai/gpt-5" },
+      { text: "## Goal\nz", usage: { inputTokens: 80, outputTokens: 20 }, model: "openai/gpt-5", cutShort: false },
+    ],
+    [
+      "pi: stopped at its output limit",
+      "pi",
+      out(
+        j({
+          type: "message_end",
+          message: { role: "assistant", content: [{ type: "text", text: "## Goal\nFix the exp" }], model: "m", stopReason: "length" },
+        }),
+      ),
+      { text: "## Goal\nFix the exp", usage: undefined, model: "m", cutShort: true },
     ],
     [
       "pi: no key (the header, then stderr, exit 1)",

@@ -35,6 +35,8 @@ export interface AgentAnswer {
   usage: TokenUsage | undefined;
   /** The model the agent used, when it says. */
   model: string | undefined;
+  /** The agent says the model stopped at its output limit: the answer may be cut short. */
+  cutShort?: boolean;
 }
 
 /**
@@ -62,10 +64,18 @@ export interface AgentEngine {
   loginHint: string;
   /** The context window assumed when none is set (the one the agent's default model states). */
   contextWindow: number;
+  /** Whether it may log in with OPENAI_API_KEY / OPENAI_BASE_URL (else they are not passed on). */
+  usesOpenAiVariables: boolean;
   /** The most characters the agent takes as a prompt, where it has a limit of its own. */
   promptLimit?: number;
   /** The run for one prompt. `scratch` is the empty folder it runs in. */
   plan(prompt: AgentPrompt, scratch: string): AgentRunPlan;
+  /**
+   * Lines of its output it repeats as it streams and `read` never needs, told by their first
+   * bytes: dropped unread as they pass, so they count toward no limit (pi's `message_update`
+   * events hold the whole answer-so-far, once per streamed piece).
+   */
+  skipLine?(start: string): boolean;
   /** Reads a finished run. */
   read(output: AgentRunOutput): AgentOutcome;
 }
