@@ -48,13 +48,28 @@ function hashAt(text: string, start: number): number {
  * secret that is also part of a placeholder (`password` in `[REDACTED:password:1]`) never breaks one.
  */
 export function createKnownReplacer(known: ReadonlyMap<string, string>, placeholders: RegExp): ReplaceKnown {
-  const byHead = new Map<number, string[]>();
-  for (const secret of [...known.keys()].sort((a, b) => b.length - a.length)) {
+  // By the hash of their start: the lengths there (longest first) and the secrets, so a place
+  // where thousands of secrets share a start costs one look-up per length, not one per secret.
+  const byHead = new Map<number, { lengths: number[]; secrets: Set<string> }>();
+  for (const secret of known.keys()) {
     if (secret.length < WINDOW) continue;
     const head = hashAt(secret, 0);
-    byHead.set(head, [...(byHead.get(head) ?? []), secret]);
+    const bucket = byHead.get(head) ?? { lengths: [], secrets: new Set<string>() };
+    if (!bucket.lengths.includes(secret.length)) bucket.lengths.push(secret.length);
+    bucket.secrets.add(secret);
+    byHead.set(head, bucket);
   }
   if (byHead.size === 0) return (text) => text;
+  for (const bucket of byHead.values()) bucket.lengths.sort((a, b) => b - a);
+  const secretAt = (text: string, i: number, head: number): string | undefined => {
+    const bucket = byHead.get(head);
+    if (bucket === undefined) return undefined;
+    for (const length of bucket.lengths) {
+      const candidate = text.slice(i, i + length);
+      if (bucket.secrets.has(candidate) && standsAt(text, i, candidate)) return candidate;
+    }
+    return undefined;
+  };
   const skipped = new RegExp(placeholders.source, "g");
 
   return (text) => {
@@ -71,7 +86,7 @@ export function createKnownReplacer(known: ReadonlyMap<string, string>, placehol
         if (i + WINDOW <= text.length) hash = hashAt(text, i);
         continue;
       }
-      const secret = byHead.get(hash)?.find((s) => text.startsWith(s, i) && standsAt(text, i, s));
+      const secret = secretAt(text, i, hash);
       const placeholder = secret === undefined ? undefined : known.get(secret);
       if (secret !== undefined && placeholder !== undefined) {
         out += text.slice(from, i) + placeholder;
