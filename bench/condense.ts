@@ -27,8 +27,12 @@ const dir = mkdtempSync(join(tmpdir(), "agent-bench-condense-"));
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 let failed = false;
 
-console.log(`condense (large-session.jsonl, ~${estimated.toLocaleString("en-US")} tokens of context by our estimate; ${RUNS} runs, median wall time)`);
-console.log(`  ${pad("window", 8)} ${pad("requests", 9)} ${pad("prompt tokens sent", 19)} ${pad("× context", 10)} ${pad("refused", 8)} ${pad("wall time", 11)}`);
+console.log(
+  `condense (large-session.jsonl, ~${estimated.toLocaleString("en-US")} tokens of context by our estimate; ${RUNS} runs, median wall time)`,
+);
+console.log(
+  `  ${pad("window", 8)} ${pad("requests", 9)} ${pad("prompt tokens sent", 19)} ${pad("× context", 10)} ${pad("refused", 8)} ${pad("wall time", 11)}`,
+);
 try {
   for (const window of [32_000, 128_000]) {
     const server = startFakeOpenAI(() => ({ text: CANNED_DOCUMENT }), { contextWindow: window });
@@ -37,7 +41,23 @@ try {
       const times: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         const out = join(dir, `out-${window}-${run}.jsonl`);
-        times.push(await timeCommand([process.execPath, join(REPO, "cli", "index.ts"), "handoff", SESSION, "--context-window", String(window), "--no-record", "-q", "-o", out], { env }));
+        times.push(
+          await timeCommand(
+            [
+              process.execPath,
+              join(REPO, "cli", "index.ts"),
+              "handoff",
+              SESSION,
+              "--context-window",
+              String(window),
+              "--no-record",
+              "-q",
+              "-o",
+              out,
+            ],
+            { env },
+          ),
+        );
       }
       // Every run sends the same requests: report one run's worth.
       const requests = server.requests.length / RUNS;

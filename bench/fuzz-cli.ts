@@ -31,7 +31,9 @@ try {
   if (process.stderr.isTTY) process.stderr.write("\r");
   const seconds = (performance.now() - started) / 1000;
 
-  console.log(`CLI fuzzing: ${RUNS} mutated sessions × ${FUZZ_COMMANDS.length} commands, seeds ${SEED}..${SEED + RUNS - 1}, ${seconds.toFixed(1)} s`);
+  console.log(
+    `CLI fuzzing: ${RUNS} mutated sessions × ${FUZZ_COMMANDS.length} commands, seeds ${SEED}..${SEED + RUNS - 1}, ${seconds.toFixed(1)} s`,
+  );
   for (const { label } of FUZZ_COMMANDS) {
     const counts = new Map<number, number>();
     for (const result of results) {

@@ -29,7 +29,12 @@ try {
     if (!source) throw new Error("no source");
     const runDir = mkdtempSync(join(dir, "run-"));
     copyFileSync(source.path, join(runDir, "source.jsonl"));
-    const proc = Bun.spawn([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "source.jsonl"], { cwd: runDir, env, stdout: "ignore", stderr: "ignore" });
+    const proc = Bun.spawn([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "source.jsonl"], {
+      cwd: runDir,
+      env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     // Spread the kills over start-up, the request, the stream and the writes.
     await Bun.sleep(Math.random() * 320);
     if (proc.exitCode !== null) tally.exitedBeforeKill++;
@@ -52,7 +57,9 @@ try {
 console.log(`kill -9 fault injection: ${RUNS} runs, half on a v3 source (append), half on a v1 source (rewrite)`);
 for (const { name, outcomes, recorded } of SOURCES) {
   const done = (outcomes.get("recorded") ?? 0) + (outcomes.get("rewritten") ?? 0);
-  console.log(`  ${name} source: unchanged ${outcomes.get("unchanged") ?? 0}, ${recorded} ${done}, damaged ${outcomes.get("damaged") ?? 0}`);
+  console.log(
+    `  ${name} source: unchanged ${outcomes.get("unchanged") ?? 0}, ${recorded} ${done}, damaged ${outcomes.get("damaged") ?? 0}`,
+  );
 }
 console.log(`  runs with damage ${tally.damaged}`);
 console.log(`  leftover .tmp files ${tally.tempFiles} (in ${tally.runsWithTempFiles} runs; litter, not damage)`);

@@ -49,7 +49,8 @@ function writeRollout(path: string, targetBytes: number): void {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const words = (count: number): string => Array.from({ length: count }, () => pick(WORDS)).join(" ");
   const accent = (): string => (random() < 1 / 16 ? ` ${pick(NON_ASCII)}` : "");
-  const code = (lines: number): string => Array.from({ length: lines }, (_, i) => `${"  ".repeat(i % 4)}const ${pick(WORDS)}_${i} = "${words(6)}"; // ${words(4)}`).join("\n");
+  const code = (lines: number): string =>
+    Array.from({ length: lines }, (_, i) => `${"  ".repeat(i % 4)}const ${pick(WORDS)}_${i} = "${words(6)}"; // ${words(4)}`).join("\n");
 
   const fd = openSync(`${path}.tmp`, "w");
   let buffered: string[] = [];
@@ -68,13 +69,28 @@ function writeRollout(path: string, targetBytes: number): void {
     buffered = [];
     bufferedLength = 0;
   };
-  const message = (role: string, text: string) => emit("response_item", { type: "message", role, content: [{ type: role === "assistant" ? "output_text" : "input_text", text }] });
+  const message = (role: string, text: string) =>
+    emit("response_item", { type: "message", role, content: [{ type: role === "assistant" ? "output_text" : "input_text", text }] });
 
-  emit("session_meta", { id: "0c0de000-1000-4000-8000-000000000001", timestamp: new Date(start).toISOString(), cwd: "/home/dev/big", originator: "codex_cli_rs", cli_version: "0.169.0", source: "cli", model_provider: "openai", base_instructions: { text: words(3000) } });
+  emit("session_meta", {
+    id: "0c0de000-1000-4000-8000-000000000001",
+    timestamp: new Date(start).toISOString(),
+    cwd: "/home/dev/big",
+    originator: "codex_cli_rs",
+    cli_version: "0.169.0",
+    source: "cli",
+    model_provider: "openai",
+    base_instructions: { text: words(3000) },
+  });
   const prompts: string[] = [];
   for (let turn = 0; written + bufferedLength < targetBytes; turn++) {
     emit("event_msg", { type: "task_started", turn_id: `turn-${turn}` });
-    emit("turn_context", { turn_id: `turn-${turn}`, cwd: "/home/dev/big", model: turn % 50 < 45 ? "gpt-5" : "gpt-5-codex", summary: "auto" });
+    emit("turn_context", {
+      turn_id: `turn-${turn}`,
+      cwd: "/home/dev/big",
+      model: turn % 50 < 45 ? "gpt-5" : "gpt-5-codex",
+      summary: "auto",
+    });
     emit("world_state", { full: true, state: { environments: { cwd: "/home/dev/big" }, instructions: words(200) } });
     const prompt = words(20 + Math.floor(random() * 120)) + accent();
     prompts.push(prompt);
@@ -86,15 +102,37 @@ function writeRollout(path: string, targetBytes: number): void {
       if (random() < 0.5) message("assistant", words(20 + Math.floor(random() * 60)) + accent());
       const id = `call_${turn}_${step}`;
       if (random() < 0.75) {
-        emit("response_item", { type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd: `bun test src/${pick(WORDS)}.ts` }), call_id: id });
+        emit("response_item", {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: `bun test src/${pick(WORDS)}.ts` }),
+          call_id: id,
+        });
         const exit = random() < 0.2 ? 1 : 0;
-        emit("response_item", { type: "function_call_output", call_id: id, output: `Chunk ID: ab12cd\nWall time: 0.1000 seconds\nProcess exited with code ${exit}\nOriginal token count: 300\nOutput:\n${code(2 + Math.floor(random() * 40))}${accent()}` });
+        emit("response_item", {
+          type: "function_call_output",
+          call_id: id,
+          output: `Chunk ID: ab12cd\nWall time: 0.1000 seconds\nProcess exited with code ${exit}\nOriginal token count: 300\nOutput:\n${code(2 + Math.floor(random() * 40))}${accent()}`,
+        });
       } else {
         const file = `src/${pick(WORDS)}/${pick(WORDS)}.ts`;
-        emit("response_item", { type: "custom_tool_call", status: "completed", call_id: id, name: "apply_patch", input: `*** Begin Patch\n*** Update File: ${file}\n@@\n-${code(3)}\n+${code(4)}\n*** End Patch` });
-        emit("response_item", { type: "custom_tool_call_output", call_id: id, output: `Success. Updated the following files:\nM ${file}\n` });
+        emit("response_item", {
+          type: "custom_tool_call",
+          status: "completed",
+          call_id: id,
+          name: "apply_patch",
+          input: `*** Begin Patch\n*** Update File: ${file}\n@@\n-${code(3)}\n+${code(4)}\n*** End Patch`,
+        });
+        emit("response_item", {
+          type: "custom_tool_call_output",
+          call_id: id,
+          output: `Success. Updated the following files:\nM ${file}\n`,
+        });
       }
-      emit("token_usage_record", { response_id: `resp_${turn}_${step}`, usage: { input_tokens: 12000, output_tokens: 800, total_tokens: 12800 } });
+      emit("token_usage_record", {
+        response_id: `resp_${turn}_${step}`,
+        usage: { input_tokens: 12000, output_tokens: 800, total_tokens: 12800 },
+      });
       emit("event_msg", { type: "token_count", info: { total_token_usage: { input_tokens: 12000 * turn, output_tokens: 800 * turn } } });
     }
     message("assistant", words(30 + Math.floor(random() * 100)) + accent());
@@ -102,7 +140,10 @@ function writeRollout(path: string, targetBytes: number): void {
     if (turn % 100 === 99) {
       const summary = `Another language model started to solve this problem.\n${words(600)}`;
       const kept = prompts.slice(-20).map((text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] }));
-      emit("compacted", { message: summary, replacement_history: [...kept, { type: "message", role: "user", content: [{ type: "input_text", text: summary }] }] });
+      emit("compacted", {
+        message: summary,
+        replacement_history: [...kept, { type: "message", role: "user", content: [{ type: "input_text", text: summary }] }],
+      });
     }
   }
   flush();
@@ -127,7 +168,9 @@ function runChild(mode: string, path: string): void {
   }
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
-  process.stdout.write(`${JSON.stringify({ ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: process.resourceUsage().maxRSS * 1024, kept: kept !== undefined })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: process.resourceUsage().maxRSS * 1024, kept: kept !== undefined })}\n`,
+  );
 }
 
 async function measure(mode: string, path: string): Promise<{ ms: number; cpuMs: number; peakRss: number }> {
@@ -135,7 +178,8 @@ async function measure(mode: string, path: string): Promise<{ ms: number; cpuMs:
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   if (code !== 0) throw new Error(`${mode} run exited ${code}`);
   const result: unknown = JSON.parse(stdout);
-  if (typeof result !== "object" || result === null || !("ms" in result) || !("cpuMs" in result) || !("peakRss" in result)) throw new Error(`${mode}: unexpected output ${stdout}`);
+  if (typeof result !== "object" || result === null || !("ms" in result) || !("cpuMs" in result) || !("peakRss" in result))
+    throw new Error(`${mode}: unexpected output ${stdout}`);
   return { ms: Number(result.ms), cpuMs: Number(result.cpuMs), peakRss: Number(result.peakRss) };
 }
 
@@ -165,10 +209,18 @@ async function main(): Promise<void> {
   const ratio = time("ours") / time("baseline");
   const rssRatio = rss("ours") / size;
 
-  console.log(`Codex rollout read + context: ${mb(size)}, ${lines.toLocaleString("en-US")} lines, medians of ${RUNS} runs (one process each)`);
-  console.log(`  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   cpu ${ms(cpu("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`);
-  console.log(`  ours (codex.read + analyzeBranch)        ${ms(time("ours")).padStart(10)}   cpu ${ms(cpu("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`);
-  console.log(`  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}; cpu ${(cpu("ours") / cpu("baseline")).toFixed(2)}×`);
+  console.log(
+    `Codex rollout read + context: ${mb(size)}, ${lines.toLocaleString("en-US")} lines, medians of ${RUNS} runs (one process each)`,
+  );
+  console.log(
+    `  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   cpu ${ms(cpu("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`,
+  );
+  console.log(
+    `  ours (codex.read + analyzeBranch)        ${ms(time("ours")).padStart(10)}   cpu ${ms(cpu("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`,
+  );
+  console.log(
+    `  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}; cpu ${(cpu("ours") / cpu("baseline")).toFixed(2)}×`,
+  );
   console.log(`  peak RSS ${rssRatio.toFixed(2)}× file size (target ≤ 3×) ${rssRatio <= 3 ? "ok" : "MISSED"}`);
 }
 

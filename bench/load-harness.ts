@@ -59,7 +59,8 @@ async function measure(bench: LoadBench, mode: string, path: string): Promise<{ 
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   if (code !== 0) throw new Error(`${mode} run exited ${code}`);
   const result: unknown = JSON.parse(stdout);
-  if (typeof result !== "object" || result === null || !("ms" in result) || !("peakRss" in result)) throw new Error(`${mode}: unexpected output ${stdout}`);
+  if (typeof result !== "object" || result === null || !("ms" in result) || !("peakRss" in result))
+    throw new Error(`${mode}: unexpected output ${stdout}`);
   return { ms: Number(result.ms), peakRss: Number(result.peakRss) };
 }
 
@@ -89,7 +90,9 @@ async function compare(bench: LoadBench): Promise<void> {
   const rss = (mode: "baseline" | "ours") => median(results[mode].map((r) => r.peakRss));
   const ratio = time("ours") / time("baseline");
   const rssRatio = rss("ours") / size;
-  console.log(`load + context: ${mb(size)} ${bench.label}, ${lines.toLocaleString("en-US")} lines, medians of ${runs} runs (one process each)`);
+  console.log(
+    `load + context: ${mb(size)} ${bench.label}, ${lines.toLocaleString("en-US")} lines, medians of ${runs} runs (one process each)`,
+  );
   console.log(`  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`);
   console.log(`  ours (reader + analyzeBranch)            ${ms(time("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`);
   console.log(`  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}`);

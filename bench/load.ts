@@ -85,18 +85,42 @@ function writeSession(path: string, targetBytes: number): void {
     emit({ type: fields.type, id, parentId, timestamp: new Date(start + ++minute * 1000).toISOString(), ...fields });
     return id;
   };
-  const message = (m: Record<string, unknown>, parentId: string | null = leaf) => add({ type: "message", message: { ...m, timestamp: start + minute * 1000 } }, parentId);
-  const usage = { input: 12000, output: 800, cacheRead: 9000, cacheWrite: 0, totalTokens: 21800, cost: { input: 0.03, output: 0.01, cacheRead: 0, cacheWrite: 0, total: 0.04 } };
-  const assistant = (content: unknown[], stopReason: string) =>
-    ({ role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason });
+  const message = (m: Record<string, unknown>, parentId: string | null = leaf) =>
+    add({ type: "message", message: { ...m, timestamp: start + minute * 1000 } }, parentId);
+  const usage = {
+    input: 12000,
+    output: 800,
+    cacheRead: 9000,
+    cacheWrite: 0,
+    totalTokens: 21800,
+    cost: { input: 0.03, output: 0.01, cacheRead: 0, cacheWrite: 0, total: 0.04 },
+  };
+  const assistant = (content: unknown[], stopReason: string) => ({
+    role: "assistant",
+    content,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    usage,
+    stopReason,
+  });
 
-  emit({ type: "session", version: 3, id: "0b5e55ed-1000-4000-8000-000000000001", timestamp: new Date(start).toISOString(), cwd: "/home/dev/big" });
+  emit({
+    type: "session",
+    version: 3,
+    id: "0b5e55ed-1000-4000-8000-000000000001",
+    timestamp: new Date(start).toISOString(),
+    cwd: "/home/dev/big",
+  });
   leaf = add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
 
   for (let turn = 0; written + bufferedLength < targetBytes; turn++) {
     leaf = message({ role: "user", content: words(20 + Math.floor(random() * 120)) + accent() });
     const calls = 1 + Math.floor(random() * 3);
-    const blocks: unknown[] = [{ type: "thinking", thinking: words(40 + Math.floor(random() * 200)) }, { type: "text", text: words(20 + Math.floor(random() * 60)) + accent() }];
+    const blocks: unknown[] = [
+      { type: "thinking", thinking: words(40 + Math.floor(random() * 200)) },
+      { type: "text", text: words(20 + Math.floor(random() * 60)) + accent() },
+    ];
     const results: [string, string, string][] = [];
     for (let c = 0; c < calls; c++) {
       const id = `toolu_${turn}_${c}`;
@@ -110,7 +134,11 @@ function writeSession(path: string, targetBytes: number): void {
         results.push([id, "edit", `Successfully replaced text in ${file}.`]);
       } else {
         blocks.push({ type: "toolCall", id, name: "bash", arguments: { command: `bun test ${file}` } });
-        results.push([id, "bash", `${code(2 + Math.floor(random() * 40))}${accent()}\n\nCommand exited with code ${random() < 0.2 ? 1 : 0}`]);
+        results.push([
+          id,
+          "bash",
+          `${code(2 + Math.floor(random() * 40))}${accent()}\n\nCommand exited with code ${random() < 0.2 ? 1 : 0}`,
+        ]);
       }
     }
     const aborted = random() < 0.03;
@@ -122,8 +150,23 @@ function writeSession(path: string, targetBytes: number): void {
 
     if (turn % 20 === 7) {
       const exitCode = random() < 0.3 ? 1 : 0;
-      leaf = message({ role: "bashExecution", command: "git status --short", output: code(5), exitCode, cancelled: false, truncated: false });
-      leaf = message({ role: "bashExecution", command: "cat .env", output: "TOKEN=secret\n", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true });
+      leaf = message({
+        role: "bashExecution",
+        command: "git status --short",
+        output: code(5),
+        exitCode,
+        cancelled: false,
+        truncated: false,
+      });
+      leaf = message({
+        role: "bashExecution",
+        command: "cat .env",
+        output: "TOKEN=secret\n",
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        excludeFromContext: true,
+      });
     }
     if (turn % 15 === 3) {
       leaf = add({ type: "custom", customType: "todo-state", data: { open: words(10).split(" ") } });
@@ -139,7 +182,13 @@ function writeSession(path: string, targetBytes: number): void {
     if (turn % 120 === 119) {
       // Keep the last few entries; everything before is summarised.
       const keptFrom = (counter - 6).toString(16).padStart(8, "0");
-      leaf = add({ type: "compaction", summary: words(600), firstKeptEntryId: keptFrom, tokensBefore: 150000, details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] } });
+      leaf = add({
+        type: "compaction",
+        summary: words(600),
+        firstKeptEntryId: keptFrom,
+        tokensBefore: 150000,
+        details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] },
+      });
     }
   }
   flush();
@@ -172,7 +221,8 @@ async function measure(mode: string, path: string): Promise<{ ms: number; peakRs
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   if (code !== 0) throw new Error(`${mode} run exited ${code}`);
   const result: unknown = JSON.parse(stdout);
-  if (typeof result !== "object" || result === null || !("ms" in result) || !("peakRss" in result)) throw new Error(`${mode}: unexpected output ${stdout}`);
+  if (typeof result !== "object" || result === null || !("ms" in result) || !("peakRss" in result))
+    throw new Error(`${mode}: unexpected output ${stdout}`);
   return { ms: Number(result.ms), peakRss: Number(result.peakRss) };
 }
 

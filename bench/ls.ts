@@ -47,7 +47,8 @@ function ends(agent: AgentName): { head: string; tail: string; id: string; cwd: 
  * are: many short sessions, a few long ones) just enough to stay within MAX_TOTAL.
  */
 function sizes(count: number): number[] {
-  const at = (skew: number) => Array.from({ length: count }, (_, i) => Math.round(MIN_BYTES * (MAX_BYTES / MIN_BYTES) ** ((i / (count - 1)) ** skew)));
+  const at = (skew: number) =>
+    Array.from({ length: count }, (_, i) => Math.round(MIN_BYTES * (MAX_BYTES / MIN_BYTES) ** ((i / (count - 1)) ** skew)));
   let skew = 1;
   while (at(skew).reduce((a, b) => a + b, 0) > MAX_TOTAL) skew += 0.05;
   return at(skew);
@@ -94,7 +95,9 @@ function generateHome(root: string): { projects: string[]; folders: Set<string>;
     const cwd = projects[Math.floor(n / AGENTS.length) % FOLDERS] ?? root;
     const id = idOf(n);
     const time = new Date(now - ((n * 7919) % SESSIONS) * 3_600_000);
-    const folder = join(...formatNamed(agent).location.sessionFolder({ home, env: {}, tmpdir: join(root, "tmp"), cwd, timestamp: time, utcOffsetMinutes: 0 }));
+    const folder = join(
+      ...formatNamed(agent).location.sessionFolder({ home, env: {}, tmpdir: join(root, "tmp"), cwd, timestamp: time, utcOffsetMinutes: 0 }),
+    );
     mkdirSync(folder, { recursive: true });
     folders.add(folder);
     const own = (text: string) => text.replaceAll(source.cwd, cwd).replaceAll(source.id, id);
@@ -123,7 +126,9 @@ try {
   const lsT = await sample(["ls", "-t", ...folders]);
   const all = await sample([...agent, "--all"]);
   const here = await sample([...agent], projects[0]);
-  console.log(`agent ls (${count} sessions of 4 agents in ${folders.size} folders, ${(total / 1e9).toFixed(2)} GB sparse, ${RUNS} runs, medians)`);
+  console.log(
+    `agent ls (${count} sessions of 4 agents in ${folders.size} folders, ${(total / 1e9).toFixed(2)} GB sparse, ${RUNS} runs, medians)`,
+  );
   const row = (label: string, value: string) => console.log(`  ${label.padEnd(34)}${value}`);
   row("bun -e '0' (bare start)", ms(bare));
   row(`ls -t <the ${folders.size} session folders>`, ms(lsT));

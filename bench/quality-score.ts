@@ -91,8 +91,9 @@ const LABELS: Record<FactKind, string> = { path: "paths", command: "commands", c
 /** One session's line (and its misses): `name: 9/12 kept (75%) — paths 4/4, …`. */
 export function formatScore(name: string, score: Score): string[] {
   const all = [...score.kept, ...score.missed];
-  const byKind = KINDS.filter((kind) => all.some((f) => f.kind === kind))
-.map((kind) => `${LABELS[kind]} ${score.kept.filter((f) => f.kind === kind).length}/${all.filter((f) => f.kind === kind).length}`);
+  const byKind = KINDS.filter((kind) => all.some((f) => f.kind === kind)).map(
+    (kind) => `${LABELS[kind]} ${score.kept.filter((f) => f.kind === kind).length}/${all.filter((f) => f.kind === kind).length}`,
+  );
   const head = `${name}: ${score.kept.length}/${all.length} planted facts kept (${Math.round(score.share * 100)}%) — ${byKind.join(", ")}`;
   return [head, ...score.missed.map((f) => `  - missed ${f.kind}: ${f.text.length > 100 ? `${f.text.slice(0, 99)}…` : f.text}`)];
 }

@@ -24,7 +24,10 @@ export interface SessionResult {
 /** The sessions measured: the one with planted facts, and the graded ones. */
 export function qualitySessions(): string[] {
   const graded = join(REPO, "fixtures", "offline");
-  const gradedFiles = readdirSync(graded).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(graded, f));
+  const gradedFiles = readdirSync(graded)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .map((f) => join(graded, f));
   return [join(REPO, "fixtures", "sessions", "planted-facts.jsonl"), ...gradedFiles];
 }
 
@@ -34,7 +37,11 @@ export async function measureQuality(files: readonly string[], engine: Engine): 
   for (const file of files) {
     const name = basename(file, ".jsonl");
     const result = await engine(file);
-    results.push("error" in result ? { name, error: result.error } : { name, score: scoreDocument(result.document, plantedFacts(readFileSync(file, "utf8"))) });
+    results.push(
+      "error" in result
+        ? { name, error: result.error }
+        : { name, score: scoreDocument(result.document, plantedFacts(readFileSync(file, "utf8"))) },
+    );
   }
   return results;
 }
@@ -45,7 +52,10 @@ export function formatQuality(results: readonly SessionResult[]): string {
   const kept = scored.reduce((n, s) => n + s.kept.length, 0);
   const all = scored.reduce((n, s) => n + s.kept.length + s.missed.length, 0);
   const failed = results.length - scored.length;
-  lines.push("", `total: ${kept}/${all} planted facts kept (${all === 0 ? 100 : Math.round((kept / all) * 100)}%) over ${scored.length} sessions; ${failed} failed`);
+  lines.push(
+    "",
+    `total: ${kept}/${all} planted facts kept (${all === 0 ? 100 : Math.round((kept / all) * 100)}%) over ${scored.length} sessions; ${failed} failed`,
+  );
   return lines.join("\n");
 }
 
@@ -56,12 +66,24 @@ export function cliEngine(env: Record<string, string | undefined>): Engine {
     try {
       const pass = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "AGENT_MODEL", "AGENT_PROVIDER"].flatMap((k) => (env[k] ? [[k, env[k]]] : []));
       const childEnv = { PATH: env.PATH ?? "", HOME: work, TMPDIR: work, NO_COLOR: "1", ...Object.fromEntries(pass) };
-      const args = ["cli/index.ts", "handoff", sessionFile, "--engine", "llm", "--json", "--no-record", "--no-facts", "-o", join(work, "next.jsonl")];
+      const args = [
+        "cli/index.ts",
+        "handoff",
+        sessionFile,
+        "--engine",
+        "llm",
+        "--json",
+        "--no-record",
+        "--no-facts",
+        "-o",
+        join(work, "next.jsonl"),
+      ];
       const proc = Bun.spawn([process.execPath, ...args], { cwd: REPO, env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) return { error: stderr.trim().split("\n").at(-1) || `exit ${code}` };
       const report: unknown = JSON.parse(stdout);
-      const document = typeof report === "object" && report !== null && "document" in report && typeof report.document === "string" ? report.document : "";
+      const document =
+        typeof report === "object" && report !== null && "document" in report && typeof report.document === "string" ? report.document : "";
       return { document };
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -72,7 +94,8 @@ export function cliEngine(env: Record<string, string | undefined>): Engine {
 /** Why the bench does not run here, or `undefined` when it may. */
 export function skipReason(env: Record<string, string | undefined>): string | undefined {
   if (env.CI) return "bench quality: skipped in CI (it calls a real model)";
-  if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY) return "bench quality: skipped; set OPENAI_BASE_URL and OPENAI_API_KEY (and AGENT_MODEL) to measure a real model";
+  if (!env.OPENAI_BASE_URL || !env.OPENAI_API_KEY)
+    return "bench quality: skipped; set OPENAI_BASE_URL and OPENAI_API_KEY (and AGENT_MODEL) to measure a real model";
   return undefined;
 }
 

@@ -5,7 +5,20 @@
  */
 import { join } from "node:path";
 
-const BENCHMARKS = ["load.ts", "ls.ts", "load-codex.ts", "load-claude-code.ts", "handoff.ts", "condense.ts", "kill.ts", "signals.ts", "fuzz-cli.ts", "offline-grade.ts", "offline-speed.ts", "quality.ts"];
+const BENCHMARKS = [
+  "load.ts",
+  "ls.ts",
+  "load-codex.ts",
+  "load-claude-code.ts",
+  "handoff.ts",
+  "condense.ts",
+  "kill.ts",
+  "signals.ts",
+  "fuzz-cli.ts",
+  "offline-grade.ts",
+  "offline-speed.ts",
+  "quality.ts",
+];
 
 const only = process.argv[2];
 for (const file of BENCHMARKS.filter((name) => only === undefined || name.includes(only))) {

@@ -27,7 +27,9 @@ for (let i = 0; i < 1000; i++) await checkpoint();
 const started = performance.now();
 for (let i = 0; i < N; i++) await checkpoint();
 const each = (performance.now() - started) / N;
-console.log(`signals: checkpoint ${(each * 1000).toFixed(1)} µs each; a handoff passes 3 (${(3 * each * 1000).toFixed(1)} µs per run), a dry run or inspect 1`);
+console.log(
+  `signals: checkpoint ${(each * 1000).toFixed(1)} µs each; a handoff passes 3 (${(3 * each * 1000).toFixed(1)} µs per run), a dry run or inspect 1`,
+);
 
 // 2. Start-up: from which delay on is every SIGTERM handled?
 const example = join(REPO, "fixtures", "example.jsonl");
@@ -35,7 +37,12 @@ const rows: string[] = [];
 for (const delay of [0, 5, 10, 15, 20, 30, 50]) {
   const outcomes = { handled: 0, killed: 0, finished: 0 };
   for (let i = 0; i < RUNS; i++) {
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", example, "--engine", "offline", "--dry-run"], { env, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", example, "--engine", "offline", "--dry-run"], {
+      env,
+      stdout: "ignore",
+      stderr: "ignore",
+      stdin: "ignore",
+    });
     if (delay > 0) await Bun.sleep(delay);
     proc.kill("SIGTERM");
     const code = await proc.exited;
@@ -46,30 +53,49 @@ for (const delay of [0, 5, 10, 15, 20, 30, 50]) {
   }
   rows.push(`${delay} ms ${outcomes.handled}/${outcomes.killed}/${outcomes.finished}`);
 }
-console.log(`signals: SIGTERM D ms after spawn (${RUNS} runs each), handled (130) / killed before our first line / run already over: ${rows.join(", ")}`);
+console.log(
+  `signals: SIGTERM D ms after spawn (${RUNS} runs each), handled (130) / killed before our first line / run already over: ${rows.join(", ")}`,
+);
 
 // 3. Latency during the offline engine's computation on a ~16 MB session.
 const dir = mkdtempSync(join(tmpdir(), "agent-bench-signals-"));
 try {
   const filler = "lorem ipsum dolor sit amet ".repeat(55);
   const source = join(dir, "big.jsonl");
-  writeFileSync(source, chain(Array.from({ length: 9000 }, (_, i) => (i % 2 === 0 ? user(i, `step ${i}: ${filler}`) : assistant(i, [text(`done ${i}: ${filler}`)])))));
+  writeFileSync(
+    source,
+    chain(
+      Array.from({ length: 9000 }, (_, i) =>
+        i % 2 === 0 ? user(i, `step ${i}: ${filler}`) : assistant(i, [text(`done ${i}: ${filler}`)]),
+      ),
+    ),
+  );
   const whole: number[] = [];
   const stops: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    const full = Bun.spawn([process.execPath, CLI, "handoff", source, "--engine", "offline", "--dry-run"], { env, stdout: "ignore", stderr: "ignore" });
+    const full = Bun.spawn([process.execPath, CLI, "handoff", source, "--engine", "offline", "--dry-run"], {
+      env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await full.exited;
     const length = performance.now() - t0;
     whole.push(length);
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", source, "--engine", "offline", "--dry-run"], { env, stdout: "ignore", stderr: "ignore" });
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", source, "--engine", "offline", "--dry-run"], {
+      env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await Bun.sleep(length * 0.3);
     const sent = performance.now();
     proc.kill("SIGTERM");
     await proc.exited;
     stops.push(performance.now() - sent);
   }
-  console.log(`signals: offline dry run of a 16 MB session takes ${ms(median(whole))}; SIGTERM at 30% of it ends it ${ms(median(stops))} later (at the next checkpoint)`);
+  console.log(
+    `signals: offline dry run of a 16 MB session takes ${ms(median(whole))}; SIGTERM at 30% of it ends it ${ms(median(stops))} later (at the next checkpoint)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,14 @@
 import type { ConsolaInstance } from "consola/core";
-import { agentEngine, AgentError, estimateTokens, planHandoffRequests, renderAgentPrompt, type AgentName, type DryRunAgentJson, type HandoffInput } from "../core/index.ts";
+import {
+  agentEngine,
+  AgentError,
+  estimateTokens,
+  planHandoffRequests,
+  renderAgentPrompt,
+  type AgentName,
+  type DryRunAgentJson,
+  type HandoffInput,
+} from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
@@ -32,7 +41,12 @@ function executableFor(name: AgentName, options: HandoffOptions, logger: Consola
  * the command line that would start it (stderr), or both in one object with `--json`. Nothing
  * runs; only PATH is looked at.
  */
-export async function printAgentDryRun(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+export async function printAgentDryRun(
+  name: AgentName,
+  input: HandoffInput,
+  options: HandoffOptions,
+  logger: ConsolaInstance,
+): Promise<number> {
   const planned = planHandoffRequests(input);
   const executable = executableFor(name, options, logger);
   const runs = planned.requests.map((request) => {
@@ -42,17 +56,31 @@ export async function printAgentDryRun(name: AgentName, input: HandoffInput, opt
   const estimatedTokens = estimateTokens(input.analysis.context);
   await checkpoint();
   if (options.json) {
-    await printJson({ dryRun: true, engine: name, runs, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed } satisfies DryRunAgentJson);
+    await printJson({
+      dryRun: true,
+      engine: name,
+      runs,
+      plan: planned.lines,
+      estimatedTokens,
+      redacted: planned.redacted,
+      condensed: planned.condensed,
+    } satisfies DryRunAgentJson);
   } else {
     const many = runs.length > 1;
     await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${run.prompt}\n`).join("\n"));
   }
   for (const line of planned.lines) logger.info(line);
   for (const [i, run] of runs.entries()) {
-    const env = Object.entries(run.env).map(([k, v]) => `${k}=${shellQuote(v)} `).join("");
-    logger.info(`${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`);
+    const env = Object.entries(run.env)
+      .map(([k, v]) => `${k}=${shellQuote(v)} `)
+      .join("");
+    logger.info(
+      `${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`,
+    );
   }
   if (planned.redacted > 0) logger.info(`${planned.redacted} likely secret${planned.redacted === 1 ? "" : "s"} replaced by placeholders`);
-  logger.info(`dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`);
+  logger.info(
+    `dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`,
+  );
   return EXIT.ok;
 }

@@ -60,7 +60,14 @@ export function useAgentSandbox(): AgentSandbox {
       return join(root, "work");
     },
     env(extra = {}) {
-      return { PATH: `${join(root, "bin")}:/usr/bin:/bin`, HOME: join(root, "home"), TMPDIR: join(root, "tmp"), NO_COLOR: "1", FAKE_AGENT_LOG: log(), ...extra };
+      return {
+        PATH: `${join(root, "bin")}:/usr/bin:/bin`,
+        HOME: join(root, "home"),
+        TMPDIR: join(root, "tmp"),
+        NO_COLOR: "1",
+        FAKE_AGENT_LOG: log(),
+        ...extra,
+      };
     },
     source(fixture = EXAMPLE) {
       const path = join(root, "work", "source.jsonl");

@@ -12,7 +12,16 @@ const NOW = new Date("2026-11-30T08:00:00.000Z");
 const format = (name: "pi" | "omp" | "claude-code" | "codex"): SessionFormat => {
   const real = FORMATS.find((f) => f.name === name) ?? FORMATS[0];
   if (!real) throw new Error("the table is empty");
-  return { ...real, name, label: `Agent ${name}`, location: { ...real.location, sessionsRoot: () => ["/agents", name], sessionFolder: (p) => ["/agents", name, p.cwd.split("/").at(-1) ?? ""] } };
+  return {
+    ...real,
+    name,
+    label: `Agent ${name}`,
+    location: {
+      ...real.location,
+      sessionsRoot: () => ["/agents", name],
+      sessionFolder: (p) => ["/agents", name, p.cwd.split("/").at(-1) ?? ""],
+    },
+  };
 };
 
 /** The same, for an agent that finds a session by id only in its own folder (Claude Code, Codex). */
@@ -43,29 +52,49 @@ describe("destinationFolder: where the new session goes when -o does not say", (
       { sourcePath: "/tmp/export/s.jsonl", sourceFormat: onlyInItsFolder("claude-code"), target: onlyInItsFolder("claude-code") },
       "/agents/claude-code/app",
     ],
-    ["the same, from a stream", { sourcePath: undefined, sourceFormat: onlyInItsFolder("codex"), target: onlyInItsFolder("codex") }, "/agents/codex/app"],
+    [
+      "the same, from a stream",
+      { sourcePath: undefined, sourceFormat: onlyInItsFolder("codex"), target: onlyInItsFolder("codex") },
+      "/agents/codex/app",
+    ],
   ])("%s", (_, overrides, folder) => {
     expect(destinationFolder(input(overrides), NOW)).toBe(folder);
   });
 
   test.each([undefined, ""])("another agent and a cwd of %p: a usage error saying to use -o", (cwd) => {
     expect(() => destinationFolder(input({ target: format("claude-code"), cwd }), NOW)).toThrow(
-      new AgentError("USAGE", "the session records no working directory, so there is no Agent claude-code folder for it; say where the new session goes with -o"),
+      new AgentError(
+        "USAGE",
+        "the session records no working directory, so there is no Agent claude-code folder for it; say where the new session goes with -o",
+      ),
     );
   });
 
   test("a folder name no file system takes (a deep cwd, named whole) is refused before anything is asked", () => {
     const deep = `/work/${"deep/".repeat(60)}x`;
-    const long = { ...format("omp"), location: { ...format("omp").location, sessionsRoot: () => ["/a"], sessionFolder: (p: { cwd: string }) => ["/a", p.cwd.replaceAll("/", "-")] } };
-    expect(() => destinationFolder(input({ target: long, cwd: deep }), NOW)).toThrow("Agent omp would name a folder after the cwd with more than 255 bytes, which no file system takes; say where the new session goes with -o");
-    expect(() => destinationFolder(input({ target: long, cwd: "/w/a\u0000b" }), NOW)).toThrow("Agent omp would name a folder after the cwd with a NUL character, which no file system takes; say where the new session goes with -o");
+    const long = {
+      ...format("omp"),
+      location: {
+        ...format("omp").location,
+        sessionsRoot: () => ["/a"],
+        sessionFolder: (p: { cwd: string }) => ["/a", p.cwd.replaceAll("/", "-")],
+      },
+    };
+    expect(() => destinationFolder(input({ target: long, cwd: deep }), NOW)).toThrow(
+      "Agent omp would name a folder after the cwd with more than 255 bytes, which no file system takes; say where the new session goes with -o",
+    );
+    expect(() => destinationFolder(input({ target: long, cwd: "/w/a\u0000b" }), NOW)).toThrow(
+      "Agent omp would name a folder after the cwd with a NUL character, which no file system takes; say where the new session goes with -o",
+    );
   });
 
   test("the real formats' folders, with the user's time zone for the date", () => {
     // From a Codex source, every other agent's own folder (Codex to Codex goes beside the source).
     for (const target of FORMATS.filter((f) => f.name !== "codex")) {
       const folder = destinationFolder(input({ sourceFormat: format("codex"), target }), NOW);
-      expect(folder).toBe(join(...target.location.sessionFolder({ ...HOME, cwd: "/work/app", timestamp: NOW, utcOffsetMinutes: -NOW.getTimezoneOffset() })));
+      expect(folder).toBe(
+        join(...target.location.sessionFolder({ ...HOME, cwd: "/work/app", timestamp: NOW, utcOffsetMinutes: -NOW.getTimezoneOffset() })),
+      );
     }
   });
 });

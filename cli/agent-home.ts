@@ -47,7 +47,10 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
     return input.sourcePath === undefined ? input.currentFolder : dirname(input.sourcePath);
   }
   if (input.cwd === undefined || input.cwd === "") {
-    throw new AgentError("USAGE", `the session records no working directory, so there is no ${input.target.label} folder for it; say where the new session goes with -o`);
+    throw new AgentError(
+      "USAGE",
+      `the session records no working directory, so there is no ${input.target.label} folder for it; say where the new session goes with -o`,
+    );
   }
   const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };
   const segments = input.target.location.sessionFolder(place);
@@ -57,7 +60,11 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
   const unusable = segments.find((name) => Buffer.byteLength(name, "utf8") > NAME_MAX_BYTES || name.includes("\0"));
   if (unusable !== undefined) {
     const why = unusable.includes("\0") ? "a NUL character" : `more than ${NAME_MAX_BYTES} bytes`;
-    throw new AgentError("FILE", `${folder}: ${input.target.label} would name a folder after the cwd with ${why}, which no file system takes; say where the new session goes with -o`, { file: folder });
+    throw new AgentError(
+      "FILE",
+      `${folder}: ${input.target.label} would name a folder after the cwd with ${why}, which no file system takes; say where the new session goes with -o`,
+      { file: folder },
+    );
   }
   return folder;
 }

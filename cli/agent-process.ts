@@ -97,7 +97,13 @@ export function runAgentProcess(executable: string, plan: AgentRunPlan, cwd: str
     child.on("close", (code, ended) => {
       signal.removeEventListener("abort", stop);
       clearTimeout(killTimer);
-      resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), exitCode: code, signal: ended, overflowed });
+      resolve({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        exitCode: code,
+        signal: ended,
+        overflowed,
+      });
     });
   });
 }

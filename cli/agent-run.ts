@@ -44,7 +44,10 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
       if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
         const size = plan.stdin.length.toLocaleString("en-US");
-        throw new AgentError("HANDOFF_FAILED", `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`);
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`,
+        );
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
@@ -53,7 +56,11 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
       });
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-      if (run.overflowed) throw new AgentError("HANDOFF_FAILED", `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`);
+      if (run.overflowed)
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`,
+        );
       const outcome = engine.read(run);
       if ("failure" in outcome) {
         removeSavedRequests(outcome.remove ?? [], logger);
@@ -78,7 +85,10 @@ function makeScratchFolder(engine: AgentEngine): string {
   try {
     return mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
   } catch (error) {
-    throw new AgentError("HANDOFF_FAILED", `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`);
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `cannot make a folder for ${engine.command} to run in under ${parent} (${reasonOf(error)}); set TMPDIR to a folder you can write`,
+    );
   }
 }
 
@@ -107,7 +117,13 @@ export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
  * Runs the pipeline with an agent as the model, within --timeout (all its runs together) and
  * cancelled by `cancel` (Ctrl-C): either ends the running agent.
  */
-export async function callAgent(name: AgentName, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<AgentHandoffResult> {
+export async function callAgent(
+  name: AgentName,
+  input: HandoffInput,
+  options: HandoffOptions,
+  logger: ConsolaInstance,
+  cancel: AbortSignal,
+): Promise<AgentHandoffResult> {
   const engine = agentEngine(name);
   const executable = findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
   const deadline = new AbortController();
@@ -117,10 +133,16 @@ export async function callAgent(name: AgentName, input: HandoffInput, options: H
   const reported = { usage: false };
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
-    const result = await runHandoff(input, { complete: createAgentPort(engine, executable, logger, reported), ...realEffects(), signal, notice: (line) => logger.debug(line) });
+    const result = await runHandoff(input, {
+      complete: createAgentPort(engine, executable, logger, reported),
+      ...realEffects(),
+      signal,
+      notice: (line) => logger.debug(line),
+    });
     return { ...result, usageReported: reported.usage };
   } catch (error) {
-    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
+    if (deadline.signal.aborted && !cancel.aborted)
+      throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
     throw error;
   } finally {
     progress.stop();

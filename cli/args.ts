@@ -52,7 +52,12 @@ function flagTable(argsDef: ArgsDef): { long: Map<string, FlagRule>; short: Map<
   for (const [name, def] of Object.entries(argsDef)) {
     if (def.type === "positional") continue;
     const valueHint = "valueHint" in def && typeof def.valueHint === "string" ? def.valueHint : undefined;
-    const rule: FlagRule = { takesValue: def.type === "string" || def.type === "enum", namesSomething: valueHint !== undefined && valueHint in NAMING_HINTS, valueHint, name: kebab(name) };
+    const rule: FlagRule = {
+      takesValue: def.type === "string" || def.type === "enum",
+      namesSomething: valueHint !== undefined && valueHint in NAMING_HINTS,
+      valueHint,
+      name: kebab(name),
+    };
     long.set(kebab(name), rule);
     if (def.type === "boolean") long.set(`no-${kebab(name)}`, rule);
     const alias = "alias" in def ? def.alias : undefined;
@@ -105,7 +110,8 @@ export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): s
         if (!flag.takesValue) continue;
         const attached = letters.slice(j + 1).join("");
         // citty keeps the "=": `-o=x.jsonl` would write a file named "=x.jsonl".
-        if (attached.startsWith("=")) return `option -${letter} takes its value after a space (-${letter} ${attached.slice(1) || "VALUE"}) or as --${flag.name}=${attached.slice(1) || "VALUE"}, not ${arg}`;
+        if (attached.startsWith("="))
+          return `option -${letter} takes its value after a space (-${letter} ${attached.slice(1) || "VALUE"}) or as --${flag.name}=${attached.slice(1) || "VALUE"}, not ${arg}`;
         if (attached !== "") break;
         const next = rawArgs[i + 1];
         if (!isValue(next)) return `option -${letter} needs a value`;
@@ -155,6 +161,9 @@ function isValue(next: string | undefined): boolean {
 function unknownFlagMessage(shown: string, name: string, long: Map<string, FlagRule>): string {
   // `--no-x` forms are only offered for a word that starts like one (`--no-recrod` → `--no-record`).
   const negated = name.startsWith("no");
-  const hint = suggest(name, [...long.keys()].filter((k) => negated || !k.startsWith("no-")));
+  const hint = suggest(
+    name,
+    [...long.keys()].filter((k) => negated || !k.startsWith("no-")),
+  );
   return `unknown option ${shown}${hint ? `; did you mean --${hint}?` : ""}`;
 }

@@ -14,7 +14,12 @@ describe("the compiled binary", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "agent-binary-"));
     server = startFakeOpenAI(() => ({ text: CANNED_DOCUMENT }));
-    const build = Bun.spawnSync(["bun", "run", "build"], { cwd: REPO, stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+    const build = Bun.spawnSync(["bun", "run", "build"], {
+      cwd: REPO,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PATH: process.env.PATH ?? "" },
+    });
     if (build.exitCode !== 0) throw new Error(`bun run build failed:\n${build.stderr.toString()}`);
   });
   afterAll(async () => {

@@ -69,7 +69,8 @@ describe("Claude Code transcripts, as Claude Code loads them", () => {
   });
 
   test("a transcript whose conversation continued elsewhere: one warning naming that session; its name is the title", async () => {
-    const moved = "warning: fixtures/sessions/claude-code/continued.jsonl: line 5: this conversation continued in Claude Code session 5a1b2c3d-0000-4000-8000-0000000000cc; this file holds it only up to then (hand off 5a1b2c3d-0000-4000-8000-0000000000cc.jsonl, in the same project folder, for where it stands now)";
+    const moved =
+      "warning: fixtures/sessions/claude-code/continued.jsonl: line 5: this conversation continued in Claude Code session 5a1b2c3d-0000-4000-8000-0000000000cc; this file holds it only up to then (hand off 5a1b2c3d-0000-4000-8000-0000000000cc.jsonl, in the same project folder, for where it stands now)";
     const { report, warnings } = await inspect("continued.jsonl");
     expect(warnings).toEqual([moved]);
     expect(report.title).toBe("Deploy fix");
@@ -81,7 +82,9 @@ describe("Claude Code transcripts, as Claude Code loads them", () => {
   test("an older Claude Code's compaction: its preface is not the goal", async () => {
     const run = await handoff(fixture("compaction-1.0.jsonl"), "compaction-1.0.jsonl");
     expect(run.code).toBe(0);
-    expect(section(run.stdout, "## Goal")).toBe("The user wants the login bug in src/login.ts fixed, without touching the production database (from the earlier compaction summary).");
+    expect(section(run.stdout, "## Goal")).toBe(
+      "The user wants the login bug in src/login.ts fixed, without touching the production database (from the earlier compaction summary).",
+    );
     expect(run.stdout).not.toContain("This session is being continued");
   });
 
@@ -91,7 +94,9 @@ describe("Claude Code transcripts, as Claude Code loads them", () => {
     expect(report.lastUserRequest).toBe("Now rename cart.ts to basket.ts.");
     const run = await handoff(fixture("queued.jsonl"), "queued.jsonl");
     expect(run.code).toBe(0);
-    expect(section(run.stdout, "## Constraints & Preferences")).toBe('- The user: "Never change the public API of cart.ts, and use pnpm, not npm."');
+    expect(section(run.stdout, "## Constraints & Preferences")).toBe(
+      '- The user: "Never change the public API of cart.ts, and use pnpm, not npm."',
+    );
     expect(section(run.stdout, "## Goal")).toContain("Rename cart.ts to basket.ts.");
     expect(run.stdout).not.toContain("build finished");
   });

@@ -84,7 +84,9 @@ function zshValue(value: ValueKind): string {
 function zshCommand(spec: CommandSpec): string {
   const cases = valueCases(spec, zshValue).map(({ flags, action }) => `        ${flags.join("|")}) ${action}; return ;;`);
   // _describe reads `word:description`; a colon in a description is escaped.
-  const described = spec.flags.flatMap((flag) => flagWords(flag).map((word) => zshQuote(`${word}:${flag.description.replaceAll(":", "\\:")}`)));
+  const described = spec.flags.flatMap((flag) =>
+    flagWords(flag).map((word) => zshQuote(`${word}:${flag.description.replaceAll(":", "\\:")}`)),
+  );
   const argument = spec.argument ? zshValue(spec.argument) : ":";
   return [
     `    ${spec.name})`,
@@ -134,7 +136,8 @@ function fishCommand(spec: CommandSpec): string[] {
     const value = flag.value === undefined ? "" : ` ${fishValue(flag.value)}`;
     return `complete -c agent ${when} ${names}${value} -d ${fishQuote(flag.description)}`;
   });
-  const argument = spec.argument === undefined ? [] : [`complete -c agent ${when} ${spec.argument === "files" ? "-F" : fishValue(spec.argument)}`];
+  const argument =
+    spec.argument === undefined ? [] : [`complete -c agent ${when} ${spec.argument === "files" ? "-F" : fishValue(spec.argument)}`];
   return [...flags, ...argument];
 }
 

@@ -76,7 +76,10 @@ export function completionSpec(commands: readonly CommandHelp[]): CommandSpec[] 
     return {
       name: help.name,
       description: help.summary,
-      flags: [...entries.filter(([, def]) => def.type !== "positional").map(([name, def]) => flagSpec(name, def)), { long: "--help", short: "h", description: "Show this help", value: undefined }],
+      flags: [
+        ...entries.filter(([, def]) => def.type !== "positional").map(([name, def]) => flagSpec(name, def)),
+        { long: "--help", short: "h", description: "Show this help", value: undefined },
+      ],
       // A positional that names its words in its hint (`bash|zsh|fish`) takes those; any other, a file.
       argument: positional && (byHint(positional[1]) ?? "files"),
     };

@@ -50,14 +50,29 @@ describe("bash", () => {
     [[""], ["handoff", "ls", "inspect", "config", "completion", "help", "--help", "--version"]],
     [["ha"], ["handoff"]],
     [["handoff", "--ag"], ["--agent"]],
-    [["handoff", "--no-r"], ["--no-record", "--no-redact"]],
-    [["handoff", "--agent", "c"], ["claude-code", "claude", "codex"]],
+    [
+      ["handoff", "--no-r"],
+      ["--no-record", "--no-redact"],
+    ],
+    [
+      ["handoff", "--agent", "c"],
+      ["claude-code", "claude", "codex"],
+    ],
     [["handoff", "--to", "o"], ["omp"]],
-    [["handoff", "--engine", ""], ["auto", "llm", "offline", "pi", "omp", "claude-code", "claude", "codex"]],
+    [
+      ["handoff", "--engine", ""],
+      ["auto", "llm", "offline", "pi", "omp", "claude-code", "claude", "codex"],
+    ],
     [["handoff", "--session", "b4"], [IDS.other.codex]],
     [["ls", "--agent", "p"], ["pi"]],
-    [["ls", "-"], ["--all", "-a", "--agent", "--long", "-l", "--json", "--quiet", "-q", "--verbose", "-v", "--help", "-h"]],
-    [["completion", ""], ["bash", "zsh", "fish"]],
+    [
+      ["ls", "-"],
+      ["--all", "-a", "--agent", "--long", "-l", "--json", "--quiet", "-q", "--verbose", "-v", "--help", "-h"],
+    ],
+    [
+      ["completion", ""],
+      ["bash", "zsh", "fish"],
+    ],
     [["help", "i"], ["inspect"]],
   ])("agent %p offers %p", (words, offered) => {
     expect(complete(...words)).toEqual(offered);
@@ -112,6 +127,10 @@ describe("what the scripts are made of", () => {
   });
 
   test("a shell we have no script for is a usage error", async () => {
-    expect(await runAgent(["completion", "tcsh"], fake.env())).toEqual({ code: 2, stdout: "", stderr: 'error: agent completion takes bash, zsh or fish, not "tcsh"\n' });
+    expect(await runAgent(["completion", "tcsh"], fake.env())).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'error: agent completion takes bash, zsh or fish, not "tcsh"\n',
+    });
   });
 });

@@ -15,7 +15,8 @@ const COMPLETION_ARGS = {
 export const COMPLETION_HELP: CommandHelp = {
   name: "completion",
   summary: "Print a shell completion script (bash, zsh or fish)",
-  description: "Print a script that completes agent's commands, flags, agent names (--agent, --to) and session ids (--session) in your shell.",
+  description:
+    "Print a script that completes agent's commands, flags, agent names (--agent, --to) and session ids (--session) in your shell.",
   args: COMPLETION_ARGS,
   sections: [
     {

@@ -19,8 +19,14 @@ describe("configPath", () => {
 
 describe("keyLines", () => {
   test("finds each top-level key in the ways TOML writes one", () => {
-    const text = ['# settings', 'model = "m"', '  "base-url"="http://h/v1"', "context-window.x = 1", "[engine]", "[[to]]"].join("\n");
-    expect(keyLines(text, ["model", "base-url", "context-window", "engine", "to", "missing"])).toEqual({ model: 2, "base-url": 3, "context-window": 4, engine: 5, to: 6 });
+    const text = ["# settings", 'model = "m"', '  "base-url"="http://h/v1"', "context-window.x = 1", "[engine]", "[[to]]"].join("\n");
+    expect(keyLines(text, ["model", "base-url", "context-window", "engine", "to", "missing"])).toEqual({
+      model: 2,
+      "base-url": 3,
+      "context-window": 4,
+      engine: 5,
+      to: 6,
+    });
   });
 
   test("a key that only appears inside a value or a comment is not found there", () => {
@@ -79,7 +85,11 @@ describe("loadConfigFile", () => {
   test("a file is parsed, with the line of each key", () => {
     const path = join(dir, "config.toml");
     writeFileSync(path, '# mine\nmodel = "qwen3:8b"\n\ncontext-window = 32_768\n');
-    expect(loadConfigFile(path)).toEqual({ path, data: { model: "qwen3:8b", "context-window": 32768 }, lines: { model: 2, "context-window": 4 } });
+    expect(loadConfigFile(path)).toEqual({
+      path,
+      data: { model: "qwen3:8b", "context-window": 32768 },
+      lines: { model: 2, "context-window": 4 },
+    });
   });
 
   test("a syntax error names the file, the line and what is wrong", () => {
@@ -90,7 +100,7 @@ describe("loadConfigFile", () => {
 
   test("a secret the parser would quote is not echoed", () => {
     const path = join(dir, "config.toml");
-    writeFileSync(path, 'ghp_0123456789abcdefghijABCDEFGHIJ012345 = 1\nghp_0123456789abcdefghijABCDEFGHIJ012345 = 2\n');
+    writeFileSync(path, "ghp_0123456789abcdefghijABCDEFGHIJ012345 = 1\nghp_0123456789abcdefghijABCDEFGHIJ012345 = 2\n");
     const message = usageError(path);
     expect(message).toStartWith(`${path}:2: not valid TOML: `);
     expect(message).not.toContain("ghp_0123456789");

@@ -42,7 +42,10 @@ describe("agent config", () => {
   });
 
   test("--json: each setting's value and where it came from (flag, environment, file with its line, default)", async () => {
-    const { path, env } = withConfig('# mine\nmodel = "file-model"\ncontext-window = 32768\n', { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "sk-config-test-0123456789" });
+    const { path, env } = withConfig('# mine\nmodel = "file-model"\ncontext-window = 32768\n', {
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      OPENAI_API_KEY: "sk-config-test-0123456789",
+    });
     const run = await runAgent(["config", "--json", "-m", "flag-model"], env);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain("sk-config-test");
@@ -126,7 +129,11 @@ describe("agent config", () => {
 
   test("a word after it is a usage error", async () => {
     const { env } = withConfig(undefined);
-    expect(await runAgent(["config", "show"], env)).toEqual({ code: 2, stdout: "", stderr: 'error: unexpected argument "show": this command takes no arguments (see agent config --help)\n' });
+    expect(await runAgent(["config", "show"], env)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'error: unexpected argument "show": this command takes no arguments (see agent config --help)\n',
+    });
   });
 });
 
@@ -161,10 +168,19 @@ describe("secrets in every field of the config file are never printed", () => {
 
 describe("a config file agent handoff cannot use stops the run before anything is read or sent", () => {
   const CASES: [string, string, (path: string) => string][] = [
-    ["an unknown key", 'model = "m"\nbase_url = "http://h/v1"\n', (p) => `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
-    ["a bad value", "context-window = \"32k\"\n", (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
+    [
+      "an unknown key",
+      'model = "m"\nbase_url = "http://h/v1"\n',
+      (p) =>
+        `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+    ],
+    ["a bad value", 'context-window = "32k"\n', (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],
-    ["the API key", '\napi-key = "sk-live-abcdef0123456789"\n', (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`],
+    [
+      "the API key",
+      '\napi-key = "sk-live-abcdef0123456789"\n',
+      (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`,
+    ],
   ];
 
   test.each(CASES)("%s: exit 2, one line naming the file and line, for handoff and config alike", async (_, text, message) => {
@@ -203,7 +219,7 @@ describe("agent handoff uses the config file", () => {
     expect(readdirSync(sandbox.dir).filter((f) => f !== "source.jsonl")).toHaveLength(2);
   });
 
-  test("engine = \"offline\" in the file: no model is asked, and no notice is printed", async () => {
+  test('engine = "offline" in the file: no model is asked, and no notice is printed', async () => {
     const { env } = withConfig('engine = "offline"\n', { OPENAI_API_KEY: "sk-unused-0123456789" });
     const run = await runAgent(["handoff", sandbox.source(EXAMPLE), "--no-record", "--json"], env);
     expect(run.code).toBe(0);

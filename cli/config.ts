@@ -95,7 +95,14 @@ function binReports(settings: Settings, clean: Clean): Pick<ConfigJson["settings
 }
 
 /** What `agent config --json` prints; URLs without credentials or query values. */
-export function buildConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false): ConfigJson {
+export function buildConfigReport(
+  settings: Settings,
+  file: { path: string; found: boolean },
+  apiKeySet: boolean,
+  engine: Engine | undefined,
+  clean: Clean,
+  asked = false,
+): ConfigJson {
   const baseUrl = settings.baseUrl.value;
   return {
     configFile: file.path,
@@ -113,10 +120,18 @@ export function buildConfigReport(settings: Settings, file: { path: string; foun
 }
 
 /** The same, as a table a person reads: setting, value, where it came from. */
-export function renderConfigReport(settings: Settings, file: { path: string; found: boolean }, apiKeySet: boolean, engine: Engine | undefined, clean: Clean, asked = false): string {
+export function renderConfigReport(
+  settings: Settings,
+  file: { path: string; found: boolean },
+  apiKeySet: boolean,
+  engine: Engine | undefined,
+  clean: Clean,
+  asked = false,
+): string {
   const baseUrl = settings.baseUrl.value;
   const chosen = settings.engine.value;
-  const engineText = chosen !== "auto" ? chosen : engine === "offline" ? "auto (offline: no model configured)" : `auto (${engine ?? "unresolved"})`;
+  const engineText =
+    chosen !== "auto" ? chosen : engine === "offline" ? "auto (offline: no model configured)" : `auto (${engine ?? "unresolved"})`;
   const rows: [string, string, string][] = [
     ["model", asked ? ASKED : clean(settings.model.value), describeSource(settings.model.source)],
     ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
@@ -124,12 +139,18 @@ export function renderConfigReport(settings: Settings, file: { path: string; fou
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
     // An agent's executable only when one is named: most people use the one on PATH.
-    ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] => (bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]])),
+    ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] =>
+      bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]],
+    ),
     ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
   ];
   const name = Math.max(...rows.map(([n]) => n.length));
   const value = Math.max(...rows.map(([, v]) => v.length));
-  const lines = [`config file  ${file.path}${file.found ? "" : " (none)"}`, "", ...rows.map(([n, v, from]) => `${n.padEnd(name)}  ${v.padEnd(value)}  ${from}`)];
+  const lines = [
+    `config file  ${file.path}${file.found ? "" : " (none)"}`,
+    "",
+    ...rows.map(([n, v, from]) => `${n.padEnd(name)}  ${v.padEnd(value)}  ${from}`),
+  ];
   return `${lines.join("\n")}\n`;
 }
 
@@ -156,7 +177,9 @@ export const configCommand = defineCommand({
     const redactor = createRedactor();
     const clean = (text: string) => withhold(redactor.redact(text));
     const asked = modelAskedOfEndpoint(settings, process.env);
-    await (args.json ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)) : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)));
+    await (args.json
+      ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean, asked))
+      : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)));
     return EXIT.ok;
   },
 });

@@ -5,7 +5,20 @@
  * lists what is a session of the folder and nothing else, and `agent handoff` picks the right one.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentName } from "../core/index.ts";
@@ -32,27 +45,43 @@ async function listedIds(home: FakeHome, cwd: string, args: string[] = []): Prom
 }
 
 const APP_IDS = [IDS.app["claude-code"], IDS.app.pi, IDS.app.codex, IDS.app.omp, OLDER_PI];
-const PI_HEADER = (id: string, cwd: string) => `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-30T10:00:00.000Z", cwd })}\n`;
+const PI_HEADER = (id: string, cwd: string) =>
+  `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-30T10:00:00.000Z", cwd })}\n`;
 
 describe("files in an agent's folder that are no sessions to list", () => {
   test.each<[string, (piFolder: string, home: FakeHome) => void]>([
-    ["a named pipe called x.jsonl (never opened in a way that waits for a writer)", (folder) => Bun.spawnSync(["mkfifo", join(folder, "fifo.jsonl")])],
-    ["a link to a named pipe", (folder, home) => {
-      Bun.spawnSync(["mkfifo", join(home.home, "pipe")]);
-      symlinkSync(join(home.home, "pipe"), join(folder, "pipe-link.jsonl"));
-    }],
+    [
+      "a named pipe called x.jsonl (never opened in a way that waits for a writer)",
+      (folder) => Bun.spawnSync(["mkfifo", join(folder, "fifo.jsonl")]),
+    ],
+    [
+      "a link to a named pipe",
+      (folder, home) => {
+        Bun.spawnSync(["mkfifo", join(home.home, "pipe")]);
+        symlinkSync(join(home.home, "pipe"), join(folder, "pipe-link.jsonl"));
+      },
+    ],
     ["a link to a folder, named like a session", (folder, home) => symlinkSync(home.app, join(folder, "dir-link.jsonl"))],
     ["a dangling link", (folder, home) => symlinkSync(join(home.home, "gone.jsonl"), join(folder, "dangling.jsonl"))],
-    ["a first line of 9 MB with no end", (folder) => {
-      const fd = openSync(join(folder, "huge.jsonl"), "w");
-      writeSync(fd, '{"type":"session","version":3,"id":"d0000000-0000-4000-8000-000000000000","pad":"');
-      ftruncateSync(fd, 9 * 1024 * 1024);
-      closeSync(fd);
-    }],
-    ["a session whose recorded cwd is relative (. would be whichever folder we run in)", (folder) => {
-      writeFileSync(join(folder, "relative.jsonl"), PI_HEADER("d1000000-0000-4000-8000-000000000000", "."));
-    }],
-    ["a session whose recorded cwd is empty", (folder) => writeFileSync(join(folder, "empty-cwd.jsonl"), PI_HEADER("d2000000-0000-4000-8000-000000000000", ""))],
+    [
+      "a first line of 9 MB with no end",
+      (folder) => {
+        const fd = openSync(join(folder, "huge.jsonl"), "w");
+        writeSync(fd, '{"type":"session","version":3,"id":"d0000000-0000-4000-8000-000000000000","pad":"');
+        ftruncateSync(fd, 9 * 1024 * 1024);
+        closeSync(fd);
+      },
+    ],
+    [
+      "a session whose recorded cwd is relative (. would be whichever folder we run in)",
+      (folder) => {
+        writeFileSync(join(folder, "relative.jsonl"), PI_HEADER("d1000000-0000-4000-8000-000000000000", "."));
+      },
+    ],
+    [
+      "a session whose recorded cwd is empty",
+      (folder) => writeFileSync(join(folder, "empty-cwd.jsonl"), PI_HEADER("d2000000-0000-4000-8000-000000000000", "")),
+    ],
   ])("%s: left out, the folder's sessions listed as ever", async (_, plant) => {
     const home = fakeHome();
     plant(join(home.paths[IDS.app.pi] ?? "", ".."), home);
@@ -82,7 +111,9 @@ describe("ids for shell completion (agent ls --all --ids)", () => {
     const piFolder = join(home.paths[IDS.app.pi] ?? "", "..");
     writeFileSync(join(piFolder, "odd-id.jsonl"), PI_HEADER(id, home.app));
     const ids = await runAgent(["ls", "--all", "--ids"], home.env(), home.app);
-    expect(ids.stdout.split("\n").filter(Boolean).sort()).toEqual([...Object.values(IDS.app), ...Object.values(IDS.other), OLDER_PI].sort());
+    expect(ids.stdout.split("\n").filter(Boolean).sort()).toEqual(
+      [...Object.values(IDS.app), ...Object.values(IDS.other), OLDER_PI].sort(),
+    );
     const script = (await runAgent(["completion", "bash"], home.env(), home.app)).stdout;
     const file = join(home.home, "completion.bash");
     writeFileSync(file, script);
@@ -105,7 +136,9 @@ describe("one id in two files", () => {
     const run = await runAgent(["handoff", "--session", wanted(IDS.app.pi)], home.env(), home.app);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toStartWith(`error: --session ${wanted(IDS.app.pi)} is the id of 2 session files; name the one to hand off by its path:\n`);
+    expect(run.stderr).toStartWith(
+      `error: --session ${wanted(IDS.app.pi)} is the id of 2 session files; name the one to hand off by its path:\n`,
+    );
     expect(run.stderr).toContain(`${IDS.app.pi}  ${source}\n`);
     expect(run.stderr).toContain(`${IDS.app.pi}  ${copy}`);
   });
@@ -113,7 +146,7 @@ describe("one id in two files", () => {
 
 describe("a folder named with characters a shell or a terminal would act on", () => {
   test.each<[string, string]>([
-    ["quotes, $, a backtick and spaces", "it's \"my\" $HOME `x` dir"],
+    ["quotes, $, a backtick and spaces", 'it\'s "my" $HOME `x` dir'],
     ["a tab and non-Latin letters", "日本\tcafé"],
     ["a leading dash", "-rf"],
   ])("%s: every agent's session is found, and the command to continue quotes the folder", async (_, name) => {
@@ -123,10 +156,15 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     mkdirSync(cwd, { recursive: true });
     const agents: AgentName[] = ["pi", "omp", "claude-code", "codex"];
     for (const [i, agent] of agents.entries()) {
-      plantSession({ home, env: {}, tmpdir: realpathSync(tmpdir()) }, { agent, id: `e${i}000000-0000-4000-8000-000000000000`, cwd, mtime: 1_789_900_000 + i });
+      plantSession(
+        { home, env: {}, tmpdir: realpathSync(tmpdir()) },
+        { agent, id: `e${i}000000-0000-4000-8000-000000000000`, cwd, mtime: 1_789_900_000 + i },
+      );
     }
     const run = await runAgent(["ls", "--json"], cleanEnv(home), cwd);
-    expect(JSON.parse(run.stdout).map((s: { agent: string; cwd: string }) => [s.agent, s.cwd])).toEqual([...agents].reverse().map((agent) => [agent, cwd]));
+    expect(JSON.parse(run.stdout).map((s: { agent: string; cwd: string }) => [s.agent, s.cwd])).toEqual(
+      [...agents].reverse().map((agent) => [agent, cwd]),
+    );
     const handoff = await runAgent(["handoff", "--no-record", "--engine", "offline", "--json"], cleanEnv(home), home);
     expect(handoff.code).toBe(2);
     const here = await runAgent(["handoff", "--no-record", "--engine", "offline", "--json"], cleanEnv(home), cwd);
@@ -134,7 +172,11 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     const out = JSON.parse(here.stdout);
     expect(out.resume).toEqual({ argv: ["codex", "resume", out.sessionId], cwd });
     // Run from elsewhere, the line to paste goes to the folder first, quoted for a POSIX shell.
-    const elsewhere = await runAgent(["handoff", "--no-record", "--engine", "offline", "--session", "e0000000-0000-4000-8000-000000000000"], cleanEnv(home), home);
+    const elsewhere = await runAgent(
+      ["handoff", "--no-record", "--engine", "offline", "--session", "e0000000-0000-4000-8000-000000000000"],
+      cleanEnv(home),
+      home,
+    );
     expect(elsewhere.code).toBe(0);
     const line = /Continue with: (.*)\n/.exec(elsewhere.stderr)?.[1] ?? "";
     const shell = Bun.spawnSync(["/bin/sh", "-c", line.replace(/ && pi .*/, " && pwd")], { env: cleanEnv(home) });
@@ -147,7 +189,11 @@ describe("a home with nothing in it", () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-bare-home-")));
     made.push(home);
     const ls = await runAgent(["ls", "--json", "--all"], cleanEnv(home), home);
-    expect(ls).toEqual({ code: 0, stdout: "[]\n", stderr: `no sessions (looked in ${join(home, ".pi", "agent", "sessions")}, ${join(home, ".omp", "agent", "sessions")}, ${join(home, ".claude", "projects")}, ${join(home, ".codex", "sessions")})\n` });
+    expect(ls).toEqual({
+      code: 0,
+      stdout: "[]\n",
+      stderr: `no sessions (looked in ${join(home, ".pi", "agent", "sessions")}, ${join(home, ".omp", "agent", "sessions")}, ${join(home, ".claude", "projects")}, ${join(home, ".codex", "sessions")})\n`,
+    });
     const handoff = await runAgent(["handoff"], cleanEnv(home), home);
     expect(handoff.code).toBe(2);
     expect(handoff.stdout).toBe("");

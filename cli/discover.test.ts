@@ -79,7 +79,9 @@ describe("agent ls: the sessions that worked in the current folder, newest first
     const run = await runAgent(["ls", "--agent", "omp"], fake.env(), fake.app);
     const path = fake.paths[IDS.app.omp] ?? "";
     const bytes = statSync(path).size;
-    expect(run.stdout).toBe(`${[new Date((T0 + 10) * 1000).toISOString(), "omp", IDS.app.omp, bytes, Math.ceil(bytes / 4), "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.", fake.app, path].join("\t")}\n`);
+    expect(run.stdout).toBe(
+      `${[new Date((T0 + 10) * 1000).toISOString(), "omp", IDS.app.omp, bytes, Math.ceil(bytes / 4), "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.", fake.app, path].join("\t")}\n`,
+    );
   });
 
   test("a session that recorded the folder through a link is the folder's too; the folder reached through a link is the same folder", async () => {
@@ -95,7 +97,11 @@ describe("agent ls: the sessions that worked in the current folder, newest first
     cpSync(join(fake.home, ".codex"), join(moved, "codex"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
     cpSync(join(fake.home, ".pi", "agent"), join(moved, "pi"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
     try {
-      const env = fake.env({ CLAUDE_CONFIG_DIR: join(moved, "claude"), CODEX_HOME: join(moved, "codex"), PI_CODING_AGENT_DIR: join(moved, "pi") });
+      const env = fake.env({
+        CLAUDE_CONFIG_DIR: join(moved, "claude"),
+        CODEX_HOME: join(moved, "codex"),
+        PI_CODING_AGENT_DIR: join(moved, "pi"),
+      });
       const found = await runAgent(["ls", "--json"], env, fake.app);
       const paths: string[] = JSON.parse(found.stdout).map((s: { path: string }) => s.path);
       // PI_CODING_AGENT_DIR is omp's override too: pi's folder now holds pi's sessions only.
@@ -181,14 +187,30 @@ describe("agent handoff without a path", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toStartWith("error: --session b matches 4 sessions; give more of the id:\n");
-    for (const agent of ["pi", "omp", "claude-code", "codex"] as const) expect(run.stderr).toContain(`${IDS.other[agent]}  ${fake.paths[IDS.other[agent]]}`);
+    for (const agent of ["pi", "omp", "claude-code", "codex"] as const)
+      expect(run.stderr).toContain(`${IDS.other[agent]}  ${fake.paths[IDS.other[agent]]}`);
     expect(readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort()).toEqual(before);
   });
 
   test.each<[string, string[], (home: FakeHome) => string]>([
-    ["no session worked in the folder", [], (h) => `error: no session of pi, omp, Claude Code or Codex worked in ${h.empty} (looked in ${join(h.home, ".pi", "agent", "sessions", `--${h.empty.slice(1).replaceAll("/", "-")}--`)}, `],
-    ["no session of that agent", ["--agent", "omp"], (h) => `error: no omp session worked in ${h.empty} (looked in ${join(h.home, ".omp", "agent", "sessions", "-work-empty")}); name a session file or use --session <id> (agent ls --all lists them)\n`],
-    ["no id starts so", ["--session", "ffff"], (h) => `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); name a session file`],
+    [
+      "no session worked in the folder",
+      [],
+      (h) =>
+        `error: no session of pi, omp, Claude Code or Codex worked in ${h.empty} (looked in ${join(h.home, ".pi", "agent", "sessions", `--${h.empty.slice(1).replaceAll("/", "-")}--`)}, `,
+    ],
+    [
+      "no session of that agent",
+      ["--agent", "omp"],
+      (h) =>
+        `error: no omp session worked in ${h.empty} (looked in ${join(h.home, ".omp", "agent", "sessions", "-work-empty")}); name a session file or use --session <id> (agent ls --all lists them)\n`,
+    ],
+    [
+      "no id starts so",
+      ["--session", "ffff"],
+      (h) =>
+        `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); name a session file`,
+    ],
   ])("none found (%s): exit 2 with where it looked", async (_, args, message) => {
     const run = await runAgent(["handoff", ...args], fake.env(), fake.empty);
     expect(run.code).toBe(2);
@@ -197,7 +219,10 @@ describe("agent handoff without a path", () => {
   });
 
   test.each<[string[], string]>([
-    [["handoff", "x.jsonl", "--agent", "pi"], "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them\n"],
+    [
+      ["handoff", "x.jsonl", "--agent", "pi"],
+      "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them\n",
+    ],
     [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both\n"],
     [["handoff", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider"\n'],
     [["ls", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider"\n'],
@@ -239,4 +264,3 @@ describe("after a handoff, the new session is the one the agent continues", () =
     }
   });
 });
-

@@ -26,8 +26,18 @@ export interface FakeHome {
 
 /** `<agent letter>…`: ids that tell at a glance whose and which folder's they are. */
 export const IDS = {
-  app: { pi: "a1000000-0000-4000-8000-000000000001", omp: "a2000000-0000-4000-8000-000000000002", "claude-code": "a3000000-0000-4000-8000-000000000003", codex: "a4000000-0000-4000-8000-000000000004" },
-  other: { pi: "b1000000-0000-4000-8000-000000000001", omp: "b2000000-0000-4000-8000-000000000002", "claude-code": "b3000000-0000-4000-8000-000000000003", codex: "b4000000-0000-4000-8000-000000000004" },
+  app: {
+    pi: "a1000000-0000-4000-8000-000000000001",
+    omp: "a2000000-0000-4000-8000-000000000002",
+    "claude-code": "a3000000-0000-4000-8000-000000000003",
+    codex: "a4000000-0000-4000-8000-000000000004",
+  },
+  other: {
+    pi: "b1000000-0000-4000-8000-000000000001",
+    omp: "b2000000-0000-4000-8000-000000000002",
+    "claude-code": "b3000000-0000-4000-8000-000000000003",
+    codex: "b4000000-0000-4000-8000-000000000004",
+  },
 } satisfies Record<string, Record<AgentName, string>>;
 
 /**
@@ -66,8 +76,14 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
   // A subagent's transcript, where Claude Code 2.1.328 keeps them and where older versions did.
   const subagents = join(claudeProject, IDS.app["claude-code"], "subagents");
   mkdirSync(subagents, { recursive: true });
-  writeFileSync(join(subagents, "agent-a1.jsonl"), `${JSON.stringify({ type: "user", isSidechain: true, uuid: "u1", parentUuid: null, sessionId: IDS.app["claude-code"], cwd: "/x", message: { role: "user", content: "sub" } })}\n`);
-  writeFileSync(join(claudeProject, "agent-a2.jsonl"), `${JSON.stringify({ type: "user", isSidechain: true, uuid: "u2", parentUuid: null, sessionId: IDS.app["claude-code"], cwd: "/x", message: { role: "user", content: "sub" } })}\n`);
+  writeFileSync(
+    join(subagents, "agent-a1.jsonl"),
+    `${JSON.stringify({ type: "user", isSidechain: true, uuid: "u1", parentUuid: null, sessionId: IDS.app["claude-code"], cwd: "/x", message: { role: "user", content: "sub" } })}\n`,
+  );
+  writeFileSync(
+    join(claudeProject, "agent-a2.jsonl"),
+    `${JSON.stringify({ type: "user", isSidechain: true, uuid: "u2", parentUuid: null, sessionId: IDS.app["claude-code"], cwd: "/x", message: { role: "user", content: "sub" } })}\n`,
+  );
   // Not sessions: a file that is not JSON, an empty one, a pi file whose first line is no header.
   const piFolder = join(paths[IDS.app.pi] ?? "", "..");
   writeFileSync(join(piFolder, "notes.jsonl"), "not a session\n");
@@ -76,7 +92,10 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
   // Links: one leading out of the agent's folder, and a loop.
   const outside = join(home, "outside");
   mkdirSync(outside, { recursive: true });
-  writeFileSync(join(outside, "2026-01-01T00-00-00-000Z_c0000000-0000-4000-8000-000000000000.jsonl"), `${JSON.stringify({ type: "session", version: 3, id: "c0000000-0000-4000-8000-000000000000", cwd: join(home, "work", "app") })}\n`);
+  writeFileSync(
+    join(outside, "2026-01-01T00-00-00-000Z_c0000000-0000-4000-8000-000000000000.jsonl"),
+    `${JSON.stringify({ type: "session", version: 3, id: "c0000000-0000-4000-8000-000000000000", cwd: join(home, "work", "app") })}\n`,
+  );
   symlinkSync(outside, join(home, ".pi", "agent", "sessions", "--linked-out--"));
   symlinkSync(join(outside, "2026-01-01T00-00-00-000Z_c0000000-0000-4000-8000-000000000000.jsonl"), join(piFolder, "linked-out.jsonl"));
   const day = join(paths[IDS.app.codex] ?? "", "..");

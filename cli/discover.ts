@@ -89,7 +89,15 @@ function isKind(path: string, kind: "folder" | "file"): boolean {
  * followed when what it points to lies inside the root and was not walked already (so no link
  * leads out, and none round in a loop); a folder that cannot be read is reported and passed over.
  */
-function walk(dir: string, depth: number, rootReal: string, isSessionName: (name: string) => boolean, seen: Set<string>, out: Found[], warn: Warn): void {
+function walk(
+  dir: string,
+  depth: number,
+  rootReal: string,
+  isSessionName: (name: string) => boolean,
+  seen: Set<string>,
+  out: Found[],
+  warn: Warn,
+): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -120,7 +128,8 @@ function searchFolders(format: SessionFormat, home: AgentHome, scope: DiscoveryS
   const layout = format.location.sessionFiles(home);
   const root = joinSegments(format.location.sessionsRoot(home));
   if (scope.cwd === undefined || !format.location.filesByCwd) return { folders: [root], depth: layout.folders };
-  const place = (cwd: string) => joinSegments(format.location.sessionFolder({ ...home, cwd, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() }));
+  const place = (cwd: string) =>
+    joinSegments(format.location.sessionFolder({ ...home, cwd, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() }));
   const folders = [...new Set([scope.cwd, ...(scope.cwdAliases ?? [])].map(place))];
   return { folders, depth: 0 };
 }
@@ -193,7 +202,14 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     }
     if (seen === undefined) continue;
     if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
-    sessions.push({ format, path: candidate.path, bytes: seen.ends.bytes, textBytes: seen.ends.textBytes, mtimeMs: seen.ends.mtimeMs, glance: seen.glance });
+    sessions.push({
+      format,
+      path: candidate.path,
+      bytes: seen.ends.bytes,
+      textBytes: seen.ends.textBytes,
+      mtimeMs: seen.ends.mtimeMs,
+      glance: seen.glance,
+    });
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   return { sessions, lookedIn };

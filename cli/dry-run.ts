@@ -29,7 +29,9 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
     // A signal that came while the document was computed ends the run before anything prints.
     await checkpoint();
-    await (options.json ? printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson) : printText(`${document}\n`));
+    await (options.json
+      ? printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson)
+      : printText(`${document}\n`));
     logger.info("dry run: the offline engine sends nothing; nothing written");
     return EXIT.ok;
   }
@@ -37,15 +39,28 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
   const estimatedTokens = estimateTokens(input.analysis.context);
   await checkpoint();
   if (options.json) {
-    const report: DryRunRequestsJson = { dryRun: true, engine: "llm", requests: planned.requests, plan: planned.lines, estimatedTokens, redacted: planned.redacted, condensed: planned.condensed };
+    const report: DryRunRequestsJson = {
+      dryRun: true,
+      engine: "llm",
+      requests: planned.requests,
+      plan: planned.lines,
+      estimatedTokens,
+      redacted: planned.redacted,
+      condensed: planned.condensed,
+    };
     await printJson(report);
   } else {
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
     await printJson(printed, { indent: 2 });
   }
   for (const line of planned.lines) logger.info(line);
-  if (options.model === undefined && options.baseUrl !== undefined) logger.info(`no model named: the model is asked of ${describeUrl(options.baseUrl)} (its list of models) when the handoff runs; nothing is contacted now`);
+  if (options.model === undefined && options.baseUrl !== undefined)
+    logger.info(
+      `no model named: the model is asked of ${describeUrl(options.baseUrl)} (its list of models) when the handoff runs; nothing is contacted now`,
+    );
   if (planned.redacted > 0) logger.info(`${plural(planned.redacted, "likely secret")} replaced by placeholders`);
-  logger.info(`dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`);
+  logger.info(
+    `dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`,
+  );
   return EXIT.ok;
 }

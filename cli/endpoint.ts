@@ -70,7 +70,11 @@ function seconds(ms: number): string {
 /** An attempt that fell silent for `silenceMs` (tried again, as the policy says). */
 export function silenceFailure(where: string, silenceMs: number, timeoutMs: number): Failure {
   const shareOfTimeout = silenceMs < timeoutMs ? `, its share of --timeout ${seconds(timeoutMs)}` : "";
-  return { error: new AgentError("HANDOFF_FAILED", `${where} sent nothing for ${seconds(silenceMs)}${shareOfTimeout}`), cause: { kind: "silence" }, headers: undefined };
+  return {
+    error: new AgentError("HANDOFF_FAILED", `${where} sent nothing for ${seconds(silenceMs)}${shareOfTimeout}`),
+    cause: { kind: "silence" },
+    headers: undefined,
+  };
 }
 
 function plural(n: number, word: string): string {
@@ -125,7 +129,11 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
  * `isRetryable` accepts, with backoff; each retry and its cause on `-v`, and the final error says
  * how many attempts were made. An attempt fails with a `Failure`; anything else goes through.
  */
-export async function withRetries<T>(attempt: () => Promise<T>, options: Pick<EndpointOptions, "retries" | "logger">, signal: AbortSignal | undefined): Promise<T> {
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  options: Pick<EndpointOptions, "retries" | "logger">,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   const attempts = options.retries + 1;
   for (let n = 1; ; n++) {
     try {
@@ -133,7 +141,11 @@ export async function withRetries<T>(attempt: () => Promise<T>, options: Pick<En
     } catch (thrown) {
       if (!isFailure(thrown)) throw thrown;
       if (!isRetryable(thrown.cause)) throw thrown.error;
-      if (n >= attempts) throw new AgentError("HANDOFF_FAILED", `${thrown.error.message} (gave up after ${plural(n, "attempt")}${options.retries === 0 ? "; --retries 0" : ""})`);
+      if (n >= attempts)
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `${thrown.error.message} (gave up after ${plural(n, "attempt")}${options.retries === 0 ? "; --retries 0" : ""})`,
+        );
       const delay = retryDelayMs(thrown.headers, n);
       options.logger.debug(`attempt ${n} of ${attempts} failed: ${thrown.error.message}; retrying in ${(delay / 1000).toFixed(1)}s`);
       await sleep(delay, signal);

@@ -33,7 +33,9 @@ describe("choosing the engine", () => {
   });
 
   test("an unknown engine is refused by name", () => {
-    expect(() => resolveEngine("gpt", {})).toThrow('--engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"');
+    expect(() => resolveEngine("gpt", {})).toThrow(
+      '--engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"',
+    );
   });
 
   test.each([
@@ -54,6 +56,8 @@ describe("choosing the engine", () => {
 
   test("auto never picks an agent; its offline notice names the one installed", () => {
     expect(noModelNotice(undefined)).toBe("no model configured: the offline engine writes the handoff (see agent config)");
-    expect(noModelNotice({ name: "codex", label: "Codex" })).toBe("no model configured: the offline engine writes the handoff (see agent config); Codex is installed: --engine codex has it write the handoff");
+    expect(noModelNotice({ name: "codex", label: "Codex" })).toBe(
+      "no model configured: the offline engine writes the handoff (see agent config); Codex is installed: --engine codex has it write the handoff",
+    );
   });
 });

@@ -4,7 +4,8 @@ import { ENGINE_CHOICES } from "./settings.ts";
 /** Who writes the document: a model endpoint, code, or an installed agent's own CLI (see cli/agent-run.ts). */
 export type Engine = "llm" | "offline" | AgentName;
 
-const HOW_TO_CONFIGURE = "set OPENAI_API_KEY (and --base-url or OPENAI_BASE_URL for an endpoint other than OpenAI; a local server needs only the URL)";
+const HOW_TO_CONFIGURE =
+  "set OPENAI_API_KEY (and --base-url or OPENAI_BASE_URL for an endpoint other than OpenAI; a local server needs only the URL)";
 
 /** Said once per run when nobody asked for an engine and no model is configured: short, since every offline run prints it. */
 export const NO_MODEL_NOTICE = "no model configured: the offline engine writes the handoff (see agent config)";
@@ -20,7 +21,9 @@ export function isAgentEngine(engine: Engine): engine is AgentName {
  * user's subscription unasked).
  */
 export function noModelNotice(installed: { name: AgentName; label: string } | undefined): string {
-  return installed === undefined ? NO_MODEL_NOTICE : `${NO_MODEL_NOTICE}; ${installed.label} is installed: --engine ${installed.name} has it write the handoff`;
+  return installed === undefined
+    ? NO_MODEL_NOTICE
+    : `${NO_MODEL_NOTICE}; ${installed.label} is installed: --engine ${installed.name} has it write the handoff`;
 }
 
 /**
@@ -30,7 +33,11 @@ export function noModelNotice(installed: { name: AgentName; label: string } | un
  * spelling `--to` takes) is used only when named. `said` is how the choice was written, for
  * the message when `llm` cannot be honoured (`--engine llm`, `AGENT_ENGINE=llm`, `engine = "llm" in <file>`).
  */
-export function resolveEngine(choice: string | undefined, configured: { apiKey?: string; baseUrl?: string }, said = `--engine ${choice}`): { engine: Engine; notice?: string } {
+export function resolveEngine(
+  choice: string | undefined,
+  configured: { apiKey?: string; baseUrl?: string },
+  said = `--engine ${choice}`,
+): { engine: Engine; notice?: string } {
   const hasModel = Boolean(configured.apiKey || configured.baseUrl);
   switch (choice ?? "auto") {
     case "auto":

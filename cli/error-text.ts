@@ -3,7 +3,17 @@ import { parseJsonOrUndefined } from "../core/index.ts";
 /** Longest error text from outside (an endpoint, a proxy, the network) that we print. */
 const MAX_CHARS = 300;
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ndash: "–", mdash: "—", hellip: "…" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
@@ -19,7 +29,8 @@ function decodeEntities(text: string): string {
 function summarizeHtml(html: string): string {
   const pick = (tag: string) => new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}\\s*>`, "i").exec(html)?.[1];
   const withoutCode = html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ");
-  const chosen = [pick("title"), pick("h1")].find((text) => text !== undefined && text.replace(/<[^>]*>/g, "").trim() !== "") ?? withoutCode;
+  const chosen =
+    [pick("title"), pick("h1")].find((text) => text !== undefined && text.replace(/<[^>]*>/g, "").trim() !== "") ?? withoutCode;
   return decodeEntities(chosen.replace(/<!--[\s\S]*?-->/g, " ").replace(/<[^>]*>/g, " "));
 }
 

@@ -1,4 +1,16 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
@@ -118,7 +130,8 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
   const fail = (error: unknown) => new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
   if (path === "-") {
     // A person at a terminal would be left waiting for a session to be typed in.
-    if (isatty(0)) throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
+    if (isatty(0))
+      throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
     const file = { path: "-", absolutePath: "stdin", realPath: "stdin", links: 0, size: 0, mtimeMs: 0, stream: "it was read from stdin" };
     return { file, chunks: decompressIfZstd(readChunks(0, undefined, "-", false), "-") };
   }
@@ -131,7 +144,8 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
   }
   if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
   // A terminal would wait for typing; /dev/zero never ends.
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
+  if (stats.isCharacterDevice() || stats.isBlockDevice())
+    throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
   const stream = streamReason(path, stats);
   let fd: number;
   let realPath: string;
@@ -169,7 +183,8 @@ function* readChunks(fd: number, size: number | undefined, label: string, close:
       }
       if (read === 0) break; // the end of a stream, or a file that shrank since it was opened
       // An endless stream of zeros (`cat /dev/zero |`) would never end its first line.
-      if (size === undefined && done === 0 && !startsWithZstdMagic(buffer) && buffer.subarray(0, read).includes(0)) throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
+      if (size === undefined && done === 0 && !startsWithZstdMagic(buffer) && buffer.subarray(0, read).includes(0))
+        throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
       done += read;
       yield buffer.subarray(0, read);
     }
@@ -177,4 +192,3 @@ function* readChunks(fd: number, size: number | undefined, label: string, close:
     if (close) closeSync(fd);
   }
 }
-

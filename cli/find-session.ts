@@ -6,7 +6,16 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, describeFormats, detectFormat, FORMATS, formatNamed, type AgentHome, type AgentName, type SessionFormat } from "../core/index.ts";
+import {
+  AgentError,
+  describeFormats,
+  detectFormat,
+  FORMATS,
+  formatNamed,
+  type AgentHome,
+  type AgentName,
+  type SessionFormat,
+} from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { discoverSessions, type Discovery, type FoundSession } from "./discover.ts";
 import { readFileEnds } from "./glance-file.ts";
@@ -44,7 +53,12 @@ function describeSession(found: FoundSession, now: number): string {
 }
 
 /** The newest session that recorded `folder` as its cwd. */
-function newestFor(folder: { cwd: string; aliases: string[] }, formats: readonly SessionFormat[], home: AgentHome, logger: ConsolaInstance): FoundSession {
+function newestFor(
+  folder: { cwd: string; aliases: string[] },
+  formats: readonly SessionFormat[],
+  home: AgentHome,
+  logger: ConsolaInstance,
+): FoundSession {
   const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases }, (line) => logger.debug(line));
   const newest = found.sessions[0];
   if (newest === undefined) throw noneFound(`${noSession(formats)} worked in ${folder.cwd}`, found);
@@ -52,7 +66,10 @@ function newestFor(folder: { cwd: string; aliases: string[] }, formats: readonly
 }
 
 function noneFound(what: string, found: Discovery): AgentError {
-  return new AgentError("USAGE", `${what} (looked in ${found.lookedIn.join(", ")}); name a session file or use --session <id> (agent ls --all lists them)`);
+  return new AgentError(
+    "USAGE",
+    `${what} (looked in ${found.lookedIn.join(", ")}); name a session file or use --session <id> (agent ls --all lists them)`,
+  );
 }
 
 /** The sessions whose id is `wanted`, or starts with it (any case); an exact match wins over longer ones. */
@@ -73,7 +90,9 @@ function byId(wanted: string, formats: readonly SessionFormat[], home: AgentHome
   const more = matches.length > MAX_LISTED ? `\n  … and ${matches.length - MAX_LISTED} more` : "";
   // A copied file keeps its id: more of the id cannot tell the copies apart, their paths can.
   const sameId = matches.every((s) => s.glance.id.toLowerCase() === only.glance.id.toLowerCase());
-  const ask = sameId ? `is the id of ${matches.length} session files; name the one to hand off by its path:` : `matches ${matches.length} sessions; give more of the id:`;
+  const ask = sameId
+    ? `is the id of ${matches.length} session files; name the one to hand off by its path:`
+    : `matches ${matches.length} sessions; give more of the id:`;
   throw new AgentError("USAGE", `--session ${wanted} ${ask}${listed.join("")}${more}`);
 }
 
@@ -86,7 +105,9 @@ function newestFileIn(folder: string, formats: readonly SessionFormat[], logger:
   try {
     names = readdirSync(folder);
   } catch (error) {
-    throw new AgentError("FILE", `${folder}: cannot read this folder (${error instanceof Error ? error.message : String(error)})`, { file: folder });
+    throw new AgentError("FILE", `${folder}: cannot read this folder (${error instanceof Error ? error.message : String(error)})`, {
+      file: folder,
+    });
   }
   let newest: { path: string; mtimeMs: number } | undefined;
   for (const name of names.filter((n) => /\.jsonl(?:\.zst)?$/.test(n))) {
@@ -120,7 +141,11 @@ export function findSessionToHandOff(source: SessionSource, logger: ConsolaInsta
   const home = agentHome();
   const path = source.sessionPath;
   if (path !== undefined && (path === "-" || !isFolder(path))) {
-    if (source.agent !== undefined) throw new AgentError("USAGE", `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`);
+    if (source.agent !== undefined)
+      throw new AgentError(
+        "USAGE",
+        `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`,
+      );
     return path;
   }
   const now = Date.now();

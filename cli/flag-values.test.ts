@@ -51,7 +51,9 @@ describe("a switch takes no value", () => {
       test.each(["true", "false", "", "no", "1"])(`${name} --${flag}=… and --no-${flag}=… are refused (value %p)`, async (value) => {
         const def = await argsOf(COMMANDS[name as keyof typeof COMMANDS]);
         expect(findFlagProblem(["s.jsonl", `--${flag}=${value}`], def)).toBe(`option --${flag} takes no value (found --${flag}=${value})`);
-        expect(findFlagProblem(["s.jsonl", `--no-${flag}=${value}`], def)).toBe(`option --no-${flag} takes no value (found --no-${flag}=${value})`);
+        expect(findFlagProblem(["s.jsonl", `--no-${flag}=${value}`], def)).toBe(
+          `option --no-${flag} takes no value (found --no-${flag}=${value})`,
+        );
       });
     }
   }
@@ -60,13 +62,24 @@ describe("a switch takes no value", () => {
 describe("a flag that names something refuses an empty value", () => {
   for (const [name, flags] of Object.entries(NAMING)) {
     for (const { flag, short } of flags) {
-      const forms = [[`--${flag}`, ""], [`--${flag}=`], ...(short ? [[`-${short}`, ""], [`-q${short}`, ""]] : [])];
+      const forms = [
+        [`--${flag}`, ""],
+        [`--${flag}=`],
+        ...(short
+          ? [
+              [`-${short}`, ""],
+              [`-q${short}`, ""],
+            ]
+          : []),
+      ];
       test.each(forms)(`${name} %s %p`, async (...argv) => {
         const problem = findFlagProblem(["s.jsonl", ...argv], await argsOf(COMMANDS[name as keyof typeof COMMANDS]));
         expect(problem).toMatch(new RegExp(`^option (--${flag}|-${short}) needs (a path|an id|a URL), not an empty string$`));
       });
       test(`${name} --${flag} with a value is fine`, async () => {
-        expect(findFlagProblem(["s.jsonl", `--${flag}`, "x", `--${flag}=y`], await argsOf(COMMANDS[name as keyof typeof COMMANDS]))).toBeUndefined();
+        expect(
+          findFlagProblem(["s.jsonl", `--${flag}`, "x", `--${flag}=y`], await argsOf(COMMANDS[name as keyof typeof COMMANDS])),
+        ).toBeUndefined();
       });
     }
   }
@@ -86,7 +99,9 @@ describe("a short flag's value never starts with =", () => {
 describe("an empty value for other value flags still means the default", () => {
   for (const [name, flags] of Object.entries(DEFAULTING)) {
     test.each(flags)(`${name} --%s ""`, async (flag) => {
-      expect(findFlagProblem(["s.jsonl", `--${flag}`, "", `--${flag}=`], await argsOf(COMMANDS[name as keyof typeof COMMANDS]))).toBeUndefined();
+      expect(
+        findFlagProblem(["s.jsonl", `--${flag}`, "", `--${flag}=`], await argsOf(COMMANDS[name as keyof typeof COMMANDS])),
+      ).toBeUndefined();
     });
   }
 });
@@ -115,6 +130,10 @@ describe("through the CLI: exit 2, nothing written, the source untouched", () =>
 
   test("inspect --leaf ''", async () => {
     const run = await runAgent(["inspect", sandbox.source(), "--leaf", ""], cleanEnv(sandbox.home));
-    expect([run.code, run.stdout, run.stderr]).toEqual([2, "", "error: option --leaf needs an id, not an empty string (see agent inspect --help)\n"]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      "",
+      "error: option --leaf needs an id, not an empty string (see agent inspect --help)\n",
+    ]);
   });
 });

@@ -39,10 +39,18 @@ describe("the checks catch what they claim to", () => {
   test.each<[string, Partial<CliRun>, string]>([
     ["an exit outside the documented set", { code: 1, stdout: "" }, "exit 1"],
     ["a stack trace", { code: 2, stdout: "", stderr: "error: boom\n    at parse (core/session/parse.ts:1:1)\n" }, "stack trace"],
-    ["an internal error without a trace", { code: 2, stdout: "", stderr: "error: unexpected internal error (please report it): x\n" }, "unexpected internal error"],
+    [
+      "an internal error without a trace",
+      { code: 2, stdout: "", stderr: "error: unexpected internal error (please report it): x\n" },
+      "unexpected internal error",
+    ],
     ["output on stdout after a refusal", { code: 2 }, "on stdout"],
     ["a hang", { code: 143, stdout: "", timedOut: true }, "timed out"],
-    ["an escape sequence on stderr", { stderr: 'warning: unknown entry type "x\x1b]0;pwned\x07"\n' }, "raw control character U+001b on stderr"],
+    [
+      "an escape sequence on stderr",
+      { stderr: 'warning: unknown entry type "x\x1b]0;pwned\x07"\n' },
+      "raw control character U+001b on stderr",
+    ],
     ["a C1 control on stderr", { stderr: "warning: \u009b2J\n" }, "raw control character U+009b on stderr"],
     ["a bidi override on stderr", { stderr: "error: \u202eevil\n" }, "raw control character U+202e on stderr"],
     ["a carriage return on stderr", { stderr: "error: x\rall good\n" }, "raw control character U+000d on stderr"],

@@ -17,10 +17,59 @@ const fakeRuns = () => sandbox.runs();
 
 /** What each engine must be started with: the prompt on stdin, no tools, nothing saved. */
 const EXPECTED_ARGV: Record<string, (system: string) => string[]> = {
-  "claude-code": (s) => ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands", "--system-prompt", s],
-  codex: () => expect.arrayContaining(["exec", "--json", "--ephemeral", "--sandbox", "read-only", "-c", "features.shell_tool=false", "features.unified_exec=false", "features.goals=false", "tools.experimental_request_user_input.enabled=false", "-"]),
-  pi: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-prompt-templates", "--no-context-files", "--system-prompt", s],
-  omp: (s) => ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title", "--system-prompt", s],
+  "claude-code": (s) => [
+    "-p",
+    "--output-format",
+    "json",
+    "--no-session-persistence",
+    "--tools",
+    "",
+    "--permission-mode",
+    "dontAsk",
+    "--strict-mcp-config",
+    "--disable-slash-commands",
+    "--system-prompt",
+    s,
+  ],
+  codex: () =>
+    expect.arrayContaining([
+      "exec",
+      "--json",
+      "--ephemeral",
+      "--sandbox",
+      "read-only",
+      "-c",
+      "features.shell_tool=false",
+      "features.unified_exec=false",
+      "features.goals=false",
+      "tools.experimental_request_user_input.enabled=false",
+      "-",
+    ]),
+  pi: (s) => [
+    "-p",
+    "--mode",
+    "json",
+    "--no-session",
+    "--no-tools",
+    "--no-skills",
+    "--no-prompt-templates",
+    "--no-context-files",
+    "--system-prompt",
+    s,
+  ],
+  omp: (s) => [
+    "-p",
+    "--mode",
+    "json",
+    "--no-session",
+    "--no-tools",
+    "--no-skills",
+    "--no-rules",
+    "--no-lsp",
+    "--no-title",
+    "--system-prompt",
+    s,
+  ],
 };
 
 const AGENTS = [
@@ -31,49 +80,63 @@ const AGENTS = [
 ];
 
 describe("--engine <agent>: the installed agent writes the document", () => {
-  test.each(AGENTS)("$engine: one headless run in an empty scratch folder, the prompt on stdin, its answer the document, its usage reported", async ({ engine, command, model, usage }) => {
-    const src = source();
-    const run = await runAgent(["handoff", src, "--engine", engine, "--focus", FOCUS, "--json", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
-    // The new session is pi's (the source's agent): the line after says how to continue it.
-    expect(run.stderr).toBe(
-      `New session started with handoff context: ${join(sandbox.dir, "new.jsonl")}\nContinue with: cd /home/me/app && pi --session ${join(sandbox.dir, "new.jsonl")}\n`,
-    );
-    expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(report).toMatchObject({ engine, model, usage, missingSections: [] });
-    expect(report.document.startsWith("## Goal\nFix the parser.")).toBe(true);
-    expect(report.document).toContain("## Session Facts");
+  test.each(AGENTS)(
+    "$engine: one headless run in an empty scratch folder, the prompt on stdin, its answer the document, its usage reported",
+    async ({ engine, command, model, usage }) => {
+      const src = source();
+      const run = await runAgent(
+        ["handoff", src, "--engine", engine, "--focus", FOCUS, "--json", "-o", join(sandbox.dir, "new.jsonl")],
+        env(),
+        sandbox.dir,
+      );
+      // The new session is pi's (the source's agent): the line after says how to continue it.
+      expect(run.stderr).toBe(
+        `New session started with handoff context: ${join(sandbox.dir, "new.jsonl")}\nContinue with: cd /home/me/app && pi --session ${join(sandbox.dir, "new.jsonl")}\n`,
+      );
+      expect(run.code).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report).toMatchObject({ engine, model, usage, missingSections: [] });
+      expect(report.document.startsWith("## Goal\nFix the parser.")).toBe(true);
+      expect(report.document).toContain("## Session Facts");
 
-    const [only, ...more] = fakeRuns();
-    expect(more).toEqual([]);
-    expect(only?.agent).toBe(command);
-    const system = "You write handoff documents for coding sessions.";
-    const argv = only?.argv ?? [];
-    if (engine !== "codex") expect(argv).toEqual(EXPECTED_ARGV[engine]!(argv.at(-1) ?? ""));
-    else expect(argv).toEqual(EXPECTED_ARGV.codex!(""));
-    if (engine !== "codex") expect(argv.at(-1)?.startsWith(system)).toBe(true);
-    for (const dangerous of ["--dangerously-skip-permissions", "--allowedTools", "--tools=default", "--dangerously-bypass-approvals-and-sandbox", "--auto-approve"]) expect(argv).not.toContain(dangerous);
-    // Not the project: a folder of its own under TMPDIR, gone afterwards.
-    expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
-    expect(existsSync(only?.cwd ?? "/")).toBe(false);
-    // Its temporary files in a folder beside it, gone too.
-    expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
-    expect(readdirSync(sandbox.tmp)).toEqual([]);
-    // Empty but for Codex's instructions file, which replaces its own instructions with ours.
-    if (engine === "codex") {
-      expect(Object.keys(only?.scratch ?? {})).toEqual(["instructions.md"]);
-      expect(only?.scratch["instructions.md"]?.startsWith(system)).toBe(true);
-      expect(argv).toContain(`model_instructions_file=${JSON.stringify(join(only?.cwd ?? "", "instructions.md"))}`);
-    } else {
-      expect(only?.scratch).toEqual({});
-    }
-    // The prompt: the transcript, our instruction with the focus, the last request.
-    expect(only?.stdin).toContain(renderInstruction(FOCUS));
-    expect(only?.stdin).toContain(LAST_ASK);
-    expect(only?.stdin).toContain("<transcript>");
-    // Nothing left in the agent's history.
-    expect(existsSync(join(sandbox.home, ".fake-sessions"))).toBe(false);
-  });
+      const [only, ...more] = fakeRuns();
+      expect(more).toEqual([]);
+      expect(only?.agent).toBe(command);
+      const system = "You write handoff documents for coding sessions.";
+      const argv = only?.argv ?? [];
+      if (engine !== "codex") expect(argv).toEqual(EXPECTED_ARGV[engine]!(argv.at(-1) ?? ""));
+      else expect(argv).toEqual(EXPECTED_ARGV.codex!(""));
+      if (engine !== "codex") expect(argv.at(-1)?.startsWith(system)).toBe(true);
+      for (const dangerous of [
+        "--dangerously-skip-permissions",
+        "--allowedTools",
+        "--tools=default",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--auto-approve",
+      ])
+        expect(argv).not.toContain(dangerous);
+      // Not the project: a folder of its own under TMPDIR, gone afterwards.
+      expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
+      expect(existsSync(only?.cwd ?? "/")).toBe(false);
+      // Its temporary files in a folder beside it, gone too.
+      expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
+      expect(readdirSync(sandbox.tmp)).toEqual([]);
+      // Empty but for Codex's instructions file, which replaces its own instructions with ours.
+      if (engine === "codex") {
+        expect(Object.keys(only?.scratch ?? {})).toEqual(["instructions.md"]);
+        expect(only?.scratch["instructions.md"]?.startsWith(system)).toBe(true);
+        expect(argv).toContain(`model_instructions_file=${JSON.stringify(join(only?.cwd ?? "", "instructions.md"))}`);
+      } else {
+        expect(only?.scratch).toEqual({});
+      }
+      // The prompt: the transcript, our instruction with the focus, the last request.
+      expect(only?.stdin).toContain(renderInstruction(FOCUS));
+      expect(only?.stdin).toContain(LAST_ASK);
+      expect(only?.stdin).toContain("<transcript>");
+      // Nothing left in the agent's history.
+      expect(existsSync(join(sandbox.home, ".fake-sessions"))).toBe(false);
+    },
+  );
 
   test("`claude` is Claude Code; the answer is recorded in the source with the model the agent names", async () => {
     const src = source();
@@ -81,7 +144,12 @@ describe("--engine <agent>: the installed agent writes the document", () => {
     expect(run.code).toBe(0);
     expect(run.stdout.startsWith("## Goal\nFix the parser.")).toBe(true);
     const recorded = readFileSync(src, "utf8").trimEnd().split("\n").slice(-2)[0] ?? "";
-    expect(JSON.parse(recorded).message).toMatchObject({ role: "assistant", provider: "claude-code", model: "claude-sonnet-4-5", api: "agent-cli" });
+    expect(JSON.parse(recorded).message).toMatchObject({
+      role: "assistant",
+      provider: "claude-code",
+      model: "claude-sonnet-4-5",
+      api: "agent-cli",
+    });
   });
 
   test("no planted secret reaches the agent, and the document gets them back", async () => {
@@ -94,22 +162,38 @@ describe("--engine <agent>: the installed agent writes the document", () => {
   });
 
   test("an agent that reports no usage: usage is null, not zero", async () => {
-    const run = await runAgent(["handoff", source(), "--engine", "pi", "--json", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ FAKE_AGENT_MODE: "no-usage" }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", source(), "--engine", "pi", "--json", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      env({ FAKE_AGENT_MODE: "no-usage" }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).usage).toBeNull();
   });
 
   test("--strict with an answer missing sections: the repair is a second run of the agent", async () => {
-    const run = await runAgent(["handoff", source(), "--engine", "claude-code", "--strict", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ FAKE_AGENT_ANSWER: "## Goal\nonly this" }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", source(), "--engine", "claude-code", "--strict", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      env({ FAKE_AGENT_ANSWER: "## Goal\nonly this" }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("after a repair request (--strict)");
     const runs = fakeRuns();
     expect(runs).toHaveLength(2);
-    expect(runs.some((r) => r.stdin.endsWith("Reply with the document only.") && r.stdin.includes("<assistant>\n## Goal\nonly this\n</assistant>"))).toBe(true);
+    expect(
+      runs.some(
+        (r) => r.stdin.endsWith("Reply with the document only.") && r.stdin.includes("<assistant>\n## Goal\nonly this\n</assistant>"),
+      ),
+    ).toBe(true);
   });
 
   test("a session larger than --context-window is condensed: one run per part, then the handoff", async () => {
-    const run = await runAgent(["handoff", source(PLANTED), "--engine", "omp", "--context-window", "2000", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", source(PLANTED), "--engine", "omp", "--context-window", "2000", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      env(),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     const runs = fakeRuns();
     expect(runs).toHaveLength(2);
@@ -120,26 +204,57 @@ describe("--engine <agent>: the installed agent writes the document", () => {
 describe("a prompt larger than the agent takes", () => {
   /** A session of 1.2 million characters, its last request short. */
   function bigSource(): string {
-    const header = { type: "session", version: 3, id: "00000000-0000-4000-8000-000000000001", timestamp: "2026-11-29T10:00:00.000Z", cwd: "/w" };
+    const header = {
+      type: "session",
+      version: 3,
+      id: "00000000-0000-4000-8000-000000000001",
+      timestamp: "2026-11-29T10:00:00.000Z",
+      cwd: "/w",
+    };
     const turns = Array.from({ length: 13 }, (_, i) => [
       { role: "user", content: i === 12 ? "Now finish it." : `part ${i}: ${"word ".repeat(20_000)}`, timestamp: 1 },
-      { role: "assistant", content: [{ type: "text", text: `done ${i}` }], api: "x", provider: "p", model: "m", usage: {}, stopReason: "stop", timestamp: 2 },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: `done ${i}` }],
+        api: "x",
+        provider: "p",
+        model: "m",
+        usage: {},
+        stopReason: "stop",
+        timestamp: 2,
+      },
     ]).flat();
-    const entries = turns.map((message, i) => ({ type: "message", id: `b${i}`, parentId: i === 0 ? null : `b${i - 1}`, timestamp: "2026-11-29T10:01:00.000Z", message }));
+    const entries = turns.map((message, i) => ({
+      type: "message",
+      id: `b${i}`,
+      parentId: i === 0 ? null : `b${i - 1}`,
+      timestamp: "2026-11-29T10:01:00.000Z",
+      message,
+    }));
     const path = join(sandbox.dir, "big.jsonl");
     writeFileSync(path, [header, ...entries].map((l) => `${JSON.stringify(l)}\n`).join(""));
     return path;
   }
 
   test("Codex takes at most 1,048,576 characters: a window that lets more through fails before it runs, saying what to do", async () => {
-    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--context-window", "1000000", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", bigSource(), "--engine", "codex", "--context-window", "1000000", "--no-record", "-o", join(sandbox.dir, "n.jsonl")],
+      env(),
+      sandbox.dir,
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Handoff failed: the prompt is [\d,]+ characters, more than the 1,048,576 Codex takes; lower --context-window\n$/);
+    expect(run.stderr).toMatch(
+      /^Handoff failed: the prompt is [\d,]+ characters, more than the 1,048,576 Codex takes; lower --context-window\n$/,
+    );
     expect(fakeRuns()).toEqual([]);
   });
 
   test("Codex's default window condenses it to fit", async () => {
-    const run = await runAgent(["handoff", bigSource(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], env(), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", bigSource(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")],
+      env(),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     for (const r of fakeRuns()) expect(r.stdin.length).toBeLessThan(1_048_576);
   });
@@ -151,7 +266,9 @@ describe("--dry-run with an agent engine", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toStartWith("Below is a coding session");
     expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
-    expect(run.stderr).toContain(`would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`);
+    expect(run.stderr).toContain(
+      `would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`,
+    );
     expect(fakeRuns()).toEqual([]);
   });
 
@@ -177,7 +294,9 @@ describe("--engine auto never starts an agent", () => {
   test("with no model configured and claude on PATH, the offline notice names the engine that would use it", async () => {
     const run = await runAgent(["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env(), sandbox.dir);
     expect(run.code).toBe(0);
-    expect(run.stderr.split("\n")[0]).toBe("no model configured: the offline engine writes the handoff (see agent config); Claude Code is installed: --engine claude-code has it write the handoff");
+    expect(run.stderr.split("\n")[0]).toBe(
+      "no model configured: the offline engine writes the handoff (see agent config); Claude Code is installed: --engine claude-code has it write the handoff",
+    );
     expect(fakeRuns()).toEqual([]);
   });
 
@@ -185,7 +304,11 @@ describe("--engine auto never starts an agent", () => {
     const config = join(sandbox.root, "config");
     mkdirSync(join(config, "agent"), { recursive: true });
     writeFileSync(join(config, "agent", "config.toml"), 'engine = "pi"\npi-bin = "' + join(sandbox.bin, "pi") + '"\n');
-    const run = await runAgent(["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")], env({ XDG_CONFIG_HOME: config, PATH: "/usr/bin:/bin" }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      env({ XDG_CONFIG_HOME: config, PATH: "/usr/bin:/bin" }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     expect(fakeRuns().map((r) => r.agent)).toEqual(["pi"]);
   });

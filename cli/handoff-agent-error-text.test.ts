@@ -15,13 +15,37 @@ const AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
 const GITHUB_TOKEN = "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue";
 
 const MESSAGES = [
-  { name: "an Anthropic key", said: `API Error: 400 ${ANTHROPIC_KEY} is not valid here`, quoted: "API Error: 400 [REDACTED:anthropic-key:1] is not valid here" },
-  { name: "an AWS key id", said: `denied for ${AWS_KEY_ID} in us-east-1`, quoted: "denied for [REDACTED:aws-access-key-id:1] in us-east-1" },
-  { name: "a GitHub token", said: `git push failed: token ${GITHUB_TOKEN} revoked`, quoted: "git push failed: token [REDACTED:github-token:1] revoked" },
-  { name: "a password assignment", said: "connect failed: password=Hunter2Secret! rejected", quoted: "connect failed: password=[REDACTED:password:1] rejected" },
+  {
+    name: "an Anthropic key",
+    said: `API Error: 400 ${ANTHROPIC_KEY} is not valid here`,
+    quoted: "API Error: 400 [REDACTED:anthropic-key:1] is not valid here",
+  },
+  {
+    name: "an AWS key id",
+    said: `denied for ${AWS_KEY_ID} in us-east-1`,
+    quoted: "denied for [REDACTED:aws-access-key-id:1] in us-east-1",
+  },
+  {
+    name: "a GitHub token",
+    said: `git push failed: token ${GITHUB_TOKEN} revoked`,
+    quoted: "git push failed: token [REDACTED:github-token:1] revoked",
+  },
+  {
+    name: "a password assignment",
+    said: "connect failed: password=Hunter2Secret! rejected",
+    quoted: "connect failed: password=[REDACTED:password:1] rejected",
+  },
   { name: "colour codes", said: "\x1b[31mbad\x1b[0m request \x1b[1;33mtwice\x1b[m", quoted: "bad request twice" },
-  { name: "a window title and a hyperlink", said: "\x1b]0;pwned\x07see \x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\ now", quoted: "see docs now" },
-  { name: "an escape between a key's characters", said: `key ${AWS_KEY_ID.slice(0, 8)}\x1b[0m${AWS_KEY_ID.slice(8)} bad`, quoted: "key [REDACTED:aws-access-key-id:1] bad" },
+  {
+    name: "a window title and a hyperlink",
+    said: "\x1b]0;pwned\x07see \x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\ now",
+    quoted: "see docs now",
+  },
+  {
+    name: "an escape between a key's characters",
+    said: `key ${AWS_KEY_ID.slice(0, 8)}\x1b[0m${AWS_KEY_ID.slice(8)} bad`,
+    quoted: "key [REDACTED:aws-access-key-id:1] bad",
+  },
 ];
 
 const AGENTS = [
@@ -41,13 +65,25 @@ function expectClean(text: string): void {
 
 describe("the agent's quoted error text is redacted and stripped of escapes", () => {
   test.each(CASES)("$command quoting $name", async ({ engine, command, how, said, quoted }) => {
-    const run = await runAgent(["handoff", sandbox.source(), "--engine", engine], sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: said }), sandbox.dir);
-    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 1, stdout: "", stderr: `Handoff failed: ${command} did not answer (${how}: ${quoted})\n` });
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", engine],
+      sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: said }),
+      sandbox.dir,
+    );
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `Handoff failed: ${command} did not answer (${how}: ${quoted})\n`,
+    });
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
   });
 
   test.each(MESSAGES)("--json: $name quoted the same way", async ({ said, quoted }) => {
-    const run = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--json"], sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: said }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "claude", "--json"],
+      sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: said }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(quoted);
     expectClean(run.stdout + run.stderr);
@@ -55,7 +91,11 @@ describe("the agent's quoted error text is redacted and stripped of escapes", ()
 
   test("the configured key is still withheld, not redacted, beside a likely secret", async () => {
     const key = "sk-test-agent-0123456789abcdef";
-    const run = await runAgent(["handoff", sandbox.source(), "--engine", "claude"], sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key} and ${GITHUB_TOKEN}`, OPENAI_API_KEY: key }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "claude"],
+      sandbox.env({ FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key} and ${GITHUB_TOKEN}`, OPENAI_API_KEY: key }),
+      sandbox.dir,
+    );
     expect(run.stderr).toBe("Handoff failed: claude did not answer (exit 1: bad key [withheld] and [REDACTED:github-token:1])\n");
   });
 });

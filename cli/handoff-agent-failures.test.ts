@@ -19,16 +19,56 @@ async function expectFailure(engine: string, extraEnv: Record<string, string>, l
 }
 
 const WHAT = {
-  claude: { engine: "claude-code", bin: "AGENT_CLAUDE_CODE_BIN", label: "Claude Code", json: "the JSON result of --output-format json", login: "run `claude` once and log in", loggedOut: "Not logged in · Please run /login", code: 1 },
-  codex: { engine: "codex", bin: "AGENT_CODEX_BIN", label: "Codex", json: "the JSON events of codex exec --json", login: "run `codex login`", loggedOut: "unexpected status 401 Unauthorized: Missing bearer or basic authentication in header", code: 1 },
-  pi: { engine: "pi", bin: "AGENT_PI_BIN", label: "pi", json: "the JSON events of --mode json", login: "run `pi` and log in (/login), or set the API key of the provider it uses", loggedOut: 'No API key found for "anthropic"', code: 0 },
-  omp: { engine: "omp", bin: "AGENT_OMP_BIN", label: "omp", json: "the JSON events of --mode json", login: "run `omp` and log in (/login), or set the API key of the provider it uses", loggedOut: 'No API key found for "anthropic"', code: 0 },
+  claude: {
+    engine: "claude-code",
+    bin: "AGENT_CLAUDE_CODE_BIN",
+    label: "Claude Code",
+    json: "the JSON result of --output-format json",
+    login: "run `claude` once and log in",
+    loggedOut: "Not logged in · Please run /login",
+    code: 1,
+  },
+  codex: {
+    engine: "codex",
+    bin: "AGENT_CODEX_BIN",
+    label: "Codex",
+    json: "the JSON events of codex exec --json",
+    login: "run `codex login`",
+    loggedOut: "unexpected status 401 Unauthorized: Missing bearer or basic authentication in header",
+    code: 1,
+  },
+  pi: {
+    engine: "pi",
+    bin: "AGENT_PI_BIN",
+    label: "pi",
+    json: "the JSON events of --mode json",
+    login: "run `pi` and log in (/login), or set the API key of the provider it uses",
+    loggedOut: 'No API key found for "anthropic"',
+    code: 0,
+  },
+  omp: {
+    engine: "omp",
+    bin: "AGENT_OMP_BIN",
+    label: "omp",
+    json: "the JSON events of --mode json",
+    login: "run `omp` and log in (/login), or set the API key of the provider it uses",
+    loggedOut: 'No API key found for "anthropic"',
+    code: 0,
+  },
 } as const;
 
 const CASES = Object.entries(WHAT).flatMap(([command, w]) => [
   { command, mode: "logged-out", line: `${command} is not logged in: ${w.login} (it said: ${w.loggedOut})` },
-  { command, mode: "refuse", line: `${command} did not answer (${w.code === 0 ? "its request failed" : "exit 1"}: 400 invalid_request_error: the request was refused)` },
-  { command, mode: "garbage", line: `${command} printed no answer we can read (expected ${w.json}, got "Hello! I am not JSON."); is ${w.bin} or PATH pointing at ${w.label}?` },
+  {
+    command,
+    mode: "refuse",
+    line: `${command} did not answer (${w.code === 0 ? "its request failed" : "exit 1"}: 400 invalid_request_error: the request was refused)`,
+  },
+  {
+    command,
+    mode: "garbage",
+    line: `${command} printed no answer we can read (expected ${w.json}, got "Hello! I am not JSON."); is ${w.bin} or PATH pointing at ${w.label}?`,
+  },
   { command, mode: "huge", line: `${command} printed more than 64 MB; it was stopped` },
   { command, mode: "empty", line: `${command} gave no answer (it exited 0 and printed nothing); try again, or use another --engine` },
   { command, mode: "stderr-only", line: `${command} did not answer (exit 2: fatal: the agent broke)` },
@@ -41,7 +81,11 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
 
   test("the agent's own message passes the output boundary: the API key in it is withheld", async () => {
     const key = "sk-test-agent-0123456789abcdef";
-    await expectFailure("claude-code", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key}`, OPENAI_API_KEY: key }, "claude did not answer (exit 1: bad key [withheld])");
+    await expectFailure(
+      "claude-code",
+      { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: `bad key ${key}`, OPENAI_API_KEY: key },
+      "claude did not answer (exit 1: bad key [withheld])",
+    );
   });
 
   test("omp saved the refused request (the whole prompt) in its logs: exactly that file is removed, and the line does not name it", async () => {
@@ -50,13 +94,21 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
     const other = join(logs, "1796052159000-aaaaaaaaaaaaa.json");
     mkdirSync(logs, { recursive: true });
     writeFileSync(other, "{}");
-    await expectFailure("omp", { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved }, "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))");
+    await expectFailure(
+      "omp",
+      { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved },
+      "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))",
+    );
     expect(readdirSync(logs)).toEqual(["1796052159000-aaaaaaaaaaaaa.json"]);
   });
 
   test("a long message is cut to one line of 300 characters", async () => {
     const message = `first line\n${"y".repeat(400)}`;
-    await expectFailure("codex", { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: message }, `codex did not answer (exit 1: first line ${"y".repeat(289)}…)`);
+    await expectFailure(
+      "codex",
+      { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: message },
+      `codex did not answer (exit 1: first line ${"y".repeat(289)}…)`,
+    );
   });
 });
 
@@ -74,7 +126,11 @@ describe("finding the agent's executable", () => {
     const env = sandbox.env({ PATH: `${folder}:${notExecutable}:relative/bin::/usr/bin:/bin` });
     const missing = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record"], env, sandbox.dir);
     expect(missing.stderr).toBe("Handoff failed: claude not found on PATH: install Claude Code or set AGENT_CLAUDE_CODE_BIN\n");
-    const found = await runAgent(["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], { ...env, PATH: `${folder}:${notExecutable}:${sandbox.bin}` }, sandbox.dir);
+    const found = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "claude", "--no-record", "-o", join(sandbox.dir, "n.jsonl")],
+      { ...env, PATH: `${folder}:${notExecutable}:${sandbox.bin}` },
+      sandbox.dir,
+    );
     expect(found.code).toBe(0);
   });
 
@@ -85,26 +141,41 @@ describe("finding the agent's executable", () => {
   ])("AGENT_CLAUDE_CODE_BIN naming %s", async (_, make, reason) => {
     const path = join(sandbox.root, "my-claude");
     make(path);
-    await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `AGENT_CLAUDE_CODE_BIN=${path}: ${reason}; point it at the Claude Code executable`);
+    await expectFailure(
+      "claude-code",
+      { AGENT_CLAUDE_CODE_BIN: path },
+      `AGENT_CLAUDE_CODE_BIN=${path}: ${reason}; point it at the Claude Code executable`,
+    );
   });
 
   test("an executable the system will not start (no #! line): one line naming it", async () => {
     const path = join(sandbox.root, "no-shebang");
     writeFileSync(path, "echo hi\n");
     chmodSync(path, 0o755);
-    await expectFailure("claude-code", { AGENT_CLAUDE_CODE_BIN: path }, `could not start ${path}: ENOEXEC; is it the Claude Code executable?`);
+    await expectFailure(
+      "claude-code",
+      { AGENT_CLAUDE_CODE_BIN: path },
+      `could not start ${path}: ENOEXEC; is it the Claude Code executable?`,
+    );
   });
 
   test("a TMPDIR that does not exist: one line saying so, before anything runs", async () => {
     const missing = join(sandbox.root, "no-such-tmp");
     const src = sandbox.source();
     const run = await runAgent(["handoff", src, "--engine", "pi", "--no-record"], sandbox.env({ TMPDIR: missing }), sandbox.dir);
-    expect([run.code, run.stderr]).toEqual([1, `Handoff failed: cannot make a folder for pi to run in under ${missing} (ENOENT); set TMPDIR to a folder you can write\n`]);
+    expect([run.code, run.stderr]).toEqual([
+      1,
+      `Handoff failed: cannot make a folder for pi to run in under ${missing} (ENOENT); set TMPDIR to a folder you can write\n`,
+    ]);
     expect(sandbox.runs()).toEqual([]);
   });
 
   test("AGENT_CODEX_BIN naming an executable elsewhere is used, PATH or not", async () => {
-    const run = await runAgent(["handoff", sandbox.source(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")], sandbox.env({ PATH: "/usr/bin:/bin", AGENT_CODEX_BIN: join(sandbox.bin, "codex") }), sandbox.dir);
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--engine", "codex", "--no-record", "-o", join(sandbox.dir, "n.jsonl")],
+      sandbox.env({ PATH: "/usr/bin:/bin", AGENT_CODEX_BIN: join(sandbox.bin, "codex") }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     expect(sandbox.runs().map((r) => r.agent)).toEqual(["codex"]);
   });
@@ -123,7 +194,12 @@ describe("finding the agent's executable", () => {
 
 describe("an agent that does not finish", () => {
   test("--timeout ends it: one line, and the agent is gone", async () => {
-    await expectFailure("claude-code", { FAKE_AGENT_MODE: "hang" }, "claude gave no answer within --timeout 1s; raise --timeout, or check that `claude` answers a prompt on its own", ["--timeout", "1"]);
+    await expectFailure(
+      "claude-code",
+      { FAKE_AGENT_MODE: "hang" },
+      "claude gave no answer within --timeout 1s; raise --timeout, or check that `claude` answers a prompt on its own",
+      ["--timeout", "1"],
+    );
     const [run] = sandbox.runs();
     expect(run === undefined ? true : isAlive(run.pid)).toBe(false);
   });
@@ -134,7 +210,13 @@ describe("an agent that does not finish", () => {
     ["a second Ctrl-C, which ends us at once", "stubborn", 2],
   ])("Ctrl-C (SIGINT to us) ends the running agent too, %s: exit 130, nothing written", async (_, mode, presses) => {
     const src = sandbox.source();
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], { env: sandbox.env({ FAKE_AGENT_MODE: mode }), cwd: sandbox.dir, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], {
+      env: sandbox.env({ FAKE_AGENT_MODE: mode }),
+      cwd: sandbox.dir,
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "ignore",
+    });
     // Wait until the agent runs (it writes its record first).
     let pid: number | undefined;
     for (let i = 0; i < 200 && pid === undefined; i++) {

@@ -50,7 +50,11 @@ function textsOf(request: ReceivedRequest | undefined): string[] {
     if (typeof m !== "object" || m === null || !("content" in m)) return "";
     const content = m.content;
     if (typeof content === "string") return content;
-    return Array.isArray(content) ? content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p && typeof p.text === "string" ? p.text : "")).join("\n") : "";
+    return Array.isArray(content)
+      ? content
+          .map((p: unknown) => (typeof p === "object" && p !== null && "text" in p && typeof p.text === "string" ? p.text : ""))
+          .join("\n")
+      : "";
   });
 }
 
@@ -62,38 +66,48 @@ function userRequestsIn(path: string): string[] {
 
 describe(`agent handoff --context-window 32000 on the real sessions${present ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)"}`, () => {
   for (const name of ["large-session.jsonl", "before-compaction.jsonl"]) {
-    test.skipIf(!present)(`${name}: condensed to fit, nothing refused, every user request sent, as many requests as the dry run planned`, async () => {
-      const session = join(SESSIONS, name);
-      const s = serve(32_000);
+    test.skipIf(!present)(
+      `${name}: condensed to fit, nothing refused, every user request sent, as many requests as the dry run planned`,
+      async () => {
+        const session = join(SESSIONS, name);
+        const s = serve(32_000);
 
-      const dry = await runAgent(["handoff", session, "--context-window", "32000", "--dry-run"], env(s.url));
-      expect(dry.code).toBe(0);
-      const planned: unknown = JSON.parse(dry.stdout);
-      if (!Array.isArray(planned)) throw new Error("a condensed dry run prints an array of requests");
-      expect(planned.length).toBeGreaterThan(1);
-      expect(dry.stderr).toContain(`dry run: ${planned.length} requests`);
-      expect(dry.stderr).toContain("placeholder notes");
-      expect(s.requests).toHaveLength(0);
+        const dry = await runAgent(["handoff", session, "--context-window", "32000", "--dry-run"], env(s.url));
+        expect(dry.code).toBe(0);
+        const planned: unknown = JSON.parse(dry.stdout);
+        if (!Array.isArray(planned)) throw new Error("a condensed dry run prints an array of requests");
+        expect(planned.length).toBeGreaterThan(1);
+        expect(dry.stderr).toContain(`dry run: ${planned.length} requests`);
+        expect(dry.stderr).toContain("placeholder notes");
+        expect(s.requests).toHaveLength(0);
 
-      const out = join(dir, "next.jsonl");
-      const run = await runAgent(["handoff", session, "--context-window", "32000", "--json", "--no-record", "-o", out], env(s.url));
-      expect(run.code).toBe(0);
-      expect(s.rejected).toEqual([]);
-      expect(s.requests).toHaveLength(planned.length);
-      expect(s.requests.every((r) => promptTokens(r.body) <= 32_000)).toBe(true);
+        const out = join(dir, "next.jsonl");
+        const run = await runAgent(["handoff", session, "--context-window", "32000", "--json", "--no-record", "-o", out], env(s.url));
+        expect(run.code).toBe(0);
+        expect(s.rejected).toEqual([]);
+        expect(s.requests).toHaveLength(planned.length);
+        expect(s.requests.every((r) => promptTokens(r.body) <= 32_000)).toBe(true);
 
-      const requests = userRequestsIn(session);
-      const latest = requests.at(-1) ?? "";
-      expect(latest.length).toBeGreaterThan(0);
-      expect(textsOf(s.requests.at(-1)).some((t) => t.includes(latest))).toBe(true);
-      for (const typed of requests) expect(s.requests.some((r) => textsOf(r).some((t) => t.includes(typed)))).toBe(true);
+        const requests = userRequestsIn(session);
+        const latest = requests.at(-1) ?? "";
+        expect(latest.length).toBeGreaterThan(0);
+        expect(textsOf(s.requests.at(-1)).some((t) => t.includes(latest))).toBe(true);
+        for (const typed of requests) expect(s.requests.some((r) => textsOf(r).some((t) => t.includes(typed)))).toBe(true);
 
-      const report = JSON.parse(run.stdout);
-      expect(report.condensed).toMatchObject({ contextWindow: 32_000, halvings: 0, requests: planned.length, notesRequests: planned.length - 1 });
-      expect(report.condensed.tokensAfter).toBeLessThan(report.condensed.tokensBefore);
-      expect(run.stderr).toMatch(/condensed the context from ~[\d,]+ to ~[\d,]+ tokens for a 32,000-token window: .* folded into notes; \d+ requests/);
-      expect(readFileSync(out, "utf8")).toContain(CANNED_DOCUMENT.split("\n")[1] ?? "");
-    });
+        const report = JSON.parse(run.stdout);
+        expect(report.condensed).toMatchObject({
+          contextWindow: 32_000,
+          halvings: 0,
+          requests: planned.length,
+          notesRequests: planned.length - 1,
+        });
+        expect(report.condensed.tokensAfter).toBeLessThan(report.condensed.tokensBefore);
+        expect(run.stderr).toMatch(
+          /condensed the context from ~[\d,]+ to ~[\d,]+ tokens for a 32,000-token window: .* folded into notes; \d+ requests/,
+        );
+        expect(readFileSync(out, "utf8")).toContain(CANNED_DOCUMENT.split("\n")[1] ?? "");
+      },
+    );
   }
 });
 
@@ -133,7 +147,9 @@ describe("agent handoff when the endpoint's window is smaller than --context-win
     const original = readFileSync(src);
     const run = await runAgent(["handoff", src, "--context-window", "32000"], env(s.url));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Handoff failed: the endpoint refused \d+ requests of ~[\d,]+.* tokens \(our estimate\) as larger than the model's context window; --context-window is 32000/);
+    expect(run.stderr).toMatch(
+      /Handoff failed: the endpoint refused \d+ requests of ~[\d,]+.* tokens \(our estimate\) as larger than the model's context window; --context-window is 32000/,
+    );
     expect(run.stderr).toContain("maximum context length is 700 tokens");
     expect(run.stdout).toBe("");
     expect(readdirSync(dir)).toEqual(["source.jsonl"]);

@@ -31,9 +31,14 @@ describe("a local server that is not running: one line naming the URL and how th
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const src = sandbox.source();
     const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--retries", "0", "--provider", provider ?? "", ...(model === "-m m" ? ["-m", "m"] : [])], sandbox.env(url));
+    const run = await runAgent(
+      ["handoff", src, "--retries", "0", "--provider", provider ?? "", ...(model === "-m m" ? ["-m", "m"] : [])],
+      sandbox.env(url),
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`Handoff failed: could not reach ${url}${path} (ECONNREFUSED); ${hint} (gave up after 1 attempt; --retries 0)\n`);
+    expect(run.stderr).toBe(
+      `Handoff failed: could not reach ${url}${path} (ECONNREFUSED); ${hint} (gave up after 1 attempt; --retries 0)\n`,
+    );
     sandbox.expectNothingWritten(src, original);
   });
 });
@@ -45,7 +50,9 @@ describe("a 404 from a base URL without /v1", () => {
     const src = sandbox.source();
     const run = await runAgent(["handoff", src, "-m", "qwen3:8b"], sandbox.env(base));
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`Handoff failed: ${base}/ answered 404 no route /chat/completions; the base URL has no /v1, under which OpenAI-compatible endpoints serve (try ${base}/v1)\n`);
+    expect(run.stderr).toBe(
+      `Handoff failed: ${base}/ answered 404 no route /chat/completions; the base URL has no /v1, under which OpenAI-compatible endpoints serve (try ${base}/v1)\n`,
+    );
     expect(s.requests).toHaveLength(1);
   });
 
@@ -58,7 +65,9 @@ describe("a 404 from a base URL without /v1", () => {
 
 describe("retries: each one and its cause on -v, and the attempts in the final error", () => {
   test("two 503s, then an answer: two retry lines, success", async () => {
-    const s = sandbox.serve((_, i) => (i < 2 ? { status: 503, error: { message: `overloaded #${i + 1}` }, headers: { "retry-after": "0" } } : { text: CANNED_DOCUMENT }));
+    const s = sandbox.serve((_, i) =>
+      i < 2 ? { status: 503, error: { message: `overloaded #${i + 1}` }, headers: { "retry-after": "0" } } : { text: CANNED_DOCUMENT },
+    );
     const run = await runAgent(["handoff", sandbox.source(), "-v", "--retries", "2", "--no-record"], sandbox.env(s.url));
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`debug: attempt 1 of 3 failed: ${s.url} answered 503 overloaded #1; retrying in 0.0s`);

@@ -17,7 +17,15 @@ describe("with no model configured", () => {
     expect(run.stderr.split("\n")[0]).toBe("no model configured: the offline engine writes the handoff (see agent config)");
     expect(run.stderr.split("no model configured")).toHaveLength(2);
     const lines = run.stdout.split("\n");
-    for (const heading of ["## Goal", "## Constraints & Preferences", "## Progress", "## Key Decisions", "## Critical Context", "## Next Steps", "## Session Facts"]) {
+    for (const heading of [
+      "## Goal",
+      "## Constraints & Preferences",
+      "## Progress",
+      "## Key Decisions",
+      "## Critical Context",
+      "## Next Steps",
+      "## Session Facts",
+    ]) {
       expect(lines).toContain(heading);
     }
     const created = readdirSync(sandbox.dir).filter((f) => f !== "source.jsonl");
@@ -26,12 +34,15 @@ describe("with no model configured", () => {
     expect(JSON.parse(recorded).message).toMatchObject({ role: "assistant", provider: "agent", model: "offline" });
   });
 
-  test.each<[string[]]>([[["--dry-run"]], [["--json"]], [["--dry-run", "--json"]], [["-v"]], [["-o", "-"]]])("with %p too, the line is shown once", async (extra) => {
-    const src = sandbox.source(EXAMPLE);
-    const run = await runAgent(["handoff", src, ...extra], cleanEnv(sandbox.home));
-    expect(run.code).toBe(0);
-    expect(run.stderr.split("no model configured")).toHaveLength(2);
-  });
+  test.each<[string[]]>([[["--dry-run"]], [["--json"]], [["--dry-run", "--json"]], [["-v"]], [["-o", "-"]]])(
+    "with %p too, the line is shown once",
+    async (extra) => {
+      const src = sandbox.source(EXAMPLE);
+      const run = await runAgent(["handoff", src, ...extra], cleanEnv(sandbox.home));
+      expect(run.code).toBe(0);
+      expect(run.stderr.split("no model configured")).toHaveLength(2);
+    },
+  );
 
   test("-q hides it", async () => {
     const run = await runAgent(["handoff", sandbox.source(EXAMPLE), "-q"], cleanEnv(sandbox.home));
@@ -76,7 +87,10 @@ describe("secrets", () => {
 
   test("--dry-run shows the redacted request", async () => {
     const src = sandbox.source(SECRETS_SESSION);
-    const run = await runAgent(["handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+    const run = await runAgent(
+      ["handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+      cleanEnv(sandbox.home),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("[REDACTED:");
     for (const { value } of PLANTED_SECRETS) expect(run.stdout).not.toContain(inJson(value));

@@ -11,13 +11,52 @@ const { serve, source, env, expectNothingWritten } = sandbox;
 
 describe("agent handoff, failures: exit code, message, nothing written", () => {
   const cases: { name: string; handler: FakeHandler; args?: string[]; code: number; message: string; requests: number }[] = [
-    { name: "500 after retries", handler: () => ({ status: 500, error: { message: "upstream exploded" }, headers: { "retry-after": "0" } }), args: ["--retries", "1"], code: 1, message: "Handoff failed: ", requests: 2 },
-    { name: "400 with a message", handler: () => ({ status: 400, error: { message: "model 'nope' does not exist" } }), code: 1, message: "model 'nope' does not exist", requests: 1 },
-    { name: "stream cut before the finish, every time: retried, then failed", handler: () => ({ text: CANNED_DOCUMENT, cutBeforeFinish: true }), args: ["--retries", "1"], code: 1, message: "ended before the model finished (connection cut?) (gave up after 2 attempts)", requests: 2 },
+    {
+      name: "500 after retries",
+      handler: () => ({ status: 500, error: { message: "upstream exploded" }, headers: { "retry-after": "0" } }),
+      args: ["--retries", "1"],
+      code: 1,
+      message: "Handoff failed: ",
+      requests: 2,
+    },
+    {
+      name: "400 with a message",
+      handler: () => ({ status: 400, error: { message: "model 'nope' does not exist" } }),
+      code: 1,
+      message: "model 'nope' does not exist",
+      requests: 1,
+    },
+    {
+      name: "stream cut before the finish, every time: retried, then failed",
+      handler: () => ({ text: CANNED_DOCUMENT, cutBeforeFinish: true }),
+      args: ["--retries", "1"],
+      code: 1,
+      message: "ended before the model finished (connection cut?) (gave up after 2 attempts)",
+      requests: 2,
+    },
     { name: "empty answer", handler: () => ({ text: "" }), code: 1, message: "Handoff failed: the model returned no text", requests: 1 },
-    { name: "only a think block", handler: () => ({ text: "<think>hmm, where to start" }), code: 1, message: "Handoff failed: the model returned no text", requests: 1 },
-    { name: "--strict and still missing a section after one repair", handler: () => ({ text: "## Goal\nOnly this." }), args: ["--strict"], code: 1, message: 'Handoff failed: the document still lacks "## Constraints & Preferences"', requests: 2 },
-    { name: "401 with the key echoed back", handler: () => ({ status: 401, error: { message: `Incorrect API key provided: ${API_KEY}` } }), code: 1, message: "refused the API key (401)", requests: 1 },
+    {
+      name: "only a think block",
+      handler: () => ({ text: "<think>hmm, where to start" }),
+      code: 1,
+      message: "Handoff failed: the model returned no text",
+      requests: 1,
+    },
+    {
+      name: "--strict and still missing a section after one repair",
+      handler: () => ({ text: "## Goal\nOnly this." }),
+      args: ["--strict"],
+      code: 1,
+      message: 'Handoff failed: the document still lacks "## Constraints & Preferences"',
+      requests: 2,
+    },
+    {
+      name: "401 with the key echoed back",
+      handler: () => ({ status: 401, error: { message: `Incorrect API key provided: ${API_KEY}` } }),
+      code: 1,
+      message: "refused the API key (401)",
+      requests: 1,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
@@ -50,7 +89,10 @@ describe("agent handoff, failures: exit code, message, nothing written", () => {
   test("fewer than 2 messages: exit 3, no request sent", async () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT }));
     const src = join(sandbox.dir, "source.jsonl");
-    writeFileSync(src, `${JSON.stringify({ type: "session", version: 3, id: "x1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n`);
+    writeFileSync(
+      src,
+      `${JSON.stringify({ type: "session", version: 3, id: "x1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n`,
+    );
     const original = readFileSync(src);
     const run = await runAgent(["handoff", src], env(s.url));
     expect(run.code).toBe(3);

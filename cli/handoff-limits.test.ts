@@ -15,7 +15,11 @@ const PROXY_PAGE = `<!DOCTYPE html>\n<html>\n<head>\n<title>502 Bad Gateway</tit
 describe("an endpoint's error page", () => {
   test.each([
     ["an HTML 502 page of 2,000 lines", { status: 502, rawBody: PROXY_PAGE }, "answered 502 Bad Gateway"],
-    ["a plain-text 503 over several lines", { status: 503, rawBody: "Service\nUnavailable\n\nRetry later.", contentType: "text/plain" }, "answered 503 Service Unavailable Retry later."],
+    [
+      "a plain-text 503 over several lines",
+      { status: 503, rawBody: "Service\nUnavailable\n\nRetry later.", contentType: "text/plain" },
+      "answered 503 Service Unavailable Retry later.",
+    ],
   ])("%s is one line: the status and a short text", async (_, reply, expected) => {
     const s = sandbox.serve(() => reply);
     const src = sandbox.source();

@@ -1,6 +1,16 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, errorMessage, isAgentError, runHandoff, splitLines, type HandoffDeps, type HandoffInput, type HandoffResult, type Recording } from "../core/index.ts";
+import {
+  AgentError,
+  errorMessage,
+  isAgentError,
+  runHandoff,
+  splitLines,
+  type HandoffDeps,
+  type HandoffInput,
+  type HandoffResult,
+  type Recording,
+} from "../core/index.ts";
 import { createFolders, removeCreatedFolders } from "./agent-home.ts";
 import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
@@ -33,7 +43,8 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
   try {
     return await asRunInProgress(work);
   } catch (error) {
-    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED")) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED"))
+      throw new AgentError("CANCELLED", "Handoff cancelled");
     throw error;
   } finally {
     removeTempFiles();
@@ -45,16 +56,30 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
  * With no model named at a local endpoint, the endpoint is asked for it first, within the same
  * deadline; the model it names is the one sent, recorded and printed.
  */
-export async function callModel(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance, cancel: AbortSignal): Promise<HandoffResult> {
+export async function callModel(
+  input: HandoffInput,
+  options: HandoffOptions,
+  logger: ConsolaInstance,
+  cancel: AbortSignal,
+): Promise<HandoffResult> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
-  const endpoint = { apiKey: options.apiKey, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, retries: options.retries, logger, profile: options.profile };
+  const endpoint = {
+    apiKey: options.apiKey,
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    logger,
+    profile: options.profile,
+  };
   let progress: Progress | undefined;
   try {
     const model = options.model ?? (await askEndpointForModel(endpoint, signal));
     progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
-    logger.debug(`engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`);
+    logger.debug(
+      `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`,
+    );
     return await runHandoff(
       { ...input, model },
       {
@@ -65,7 +90,8 @@ export async function callModel(input: HandoffInput, options: HandoffOptions, lo
       },
     );
   } catch (error) {
-    if (deadline.signal.aborted && !cancel.aborted) throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
+    if (deadline.signal.aborted && !cancel.aborted)
+      throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
     throw error;
   } finally {
     progress?.stop();
@@ -112,7 +138,9 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
   if (!recording || recording.mode === "skip") return false;
   if (recording.mode === "rewrite" && file.links > 1) {
     // Renaming a new file over it would leave the other names pointing at the old version.
-    logger.warn(`${file.path}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`);
+    logger.warn(
+      `${file.path}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`,
+    );
     return false;
   }
   let done: boolean;
@@ -176,7 +204,10 @@ export async function writeOutputs(
     const recorded = lock ? record(result, file, logger) : false;
     // Recording touched the source after the new session was written; the agents continue the
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
-    if (recorded && !makeNewerThan(sessionFile, file.realPath)) logger.warn(`${sessionFile}: could not make it newer than ${file.path}; the agent's "continue the most recent session" may open the old one`);
+    if (recorded && !makeNewerThan(sessionFile, file.realPath))
+      logger.warn(
+        `${sessionFile}: could not make it newer than ${file.path}; the agent's "continue the most recent session" may open the old one`,
+      );
     return { sessionFile, recorded };
   } finally {
     lock?.release();

@@ -40,8 +40,16 @@ function placeAt(place: string, entries: Record<string, unknown>[], args: string
 const PLACES: Place[] = [
   placeAt("a later user message", [user(3, `Remember: ${RECURS}.`), assistant(4, [text("Noted.")])]),
   placeAt("an assistant text", [user(3, "What did I say?"), assistant(4, [text(`You said ${RECURS}.`)])]),
-  placeAt("a tool result", [user(3, "Check the env."), assistant(4, [call("c1", "bash", { command: "cat .env" })]), toolResult(5, "c1", "bash", `DB notes: ${RECURS}`)]),
-  placeAt("a tool-call argument", [user(3, "Write it down."), assistant(4, [call("c1", "write", { path: "notes.txt", content: `${RECURS}\n`, lines: [DB_PASSWORD, PASSWORD] })]), toolResult(5, "c1", "write", "written")]),
+  placeAt("a tool result", [
+    user(3, "Check the env."),
+    assistant(4, [call("c1", "bash", { command: "cat .env" })]),
+    toolResult(5, "c1", "bash", `DB notes: ${RECURS}`),
+  ]),
+  placeAt("a tool-call argument", [
+    user(3, "Write it down."),
+    assistant(4, [call("c1", "write", { path: "notes.txt", content: `${RECURS}\n`, lines: [DB_PASSWORD, PASSWORD] })]),
+    toolResult(5, "c1", "write", "written"),
+  ]),
   placeAt("--focus", [], ["--focus", `also ${RECURS}`]),
   placeAt("--system-prompt-file", [], ["--system-prompt-file", "SYSTEM"]),
 ];
@@ -80,20 +88,42 @@ describe("a secret found once is replaced wherever it recurs", () => {
     expect(sandbox.runs()).toEqual([]);
   });
 
-  test.each(PLACES)("--engine claude: the agent's stdin and argv hold $place's secret as a placeholder; the document has it back once", async (place) => {
-    const answer = `${FULL_DOCUMENT}\n\nQuoted: ${PLACEHOLDERS.join(" ")}`;
-    const run = await runAgent([...writeInputs(place), "--engine", "claude", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], sandbox.env({ FAKE_AGENT_ANSWER: answer }), sandbox.dir);
-    expect(run.code).toBe(0);
-    const [agentRun] = sandbox.runs();
-    expectOnePlaceholderEach(`${agentRun?.stdin}\n${agentRun?.argv.join("\n")}`);
-    expect(run.stdout).toContain(`Quoted: ${PASSWORD} ${DB_PASSWORD}`);
-    expect(run.stdout).not.toContain("REDACTED");
-  });
+  test.each(PLACES)(
+    "--engine claude: the agent's stdin and argv hold $place's secret as a placeholder; the document has it back once",
+    async (place) => {
+      const answer = `${FULL_DOCUMENT}\n\nQuoted: ${PLACEHOLDERS.join(" ")}`;
+      const run = await runAgent(
+        [...writeInputs(place), "--engine", "claude", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+        sandbox.env({ FAKE_AGENT_ANSWER: answer }),
+        sandbox.dir,
+      );
+      expect(run.code).toBe(0);
+      const [agentRun] = sandbox.runs();
+      expectOnePlaceholderEach(`${agentRun?.stdin}\n${agentRun?.argv.join("\n")}`);
+      expect(run.stdout).toContain(`Quoted: ${PASSWORD} ${DB_PASSWORD}`);
+      expect(run.stdout).not.toContain("REDACTED");
+    },
+  );
 
   test.each(PLACES)("--engine llm: no request carries $place's secret; the document has it back once", async (place) => {
     const server = startFakeOpenAI(() => ({ text: `${FULL_DOCUMENT}\n\nQuoted: ${PLACEHOLDERS.join(" ")}` }));
     try {
-      const run = await runAgent([...writeInputs(place), "--engine", "llm", "--base-url", server.url, "-m", "x", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], sandbox.env({ OPENAI_API_KEY: "sk-test-e2e-0123456789abcdef" }), sandbox.dir);
+      const run = await runAgent(
+        [
+          ...writeInputs(place),
+          "--engine",
+          "llm",
+          "--base-url",
+          server.url,
+          "-m",
+          "x",
+          "--no-record",
+          "-o",
+          join(sandbox.dir, "new.jsonl"),
+        ],
+        sandbox.env({ OPENAI_API_KEY: "sk-test-e2e-0123456789abcdef" }),
+        sandbox.dir,
+      );
       expect(run.code).toBe(0);
       expect(server.requests).toHaveLength(1);
       expectOnePlaceholderEach(JSON.stringify(server.requests.map((r) => r.body)));

@@ -25,7 +25,9 @@ const SECRETS = plantedSecrets();
 /** What must never be sent: every secret, each line of a multi-line one (a cut key's tail), in text and JSON forms. */
 const NEVER_SENT = [
   ...new Set(
-    [...SECRETS.map((s) => s.value), API_KEY, URL_PASSWORD, URL_QUERY].flatMap((value) => [value, ...value.split("\n").filter((line) => line.length >= 16 && !line.startsWith("-----"))]).flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]),
+    [...SECRETS.map((s) => s.value), API_KEY, URL_PASSWORD, URL_QUERY]
+      .flatMap((value) => [value, ...value.split("\n").filter((line) => line.length >= 16 && !line.startsWith("-----"))])
+      .flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]),
   ),
 ];
 
@@ -67,7 +69,20 @@ async function runOn(server: FakeServer, extra: string[]): Promise<SecretsRun> {
   const url = new URL(server.url);
   const baseUrl = `http://user:${URL_PASSWORD}@${url.host}/v1?key=${URL_QUERY}`;
   const out = join(sandbox.dir, "new.jsonl");
-  const args = ["handoff", source, "-v", "--focus", `${focus}\nAnd rotate ${API_KEY}.`, "--system-prompt-file", promptFile, "--base-url", baseUrl, "-o", out, ...extra];
+  const args = [
+    "handoff",
+    source,
+    "-v",
+    "--focus",
+    `${focus}\nAnd rotate ${API_KEY}.`,
+    "--system-prompt-file",
+    promptFile,
+    "--base-url",
+    baseUrl,
+    "-o",
+    out,
+    ...extra,
+  ];
   const run = await runAgent(args, cleanEnv(sandbox.home, { OPENAI_API_KEY: API_KEY }), sandbox.dir);
   const wrote = run.code === 0 && !extra.includes("--dry-run");
   const newSession = wrote ? readFileSync(out, "utf8") : "";
@@ -87,7 +102,8 @@ function expectRestored(document: string): void {
 
 function expectNothingLeaked(server: FakeServer, run: SecretsRun): void {
   expect(server.requests.length).toBeGreaterThan(0);
-  for (const [i, request] of server.requests.entries()) expect({ request: i, leaks: leaksIn(JSON.stringify(request.body)) }).toEqual({ request: i, leaks: [] });
+  for (const [i, request] of server.requests.entries())
+    expect({ request: i, leaks: leaksIn(JSON.stringify(request.body)) }).toEqual({ request: i, leaks: [] });
   // The key and the URL's secrets are not printed either (the document on stdout has the session's own secrets back, by design).
   for (const secret of [API_KEY, URL_PASSWORD, URL_QUERY]) expect(run.stdout + run.stderr).not.toContain(secret);
   expect(run.written).toContain("[withheld]");
@@ -136,7 +152,10 @@ describe("no secret reaches any request", () => {
 });
 
 describe("the second outside review's shapes never reach a request (--dry-run prints what would be sent)", () => {
-  const PEM_BODY = ["MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa", "Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhJk4Lz3Xc2Vb1Nm0Qw9E"];
+  const PEM_BODY = [
+    "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa",
+    "Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhJk4Lz3Xc2Vb1Nm0Qw9E",
+  ];
   const PEM = ["-----BEGIN RSA PRIVATE KEY-----", ...PEM_BODY, "-----END RSA PRIVATE KEY-----"];
   /** [where, the text, the secrets in it]. */
   const ASSIGNMENTS: [string, string[]][] = [
@@ -161,10 +180,16 @@ describe("the second outside review's shapes never reach a request (--dry-run pr
         assistant(2, [call("c1", "configure", ARGUMENTS), call("c2", "bash", { command: "cat -n id_rsa" })], "toolUse"),
         toolResult(3, "c1", "configure", "done"),
         toolResult(4, "c2", "bash", PEM.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join("\n")),
-        user(5, `As quoted:\n${PEM.map((line) => `> ${line}`).join("\n")}\n\n| key |\n|---|\n${PEM.map((line) => `| ${line} |`).join("\n")}`),
+        user(
+          5,
+          `As quoted:\n${PEM.map((line) => `> ${line}`).join("\n")}\n\n| key |\n|---|\n${PEM.map((line) => `| ${line} |`).join("\n")}`,
+        ),
       ]),
     );
-    const run = await runAgent(["handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+    const run = await runAgent(
+      ["handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+      cleanEnv(sandbox.home),
+    );
     expect(run.code).toBe(0);
     expect(NEVER.filter((secret) => run.stdout.includes(secret) || run.stdout.includes(JSON.stringify(secret).slice(1, -1)))).toEqual([]);
   });

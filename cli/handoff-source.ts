@@ -24,8 +24,10 @@ export function resolveSessionSource(args: Record<string, unknown>): SessionSour
   const sessionId = text(args.session)?.trim();
   const agentFlag = text(args.agent);
   const agent = agentFlag === undefined ? undefined : parseAgent(agentFlag, "--agent");
-  if (sessionPath !== undefined && sessionId !== undefined) throw new AgentError("USAGE", `give a session path or --session ${sessionId}, not both`);
+  if (sessionPath !== undefined && sessionId !== undefined)
+    throw new AgentError("USAGE", `give a session path or --session ${sessionId}, not both`);
   if (sessionId === "") throw new AgentError("USAGE", "option --session needs an id, not blanks");
-  if (sessionPath === "-" && agent !== undefined) throw new AgentError("USAGE", "--agent picks among the sessions found on this machine; - reads one from stdin");
+  if (sessionPath === "-" && agent !== undefined)
+    throw new AgentError("USAGE", "--agent picks among the sessions found on this machine; - reads one from stdin");
   return { sessionPath, sessionId, agent };
 }

@@ -31,8 +31,19 @@ const SOURCES: Source[] = [
   { fixture: "fixtures/handoff-markers.jsonl", agent: "pi", cwd: "/home/me/parser", model: "openai/gpt-5" },
   { fixture: "fixtures/sessions/v1.jsonl", agent: "pi", cwd: "/home/dev/users", model: "anthropic/claude-sonnet-4-5" },
   { fixture: "fixtures/sessions/omp.jsonl", agent: "omp", cwd: "/home/dev/uploader", model: "openai/gpt-5.1" },
-  { fixture: "fixtures/sessions/claude-code/split.jsonl", agent: "claude-code", cwd: "/home/dev/shop", model: "anthropic/claude-sonnet-4-5" },
-  { fixture: "fixtures/sessions/codex/compaction.jsonl", agent: "codex", cwd: "/home/dev/shop", model: "openai/gpt-5", codexProvider: "openai" },
+  {
+    fixture: "fixtures/sessions/claude-code/split.jsonl",
+    agent: "claude-code",
+    cwd: "/home/dev/shop",
+    model: "anthropic/claude-sonnet-4-5",
+  },
+  {
+    fixture: "fixtures/sessions/codex/compaction.jsonl",
+    agent: "codex",
+    cwd: "/home/dev/shop",
+    model: "openai/gpt-5",
+    codexProvider: "openai",
+  },
   {
     fixture: "fixtures/sessions/codex/compaction.jsonl (a provider of the user's own Codex configuration)",
     agent: "codex",
@@ -60,7 +71,10 @@ const FIRST_LINE_TYPE: Record<AgentName, string> = { pi: "session", omp: "title"
  * the model of Claude Code's acknowledgement, Codex's `model_provider`.
  */
 function namedModel(target: AgentName, content: string): string | undefined {
-  const lines = content.trimEnd().split("\n").map((line) => JSON.parse(line));
+  const lines = content
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   if (target === "claude-code") return lines[1]?.message?.model;
   if (target === "codex") return lines[0]?.payload?.model_provider;
   return lines.find((line) => line.type === "model_change")?.model;
@@ -116,7 +130,8 @@ describe("--to × sources: the new session is the target's, where the target loo
     else expect(readFileSync(src).equals(original)).toBe(true);
     if (target !== source.agent) {
       // The agent's folders did not exist: created for the user only.
-      for (let f = dirname(run.json.sessionFile); f.startsWith(`${sandbox.home}/`); f = dirname(f)) expect(statSync(f).mode & 0o777).toBe(0o700);
+      for (let f = dirname(run.json.sessionFile); f.startsWith(`${sandbox.home}/`); f = dirname(f))
+        expect(statSync(f).mode & 0o777).toBe(0o700);
       expect(filesIn(sandbox.dir)).toEqual(["source.jsonl"]);
     }
   });
@@ -164,7 +179,9 @@ describe("--to, the rest of the rules", () => {
     writeFileSync(src, text);
     const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "omp"], cleanEnv(sandbox.home));
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe("error: the session records no working directory, so there is no omp folder for it; say where the new session goes with -o\n");
+    expect(run.stderr).toBe(
+      "error: the session records no working directory, so there is no omp folder for it; say where the new session goes with -o\n",
+    );
     sandbox.expectNothingWritten(src, Buffer.from(text));
     expect(ours(sandbox.home)).toEqual([]);
   });
@@ -175,7 +192,9 @@ describe("--to, the rest of the rules", () => {
     writeFileSync(join(sandbox.home, ".omp"), "not a folder");
     const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "omp"], cleanEnv(sandbox.home));
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`Handoff failed: could not write the new session: ${join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--")}: a part of the path is not a folder`);
+    expect(run.stderr).toContain(
+      `Handoff failed: could not write the new session: ${join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--")}: a part of the path is not a folder`,
+    );
     sandbox.expectNothingWritten(src, original);
     expect(ours(sandbox.home)).toEqual([".omp"]);
   });
@@ -183,10 +202,19 @@ describe("--to, the rest of the rules", () => {
   test("a session read from stdin and handed to its own agent lands in the current folder; to another, in that agent's", async () => {
     const env = cleanEnv(sandbox.home);
     const fixture = join(REPO, "fixtures/handoff-markers.jsonl");
-    const same = Bun.spawnSync([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json"], { env, cwd: sandbox.dir, stdin: Bun.file(fixture) });
+    const same = Bun.spawnSync([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json"], {
+      env,
+      cwd: sandbox.dir,
+      stdin: Bun.file(fixture),
+    });
     expect(dirname(JSON.parse(same.stdout.toString()).sessionFile)).toBe(sandbox.dir);
-    const other = Bun.spawnSync([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json", "--to", "omp"], { env, cwd: sandbox.dir, stdin: Bun.file(fixture) });
-    expect(dirname(JSON.parse(other.stdout.toString()).sessionFile)).toBe(join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"));
+    const other = Bun.spawnSync(
+      [process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json", "--to", "omp"],
+      { env, cwd: sandbox.dir, stdin: Bun.file(fixture) },
+    );
+    expect(dirname(JSON.parse(other.stdout.toString()).sessionFile)).toBe(
+      join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"),
+    );
   });
 });
 
@@ -208,7 +236,8 @@ describe("a Claude Code or Codex session from another home of its agent stays in
     {
       label: "Codex, ~/.codex-work",
       fixture: "fixtures/sessions/codex/compaction.jsonl",
-      at: (home: string) => join(home, ".codex-work", "sessions", "2026", "01", "02", "rollout-2026-01-02T10-00-00-0c0de000-1000-4000-8000-000000000001.jsonl"),
+      at: (home: string) =>
+        join(home, ".codex-work", "sessions", "2026", "01", "02", "rollout-2026-01-02T10-00-00-0c0de000-1000-4000-8000-000000000001.jsonl"),
       expected: (home: string) => new RegExp(`^${join(home, ".codex-work", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
     },
     {

@@ -30,7 +30,10 @@ describe("a document that mentions </handoff-context>", () => {
     expect(entry.content.split("</handoff-context>")).toHaveLength(2);
 
     // The recorded answer is the last message line (a model entry follows it).
-    const lines = readFileSync(src, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(src, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const recorded = lines.filter((l) => l.type === "message").at(-1);
     expect(recorded.message.content[0].text).toBe(MENTIONING);
   });

@@ -38,7 +38,10 @@ describe("agent handoff, success", () => {
     // The new session, byte for byte, once its fresh id and time are put back in place.
     const written = readFileSync(join(sandbox.dir, name), "utf8");
     const header = JSON.parse(written.split("\n")[0] ?? "{}");
-    const [entry, ack, model] = written.split("\n").slice(1, 4).map((l) => JSON.parse(l || "{}"));
+    const [entry, ack, model] = written
+      .split("\n")
+      .slice(1, 4)
+      .map((l) => JSON.parse(l || "{}"));
     const expected =
       `${JSON.stringify({ type: "session", version: 3, id: header.id, timestamp: header.timestamp, cwd: "/home/me/parser", parentSession: src })}\n` +
       `${JSON.stringify({
@@ -61,7 +64,14 @@ describe("agent handoff, success", () => {
           api: "offline",
           provider: "agent",
           model: "handoff",
-          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          usage: {
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 0,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          },
           stopReason: "stop",
           timestamp: Date.parse(header.timestamp),
         },
@@ -77,10 +87,24 @@ describe("agent handoff, success", () => {
     expect(s.requests).toHaveLength(1);
     expect(body.stream).toBe(true);
     const sent = requestText(s);
-    for (const kept of ["SUMMARY-MARKER", "KEPT-MARKER", "KEPT-REPLY-MARKER", "BRANCH-SUMMARY-MARKER", "LATEST-MARKER", "LATEST-REPLY-MARKER"]) {
+    for (const kept of [
+      "SUMMARY-MARKER",
+      "KEPT-MARKER",
+      "KEPT-REPLY-MARKER",
+      "BRANCH-SUMMARY-MARKER",
+      "LATEST-MARKER",
+      "LATEST-REPLY-MARKER",
+    ]) {
       expect(sent).toContain(kept);
     }
-    for (const gone of ["START-MARKER", "COMPACTED-AWAY-MARKER", "ABANDONED-BRANCH-MARKER", "ABANDONED-REPLY-MARKER", "PRIVATE-BANG-BANG-MARKER", "EXTENSION-STATE-MARKER"]) {
+    for (const gone of [
+      "START-MARKER",
+      "COMPACTED-AWAY-MARKER",
+      "ABANDONED-BRANCH-MARKER",
+      "ABANDONED-REPLY-MARKER",
+      "PRIVATE-BANG-BANG-MARKER",
+      "EXTENSION-STATE-MARKER",
+    ]) {
       expect(sent).not.toContain(gone);
     }
     const last = body.messages.at(-1);
@@ -92,18 +116,37 @@ describe("agent handoff, success", () => {
     // The source gained exactly three lines, chained from the old leaf; every earlier byte is intact.
     const after = readFileSync(src);
     expect(after.subarray(0, original.length).equals(original)).toBe(true);
-    const added = after.subarray(original.length).toString("utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const added = after
+      .subarray(original.length)
+      .toString("utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(added).toHaveLength(3);
     expect(added[0]).toMatchObject({ type: "message", parentId: "e000000c", message: { role: "user" } });
     expect(added[0].message.content[0].text).toContain("Additional focus: error positions first");
     expect(added[1]).toMatchObject({
       type: "message",
       parentId: added[0].id,
-      message: { role: "assistant", content: [{ type: "text", text: document }], model: "fake-model-2026", provider: "127.0.0.1", stopReason: "stop" },
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: document }],
+        model: "fake-model-2026",
+        provider: "127.0.0.1",
+        stopReason: "stop",
+      },
     });
     expect(added[1].message.usage).toMatchObject({ input: 1000, output: 200 });
     // The answer names the endpoint's model, and the session then resumes with its own again.
-    expect(added[2]).toEqual({ type: "model_change", id: added[2].id, parentId: added[1].id, timestamp: added[1].timestamp, provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
+    expect(added[2]).toEqual({
+      type: "model_change",
+      id: added[2].id,
+      parentId: added[1].id,
+      timestamp: added[1].timestamp,
+      provider: "openai",
+      modelId: "gpt-5",
+      model: "openai/gpt-5",
+    });
   });
 
   test("--json prints one object, --no-record leaves the source untouched", async () => {
@@ -113,8 +156,34 @@ describe("agent handoff, success", () => {
     const run = await runAgent(["handoff", src, "--json", "--no-record", "--no-facts", "--model", "m-1"], env(s.url));
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out).sort()).toEqual(["condensed", "document", "engine", "missingSections", "model", "recorded", "redacted", "resume", "sessionFile", "sessionFormat", "sessionId", "sourceFile", "sourceFormat", "usage"]);
-    expect(out).toMatchObject({ document: CANNED_DOCUMENT, sourceFile: src, sourceFormat: "pi", sessionFormat: "pi", recorded: false, missingSections: [], condensed: null, usage: { inputTokens: 1000, outputTokens: 200 }, engine: "llm", redacted: 0 });
+    expect(Object.keys(out).sort()).toEqual([
+      "condensed",
+      "document",
+      "engine",
+      "missingSections",
+      "model",
+      "recorded",
+      "redacted",
+      "resume",
+      "sessionFile",
+      "sessionFormat",
+      "sessionId",
+      "sourceFile",
+      "sourceFormat",
+      "usage",
+    ]);
+    expect(out).toMatchObject({
+      document: CANNED_DOCUMENT,
+      sourceFile: src,
+      sourceFormat: "pi",
+      sessionFormat: "pi",
+      recorded: false,
+      missingSections: [],
+      condensed: null,
+      usage: { inputTokens: 1000, outputTokens: 200 },
+      engine: "llm",
+      redacted: 0,
+    });
     expect(out.resume).toEqual({ argv: ["pi", "--session", out.sessionFile], cwd: "/home/me/parser" });
     expect(readFileSync(out.sessionFile, "utf8")).toContain(out.sessionId);
     expect(readFileSync(src).equals(original)).toBe(true);
@@ -142,14 +211,21 @@ describe("agent handoff, success", () => {
         { type: "session", id: "11111111-2222-4333-8444-555555555555", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" },
         { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "V1-FIRST", timestamp: 1 } },
         { type: "thinking_level_change", timestamp: "2025-01-01T00:00:02.000Z", thinkingLevel: "high" },
-        { type: "message", timestamp: "2025-01-01T00:00:03.000Z", message: { role: "assistant", content: [{ type: "text", text: "V1-REPLY" }], stopReason: "stop", timestamp: 2 } },
+        {
+          type: "message",
+          timestamp: "2025-01-01T00:00:03.000Z",
+          message: { role: "assistant", content: [{ type: "text", text: "V1-REPLY" }], stopReason: "stop", timestamp: 2 },
+        },
       ]
         .map((l) => `${JSON.stringify(l)}\n`)
         .join(""),
     );
     const run = await runAgent(["handoff", v1, "-o", join(sandbox.dir, "new.jsonl")], env(s.url));
     expect(run.code).toBe(0);
-    const lines = readFileSync(v1, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(v1, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     // No model entry: the source names no model (its answer has no provider), so there is none to restore.
     expect(lines).toHaveLength(6);
     expect(lines[0]).toMatchObject({ type: "session", version: 3, id: "11111111-2222-4333-8444-555555555555", cwd: "/w" });
@@ -170,7 +246,9 @@ describe("agent handoff, success", () => {
   });
 
   test("429 then success: retried, one new session", async () => {
-    const s = serve((_, i) => (i === 0 ? { status: 429, error: { message: "slow down" }, headers: { "retry-after": "0" } } : { text: CANNED_DOCUMENT }));
+    const s = serve((_, i) =>
+      i === 0 ? { status: 429, error: { message: "slow down" }, headers: { "retry-after": "0" } } : { text: CANNED_DOCUMENT },
+    );
     const src = source();
     const run = await runAgent(["handoff", src, "--no-record"], env(s.url));
     expect(run.code).toBe(0);

@@ -1,6 +1,16 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
-import { AGENT_ENGINES, AgentError, assertSomethingToHandOff, chooseProfile, describeCondensed, findFormat, OFFLINE_MODEL, type HandoffInput, type SessionFormat } from "../core/index.ts";
+import {
+  AGENT_ENGINES,
+  AgentError,
+  assertSomethingToHandOff,
+  chooseProfile,
+  describeCondensed,
+  findFormat,
+  OFFLINE_MODEL,
+  type HandoffInput,
+  type SessionFormat,
+} from "../core/index.ts";
 import { findOnPath } from "./agent-bin.ts";
 import { callAgent } from "./agent-run.ts";
 import { isAgentEngine, noModelNotice } from "./engine.ts";
@@ -51,18 +61,27 @@ export const handoffCommand = defineCommand({
 
     const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
       const engine = options.engine;
-      const result = isAgentEngine(engine) ? await callAgent(engine, input, options, logger, cancel) : { ...(await callModel(input, options, logger, cancel)), usageReported: engine === "llm" };
+      const result = isAgentEngine(engine)
+        ? await callAgent(engine, input, options, logger, cancel)
+        : { ...(await callModel(input, options, logger, cancel)), usageReported: engine === "llm" };
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
-      if (result.redacted > 0) logger.info(`${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`);
+      if (result.redacted > 0)
+        logger.info(
+          `${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`,
+        );
       return { result, ...(await writeOutputs(result, place, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).
-    const written = [...(sessionFile ? [`${sessionFile} (the new session)`] : []), ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : [])];
+    const written = [
+      ...(sessionFile ? [`${sessionFile} (the new session)`] : []),
+      ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : []),
+    ];
     // From here a signal ends the run at once, naming the files (which are complete).
     markWritten(written);
-    const resume = sessionFile === undefined ? undefined : resumeCommandFor(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
+    const resume =
+      sessionFile === undefined ? undefined : resumeCommandFor(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
@@ -154,5 +173,8 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
 }
 
 function readSystemPrompt(path: string): string {
-  return readRegularFile(path, (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path })).toString("utf8");
+  return readRegularFile(
+    path,
+    (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path }),
+  ).toString("utf8");
 }

@@ -12,7 +12,13 @@ import { COMPLETION_HELP } from "./completion.ts";
 
 const env = cleanEnv(mkdtempSync(join(tmpdir(), "agent-help-")));
 
-const HELP: Record<string, CommandHelp> = { handoff: HANDOFF_HELP, inspect: INSPECT_HELP, config: CONFIG_HELP, ls: LS_HELP, completion: COMPLETION_HELP };
+const HELP: Record<string, CommandHelp> = {
+  handoff: HANDOFF_HELP,
+  inspect: INSPECT_HELP,
+  config: CONFIG_HELP,
+  ls: LS_HELP,
+  completion: COMPLETION_HELP,
+};
 
 /** The texts a command's help must show whole, each in one piece once line breaks are undone. */
 function shownTexts(help: CommandHelp): string[] {
@@ -46,7 +52,8 @@ describe("--help", () => {
   test("agent handoff --help explains the flags, the environment, the exit codes, plain text off a terminal", async () => {
     const run = await runAgent(["handoff", "--help"], env);
     expect(run.code).toBe(0);
-    for (const text of ["--focus", "--engine", "--no-record", "OPENAI_API_KEY", "EXIT CODES", "130", "EXAMPLES"]) expect(run.stdout).toContain(text);
+    for (const text of ["--focus", "--engine", "--no-record", "OPENAI_API_KEY", "EXIT CODES", "130", "EXAMPLES"])
+      expect(run.stdout).toContain(text);
     expect(run.stdout).not.toContain("\x1b[");
   });
 
@@ -71,8 +78,14 @@ describe("--help", () => {
 
   test.each([
     [["help", "--help"], ["--help"]],
-    [["--help", "handoff"], ["help", "handoff"]],
-    [["-h", "config"], ["config", "--help"]],
+    [
+      ["--help", "handoff"],
+      ["help", "handoff"],
+    ],
+    [
+      ["-h", "config"],
+      ["config", "--help"],
+    ],
   ])("agent %p prints what agent %p prints", async (args, same) => {
     const [a, b] = await Promise.all([runAgent(args, env), runAgent(same, env)]);
     expect(a).toEqual({ code: 0, stdout: b.stdout, stderr: "" });
@@ -87,11 +100,14 @@ describe("--help", () => {
   });
 
   const WIDTHS = [80, 120, 50];
-  test.each(Object.keys(HELP).flatMap((name) => WIDTHS.map((columns) => [name, columns] as const)))("agent help %s at COLUMNS=%p: every line fits, none ends in spaces, no text is split mid-word", async (name, columns) => {
-    const { stdout, code } = await runAgent(["help", name], { ...env, COLUMNS: String(columns) });
-    expect(code).toBe(0);
-    expect(layoutProblems(stdout, columns, HELP[name])).toEqual([]);
-  });
+  test.each(Object.keys(HELP).flatMap((name) => WIDTHS.map((columns) => [name, columns] as const)))(
+    "agent help %s at COLUMNS=%p: every line fits, none ends in spaces, no text is split mid-word",
+    async (name, columns) => {
+      const { stdout, code } = await runAgent(["help", name], { ...env, COLUMNS: String(columns) });
+      expect(code).toBe(0);
+      expect(layoutProblems(stdout, columns, HELP[name])).toEqual([]);
+    },
+  );
 
   test.each(WIDTHS)("agent --help at COLUMNS=%p fits too", async (columns) => {
     const { stdout } = await runAgent(["--help"], { ...env, COLUMNS: String(columns) });
@@ -100,7 +116,10 @@ describe("--help", () => {
   });
 
   test("the text is laid out for the width: wider terminals get fewer lines", async () => {
-    const [narrow, wide] = await Promise.all([runAgent(["handoff", "--help"], { ...env, COLUMNS: "80" }), runAgent(["handoff", "--help"], { ...env, COLUMNS: "120" })]);
+    const [narrow, wide] = await Promise.all([
+      runAgent(["handoff", "--help"], { ...env, COLUMNS: "80" }),
+      runAgent(["handoff", "--help"], { ...env, COLUMNS: "120" }),
+    ]);
     expect(wide.stdout.split("\n").length).toBeLessThan(narrow.stdout.split("\n").length);
   });
 
@@ -132,9 +151,18 @@ describe("--help", () => {
 
 describe("extra words are a usage error, not ignored", () => {
   test.each<[string[], string]>([
-    [["handoff", "fixtures/example.jsonl", "fixtures/example.jsonl"], 'unexpected argument "fixtures/example.jsonl": this command takes <path> only (see agent handoff --help)'],
-    [["handoff", "fixtures/example.jsonl", "--focus", "finish", "the", "parser"], 'unexpected argument "the": this command takes <path> only (see agent handoff --help)'],
-    [["inspect", "fixtures/example.jsonl", "extra"], 'unexpected argument "extra": this command takes <session> only (see agent inspect --help)'],
+    [
+      ["handoff", "fixtures/example.jsonl", "fixtures/example.jsonl"],
+      'unexpected argument "fixtures/example.jsonl": this command takes <path> only (see agent handoff --help)',
+    ],
+    [
+      ["handoff", "fixtures/example.jsonl", "--focus", "finish", "the", "parser"],
+      'unexpected argument "the": this command takes <path> only (see agent handoff --help)',
+    ],
+    [
+      ["inspect", "fixtures/example.jsonl", "extra"],
+      'unexpected argument "extra": this command takes <session> only (see agent inspect --help)',
+    ],
   ])("agent %p: exit 2, one line, nothing written", async (args, message) => {
     const home = mkdtempSync(join(tmpdir(), "agent-extra-"));
     const out = join(home, "new.jsonl");
@@ -167,7 +195,10 @@ describe("layout functions", () => {
   });
 
   test("wrapCommand breaks between words with a continuation, never inside quotes", () => {
-    expect(wrapCommand('agent handoff s.jsonl --focus "finish the migration"', 36)).toEqual(["agent handoff s.jsonl --focus \\", '  "finish the migration"']);
+    expect(wrapCommand('agent handoff s.jsonl --focus "finish the migration"', 36)).toEqual([
+      "agent handoff s.jsonl --focus \\",
+      '  "finish the migration"',
+    ]);
     expect(wrapCommand("agent inspect s.jsonl", 30)).toEqual(["agent inspect s.jsonl"]);
   });
 });

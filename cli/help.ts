@@ -130,7 +130,10 @@ function renderSection(section: HelpSection, width: number): string[] {
   let body: string[];
   if ("rows" in section) body = renderRows(section.rows, width);
   else if ("text" in section) body = renderText(section.text, width);
-  else body = section.commands.flatMap((line) => (line.length + INDENT.length <= width ? [line] : wrapCommand(line, width - INDENT.length)).map((text) => INDENT + text));
+  else
+    body = section.commands.flatMap((line) =>
+      (line.length + INDENT.length <= width ? [line] : wrapCommand(line, width - INDENT.length)).map((text) => INDENT + text),
+    );
   return ["", section.title, ...body];
 }
 
@@ -144,8 +147,19 @@ export function renderCommandHelp(help: CommandHelp, width: number): string {
     "",
     "USAGE",
     ...paragraph(usage, width, INDENT),
-    ...(args.length > 0 ? ["", "ARGUMENTS", ...renderRows(args.map(([name, def]) => [`<${name}>`, def.description ?? ""]), width)] : []),
-    ...(options.length > 0 ? ["", "OPTIONS", ...renderRows([...options.map(([name, def]) => optionRow(name, def)), ["-h, --help", "Show this help"]], width)] : []),
+    ...(args.length > 0
+      ? [
+          "",
+          "ARGUMENTS",
+          ...renderRows(
+            args.map(([name, def]) => [`<${name}>`, def.description ?? ""]),
+            width,
+          ),
+        ]
+      : []),
+    ...(options.length > 0
+      ? ["", "OPTIONS", ...renderRows([...options.map(([name, def]) => optionRow(name, def)), ["-h, --help", "Show this help"]], width)]
+      : []),
     ...(help.sections ?? []).flatMap((section) => renderSection(section, width)),
   ];
   return `${lines.join("\n")}\n`;
@@ -160,7 +174,13 @@ export function renderMainHelp(summary: string, commands: readonly CommandHelp[]
     `${INDENT}agent <command> [options]`,
     "",
     "COMMANDS",
-    ...renderRows([...commands.map((command): [string, string] => [command.name, command.summary]), ["help", "Show a command's flags (agent help <command>)"]], width),
+    ...renderRows(
+      [
+        ...commands.map((command): [string, string] => [command.name, command.summary]),
+        ["help", "Show a command's flags (agent help <command>)"],
+      ],
+      width,
+    ),
     "",
     "OPTIONS",
     ...renderRows(

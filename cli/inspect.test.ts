@@ -62,7 +62,22 @@ describe("agent inspect on good sessions", () => {
       branchEntries: 29,
       branchMessages: 21,
       contextMessages: 14,
-      contextRoles: ["compactionSummary", "branchSummary", "user", "assistant", "toolResult", "bashExecution", "custom", "user", "assistant", "toolResult", "assistant", "toolResult", "user", "assistant"],
+      contextRoles: [
+        "compactionSummary",
+        "branchSummary",
+        "user",
+        "assistant",
+        "toolResult",
+        "bashExecution",
+        "custom",
+        "user",
+        "assistant",
+        "toolResult",
+        "assistant",
+        "toolResult",
+        "user",
+        "assistant",
+      ],
       estimatedTokens: 1468,
       filesRead: ["src/server.ts", "package.json", "docs/limits.md", "src/config.ts"],
       filesModified: ["src/server.ts", "src/config.ts"],
@@ -115,27 +130,49 @@ describe("agent inspect on good sessions", () => {
   test("--leaf inspects the branch ending at that entry", () => {
     const run = inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf", "a0000003"]);
     expect(run.exitCode).toBe(0);
-    expect(json(run.stdout)).toMatchObject({ leafId: "a0000003", branchEntries: 10, branchMessages: 8, lastUserRequest: "Actually, back it with redis." });
+    expect(json(run.stdout)).toMatchObject({
+      leafId: "a0000003",
+      branchEntries: 10,
+      branchMessages: 8,
+      lastUserRequest: "Actually, back it with redis.",
+    });
   });
 
   test("--leaf naming a line of a Claude Code answer saved a block per line: the branch ends at that answer", () => {
     // Lines 5, 6, 8 and 9 of split.jsonl are one answer (msg_A): line 8's uuid names it as line 5's does.
     const run = inspect([`${S}/claude-code/split.jsonl`, "--json", "--leaf", "aaaaaaaa-0000-4000-8000-000000000006"]);
     expect([run.exitCode, run.stderr]).toEqual([0, ""]);
-    expect(json(run.stdout)).toMatchObject({ leafId: "aaaaaaaa-0000-4000-8000-000000000003", branchMessages: 2, lastUserRequest: "Why does the build fail?" });
+    expect(json(run.stdout)).toMatchObject({
+      leafId: "aaaaaaaa-0000-4000-8000-000000000003",
+      branchMessages: 2,
+      lastUserRequest: "Why does the build fail?",
+    });
   });
 
   test("--leaf=<id> works too", () => {
-    expect(json(inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"]).stdout)).toMatchObject({ leafId: "c0000007", branchEntries: 7 });
+    expect(json(inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"]).stdout)).toMatchObject({
+      leafId: "c0000007",
+      branchEntries: 7,
+    });
   });
 
-  test.skipIf(!existsSync(join(REPO, REAL_SESSION)))(`a real 2.4 MB session, read in chunks${existsSync(join(REPO, REAL_SESSION)) ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)"}`, () => {
-    // Counts checked with Python in core/session/real-sessions.test.ts.
-    const run = inspect([REAL_SESSION, "--json"]);
-    expect(run.exitCode).toBe(0);
-    expect(run.stderr).toBe("");
-    expect(json(run.stdout)).toMatchObject({ format: "pi", version: null, entries: 1002, branchMessages: 990, contextMessages: 439, malformedLines: [] });
-  });
+  test.skipIf(!existsSync(join(REPO, REAL_SESSION)))(
+    `a real 2.4 MB session, read in chunks${existsSync(join(REPO, REAL_SESSION)) ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)"}`,
+    () => {
+      // Counts checked with Python in core/session/real-sessions.test.ts.
+      const run = inspect([REAL_SESSION, "--json"]);
+      expect(run.exitCode).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(json(run.stdout)).toMatchObject({
+        format: "pi",
+        version: null,
+        entries: 1002,
+        branchMessages: 990,
+        contextMessages: 439,
+        malformedLines: [],
+      });
+    },
+  );
 
   test("an omp blob in ~/.omp/agent/blobs is restored; without it the image is a placeholder", () => {
     const withBlob = tempHome();
@@ -165,8 +202,14 @@ describe("agent inspect on bad input: exit 2, one line on stderr naming the file
       file: `${S}/bad/message-first.jsonl`,
       message: `${S}/bad/message-first.jsonl:1: not a session: it is not a ${describeFormats()} session`,
     },
-    { file: `${S}/bad/header-without-id.jsonl`, message: `${S}/bad/header-without-id.jsonl:1: not a session: the header has no string "id"` },
-    { file: `${S}/bad/header-with-number-id.jsonl`, message: `${S}/bad/header-with-number-id.jsonl:1: not a session: the header has no string "id"` },
+    {
+      file: `${S}/bad/header-without-id.jsonl`,
+      message: `${S}/bad/header-without-id.jsonl:1: not a session: the header has no string "id"`,
+    },
+    {
+      file: `${S}/bad/header-with-number-id.jsonl`,
+      message: `${S}/bad/header-with-number-id.jsonl:1: not a session: the header has no string "id"`,
+    },
   ])("$file", ({ file, message }) => {
     for (const flags of [[], ["--json"]]) {
       const run = inspect([file, ...flags]);
@@ -209,7 +252,11 @@ describe("agent inspect on damaged sessions", () => {
 
   test.each([
     { file: "cycle.jsonl", warning: "the parent chain loops back to entry f0000003; the branch was cut there", branchEntries: 3 },
-    { file: "dangling-parent.jsonl", warning: "entry f0000003 names a parent f0000002 that is not in the file; the branch starts there", branchEntries: 2 },
+    {
+      file: "dangling-parent.jsonl",
+      warning: "entry f0000003 names a parent f0000002 that is not in the file; the branch starts there",
+      branchEntries: 2,
+    },
     { file: "unknown-type.jsonl", warning: 'unknown entry type "hologram" kept and ignored', branchEntries: 4 },
   ])("$file: loads, with one warning", ({ file, warning, branchEntries }) => {
     const path = `${S}/bad/${file}`;
@@ -240,7 +287,12 @@ describe("agent inspect usage errors", () => {
   });
 
   test("no bad input shows a stack trace", () => {
-    for (const args of [["does-not-exist.jsonl"], [`${S}/bad/binary.jsonl`], [`${S}/v1.jsonl`, "--leaf", "x"], [`${S}/v1.jsonl`, "--nope"]]) {
+    for (const args of [
+      ["does-not-exist.jsonl"],
+      [`${S}/bad/binary.jsonl`],
+      [`${S}/v1.jsonl`, "--leaf", "x"],
+      [`${S}/v1.jsonl`, "--nope"],
+    ]) {
       const run = inspect(args);
       expect(run.stderr).not.toMatch(STACK_FRAME);
       expect(run.stderr).not.toContain("internal error");

@@ -8,7 +8,11 @@ import { printJson, printText } from "./stdout.ts";
 import { LOGGING_ARGS } from "./logging-args.ts";
 
 const INSPECT_ARGS = {
-  session: { type: "positional", description: `The session file (.jsonl) written by ${describeFormats()}; - reads it from stdin`, required: true },
+  session: {
+    type: "positional",
+    description: `The session file (.jsonl) written by ${describeFormats()}; - reads it from stdin`,
+    required: true,
+  },
   leaf: { type: "string", description: "Inspect the branch ending at this entry id instead of the last entry", valueHint: "id" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the summary" },
   strict: { type: "boolean", description: "Fail (exit 2) on any malformed line instead of skipping it" },

@@ -20,16 +20,19 @@ async function interrupt(args: string[], env: Record<string, string>, ready: () 
 }
 
 describe("cancelling", () => {
-  test.each<NodeJS.Signals>(["SIGINT", "SIGTERM", "SIGHUP"])("%s mid-stream: exit 130, Handoff cancelled, nothing written", async (signal) => {
-    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT, hangAfterFirstChunk: true }));
-    const src = sandbox.source(EXAMPLE);
-    const original = readFileSync(src);
-    const run = await interrupt(["handoff", src], sandbox.env(s.url), () => s.requests.length > 0, signal);
-    expect(run.code).toBe(130);
-    expect(run.stderr).toBe("Handoff cancelled\n");
-    expect(run.stdout).toBe("");
-    sandbox.expectNothingWritten(src, original);
-  });
+  test.each<NodeJS.Signals>(["SIGINT", "SIGTERM", "SIGHUP"])(
+    "%s mid-stream: exit 130, Handoff cancelled, nothing written",
+    async (signal) => {
+      const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT, hangAfterFirstChunk: true }));
+      const src = sandbox.source(EXAMPLE);
+      const original = readFileSync(src);
+      const run = await interrupt(["handoff", src], sandbox.env(s.url), () => s.requests.length > 0, signal);
+      expect(run.code).toBe(130);
+      expect(run.stderr).toBe("Handoff cancelled\n");
+      expect(run.stdout).toBe("");
+      sandbox.expectNothingWritten(src, original);
+    },
+  );
 
   test("SIGINT while waiting for the source's lock, after the answer: nothing written", async () => {
     const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
@@ -46,17 +49,20 @@ describe("cancelling", () => {
 });
 
 describe("writing fails after the model answered", () => {
-  test.skipIf(process.platform !== "linux")("a new session that cannot be written: exit 1, the reason, no temp file, the source untouched", async () => {
-    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
-    const src = sandbox.source(EXAMPLE);
-    const original = readFileSync(src);
-    // /proc takes no new files, even for root, so the write fails after the answer arrived.
-    const run = await runAgent(["handoff", src, "-o", "/proc/agent-handoff-test.jsonl"], sandbox.env(s.url));
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Handoff failed: could not write the new session: /proc/agent-handoff-test.jsonl:");
-    expect(run.stderr).not.toMatch(/^\s+at /m);
-    sandbox.expectNothingWritten(src, original);
-  });
+  test.skipIf(process.platform !== "linux")(
+    "a new session that cannot be written: exit 1, the reason, no temp file, the source untouched",
+    async () => {
+      const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
+      const src = sandbox.source(EXAMPLE);
+      const original = readFileSync(src);
+      // /proc takes no new files, even for root, so the write fails after the answer arrived.
+      const run = await runAgent(["handoff", src, "-o", "/proc/agent-handoff-test.jsonl"], sandbox.env(s.url));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("Handoff failed: could not write the new session: /proc/agent-handoff-test.jsonl:");
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+      sandbox.expectNothingWritten(src, original);
+    },
+  );
 });
 
 describe("the API key", () => {
@@ -86,7 +92,10 @@ describe("the API key", () => {
 describe("--json --dry-run", () => {
   test("prints one JSON object for the model engine", async () => {
     const src = sandbox.source(EXAMPLE);
-    const run = await runAgent(["handoff", src, "--dry-run", "--json", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+    const run = await runAgent(
+      ["handoff", src, "--dry-run", "--json", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+      cleanEnv(sandbox.home),
+    );
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out).toMatchObject({ dryRun: true, engine: "llm", redacted: 0, condensed: null });

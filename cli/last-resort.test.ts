@@ -27,13 +27,23 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
     const src = sandbox.source();
     const original = readFileSync(src);
     const env = sandbox.env(s.url, { AGENT_TEST_THROW: kind, AGENT_TEST_THROW_WHEN: marker });
-    const proc = Bun.spawn([process.execPath, "--preload", PRELOAD, CLI, "handoff", src, ...flags], { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, "--preload", PRELOAD, CLI, "handoff", src, ...flags], {
+      env,
+      cwd: REPO,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect([code, stdout]).toEqual([1, ""]);
     const lines = stderr.split("\n").filter(Boolean);
-    expect(lines.find((line) => line.startsWith("error:"))).toStartWith("error: unexpected internal error (please report it): Error: boom from a callback");
+    expect(lines.find((line) => line.startsWith("error:"))).toStartWith(
+      "error: unexpected internal error (please report it): Error: boom from a callback",
+    );
     if (flags.length === 0) {
-      expect(lines).toEqual(["error: unexpected internal error (please report it): Error: boom from a callback (run with --verbose for the stack)"]);
+      expect(lines).toEqual([
+        "error: unexpected internal error (please report it): Error: boom from a callback (run with --verbose for the stack)",
+      ]);
     } else {
       expect(stderr).toMatch(/^\s+at .*throw-later\.ts/m);
     }
@@ -45,8 +55,18 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
 
 describe("describeBug", () => {
   test.each([
-    ["an Error", new TypeError("x is not a function"), false, "unexpected internal error (please report it): TypeError: x is not a function (run with --verbose for the stack)"],
-    ["a multi-line message keeps its first line", new Error("first\nsecond\nthird"), false, "unexpected internal error (please report it): Error: first (run with --verbose for the stack)"],
+    [
+      "an Error",
+      new TypeError("x is not a function"),
+      false,
+      "unexpected internal error (please report it): TypeError: x is not a function (run with --verbose for the stack)",
+    ],
+    [
+      "a multi-line message keeps its first line",
+      new Error("first\nsecond\nthird"),
+      false,
+      "unexpected internal error (please report it): Error: first (run with --verbose for the stack)",
+    ],
     ["a thrown string", "plain", false, "unexpected internal error (please report it): plain (run with --verbose for the stack)"],
   ])("%s", (_, error, verbose, expected) => {
     expect(describeBug(error, verbose)).toBe(expected);

@@ -11,7 +11,11 @@ const sandbox = useHandoffSandbox();
 const V1 = [
   { type: "session", id: "11111111-2222-4333-8444-555555555555", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" },
   { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "fix it", timestamp: 1 } },
-  { type: "message", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "done" }], stopReason: "stop", timestamp: 2 } },
+  {
+    type: "message",
+    timestamp: "2025-01-01T00:00:02.000Z",
+    message: { role: "assistant", content: [{ type: "text", text: "done" }], stopReason: "stop", timestamp: 2 },
+  },
 ]
   .map((line) => JSON.stringify(line))
   .join("\n")
@@ -28,7 +32,10 @@ describe("a source reached through a link", () => {
     const run = await runAgent(["handoff", link, "-o", join(sandbox.dir, "next.jsonl")], sandbox.env(s.url));
     expect(run.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    const lines = readFileSync(real, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(real, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: "session", version: 3 });
     expect(lines).toHaveLength(5);
   });

@@ -1,6 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, lutimesSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
@@ -19,20 +30,38 @@ function deadPid(): number {
 /** What a test can compare before and after: the kind of thing, its time, and what it holds. */
 function describePath(path: string): string {
   const stats = lstatSync(path);
-  const kind = stats.isDirectory() ? `dir[${readdirSync(path).join(",")}]` : stats.isSymbolicLink() ? `link→${readlinkSync(path)}` : stats.isFIFO() ? "fifo" : stats.isSocket() ? "socket" : `file:${readFileSync(path, "latin1")}`;
+  const kind = stats.isDirectory()
+    ? `dir[${readdirSync(path).join(",")}]`
+    : stats.isSymbolicLink()
+      ? `link→${readlinkSync(path)}`
+      : stats.isFIFO()
+        ? "fifo"
+        : stats.isSocket()
+          ? "socket"
+          : `file:${readFileSync(path, "latin1")}`;
   return `${kind} @${stats.mtimeMs}`;
 }
 
 /** Something at `<source>.lock` that no run of ours made; each is made older than the stale limit. */
 const FOREIGN: { name: string; what: string; make: (lock: string, dir: string) => void | (() => void) }[] = [
-  { name: "a directory holding a file", what: "a directory", make: (lock) => (mkdirSync(lock), writeFileSync(join(lock, "notes.txt"), "mine"), utimesSync(lock, LONG_AGO, LONG_AGO)) },
+  {
+    name: "a directory holding a file",
+    what: "a directory",
+    make: (lock) => (mkdirSync(lock), writeFileSync(join(lock, "notes.txt"), "mine"), utimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
   { name: "an empty directory", what: "a directory", make: (lock) => (mkdirSync(lock), utimesSync(lock, LONG_AGO, LONG_AGO)) },
   {
     name: "a symbolic link to a file in our format",
     what: "a symbolic link",
-    make: (lock, dir) => (writeFileSync(join(dir, "target"), `${deadPid()}\n`), symlinkSync(join(dir, "target"), lock), lutimesSync(lock, LONG_AGO, LONG_AGO)),
+    make: (lock, dir) => (
+      writeFileSync(join(dir, "target"), `${deadPid()}\n`), symlinkSync(join(dir, "target"), lock), lutimesSync(lock, LONG_AGO, LONG_AGO)
+    ),
   },
-  { name: "a dangling symbolic link", what: "a symbolic link", make: (lock, dir) => (symlinkSync(join(dir, "nowhere"), lock), lutimesSync(lock, LONG_AGO, LONG_AGO)) },
+  {
+    name: "a dangling symbolic link",
+    what: "a symbolic link",
+    make: (lock, dir) => (symlinkSync(join(dir, "nowhere"), lock), lutimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
   { name: "a named pipe", what: "a named pipe", make: (lock) => (spawnSync("mkfifo", [lock]), utimesSync(lock, LONG_AGO, LONG_AGO)) },
   {
     name: "a socket",
@@ -44,11 +73,27 @@ const FOREIGN: { name: string; what: string; make: (lock: string, dir: string) =
     },
   },
   { name: "a file of words", what: "a file", make: (lock) => (writeFileSync(lock, "hello\n"), utimesSync(lock, LONG_AGO, LONG_AGO)) },
-  { name: "a dead pid followed by more", what: "a file", make: (lock) => (writeFileSync(lock, `${deadPid()}\nmore\n`), utimesSync(lock, LONG_AGO, LONG_AGO)) },
-  { name: "a pid without its newline", what: "a file", make: (lock) => (writeFileSync(lock, `${deadPid()}`), utimesSync(lock, LONG_AGO, LONG_AGO)) },
-  { name: "a large file of digits", what: "a file", make: (lock) => (writeFileSync(lock, `${"1".repeat(4096)}\n`), utimesSync(lock, LONG_AGO, LONG_AGO)) },
+  {
+    name: "a dead pid followed by more",
+    what: "a file",
+    make: (lock) => (writeFileSync(lock, `${deadPid()}\nmore\n`), utimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
+  {
+    name: "a pid without its newline",
+    what: "a file",
+    make: (lock) => (writeFileSync(lock, `${deadPid()}`), utimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
+  {
+    name: "a large file of digits",
+    what: "a file",
+    make: (lock) => (writeFileSync(lock, `${"1".repeat(4096)}\n`), utimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
   // We never leave a lock without its pid (it is linked into place whole): an empty file is another tool's.
-  { name: "an empty file, long ago", what: "an empty file", make: (lock) => (writeFileSync(lock, ""), utimesSync(lock, LONG_AGO, LONG_AGO)) },
+  {
+    name: "an empty file, long ago",
+    what: "an empty file",
+    make: (lock) => (writeFileSync(lock, ""), utimesSync(lock, LONG_AGO, LONG_AGO)),
+  },
   {
     name: "an empty file another tool holds with flock",
     what: "an empty file",
@@ -76,7 +121,9 @@ describe("something at <source>.lock that is not a lock of ours is never taken o
         expect(run.code).toBe(0);
         expect(run.stdout).toContain("## Goal");
         const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning:") || line.startsWith("error:"));
-        expect(warnings).toEqual([`warning: ${src}: not recorded in the source: ${lock} is ${c.what}, not a lock this tool made; it was left alone`]);
+        expect(warnings).toEqual([
+          `warning: ${src}: not recorded in the source: ${lock} is ${c.what}, not a lock this tool made; it was left alone`,
+        ]);
         expect(run.stderr).not.toMatch(/^\s+at /m);
         expect(describePath(lock)).toBe(before);
         expect(readFileSync(src).equals(original)).toBe(true);
@@ -102,7 +149,13 @@ describe("a lock of ours left by a dead process is still taken over", () => {
     // Recorded: the instruction, the answer and the model entry follow the source's own lines.
     const after = readFileSync(src, "utf8");
     expect(after.startsWith(before)).toBe(true);
-    expect(after.slice(before.length).trimEnd().split("\n").map((l) => JSON.parse(l).type)).toEqual(["message", "message", "model_change"]);
+    expect(
+      after
+        .slice(before.length)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(["message", "message", "model_change"]);
     expect(existsSync(`${src}.lock`)).toBe(false);
     expect(readdirSync(sandbox.dir).filter((f) => f.includes("stale"))).toEqual([]);
   });

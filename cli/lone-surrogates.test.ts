@@ -30,8 +30,14 @@ function strings(value: unknown, out: string[] = []): string[] {
 
 /** Each source with a lone surrogate (both halves, apart) planted in the text of its last request. */
 const SOURCES = [
-  { fixture: "fixtures/handoff-markers.jsonl", plant: (t: string) => t.replaceAll("LATEST-MARKER: add error", "LATEST-MARKER: add \\ud800 it \\udfff error") },
-  { fixture: "fixtures/sessions/claude-code/split.jsonl", plant: (t: string) => t.replaceAll("Why does the build fail?", "Why \\ud800 a \\udfff the build fail?") },
+  {
+    fixture: "fixtures/handoff-markers.jsonl",
+    plant: (t: string) => t.replaceAll("LATEST-MARKER: add error", "LATEST-MARKER: add \\ud800 it \\udfff error"),
+  },
+  {
+    fixture: "fixtures/sessions/claude-code/split.jsonl",
+    plant: (t: string) => t.replaceAll("Why does the build fail?", "Why \\ud800 a \\udfff the build fail?"),
+  },
   { fixture: "fixtures/sessions/codex/compaction.jsonl", plant: (t: string) => t.replaceAll("Fix it.", "Fix \\ud800 add \\udfff it.") },
 ];
 

@@ -1,5 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { displayWidth, fitEnd, fitMiddle, formatBytes, formatTokens, renderTable, renderTabs, shortIds, tildePath, type ListedSession } from "./ls-render.ts";
+import {
+  displayWidth,
+  fitEnd,
+  fitMiddle,
+  formatBytes,
+  formatTokens,
+  renderTable,
+  renderTabs,
+  shortIds,
+  tildePath,
+  type ListedSession,
+} from "./ls-render.ts";
 
 const HOME = "/home/me";
 
@@ -19,8 +30,22 @@ function row(overrides: Partial<ListedSession>): ListedSession {
 
 const ROWS: ListedSession[] = [
   row({}),
-  row({ agent: "claude-code", id: "01a22c83-caf8-71de-9277-000000000000", bytes: 52_428_800, estimatedTokens: 13_107_200, title: "日本語のタイトル、とても長いタイトルです。日本語のタイトル、とても長いタイトルです。日本語のタイトル、とても長いタイトルです。" }),
-  row({ agent: "codex", id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7", bytes: 812, estimatedTokens: 203, title: null, cwd: null, path: `/home/me/.codex/sessions/${"deep/".repeat(40)}x.jsonl` }),
+  row({
+    agent: "claude-code",
+    id: "01a22c83-caf8-71de-9277-000000000000",
+    bytes: 52_428_800,
+    estimatedTokens: 13_107_200,
+    title: "日本語のタイトル、とても長いタイトルです。日本語のタイトル、とても長いタイトルです。日本語のタイトル、とても長いタイトルです。",
+  }),
+  row({
+    agent: "codex",
+    id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7",
+    bytes: 812,
+    estimatedTokens: 203,
+    title: null,
+    cwd: null,
+    path: `/home/me/.codex/sessions/${"deep/".repeat(40)}x.jsonl`,
+  }),
 ];
 
 describe("agent ls on a terminal: a table that fits", () => {
@@ -52,9 +77,18 @@ describe("agent ls on a terminal: a table that fits", () => {
   });
 
   test.each<[string[], string[]]>([
-    [["01a22c83-caf8-71de", "01a22c83-ffcf-7703"], ["01a22c83-c", "01a22c83-f"]],
-    [["abcdefgh1", "abcdefgh2", "zzzzzzzzzz"], ["abcdefgh1", "abcdefgh2", "zzzzzzzz"]],
-    [["same", "same"], ["same", "same"]],
+    [
+      ["01a22c83-caf8-71de", "01a22c83-ffcf-7703"],
+      ["01a22c83-c", "01a22c83-f"],
+    ],
+    [
+      ["abcdefgh1", "abcdefgh2", "zzzzzzzzzz"],
+      ["abcdefgh1", "abcdefgh2", "zzzzzzzz"],
+    ],
+    [
+      ["same", "same"],
+      ["same", "same"],
+    ],
     [["short"], ["short"]],
   ])("short ids: %p → %p", (ids, short) => {
     expect(shortIds(ids)).toEqual(short);

@@ -135,7 +135,12 @@ export interface TableOptions {
 }
 
 /** The table's columns, given all or without size and tokens (for a narrow terminal). */
-function columnsOf(rows: readonly ListedSession[], ids: readonly string[], options: TableOptions, narrow: boolean): { heads: string[]; cells: string[][]; right: Set<number> } {
+function columnsOf(
+  rows: readonly ListedSession[],
+  ids: readonly string[],
+  options: TableOptions,
+  narrow: boolean,
+): { heads: string[]; cells: string[][]; right: Set<number> } {
   const withMessages = rows[0]?.messages !== undefined;
   const heads = ["UPDATED", "AGENT", "ID", ...(narrow ? [] : ["SIZE", "TOKENS"]), ...(withMessages ? ["MSGS"] : [])];
   const cells = rows.map((row, i) => [
@@ -166,7 +171,8 @@ export function renderTable(rows: readonly ListedSession[], options: TableOption
   if (options.width - leadOf(table) < MIN_TITLE) table = columnsOf(rows, ids, options, true);
   const { heads, cells, right } = table;
   const widths = widthsOf(table);
-  const line = (values: readonly string[]) => values.map((v, c) => (right.has(c) ? v.padStart(widths[c] ?? 0) : v.padEnd(widths[c] ?? 0))).join("  ");
+  const line = (values: readonly string[]) =>
+    values.map((v, c) => (right.has(c) ? v.padStart(widths[c] ?? 0) : v.padEnd(widths[c] ?? 0))).join("  ");
   // Too little room for a title to say anything: none, rather than a line wider than the terminal.
   const titleWidth = options.width - leadOf(table) >= 5 ? options.width - leadOf(table) : 0;
   const out = [titleWidth > 0 ? `${line(heads)}  TITLE` : line(heads).trimEnd()];
@@ -184,7 +190,19 @@ export function renderTable(rows: readonly ListedSession[], options: TableOption
 export function renderTabs(rows: readonly ListedSession[]): string {
   const flat = (text: string | null) => (text ?? "").replace(/[\t\n\r]+/g, " ");
   return rows
-    .map((row) => [row.updated, row.agent, row.id, String(row.bytes), String(row.estimatedTokens), ...(row.messages === undefined ? [] : [row.messages === null ? "" : String(row.messages)]), flat(row.title), flat(row.cwd), flat(row.path)].join("\t"))
+    .map((row) =>
+      [
+        row.updated,
+        row.agent,
+        row.id,
+        String(row.bytes),
+        String(row.estimatedTokens),
+        ...(row.messages === undefined ? [] : [row.messages === null ? "" : String(row.messages)]),
+        flat(row.title),
+        flat(row.cwd),
+        flat(row.path),
+      ].join("\t"),
+    )
     .map((line) => `${line}\n`)
     .join("");
 }

@@ -45,7 +45,15 @@ export const LS_HELP: CommandHelp = {
         "--json prints an array of {agent, id, path, cwd, updated, bytes, estimatedTokens, title}, and messages with --long. title is the title the agent shows for the session, else the user's first request; estimatedTokens is bytes / 4.",
       ],
     },
-    { title: "EXAMPLES", commands: ["agent ls", "agent ls --all --agent claude", "agent ls --json | jq -r '.[0].path'", "agent handoff --session $(agent ls --json | jq -r '.[1].id')"] },
+    {
+      title: "EXAMPLES",
+      commands: [
+        "agent ls",
+        "agent ls --all --agent claude",
+        "agent ls --json | jq -r '.[0].path'",
+        "agent handoff --session $(agent ls --json | jq -r '.[1].id')",
+      ],
+    },
   ],
 };
 
@@ -82,7 +90,13 @@ export const lsCommand = defineCommand({
     const formats = formatsFor(args.agent ? parseAgent(args.agent, "--agent") : undefined);
     const folder = args.all ? undefined : currentFolder();
     const found = discoverSessions(agentHome(), { formats, cwd: folder?.cwd, cwdAliases: folder?.aliases }, (line) => logger.debug(line));
-    if (args.ids) return printText(found.sessions.filter((s) => COMPLETABLE_ID.test(s.glance.id)).map((s) => `${s.glance.id}\n`).join("")).then(() => EXIT.ok);
+    if (args.ids)
+      return printText(
+        found.sessions
+          .filter((s) => COMPLETABLE_ID.test(s.glance.id))
+          .map((s) => `${s.glance.id}\n`)
+          .join(""),
+      ).then(() => EXIT.ok);
     const rows: ListedSession[] = [];
     for (const session of found.sessions) {
       if (!args.long) {
@@ -93,11 +107,23 @@ export const lsCommand = defineCommand({
       await checkpoint();
       rows.push({ ...listed(session), messages: countMessages(session, logger) });
     }
-    if (rows.length === 0) logger.info(folder ? `no session worked in ${folder.cwd} (looked in ${found.lookedIn.join(", ")}); agent ls --all lists every folder's` : `no sessions (looked in ${found.lookedIn.join(", ")})`);
+    if (rows.length === 0)
+      logger.info(
+        folder
+          ? `no session worked in ${folder.cwd} (looked in ${found.lookedIn.join(", ")}); agent ls --all lists every folder's`
+          : `no sessions (looked in ${found.lookedIn.join(", ")})`,
+      );
     if (args.json) await printJson(rows);
     else if (rows.length > 0 && process.stdout.isTTY) {
       const now = new Date();
-      await printText(renderTable(rows, { width: process.stdout.columns || 80, utcOffsetMinutes: -now.getTimezoneOffset(), home: agentHome().home, all: args.all === true }));
+      await printText(
+        renderTable(rows, {
+          width: process.stdout.columns || 80,
+          utcOffsetMinutes: -now.getTimezoneOffset(),
+          home: agentHome().home,
+          all: args.all === true,
+        }),
+      );
     } else await printText(renderTabs(rows));
     return EXIT.ok;
   },

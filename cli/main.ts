@@ -34,7 +34,11 @@ const COMMANDS: Record<string, Command> = {
 const SUMMARY = `agent ${packageJson.version}: hand a pi or oh-my-pi coding-agent session off to a fresh one.`;
 
 function mainHelp(columns: number | undefined): string {
-  return renderMainHelp(SUMMARY, Object.values(COMMANDS).map((command) => command.help), helpWidth(columns, process.env));
+  return renderMainHelp(
+    SUMMARY,
+    Object.values(COMMANDS).map((command) => command.help),
+    helpWidth(columns, process.env),
+  );
 }
 
 function unknownCommand(name: string): AgentError {
@@ -103,7 +107,8 @@ async function runCommandLine(name: string, rest: string[], logger: ConsolaInsta
     const { result } = await runCommand(command.run, { rawArgs: rest });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof Error && error.name === "CLIError") throw new AgentError("USAGE", `${error.message.replace(/\x1b\[[0-9;]*m/g, "")} (see agent ${name} --help)`);
+    if (error instanceof Error && error.name === "CLIError")
+      throw new AgentError("USAGE", `${error.message.replace(/\x1b\[[0-9;]*m/g, "")} (see agent ${name} --help)`);
     throw error;
   }
 }

@@ -81,7 +81,9 @@ function systemCode(error: unknown): string | undefined {
 function notListeningHint(ctx: FailureContext): string {
   const local = ctx.profile.local;
   if (local) return `; is ${ctx.profile.name} running? It is usually started with \`${local.start}\``;
-  return URL.canParse(ctx.baseUrl) && isLoopbackHost(new URL(ctx.baseUrl).hostname) ? "; nothing is listening there: is the server running?" : "";
+  return URL.canParse(ctx.baseUrl) && isLoopbackHost(new URL(ctx.baseUrl).hostname)
+    ? "; nothing is listening there: is the server running?"
+    : "";
 }
 
 /**
@@ -125,7 +127,11 @@ function redirectFailure(status: number, headers: Headers | undefined, ctx: Fail
     // Without the URL's credentials and query values; scrubbed too: an endpoint may put the key in a path.
     detail = ctx.scrub(`to ${describeUrl(target.href)}; not followed (${why}): use --base-url ${describeUrl(base.href)}`);
   }
-  return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} redirected the request (${status}) ${detail}`), cause: { kind: "final" }, headers };
+  return {
+    error: new AgentError("HANDOFF_FAILED", `${ctx.where} redirected the request (${status}) ${detail}`),
+    cause: { kind: "final" },
+    headers,
+  };
 }
 
 /**
@@ -141,11 +147,31 @@ function fromResponse(status: number, raw: string, headers: Headers | undefined,
   const summary = ctx.scrub(inBand && status === 200 ? shapeErrorText(read.message ?? raw) : summarizeErrorBody(status, raw));
   const answered = inBand ? `${ctx.where} sent an error in its 200 answer: ${summary}` : `${ctx.where} answered ${summary}`;
   const refusal = classifyRefusal(status, read.classifiable);
-  if (refusal?.kind === "context_length") return { error: new CompletionError("context_length", `the request is larger than the model's context window (${summary})`), cause: { kind: "final" }, headers };
-  if (refusal?.kind === "unsupported_parameter") return { error: new CompletionError("unsupported_parameter", answered, refusal.param), cause: { kind: "final" }, headers };
-  if (status === 401) return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} refused the API key (401); check OPENAI_API_KEY`), cause: { kind: "final" }, headers };
-  if (status === 404 && !inBand) return { error: new AgentError("HANDOFF_FAILED", `${answered}${missingVersionHint(ctx, read.message ?? raw)}`), cause: { kind: "final" }, headers };
-  return { error: new AgentError("HANDOFF_FAILED", answered), cause: status >= 400 ? { kind: "status", status } : { kind: "final" }, headers };
+  if (refusal?.kind === "context_length")
+    return {
+      error: new CompletionError("context_length", `the request is larger than the model's context window (${summary})`),
+      cause: { kind: "final" },
+      headers,
+    };
+  if (refusal?.kind === "unsupported_parameter")
+    return { error: new CompletionError("unsupported_parameter", answered, refusal.param), cause: { kind: "final" }, headers };
+  if (status === 401)
+    return {
+      error: new AgentError("HANDOFF_FAILED", `${ctx.where} refused the API key (401); check OPENAI_API_KEY`),
+      cause: { kind: "final" },
+      headers,
+    };
+  if (status === 404 && !inBand)
+    return {
+      error: new AgentError("HANDOFF_FAILED", `${answered}${missingVersionHint(ctx, read.message ?? raw)}`),
+      cause: { kind: "final" },
+      headers,
+    };
+  return {
+    error: new AgentError("HANDOFF_FAILED", answered),
+    cause: status >= 400 ? { kind: "status", status } : { kind: "final" },
+    headers,
+  };
 }
 
 /**
@@ -166,7 +192,14 @@ export function describeInBandError(body: string, ctx: FailureContext, midStream
 /** A 200 whose body is neither a stream nor an error: the endpoint ignored `stream: true`, or is something else. */
 export function describeNotAStream(contentType: string, ctx: FailureContext): Failure {
   const kind = contentType === "" ? "no content type" : shapeErrorText(ctx.scrub(contentType));
-  return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} answered 200 with ${kind}, not an event stream (does it stream Chat Completions?)`), cause: { kind: "final" }, headers: undefined };
+  return {
+    error: new AgentError(
+      "HANDOFF_FAILED",
+      `${ctx.where} answered 200 with ${kind}, not an event stream (does it stream Chat Completions?)`,
+    ),
+    cause: { kind: "final" },
+    headers: undefined,
+  };
 }
 
 /**
@@ -181,17 +214,35 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
     return fromResponse(status, raw, headersOf(error), ctx);
   }
   // An error event inside the stream (OpenRouter sends these with status 200): the SDK keeps its `error` object.
-  if (error instanceof ctx.sdk.APIError && error.error !== undefined) return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
+  if (error instanceof ctx.sdk.APIError && error.error !== undefined)
+    return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
   if (error instanceof ctx.sdk.APIConnectionTimeoutError) {
-    return { error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`), cause: { kind: "silence" }, headers: undefined };
+    return {
+      error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`),
+      cause: { kind: "silence" },
+      headers: undefined,
+    };
   }
   const code = systemCode(error);
   if (error instanceof ctx.sdk.APIConnectionError) {
     const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error))))}`;
     const unknownHost = code === "ECONNREFUSED" || code === "ENOTFOUND";
-    return { error: new AgentError("HANDOFF_FAILED", `could not reach ${ctx.where}${detail}${unknownHost ? notListeningHint(ctx) : ""}`), cause: { kind: "unreachable" }, headers: undefined };
+    return {
+      error: new AgentError("HANDOFF_FAILED", `could not reach ${ctx.where}${detail}${unknownHost ? notListeningHint(ctx) : ""}`),
+      cause: { kind: "unreachable" },
+      headers: undefined,
+    };
   }
   // The connection broke while the answer streamed in (the runtime's own words say only how).
-  if (code) return { error: new AgentError("HANDOFF_FAILED", `the connection to ${ctx.where} broke before the model finished (${code})`), cause: { kind: "dropped" }, headers: undefined };
-  return { error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error))))), cause: { kind: "final" }, headers: undefined };
+  if (code)
+    return {
+      error: new AgentError("HANDOFF_FAILED", `the connection to ${ctx.where} broke before the model finished (${code})`),
+      cause: { kind: "dropped" },
+      headers: undefined,
+    };
+  return {
+    error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error))))),
+    cause: { kind: "final" },
+    headers: undefined,
+  };
 }

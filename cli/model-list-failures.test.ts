@@ -15,21 +15,71 @@ const sandbox = useHandoffSandbox();
 
 describe("the list of models fails: the same one-line messages as a chat request, nothing written", () => {
   test.each<[string, FakeReply, string[], number, (url: string) => string, number]>([
-    ["404 under /v1: the user must name the model", { status: 404, error: { message: "not found" } }, [], 2, (url) => `error: ${url}/models answered 404 not found; it lists no models: name one with --model`, 1],
-    ["405 under /v1", { status: 405, error: { message: "method not allowed" } }, [], 2, (url) => `error: ${url}/models answered 405 method not allowed; it lists no models: name one with --model`, 1],
-    ["500 every time: retried, then failed", { status: 500, error: { message: "overloaded" }, headers: { "retry-after": "0" } }, ["--retries", "1"], 1, (url) => `Handoff failed: ${url}/models answered 500 overloaded (gave up after 2 attempts)`, 2],
-    ["401 echoing the key", { status: 401, error: { message: `bad key ${API_KEY}` } }, [], 1, (url) => `Handoff failed: ${url}/models refused the API key (401); check OPENAI_API_KEY`, 1],
-    ["a page with status 200 (a captive portal)", { rawBody: "<html><title>Sign in</title></html>", contentType: "text/html" }, [], 1, (url) => `Handoff failed: ${url}/models answered 200 with text/html, not a list of models; name the model with --model`, 1],
-    ["an error inside a 200 answer", { rawBody: `{"error":{"message":"no models for you"}}`, contentType: "application/json" }, [], 1, (url) => `Handoff failed: ${url}/models sent an error in its 200 answer: no models for you`, 1],
+    [
+      "404 under /v1: the user must name the model",
+      { status: 404, error: { message: "not found" } },
+      [],
+      2,
+      (url) => `error: ${url}/models answered 404 not found; it lists no models: name one with --model`,
+      1,
+    ],
+    [
+      "405 under /v1",
+      { status: 405, error: { message: "method not allowed" } },
+      [],
+      2,
+      (url) => `error: ${url}/models answered 405 method not allowed; it lists no models: name one with --model`,
+      1,
+    ],
+    [
+      "500 every time: retried, then failed",
+      { status: 500, error: { message: "overloaded" }, headers: { "retry-after": "0" } },
+      ["--retries", "1"],
+      1,
+      (url) => `Handoff failed: ${url}/models answered 500 overloaded (gave up after 2 attempts)`,
+      2,
+    ],
+    [
+      "401 echoing the key",
+      { status: 401, error: { message: `bad key ${API_KEY}` } },
+      [],
+      1,
+      (url) => `Handoff failed: ${url}/models refused the API key (401); check OPENAI_API_KEY`,
+      1,
+    ],
+    [
+      "a page with status 200 (a captive portal)",
+      { rawBody: "<html><title>Sign in</title></html>", contentType: "text/html" },
+      [],
+      1,
+      (url) => `Handoff failed: ${url}/models answered 200 with text/html, not a list of models; name the model with --model`,
+      1,
+    ],
+    [
+      "an error inside a 200 answer",
+      { rawBody: `{"error":{"message":"no models for you"}}`, contentType: "application/json" },
+      [],
+      1,
+      (url) => `Handoff failed: ${url}/models sent an error in its 200 answer: no models for you`,
+      1,
+    ],
     [
       "a redirect: not followed",
       { status: 307, rawBody: "", headers: { location: "/v2/models" } },
       [],
       1,
-      (url) => `Handoff failed: ${url}/models redirected the request (307) to ${url.replace(/\/v1$/, "/v2")}/models; not followed (redirects are not followed): use --base-url ${url.replace(/\/v1$/, "/v2")}`,
+      (url) =>
+        `Handoff failed: ${url}/models redirected the request (307) to ${url.replace(/\/v1$/, "/v2")}/models; not followed (redirects are not followed): use --base-url ${url.replace(/\/v1$/, "/v2")}`,
       1,
     ],
-    ["silent past --timeout", { delayMs: 5000, status: 500 }, ["--timeout", "1", "--retries", "0"], 1, () => "Handoff failed: no document within --timeout 1s", 1],
+    [
+      "silent past --timeout",
+      { delayMs: 5000, status: 500 },
+      ["--timeout", "1", "--retries", "0"],
+      1,
+      () => "Handoff failed: no document within --timeout 1s",
+      1,
+    ],
   ])("%s", async (_, reply, args, code, message, asked) => {
     const server = sandbox.serve(() => ({ text: CANNED_DOCUMENT }), { models: reply });
     const url = server.url;
@@ -47,14 +97,18 @@ describe("the list of models fails: the same one-line messages as a chat request
     const server = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
     const base = server.url.replace(/\/v1$/, "");
     const run = await runAgent(["handoff", sandbox.source()], sandbox.env(base));
-    expect(run.stderr).toBe(`Handoff failed: ${base}/models answered 404 no route /models; the base URL has no /v1, under which OpenAI-compatible endpoints serve (try ${base}/v1)\n`);
+    expect(run.stderr).toBe(
+      `Handoff failed: ${base}/models answered 404 no route /models; the base URL has no /v1, under which OpenAI-compatible endpoints serve (try ${base}/v1)\n`,
+    );
     expect(run.code).toBe(1);
   });
 
   test("the key and the URL's credentials and query values are in no message", async () => {
     const password = "hunter2-in-the-url";
     const query = "AIzaQueryValue123456";
-    const server = sandbox.serve(() => ({ text: CANNED_DOCUMENT }), { models: { status: 400, error: { message: `no: ${API_KEY} ${password} ${query}` } } });
+    const server = sandbox.serve(() => ({ text: CANNED_DOCUMENT }), {
+      models: { status: 400, error: { message: `no: ${API_KEY} ${password} ${query}` } },
+    });
     const base = `${server.url.replace("http://", `http://me:${password}@`)}?key=${query}`;
     const run = await runAgent(["handoff", sandbox.source(), "-v"], sandbox.env(base));
     expect(run.code).toBe(1);
@@ -95,7 +149,9 @@ describe("--dry-run never contacts the endpoint: the model shows as unresolved",
     const printed = JSON.parse(run.stdout);
     const request = args.includes("--json") ? printed.requests[0] : printed;
     expect(request.model).toBe(MODEL_ASKED_OF_ENDPOINT);
-    expect(run.stderr).toContain(`no model named: the model is asked of ${url} (its list of models) when the handoff runs; nothing is contacted now\n`);
+    expect(run.stderr).toContain(
+      `no model named: the model is asked of ${url} (its list of models) when the handoff runs; nothing is contacted now\n`,
+    );
     sandbox.expectNothingWritten(src, original);
   });
 });

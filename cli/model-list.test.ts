@@ -67,13 +67,49 @@ describe("one model to chat with: it is the one asked, recorded and printed", ()
 describe("several models, or none: one line saying what to do; nothing sent, nothing written", () => {
   const many = Array.from({ length: 25 }, (_, i) => `org/model-${i + 1}`);
   test.each<[string, string, string[], number, string]>([
-    ["ollama", "ollama", ["qwen3:8b", "llama3.2:latest", "gemma3:4b"], 2, "error: no model given, and BASE serves 3 models; choose one with --model: qwen3:8b, llama3.2:latest, gemma3:4b"],
-    ["vllm", "vllm", ["Qwen/Qwen3-8B", "sql-lora"], 2, "error: no model given, and BASE serves 2 models; choose one with --model: Qwen/Qwen3-8B, sql-lora"],
-    ["lmstudio", "lmstudio", many, 2, `error: no model given, and BASE serves 25 models; choose one with --model: ${many.slice(0, 20).join(", ")} and 5 more`],
+    [
+      "ollama",
+      "ollama",
+      ["qwen3:8b", "llama3.2:latest", "gemma3:4b"],
+      2,
+      "error: no model given, and BASE serves 3 models; choose one with --model: qwen3:8b, llama3.2:latest, gemma3:4b",
+    ],
+    [
+      "vllm",
+      "vllm",
+      ["Qwen/Qwen3-8B", "sql-lora"],
+      2,
+      "error: no model given, and BASE serves 2 models; choose one with --model: Qwen/Qwen3-8B, sql-lora",
+    ],
+    [
+      "lmstudio",
+      "lmstudio",
+      many,
+      2,
+      `error: no model given, and BASE serves 25 models; choose one with --model: ${many.slice(0, 20).join(", ")} and 5 more`,
+    ],
     ["ollama", "ollama", [], 1, "Handoff failed: BASE serves no model; pull one with `ollama pull <model>`"],
-    ["ollama", "ollama", ["nomic-embed-text:latest"], 1, "Handoff failed: BASE serves no model but embedding models (nomic-embed-text:latest), which cannot write a document; pull one with `ollama pull <model>`"],
-    ["lmstudio", "lmstudio", [], 1, "Handoff failed: BASE serves no model; load one with `lms load <model>` (download it first with `lms get <model>`)"],
-    ["llamacpp", "llamacpp", [], 1, "Handoff failed: BASE serves no model; llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)"],
+    [
+      "ollama",
+      "ollama",
+      ["nomic-embed-text:latest"],
+      1,
+      "Handoff failed: BASE serves no model but embedding models (nomic-embed-text:latest), which cannot write a document; pull one with `ollama pull <model>`",
+    ],
+    [
+      "lmstudio",
+      "lmstudio",
+      [],
+      1,
+      "Handoff failed: BASE serves no model; load one with `lms load <model>` (download it first with `lms get <model>`)",
+    ],
+    [
+      "llamacpp",
+      "llamacpp",
+      [],
+      1,
+      "Handoff failed: BASE serves no model; llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)",
+    ],
     // On a port no profile knows, the server is unnamed.
     ["ollama", "auto", [], 1, "Handoff failed: BASE serves no model; load or pull one on the server"],
   ])("%s (--provider %s) serving %j", async (mode, provider, served, code, message) => {

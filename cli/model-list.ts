@@ -35,16 +35,32 @@ async function listOnce(endpoint: Endpoint, where: string, options: EndpointOpti
   let errorBody: string | undefined;
   const fetchKeepingErrors = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, { ...init, redirect: "manual" });
-    if (!response.ok) errorBody = await response.clone().text().catch(() => undefined);
+    if (!response.ok)
+      errorBody = await response
+        .clone()
+        .text()
+        .catch(() => undefined);
     return response;
   };
-  const ctx = (): FailureContext => ({ where, baseUrl: endpoint.baseUrl, model: "", listing: true, profile: options.profile, body: errorBody, scrub: endpoint.scrub, sdk });
+  const ctx = (): FailureContext => ({
+    where,
+    baseUrl: endpoint.baseUrl,
+    model: "",
+    listing: true,
+    profile: options.profile,
+    body: errorBody,
+    scrub: endpoint.scrub,
+    sdk,
+  });
   const idle = new AbortController();
   const timer = setTimeout(() => idle.abort(), endpoint.silenceMs);
   let contentType: string;
   let text: string;
   try {
-    const response = await endpoint.client(sdk, fetchKeepingErrors).models.list({ signal: AbortSignal.any([signal, idle.signal]) }).asResponse();
+    const response = await endpoint
+      .client(sdk, fetchKeepingErrors)
+      .models.list({ signal: AbortSignal.any([signal, idle.signal]) })
+      .asResponse();
     contentType = response.headers.get("content-type") ?? "";
     text = await response.text();
   } catch (error) {
@@ -58,7 +74,11 @@ async function listOnce(endpoint: Endpoint, where: string, options: EndpointOpti
   if (ids !== undefined) return ids;
   if (readErrorBody(text).isError) throw describeInBandError(text, ctx(), false);
   const kind = contentType === "" ? "no content type" : shapeErrorText(endpoint.scrub(contentType));
-  const notAList: Failure = { error: new AgentError("HANDOFF_FAILED", `${where} answered 200 with ${kind}, not a list of models; name the model with --model`), cause: { kind: "final" }, headers: undefined };
+  const notAList: Failure = {
+    error: new AgentError("HANDOFF_FAILED", `${where} answered 200 with ${kind}, not a list of models; name the model with --model`),
+    cause: { kind: "final" },
+    headers: undefined,
+  };
   throw notAList;
 }
 

@@ -30,7 +30,10 @@ export function createModelPort(options: ModelPortOptions): Complete {
   const fetchKeepingErrors = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, { ...init, redirect: "manual" });
     if (!response.ok) {
-      lastErrorBody = await response.clone().text().catch(() => undefined);
+      lastErrorBody = await response
+        .clone()
+        .text()
+        .catch(() => undefined);
       return response;
     }
     // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
@@ -90,9 +93,16 @@ export function createModelPort(options: ModelPortOptions): Complete {
     if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
     if (idle.signal.aborted) throw silent();
     const plain = lastNotAStream();
-    if (plain) throw readErrorBody(plain.body).isError ? describeInBandError(plain.body, ctx(), false) : describeNotAStream(plain.contentType, ctx());
+    if (plain)
+      throw readErrorBody(plain.body).isError
+        ? describeInBandError(plain.body, ctx(), false)
+        : describeNotAStream(plain.contentType, ctx());
     if (!finishReason) {
-      const cut: Failure = { error: new AgentError("HANDOFF_FAILED", `the stream from ${where} ended before the model finished (connection cut?)`), cause: { kind: "dropped" }, headers: undefined };
+      const cut: Failure = {
+        error: new AgentError("HANDOFF_FAILED", `the stream from ${where} ended before the model finished (connection cut?)`),
+        cause: { kind: "dropped" },
+        headers: undefined,
+      };
       throw cut;
     }
     return { text, finishReason, usage, model };

@@ -28,9 +28,19 @@ const NOTICE = (agent: string, version: string, tested: string) =>
   `written by ${agent} ${version}, newer than ${tested}, the version we tested: its format may have changed, and parts of it may be misread`;
 
 const CASES: [string, string, (text: string) => string, string | undefined][] = [
-  ["Claude Code, every line 2.2.0", CLAUDE, (t) => t.replaceAll('"version":"2.1.328"', '"version":"2.2.0"'), NOTICE("Claude Code", "2.2.0", "2.1.328")],
+  [
+    "Claude Code, every line 2.2.0",
+    CLAUDE,
+    (t) => t.replaceAll('"version":"2.1.328"', '"version":"2.2.0"'),
+    NOTICE("Claude Code", "2.2.0", "2.1.328"),
+  ],
   // A session a newer Claude Code resumed is that version's file from then on.
-  ["Claude Code, resumed by 2.1.400 (its last line)", CLAUDE, (t) => replaceLast(t, '"version":"2.1.328"', '"version":"2.1.400"'), NOTICE("Claude Code", "2.1.400", "2.1.328")],
+  [
+    "Claude Code, resumed by 2.1.400 (its last line)",
+    CLAUDE,
+    (t) => replaceLast(t, '"version":"2.1.328"', '"version":"2.1.400"'),
+    NOTICE("Claude Code", "2.1.400", "2.1.328"),
+  ],
   ["Codex 0.170.0", CODEX, (t) => t.replace('"cli_version":"0.169.0"', '"cli_version":"0.170.0"'), NOTICE("Codex", "0.170.0", "0.169.0")],
   ["Claude Code, the version tested", CLAUDE, (t) => t, undefined],
   ["Codex, an older version", CODEX, (t) => t.replace('"cli_version":"0.169.0"', '"cli_version":"0.150.2"'), undefined],

@@ -30,7 +30,12 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
   test.each<[string, RawHandoffArgs, Env, string | undefined]>([
     ["a local endpoint and no model: asked of the endpoint", { "base-url": "http://localhost:11434/v1" }, {}, undefined],
     ["a private host and no model: asked of the endpoint", {}, { OPENAI_BASE_URL: "http://192.168.1.20:9000/v1" }, undefined],
-    ["a local server's profile behind any URL: asked of the endpoint", { "base-url": "https://llm.example.com/v1", provider: "ollama" }, {}, undefined],
+    [
+      "a local server's profile behind any URL: asked of the endpoint",
+      { "base-url": "https://llm.example.com/v1", provider: "ollama" },
+      {},
+      undefined,
+    ],
     ["the same through AGENT_PROVIDER", { "base-url": "https://llm.example.com/v1" }, { AGENT_PROVIDER: "lmstudio" }, undefined],
     ["an empty --model at a local endpoint: asked of the endpoint", { "base-url": "http://localhost:11434/v1", model: "" }, {}, undefined],
     ["a local endpoint and --model: that model", { "base-url": "http://localhost:11434/v1", model: "qwen3:8b" }, {}, "qwen3:8b"],
@@ -43,13 +48,24 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
   });
 
   test("a model in the config file is used at a local endpoint", () => {
-    const file = { path: "/c/config.toml", data: { model: "file-model", "base-url": "http://localhost:11434/v1" }, lines: { model: 1, "base-url": 2 } };
+    const file = {
+      path: "/c/config.toml",
+      data: { model: "file-model", "base-url": "http://localhost:11434/v1" },
+      lines: { model: 1, "base-url": 2 },
+    };
     expect(resolveHandoffOptions({ session: "s.jsonl" }, {}, file).model).toBe("file-model");
-    expect(resolveHandoffOptions({ session: "s.jsonl" }, {}, { ...file, data: { "base-url": "http://localhost:11434/v1" } }).model).toBeUndefined();
+    expect(
+      resolveHandoffOptions({ session: "s.jsonl" }, {}, { ...file, data: { "base-url": "http://localhost:11434/v1" } }).model,
+    ).toBeUndefined();
   });
 
   test.each<[string, RawHandoffArgs, Env, string | undefined]>([
-    ["the flag over the environment", { "base-url": "http://127.0.0.1:8080/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "http://127.0.0.1:8080/v1"],
+    [
+      "the flag over the environment",
+      { "base-url": "http://127.0.0.1:8080/v1" },
+      { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" },
+      "http://127.0.0.1:8080/v1",
+    ],
     ["the camelCase flag", { baseUrl: "http://127.0.0.1:8080/v1" }, {}, "http://127.0.0.1:8080/v1"],
     ["the environment without a flag", {}, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }, "https://openrouter.ai/api/v1"],
     ["OpenAI's own endpoint without either", {}, {}, undefined],
@@ -59,7 +75,9 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
 
   test("the provider follows the resolved base URL", () => {
     expect(resolve({}, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }).provider).toBe("openrouter");
-    expect(resolve({ "base-url": "http://localhost:11434/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }).provider).toBe("ollama");
+    expect(resolve({ "base-url": "http://localhost:11434/v1" }, { OPENAI_BASE_URL: "https://openrouter.ai/api/v1" }).provider).toBe(
+      "ollama",
+    );
     expect(resolve({}).provider).toBe("openai");
   });
 
@@ -172,10 +190,30 @@ describe("resolveHandoffOptions: bad values", () => {
 
   test.each<[string, RawHandoffArgs, Env, string]>([
     ["a flag that is not a URL, not echoed", { "base-url": "not a url" }, {}, "--base-url is not an http:// or https:// URL"],
-    ["a flag with credentials, shown without them", { "base-url": "ftp://me:pw@example.com/v1?key=k" }, {}, '--base-url "ftp://example.com/v1?key=***" is not an http:// or https:// URL'],
-    ["a flag without a scheme (parses with the scheme localhost:)", { "base-url": "localhost:11434/v1" }, {}, '--base-url "localhost:11434/v1" is not an http:// or https:// URL'],
-    ["a flag with another scheme", { "base-url": "ftp://example.com/v1" }, {}, '--base-url "ftp://example.com/v1" is not an http:// or https:// URL'],
-    ["the environment variable, named as such", {}, { OPENAI_BASE_URL: "localhost:11434" }, 'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL'],
+    [
+      "a flag with credentials, shown without them",
+      { "base-url": "ftp://me:pw@example.com/v1?key=k" },
+      {},
+      '--base-url "ftp://example.com/v1?key=***" is not an http:// or https:// URL',
+    ],
+    [
+      "a flag without a scheme (parses with the scheme localhost:)",
+      { "base-url": "localhost:11434/v1" },
+      {},
+      '--base-url "localhost:11434/v1" is not an http:// or https:// URL',
+    ],
+    [
+      "a flag with another scheme",
+      { "base-url": "ftp://example.com/v1" },
+      {},
+      '--base-url "ftp://example.com/v1" is not an http:// or https:// URL',
+    ],
+    [
+      "the environment variable, named as such",
+      {},
+      { OPENAI_BASE_URL: "localhost:11434" },
+      'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL',
+    ],
   ])("base URL: %s", (_, args, env, message) => {
     expect(usageError(args, env)).toBe(message);
   });
@@ -191,13 +229,19 @@ describe("resolveHandoffOptions: bad values", () => {
   });
 
   test("--max-output-tokens must leave room in the window", () => {
-    expect(usageError({ "context-window": "8000", "max-output-tokens": "8000" })).toBe("--max-output-tokens 8000 must be smaller than --context-window 8000");
-    expect(usageError({ "max-output-tokens": "128000" })).toBe("--max-output-tokens 128000 must be smaller than the default context window 128000");
+    expect(usageError({ "context-window": "8000", "max-output-tokens": "8000" })).toBe(
+      "--max-output-tokens 8000 must be smaller than --context-window 8000",
+    );
+    expect(usageError({ "max-output-tokens": "128000" })).toBe(
+      "--max-output-tokens 128000 must be smaller than the default context window 128000",
+    );
     expect(resolve({ "context-window": "8000", "max-output-tokens": "7999" }).maxOutputTokens).toBe(7999);
   });
 
   test("-o - with --json: both want stdout", () => {
-    expect(usageError({ out: "-", json: true })).toBe("-o - puts the new session on stdout, where --json would put its object; use one of them");
+    expect(usageError({ out: "-", json: true })).toBe(
+      "-o - puts the new session on stdout, where --json would put its object; use one of them",
+    );
     expect(resolve({ out: "-" }).out).toBe("-");
     expect(resolve({ out: "./-", json: true }).out).toBe("./-");
   });
@@ -212,14 +256,26 @@ describe("resolveHandoffOptions: bad values", () => {
     ["--agent with stdin", { path: "-", agent: "pi" }, "--agent picks among the sessions found on this machine; - reads one from stdin"],
     ["--agent naming no agent", { agent: "gemini" }, '--agent takes pi, omp, claude-code (or claude) or codex, not "gemini"'],
     ["--exec with -o -", { path: "s.jsonl", exec: true, out: "-" }, "-o - writes no session file for --exec to continue; use one of them"],
-    ["--exec with --dry-run", { path: "s.jsonl", exec: true, "dry-run": true }, "--dry-run writes no session for --exec to continue; use one of them"],
+    [
+      "--exec with --dry-run",
+      { path: "s.jsonl", exec: true, "dry-run": true },
+      "--dry-run writes no session for --exec to continue; use one of them",
+    ],
   ])("usage errors: %s", (_, args, message) => {
     expect(() => resolveHandoffOptions(args, {})).toThrow(message);
   });
 
   test("where the session comes from: a path, an id, an agent by any of its names", () => {
-    expect(resolveHandoffOptions({ session: " 01a2 ", agent: "Claude" }, {})).toMatchObject({ sessionPath: undefined, sessionId: "01a2", agent: "claude-code" });
-    expect(resolveHandoffOptions({ path: "dir", agent: "codex", exec: true }, {})).toMatchObject({ sessionPath: "dir", agent: "codex", exec: true });
+    expect(resolveHandoffOptions({ session: " 01a2 ", agent: "Claude" }, {})).toMatchObject({
+      sessionPath: undefined,
+      sessionId: "01a2",
+      agent: "claude-code",
+    });
+    expect(resolveHandoffOptions({ path: "dir", agent: "codex", exec: true }, {})).toMatchObject({
+      sessionPath: "dir",
+      agent: "codex",
+      exec: true,
+    });
   });
 });
 
@@ -238,8 +294,8 @@ describe("the provider profile", () => {
   });
 
   test.each([
-    [{ provider: "opneai" }, {}, '--provider takes auto or one of openai, openrouter'],
-    [{}, { AGENT_PROVIDER: "azure" }, 'AGENT_PROVIDER takes auto or one of'],
+    [{ provider: "opneai" }, {}, "--provider takes auto or one of openai, openrouter"],
+    [{}, { AGENT_PROVIDER: "azure" }, "AGENT_PROVIDER takes auto or one of"],
   ])("an unknown provider %o %o is a usage error", (args, env, message) => {
     expect(() => resolveHandoffOptions({ path: "s.jsonl", ...args }, env)).toThrow(message);
   });

@@ -1,6 +1,23 @@
 import { isAgentEngine, resolveEngine, type Engine } from "./engine.ts";
-import { AgentError, agentEngine, chooseProfile, isLocalEndpoint, isProviderId, PROVIDER_IDS, type AgentName, type ProviderProfile } from "../core/index.ts";
-import { agentBinSetting, describeChoice, describeSource, resolveSettings, tokenCount, type ConfigFile, type Resolved } from "./settings.ts";
+import {
+  AgentError,
+  agentEngine,
+  chooseProfile,
+  isLocalEndpoint,
+  isProviderId,
+  PROVIDER_IDS,
+  type AgentName,
+  type ProviderProfile,
+} from "../core/index.ts";
+import {
+  agentBinSetting,
+  describeChoice,
+  describeSource,
+  resolveSettings,
+  tokenCount,
+  type ConfigFile,
+  type Resolved,
+} from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
 
@@ -68,14 +85,16 @@ const MAX_TIMEOUT_SECONDS = 2_147_483;
 function positiveNumber(flag: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) throw new AgentError("USAGE", `${flag} takes a positive number up to ${max}, not "${String(value)}"`);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max)
+    throw new AgentError("USAGE", `${flag} takes a positive number up to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
 function wholeNumber(flag: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > max) throw new AgentError("USAGE", `${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > max)
+    throw new AgentError("USAGE", `${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
@@ -83,11 +102,20 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
  * The context window (wherever it was set) and the output cap, checked against each other. An
  * agent engine's window, unless one is set, is the one its agent's default model states.
  */
-function resolveWindow(args: RawHandoffArgs, window: Resolved<number>, engine: Engine): { contextWindow: number; maxOutputTokens: number | undefined } {
+function resolveWindow(
+  args: RawHandoffArgs,
+  window: Resolved<number>,
+  engine: Engine,
+): { contextWindow: number; maxOutputTokens: number | undefined } {
   const contextWindow = window.source.kind === "default" && isAgentEngine(engine) ? agentEngine(engine).contextWindow : window.value;
   const maxOutputTokens = tokenCount("--max-output-tokens", args["max-output-tokens"] ?? args.maxOutputTokens);
   if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
-    const from = window.source.kind === "flag" ? "--context-window" : window.source.kind === "default" ? "the default context window" : `the context window (${describeSource(window.source)})`;
+    const from =
+      window.source.kind === "flag"
+        ? "--context-window"
+        : window.source.kind === "default"
+          ? "the default context window"
+          : `the context window (${describeSource(window.source)})`;
     throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
   }
   return { contextWindow, maxOutputTokens };
@@ -117,7 +145,11 @@ export function resolveModel(model: Resolved<string>, baseUrl: string | undefine
 function resolveProfile(flag: string | undefined, fromEnv: string | undefined, baseUrl: string | undefined): ProviderProfile {
   const value = flag ?? fromEnv;
   if (value === undefined || value === "auto") return chooseProfile(baseUrl);
-  if (!isProviderId(value)) throw new AgentError("USAGE", `${flag === undefined ? "AGENT_PROVIDER" : "--provider"} takes auto or one of ${PROVIDER_IDS.join(", ")}, not "${value}"`);
+  if (!isProviderId(value))
+    throw new AgentError(
+      "USAGE",
+      `${flag === undefined ? "AGENT_PROVIDER" : "--provider"} takes auto or one of ${PROVIDER_IDS.join(", ")}, not "${value}"`,
+    );
   return chooseProfile(baseUrl, value);
 }
 
@@ -131,7 +163,8 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   const baseUrl = settings.baseUrl.value;
   const out = text(args.out);
   const json = args.json === true;
-  if (out === OUT_TO_STDOUT && json) throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
+  if (out === OUT_TO_STDOUT && json)
+    throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
   const exec = args.exec === true;
   if (exec && out === OUT_TO_STDOUT) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   const dryRun = args["dry-run"] === true || args.dryRun === true;

@@ -11,7 +11,13 @@ const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Runs the CLI through bash, so redirections are the shell's own; `$SRC` is the session. */
 async function viaShell(shell: string, args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], { env, cwd: sandbox.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+    env,
+    cwd: sandbox.dir,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
@@ -55,7 +61,11 @@ describe("-o - writes the new session to stdout", () => {
   test("the same session bytes a file would hold (--no-record, offline: same input, same document)", async () => {
     const src = sandbox.source(EXAMPLE);
     const run = await runAgent(["handoff", src, "-o", "-", "--engine", "offline", "--no-record"], cleanEnv(sandbox.home), sandbox.dir);
-    const file = await runAgent(["handoff", src, "-o", join(sandbox.dir, "new.jsonl"), "--engine", "offline", "--no-record"], cleanEnv(sandbox.home), sandbox.dir);
+    const file = await runAgent(
+      ["handoff", src, "-o", join(sandbox.dir, "new.jsonl"), "--engine", "offline", "--no-record"],
+      cleanEnv(sandbox.home),
+      sandbox.dir,
+    );
     expect([run.code, file.code]).toEqual([0, 0]);
     // Ids and times differ run to run; everything else is the same.
     const strip = (line: Record<string, unknown>) => ({
@@ -83,14 +93,20 @@ describe("-o - writes the new session to stdout", () => {
     const src = sandbox.source(EXAMPLE);
     const run = await viaShell('"$@" >/dev/full', ["handoff", src, "-o", "-", "--engine", "offline"], cleanEnv(sandbox.home));
     expect(run.code).toBe(1);
-    expect(run.stderr).toEndWith(`error: could not print on stdout (no space left on the device); already written: ${src} (the handoff recorded)\n`);
+    expect(run.stderr).toEndWith(
+      `error: could not print on stdout (no space left on the device); already written: ${src} (the handoff recorded)\n`,
+    );
     expect(readFileSync(src, "utf8")).toContain("## Goal");
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
   });
 
   test.each<[string, string[], string]>([
     ["--json wants stdout too", ["--json"], "-o - puts the new session on stdout, where --json would put its object; use one of them"],
-    ["--out=- is the same", ["--json", "--out=-"], "-o - puts the new session on stdout, where --json would put its object; use one of them"],
+    [
+      "--out=- is the same",
+      ["--json", "--out=-"],
+      "-o - puts the new session on stdout, where --json would put its object; use one of them",
+    ],
   ])("%s: exit 2, nothing written", async (_, extra, message) => {
     const src = sandbox.source(EXAMPLE);
     const original = readFileSync(src);

@@ -40,7 +40,18 @@ const ROWS: Row[] = [
   { mode: "openrouter", provider: "openrouter", model: "openai/gpt-5", countsReasoning: true, refusals: 0, windowWording: true },
   { mode: "anthropic", provider: "anthropic", model: "claude-sonnet-4-5", countsReasoning: false, refusals: 0, windowWording: true },
   { mode: "google", provider: "google", model: "gemini-2.5-flash", countsReasoning: false, refusals: 0, windowWording: true },
-  { mode: "openrouter", provider: "openrouter", model: "mistralai/mistral-small-3.2-24b-instruct", countsReasoning: true, refusals: 1, windowWording: true, notices: ["debug: OpenRouter refused `messages[].role` (", "Mistral: Unexpected role 'user' after role 'tool'); putting a short assistant turn between a tool result and a user turn right after it, for the rest of this run"] },
+  {
+    mode: "openrouter",
+    provider: "openrouter",
+    model: "mistralai/mistral-small-3.2-24b-instruct",
+    countsReasoning: true,
+    refusals: 1,
+    windowWording: true,
+    notices: [
+      "debug: OpenRouter refused `messages[].role` (",
+      "Mistral: Unexpected role 'user' after role 'tool'); putting a short assistant turn between a tool result and a user turn right after it, for the rest of this run",
+    ],
+  },
   { mode: "deepseek", provider: "deepseek", model: "deepseek-reasoner", countsReasoning: true, refusals: 0, windowWording: true },
   { mode: "deepseek", provider: "deepseek", model: "deepseek-v4-flash", countsReasoning: true, refusals: 0, windowWording: true },
   { mode: "deepseek", provider: "deepseek", model: "deepseek-chat", countsReasoning: true, refusals: 0, windowWording: true },
@@ -51,7 +62,14 @@ const ROWS: Row[] = [
   { mode: "vllm", provider: "vllm", model: "Qwen/Qwen3-8B", countsReasoning: false, refusals: 0, windowWording: true },
   { mode: "llamacpp", provider: "llamacpp", model: "qwen3-8b-q4_k_m", countsReasoning: false, refusals: 0, windowWording: true },
   // The template opened the think block: the answer carries only its end.
-  { mode: "llamacpp", provider: "llamacpp", model: "DeepSeek-R1-Distill-Qwen-7B-Q4_K_M", countsReasoning: false, refusals: 0, windowWording: true },
+  {
+    mode: "llamacpp",
+    provider: "llamacpp",
+    model: "DeepSeek-R1-Distill-Qwen-7B-Q4_K_M",
+    countsReasoning: false,
+    refusals: 0,
+    windowWording: true,
+  },
   { mode: "lmstudio", provider: "lmstudio", model: "qwen/qwen3-8b", countsReasoning: false, refusals: 0, windowWording: true },
   {
     mode: "strict",
@@ -60,7 +78,11 @@ const ROWS: Row[] = [
     countsReasoning: false,
     refusals: 2,
     windowWording: true,
-    notices: ["debug: the endpoint refused `max_tokens`", "sending the output limit as `max_completion_tokens` instead, for the rest of this run", "debug: the endpoint refused `stream_options`"],
+    notices: [
+      "debug: the endpoint refused `max_tokens`",
+      "sending the output limit as `max_completion_tokens` instead, for the rest of this run",
+      "debug: the endpoint refused `stream_options`",
+    ],
   },
   // An OpenAI reasoning model behind an endpoint nobody documented (Azure, LiteLLM): room to think by its family.
   { mode: "strict", provider: "auto", model: "gpt-5-mini", countsReasoning: false, refusals: 2, windowWording: true },
@@ -108,8 +130,27 @@ function largeSession(): string {
 
 async function handoff(row: Row, contextWindow: number, extra: string[] = []) {
   const out = join(dir, `next-${contextWindow}.jsonl`);
-  const args = ["handoff", session, "--provider", row.provider, "-m", row.model, "--context-window", String(contextWindow), "--max-output-tokens", String(MAX_OUTPUT), "--json", "--no-record", "-o", out, ...extra];
-  const run = await runAgent(args, cleanEnv(home, { OPENAI_API_KEY: "sk-test-providers-0123456789", OPENAI_BASE_URL: `${fake.url}/${row.mode}/v1` }));
+  const args = [
+    "handoff",
+    session,
+    "--provider",
+    row.provider,
+    "-m",
+    row.model,
+    "--context-window",
+    String(contextWindow),
+    "--max-output-tokens",
+    String(MAX_OUTPUT),
+    "--json",
+    "--no-record",
+    "-o",
+    out,
+    ...extra,
+  ];
+  const run = await runAgent(
+    args,
+    cleanEnv(home, { OPENAI_API_KEY: "sk-test-providers-0123456789", OPENAI_BASE_URL: `${fake.url}/${row.mode}/v1` }),
+  );
   return { run, out };
 }
 
@@ -165,10 +206,19 @@ describe("the output limit includes reasoning: without room for it, a reasoning 
 
 describe("sessions whose turns the strict providers check: a clean document, nothing refused", () => {
   const SESSIONS: [string, () => string][] = [
-    ["a session that ends on tool results (mid-diagnosis)", () => readFileSync(join(import.meta.dir, "..", "fixtures", "offline", "mid-diagnosis.jsonl"), "utf8")],
+    [
+      "a session that ends on tool results (mid-diagnosis)",
+      () => readFileSync(join(import.meta.dir, "..", "fixtures", "offline", "mid-diagnosis.jsonl"), "utf8"),
+    ],
     [
       "a user steering right after a tool result",
-      () => chain([user(0, "Run the tests please"), assistant(1, [call("toolu_01", "bash", { command: "npm test" })], "toolUse"), toolResult(2, "toolu_01", "bash", "1 failed"), user(3, "Stop, only run the unit tests.")]),
+      () =>
+        chain([
+          user(0, "Run the tests please"),
+          assistant(1, [call("toolu_01", "bash", { command: "npm test" })], "toolUse"),
+          toolResult(2, "toolu_01", "bash", "1 failed"),
+          user(3, "Stop, only run the unit tests."),
+        ]),
     ],
   ];
   const PROVIDERS: [string, string, string, number][] = [
@@ -178,11 +228,16 @@ describe("sessions whose turns the strict providers check: a clean document, not
     // No profile holds Mistral's rules behind OpenRouter: one refusal teaches them.
     ["openrouter", "openrouter", "mistralai/mistral-large-2411", 1],
   ];
-  const cases = SESSIONS.flatMap(([name, content]) => PROVIDERS.map(([mode, provider, model, refusals]) => ({ name, content, mode, provider, model, refusals })));
+  const cases = SESSIONS.flatMap(([name, content]) =>
+    PROVIDERS.map(([mode, provider, model, refusals]) => ({ name, content, mode, provider, model, refusals })),
+  );
   test.each(cases)("$name, through $mode ($model)", async ({ content, mode, provider, model, refusals }) => {
     writeFileSync(session, content());
     const args = ["handoff", session, "--provider", provider, "-m", model, "--json", "--no-record", "-o", join(dir, "next.jsonl")];
-    const run = await runAgent(args, cleanEnv(home, { OPENAI_API_KEY: "sk-test-providers-0123456789", OPENAI_BASE_URL: `${fake.url}/${mode}/v1` }));
+    const run = await runAgent(
+      args,
+      cleanEnv(home, { OPENAI_API_KEY: "sk-test-providers-0123456789", OPENAI_BASE_URL: `${fake.url}/${mode}/v1` }),
+    );
     expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });
     expect(JSON.parse(run.stdout).document.startsWith(CANNED_DOCUMENT)).toBe(true);
     expect(fake.requests.filter((r) => r.outcome === "refused")).toHaveLength(refusals);
@@ -197,7 +252,20 @@ describe("OpenRouter breaks an answer off mid-stream (an error event in a 200): 
     const breaking = startFakeProviders({ window: 100_000, answer: CANNED_DOCUMENT, openrouterBreaks: breaks });
     try {
       const url = `${breaking.url}/openrouter/v1`;
-      const args = ["handoff", session, "--provider", "openrouter", "-m", "openai/gpt-5", "--retries", "1", "-v", "--no-record", "-o", join(dir, "next.jsonl")];
+      const args = [
+        "handoff",
+        session,
+        "--provider",
+        "openrouter",
+        "-m",
+        "openai/gpt-5",
+        "--retries",
+        "1",
+        "-v",
+        "--no-record",
+        "-o",
+        join(dir, "next.jsonl"),
+      ];
       const run = await runAgent(args, cleanEnv(home, { OPENAI_API_KEY: "sk-test-providers-0123456789", OPENAI_BASE_URL: url }));
       expect(run.code).toBe(code);
       expect(run.stderr).toContain(said.replace("URL", url));

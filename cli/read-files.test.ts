@@ -17,7 +17,11 @@ const isRoot = process.getuid?.() === 0;
 const NOT_FILES: [name: string, make: (path: string) => void | (() => void), reason: string][] = [
   ["/dev/zero, through a link", (path) => symlinkSync("/dev/zero", path), "it is a device, not a regular file"],
   ["a named pipe nobody writes to", (path) => void Bun.spawnSync(["mkfifo", path]), "it is a named pipe, not a regular file"],
-  ["a link to a named pipe", (path) => (Bun.spawnSync(["mkfifo", `${path}.fifo`]), symlinkSync(`${path}.fifo`, path)), "it is a named pipe, not a regular file"],
+  [
+    "a link to a named pipe",
+    (path) => (Bun.spawnSync(["mkfifo", `${path}.fifo`]), symlinkSync(`${path}.fifo`, path)),
+    "it is a named pipe, not a regular file",
+  ],
   ["a directory", (path) => mkdirSync(path), "it is a directory"],
   [
     "a socket",
@@ -37,7 +41,10 @@ describe("--system-prompt-file: only a regular file", () => {
     const stop = make(prompt);
     try {
       const started = performance.now();
-      const run = await runAgent(["handoff", src, "--system-prompt-file", prompt, "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+      const run = await runAgent(
+        ["handoff", src, "--system-prompt-file", prompt, "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+        cleanEnv(sandbox.home),
+      );
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(`error: ${prompt}: cannot read the system prompt (${reason})\n`);
       expect(run.stdout).toBe("");
@@ -53,7 +60,10 @@ describe("--system-prompt-file: only a regular file", () => {
     const prompt = join(sandbox.home, "prompt");
     writeFileSync(prompt, "secret prompt");
     chmodSync(prompt, 0o000);
-    const run = await runAgent(["handoff", sandbox.source(), "--system-prompt-file", prompt, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--system-prompt-file", prompt, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+      cleanEnv(sandbox.home),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`error: ${prompt}: cannot read the system prompt (permission denied)\n`);
   });
@@ -63,7 +73,10 @@ describe("--system-prompt-file: only a regular file", () => {
     writeFileSync(prompt, "You write handoffs for the payments team.");
     symlinkSync(prompt, join(sandbox.home, "link.md"));
     for (const path of [prompt, join(sandbox.home, "link.md")]) {
-      const run = await runAgent(["handoff", sandbox.source(), "--system-prompt-file", path, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"], cleanEnv(sandbox.home));
+      const run = await runAgent(
+        ["handoff", sandbox.source(), "--system-prompt-file", path, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1"],
+        cleanEnv(sandbox.home),
+      );
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("You write handoffs for the payments team.");
     }
@@ -76,7 +89,10 @@ describe("the config file and omp blobs follow the same rule", () => {
     mkdirSync(join(sandbox.home, "config", "agent"), { recursive: true });
     const stop = make(config);
     try {
-      const run = await runAgent(["handoff", sandbox.source(), "--engine", "offline", "--dry-run"], cleanEnv(sandbox.home, { XDG_CONFIG_HOME: join(sandbox.home, "config") }));
+      const run = await runAgent(
+        ["handoff", sandbox.source(), "--engine", "offline", "--dry-run"],
+        cleanEnv(sandbox.home, { XDG_CONFIG_HOME: join(sandbox.home, "config") }),
+      );
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(`error: ${config}: cannot read the config file (${reason})\n`);
     } finally {

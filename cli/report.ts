@@ -42,11 +42,19 @@ const VERBOSE_LEVEL = 4;
 /** Tag for messages whose exact text the spec fixes. */
 const VERBATIM = "verbatim";
 
-const PREFIX: Partial<Record<string, string>> = { warn: "warning: ", error: "error: ", fatal: "error: ", debug: "debug: ", trace: "trace: " };
+const PREFIX: Partial<Record<string, string>> = {
+  warn: "warning: ",
+  error: "error: ",
+  fatal: "error: ",
+  debug: "debug: ",
+  trace: "trace: ",
+};
 
 /** Our messages are strings; node:util's formatter would cost ~15 ms of start-up to load. */
 function formatArgs(args: readonly unknown[]): string {
-  return args.map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? (arg.stack ?? arg.message) : JSON.stringify(arg))).join(" ");
+  return args
+    .map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? (arg.stack ?? arg.message) : JSON.stringify(arg)))
+    .join(" ");
 }
 
 let stderrListening = false;

@@ -46,7 +46,9 @@ describe("the command that continues the new session", () => {
     expect(claude.out.resume).toEqual({ argv: ["claude", "--resume", join(dir, "c.jsonl")], cwd: fake.app });
     const codex = await handOff("codex", ["-o", join(dir, "x.jsonl")]);
     expect(codex.out.resume).toBeNull();
-    expect(codex.run.stderr).toContain(`${join(dir, "x.jsonl")}: Codex continues sessions only from its own folder (${join(fake.home, ".codex", "sessions")}), so there is no command that continues this one\n`);
+    expect(codex.run.stderr).toContain(
+      `${join(dir, "x.jsonl")}: Codex continues sessions only from its own folder (${join(fake.home, ".codex", "sessions")}), so there is no command that continues this one\n`,
+    );
   });
 
   test.each<[string, string]>([
@@ -68,38 +70,73 @@ describe("--exec", () => {
     mkdirSync(bin, { recursive: true });
     // A stand-in for the agent: says what it was given, where, whose child it is; exits 7.
     for (const name of ["pi", "claude"]) {
-      writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "parent=$(cat /proc/$PPID/comm)" "cwd=$(pwd)" "$@" > "${join(fake.home, `${name}-ran.txt`)}"\nexit 7\n`);
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\nprintf '%s\\n' "parent=$(cat /proc/$PPID/comm)" "cwd=$(pwd)" "$@" > "${join(fake.home, `${name}-ran.txt`)}"\nexit 7\n`,
+      );
       chmodSync(join(bin, name), 0o755);
     }
   });
 
   // In a terminal (script(1) gives it one): `exec` makes the shell bun, and bun the agent, so the
   // agent's parent is script itself; run as bun's child, it would be bun.
-  test.skipIf(Bun.which("script") === null || process.platform !== "linux")("becomes the agent's command once everything is written: same process, the session's folder, the agent's exit status", async () => {
-    const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
-    const command = ["exec", process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"].map(shellQuote).join(" ");
-    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.empty, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
-    const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    expect(code).toBe(7);
-    expect(screen).toContain("## Goal");
-    const sessionId = /claude --resume (\S+)\r?\n/.exec(screen)?.[1] ?? "";
-    const ran = readFileSync(join(fake.home, "claude-ran.txt"), "utf8");
-    expect(ran).toBe(`parent=script\ncwd=${fake.app}\n--resume\n${sessionId}\n`);
-    expect(existsSync(join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"), `${sessionId}.jsonl`))).toBe(true);
-  });
+  test.skipIf(Bun.which("script") === null || process.platform !== "linux")(
+    "becomes the agent's command once everything is written: same process, the session's folder, the agent's exit status",
+    async () => {
+      const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
+      const command = ["exec", process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
+        .map(shellQuote)
+        .join(" ");
+      const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+        env,
+        cwd: fake.empty,
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "pipe",
+      });
+      const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      expect(code).toBe(7);
+      expect(screen).toContain("## Goal");
+      const sessionId = /claude --resume (\S+)\r?\n/.exec(screen)?.[1] ?? "";
+      const ran = readFileSync(join(fake.home, "claude-ran.txt"), "utf8");
+      expect(ran).toBe(`parent=script\ncwd=${fake.app}\n--resume\n${sessionId}\n`);
+      expect(existsSync(join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"), `${sessionId}.jsonl`))).toBe(true);
+    },
+  );
 
   test.each<[string, "stdin" | "stdout" | "both", string]>([
-    ["stdout is a pipe (agent handoff --exec | less)", "stdout", "error: --exec opens Claude Code in this terminal, but stdout is not a terminal; leave out --exec"],
+    [
+      "stdout is a pipe (agent handoff --exec | less)",
+      "stdout",
+      "error: --exec opens Claude Code in this terminal, but stdout is not a terminal; leave out --exec",
+    ],
     ["stdin is a pipe", "stdin", "error: --exec opens Claude Code in this terminal, but stdin is not a terminal; leave out --exec"],
-    ["neither is a terminal", "both", "error: --exec opens Claude Code in this terminal, but stdin and stdout are not a terminal; leave out --exec"],
+    [
+      "neither is a terminal",
+      "both",
+      "error: --exec opens Claude Code in this terminal, but stdin and stdout are not a terminal; leave out --exec",
+    ],
   ])("outside a terminal, a usage error before anything is asked or written: %s", async (_, piped, message) => {
     const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
     const claudeFolder = join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"));
     const before = readdirSync(claudeFolder).sort();
-    const words = [process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"].map(shellQuote).join(" ");
+    const words = [process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
+      .map(shellQuote)
+      .join(" ");
     const errors = join(fake.home, "exec-stderr.txt");
-    const command = piped === "stdout" ? `${words} 2>'${errors}' | cat` : piped === "stdin" ? `echo | ${words} 2>'${errors}'` : `echo | ${words} 2>'${errors}' | cat`;
-    const proc = Bun.spawn(["script", "-qec", `${command}; exit $?`, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
+    const command =
+      piped === "stdout"
+        ? `${words} 2>'${errors}' | cat`
+        : piped === "stdin"
+          ? `echo | ${words} 2>'${errors}'`
+          : `echo | ${words} 2>'${errors}' | cat`;
+    const proc = Bun.spawn(["script", "-qec", `${command}; exit $?`, "/dev/null"], {
+      env,
+      cwd: fake.app,
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "pipe",
+    });
     const [screen] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(readFileSync(errors, "utf8")).toContain(`\n${message}`);
     expect(screen).not.toContain("## Goal");
@@ -107,15 +144,27 @@ describe("--exec", () => {
   });
 
   test.each<[string, string[], string]>([
-    ["the agent is not on the PATH", ["--to", "omp"], "error: --exec: omp is not on the PATH, so the new session cannot be continued here; leave out --exec, or put omp on the PATH\n"],
-    ["Codex could not find the session where -o puts it", ["--to", "codex", "-o", "/tmp/agent-exec-x.jsonl"], "error: --exec: /tmp/agent-exec-x.jsonl: Codex continues sessions only from its own folder"],
+    [
+      "the agent is not on the PATH",
+      ["--to", "omp"],
+      "error: --exec: omp is not on the PATH, so the new session cannot be continued here; leave out --exec, or put omp on the PATH\n",
+    ],
+    [
+      "Codex could not find the session where -o puts it",
+      ["--to", "codex", "-o", "/tmp/agent-exec-x.jsonl"],
+      "error: --exec: /tmp/agent-exec-x.jsonl: Codex continues sessions only from its own folder",
+    ],
     ["Claude Code is not on the PATH", ["--to", "claude"], "error: --exec: claude (Claude Code) is not on the PATH"],
     ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them\n"],
     ["with --dry-run", ["--dry-run"], "error: --dry-run writes no session for --exec to continue; use one of them\n"],
   ])("a usage error before anything is asked or written: %s", async (_, args, message) => {
     const folders = [join(fake.paths[IDS.app.pi] ?? "", ".."), join(fake.paths[IDS.app.omp] ?? "", "..")];
     const before = folders.map((folder) => readdirSync(folder).sort());
-    const run = await runAgent(["handoff", "--session", IDS.app.pi, "--exec", ...args], fake.env({ PATH: join(fake.home, "no-agents-here") }), fake.app);
+    const run = await runAgent(
+      ["handoff", "--session", IDS.app.pi, "--exec", ...args],
+      fake.env({ PATH: join(fake.home, "no-agents-here") }),
+      fake.app,
+    );
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(message);

@@ -15,7 +15,12 @@ import type { NewSessionPlace } from "./handoff-run.ts";
 import { stderrWritten } from "./report.ts";
 
 /** The command that continues the session at `path` in `format`'s agent; undefined when that agent cannot open a file there. */
-export function resumeCommandFor(format: SessionFormat, path: string, sessionId: string, cwd: string | undefined): ResumeCommand | undefined {
+export function resumeCommandFor(
+  format: SessionFormat,
+  path: string,
+  sessionId: string,
+  cwd: string | undefined,
+): ResumeCommand | undefined {
   const root = joinSegments(format.location.sessionsRoot(agentHome()));
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(root, dirname(path));
@@ -58,7 +63,12 @@ const processTerminal = (): Terminal => ({ stdin: Boolean(process.stdin.isTTY), 
  * reader, and read the pipe's end as its input), a command can continue a session written to
  * `place`, and the agent's program is on the PATH.
  */
-export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, cwd: string | undefined, terminal: Terminal = processTerminal()): void {
+export function checkCanContinue(
+  format: SessionFormat,
+  place: NewSessionPlace,
+  cwd: string | undefined,
+  terminal: Terminal = processTerminal(),
+): void {
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
@@ -67,15 +77,27 @@ export function checkCanContinue(format: SessionFormat, place: NewSessionPlace, 
   const [name = ""] = command.argv;
   const program = Bun.which(name);
   const who = name === format.label ? name : `${name} (${format.label})`;
-  if (program === null) throw new AgentError("USAGE", `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`);
+  if (program === null)
+    throw new AgentError(
+      "USAGE",
+      `--exec: ${who} is not on the PATH, so the new session cannot be continued here; leave out --exec, or put ${name} on the PATH`,
+    );
   const notTerminal = [terminal.stdin ? undefined : "stdin", terminal.stdout ? undefined : "stdout"].filter((name) => name !== undefined);
   if (notTerminal.length > 0) {
-    throw new AgentError("USAGE", `--exec opens ${format.label} in this terminal, but ${notTerminal.join(" and ")} ${notTerminal.length > 1 ? "are" : "is"} not a terminal; leave out --exec (the command that continues the new session is printed)`);
+    throw new AgentError(
+      "USAGE",
+      `--exec opens ${format.label} in this terminal, but ${notTerminal.join(" and ")} ${notTerminal.length > 1 ? "are" : "is"} not a terminal; leave out --exec (the command that continues the new session is printed)`,
+    );
   }
 }
 
 /** Says on stderr how to continue the new session, or why no command can. */
-export function sayHowToContinue(command: ResumeCommand | undefined, format: SessionFormat, sessionFile: string, logger: ConsolaInstance): void {
+export function sayHowToContinue(
+  command: ResumeCommand | undefined,
+  format: SessionFormat,
+  sessionFile: string,
+  logger: ConsolaInstance,
+): void {
   if (command === undefined) logger.info(noResumeReason(format, sessionFile));
   else logger.info(`Continue with: ${describeResume(command, process.cwd())}`);
 }
@@ -103,7 +125,8 @@ function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string 
 export async function continueInAgent(command: ResumeCommand, logger: ConsolaInstance): Promise<number> {
   const [name = "", ...args] = command.argv;
   const program = Bun.which(name);
-  if (program === null) throw new AgentError("HANDOFF_FAILED", `${name} is no longer on the PATH; continue with: ${describeResume(command, process.cwd())}`);
+  if (program === null)
+    throw new AgentError("HANDOFF_FAILED", `${name} is no longer on the PATH; continue with: ${describeResume(command, process.cwd())}`);
   const cwd = folderToRunIn(command, logger);
   await stderrWritten();
   if (typeof process.execve === "function" && process.platform !== "win32") {

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspectAfterCrash } from "../fixtures/crash-check.ts";
@@ -40,7 +50,12 @@ function env(url: string): Record<string, string> {
 function addedLines(): unknown[] {
   const now = readFileSync(src);
   expect(now.subarray(0, original.length).equals(original)).toBe(true);
-  return now.subarray(original.length).toString("utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return now
+    .subarray(original.length)
+    .toString("utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe("recording into the source", () => {
@@ -52,7 +67,9 @@ describe("recording into the source", () => {
     const run = await runAgent(["handoff", src], env(url));
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("changed while we worked");
-    expect(addedLines()).toEqual([{ type: "label", id: "ffff0001", parentId: "a0000011", timestamp: "2026-11-29T11:00:00.000Z", label: "x" }]);
+    expect(addedLines()).toEqual([
+      { type: "label", id: "ffff0001", parentId: "a0000011", timestamp: "2026-11-29T11:00:00.000Z", label: "x" },
+    ]);
     expect(readdirSync(dir).filter((f) => f !== "source.jsonl")).toHaveLength(1);
   });
 
@@ -66,7 +83,12 @@ describe("recording into the source", () => {
     expect(now.startsWith(cut.toString("utf8"))).toBe(true);
     const lines = now.slice(cut.length).split("\n");
     expect(lines[0]).toBe("");
-    expect(lines.slice(1).filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(["message", "message", "model_change"]);
+    expect(
+      lines
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(["message", "message", "model_change"]);
   });
 
   test("a lock held by a live process: we wait, then say who holds it, and do not record", async () => {
@@ -140,7 +162,12 @@ describe("kill -9 at random moments", () => {
     for (let i = 0; i < RUNS; i++) {
       const runDir = mkdtempSync(join(dir, "run-"));
       copyFileSync(source, join(runDir, "source.jsonl"));
-      const proc = Bun.spawn([process.execPath, CLI, "handoff", "source.jsonl"], { cwd: runDir, env: env(url), stdout: "ignore", stderr: "ignore" });
+      const proc = Bun.spawn([process.execPath, CLI, "handoff", "source.jsonl"], {
+        cwd: runDir,
+        env: env(url),
+        stdout: "ignore",
+        stderr: "ignore",
+      });
       await Bun.sleep(40 + Math.floor(random() * 260));
       proc.kill(9);
       await proc.exited;

@@ -35,7 +35,18 @@ describe("the key and the base URL's secrets in printed lines", () => {
   test("-v lines and a connection error name the endpoint without userinfo or query values", async () => {
     const src = sandbox.source();
     const run = await runAgent(
-      ["handoff", src, "-v", "--retries", "0", "--no-record", "-m", "gpt-4.1-mini", "--base-url", `http://me:${URL_PASSWORD}@127.0.0.1:9/v1?key=${URL_QUERY}`],
+      [
+        "handoff",
+        src,
+        "-v",
+        "--retries",
+        "0",
+        "--no-record",
+        "-m",
+        "gpt-4.1-mini",
+        "--base-url",
+        `http://me:${URL_PASSWORD}@127.0.0.1:9/v1?key=${URL_QUERY}`,
+      ],
       cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
     );
     expect(run.code).toBe(1);
@@ -46,10 +57,16 @@ describe("the key and the base URL's secrets in printed lines", () => {
 
   test("an endpoint error that echoes the key, the URL and its query value prints none of them", async () => {
     let echoed = "";
-    const server = sandbox.serve((request) => ({ status: 400, error: { message: `bad request from ${echoed} with ${request.headers.authorization}` } }));
+    const server = sandbox.serve((request) => ({
+      status: 400,
+      error: { message: `bad request from ${echoed} with ${request.headers.authorization}` },
+    }));
     const baseUrl = `${server.url.replace("http://", `http://me:${URL_PASSWORD}@`)}?key=${URL_QUERY}`;
     echoed = baseUrl;
-    const run = await runAgent(["handoff", sandbox.source(), "--no-record", "--retries", "0", "--base-url", baseUrl], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--no-record", "--retries", "0", "--base-url", baseUrl],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Handoff failed:");
     expect(run.stderr).toContain("[withheld]");
@@ -57,7 +74,10 @@ describe("the key and the base URL's secrets in printed lines", () => {
   });
 
   test("a base URL that is not http names no secret in the usage error", async () => {
-    const run = await runAgent(["handoff", sandbox.source(), "--base-url", `ftp://me:${URL_PASSWORD}@host/?key=${URL_QUERY}`], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--base-url", `ftp://me:${URL_PASSWORD}@host/?key=${URL_QUERY}`],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--base-url "ftp://host/?key=***" is not an http:// or https:// URL');
     for (const secret of [URL_PASSWORD, URL_QUERY]) expect(run.stderr).not.toContain(secret);
@@ -67,7 +87,10 @@ describe("the key and the base URL's secrets in printed lines", () => {
     const server = sandbox.serve(() => ({ text: "## Goal\nok" }));
     const src = sandbox.source();
     const before = readFileSync(src, "utf8");
-    const run = await runAgent(["handoff", src, "--json", "--focus", `rotate ${KEY} today`], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url }));
+    const run = await runAgent(
+      ["handoff", src, "--json", "--focus", `rotate ${KEY} today`],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url }),
+    );
     expect(run.code).toBe(0);
     expect(JSON.stringify(server.requests.map((r) => r.body))).toContain("rotate [withheld] today");
     const added = readFileSync(src, "utf8").slice(before.length);
@@ -82,7 +105,10 @@ describe("the key and the base URL's secrets in printed lines", () => {
   ])("%s prints no key", async (_what, flags) => {
     const src = join(sandbox.dir, "source.jsonl");
     writeFileSync(src, chain([user(1, `My key is OPENAI_API_KEY=${KEY}, quoted as "${KEY}".`), assistant(2, [text(`Noted: ${KEY}`)])]));
-    const run = await runAgent(["handoff", src, "--focus", `use ${KEY}`, "--base-url", "http://127.0.0.1:9/v1", ...flags], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+    const run = await runAgent(
+      ["handoff", src, "--focus", `use ${KEY}`, "--base-url", "http://127.0.0.1:9/v1", ...flags],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout + run.stderr).not.toContain(KEY);
     expect(run.stdout).toContain("[withheld]");

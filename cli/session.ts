@@ -1,6 +1,17 @@
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, analyzeBranch, describeSessionProblems, isAgentError, newerVersionNotice, readSession, type BranchAnalysis, type ResolveBlob, type Session, type SessionFormat } from "../core/index.ts";
+import {
+  AgentError,
+  analyzeBranch,
+  describeSessionProblems,
+  isAgentError,
+  newerVersionNotice,
+  readSession,
+  type BranchAnalysis,
+  type ResolveBlob,
+  type Session,
+  type SessionFormat,
+} from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
 
@@ -21,7 +32,8 @@ function namingFile<T>(path: string, run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (isAgentError(error) && error.location?.file === undefined) throw new AgentError(error.code, `${path}: ${error.message}`, { file: path });
+    if (isAgentError(error) && error.location?.file === undefined)
+      throw new AgentError(error.code, `${path}: ${error.message}`, { file: path });
     throw error;
   }
 }
@@ -45,10 +57,15 @@ export function loadSession(path: string, options: { leafId?: string; strict?: b
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
-    throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, { file: path, line: first?.line });
+    throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, {
+      file: path,
+      line: first?.line,
+    });
   }
   const blobs = format.blobFolder?.(agentHome());
-  const analysis = namingFile(path, () => analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }));
+  const analysis = namingFile(path, () =>
+    analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
+  );
   const notice = newerVersionNotice(session, format);
   const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
   for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);

@@ -13,7 +13,12 @@ function file(data: Record<string, unknown>, lines: Record<string, number> = {})
 /** One setting in each of the four places, so every precedence is one row. */
 const LAYERS = {
   model: { flag: ["model", "flag-model"], env: ["AGENT_MODEL", "env-model"], file: "file-model", fallback: DEFAULT_MODEL },
-  baseUrl: { flag: ["base-url", "http://flag:1/v1"], env: ["OPENAI_BASE_URL", "http://env:1/v1"], file: "http://file:1/v1", fallback: undefined },
+  baseUrl: {
+    flag: ["base-url", "http://flag:1/v1"],
+    env: ["OPENAI_BASE_URL", "http://env:1/v1"],
+    file: "http://file:1/v1",
+    fallback: undefined,
+  },
   contextWindow: { flag: ["context-window", "1000"], env: ["AGENT_CONTEXT_WINDOW", "2000"], file: 3000, fallback: DEFAULT_CONTEXT_WINDOW },
   engine: { flag: ["engine", "offline"], env: ["AGENT_ENGINE", "llm"], file: "auto", fallback: "auto" },
   to: { flag: ["to", "omp"], env: ["AGENT_TO", "pi"], file: "omp", fallback: undefined },
@@ -30,14 +35,7 @@ function expected(setting: keyof typeof LAYERS, layer: "flag" | "env" | "file" |
 }
 
 describe("resolveSettings: flags > environment > config file > defaults", () => {
-  const given = [
-    ["flag", "env", "file"],
-    ["env", "file"],
-    ["flag", "file"],
-    ["flag", "env"],
-    ["file"],
-    [],
-  ] as const;
+  const given = [["flag", "env", "file"], ["env", "file"], ["flag", "file"], ["flag", "env"], ["file"], []] as const;
   const cases = (Object.keys(LAYERS) as (keyof typeof LAYERS)[]).flatMap((setting) => given.map((layers) => [setting, layers] as const));
 
   test.each(cases)("%s given in %p", (setting, layers) => {
@@ -53,12 +51,19 @@ describe("resolveSettings: flags > environment > config file > defaults", () => 
   });
 
   test("an empty flag or variable is not given: the next place decides", () => {
-    const settings = resolveSettings({ model: "" }, { AGENT_MODEL: "", AGENT_ENGINE: "" }, file({ model: "file-model", engine: "offline" }));
+    const settings = resolveSettings(
+      { model: "" },
+      { AGENT_MODEL: "", AGENT_ENGINE: "" },
+      file({ model: "file-model", engine: "offline" }),
+    );
     expect([settings.model.value, settings.engine.value]).toEqual(["file-model", "offline"]);
   });
 
   test("camelCase flags count as their kebab-case names", () => {
-    expect(resolveSettings({ baseUrl: "http://h:1/v1", contextWindow: "500" }, {}, undefined)).toMatchObject({ baseUrl: { value: "http://h:1/v1" }, contextWindow: { value: 500 } });
+    expect(resolveSettings({ baseUrl: "http://h:1/v1", contextWindow: "500" }, {}, undefined)).toMatchObject({
+      baseUrl: { value: "http://h:1/v1" },
+      contextWindow: { value: 500 },
+    });
   });
 
   test("a file without a line number for a key is named without one", () => {
@@ -79,10 +84,26 @@ function usageError(run: () => unknown): string {
 
 describe("resolveSettings: what the config file must not hold", () => {
   test.each<[string, Record<string, unknown>, string]>([
-    ["an unknown key, with a suggestion", { base_url: "http://h/v1" }, `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
-    ["a camelCase key", { contextWindow: 1000 }, `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
-    ["a key far from any", { colour: "blue" }, `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
-    ["a table", { profiles: { fast: { model: "m" } } }, `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`],
+    [
+      "an unknown key, with a suggestion",
+      { base_url: "http://h/v1" },
+      `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+    ],
+    [
+      "a camelCase key",
+      { contextWindow: 1000 },
+      `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+    ],
+    [
+      "a key far from any",
+      { colour: "blue" },
+      `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+    ],
+    [
+      "a table",
+      { profiles: { fast: { model: "m" } } },
+      `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+    ],
     ["an agent we do not write", { to: "aider" }, `${PATH}:2: to takes ${describeFormatNames()}, not "aider"`],
     ["an agent given as a list", { to: ["pi"] }, `${PATH}:2: to takes ${describeFormatNames()}, not an array`],
     ["a bad value", { "context-window": "32k" }, `${PATH}:2: context-window takes a whole number of tokens, not "32k"`],
@@ -93,41 +114,83 @@ describe("resolveSettings: what the config file must not hold", () => {
     ["a model given as a list", { model: ["a", "b"] }, `${PATH}:2: model takes text, not an array`],
     ["a model given as a table", { model: { name: "a" } }, `${PATH}:2: model takes text, not a table`],
     ["an empty model", { model: "" }, `${PATH}:2: model is empty; delete the line to use the default`],
-    ["a base URL without a scheme", { "base-url": "localhost:11434/v1" }, `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL`],
-    ["a base URL that is no URL (not echoed: a pasted key?)", { "base-url": "sk-proj-abc" }, `${PATH}:2: base-url is not an http:// or https:// URL`],
-    ["a base URL with credentials (shown without them)", { "base-url": "ftp://me:pw@h/v1?key=k" }, `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL`],
-    ["an unknown engine", { engine: "gpt" }, `${PATH}:2: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"`],
+    [
+      "a base URL without a scheme",
+      { "base-url": "localhost:11434/v1" },
+      `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL`,
+    ],
+    [
+      "a base URL that is no URL (not echoed: a pasted key?)",
+      { "base-url": "sk-proj-abc" },
+      `${PATH}:2: base-url is not an http:// or https:// URL`,
+    ],
+    [
+      "a base URL with credentials (shown without them)",
+      { "base-url": "ftp://me:pw@h/v1?key=k" },
+      `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL`,
+    ],
+    [
+      "an unknown engine",
+      { engine: "gpt" },
+      `${PATH}:2: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"`,
+    ],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
     expect(usageError(() => resolveSettings({}, {}, file(data, lines)))).toBe(message);
   });
 
-  test.each(["api-key", "api_key", "apiKey", "OPENAI_API_KEY", "key", "token", "openai-token", "secret", "password", "auth"])("a credential under %p is refused, pointing at OPENAI_API_KEY, without echoing it", (key) => {
-    const message = usageError(() => resolveSettings({}, {}, file({ [key]: "sk-live-0123456789abcdef" }, { [key]: 7 })));
-    expect(message).toBe(`${PATH}:7: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`);
-    expect(message).not.toContain("sk-live");
-  });
+  test.each(["api-key", "api_key", "apiKey", "OPENAI_API_KEY", "key", "token", "openai-token", "secret", "password", "auth"])(
+    "a credential under %p is refused, pointing at OPENAI_API_KEY, without echoing it",
+    (key) => {
+      const message = usageError(() => resolveSettings({}, {}, file({ [key]: "sk-live-0123456789abcdef" }, { [key]: 7 })));
+      expect(message).toBe(
+        `${PATH}:7: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`,
+      );
+      expect(message).not.toContain("sk-live");
+    },
+  );
 
   test.each<[string, Record<string, unknown>, string]>([
-    ["a token where a number belongs", { "context-window": "ghp_0123456789abcdefghijABCDEFGHIJ012345" }, `${PATH}: context-window takes a whole number of tokens, not a value that looks like a secret (not shown)`],
-    ["a token as an engine", { engine: "sk_live_0123456789abcdefghijklmn" }, `${PATH}: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not a value that looks like a secret (not shown)`],
-    ["a token as a key", { "sk_live_0123456789abcdefghijklmn": 1 }, `${PATH}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`],
+    [
+      "a token where a number belongs",
+      { "context-window": "ghp_0123456789abcdefghijABCDEFGHIJ012345" },
+      `${PATH}: context-window takes a whole number of tokens, not a value that looks like a secret (not shown)`,
+    ],
+    [
+      "a token as an engine",
+      { engine: "sk_live_0123456789abcdefghijklmn" },
+      `${PATH}: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not a value that looks like a secret (not shown)`,
+    ],
+    [
+      "a token as a key",
+      { sk_live_0123456789abcdefghijklmn: 1 },
+      `${PATH}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`,
+    ],
   ])("a likely secret is never echoed: %s", (_, data, message) => {
     expect(usageError(() => resolveSettings({}, {}, file(data)))).toBe(message);
   });
 
   test("a bad value in the file is an error even when a flag overrides it", () => {
-    expect(usageError(() => resolveSettings({ "context-window": "1000" }, {}, file({ "context-window": "lots" })))).toBe(`${PATH}: context-window takes a whole number of tokens, not "lots"`);
+    expect(usageError(() => resolveSettings({ "context-window": "1000" }, {}, file({ "context-window": "lots" })))).toBe(
+      `${PATH}: context-window takes a whole number of tokens, not "lots"`,
+    );
   });
 
   test("the environment is only checked where it is used (OPENAI_BASE_URL may be another tool's)", () => {
-    expect(resolveSettings({ "base-url": "http://h:1/v1" }, { OPENAI_BASE_URL: "not a url" }, undefined).baseUrl.value).toBe("http://h:1/v1");
+    expect(resolveSettings({ "base-url": "http://h:1/v1" }, { OPENAI_BASE_URL: "not a url" }, undefined).baseUrl.value).toBe(
+      "http://h:1/v1",
+    );
   });
 });
 
 describe("to: the agent the new session is for, spelled one way", () => {
   // Every name and alias the table knows, as typed (any case, spaces around), gives the one spelling.
-  const typed = FORMATS.flatMap((format) => [format.name, ...format.aliases].flatMap((word): [string, AgentName][] => [[word, format.name], [` ${word.toUpperCase()} `, format.name]]));
+  const typed = FORMATS.flatMap((format) =>
+    [format.name, ...format.aliases].flatMap((word): [string, AgentName][] => [
+      [word, format.name],
+      [` ${word.toUpperCase()} `, format.name],
+    ]),
+  );
   test.each(typed)("%p means %p, from a flag, the environment or the file", (word, name) => {
     expect(resolveSettings({ to: word }, {}, undefined).to.value).toBe(name);
     expect(resolveSettings({}, { AGENT_TO: word }, undefined).to.value).toBe(name);
@@ -137,7 +200,11 @@ describe("to: the agent the new session is for, spelled one way", () => {
   test.each([
     [{ to: "claude-codex" }, {}, `--to takes ${describeFormatNames()}, not "claude-codex"`],
     [{}, { AGENT_TO: "aider" }, `AGENT_TO takes ${describeFormatNames()}, not "aider"`],
-    [{ to: "ghp_0123456789abcdefghijABCDEFGHIJ012345" }, {}, `--to takes ${describeFormatNames()}, not a value that looks like a secret (not shown)`],
+    [
+      { to: "ghp_0123456789abcdefghijABCDEFGHIJ012345" },
+      {},
+      `--to takes ${describeFormatNames()}, not a value that looks like a secret (not shown)`,
+    ],
   ])("a name no format has is refused with the names there are: %p %p", (args, env, message) => {
     expect(usageError(() => resolveSettings(args, env, undefined))).toBe(message);
   });
@@ -152,21 +219,42 @@ describe("resolveHandoffOptions with a config file", () => {
   const session = { path: "s.jsonl" };
 
   test("the file's settings reach the options, and a base URL in it turns the model engine on", () => {
-    const options = resolveHandoffOptions(session, {}, file({ model: "qwen3:8b", "base-url": "http://localhost:11434/v1", "context-window": 32768 }));
-    expect(options).toMatchObject({ model: "qwen3:8b", baseUrl: "http://localhost:11434/v1", provider: "ollama", contextWindow: 32768, engine: "llm", engineNotice: undefined });
+    const options = resolveHandoffOptions(
+      session,
+      {},
+      file({ model: "qwen3:8b", "base-url": "http://localhost:11434/v1", "context-window": 32768 }),
+    );
+    expect(options).toMatchObject({
+      model: "qwen3:8b",
+      baseUrl: "http://localhost:11434/v1",
+      provider: "ollama",
+      contextWindow: 32768,
+      engine: "llm",
+      engineNotice: undefined,
+    });
   });
 
-  test("engine = \"llm\" in the file with no model configured names the file", () => {
-    expect(usageError(() => resolveHandoffOptions(session, {}, file({ engine: "llm" }, { engine: 3 })))).toStartWith(`engine = "llm" (${PATH}:3) needs a model: set OPENAI_API_KEY`);
+  test('engine = "llm" in the file with no model configured names the file', () => {
+    expect(usageError(() => resolveHandoffOptions(session, {}, file({ engine: "llm" }, { engine: 3 })))).toStartWith(
+      `engine = "llm" (${PATH}:3) needs a model: set OPENAI_API_KEY`,
+    );
     expect(usageError(() => resolveHandoffOptions(session, { AGENT_ENGINE: "llm" }))).toStartWith("AGENT_ENGINE=llm needs a model");
   });
 
   test("an output cap that does not fit the file's window names where the window came from", () => {
-    expect(usageError(() => resolveHandoffOptions({ ...session, "max-output-tokens": "4000" }, {}, file({ "context-window": 4000 }, { "context-window": 5 })))).toBe(`--max-output-tokens 4000 must be smaller than the context window (${PATH}:5) 4000`);
-    expect(usageError(() => resolveHandoffOptions({ ...session, "max-output-tokens": "4000" }, { AGENT_CONTEXT_WINDOW: "4000" }))).toBe("--max-output-tokens 4000 must be smaller than the context window (AGENT_CONTEXT_WINDOW) 4000");
+    expect(
+      usageError(() =>
+        resolveHandoffOptions({ ...session, "max-output-tokens": "4000" }, {}, file({ "context-window": 4000 }, { "context-window": 5 })),
+      ),
+    ).toBe(`--max-output-tokens 4000 must be smaller than the context window (${PATH}:5) 4000`);
+    expect(usageError(() => resolveHandoffOptions({ ...session, "max-output-tokens": "4000" }, { AGENT_CONTEXT_WINDOW: "4000" }))).toBe(
+      "--max-output-tokens 4000 must be smaller than the context window (AGENT_CONTEXT_WINDOW) 4000",
+    );
   });
 
   test("the API key never comes from the file, whatever it is called there", () => {
-    expect(() => resolveHandoffOptions(session, {}, file({ OPENAI_API_KEY: "sk-file" }))).toThrow("set OPENAI_API_KEY in the environment instead");
+    expect(() => resolveHandoffOptions(session, {}, file({ OPENAI_API_KEY: "sk-file" }))).toThrow(
+      "set OPENAI_API_KEY in the environment instead",
+    );
   });
 });

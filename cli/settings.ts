@@ -21,7 +21,11 @@ export interface ConfigFile {
   lines: Record<string, number>;
 }
 
-export type SettingSource = { kind: "flag"; name: string } | { kind: "env"; name: string } | { kind: "file"; path: string; line: number | undefined } | { kind: "default" };
+export type SettingSource =
+  | { kind: "flag"; name: string }
+  | { kind: "env"; name: string }
+  | { kind: "file"; path: string; line: number | undefined }
+  | { kind: "default" };
 
 export interface Resolved<T> {
   value: T;
@@ -72,7 +76,8 @@ function shown(value: unknown): string {
 export function tokenCount(label: string, value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
   const parsed = typeof value === "string" || typeof value === "number" ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 1) throw new AgentError("USAGE", `${label} takes a whole number of tokens, not ${shown(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw new AgentError("USAGE", `${label} takes a whole number of tokens, not ${shown(value)}`);
   return parsed;
 }
 
@@ -91,7 +96,8 @@ function parseText(value: unknown, label: string): string {
 function parseUrl(value: unknown, label: string): string {
   const url = parseText(value, label);
   // Printed without credentials; a value that is no URL at all (a pasted key?) is not echoed.
-  if (!isHttpUrl(url)) throw new AgentError("USAGE", `${label}${URL.canParse(url) ? ` "${describeUrl(url)}"` : ""} is not an http:// or https:// URL`);
+  if (!isHttpUrl(url))
+    throw new AgentError("USAGE", `${label}${URL.canParse(url) ? ` "${describeUrl(url)}"` : ""} is not an http:// or https:// URL`);
   return url;
 }
 
@@ -133,7 +139,9 @@ const SETTINGS = {
 export const CONFIG_KEYS: readonly string[] = Object.values(SETTINGS).map((def) => def.key);
 
 /** The environment variable each setting reads, for help and `agent config`. */
-export const SETTING_ENV: Readonly<Record<string, string>> = Object.fromEntries(Object.values(SETTINGS).flatMap((def) => (def.env ? [[def.key, def.env]] : [])));
+export const SETTING_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(SETTINGS).flatMap((def) => (def.env ? [[def.key, def.env]] : [])),
+);
 
 function camel(key: string): string {
   return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -151,10 +159,21 @@ const CREDENTIAL_KEY = /key|token|secret|password|credential|auth/i;
 function checkKeys(file: ConfigFile): void {
   for (const key of Object.keys(file.data)) {
     if (CONFIG_KEYS.includes(key)) continue;
-    if (CREDENTIAL_KEY.test(key)) throw new AgentError("USAGE", `${where(file, key)}: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`);
-    if (looksSecret(key)) throw new AgentError("USAGE", `${where(file, key)}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`);
+    if (CREDENTIAL_KEY.test(key))
+      throw new AgentError(
+        "USAGE",
+        `${where(file, key)}: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`,
+      );
+    if (looksSecret(key))
+      throw new AgentError(
+        "USAGE",
+        `${where(file, key)}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`,
+      );
     const hint = suggest(key.replace(/_/g, "-"), CONFIG_KEYS);
-    throw new AgentError("USAGE", `${where(file, key)}: unknown setting ${JSON.stringify(key)}${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`);
+    throw new AgentError(
+      "USAGE",
+      `${where(file, key)}: unknown setting ${JSON.stringify(key)}${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`,
+    );
   }
 }
 
@@ -167,20 +186,31 @@ function fromFile<T>(def: SettingDef<T>, file: ConfigFile | undefined): Resolved
   return { value: def.parse(value, label), source: { kind: "file", path: file.path, line: file.lines[def.key] } };
 }
 
-function pick<T>(def: SettingDef<T>, args: Record<string, unknown>, env: Record<string, string | undefined>, file: ConfigFile | undefined): Resolved<T> {
+function pick<T>(
+  def: SettingDef<T>,
+  args: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: ConfigFile | undefined,
+): Resolved<T> {
   // The file is checked whole, even where a flag overrides it: a mistake in it should not wait
   // for the one run that happens to need the line.
   const inFile = fromFile(def, file);
   // An empty flag or variable means "not given" (as `AGENT_MODEL= agent …` does in a shell).
   const flag = args[def.key] ?? args[camel(def.key)];
-  if (typeof flag === "string" && flag !== "") return { value: def.parse(flag, `--${def.key}`), source: { kind: "flag", name: `--${def.key}` } };
+  if (typeof flag === "string" && flag !== "")
+    return { value: def.parse(flag, `--${def.key}`), source: { kind: "flag", name: `--${def.key}` } };
   const fromEnv = def.env === undefined ? undefined : env[def.env];
-  if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "") return { value: def.parse(fromEnv, def.env), source: { kind: "env", name: def.env } };
+  if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "")
+    return { value: def.parse(fromEnv, def.env), source: { kind: "env", name: def.env } };
   return inFile ?? { value: def.fallback, source: { kind: "default" } };
 }
 
 /** Flags > environment > config file > defaults, each checked where it came from. */
-export function resolveSettings(args: Record<string, unknown>, env: Record<string, string | undefined>, file: ConfigFile | undefined): Settings {
+export function resolveSettings(
+  args: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: ConfigFile | undefined,
+): Settings {
   if (file) checkKeys(file);
   return {
     model: pick(SETTINGS.model, args, env, file),
@@ -197,7 +227,12 @@ export function resolveSettings(args: Record<string, unknown>, env: Record<strin
 
 /** The setting that names an agent engine's executable. */
 export function agentBinSetting(settings: Settings, agent: AgentName): Resolved<string | undefined> {
-  const bins: Record<AgentName, Resolved<string | undefined>> = { "claude-code": settings.claudeCodeBin, codex: settings.codexBin, pi: settings.piBin, omp: settings.ompBin };
+  const bins: Record<AgentName, Resolved<string | undefined>> = {
+    "claude-code": settings.claudeCodeBin,
+    codex: settings.codexBin,
+    pi: settings.piBin,
+    omp: settings.ompBin,
+  };
   return bins[agent];
 }
 

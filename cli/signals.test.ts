@@ -7,7 +7,18 @@
  * sleeping. Linux only: /proc tells what the process has open.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { closeSync, constants, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
@@ -25,7 +36,9 @@ let bigDir = "";
 beforeAll(() => {
   bigDir = mkdtempSync(join(tmpdir(), "agent-signals-"));
   const filler = "lorem ipsum dolor sit amet ".repeat(55);
-  const entries = Array.from({ length: 9000 }, (_, i) => (i % 2 === 0 ? user(i, `step ${i}: ${filler}`) : assistant(i, [text(`done ${i}: ${filler}`)])));
+  const entries = Array.from({ length: 9000 }, (_, i) =>
+    i % 2 === 0 ? user(i, `step ${i}: ${filler}`) : assistant(i, [text(`done ${i}: ${filler}`)]),
+  );
   bigSession = join(bigDir, "big.jsonl");
   writeFileSync(bigSession, chain(entries));
 });
@@ -54,7 +67,13 @@ type Moment = "the session is being read" | "the document is being computed";
 
 /** Starts `args`, waits for `moment`, sends `signal`, and returns how the run ended. */
 async function interrupt(args: string[], src: string, moment: Moment, signal: NodeJS.Signals) {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { env: cleanEnv(sandbox.home), cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, CLI, ...args], {
+    env: cleanEnv(sandbox.home),
+    cwd: REPO,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   await until(() => hasOpen(proc.pid, src));
   if (moment === "the document is being computed") {
     await until(() => !hasOpen(proc.pid, src));
@@ -105,7 +124,13 @@ describe.skipIf(!onLinux)("a signal after the files are written (stdout stuck): 
     Bun.spawnSync(["mkfifo", fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY);
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "-o", out], { env: sandbox.env(s.url), cwd: REPO, stdin: "ignore", stdout: writer, stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "-o", out], {
+      env: sandbox.env(s.url),
+      cwd: REPO,
+      stdin: "ignore",
+      stdout: writer,
+      stderr: "pipe",
+    });
     closeSync(writer);
     await until(() => existsSync(out) && readFileSync(src, "utf8").length > before.length);
     await Bun.sleep(100);

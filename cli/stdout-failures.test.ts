@@ -18,7 +18,13 @@ const FAILURES = {
 } as const;
 
 async function runBroken(shell: string, args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], { env, cwd: REPO, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+    env,
+    cwd: REPO,
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   return { stderr, code };
 }
@@ -44,7 +50,9 @@ describe("stdout fails after the files are written", () => {
           expect(run.stderr).toContain(`New session started with handoff context: ${sessionFile}`);
         } else {
           expect(run.code).toBe(1);
-          expect(errors).toEqual([`error: could not print on stdout (${failure.reason}); already written: ${sessionFile} (the new session), ${src} (the handoff recorded)`]);
+          expect(errors).toEqual([
+            `error: could not print on stdout (${failure.reason}); already written: ${sessionFile} (the new session), ${src} (the handoff recorded)`,
+          ]);
           expect(run.stderr).not.toContain("New session started");
         }
       });
@@ -53,10 +61,16 @@ describe("stdout fails after the files are written", () => {
 
   test("with --no-record, only the new session is named", async () => {
     const src = sandbox.source(EXAMPLE);
-    const run = await runBroken(FAILURES["a full device (>/dev/full)"].shell, ["handoff", src, "--engine", "offline", "--no-record"], cleanEnv(sandbox.home));
+    const run = await runBroken(
+      FAILURES["a full device (>/dev/full)"].shell,
+      ["handoff", src, "--engine", "offline", "--no-record"],
+      cleanEnv(sandbox.home),
+    );
     const created = readdirSync(sandbox.dir).filter((f) => f !== "source.jsonl");
     expect(run.code).toBe(1);
-    expect(run.stderr).toEndWith(`error: could not print on stdout (no space left on the device); already written: ${join(sandbox.dir, created[0] ?? "")} (the new session)\n`);
+    expect(run.stderr).toEndWith(
+      `error: could not print on stdout (no space left on the device); already written: ${join(sandbox.dir, created[0] ?? "")} (the new session)\n`,
+    );
   });
 });
 

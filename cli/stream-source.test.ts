@@ -9,22 +9,54 @@ const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Runs the CLI through bash, so stdin, pipes and `<(…)` are the shell's own; `$SRC` is the session. */
 async function viaShell(shell: string, args: string[], env: Record<string, string>, cwd: string) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+    env,
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
 
 /** Ways to hand a session over as a stream; each names what it reads from as the user sees it. */
 const STREAMS: { name: string; shell: string; named: string; reason: string }[] = [
-  { name: "/dev/stdin redirected from the file", shell: '"$@" /dev/stdin < "$SRC"', named: "/dev/stdin", reason: "it names an open descriptor" },
+  {
+    name: "/dev/stdin redirected from the file",
+    shell: '"$@" /dev/stdin < "$SRC"',
+    named: "/dev/stdin",
+    reason: "it names an open descriptor",
+  },
   { name: "/dev/stdin from a pipe", shell: 'cat "$SRC" | "$@" /dev/stdin', named: "/dev/stdin", reason: "it is a pipe" },
   { name: "- redirected from the file", shell: '"$@" - < "$SRC"', named: "-", reason: "it was read from stdin" },
   { name: "- from a pipe", shell: 'cat "$SRC" | "$@" -', named: "-", reason: "it was read from stdin" },
   { name: "process substitution", shell: '"$@" <(cat "$SRC")', named: "/dev/fd/", reason: "it is a pipe" },
-  { name: "/dev/fd/0 redirected from the file", shell: '"$@" /dev/fd/0 < "$SRC"', named: "/dev/fd/0", reason: "it names an open descriptor" },
-  { name: "/proc/self/fd/0 redirected from the file", shell: '"$@" /proc/self/fd/0 < "$SRC"', named: "/proc/self/fd/0", reason: "it names an open descriptor" },
-  { name: "a link to /dev/stdin", shell: 'ln -s /dev/stdin "$PWD/in.jsonl" && "$@" "$PWD/in.jsonl" < "$SRC"', named: "/in.jsonl", reason: "it names an open descriptor" },
-  { name: "a named pipe", shell: 'mkfifo "$PWD/fifo.jsonl" && { cat "$SRC" > "$PWD/fifo.jsonl" & } && "$@" "$PWD/fifo.jsonl"; s=$?; kill $! 2>/dev/null; rm "$PWD/fifo.jsonl"; exit $s', named: "/fifo.jsonl", reason: "it is a pipe" },
+  {
+    name: "/dev/fd/0 redirected from the file",
+    shell: '"$@" /dev/fd/0 < "$SRC"',
+    named: "/dev/fd/0",
+    reason: "it names an open descriptor",
+  },
+  {
+    name: "/proc/self/fd/0 redirected from the file",
+    shell: '"$@" /proc/self/fd/0 < "$SRC"',
+    named: "/proc/self/fd/0",
+    reason: "it names an open descriptor",
+  },
+  {
+    name: "a link to /dev/stdin",
+    shell: 'ln -s /dev/stdin "$PWD/in.jsonl" && "$@" "$PWD/in.jsonl" < "$SRC"',
+    named: "/in.jsonl",
+    reason: "it names an open descriptor",
+  },
+  {
+    name: "a named pipe",
+    shell:
+      'mkfifo "$PWD/fifo.jsonl" && { cat "$SRC" > "$PWD/fifo.jsonl" & } && "$@" "$PWD/fifo.jsonl"; s=$?; kill $! 2>/dev/null; rm "$PWD/fifo.jsonl"; exit $s',
+    named: "/fifo.jsonl",
+    reason: "it is a pipe",
+  },
 ];
 
 describe("a session read as a stream is read, never recorded into, and has no parent", () => {
@@ -61,14 +93,24 @@ describe("a session read as a stream is read, never recorded into, and has no pa
   test("--out is still where the new session goes", async () => {
     const src = sandbox.source(EXAMPLE);
     const out = join(sandbox.dir, "new.jsonl");
-    const run = await viaShell('"$@" - < "$SRC"', ["handoff", "--engine", "offline", "-o", out], cleanEnv(sandbox.home, { SRC: src }), sandbox.dir);
+    const run = await viaShell(
+      '"$@" - < "$SRC"',
+      ["handoff", "--engine", "offline", "-o", out],
+      cleanEnv(sandbox.home, { SRC: src }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     expect(readdirSync(sandbox.dir).sort()).toEqual(["new.jsonl", "source.jsonl"]);
   });
 
   test("--no-record: nothing to say about recording", async () => {
     const src = sandbox.source(EXAMPLE);
-    const run = await viaShell('"$@" - < "$SRC"', ["handoff", "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home, { SRC: src }), sandbox.dir);
+    const run = await viaShell(
+      '"$@" - < "$SRC"',
+      ["handoff", "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      cleanEnv(sandbox.home, { SRC: src }),
+      sandbox.dir,
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("not recorded");
   });
@@ -94,7 +136,12 @@ describe("what cannot be a session stream is refused, exit 2", () => {
 
   test.skipIf(Bun.spawnSync(["script", "--version"]).exitCode !== 0)("- when stdin is a terminal", async () => {
     const command = `${process.execPath} ${CLI} inspect -`;
-    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env: cleanEnv(sandbox.home), cwd: sandbox.dir, stdin: "ignore", stdout: "pipe" });
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+      env: cleanEnv(sandbox.home),
+      cwd: sandbox.dir,
+      stdin: "ignore",
+      stdout: "pipe",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(2);
     expect(out.trim()).toBe("error: -: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");

@@ -89,7 +89,11 @@ function takeOwnership(fd: number, finalPath: string, owner: Ownership): void {
     fchownSync(fd, owner.uid, owner.gid);
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "";
-    throw new AgentError("FILE", `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${FS_REASONS[code] ?? code}`, { file: finalPath });
+    throw new AgentError(
+      "FILE",
+      `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${FS_REASONS[code] ?? code}`,
+      { file: finalPath },
+    );
   }
   fchmodSync(fd, owner.mode);
 }

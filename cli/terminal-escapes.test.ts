@@ -10,7 +10,10 @@ const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** The example session with escapes in its cwd, model names, last request and an entry type. */
 function hostileSession(): string {
-  const lines = readFileSync(EXAMPLE, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+  const lines = readFileSync(EXAMPLE, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   for (const value of lines) {
     if (value.type === "session") value.cwd = `/home/me/app${ALL_ESCAPES}`;
     if (value.type === "model_change") value.modelId = `gpt-5${ALL_ESCAPES}`;
@@ -23,7 +26,6 @@ function hostileSession(): string {
   writeFileSync(path, `${lines.map((v) => JSON.stringify(v)).join("\n")}\n`);
   return path;
 }
-
 
 describe("on a terminal, nothing from a session reaches the screen raw", () => {
   test.skipIf(!HAS_SCRIPT)("inspect: the summary and the warnings", async () => {
@@ -39,13 +41,18 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
 
   test.skipIf(!HAS_SCRIPT)("handoff: the document and every message", async () => {
     const src = hostileSession();
-    const out = await runOnTerminal(["handoff", src, "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home));
+    const out = await runOnTerminal(
+      ["handoff", src, "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      cleanEnv(sandbox.home),
+    );
     expect(out).toContain("## Session Facts");
     expect(out).toContain("Quote the fields clickall good");
     expect(out).not.toContain("pwned");
     expect(out).not.toMatch(RAW_CONTROL);
     // The file keeps what the session said.
-    expect(JSON.parse(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8").split("\n")[1] ?? "").content).toContain(`Quote the fields ${ALL_ESCAPES} please.`);
+    expect(JSON.parse(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8").split("\n")[1] ?? "").content).toContain(
+      `Quote the fields ${ALL_ESCAPES} please.`,
+    );
   });
 });
 
@@ -67,7 +74,10 @@ describe("off a terminal, the product is unchanged and stderr is still clean", (
   });
 
   test("handoff: the document on stdout is exactly the document", async () => {
-    const run = await runAgent(["handoff", hostileSession(), "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")], cleanEnv(sandbox.home));
+    const run = await runAgent(
+      ["handoff", hostileSession(), "--engine", "offline", "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
+      cleanEnv(sandbox.home),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Quote the fields ${ALL_ESCAPES} please.`);
     expect(run.stderr).not.toMatch(RAW_CONTROL);
@@ -76,8 +86,18 @@ describe("off a terminal, the product is unchanged and stderr is still clean", (
 
 describe("every message for people is free of terminal controls", () => {
   const cases: { name: string; args: (dir: string, url: string) => string[]; status?: number; message?: string }[] = [
-    { name: "an endpoint's error message", args: (dir) => ["handoff", join(dir, "source.jsonl"), "--retries", "0"], status: 400, message: `model ${ALL_ESCAPES} does not exist` },
-    { name: "an endpoint's 500 body", args: (dir) => ["handoff", join(dir, "source.jsonl"), "--retries", "0"], status: 500, message: `overloaded ${ALL_ESCAPES}` },
+    {
+      name: "an endpoint's error message",
+      args: (dir) => ["handoff", join(dir, "source.jsonl"), "--retries", "0"],
+      status: 400,
+      message: `model ${ALL_ESCAPES} does not exist`,
+    },
+    {
+      name: "an endpoint's 500 body",
+      args: (dir) => ["handoff", join(dir, "source.jsonl"), "--retries", "0"],
+      status: 500,
+      message: `overloaded ${ALL_ESCAPES}`,
+    },
     { name: "a missing file's name", args: (dir) => ["inspect", join(dir, `missing${ALL_ESCAPES}.jsonl`)] },
     { name: "an unknown command", args: () => [`inspect${ALL_ESCAPES}`] },
     { name: "an unknown flag", args: (dir) => ["inspect", join(dir, "source.jsonl"), `--json${ALL_ESCAPES}`] },

@@ -38,7 +38,12 @@ function factsList(document: string, heading: string): string[] {
   const at = facts.indexOf(`- ${heading}`);
   if (at === -1) return [];
   const lines = facts.slice(at).split("\n").slice(1);
-  return lines.slice(0, lines.findIndex((line) => !line.startsWith("  - "))).map((line) => line.slice(4));
+  return lines
+    .slice(
+      0,
+      lines.findIndex((line) => !line.startsWith("  - ")),
+    )
+    .map((line) => line.slice(4));
 }
 
 describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outcomes.jsonl)", () => {
@@ -54,7 +59,13 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
     ]);
     // The failed patch (bad/…) is nowhere; the moved files' old names are deleted; paths lie in the workdir.
     expect(facts.filesModified).toEqual(["src/new.ts", "src/moved.ts", "packages/api/lib/moved.ts"]);
-    expect(facts.filesDeleted).toEqual(["src/old.ts", "src/gone.ts", "packages/api/lib/new.ts", "packages/api/lib/old.ts", "packages/api/lib/gone.ts"]);
+    expect(facts.filesDeleted).toEqual([
+      "src/old.ts",
+      "src/gone.ts",
+      "packages/api/lib/new.ts",
+      "packages/api/lib/old.ts",
+      "packages/api/lib/gone.ts",
+    ]);
   });
 
   test("handoff --engine offline: the body and Session Facts say the same", () => {
@@ -87,7 +98,11 @@ describe("Claude Code: calls that never ran or took no effect (fixtures/sessions
       { command: "echo 'Exit code 5'", exitCode: 0, by: "tool", failed: false },
       { command: "npm test", exitCode: 1, by: "tool", failed: true },
     ]);
-    expect({ read: facts.filesRead, modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({ read: ["src/cart.ts"], modified: ["src/cart.ts"], deleted: [] });
+    expect({ read: facts.filesRead, modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({
+      read: ["src/cart.ts"],
+      modified: ["src/cart.ts"],
+      deleted: [],
+    });
   });
 
   test("handoff --engine offline: the body and Session Facts say the same", () => {

@@ -39,7 +39,8 @@ function expectedV3(lines: string[]): string[] {
       const ids = `"id":"${hex(i + 1)}","parentId":${i === 0 ? "null" : `"${hex(i)}"`}`;
       let out = line.replace(/^\{"type": ?("[a-z_]+") ?/, (whole) => `${whole.trimEnd()},${ids}${whole.endsWith(" ") ? " " : ""}`);
       const index = compactionIndex(line);
-      if (index) out = out.replace(`"firstKeptEntryIndex":${index}`, `"firstKeptEntryIndex":${index},"firstKeptEntryId":"${hex(Number(index))}"`);
+      if (index)
+        out = out.replace(`"firstKeptEntryIndex":${index}`, `"firstKeptEntryIndex":${index},"firstKeptEntryId":"${hex(Number(index))}"`);
       return out;
     }),
   ];
@@ -137,11 +138,29 @@ describe("a version 1 source upgraded to record the handoff", () => {
     const original = readFileSync(path);
     const out = join(sandbox.dir, "new.jsonl");
     const env = cleanEnv(sandbox.home, { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" });
-    const proc = Bun.spawn(["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, CLI, "handoff", path, "--engine", "offline", "-o", out], { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(
+      [
+        "setpriv",
+        `--reuid=${NOBODY}`,
+        `--regid=${NOBODY}`,
+        "--clear-groups",
+        process.execPath,
+        CLI,
+        "handoff",
+        path,
+        "--engine",
+        "offline",
+        "-o",
+        out,
+      ],
+      { env, cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" },
+    );
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(0);
     const warnings = stderr.split("\n").filter((line) => line.startsWith("warning:"));
-    expect(warnings).toEqual([`warning: ${path}: not recorded in the source: ${path}: the rewrite could not keep its owner (uid 12345, gid 12345): operation not permitted`]);
+    expect(warnings).toEqual([
+      `warning: ${path}: not recorded in the source: ${path}: the rewrite could not keep its owner (uid 12345, gid 12345): operation not permitted`,
+    ]);
     expect(readFileSync(path).equals(original)).toBe(true);
     expect(statSync(path).uid).toBe(12345);
     expect(readdirSync(sandbox.dir).sort()).toEqual(["new.jsonl", "source.jsonl"]);

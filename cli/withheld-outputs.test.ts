@@ -38,7 +38,10 @@ function writtenFiles(before: string): string {
 
 /** A session quoting `secret` in a request, an answer, a model name and an unknown entry type. */
 function sessionQuoting(secret: string, header: Record<string, unknown> = {}): string {
-  const lines = chain([user(1, `deploy with ${secret} please`), assistant(2, [text(`Using ${secret}.`)], "stop", `openai/gpt-${secret}`)], header);
+  const lines = chain(
+    [user(1, `deploy with ${secret} please`), assistant(2, [text(`Using ${secret}.`)], "stop", `openai/gpt-${secret}`)],
+    header,
+  );
   const unknown = JSON.stringify({ type: `weird-${secret}`, id: "e99", parentId: "e02", timestamp: "2026-11-29T09:03:00.000Z" });
   const path = join(sandbox.dir, "source.jsonl");
   writeFileSync(path, `${lines}${unknown}\n`);
@@ -52,7 +55,11 @@ describe("the key is withheld from every printed line and file, every command", 
     ["inspect --json", (src) => ["inspect", src, "--json"], true],
     ["handoff --dry-run (offline)", (src) => ["handoff", src, "--engine", "offline", "--dry-run", "-v"], true],
     ["handoff --dry-run --json (offline)", (src) => ["handoff", src, "--engine", "offline", "--dry-run", "--json"], true],
-    ["handoff --dry-run (model)", (src) => ["handoff", src, "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "-v"], true],
+    [
+      "handoff --dry-run (model)",
+      (src) => ["handoff", src, "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "-v"],
+      true,
+    ],
     ["handoff (offline), recorded", (src) => ["handoff", src, "--engine", "offline", "-v"], true],
     ["handoff --json (offline) -o", (src, dir) => ["handoff", src, "--engine", "offline", "--json", "-o", join(dir, "new.jsonl")], true],
     ["handoff -o - (offline)", (src) => ["handoff", src, "--engine", "offline", "--no-record", "-o", "-", "-v"], true],
@@ -87,7 +94,9 @@ describe("the key as the HTTP client sends it: whitespace around it is not part 
   ];
   for (const key of [KEY, PLAIN_KEY]) {
     test.each(FORMS)(`${key.slice(0, 8)}… with %s: sent trimmed, withheld everywhere`, async (_name, raw) => {
-      const s = sandbox.serve((request) => ({ text: `${CANNED_DOCUMENT}\n\nEcho: ${JSON.stringify(request.body).includes("[withheld]") ? "[withheld]" : key}` }));
+      const s = sandbox.serve((request) => ({
+        text: `${CANNED_DOCUMENT}\n\nEcho: ${JSON.stringify(request.body).includes("[withheld]") ? "[withheld]" : key}`,
+      }));
       const src = sessionQuoting(key);
       const before = readFileSync(src, "utf8");
       const run = await runAgent(["handoff", src, "--json"], cleanEnv(sandbox.home, { OPENAI_API_KEY: raw(key), OPENAI_BASE_URL: s.url }));
@@ -145,7 +154,9 @@ describe("a key split by characters that show as nothing is withheld as it reads
     expect(run.code).toBe(0);
     const written = writtenFiles(before);
     expect(written).toContain("[withheld]");
-    expect(shown(written.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))))).not.toContain(KEY);
+    expect(shown(written.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))))).not.toContain(
+      KEY,
+    );
   });
 });
 
@@ -157,15 +168,36 @@ describe("the base URL's user name, password and query values are withheld like 
 
   /** An endpoint's error text, spelling the secrets in each encoding a printer decodes. */
   const ERRORS: [name: string, reply: { rawBody: string; contentType: string }][] = [
-    ["HTML decimal entities in a proxy's page", { rawBody: `<html><title>502: gw:&#85;rlPassw0rdXYZ key=&#81;ueryS3cretVal u=&#112;roxyUser7Hq</title></html>`, contentType: "text/html" }],
-    ["HTML hex entities", { rawBody: `<html><title>502: &#x55;rlPassw0rdXYZ &#x51;ueryS3cretVal &#x70;roxyUser7Hq</title></html>`, contentType: "text/html" }],
-    ["JSON \\u escapes in an error body", { rawBody: JSON.stringify({ error: { message: "x" } }).replace('"x"', '"\\u0055rlPassw0rdXYZ \\u0051ueryS3cretVal \\u0070roxyUser7Hq"'), contentType: "application/json" }],
+    [
+      "HTML decimal entities in a proxy's page",
+      {
+        rawBody: `<html><title>502: gw:&#85;rlPassw0rdXYZ key=&#81;ueryS3cretVal u=&#112;roxyUser7Hq</title></html>`,
+        contentType: "text/html",
+      },
+    ],
+    [
+      "HTML hex entities",
+      { rawBody: `<html><title>502: &#x55;rlPassw0rdXYZ &#x51;ueryS3cretVal &#x70;roxyUser7Hq</title></html>`, contentType: "text/html" },
+    ],
+    [
+      "JSON \\u escapes in an error body",
+      {
+        rawBody: JSON.stringify({ error: { message: "x" } }).replace(
+          '"x"',
+          '"\\u0055rlPassw0rdXYZ \\u0051ueryS3cretVal \\u0070roxyUser7Hq"',
+        ),
+        contentType: "application/json",
+      },
+    ],
     ["plain text", { rawBody: `denied ${PASSWORD} ${QUERY} ${USER}`, contentType: "text/plain" }],
   ];
 
   test.each(ERRORS)("%s: the error line names none of them", async (_name, reply) => {
     const s = sandbox.serve(() => ({ status: 502, ...reply }));
-    const run = await runAgent(["handoff", sandbox.source(), "--no-record", "--retries", "0", "-v", "--base-url", baseUrl(s.url)], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+    const run = await runAgent(
+      ["handoff", sandbox.source(), "--no-record", "--retries", "0", "-v", "--base-url", baseUrl(s.url)],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Handoff failed:");
     expect(run.stderr).toContain("[withheld]");
@@ -176,20 +208,26 @@ describe("the base URL's user name, password and query values are withheld like 
     ["the password", PASSWORD],
     ["a query value", QUERY],
     ["the user name", USER],
-  ])("an endpoint naming its model after %s: not in --json, the document, the new session or the recorded answer", async (_name, secret) => {
-    const s = sandbox.serve(() => ({ text: `${CANNED_DOCUMENT}\n\nServed by m-${secret}.`, model: `m-${secret}` }));
-    const src = sandbox.source();
-    const before = readFileSync(src, "utf8");
-    const run = await runAgent(["handoff", src, "--json", "--base-url", baseUrl(s.url)], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).model).toBe("m-[withheld]");
-    expect(run.stdout + run.stderr).not.toContain(secret);
-    expect(writtenFiles(before)).not.toContain(secret);
-  });
+  ])(
+    "an endpoint naming its model after %s: not in --json, the document, the new session or the recorded answer",
+    async (_name, secret) => {
+      const s = sandbox.serve(() => ({ text: `${CANNED_DOCUMENT}\n\nServed by m-${secret}.`, model: `m-${secret}` }));
+      const src = sandbox.source();
+      const before = readFileSync(src, "utf8");
+      const run = await runAgent(["handoff", src, "--json", "--base-url", baseUrl(s.url)], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).model).toBe("m-[withheld]");
+      expect(run.stdout + run.stderr).not.toContain(secret);
+      expect(writtenFiles(before)).not.toContain(secret);
+    },
+  );
 
   test("OPENAI_BASE_URL's credentials too, from the first line printed", async () => {
     const src = sessionQuoting(PASSWORD);
-    const run = await runAgent(["inspect", src, "--json"], cleanEnv(sandbox.home, { OPENAI_BASE_URL: `http://${USER}:${PASSWORD}@127.0.0.1:9/v1?key=${QUERY}` }));
+    const run = await runAgent(
+      ["inspect", src, "--json"],
+      cleanEnv(sandbox.home, { OPENAI_BASE_URL: `http://${USER}:${PASSWORD}@127.0.0.1:9/v1?key=${QUERY}` }),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout + run.stderr).not.toContain(PASSWORD);
   });
@@ -202,7 +240,10 @@ describe("paths: written as they are where they name a file, withheld where they
     const src = join(folder, "s.jsonl");
     writeFileSync(src, readFileSync(sandbox.source(), "utf8"));
     const out = join(sandbox.dir, "new.jsonl");
-    const run = await runAgent(["handoff", src, "--engine", "offline", "--json", "-o", out], cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }));
+    const run = await runAgent(
+      ["handoff", src, "--engine", "offline", "--json", "-o", out],
+      cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
+    );
     expect(run.code).toBe(0);
     const header = JSON.parse(readFileSync(out, "utf8").split("\n")[0] ?? "");
     expect(header.parentSession).toBe(src);
@@ -224,7 +265,10 @@ describe("our own text quotes nothing to withhold", () => {
 describe("--json keeps its schema", () => {
   test("a base URL user name that is also a field name withholds values, never renames a field", async () => {
     const src = sessionQuoting("model and document");
-    const run = await runAgent(["handoff", src, "--engine", "offline", "--dry-run", "--json"], cleanEnv(sandbox.home, { OPENAI_BASE_URL: "http://document:pw-9Lq2x@127.0.0.1:9/v1" }));
+    const run = await runAgent(
+      ["handoff", src, "--engine", "offline", "--dry-run", "--json"],
+      cleanEnv(sandbox.home, { OPENAI_BASE_URL: "http://document:pw-9Lq2x@127.0.0.1:9/v1" }),
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(Object.keys(report)).toEqual(["dryRun", "engine", "document"]);

@@ -29,7 +29,8 @@ export function checkNewFilePath(path: string): void {
   } catch {
     stats = undefined;
   }
-  if (Buffer.byteLength(basename(path), "utf8") > NAME_MAX_BYTES) throw new AgentError("FILE", `${path}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
+  if (Buffer.byteLength(basename(path), "utf8") > NAME_MAX_BYTES)
+    throw new AgentError("FILE", `${path}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
   if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
   if (stats) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
   const dir = dirname(path);

@@ -53,10 +53,22 @@ describe("decompressIfZstd", () => {
 
   const whole = compressed(SESSION);
   test.each([
-    ["cut short", whole.subarray(0, whole.length - 7), "s.jsonl: not a session: it is zstd-compressed and cut short (a copy still being written?)"],
+    [
+      "cut short",
+      whole.subarray(0, whole.length - 7),
+      "s.jsonl: not a session: it is zstd-compressed and cut short (a copy still being written?)",
+    ],
     ["only the magic", whole.subarray(0, 4), "s.jsonl: not a session: it is zstd-compressed and cut short (a copy still being written?)"],
-    ["damaged inside", Uint8Array.from(whole, (byte, i) => (i > 12 && i < whole.length - 8 ? byte ^ 0x5a : byte)), "s.jsonl: not a session: it is zstd-compressed and damaged"],
-    ["larger than the limit", compressed(new Uint8Array(4096).fill(0x61)), "s.jsonl: not a session: it is zstd-compressed and decompresses to more than 0.001953125 MiB"],
+    [
+      "damaged inside",
+      Uint8Array.from(whole, (byte, i) => (i > 12 && i < whole.length - 8 ? byte ^ 0x5a : byte)),
+      "s.jsonl: not a session: it is zstd-compressed and damaged",
+    ],
+    [
+      "larger than the limit",
+      compressed(new Uint8Array(4096).fill(0x61)),
+      "s.jsonl: not a session: it is zstd-compressed and decompresses to more than 0.001953125 MiB",
+    ],
   ])("%s: refused with one line naming the file", (_, bytes, message) => {
     let error: unknown;
     try {
@@ -68,7 +80,12 @@ describe("decompressIfZstd", () => {
   });
 
   test("framesAreWhole reads frame and block sizes only", () => {
-    expect([framesAreWhole(whole), framesAreWhole(whole.subarray(0, 10)), framesAreWhole(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd])), framesAreWhole(skippable)]).toEqual([true, false, false, true]);
+    expect([
+      framesAreWhole(whole),
+      framesAreWhole(whole.subarray(0, 10)),
+      framesAreWhole(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd])),
+      framesAreWhole(skippable),
+    ]).toEqual([true, false, false, true]);
   });
 });
 
@@ -78,7 +95,11 @@ describe("agent inspect on a zstd-compressed session", () => {
   const zst = join(dir, "v3-branches.jsonl.zst");
   writeFileSync(zst, compressed(SESSION));
   const run = (args: string[], stdin?: Uint8Array) => {
-    const proc = Bun.spawnSync([process.execPath, "cli/index.ts", "inspect", ...args, "--json"], { cwd: REPO, stdin, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" } });
+    const proc = Bun.spawnSync([process.execPath, "cli/index.ts", "inspect", ...args, "--json"], {
+      cwd: REPO,
+      stdin,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" },
+    });
     return { exitCode: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
   };
   const plain = run(["fixtures/sessions/v3-branches.jsonl"]);

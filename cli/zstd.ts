@@ -53,7 +53,8 @@ export function* decompressIfZstd(chunks: Iterable<Uint8Array>, label: string, l
 }
 
 function decompress(bytes: Buffer, label: string, limit: number): Uint8Array {
-  const fail = (reason: string) => new AgentError("NOT_A_SESSION", `${label}: not a session: it is zstd-compressed and ${reason}`, { file: label });
+  const fail = (reason: string) =>
+    new AgentError("NOT_A_SESSION", `${label}: not a session: it is zstd-compressed and ${reason}`, { file: label });
   // The decoder returns what it could of a stream cut short, without a word: look first.
   if (!framesAreWhole(bytes)) throw fail("cut short (a copy still being written?)");
   try {
@@ -83,7 +84,11 @@ export function framesAreWhole(bytes: Uint8Array): boolean {
     const descriptor = view.getUint8(at + 4);
     const contentSizeFlag = descriptor >> 6;
     const singleSegment = (descriptor >> 5) & 1;
-    at += 5 + (singleSegment ? 0 : 1) + ([0, 1, 2, 4][descriptor & 3] ?? 0) + (contentSizeFlag === 0 ? singleSegment : ([0, 2, 4, 8][contentSizeFlag] ?? 0));
+    at +=
+      5 +
+      (singleSegment ? 0 : 1) +
+      ([0, 1, 2, 4][descriptor & 3] ?? 0) +
+      (contentSizeFlag === 0 ? singleSegment : ([0, 2, 4, 8][contentSizeFlag] ?? 0));
     for (let last = 0; !last; ) {
       if (at + 3 > bytes.length) return false;
       const header = view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getUint8(at + 2) << 16);

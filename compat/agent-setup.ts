@@ -42,7 +42,11 @@ let ompProviders: string[] | undefined;
 /** omp's provider ids, from its own catalog (asked once per run). */
 function ompProviderIds(installDir: string): string[] {
   if (ompProviders) return ompProviders;
-  const probe = Bun.spawnSync([process.execPath, join(import.meta.dir, "probes/omp-providers.mjs"), installDir], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent" } });
+  const probe = Bun.spawnSync([process.execPath, join(import.meta.dir, "probes/omp-providers.mjs"), installDir], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent" },
+  });
   const value: unknown = JSON.parse(probe.stdout.toString() || "[]");
   ompProviders = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
   return ompProviders;
@@ -53,7 +57,13 @@ function ompProviderIds(installDir: string): string[] {
  * models at every provider it knows on each start; all but the two the fake serves are
  * disabled (the namespace makes that traffic impossible anyway; disabled, it is not attempted).
  */
-export function configureAgent(agent: Agent, sandbox: Sandbox, origin: string, installDir: string, settings: Record<string, unknown> = {}): void {
+export function configureAgent(
+  agent: Agent,
+  sandbox: Sandbox,
+  origin: string,
+  installDir: string,
+  settings: Record<string, unknown> = {},
+): void {
   const config = JSON.stringify(providersConfig(origin, agent.name === "omp"), null, 2);
   if (agent.name === "pi") {
     const dir = join(sandbox.home, ".pi/agent");
@@ -93,7 +103,13 @@ export function agentEnv(sandbox: Sandbox): Record<string, string> {
 export function configureCodex(codexHome: string, origin: string, extra: readonly string[] = []): void {
   mkdirSync(codexHome, { recursive: true });
   const lines = ['model = "gpt-5"', 'model_provider = "fake"', ...extra];
-  lines.push("[model_providers.fake]", 'name = "fake"', `base_url = "${origin}/v1"`, 'env_key = "COMPAT_FAKE_KEY"', 'wire_api = "responses"');
+  lines.push(
+    "[model_providers.fake]",
+    'name = "fake"',
+    `base_url = "${origin}/v1"`,
+    'env_key = "COMPAT_FAKE_KEY"',
+    'wire_api = "responses"',
+  );
   lines.push("[analytics]", "enabled = false", "[features]", "plugins = false", "");
   writeFileSync(join(codexHome, "config.toml"), lines.join("\n"));
 }

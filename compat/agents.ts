@@ -29,9 +29,27 @@ export interface Agent {
 
 export const AGENTS: readonly Agent[] = [
   { name: "pi", packageName: "@mariozechner/pi-coding-agent", version: "0.73.1", bin: "node_modules/.bin/pi", versionLine: /^0\.73\.1$/m },
-  { name: "omp", packageName: "@oh-my-pi/pi-coding-agent", version: "18.2.3", bin: "node_modules/.bin/omp", versionLine: /^omp\/18\.2\.3$/m },
-  { name: "claude-code", packageName: "@anthropic-ai/claude-code", version: "2.1.328", bin: "node_modules/.bin/claude", versionLine: /^2\.1\.328 \(Claude Code\)$/m },
-  { name: "codex", packageName: "@openai/codex", version: "0.169.0", bin: "node_modules/.bin/codex", versionLine: /^codex-cli 0\.169\.0$/m },
+  {
+    name: "omp",
+    packageName: "@oh-my-pi/pi-coding-agent",
+    version: "18.2.3",
+    bin: "node_modules/.bin/omp",
+    versionLine: /^omp\/18\.2\.3$/m,
+  },
+  {
+    name: "claude-code",
+    packageName: "@anthropic-ai/claude-code",
+    version: "2.1.328",
+    bin: "node_modules/.bin/claude",
+    versionLine: /^2\.1\.328 \(Claude Code\)$/m,
+  },
+  {
+    name: "codex",
+    packageName: "@openai/codex",
+    version: "0.169.0",
+    bin: "node_modules/.bin/codex",
+    versionLine: /^codex-cli 0\.169\.0$/m,
+  },
 ];
 
 /** The committed package.json and lockfile of an agent (and anything they refer to). */

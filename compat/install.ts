@@ -34,7 +34,11 @@ function filesUnder(dir: string): string[] {
 export function sourceHash(agent: Agent): string {
   const hash = createHash("sha256");
   const root = agentSourceDir(agent);
-  for (const file of filesUnder(root)) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update("\0");
+  for (const file of filesUnder(root))
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update("\0");
   return hash.digest("hex");
 }
 
@@ -57,7 +61,11 @@ function runNpmCi(dir: string, env: Record<string, string | undefined>): { ok: b
  * Installs `agent` unless the cache already holds this exact lockfile's install. A failed
  * `npm ci` (the registry can be flaky) is retried a bounded number of times with a pause.
  */
-export async function installAgent(agent: Agent, env: Record<string, string | undefined>, log: (line: string) => void): Promise<InstallResult> {
+export async function installAgent(
+  agent: Agent,
+  env: Record<string, string | undefined>,
+  log: (line: string) => void,
+): Promise<InstallResult> {
   const started = performance.now();
   const dir = installDir(agent, env);
   const hash = sourceHash(agent);

@@ -104,7 +104,8 @@ export async function prepareIsolation(): Promise<DnsLog> {
   const others = Object.keys(networkInterfaces()).filter((name) => name !== "lo");
   const links = Bun.spawnSync(["ip", "-o", "link", "show"], { stdout: "pipe" }).stdout.toString();
   const linkNames = [...links.matchAll(/^\d+: ([^:@]+)/gm)].map((m) => m[1]).filter((name) => name !== "lo");
-  if (others.length > 0 || linkNames.length > 0) throw new Error(`not isolated: interfaces besides lo: ${[...others, ...linkNames].join(", ")}`);
+  if (others.length > 0 || linkNames.length > 0)
+    throw new Error(`not isolated: interfaces besides lo: ${[...others, ...linkNames].join(", ")}`);
   const resolv = join(mkdtempSync(join(tmpdir(), "compat-dns-")), "resolv.conf");
   writeFileSync(resolv, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
   run(["mount", "--bind", resolv, realpathSync("/etc/resolv.conf")]);

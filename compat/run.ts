@@ -101,7 +101,8 @@ async function inside(options: Options): Promise<number> {
     if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
     await checkMatrix(options.agents, dirs, checks, dns, say);
     for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
-    for (const agent of options.agents) await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
+    for (const agent of options.agents)
+      await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();
   }

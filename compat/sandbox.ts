@@ -64,7 +64,13 @@ export interface RunOptions {
 /** Runs an agent to completion (or the time limit), capturing its output and its DNS attempts. */
 export async function runAgent(argv: string[], options: RunOptions, dns: DnsLog): Promise<AgentRun> {
   const before = dns.queries.length;
-  const proc = Bun.spawn(argv, { cwd: options.cwd, env: options.env, stdin: options.stdin === undefined ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === undefined ? "ignore" : "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (options.stdin !== undefined && proc.stdin) {
     proc.stdin.write(options.stdin);
     await proc.stdin.end();

@@ -61,7 +61,8 @@ describe("each --json output's fields are the README's", () => {
     const start = README.indexOf("`--json` prints one object:\n\n");
     const block = README.slice(start).split("\n\n")[1] ?? "";
     const example: unknown = JSON.parse(block);
-    if (!isRecord(example) || !isRecord(example.settings)) throw new Error("README: the config --json example is not an object with settings");
+    if (!isRecord(example) || !isRecord(example.settings))
+      throw new Error("README: the config --json example is not an object with settings");
     expect(sorted(Object.keys(example))).toEqual(sorted(CONFIG_JSON_KEYS));
     expect(sorted(Object.keys(example.settings))).toEqual(sorted(CONFIG_SETTINGS_JSON_KEYS));
   });

@@ -6,7 +6,20 @@ export { readSession } from "./session/formats/read.ts";
 export { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat, formatNamed } from "./session/formats/table.ts";
 export { newerVersionNotice } from "./session/formats/version.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
-export type { AgentHome, AgentLocation, AgentName, NewSessionFile, NewSessionInput, PathSegments, Recording, ResumeCommand, ResumeTarget, SessionFormat, SessionGlance, SessionPlace } from "./session/formats/types.ts";
+export type {
+  AgentHome,
+  AgentLocation,
+  AgentName,
+  NewSessionFile,
+  NewSessionInput,
+  PathSegments,
+  Recording,
+  ResumeCommand,
+  ResumeTarget,
+  SessionFormat,
+  SessionGlance,
+  SessionPlace,
+} from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
 export { buildInspectReport, renderInspectReport, type InspectReport } from "./session/report.ts";
@@ -19,7 +32,15 @@ export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
 export { isLocalEndpoint, isLoopbackHost } from "./llm/providers/local-endpoint.ts";
 export { chooseServedModel, readModelList, type ServedModel } from "./llm/served-models.ts";
 export { classifyRefusal } from "./llm/providers/refusals.ts";
-export { assertSomethingToHandOff, OFFLINE_MODEL, planHandoffRequests, runHandoff, type HandoffDeps, type HandoffInput, type HandoffResult } from "./handoff/pipeline.ts";
+export {
+  assertSomethingToHandOff,
+  OFFLINE_MODEL,
+  planHandoffRequests,
+  runHandoff,
+  type HandoffDeps,
+  type HandoffInput,
+  type HandoffResult,
+} from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
 export { estimateTokens } from "./session/tokens.ts";
@@ -27,7 +48,15 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
-export type { ConfigJson, DryRunAgentJson, DryRunDocumentJson, DryRunRequestsJson, HandoffJson, InspectJson, LsSessionJson } from "./contracts.ts";
+export type {
+  ConfigJson,
+  DryRunAgentJson,
+  DryRunDocumentJson,
+  DryRunRequestsJson,
+  HandoffJson,
+  InspectJson,
+  LsSessionJson,
+} from "./contracts.ts";
 export { parseJsonOrUndefined } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";

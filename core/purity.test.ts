@@ -74,8 +74,16 @@ describe("purity", () => {
     ["an inline type import of a package", "x.ts", 'import { type Server } from "bun";\nexport type S = Server;'],
     ["a type re-export from outside", "x.ts", 'export type { Logger } from "../cli/report.ts";'],
     ["an import inside core/", "a/b/x.ts", 'import { y } from "../../y.ts";\nexport const x = y;'],
-    ["names in comments and strings", "x.ts", '// process.env, Date.now(), fetch\nexport const s = "Bun.file performance.now()";\n/* require("fs") */'],
-    ["properties with forbidden names", "x.ts", "export const f = (deps: { fetch(): void; now(): number }) => { deps.fetch(); return deps?.now(); };"],
+    [
+      "names in comments and strings",
+      "x.ts",
+      '// process.env, Date.now(), fetch\nexport const s = "Bun.file performance.now()";\n/* require("fs") */',
+    ],
+    [
+      "properties with forbidden names",
+      "x.ts",
+      "export const f = (deps: { fetch(): void; now(): number }) => { deps.fetch(); return deps?.now(); };",
+    ],
     ["a date from a value", "x.ts", "export const d = new Date(0).toISOString();"],
     ["pure Date and Math", "x.ts", "export const v = [Date.UTC(2026, 0, 1), Math.max(1, 2), new Date(0) instanceof Date];"],
     ["template text", "x.ts", "export const s = `process.env ${1 + 1} Date.now()`;"],
@@ -114,7 +122,8 @@ describe("only the format table tells agents apart", () => {
   });
 
   test("the rule catches what it is for", () => {
-    for (const line of ['if (session.format === "omp")', "x !== 'pi'", 'case "codex":', '"claude-code" == name']) expect(BRANCH.test(line)).toBe(true);
-    for (const line of ['const pi = 1;', 'label: "pi"', 'to = "pi"']) expect(BRANCH.test(line)).toBe(false);
+    for (const line of ['if (session.format === "omp")', "x !== 'pi'", 'case "codex":', '"claude-code" == name'])
+      expect(BRANCH.test(line)).toBe(true);
+    for (const line of ["const pi = 1;", 'label: "pi"', 'to = "pi"']) expect(BRANCH.test(line)).toBe(false);
   });
 });

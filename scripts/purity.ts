@@ -48,10 +48,15 @@ const FORBIDDEN_GLOBALS: readonly { readonly pattern: RegExp; readonly name: str
 
 /** Checks every production file (tests, `*.test.ts` and the like, exempt) under `root`: any file Bun would run, not only `.ts`. */
 export function checkPurity(root: string, options: PurityOptions): PurityResult {
-  const files = [...new Glob("**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}").scanSync(root)].filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file)).sort();
+  const files = [...new Glob("**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}").scanSync(root)]
+    .filter((file) => !/\.test\.[cm]?[jt]sx?$/.test(file))
+    .sort();
   const violations: PurityViolation[] = [];
   if (files.length < options.minFiles) {
-    violations.push({ file: "", problem: `found ${files.length} files under ${root}, fewer than the floor of ${options.minFiles}: did a folder move?` });
+    violations.push({
+      file: "",
+      problem: `found ${files.length} files under ${root}, fewer than the floor of ${options.minFiles}: did a folder move?`,
+    });
   }
   const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
   for (const file of files) {
@@ -81,7 +86,8 @@ function checkSource(
       continue;
     }
     for (const layer of layers) {
-      if (file.startsWith(layer.from) && target.startsWith(layer.to)) problems.push(`${kind} of "${path}": ${layer.from} must not import ${layer.to}`);
+      if (file.startsWith(layer.from) && target.startsWith(layer.to))
+        problems.push(`${kind} of "${path}": ${layer.from} must not import ${layer.to}`);
     }
   }
   const code = blankLiterals(transpiler.transformSync(source));
@@ -194,7 +200,8 @@ function wordEndingAt(code: string, i: number): string {
 /** A `/` starts a regular expression unless it follows a value (a name, a number, `)` or `]`). */
 function startsRegex(previous: string): boolean {
   if (previous === "") return true;
-  if (/^[\w$]+$/.test(previous)) return /^(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/.test(previous);
+  if (/^[\w$]+$/.test(previous))
+    return /^(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/.test(previous);
   return !/^[)\]}`"'/]$/.test(previous);
 }
 

@@ -35,7 +35,19 @@ export function binaryName(target: Target): string {
 /** The same flags as `bun run build` (see the house notes on autoload and bytecode), for one target. */
 function compile(target: Target): void {
   const outfile = join(RELEASE_DIR, binaryName(target));
-  const args = ["build", join(ROOT, "cli", "index.ts"), "--compile", "--minify", "--bytecode", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--target=${TARGETS[target]}`, "--outfile", outfile];
+  const args = [
+    "build",
+    join(ROOT, "cli", "index.ts"),
+    "--compile",
+    "--minify",
+    "--bytecode",
+    "--format=esm",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    `--target=${TARGETS[target]}`,
+    "--outfile",
+    outfile,
+  ];
   const build = Bun.spawnSync([process.execPath, ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) {
     process.stderr.write(build.stderr.toString());
@@ -57,7 +69,11 @@ function main(argv: string[]): number {
     const started = performance.now();
     compile(target);
     const name = binaryName(target);
-    sums.push(`${createHash("sha256").update(readFileSync(join(RELEASE_DIR, name))).digest("hex")}  ${name}\n`);
+    sums.push(
+      `${createHash("sha256")
+        .update(readFileSync(join(RELEASE_DIR, name)))
+        .digest("hex")}  ${name}\n`,
+    );
     process.stderr.write(`built ${join("dist", "release", name)} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
   }
   writeFileSync(join(RELEASE_DIR, "SHA256SUMS"), sums.join(""));

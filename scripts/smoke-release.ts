@@ -10,7 +10,15 @@ import packageJson from "../package.json" with { type: "json" };
 import { binaryName, isTarget, RELEASE_DIR, TARGETS, type Target } from "./release.ts";
 import { errorMessage } from "../core/errors.ts";
 
-const SECTIONS = ["## Goal", "## Constraints & Preferences", "## Progress", "## Key Decisions", "## Critical Context", "## Next Steps", "## Session Facts"];
+const SECTIONS = [
+  "## Goal",
+  "## Constraints & Preferences",
+  "## Progress",
+  "## Key Decisions",
+  "## Critical Context",
+  "## Next Steps",
+  "## Session Facts",
+];
 
 function fail(message: string): never {
   throw new Error(message);
@@ -18,7 +26,13 @@ function fail(message: string): never {
 
 async function run(binary: string, args: string[], dir: string) {
   // An explicit environment: no key, no endpoint, a HOME of its own (so no config file is read).
-  const proc = Bun.spawn([binary, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const proc = Bun.spawn([binary, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
@@ -29,15 +43,19 @@ async function smoke(target: Target): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "agent-smoke-"));
   try {
     const version = await run(binary, ["--version"], dir);
-    if (version.code !== 0 || version.stdout !== `${packageJson.version}\n`) fail(`--version: exit ${version.code}, ${JSON.stringify(version.stdout)}`);
+    if (version.code !== 0 || version.stdout !== `${packageJson.version}\n`)
+      fail(`--version: exit ${version.code}, ${JSON.stringify(version.stdout)}`);
     copyFileSync(join(import.meta.dir, "..", "fixtures", "example.jsonl"), join(dir, "source.jsonl"));
     const out = join(dir, "new.jsonl");
     const handoff = await run(binary, ["handoff", "source.jsonl", "--engine", "offline", "-o", out], dir);
     if (handoff.code !== 0) fail(`handoff exited ${handoff.code}: ${handoff.stderr.trim()}`);
     const missing = SECTIONS.filter((heading) => !handoff.stdout.split("\n").includes(heading));
     if (missing.length > 0) fail(`the document lacks ${missing.join(", ")}`);
-    const [header, entry] = readFileSync(out, "utf8").split("\n").map((line) => (line ? JSON.parse(line) : undefined));
-    if (header?.type !== "session" || entry?.customType !== "handoff" || !String(entry.content).includes("## Goal")) fail(`${out} is not a session starting with the handoff`);
+    const [header, entry] = readFileSync(out, "utf8")
+      .split("\n")
+      .map((line) => (line ? JSON.parse(line) : undefined));
+    if (header?.type !== "session" || entry?.customType !== "handoff" || !String(entry.content).includes("## Goal"))
+      fail(`${out} is not a session starting with the handoff`);
     if (!readFileSync(join(dir, "source.jsonl"), "utf8").includes("## Next Steps")) fail("the handoff was not recorded in the source");
     process.stderr.write(`smoke test passed: ${join("dist", "release", binaryName(target))} handed off the example offline\n`);
   } finally {

@@ -49,7 +49,8 @@ function fixtures(): string[] {
  * How Claude Code 2.1.328 sends a message the user typed while it worked (a `queued_command`
  * attachment): in a reminder, beside the next tool result or on its own, in place.
  */
-const QUEUED_MESSAGE = /<system-reminder>\nThe user sent a new message while you were working:\n([\s\S]*?)\n\nThis is how Claude Code surfaces messages/g;
+const QUEUED_MESSAGE =
+  /<system-reminder>\nThe user sent a new message while you were working:\n([\s\S]*?)\n\nThis is how Claude Code surfaces messages/g;
 
 /** The user's queued messages a text of Claude Code's holds, as items. */
 function queuedMessages(text: string): string[] {
@@ -81,7 +82,8 @@ export function theirItems(request: SentRequest): string[] {
       } else if (block.type === "text") items.push(`assistant: ${text}`);
       else if (block.type === "image") items.push("image");
       else if (block.type === "tool_use") items.push(`call: ${String(block.id)}`);
-      else if (block.type === "tool_result") items.push(`result: ${String(block.tool_use_id)}`, ...queuedMessages(resultText(block.content)));
+      else if (block.type === "tool_result")
+        items.push(`result: ${String(block.tool_use_id)}`, ...queuedMessages(resultText(block.content)));
     }
   }
   return items;
@@ -107,7 +109,8 @@ export function ourItems(context: readonly ContextMessage[]): string[] {
 
 function firstDifference(ours: readonly string[], theirs: readonly string[]): string | undefined {
   for (let i = 0; i < Math.max(ours.length, theirs.length); i++) {
-    if (ours[i] !== theirs[i]) return `item ${i + 1}: ours ${JSON.stringify(ours[i]?.slice(0, 80))}, Claude Code's ${JSON.stringify(theirs[i]?.slice(0, 80))}`;
+    if (ours[i] !== theirs[i])
+      return `item ${i + 1}: ours ${JSON.stringify(ours[i]?.slice(0, 80))}, Claude Code's ${JSON.stringify(theirs[i]?.slice(0, 80))}`;
   }
   return undefined;
 }
@@ -121,7 +124,9 @@ export async function checkClaudeCodeReading(agent: Agent, dir: string, checks: 
       const fake = startFakeModelServer(() => ({ text: CLAUDE_REPLY }));
       try {
         defaultModel ??= (await runClaude(agent, dir, sandbox, fake, dns, "COMPAT-DEFAULT: which model?")).model;
-        const text = readFileSync(file, "utf8").replaceAll("/home/dev/shop", sandbox.project).replaceAll("/tmp/agent-compat/claude-code-transcript/project", sandbox.project);
+        const text = readFileSync(file, "utf8")
+          .replaceAll("/home/dev/shop", sandbox.project)
+          .replaceAll("/tmp/agent-compat/claude-code-transcript/project", sandbox.project);
         const session = readClaudeCodeSession(text, file);
         placeSession(sandbox, session.header.id, text);
         const sent = await runClaude(agent, dir, sandbox, fake, dns, PROBE, ["--resume", session.header.id]);
@@ -133,7 +138,10 @@ export async function checkClaudeCodeReading(agent: Agent, dir: string, checks: 
         must(mismatch === undefined, `the conversation differs at ${mismatch}`);
         const model = restoredModel(analysis.branch.entries).pi;
         const expected = model?.provider === "anthropic" ? model.modelId : defaultModel;
-        must(sent.model === expected, `resumed with ${sent.model}; our reading says ${expected}${model ? "" : " (its default: the branch names no Claude model)"}`);
+        must(
+          sent.model === expected,
+          `resumed with ${sent.model}; our reading says ${expected}${model ? "" : " (its default: the branch names no Claude model)"}`,
+        );
         const named = difference.theirsOnly.length + difference.oursOnly.length;
         return `${ours.length} items, model ${sent.model}${named ? `; ${named} items differ as intended (Claude Code's own words sent, the command as typed kept)` : ""}`;
       } finally {

@@ -38,7 +38,8 @@ const SOURCES = [
 /** The source with its working directory moved into the sandbox (Claude Code works in the cwd it is started in). */
 function relocated(file: string, project: string): string {
   const text = readFileSync(join(REPO, file), "utf8").replaceAll("/tmp/agent-compat/claude-code-transcript/project", project);
-  const read = (content: string): Session => (detectClaudeCode(content.split("\n").slice(0, 20)) ? readClaudeCodeSession(content, file) : parseSession(content, file));
+  const read = (content: string): Session =>
+    detectClaudeCode(content.split("\n").slice(0, 20)) ? readClaudeCodeSession(content, file) : parseSession(content, file);
   const cwd = read(text).header.cwd;
   return cwd === undefined || cwd === project ? text : text.replaceAll(JSON.stringify(cwd), JSON.stringify(project));
 }
@@ -47,7 +48,11 @@ function relocated(file: string, project: string): string {
 async function handOff(sandbox: Sandbox, source: string, dns: DnsLog): Promise<{ sessionId: string; path: string; content: string }> {
   const before = new Set(existsSync(projectFolder(sandbox)) ? readdirSync(projectFolder(sandbox)) : []);
   const env = sandbox.env({ CLAUDE_CONFIG_DIR: claudeConfigDir(sandbox) });
-  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "claude-code", "--engine", "offline", "--quiet"], { cwd: sandbox.project, env, timeoutMs: 60_000 }, dns);
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "claude-code", "--engine", "offline", "--quiet"],
+    { cwd: sandbox.project, env, timeoutMs: 60_000 },
+    dns,
+  );
   must(run.exitCode === 0, `agent handoff --to claude-code failed: ${describeRun(run)}`);
   const made = readdirSync(projectFolder(sandbox)).filter((name) => !before.has(name) && name.endsWith(".jsonl"));
   must(made.length === 1, `expected one new session in ${projectFolder(sandbox)}, found ${made.join(", ") || "none"}`);
@@ -58,37 +63,58 @@ async function handOff(sandbox: Sandbox, source: string, dns: DnsLog): Promise<{
 /** The first line's text (the wrapped document) and the second's (the acknowledgement), as we wrote them. */
 function ourLines(content: string): { document: string; acknowledgement: string } {
   const [first, second] = content.split("\n").map((line): unknown => (line === "" ? undefined : JSON.parse(line)));
-  const text = (line: unknown) => (isObject(line) ? blocksOf(line.message).blocks.map((b) => (typeof b.text === "string" ? b.text : "")).join("") : "");
+  const text = (line: unknown) =>
+    isObject(line)
+      ? blocksOf(line.message)
+          .blocks.map((b) => (typeof b.text === "string" ? b.text : ""))
+          .join("")
+      : "";
   return { document: text(first), acknowledgement: text(second) };
 }
 
 export async function checkClaudeCodeResume(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   for (const { file, agent: writer, model } of SOURCES) {
     const label = `${file.split("/").pop()}, offline engine`;
-    await checks.run(agent.name, `resumes the new session from ${label}: the document verbatim, then our acknowledgement, ${model === "default" ? "its default model" : `the source's model ${model}`}, a valid file`, async () => {
-      const sandbox = createSandbox(`${agent.name}-resume`);
-      const fake = startFakeModelServer(() => ({ text: CLAUDE_REPLY }));
-      try {
-        const defaultModel = (await runClaude(agent, dir, sandbox, fake, dns, "COMPAT-DEFAULT: which model?")).model;
-        const source = writer === "claude-code" ? join(projectFolder(sandbox), basename(file)) : join(sandbox.project, "source.jsonl");
-        await Bun.write(source, relocated(file, sandbox.project));
-        const made = await handOff(sandbox, source, dns);
-        const ours = ourLines(made.content);
-        const sent = await runClaude(agent, dir, sandbox, fake, dns, NEXT, ["--resume", made.sessionId]);
-        // For some models Claude Code 2.1.328 puts `system` entries (settings, no words) between the messages.
-        const [first, second] = sent.messages.map(blocksOf).filter((m) => m.role !== "system");
-        must(first?.role === "user" && first.blocks.length >= 1 && first.blocks[0]?.text === ours.document, "the handoff document is not the first user message, verbatim");
-        must(second?.role === "assistant" && second.blocks[0]?.text === ours.acknowledgement, "our acknowledgement does not follow the document");
-        const expected = model === "default" ? defaultModel : model;
-        must(sent.model === expected, `resumed with ${sent.model}, not ${expected}`);
-        const after = readFileSync(made.path, "utf8");
-        checkTranscript(made.path, made.content);
-        const back = analyzeBranch(readClaudeCodeSession(after, made.path)).context.map((m) => `${m.role}: ${m.content.map((b) => (b.type === "text" ? b.text : "")).join("")}`);
-        must(back.join("\n") === [`user: ${ours.document}`, `assistant: ${ours.acknowledgement}`, `user: ${NEXT}`, `assistant: ${CLAUDE_REPLY}`].join("\n"), `reads back as ${back.map((b) => b.slice(0, 40)).join(" | ")}`);
-        return `${after.trimEnd().split("\n").length} lines after Claude Code's turn; model ${sent.model}`;
-      } finally {
-        await fake.stop();
-      }
-    });
+    await checks.run(
+      agent.name,
+      `resumes the new session from ${label}: the document verbatim, then our acknowledgement, ${model === "default" ? "its default model" : `the source's model ${model}`}, a valid file`,
+      async () => {
+        const sandbox = createSandbox(`${agent.name}-resume`);
+        const fake = startFakeModelServer(() => ({ text: CLAUDE_REPLY }));
+        try {
+          const defaultModel = (await runClaude(agent, dir, sandbox, fake, dns, "COMPAT-DEFAULT: which model?")).model;
+          const source = writer === "claude-code" ? join(projectFolder(sandbox), basename(file)) : join(sandbox.project, "source.jsonl");
+          await Bun.write(source, relocated(file, sandbox.project));
+          const made = await handOff(sandbox, source, dns);
+          const ours = ourLines(made.content);
+          const sent = await runClaude(agent, dir, sandbox, fake, dns, NEXT, ["--resume", made.sessionId]);
+          // For some models Claude Code 2.1.328 puts `system` entries (settings, no words) between the messages.
+          const [first, second] = sent.messages.map(blocksOf).filter((m) => m.role !== "system");
+          must(
+            first?.role === "user" && first.blocks.length >= 1 && first.blocks[0]?.text === ours.document,
+            "the handoff document is not the first user message, verbatim",
+          );
+          must(
+            second?.role === "assistant" && second.blocks[0]?.text === ours.acknowledgement,
+            "our acknowledgement does not follow the document",
+          );
+          const expected = model === "default" ? defaultModel : model;
+          must(sent.model === expected, `resumed with ${sent.model}, not ${expected}`);
+          const after = readFileSync(made.path, "utf8");
+          checkTranscript(made.path, made.content);
+          const back = analyzeBranch(readClaudeCodeSession(after, made.path)).context.map(
+            (m) => `${m.role}: ${m.content.map((b) => (b.type === "text" ? b.text : "")).join("")}`,
+          );
+          must(
+            back.join("\n") ===
+              [`user: ${ours.document}`, `assistant: ${ours.acknowledgement}`, `user: ${NEXT}`, `assistant: ${CLAUDE_REPLY}`].join("\n"),
+            `reads back as ${back.map((b) => b.slice(0, 40)).join(" | ")}`,
+          );
+          return `${after.trimEnd().split("\n").length} lines after Claude Code's turn; model ${sent.model}`;
+        } finally {
+          await fake.stop();
+        }
+      },
+    );
   }
 }

@@ -68,10 +68,22 @@ function conversationRequest(fake: FakeModelServer, from: number, prompt: string
  * Claude Code picks): `which` is none for a new conversation, `--resume <id>`, or `-c` for the
  * folder's most recent; returns the conversation request it sent.
  */
-export async function runClaude(agent: Agent, dir: string, sandbox: Sandbox, fake: FakeModelServer, dns: DnsLog, prompt: string, which: readonly string[] = []): Promise<SentRequest> {
+export async function runClaude(
+  agent: Agent,
+  dir: string,
+  sandbox: Sandbox,
+  fake: FakeModelServer,
+  dns: DnsLog,
+  prompt: string,
+  which: readonly string[] = [],
+): Promise<SentRequest> {
   const before = fake.requests.length;
   const resume = [...which];
-  const run = await runAgent([join(dir, agent.bin), "-p", ...resume, prompt], { cwd: sandbox.project, env: claudeEnv(sandbox, fake), timeoutMs: 120_000 }, dns);
+  const run = await runAgent(
+    [join(dir, agent.bin), "-p", ...resume, prompt],
+    { cwd: sandbox.project, env: claudeEnv(sandbox, fake), timeoutMs: 120_000 },
+    dns,
+  );
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));
   const request = conversationRequest(fake, before, prompt);

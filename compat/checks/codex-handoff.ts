@@ -56,10 +56,17 @@ function openingText(path: string): string {
 /** Writes the handed-off session into Codex's folders with `agent handoff --to codex`. */
 async function writeNewSession(sandbox: Sandbox, codexHome: string, source: string, dns: DnsLog): Promise<Written> {
   const env = sandbox.env({ CODEX_HOME: codexHome });
-  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "codex", "--engine", "offline", "--quiet"], { cwd: sandbox.project, env, timeoutMs: 60_000 }, dns);
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "codex", "--engine", "offline", "--quiet"],
+    { cwd: sandbox.project, env, timeoutMs: 60_000 },
+    dns,
+  );
   must(run.exitCode === 0, `agent handoff --to codex failed: ${describeRun(run)}`);
   const [path, ...more] = jsonlFilesUnder(join(codexHome, "sessions"));
-  must(path !== undefined && more.length === 0, `agent handoff --to codex wrote ${more.length + (path ? 1 : 0)} rollouts under CODEX_HOME/sessions`);
+  must(
+    path !== undefined && more.length === 0,
+    `agent handoff --to codex wrote ${more.length + (path ? 1 : 0)} rollouts under CODEX_HOME/sessions`,
+  );
   const id = /-([0-9a-f-]{36})\.jsonl$/.exec(path)?.[1];
   must(id !== undefined, `the new rollout's name carries no id: ${path}`);
   return { path, id, document: openingText(path) };
@@ -105,7 +112,10 @@ export async function checkCodexHandoff(agent: Agent, dir: string, checks: Check
         const marks = [HANDOFF_OPEN, TRAILER];
         const screen = await readTuiScreen(join(dir, agent.bin), [...words, "--no-daemon"], tui.sandbox, tui.codexHome, marks);
         if (screen === undefined) return "not checked: tmux is not installed (the picker needs a terminal)";
-        must(marks.some((mark) => screen.includes(mark)), `the screen does not show the session:\n${screen}`);
+        must(
+          marks.some((mark) => screen.includes(mark)),
+          `the screen does not show the session:\n${screen}`,
+        );
         return undefined;
       });
     } finally {

@@ -14,7 +14,13 @@ import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
  * screen, and in 40 rows the document's first line was visible only for as long as Codex took to
  * draw the rest (on a busy machine, not at all).
  */
-export async function readTuiScreen(bin: string, words: readonly string[], sandbox: Sandbox, codexHome: string, awaited: readonly string[]): Promise<string | undefined> {
+export async function readTuiScreen(
+  bin: string,
+  words: readonly string[],
+  sandbox: Sandbox,
+  codexHome: string,
+  awaited: readonly string[],
+): Promise<string | undefined> {
   const terminal = openTerminal({ argv: [bin, ...words], cwd: sandbox.project, env: codexEnv(sandbox, codexHome), sandbox, rows: 150 });
   if (terminal === undefined) return undefined;
   let screen = "";

@@ -17,7 +17,8 @@ import { must } from "./report.ts";
 export const codexHomeOf = (sandbox: Sandbox) => join(sandbox.home, ".codex");
 
 /** Codex's environment in the sandbox: its folder, the key for the fake. */
-export const codexEnv = (sandbox: Sandbox, codexHome = codexHomeOf(sandbox)) => sandbox.env({ CODEX_HOME: codexHome, COMPAT_FAKE_KEY: FAKE_KEY });
+export const codexEnv = (sandbox: Sandbox, codexHome = codexHomeOf(sandbox)) =>
+  sandbox.env({ CODEX_HOME: codexHome, COMPAT_FAKE_KEY: FAKE_KEY });
 
 /**
  * Codex pointed at the fake, the sandbox project trusted ahead (its TUI asks otherwise); `extra`
@@ -30,14 +31,30 @@ export function prepareCodex(sandbox: Sandbox, fake: FakeModelServer, extra: rea
 }
 
 /** `codex exec resume <id|--last> "<prompt>"`: the thread it continued and the input of its first model request. */
-export async function execResume(agent: Agent, dir: string, sandbox: Sandbox, codexHome: string, fake: FakeModelServer, target: string[], prompt: string, dns: DnsLog): Promise<{ thread: string | undefined; input: unknown[]; model: string }> {
+export async function execResume(
+  agent: Agent,
+  dir: string,
+  sandbox: Sandbox,
+  codexHome: string,
+  fake: FakeModelServer,
+  target: string[],
+  prompt: string,
+  dns: DnsLog,
+): Promise<{ thread: string | undefined; input: unknown[]; model: string }> {
   const env = codexEnv(sandbox, codexHome);
   const before = fake.requests.length;
-  const run = await runAgent([join(dir, agent.bin), "exec", "--skip-git-repo-check", "--json", "resume", ...target, prompt], { cwd: sandbox.project, env, timeoutMs: 120_000 }, dns);
+  const run = await runAgent(
+    [join(dir, agent.bin), "exec", "--skip-git-repo-check", "--json", "resume", ...target, prompt],
+    { cwd: sandbox.project, env, timeoutMs: 120_000 },
+    dns,
+  );
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));
   const request = fake.requests.slice(before).find((r) => r.wire === "responses");
-  must(request !== undefined && isObject(request.body) && Array.isArray(request.body.input), `sent no Responses request; ${describeRun(run)}`);
+  must(
+    request !== undefined && isObject(request.body) && Array.isArray(request.body.input),
+    `sent no Responses request; ${describeRun(run)}`,
+  );
   const model = typeof request.body.model === "string" ? request.body.model : "";
   return { thread: /"thread_id":"([^"]+)"/.exec(run.stdout)?.[1], input: request.body.input, model };
 }
@@ -50,7 +67,10 @@ export function checkRollout(path: string, ours: string): string {
   let metas = 0;
   for (const [i, line] of lines.entries()) {
     const value: unknown = JSON.parse(line);
-    must(isObject(value) && typeof value.timestamp === "string" && typeof value.type === "string", `line ${i + 1} lacks a timestamp or a type`);
+    must(
+      isObject(value) && typeof value.timestamp === "string" && typeof value.type === "string",
+      `line ${i + 1} lacks a timestamp or a type`,
+    );
     if (value.type === "session_meta") metas++;
   }
   must(metas === 1, `${metas} session_meta lines`);

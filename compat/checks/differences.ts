@@ -16,12 +16,13 @@ export interface ProbeMessage {
 
 export const DIFFERENCES = {
   addedResult:
-    "pi answers a tool call that has no result with an added error result (\"No result provided\"); we drop the call instead, and the turn with it when nothing else is left: we do not invent results",
+    'pi answers a tool call that has no result with an added error result ("No result provided"); we drop the call instead, and the turn with it when nothing else is left: we do not invent results',
   orphanResult:
     "pi sends a tool result whose call is not on the branch (its call was on an abandoned branch, or in a turn dropped as aborted); we drop it: its call never reaches the model",
   staleResult:
     "omp turns a tool result whose call is not on the branch into a user note (<stale-tool-result>); we drop it: its call never reaches the model",
-  notASession: "the file is not a session: we refuse it (exit 2); pi 0.73.1 (and omp, for an empty file) would start a new session in its place",
+  notASession:
+    "the file is not a session: we refuse it (exit 2); pi 0.73.1 (and omp, for an empty file) would start a new session in its place",
   titleSlot: "pi 0.73.1 does not know omp's title line and takes the file for an empty one; we read omp's files",
   cycle: "pi 0.73.1 walks a parent cycle forever; we cut the branch where it loops and warn",
 } as const;

@@ -40,7 +40,11 @@ const isStrings = (value: unknown): value is string[] => Array.isArray(value) &&
 
 /** `agent handoff --json` in the project with no path, the sandbox as HOME: it must pick `placed`. */
 async function handOffHere({ sandbox, dns }: TargetRun, placed: string): Promise<HandedOff> {
-  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), "handoff", "--engine", "offline", "--json"], { cwd: sandbox.project, env: sandbox.env(), timeoutMs: 60_000 }, dns);
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), "handoff", "--engine", "offline", "--json"],
+    { cwd: sandbox.project, env: sandbox.env(), timeoutMs: 60_000 },
+    dns,
+  );
   must(run.exitCode === 0, `agent handoff failed: ${describeRun(run)}`);
   const json: unknown = JSON.parse(run.stdout);
   must(isObject(json), `--json printed no object: ${run.stdout.slice(0, 200)}`);
@@ -49,7 +53,10 @@ async function handOffHere({ sandbox, dns }: TargetRun, placed: string): Promise
   const document = stringField(json, "document");
   const resume = json.resume;
   must(document !== undefined, "--json has no document");
-  must(isObject(resume) && isStrings(resume.argv) && typeof resume.cwd === "string", `resume is not {argv, cwd}: ${JSON.stringify(resume)}`);
+  must(
+    isObject(resume) && isStrings(resume.argv) && typeof resume.cwd === "string",
+    `resume is not {argv, cwd}: ${JSON.stringify(resume)}`,
+  );
   return { wrapped: wrapHandoffDocument(document), resume: { argv: resume.argv, cwd: resume.cwd } };
 }
 
@@ -60,7 +67,11 @@ function requestWith(fake: FakeModelServer, from: number, prompt: string): unkno
 
 /** Each message's role and the start of its text, for a failure message. */
 function describeMessages(messages: readonly unknown[]): string {
-  return messages.map((message) => (isObject(message) ? `${String(message.role ?? message.type)}: ${JSON.stringify(contentText(message.content)).slice(0, 160)}` : "?")).join("; ");
+  return messages
+    .map((message) =>
+      isObject(message) ? `${String(message.role ?? message.type)}: ${JSON.stringify(contentText(message.content)).slice(0, 160)}` : "?",
+    )
+    .join("; ");
 }
 
 /** A folder holding the agent under the name the printed command calls it (`pi`, `claude`, …), for PATH. */
@@ -75,7 +86,10 @@ function binFolder({ agent, dir, sandbox }: TargetRun, name: string): string {
  * Runs the printed command in a terminal, types `TYPED` once its screen has settled, and returns
  * the request that carried it; undefined when tmux is not installed.
  */
-async function typeIntoPrinted(run: TargetRun, resume: HandedOff["resume"]): Promise<{ messages: unknown[] | undefined; screen: string } | undefined> {
+async function typeIntoPrinted(
+  run: TargetRun,
+  resume: HandedOff["resume"],
+): Promise<{ messages: unknown[] | undefined; screen: string } | undefined> {
   const env = TARGETS[run.agent.name].env(run);
   env.PATH = `${binFolder(run, resume.argv[0] ?? "")}:${env.PATH ?? ""}`;
   const terminal = openTerminal({ argv: resume.argv, cwd: resume.cwd, env, sandbox: run.sandbox, rows: 60 });
@@ -121,21 +135,32 @@ export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, 
     });
     if (!made) return;
     const { wrapped, resume } = made;
-    await checks.run(agent.name, "then its own \"continue the most recent session\" continues the new session: the document reaches the model", async () => {
-      const turn = await target.resume(run, undefined, NEXT);
-      must(carriesVerbatim(turn.messages, wrapped), "the handoff document is not in its request: it continued another session");
-      return undefined;
-    });
-    await checks.run(agent.name, "the printed resume command, run as it is in a terminal in its cwd, continues the new session", async () => {
-      const before = dns.queries.length;
-      const typed = await typeIntoPrinted(run, resume);
-      if (typed === undefined) return "not checked: tmux is not installed";
-      const outside = outsideNames(dns.queries.slice(before)).filter((name) => !target.screenLookups.includes(name));
-      must(outside.length === 0, `tried to reach ${outside.join(", ")}`);
-      must(typed.messages !== undefined, `the typed prompt never reached the model; the screen:\n${typed.screen}`);
-      must(carriesVerbatim(typed.messages, wrapped), `the handoff document is not in its request, which has: ${describeMessages(typed.messages)}`);
-      return undefined;
-    });
+    await checks.run(
+      agent.name,
+      'then its own "continue the most recent session" continues the new session: the document reaches the model',
+      async () => {
+        const turn = await target.resume(run, undefined, NEXT);
+        must(carriesVerbatim(turn.messages, wrapped), "the handoff document is not in its request: it continued another session");
+        return undefined;
+      },
+    );
+    await checks.run(
+      agent.name,
+      "the printed resume command, run as it is in a terminal in its cwd, continues the new session",
+      async () => {
+        const before = dns.queries.length;
+        const typed = await typeIntoPrinted(run, resume);
+        if (typed === undefined) return "not checked: tmux is not installed";
+        const outside = outsideNames(dns.queries.slice(before)).filter((name) => !target.screenLookups.includes(name));
+        must(outside.length === 0, `tried to reach ${outside.join(", ")}`);
+        must(typed.messages !== undefined, `the typed prompt never reached the model; the screen:\n${typed.screen}`);
+        must(
+          carriesVerbatim(typed.messages, wrapped),
+          `the handoff document is not in its request, which has: ${describeMessages(typed.messages)}`,
+        );
+        return undefined;
+      },
+    );
   } finally {
     await fake.stop();
   }

@@ -72,7 +72,14 @@ function modelEngineTarget(source: AgentName): AgentName {
 
 /** Where `format`'s agent keeps the sessions of the sandbox's project, as our own location table says. */
 function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): string {
-  const place: SessionPlace = { home: sandbox.home, env: {}, tmpdir: sandbox.tmp, cwd: sandbox.project, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() };
+  const place: SessionPlace = {
+    home: sandbox.home,
+    env: {},
+    tmpdir: sandbox.tmp,
+    cwd: sandbox.project,
+    timestamp: now,
+    utcOffsetMinutes: -now.getTimezoneOffset(),
+  };
   return join(...formatNamed(format).location.sessionFolder(place));
 }
 
@@ -94,22 +101,38 @@ interface HandedOff {
 }
 
 /** `agent handoff <source> --to <target> --json` in the sandbox (its HOME, so the file goes where the target looks). */
-async function handOff(source: string, target: AgentName, engine: Engine, sandbox: Sandbox, fake: FakeModelServer, dns: DnsLog): Promise<HandedOff> {
+async function handOff(
+  source: string,
+  target: AgentName,
+  engine: Engine,
+  sandbox: Sandbox,
+  fake: FakeModelServer,
+  dns: DnsLog,
+): Promise<HandedOff> {
   const args = ["handoff", source, "--to", target, "--engine", engine, "--json", "--quiet"];
   if (engine === "llm") args.push("--base-url", `${fake.origin}/v1`, "--model", WRITER_MODEL);
   const env = sandbox.env(engine === "llm" ? { OPENAI_API_KEY: FAKE_KEY } : {});
   const before = new Date();
-  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), ...args], { cwd: sandbox.project, env, timeoutMs: 60_000 }, dns);
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), ...args],
+    { cwd: sandbox.project, env, timeoutMs: 60_000 },
+    dns,
+  );
   must(run.exitCode === 0, `agent handoff failed: ${describeRun(run)}`);
   const json: unknown = JSON.parse(run.stdout);
   must(isObject(json), `--json printed no object: ${run.stdout.slice(0, 200)}`);
   const path = stringField(json, "sessionFile");
   const id = stringField(json, "sessionId");
   const document = stringField(json, "document");
-  must(path !== undefined && id !== undefined && document !== undefined, `--json lacks sessionFile, sessionId or document: ${run.stdout.slice(0, 200)}`);
+  must(
+    path !== undefined && id !== undefined && document !== undefined,
+    `--json lacks sessionFile, sessionId or document: ${run.stdout.slice(0, 200)}`,
+  );
   must(json.sessionFormat === target, `the new session is for ${String(json.sessionFormat)}, not ${target}`);
   // Handed to its own agent it goes beside the source; else where the target keeps the project's sessions.
-  const folders = new Set(json.sourceFormat === target ? [dirname(source)] : [agentFolder(target, sandbox, before), agentFolder(target, sandbox, new Date())]);
+  const folders = new Set(
+    json.sourceFormat === target ? [dirname(source)] : [agentFolder(target, sandbox, before), agentFolder(target, sandbox, new Date())],
+  );
   must(folders.has(dirname(path)), `written to ${dirname(path)}, not ${[...folders].join(" or ")}`);
   if (engine === "llm") must(document.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? ""), "the document is not the one the model wrote");
   return { session: { path, id, content: readFileSync(path, "utf8") }, wrapped: wrapHandoffDocument(document) };
@@ -119,7 +142,15 @@ async function handOff(source: string, target: AgentName, engine: Engine, sandbo
 type Tally = Map<string, { ok: number; all: number }>;
 
 /** One pair: hand off, then the target continues the new session with one prompt. */
-async function checkPair(source: AgentName, target: Agent, dir: string, engine: Engine, checks: Checks, tally: Tally, dns: DnsLog): Promise<void> {
+async function checkPair(
+  source: AgentName,
+  target: Agent,
+  dir: string,
+  engine: Engine,
+  checks: Checks,
+  tally: Tally,
+  dns: DnsLog,
+): Promise<void> {
   const count = (ok: boolean) => {
     const key = `${source}>${target.name}`;
     const seen = tally.get(key) ?? { ok: 0, all: 0 };
@@ -142,14 +173,18 @@ async function checkPair(source: AgentName, target: Agent, dir: string, engine: 
     const written = handed;
     const model = expectedModel(source, target.name);
     count(
-      await checks.run(target.name, `continues it ${from} with one prompt: the document verbatim, model ${model}, a valid file`, async () => {
-        const turn = await TARGETS[target.name].resume(run, written.session, PROMPT);
-        return allOf([
-          () => must(carriesVerbatim(turn.messages, written.wrapped), "the handoff document did not reach the model verbatim"),
-          () => must(turn.model === model, `continued with model ${turn.model}, not ${model}`),
-          () => TARGETS[target.name].checkFile(written.session),
-        ]);
-      }),
+      await checks.run(
+        target.name,
+        `continues it ${from} with one prompt: the document verbatim, model ${model}, a valid file`,
+        async () => {
+          const turn = await TARGETS[target.name].resume(run, written.session, PROMPT);
+          return allOf([
+            () => must(carriesVerbatim(turn.messages, written.wrapped), "the handoff document did not reach the model verbatim"),
+            () => must(turn.model === model, `continued with model ${turn.model}, not ${model}`),
+            () => TARGETS[target.name].checkFile(written.session),
+          ]);
+        },
+      ),
     );
   } finally {
     await fake.stop();
@@ -162,21 +197,36 @@ function grid(tally: Tally, targets: readonly AgentName[]): string[] {
   const cell = (text: string) => text.padEnd(width);
   const rows = [`handoff matrix, checks passed per pair (rows: source, columns: target)`, cell("") + targets.map(cell).join("")];
   for (const source of FORMATS) {
-    rows.push(cell(source) + targets.map((target) => {
-      const seen = tally.get(`${source}>${target}`);
-      return cell(seen ? `${seen.ok}/${seen.all}` : "-");
-    }).join(""));
+    rows.push(
+      cell(source) +
+        targets
+          .map((target) => {
+            const seen = tally.get(`${source}>${target}`);
+            return cell(seen ? `${seen.ok}/${seen.all}` : "-");
+          })
+          .join(""),
+    );
   }
   return rows;
 }
 
 /** Every source into every installed target (offline engine), and the model engine once per source. */
-export async function checkMatrix(agents: readonly Agent[], dirs: ReadonlyMap<string, string>, checks: Checks, dns: DnsLog, say: (line: string) => void): Promise<void> {
+export async function checkMatrix(
+  agents: readonly Agent[],
+  dirs: ReadonlyMap<string, string>,
+  checks: Checks,
+  dns: DnsLog,
+  say: (line: string) => void,
+): Promise<void> {
   const tally: Tally = new Map();
   for (const source of FORMATS) {
     for (const target of agents) await checkPair(source, target, dirs.get(target.name) ?? "", "offline", checks, tally, dns);
     const next = agents.find((agent) => agent.name === modelEngineTarget(source));
     if (next) await checkPair(source, next, dirs.get(next.name) ?? "", "llm", checks, tally, dns);
   }
-  for (const line of grid(tally, FORMATS.filter((f) => agents.some((a) => a.name === f)))) say(line);
+  for (const line of grid(
+    tally,
+    FORMATS.filter((f) => agents.some((a) => a.name === f)),
+  ))
+    say(line);
 }

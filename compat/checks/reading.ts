@@ -67,7 +67,11 @@ export function lastJsonLine(stdout: string): JsonObject {
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
 async function readOurs(file: string, env: Record<string, string>, dns: DnsLog): Promise<OurReading> {
-  const run = await runAgent([process.execPath, join(REPO, "cli/index.ts"), "inspect", "--json", "--quiet", file], { cwd: REPO, env, timeoutMs: 60_000 }, dns);
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), "inspect", "--json", "--quiet", file],
+    { cwd: REPO, env, timeoutMs: 60_000 },
+    dns,
+  );
   if (run.exitCode !== 0) return { exitCode: run.exitCode ?? -1 };
   const report = lastJsonLine(run.stdout);
   return {
@@ -108,7 +112,9 @@ function parseTheirs(stdout: string): TheirReading {
 
 function probeCommand(agent: Agent, dir: string, file: string): string[] {
   const probes = join(import.meta.dir, "../probes");
-  return agent.name === "pi" ? ["node", join(probes, "pi-read.mjs"), dir, file] : [process.execPath, join(probes, "omp-read.mjs"), dir, file];
+  return agent.name === "pi"
+    ? ["node", join(probes, "pi-read.mjs"), dir, file]
+    : [process.execPath, join(probes, "omp-read.mjs"), dir, file];
 }
 
 /** Compares one file; returns the named differences that applied, or throws what disagreed. */

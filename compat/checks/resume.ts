@@ -18,7 +18,8 @@ import { carriesVerbatim, checkSessionFile, conversationRequests, contentText } 
 
 /** The model our handoff asks the fake for; the agents' own requests ask for the session's model. */
 export const WRITER_MODEL = "compat-writer";
-export const WRITTEN_DOCUMENT = "## Goal\nCOMPAT-DOCUMENT: carry on with the parser.\n\n## Constraints & Preferences\n- none\n\n## Progress\n### Done\n- tokenizer\n### In Progress\n- errors\n### Pending\n- none\n\n## Key Decisions\n- none\n\n## Critical Context\n- src/parse.ts\n\n## Next Steps\n1. add positions";
+export const WRITTEN_DOCUMENT =
+  "## Goal\nCOMPAT-DOCUMENT: carry on with the parser.\n\n## Constraints & Preferences\n- none\n\n## Progress\n### Done\n- tokenizer\n### In Progress\n- errors\n### Pending\n- none\n\n## Key Decisions\n- none\n\n## Critical Context\n- src/parse.ts\n\n## Next Steps\n1. add positions";
 
 /**
  * Sources to hand off, with the model each resumes with (in pi's and omp's terms, the same
@@ -48,7 +49,14 @@ function withCwd(text: string, cwd: string): string {
   return lines.join("\n");
 }
 
-async function handOff(sandbox: Sandbox, source: string, out: string, engine: "offline" | "llm", fake: FakeModelServer, dns: DnsLog): Promise<void> {
+async function handOff(
+  sandbox: Sandbox,
+  source: string,
+  out: string,
+  engine: "offline" | "llm",
+  fake: FakeModelServer,
+  dns: DnsLog,
+): Promise<void> {
   const args = ["handoff", source, "-o", out, "--engine", engine, "--quiet"];
   if (engine === "llm") args.push("--base-url", `${fake.origin}/v1`, "--model", WRITER_MODEL);
   const env = sandbox.env(engine === "llm" ? { OPENAI_API_KEY: FAKE_KEY } : {});
@@ -57,9 +65,20 @@ async function handOff(sandbox: Sandbox, source: string, out: string, engine: "o
 }
 
 /** Runs the agent on `session` with one prompt; returns the model and messages of its first request. */
-async function continueIn(agent: Agent, dir: string, sandbox: Sandbox, session: string, fake: FakeModelServer, dns: DnsLog): Promise<{ model: string; messages: unknown[] }> {
+async function continueIn(
+  agent: Agent,
+  dir: string,
+  sandbox: Sandbox,
+  session: string,
+  fake: FakeModelServer,
+  dns: DnsLog,
+): Promise<{ model: string; messages: unknown[] }> {
   const before = fake.requests.length;
-  const run = await runAgent(continueCommand(agent, dir, session, "COMPAT-NEXT: what is next?"), { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 }, dns);
+  const run = await runAgent(
+    continueCommand(agent, dir, session, "COMPAT-NEXT: what is next?"),
+    { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 },
+    dns,
+  );
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));
   const [first] = conversationRequests(fake.requests.slice(before), WRITER_MODEL);
@@ -79,7 +98,9 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
         const source = join(sandbox.project, "source.jsonl");
         const fresh = join(sandbox.project, "handed-off.jsonl");
         writeFileSync(source, withCwd(readFileSync(join(REPO, file), "utf8"), sandbox.project));
-        const handedOff = await checks.run(agent.name, `hands off ${label}`, () => handOff(sandbox, source, fresh, engine, fake, dns).then(() => undefined));
+        const handedOff = await checks.run(agent.name, `hands off ${label}`, () =>
+          handOff(sandbox, source, fresh, engine, fake, dns).then(() => undefined),
+        );
         if (!handedOff) continue;
         const ours = readFileSync(fresh, "utf8");
         // The handoff message, wherever it is (omp's new sessions open with omp's title line).
@@ -89,18 +110,29 @@ export async function checkResume(agent: Agent, dir: string, checks: Checks, dns
           .map((line): unknown => JSON.parse(line))
           .find((line) => isObject(line) && line.customType === "handoff");
         const handoffText = isObject(handoffLine) ? contentText(handoffLine.content) : "";
-        await checks.run(agent.name, `continues the new session (${label}): the document verbatim, the source's model ${model}, a valid file`, async () => {
-          const request = await continueIn(agent, dir, sandbox, fresh, fake, dns);
-          return allOf([
-            () => must(request.model === model, `resumed with model ${request.model}, not ${model}`),
-            () => must(handoffText !== "" && carriesVerbatim(request.messages, handoffText), "the handoff document did not reach the model verbatim"),
-            () => checkSessionFile(fresh, ours),
-          ]);
-        });
+        await checks.run(
+          agent.name,
+          `continues the new session (${label}): the document verbatim, the source's model ${model}, a valid file`,
+          async () => {
+            const request = await continueIn(agent, dir, sandbox, fresh, fake, dns);
+            return allOf([
+              () => must(request.model === model, `resumed with model ${request.model}, not ${model}`),
+              () =>
+                must(
+                  handoffText !== "" && carriesVerbatim(request.messages, handoffText),
+                  "the handoff document did not reach the model verbatim",
+                ),
+              () => checkSessionFile(fresh, ours),
+            ]);
+          },
+        );
         await checks.run(agent.name, `resumes the recorded source (${label}) with its own model ${model}, a valid file`, async () => {
           const recorded = readFileSync(source, "utf8");
           const request = await continueIn(agent, dir, sandbox, source, fake, dns);
-          return allOf([() => must(request.model === model, `resumed with model ${request.model}, not ${model}`), () => checkSessionFile(source, recorded)]);
+          return allOf([
+            () => must(request.model === model, `resumed with model ${request.model}, not ${model}`),
+            () => checkSessionFile(source, recorded),
+          ]);
         });
       } finally {
         await fake.stop();

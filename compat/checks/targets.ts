@@ -71,7 +71,10 @@ export interface ResumeTarget {
 const piFamily: ResumeTarget = {
   prepare: ({ agent, dir, sandbox, fake }) => {
     // omp's interactive screen looks for a newer omp at start (print mode does not).
-    const settings = agent.name === "pi" ? { defaultProvider: "openai", defaultModel: "gpt-5.1" } : { modelRoles: { default: "openai/gpt-5.1" }, startup: { checkUpdate: false } };
+    const settings =
+      agent.name === "pi"
+        ? { defaultProvider: "openai", defaultModel: "gpt-5.1" }
+        : { modelRoles: { default: "openai/gpt-5.1" }, startup: { checkUpdate: false } };
     configureAgent(agent, sandbox, fake.origin, dir, settings);
   },
   defaultModel: "gpt-5.1",
@@ -80,7 +83,11 @@ const piFamily: ResumeTarget = {
   screenLookups: [],
   async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
     const before = fake.requests.length;
-    const run = await runAgent(continueCommand(agent, dir, session?.path, prompt), { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 }, dns);
+    const run = await runAgent(
+      continueCommand(agent, dir, session?.path, prompt),
+      { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 },
+      dns,
+    );
     must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
     must(run.exitCode === 0, describeRun(run));
     const turn = conversationRequests(fake.requests.slice(before), "").find((request) => carriesVerbatim(request.messages, prompt));
@@ -109,7 +116,8 @@ const claudeCode: ResumeTarget = {
     writeFileSync(join(claudeConfigDir(sandbox), ".claude.json"), JSON.stringify(state));
   },
   screenLookups: [],
-  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) => runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"]),
+  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) =>
+    runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"]),
   checkFile: (session) => checkTranscript(session.path, session.content),
 };
 
@@ -120,7 +128,8 @@ const codex: ResumeTarget = {
   defaultModel: "gpt-5",
   env: ({ sandbox }) => codexEnv(sandbox),
   // Its screen looks for a newer Codex and fetches a tip of the day at start.
-  prepareScreen: ({ sandbox, fake }) => void prepareCodex(sandbox, fake, ["check_for_update_on_startup = false", "tui.show_tooltips = false"]),
+  prepareScreen: ({ sandbox, fake }) =>
+    void prepareCodex(sandbox, fake, ["check_for_update_on_startup = false", "tui.show_tooltips = false"]),
   // The tip of the day (openai/codex's announcement_tip.toml), fetched even with tooltips off.
   screenLookups: ["raw.githubusercontent.com"],
   async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {

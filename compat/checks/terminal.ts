@@ -23,7 +23,13 @@ export interface Terminal {
  * Runs `argv` in `cwd` with `env` (TERM set for a colour terminal) in a terminal 160 columns
  * wide and `rows` high; undefined when tmux is not installed.
  */
-export function openTerminal(options: { argv: readonly string[]; cwd: string; env: Record<string, string>; sandbox: Sandbox; rows: number }): Terminal | undefined {
+export function openTerminal(options: {
+  argv: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  sandbox: Sandbox;
+  rows: number;
+}): Terminal | undefined {
   if (Bun.which("tmux") === null) return undefined;
   const socket = join(options.sandbox.tmp, "tmux.sock");
   // A command that exits leaves its last screen (and tmux's "Pane is dead (status …)") to read.

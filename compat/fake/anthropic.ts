@@ -7,24 +7,50 @@ export function anthropicResponse(reply: Reply, body: unknown, stream: boolean):
   const model = reply.model ?? requestedModel(body);
   const blocks: Block[] = [];
   if (reply.text) blocks.push({ type: "text", text: reply.text });
-  for (const call of reply.toolCalls ?? []) blocks.push({ type: "tool_use", id: call.id ?? nextId("toolu_"), name: call.name, input: call.arguments });
+  for (const call of reply.toolCalls ?? [])
+    blocks.push({ type: "tool_use", id: call.id ?? nextId("toolu_"), name: call.name, input: call.arguments });
   const stopReason = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-  const usage = { input_tokens: reply.inputTokens ?? 1000, output_tokens: reply.outputTokens ?? 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = {
+    input_tokens: reply.inputTokens ?? 1000,
+    output_tokens: reply.outputTokens ?? 50,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   const message = { id: nextId("msg_"), type: "message", role: "assistant", model, stop_sequence: null };
   if (!stream) return Response.json({ ...message, content: blocks, stop_reason: stopReason, usage });
 
-  const events = [sseEvent({ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } }, "message_start")];
+  const events = [
+    sseEvent(
+      { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } },
+      "message_start",
+    ),
+  ];
   for (const [index, block] of blocks.entries()) {
     if (block.type === "text") {
       events.push(sseEvent({ type: "content_block_start", index, content_block: { type: "text", text: "" } }, "content_block_start"));
       events.push(sseEvent({ type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } }, "content_block_delta"));
     } else {
-      events.push(sseEvent({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }, "content_block_start"));
-      events.push(sseEvent({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }, "content_block_delta"));
+      events.push(
+        sseEvent(
+          { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+          "content_block_start",
+        ),
+      );
+      events.push(
+        sseEvent(
+          { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+          "content_block_delta",
+        ),
+      );
     }
     events.push(sseEvent({ type: "content_block_stop", index }, "content_block_stop"));
   }
-  events.push(sseEvent({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }, "message_delta"));
+  events.push(
+    sseEvent(
+      { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+      "message_delta",
+    ),
+  );
   events.push(sseEvent({ type: "message_stop" }, "message_stop"));
   return sseResponse(events);
 }

@@ -3,9 +3,17 @@ import { nextId, requestedModel, sseEvent, sseResponse, type Reply } from "./rep
 
 export function chatResponse(reply: Reply, body: unknown, stream: boolean): Response {
   const model = reply.model ?? requestedModel(body);
-  const calls = (reply.toolCalls ?? []).map((call) => ({ id: call.id ?? nextId("call_"), type: "function" as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+  const calls = (reply.toolCalls ?? []).map((call) => ({
+    id: call.id ?? nextId("call_"),
+    type: "function" as const,
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
   const finish = calls.length > 0 ? "tool_calls" : "stop";
-  const usage = { prompt_tokens: reply.inputTokens ?? 1000, completion_tokens: reply.outputTokens ?? 50, total_tokens: (reply.inputTokens ?? 1000) + (reply.outputTokens ?? 50) };
+  const usage = {
+    prompt_tokens: reply.inputTokens ?? 1000,
+    completion_tokens: reply.outputTokens ?? 50,
+    total_tokens: (reply.inputTokens ?? 1000) + (reply.outputTokens ?? 50),
+  };
   const base = { id: nextId("chatcmpl-"), object: "chat.completion.chunk", created: 1764410400, model };
   if (!stream) {
     const message = { role: "assistant", content: reply.text ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };

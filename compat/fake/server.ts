@@ -41,7 +41,8 @@ function wireOf(method: string, path: string): Wire | undefined {
 
 /** Answers for the side requests agents make besides the conversation (model lists, token counts). */
 function sideResponse(method: string, path: string, models: readonly string[]): Response {
-  if (path.endsWith("/models")) return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
+  if (path.endsWith("/models"))
+    return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
   if (path.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 100 });
   return Response.json({ error: { type: "not_found_error", message: `the fake has no ${method} ${path}` } }, { status: 404 });
 }

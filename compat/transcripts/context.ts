@@ -61,7 +61,13 @@ export function jsonlFilesUnder(dir: string): string[] {
  * Runs an agent in RPC mode: sends one command, waits for the line that answers it, then
  * closes stdin so the agent exits. Returns everything it printed.
  */
-export async function runRpc(context: RecordContext, argv: string[], env: Record<string, string>, command: Record<string, unknown>, answered: (line: string) => boolean): Promise<string> {
+export async function runRpc(
+  context: RecordContext,
+  argv: string[],
+  env: Record<string, string>,
+  command: Record<string, unknown>,
+  answered: (line: string) => boolean,
+): Promise<string> {
   const before = context.dns.queries.length;
   const proc = Bun.spawn(argv, { cwd: context.sandbox.project, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   proc.stdin.write(`${JSON.stringify(command)}\n`);
@@ -77,7 +83,10 @@ export async function runRpc(context: RecordContext, argv: string[], env: Record
   const exitCode = await proc.exited;
   clearTimeout(timer);
   const stderr = await new Response(proc.stderr).text();
-  must(output.split("\n").some(answered), `no answer to ${JSON.stringify(command)} (exit ${exitCode}): ${stderr.slice(-400)} ${output.slice(-400)}`);
+  must(
+    output.split("\n").some(answered),
+    `no answer to ${JSON.stringify(command)} (exit ${exitCode}): ${stderr.slice(-400)} ${output.slice(-400)}`,
+  );
   const outside = outsideNames(context.dns.queries.slice(before));
   must(outside.length === 0, `${context.agent.name} tried to reach ${outside.join(", ")}`);
   return output;

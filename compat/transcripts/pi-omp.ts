@@ -28,9 +28,18 @@ async function recordPiLike(context: RecordContext): Promise<Map<string, string>
   await runTurn(context, [bin, "--print", ...flagsFor(context), "--model", "openai/gpt-5", FIRST_PROMPT], env);
   const sessionsDir = join(sandbox.home, agent.name === "pi" ? ".pi/agent/sessions" : ".omp/agent/sessions");
   const [session, ...others] = jsonlFilesUnder(sessionsDir);
-  must(session !== undefined && others.length === 0, `expected one session file under ${sessionsDir}, found ${[session, ...others].filter(Boolean).join(", ") || "none"}`);
+  must(
+    session !== undefined && others.length === 0,
+    `expected one session file under ${sessionsDir}, found ${[session, ...others].filter(Boolean).join(", ") || "none"}`,
+  );
   await runTurn(context, [bin, "--print", ...flagsFor(context), "--session", session, SECOND_PROMPT], env);
-  const answer = await runRpc(context, [bin, "--mode", "rpc", ...flagsFor(context), "--session", session], env, { id: "compat-1", type: "compact", customInstructions: COMPACT_INSTRUCTIONS }, (line) => line.includes('"command":"compact"'));
+  const answer = await runRpc(
+    context,
+    [bin, "--mode", "rpc", ...flagsFor(context), "--session", session],
+    env,
+    { id: "compat-1", type: "compact", customInstructions: COMPACT_INSTRUCTIONS },
+    (line) => line.includes('"command":"compact"'),
+  );
   const response = answer.split("\n").find((line) => line.includes('"command":"compact"')) ?? "";
   must(response.includes('"success":true'), `the compaction failed: ${response.slice(0, 300)}`);
   await runTurn(context, [bin, "--print", ...flagsFor(context), "--session", session, THANKS], env);
@@ -51,7 +60,10 @@ export const ompDriver: TranscriptDriver = {
   style: (): ToolStyle => ({
     bash: (command) => ({ name: "bash", arguments: { i: "inspect", command } }),
     read: (path) => ({ name: "read", arguments: { i: "read the file", path } }),
-    edit: (path, oldText, newText) => ({ name: "write", arguments: { i: "fix the typo", path, content: (PROJECT_FILES[path] ?? "").replace(oldText, newText) } }),
+    edit: (path, oldText, newText) => ({
+      name: "write",
+      arguments: { i: "fix the typo", path, content: (PROJECT_FILES[path] ?? "").replace(oldText, newText) },
+    }),
   }),
   record: recordPiLike,
 };

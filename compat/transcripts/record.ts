@@ -32,14 +32,23 @@ const EXPECTED = [
   ["the turn after the compaction", THANKS],
 ] as const;
 
-export async function recordTranscripts(agent: Agent, dir: string, checks: Checks, dns: DnsLog, options: { regenerate: boolean }): Promise<void> {
+export async function recordTranscripts(
+  agent: Agent,
+  dir: string,
+  checks: Checks,
+  dns: DnsLog,
+  options: { regenerate: boolean },
+): Promise<void> {
   const driver = DRIVERS[agent.name];
   const sandbox = createSandbox(`${agent.name}-transcript`);
   writeProject(sandbox.project);
   resetIds();
   let inputTokens = 1000;
   const replies = turnReplies(driver.style(sandbox.project));
-  const fake = startFakeModelServer(transcriptScript(replies, () => inputTokens), Object.values(SERVED_MODELS).flat());
+  const fake = startFakeModelServer(
+    transcriptScript(replies, () => inputTokens),
+    Object.values(SERVED_MODELS).flat(),
+  );
   const context: RecordContext = { agent, dir, sandbox, fake, dns, setInputTokens: (tokens) => (inputTokens = tokens) };
   let files = new Map<string, string>();
   try {
@@ -52,7 +61,9 @@ export async function recordTranscripts(agent: Agent, dir: string, checks: Check
   } finally {
     await fake.stop();
   }
-  const texts = new Map([...files].map(([name, path]) => [name, sanitizeTranscript(readFileSync(path, "utf8"), agent.name, ourTexts(replies))]));
+  const texts = new Map(
+    [...files].map(([name, path]) => [name, sanitizeTranscript(readFileSync(path, "utf8"), agent.name, ourTexts(replies))]),
+  );
   const all = [...texts.values()].join("\n");
   await checks.run(agent.name, "its transcript holds every step of the task", () => {
     const missing = EXPECTED.filter(([, text]) => !all.includes(JSON.stringify(text).slice(1, -1)));

@@ -43,10 +43,19 @@ export function turnReplies(style: ToolStyle): Reply[] {
 
 /** Every text of ours a transcript may carry: what the sanitizer keeps. */
 export function ourTexts(replies: readonly Reply[]): string[] {
-  const texts = [FIRST_PROMPT, SECOND_PROMPT, COMPACT_INSTRUCTIONS, SUMMARY_TEXT, THANKS, ...Object.values(PROJECT_FILES), "Hello, world!\n"];
+  const texts = [
+    FIRST_PROMPT,
+    SECOND_PROMPT,
+    COMPACT_INSTRUCTIONS,
+    SUMMARY_TEXT,
+    THANKS,
+    ...Object.values(PROJECT_FILES),
+    "Hello, world!\n",
+  ];
   for (const reply of replies) {
     if (reply.text) texts.push(reply.text);
-    for (const call of reply.toolCalls ?? []) for (const value of Object.values(call.arguments)) if (typeof value === "string" && value.length > 3) texts.push(value);
+    for (const call of reply.toolCalls ?? [])
+      for (const value of Object.values(call.arguments)) if (typeof value === "string" && value.length > 3) texts.push(value);
   }
   return [...new Set(texts)].filter((t) => t.trim().length > 3);
 }

@@ -26,7 +26,10 @@ export const claudeDriver: TranscriptDriver = {
   style: (project) => ({
     bash: (command) => ({ name: "Bash", arguments: { command, description: "Run a command" } }),
     read: (path) => ({ name: "Read", arguments: { file_path: join(project, path) } }),
-    edit: (path, oldText, newText) => ({ name: "Edit", arguments: { file_path: join(project, path), old_string: oldText, new_string: newText } }),
+    edit: (path, oldText, newText) => ({
+      name: "Edit",
+      arguments: { file_path: join(project, path), old_string: oldText, new_string: newText },
+    }),
   }),
   async record(context) {
     const bin = join(context.dir, context.agent.bin);
@@ -39,7 +42,10 @@ export const claudeDriver: TranscriptDriver = {
     await runTurn(context, [...base, "--resume", CLAUDE_SESSION_ID, THANKS], env);
     const files = jsonlFilesUnder(join(context.sandbox.home, ".claude/projects"));
     const main = files.find((f) => basename(f) === `${CLAUDE_SESSION_ID}.jsonl`);
-    must(main !== undefined, `no ${CLAUDE_SESSION_ID}.jsonl under ~/.claude/projects (found ${files.map((f) => basename(f)).join(", ") || "none"})`);
+    must(
+      main !== undefined,
+      `no ${CLAUDE_SESSION_ID}.jsonl under ~/.claude/projects (found ${files.map((f) => basename(f)).join(", ") || "none"})`,
+    );
     return new Map(files.map((f) => [basename(f), f]));
   },
 };

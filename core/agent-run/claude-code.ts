@@ -3,7 +3,8 @@ import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./out
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** Claude Code's words for a missing or refused login (`claude -p` prints them as the result). */
-const LOGGED_OUT = /not logged in|please run \/login|failed to authenticate|invalid api key|authentication_error|oauth token (has )?expired/i;
+const LOGGED_OUT =
+  /not logged in|please run \/login|failed to authenticate|invalid api key|authentication_error|oauth token (has )?expired/i;
 
 function total(usage: JsonObject, keys: readonly string[]): number {
   return keys.reduce((sum, key) => sum + (numberField(usage, key) ?? 0), 0);
@@ -11,7 +12,8 @@ function total(usage: JsonObject, keys: readonly string[]): number {
 
 function read(output: AgentRunOutput): AgentOutcome {
   const result = jsonLines(output.stdout).findLast((event) => event.type === "result");
-  if (result === undefined) return output.exitCode === 0 ? unreadable(output, "the JSON result of --output-format json") : failureFrom(output, "", LOGGED_OUT);
+  if (result === undefined)
+    return output.exitCode === 0 ? unreadable(output, "the JSON result of --output-format json") : failureFrom(output, "", LOGGED_OUT);
   const text = stringField(result, "result") ?? "";
   if (result.is_error === true || (result.subtype !== undefined && result.subtype !== "success")) {
     return failureFrom(output, text || stringField(result, "subtype") || "", LOGGED_OUT);
@@ -43,12 +45,27 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
   loginHint: "run `claude` once and log in",
   contextWindow: 200_000,
   plan(prompt) {
-    const args = ["-p", "--output-format", "json", "--no-session-persistence", "--tools", "", "--permission-mode", "dontAsk", "--strict-mcp-config", "--disable-slash-commands"];
+    const args = [
+      "-p",
+      "--output-format",
+      "json",
+      "--no-session-persistence",
+      "--tools",
+      "",
+      "--permission-mode",
+      "dontAsk",
+      "--strict-mcp-config",
+      "--disable-slash-commands",
+    ];
     const placed = systemPromptPlacement(prompt, "--system-prompt");
     args.push(...placed.args);
     // Claude Code retries a refused login for minutes; a couple of tries is plenty for a handoff.
     // No self-update, telemetry or error reports on a handoff's behalf: only the model request leaves.
-    return { args, env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" }, stdin: placed.stdin };
+    return {
+      args,
+      env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+      stdin: placed.stdin,
+    };
   },
   read,
 };

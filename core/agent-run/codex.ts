@@ -28,7 +28,8 @@ export const CODEX_INSTRUCTIONS_FILE = "instructions.md";
 
 function read(output: AgentRunOutput): AgentOutcome {
   const events = jsonLines(output.stdout);
-  if (events.length === 0) return output.exitCode === 0 ? unreadable(output, "the JSON events of codex exec --json") : failureFrom(output, "", LOGGED_OUT);
+  if (events.length === 0)
+    return output.exitCode === 0 ? unreadable(output, "the JSON events of codex exec --json") : failureFrom(output, "", LOGGED_OUT);
   let text: string | undefined;
   let failure: string | undefined;
   let lastError = "";

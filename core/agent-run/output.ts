@@ -34,7 +34,12 @@ export function jsonLines(text: string): JsonObject[] {
  * follows is help (pi's and omp's "Use /login…" and the paths of their docs).
  */
 export function firstStderrLine(output: AgentRunOutput): string {
-  return output.stderr.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  return (
+    output.stderr
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? ""
+  );
 }
 
 /**
@@ -45,7 +50,12 @@ export function failureFrom(output: AgentRunOutput, message: string, loggedOut: 
   const said = shortMessage(message || firstStderrLine(output));
   if (loggedOut.test(`${message}\n${output.stderr}`)) return { failure: "logged-out", message: said };
   // pi and omp report a failed request in their JSON and still exit 0.
-  const how = output.exitCode === null ? `ended by ${output.signal ?? "a signal"}` : output.exitCode === 0 ? "its request failed" : `exit ${output.exitCode}`;
+  const how =
+    output.exitCode === null
+      ? `ended by ${output.signal ?? "a signal"}`
+      : output.exitCode === 0
+        ? "its request failed"
+        : `exit ${output.exitCode}`;
   return { failure: "failed", message: said ? `${how}: ${said}` : `${how}, no message` };
 }
 
@@ -54,7 +64,10 @@ export function unreadable(output: AgentRunOutput, expected: string): AgentOutco
   const start = shortMessage(output.stdout).slice(0, 80);
   if (start === "") {
     const said = shortMessage(firstStderrLine(output));
-    return { failure: "empty", message: said === "" ? "it exited 0 and printed nothing" : `it exited 0 and printed nothing on stdout; on stderr: ${said}` };
+    return {
+      failure: "empty",
+      message: said === "" ? "it exited 0 and printed nothing" : `it exited 0 and printed nothing on stdout; on stderr: ${said}`,
+    };
   }
   return { failure: "unreadable", message: `expected ${expected}, got "${start}"` };
 }

@@ -3,7 +3,8 @@ import { failureFrom, jsonLines, systemPromptPlacement, unreadable } from "./out
 import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** pi's and omp's words for a provider with no key or no model to use. */
-const LOGGED_OUT = /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|authentication_error|invalid (x-)?api[- ]key/i;
+const LOGGED_OUT =
+  /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|authentication_error|invalid (x-)?api[- ]key/i;
 
 /** omp saves a refused request (our whole prompt) and names the file: `raw-http-request=<path>`. */
 const SAVED_REQUEST = /\n?raw-http-request=(\S+)/g;
@@ -29,9 +30,11 @@ function textOf(message: JsonObject): string {
 /** pi and omp print the same events in `--mode json` (omp is a fork of pi). */
 function read(output: AgentRunOutput): AgentOutcome {
   const events = jsonLines(output.stdout);
-  if (events.length === 0) return output.exitCode === 0 ? unreadable(output, "the JSON events of --mode json") : failureFrom(output, "", LOGGED_OUT);
+  if (events.length === 0)
+    return output.exitCode === 0 ? unreadable(output, "the JSON events of --mode json") : failureFrom(output, "", LOGGED_OUT);
   const message = lastAssistant(events);
-  if (message === undefined) return output.exitCode === 0 ? { failure: "empty", message: "it finished without an answer" } : failureFrom(output, "", LOGGED_OUT);
+  if (message === undefined)
+    return output.exitCode === 0 ? { failure: "empty", message: "it finished without an answer" } : failureFrom(output, "", LOGGED_OUT);
   const stop = stringField(message, "stopReason");
   if (stop === "error" || stop === "aborted") {
     const said = stringField(message, "errorMessage") ?? `the request ended: ${stop}`;
@@ -42,7 +45,13 @@ function read(output: AgentRunOutput): AgentOutcome {
   const text = textOf(message);
   if (text.trim() === "") return { failure: "empty", message: "its answer held no text" };
   const usage = isObject(message.usage)
-    ? { inputTokens: (numberField(message.usage, "input") ?? 0) + (numberField(message.usage, "cacheRead") ?? 0) + (numberField(message.usage, "cacheWrite") ?? 0), outputTokens: numberField(message.usage, "output") ?? 0 }
+    ? {
+        inputTokens:
+          (numberField(message.usage, "input") ?? 0) +
+          (numberField(message.usage, "cacheRead") ?? 0) +
+          (numberField(message.usage, "cacheWrite") ?? 0),
+        outputTokens: numberField(message.usage, "output") ?? 0,
+      }
     : undefined;
   const provider = stringField(message, "provider");
   const model = stringField(message, "model");

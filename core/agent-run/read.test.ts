@@ -27,12 +27,51 @@ const CLAUDE_OK = {
 
 describe("reading what each agent printed", () => {
   test.each<[string, AgentName, AgentRunOutput, unknown]>([
-    ["claude: the result, cached input counted, the model it names", "claude-code", out(j(CLAUDE_OK)), { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" }],
-    ["claude: not logged in", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, result: "Not logged in · Please run /login" }), 1), "claude is not logged in: run `claude` once and log in (it said: Not logged in · Please run /login)"],
-    ["claude: a refused login", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 401, result: "Failed to authenticate. API Error: 401 invalid x-api-key" }), 1), "claude is not logged in: run `claude` once and log in (it said: Failed to authenticate. API Error: 401 invalid x-api-key)"],
-    ["claude: a 400", "claude-code", out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 400, result: "API Error: 400 prompt is too long" }), 1), "claude did not answer (exit 1: API Error: 400 prompt is too long)"],
-    ["claude: an unknown option", "claude-code", out("", 1, "error: unknown option '--bogus'\n"), "claude did not answer (exit 1: error: unknown option '--bogus')"],
-    ["claude: an empty result", "claude-code", out(j({ ...CLAUDE_OK, result: "  " })), "claude gave no answer (its result was empty); try again, or use another --engine"],
+    [
+      "claude: the result, cached input counted, the model it names",
+      "claude-code",
+      out(j(CLAUDE_OK)),
+      { text: "## Goal\nx", usage: { inputTokens: 115, outputTokens: 40 }, model: "claude-opus-5-5" },
+    ],
+    [
+      "claude: not logged in",
+      "claude-code",
+      out(j({ type: "result", subtype: "success", is_error: true, result: "Not logged in · Please run /login" }), 1),
+      "claude is not logged in: run `claude` once and log in (it said: Not logged in · Please run /login)",
+    ],
+    [
+      "claude: a refused login",
+      "claude-code",
+      out(
+        j({
+          type: "result",
+          subtype: "success",
+          is_error: true,
+          api_error_status: 401,
+          result: "Failed to authenticate. API Error: 401 invalid x-api-key",
+        }),
+        1,
+      ),
+      "claude is not logged in: run `claude` once and log in (it said: Failed to authenticate. API Error: 401 invalid x-api-key)",
+    ],
+    [
+      "claude: a 400",
+      "claude-code",
+      out(j({ type: "result", subtype: "success", is_error: true, api_error_status: 400, result: "API Error: 400 prompt is too long" }), 1),
+      "claude did not answer (exit 1: API Error: 400 prompt is too long)",
+    ],
+    [
+      "claude: an unknown option",
+      "claude-code",
+      out("", 1, "error: unknown option '--bogus'\n"),
+      "claude did not answer (exit 1: error: unknown option '--bogus')",
+    ],
+    [
+      "claude: an empty result",
+      "claude-code",
+      out(j({ ...CLAUDE_OK, result: "  " })),
+      "claude gave no answer (its result was empty); try again, or use another --engine",
+    ],
     [
       "codex: the last agent message; a warning item and reconnects are not failures; input_tokens already holds the cached ones",
       "codex",
@@ -44,7 +83,10 @@ describe("reading what each agent printed", () => {
           { type: "turn.started" },
           { type: "item.completed", item: { id: "item_1", type: "agent_message", text: "draft" } },
           { type: "item.completed", item: { id: "item_2", type: "agent_message", text: "## Goal\ny" } },
-          { type: "turn.completed", usage: { input_tokens: 1234, cached_input_tokens: 1000, output_tokens: 56, reasoning_output_tokens: 0 } },
+          {
+            type: "turn.completed",
+            usage: { input_tokens: 1234, cached_input_tokens: 1000, output_tokens: 56, reasoning_output_tokens: 0 },
+          },
         ),
       ),
       { text: "## Goal\ny", usage: { inputTokens: 1234, outputTokens: 56 }, model: undefined },
@@ -52,31 +94,131 @@ describe("reading what each agent printed", () => {
     [
       "codex: 401 after its retries",
       "codex",
-      out(j({ type: "thread.started", thread_id: "t" }, { type: "error", message: "Reconnecting... 5/5 (unexpected status 401 Unauthorized: bad key)" }, { type: "turn.failed", error: { message: "unexpected status 401 Unauthorized: bad key, url: http://h/v1/responses" } }), 1),
+      out(
+        j(
+          { type: "thread.started", thread_id: "t" },
+          { type: "error", message: "Reconnecting... 5/5 (unexpected status 401 Unauthorized: bad key)" },
+          { type: "turn.failed", error: { message: "unexpected status 401 Unauthorized: bad key, url: http://h/v1/responses" } },
+        ),
+        1,
+      ),
       "codex is not logged in: run `codex login` (it said: unexpected status 401 Unauthorized: bad key, url: http://h/v1/responses)",
     ],
-    ["codex: a missing key variable", "codex", out(j({ type: "thread.started", thread_id: "t" }, { type: "turn.failed", error: { message: "Missing environment variable: `FAKE_KEY`." } }), 1), "codex did not answer (exit 1: Missing environment variable: `FAKE_KEY`.)"],
-    ["codex: input too large (only stderr says)", "codex", out(j({ type: "thread.started", thread_id: "t" }), 1, "Error: turn/start: Input exceeds the maximum length of 1048576 characters.\n"), "codex did not answer (exit 1: Error: turn/start: Input exceeds the maximum length of 1048576 characters.)"],
-    ["codex: finished without a message", "codex", out(j({ type: "thread.started", thread_id: "t" }, { type: "turn.completed", usage: { input_tokens: 1, output_tokens: 0 } })), "codex gave no answer (it finished without a message); try again, or use another --engine"],
+    [
+      "codex: a missing key variable",
+      "codex",
+      out(
+        j(
+          { type: "thread.started", thread_id: "t" },
+          { type: "turn.failed", error: { message: "Missing environment variable: `FAKE_KEY`." } },
+        ),
+        1,
+      ),
+      "codex did not answer (exit 1: Missing environment variable: `FAKE_KEY`.)",
+    ],
+    [
+      "codex: input too large (only stderr says)",
+      "codex",
+      out(j({ type: "thread.started", thread_id: "t" }), 1, "Error: turn/start: Input exceeds the maximum length of 1048576 characters.\n"),
+      "codex did not answer (exit 1: Error: turn/start: Input exceeds the maximum length of 1048576 characters.)",
+    ],
+    [
+      "codex: finished without a message",
+      "codex",
+      out(j({ type: "thread.started", thread_id: "t" }, { type: "turn.completed", usage: { input_tokens: 1, output_tokens: 0 } })),
+      "codex gave no answer (it finished without a message); try again, or use another --engine",
+    ],
     [
       "pi: the last assistant message, its provider and model",
       "pi",
-      out(j({ type: "session", version: 3, id: "x" }, { type: "message_end", message: { role: "user", content: [{ type: "text", text: "q" }] } }, { type: "message_end", message: { role: "assistant", content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "## Goal\nz" }], provider: "openai", model: "gpt-5", stopReason: "stop", usage: { input: 50, output: 20, cacheRead: 30, cacheWrite: 0 } } })),
+      out(
+        j(
+          { type: "session", version: 3, id: "x" },
+          { type: "message_end", message: { role: "user", content: [{ type: "text", text: "q" }] } },
+          {
+            type: "message_end",
+            message: {
+              role: "assistant",
+              content: [
+                { type: "thinking", thinking: "hm" },
+                { type: "text", text: "## Goal\nz" },
+              ],
+              provider: "openai",
+              model: "gpt-5",
+              stopReason: "stop",
+              usage: { input: 50, output: 20, cacheRead: 30, cacheWrite: 0 },
+            },
+          },
+        ),
+      ),
       { text: "## Goal\nz", usage: { inputTokens: 80, outputTokens: 20 }, model: "openai/gpt-5" },
     ],
-    ["pi: no key (the header, then stderr, exit 1)", "pi", out(j({ type: "session", version: 3, id: "x" }), 1, "No API key found for the selected model.\n\nUse /login to log into a provider.\n  /docs/providers.md\n"), "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: No API key found for the selected model.)"],
-    ["pi: a failed request is an error message with exit 0", "pi", out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "429 rate limited" } })), "pi did not answer (its request failed: 429 rate limited)"],
-    ["omp: no models (stderr only, exit 1)", "omp", out("", 1, "No models available. Use /login or set an API key environment variable.\n\nSet an API key environment variable:\n"), "omp is not logged in: run `omp` and log in (/login), or set the API key of the provider it uses (it said: No models available. Use /login or set an API key environment variable.)"],
-    ["pi: a refused key (401, exit 0)", "pi", out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "401 invalid x-api-key" } })), "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: 401 invalid x-api-key)"],
+    [
+      "pi: no key (the header, then stderr, exit 1)",
+      "pi",
+      out(
+        j({ type: "session", version: 3, id: "x" }),
+        1,
+        "No API key found for the selected model.\n\nUse /login to log into a provider.\n  /docs/providers.md\n",
+      ),
+      "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: No API key found for the selected model.)",
+    ],
+    [
+      "pi: a failed request is an error message with exit 0",
+      "pi",
+      out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "429 rate limited" } })),
+      "pi did not answer (its request failed: 429 rate limited)",
+    ],
+    [
+      "omp: no models (stderr only, exit 1)",
+      "omp",
+      out("", 1, "No models available. Use /login or set an API key environment variable.\n\nSet an API key environment variable:\n"),
+      "omp is not logged in: run `omp` and log in (/login), or set the API key of the provider it uses (it said: No models available. Use /login or set an API key environment variable.)",
+    ],
+    [
+      "pi: a refused key (401, exit 0)",
+      "pi",
+      out(
+        j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "401 invalid x-api-key" } }),
+      ),
+      "pi is not logged in: run `pi` and log in (/login), or set the API key of the provider it uses (it said: 401 invalid x-api-key)",
+    ],
     [
       "omp: a refused key (401, exit 1)",
       "omp",
-      out(j({ type: "message_end", message: { role: "assistant", content: [], stopReason: "error", errorStatus: 401, errorMessage: "401 refused\nrefused (type=authentication_error param=invalid_api_key)" } }), 1),
+      out(
+        j({
+          type: "message_end",
+          message: {
+            role: "assistant",
+            content: [],
+            stopReason: "error",
+            errorStatus: 401,
+            errorMessage: "401 refused\nrefused (type=authentication_error param=invalid_api_key)",
+          },
+        }),
+        1,
+      ),
       "omp is not logged in: run `omp` and log in (/login), or set the API key of the provider it uses (it said: 401 refused refused (type=authentication_error param=invalid_api_key))",
     ],
-    ["omp: killed", "omp", { stdout: "", stderr: "", exitCode: null, signal: "SIGKILL" }, "omp did not answer (ended by SIGKILL, no message)"],
-    ["omp: nothing on stdout, a word on stderr", "omp", out("", 0, "warning: something odd\n"), "omp gave no answer (it exited 0 and printed nothing on stdout; on stderr: warning: something odd); try again, or use another --engine"],
-    ["pi: text that is no JSON", "pi", out("Hello\n"), 'pi printed no answer we can read (expected the JSON events of --mode json, got "Hello"); is AGENT_PI_BIN or PATH pointing at pi?'],
+    [
+      "omp: killed",
+      "omp",
+      { stdout: "", stderr: "", exitCode: null, signal: "SIGKILL" },
+      "omp did not answer (ended by SIGKILL, no message)",
+    ],
+    [
+      "omp: nothing on stdout, a word on stderr",
+      "omp",
+      out("", 0, "warning: something odd\n"),
+      "omp gave no answer (it exited 0 and printed nothing on stdout; on stderr: warning: something odd); try again, or use another --engine",
+    ],
+    [
+      "pi: text that is no JSON",
+      "pi",
+      out("Hello\n"),
+      'pi printed no answer we can read (expected the JSON events of --mode json, got "Hello"); is AGENT_PI_BIN or PATH pointing at pi?',
+    ],
   ])("%s", (_, agent, output, expected) => {
     expect(outcome(agent, output)).toEqual(expected);
   });

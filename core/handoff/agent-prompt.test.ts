@@ -38,9 +38,22 @@ describe("the transcript prompt an agent gets", () => {
 
   test("each message is tagged by its role, in order: the compaction summary marked as one, tool calls and results named", () => {
     const body = promptFor().body;
-    const tags = [...body.matchAll(/^<(user|assistant|tool-call|tool-result|compaction-summary)( name="[^"]*")?>$/gm)].map((m) => `${m[1]}${m[2] ?? ""}`);
-    expect(tags).toEqual(["compaction-summary", "user", "assistant", 'tool-call name="bash"', 'tool-result name="bash"', "assistant", "user", "assistant"]);
-    expect(body).toContain("<compaction-summary>\nEarlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe set up the parser in src/parse.ts.\n</summary>\n</compaction-summary>");
+    const tags = [...body.matchAll(/^<(user|assistant|tool-call|tool-result|compaction-summary)( name="[^"]*")?>$/gm)].map(
+      (m) => `${m[1]}${m[2] ?? ""}`,
+    );
+    expect(tags).toEqual([
+      "compaction-summary",
+      "user",
+      "assistant",
+      'tool-call name="bash"',
+      'tool-result name="bash"',
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    expect(body).toContain(
+      "<compaction-summary>\nEarlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe set up the parser in src/parse.ts.\n</summary>\n</compaction-summary>",
+    );
     expect(body).toContain('<tool-call name="bash">\n{"command":"bun test src/parse.test.ts"}\n</tool-call>');
     expect(body).toContain("<user>\nFix the failing test next.\n</user>");
   });
@@ -52,7 +65,19 @@ describe("the transcript prompt an agent gets", () => {
   });
 
   // Models read tags loosely: any spelling of a closing tag of ours in session text is escaped.
-  const closings = ["</user>", "</USER>", "</Transcript >", "</ user>", "< /user>", "</transcript\n>", "</Assistant\t>", "</TOOL-RESULT>", "</tool-call >", "</instructions>", "</Condensed-Notes>"];
+  const closings = [
+    "</user>",
+    "</USER>",
+    "</Transcript >",
+    "</ user>",
+    "< /user>",
+    "</transcript\n>",
+    "</Assistant\t>",
+    "</TOOL-RESULT>",
+    "</tool-call >",
+    "</instructions>",
+    "</Condensed-Notes>",
+  ];
   test.each(closings)("session text holding %j never closes a tag of the transcript", (closing) => {
     const said = `a ${closing} b`;
     const prompt = renderAgentPrompt({
@@ -60,7 +85,11 @@ describe("the transcript prompt an agent gets", () => {
       stream: true,
       messages: [
         { role: "user", content: said },
-        { role: "assistant", content: said, tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: said }) } }] },
+        {
+          role: "assistant",
+          content: said,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: said }) } }],
+        },
         { role: "tool", tool_call_id: "c1", content: said },
         { role: "user", content: "Write it." },
       ],
@@ -72,7 +101,14 @@ describe("the transcript prompt an agent gets", () => {
   });
 
   test("a closing tag that is not ours stays as written", () => {
-    const prompt = renderAgentPrompt({ model: "m", stream: true, messages: [{ role: "user", content: "</div> </username> </summary>" }, { role: "user", content: "Write it." }] });
+    const prompt = renderAgentPrompt({
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "user", content: "</div> </username> </summary>" },
+        { role: "user", content: "Write it." },
+      ],
+    });
     expect(prompt.body).toContain("<user>\n</div> </username> </summary>\n</user>");
   });
 
@@ -83,7 +119,14 @@ describe("the transcript prompt an agent gets", () => {
   });
 
   test("a request with no history (a notes request) is its one message, untagged", () => {
-    const prompt = renderAgentPrompt({ model: "m", stream: true, messages: [{ role: "system", content: "S" }, { role: "user", content: "Summarise this." }] });
+    const prompt = renderAgentPrompt({
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "Summarise this." },
+      ],
+    });
     expect(prompt).toEqual({ system: "S", body: "Summarise this." });
   });
 
@@ -98,7 +141,9 @@ describe("the transcript prompt an agent gets", () => {
         { role: "user", content: "Your document is missing these sections." },
       ],
     });
-    expect(prompt.body).toEndWith("<user>\nWrite it.\n</user>\n\n<assistant>\n## Goal\nx\n</assistant>\n</transcript>\n\nYour document is missing these sections.");
+    expect(prompt.body).toEndWith(
+      "<user>\nWrite it.\n</user>\n\n<assistant>\n## Goal\nx\n</assistant>\n</transcript>\n\nYour document is missing these sections.",
+    );
   });
 
   test("images become a note naming their type, never their bytes", () => {
@@ -106,7 +151,13 @@ describe("the transcript prompt an agent gets", () => {
       model: "m",
       stream: true,
       messages: [
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+          ],
+        },
         { role: "user", content: "Write it." },
       ],
     });

@@ -35,7 +35,17 @@ function contentText(content: string | ChatContentPart[] | null): string {
 }
 
 /** Every tag the transcript is written with. */
-const TRANSCRIPT_TAGS = ["transcript", "instructions", "user", "assistant", "tool-call", "tool-result", "compaction-summary", "branch-summary", "condensed-notes"];
+const TRANSCRIPT_TAGS = [
+  "transcript",
+  "instructions",
+  "user",
+  "assistant",
+  "tool-call",
+  "tool-result",
+  "compaction-summary",
+  "branch-summary",
+  "condensed-notes",
+];
 
 /**
  * A closing tag of ours as a model may read one: in any case, with spaces or line breaks about
@@ -108,7 +118,8 @@ export function renderAgentPrompt(request: ChatRequest): AgentPrompt {
   const history = ask === undefined ? turns : turns.slice(0, -1);
   const names = new Map<string, string>();
   const parts: string[] = [];
-  if (history.length > 0) parts.push(TRANSCRIPT_LEAD, `<transcript>\n${history.map((m) => renderTurn(m, names)).join("\n\n")}\n</transcript>`);
+  if (history.length > 0)
+    parts.push(TRANSCRIPT_LEAD, `<transcript>\n${history.map((m) => renderTurn(m, names)).join("\n\n")}\n</transcript>`);
   if (ask !== undefined) parts.push(ask);
   return { system, body: parts.join("\n\n") };
 }

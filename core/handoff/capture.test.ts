@@ -17,7 +17,10 @@ describe("captureDocument", () => {
     ["an echoed wrapper with its trailing sentence", `<handoff-context>\n${DOC}\n</handoff-context>\n\n${ECHO_SENTENCE}`],
     ["an echoed wrapper without the trailing sentence", `<handoff-context>\n${DOC}\n</handoff-context>`],
     ["an echoed wrapper that was never closed", `<handoff-context>\n${DOC}`],
-    ["think, then a fence, then an echoed wrapper", `<think>x</think>\n\`\`\`markdown\n<handoff-context>\n${DOC}\n</handoff-context>\n\`\`\``],
+    [
+      "think, then a fence, then an echoed wrapper",
+      `<think>x</think>\n\`\`\`markdown\n<handoff-context>\n${DOC}\n</handoff-context>\n\`\`\``,
+    ],
     ["surrounding whitespace only", `\n\n  ${DOC}  \n\n`],
   ])("removes %s", (_, answer) => {
     expect(captureDocument(answer)).toBe(DOC);
@@ -36,7 +39,10 @@ describe("captureDocument", () => {
   });
 
   test.each([
-    ["in a code span", "## Goal\nShip it.\n\n## Critical Context\n- The parser trips on `</think>` in replies.\n\n## Next Steps\n1. Run `npm test`."],
+    [
+      "in a code span",
+      "## Goal\nShip it.\n\n## Critical Context\n- The parser trips on `</think>` in replies.\n\n## Next Steps\n1. Run `npm test`.",
+    ],
     ["in a fenced block", "## Goal\nShip it.\n\n## Critical Context\n```\nunexpected </think> at 3:1\n```\n\n## Next Steps\n1. Run it."],
     ["after its opening tag, mid-document", `${DOC}\n\nNote: <think>tags</think> appear in the logs.`],
   ])("keeps a closing tag the document quotes: %s", (_, answer) => {
@@ -77,14 +83,27 @@ describe("captureDocument", () => {
     expect(captureDocument(" \n\t ")).toBe("");
   });
 
-  const MENTION = "## Goal\nShip it.\n\n## Critical Context\n- The wrapper ends at `</handoff-context>`; the parser in src/wrap.ts splits on it.\n\n## Next Steps\n1. Run `npm test`.";
+  const MENTION =
+    "## Goal\nShip it.\n\n## Critical Context\n- The wrapper ends at `</handoff-context>`; the parser in src/wrap.ts splits on it.\n\n## Next Steps\n1. Run `npm test`.";
   test.each([
     ["a mention mid-document", MENTION, MENTION],
-    ["a mention on a line of its own", "## Goal\nx\n</handoff-context>\n## Next Steps\ny", "## Goal\nx\n</handoff-context>\n## Next Steps\ny"],
+    [
+      "a mention on a line of its own",
+      "## Goal\nx\n</handoff-context>\n## Next Steps\ny",
+      "## Goal\nx\n</handoff-context>\n## Next Steps\ny",
+    ],
     ["a mention in the last line", "## Goal\nx\n\nEnds with </handoff-context>", "## Goal\nx\n\nEnds with </handoff-context>"],
     ["a whole-answer wrapper around a document with a mention", `<handoff-context>\n${MENTION}\n</handoff-context>`, MENTION],
-    ["a whole-answer wrapper with the sentence, around a mention", `<handoff-context>\n${MENTION}\n</handoff-context>\n\n${ECHO_SENTENCE}`, MENTION],
-    ["a wrapper closed part way, the answer going on after it", `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`, `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`],
+    [
+      "a whole-answer wrapper with the sentence, around a mention",
+      `<handoff-context>\n${MENTION}\n</handoff-context>\n\n${ECHO_SENTENCE}`,
+      MENTION,
+    ],
+    [
+      "a wrapper closed part way, the answer going on after it",
+      `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`,
+      `<handoff-context>\n## Goal\nx\n</handoff-context>\n\n## Next Steps\ny`,
+    ],
     ["an opening tag mid-document", "## Goal\nSee <handoff-context> in wrap.ts.", "## Goal\nSee <handoff-context> in wrap.ts."],
   ])("keeps the whole document: %s", (_, answer, expected) => {
     expect(captureDocument(answer)).toBe(expected);

@@ -4,11 +4,24 @@ import { judgeRun } from "../session/runs.ts";
 import { appendSessionFacts, inlineCode, renderSessionFacts } from "./facts-section.ts";
 
 function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
-  return { cwd: undefined, filesRead: [], filesModified: [], filesDeleted: [], commands: [], models: [], lastUserRequest: undefined, ...overrides };
+  return {
+    cwd: undefined,
+    filesRead: [],
+    filesModified: [],
+    filesDeleted: [],
+    commands: [],
+    models: [],
+    lastUserRequest: undefined,
+    ...overrides,
+  };
 }
 
 /** A run judged as collectFacts judges it. */
-const run = (command: string, exitCode: number | null, by: CommandRun["by"] = "tool", output = ""): CommandRun => ({ command, by, ...judgeRun(command, exitCode, output) });
+const run = (command: string, exitCode: number | null, by: CommandRun["by"] = "tool", output = ""): CommandRun => ({
+  command,
+  by,
+  ...judgeRun(command, exitCode, output),
+});
 
 describe("inlineCode", () => {
   test.each([
@@ -50,8 +63,13 @@ describe("renderSessionFacts", () => {
   });
 
   test("lists deleted files apart, and never as read but not modified", () => {
-    const section = renderSessionFacts(facts({ filesModified: ["src/store.ts"], filesDeleted: ["db/migrations/001_init.sql", "old.md"], filesRead: ["old.md", "r.ts"] }), "s.jsonl");
-    expect(section).toContain("- Files modified (1):\n  - `src/store.ts`\n- Files deleted (2):\n  - `db/migrations/001_init.sql`\n  - `old.md`\n- Files read but not modified (1):\n  - `r.ts`\n");
+    const section = renderSessionFacts(
+      facts({ filesModified: ["src/store.ts"], filesDeleted: ["db/migrations/001_init.sql", "old.md"], filesRead: ["old.md", "r.ts"] }),
+      "s.jsonl",
+    );
+    expect(section).toContain(
+      "- Files modified (1):\n  - `src/store.ts`\n- Files deleted (2):\n  - `db/migrations/001_init.sql`\n  - `old.md`\n- Files read but not modified (1):\n  - `r.ts`\n",
+    );
     expect(renderSessionFacts(facts({ filesModified: ["a.ts"] }), "s.jsonl")).not.toContain("Files deleted");
   });
 
@@ -69,16 +87,28 @@ describe("renderSessionFacts", () => {
   });
 
   test("a pipe whose output shows the build failed is failed, and counted as such", () => {
-    const section = renderSessionFacts(facts({ commands: [run("npm run build 2>&1 | head -30", 0, "tool", "src/a.ts(7,25): error TS2345: x")] }), "s.jsonl");
-    expect(section).toContain("- Commands run (1; 1 failed):\n  - `npm run build 2>&1 | head -30` — failed (output shows errors; the pipe's status was 0)");
+    const section = renderSessionFacts(
+      facts({ commands: [run("npm run build 2>&1 | head -30", 0, "tool", "src/a.ts(7,25): error TS2345: x")] }),
+      "s.jsonl",
+    );
+    expect(section).toContain(
+      "- Commands run (1; 1 failed):\n  - `npm run build 2>&1 | head -30` — failed (output shows errors; the pipe's status was 0)",
+    );
   });
 
   test("names files and commands in the one form the document uses: relative to the cwd inside it", () => {
     const section = renderSessionFacts(
-      facts({ cwd: "/w/app", filesModified: ["/w/app/src/a.ts", "./src/a.ts", "src/b.ts"], filesRead: ["src/a.ts", "/etc/hosts"], commands: [run("cd /w/app && npm test", 0)] }),
+      facts({
+        cwd: "/w/app",
+        filesModified: ["/w/app/src/a.ts", "./src/a.ts", "src/b.ts"],
+        filesRead: ["src/a.ts", "/etc/hosts"],
+        commands: [run("cd /w/app && npm test", 0)],
+      }),
       "s.jsonl",
     );
-    expect(section).toContain("- Files modified (2):\n  - `src/a.ts`\n  - `src/b.ts`\n- Files read but not modified (1):\n  - `/etc/hosts`");
+    expect(section).toContain(
+      "- Files modified (2):\n  - `src/a.ts`\n  - `src/b.ts`\n- Files read but not modified (1):\n  - `/etc/hosts`",
+    );
     expect(section).toContain("  - `npm test` — exit 0");
     expect(section).not.toContain("/w/app");
   });
@@ -98,7 +128,9 @@ describe("renderSessionFacts", () => {
 
   test("quotes the last request verbatim, line by line", () => {
     const section = renderSessionFacts(facts({ lastUserRequest: "Fix the `parse` bug.\n\n## Not a heading\nThanks" }), "s.jsonl");
-    expect(section.endsWith("- Last user request (verbatim):\n\n  > Fix the `parse` bug.\n  >\n  > ## Not a heading\n  > Thanks")).toBe(true);
+    expect(section.endsWith("- Last user request (verbatim):\n\n  > Fix the `parse` bug.\n  >\n  > ## Not a heading\n  > Thanks")).toBe(
+      true,
+    );
   });
 
   test("cuts a long last request and says how much was cut", () => {

@@ -104,14 +104,28 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
   const readOnly = uniquePaths(facts.filesRead, facts.cwd).filter((path) => !changed.has(path));
 
   const lines = [HEADING, "Read from the session file by code, not written by a model.", ""];
-  lines.push(options.sourceIsStream ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)` : `- Source session: ${inlineCode(sourcePath)}`);
+  lines.push(
+    options.sourceIsStream
+      ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)`
+      : `- Source session: ${inlineCode(sourcePath)}`,
+  );
   lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
   if (deleted.length > 0) lines.push(`- Files deleted (${deleted.length}):`, ...listLines(deleted, maxFiles));
-  lines.push(readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`, ...listLines(readOnly, maxFiles));
+  lines.push(
+    readOnly.length === 0 ? "- Files read but not modified: none" : `- Files read but not modified (${readOnly.length}):`,
+    ...listLines(readOnly, maxFiles),
+  );
   lines.push(...commandLines(facts.commands, maxCommands, facts.cwd));
   const constraints = [...new Set(options.constraints ?? [])];
   if (constraints.length > 0) {
-    lines.push(`- Rules the user stated (${constraints.length}, quoted):`, ...listLines(constraints.map((c) => `"${c}"`), options.maxConstraints ?? 10, false));
+    lines.push(
+      `- Rules the user stated (${constraints.length}, quoted):`,
+      ...listLines(
+        constraints.map((c) => `"${c}"`),
+        options.maxConstraints ?? 10,
+        false,
+      ),
+    );
   }
   lines.push(...requestLines(facts.lastUserRequest, maxRequestChars));
   return lines.join("\n");

@@ -18,25 +18,42 @@ function endpoint(window: number, answer: (request: ChatRequest, index: number) 
     const asked = promptTokens(request) + (request.max_tokens ?? 0);
     if (asked > window) {
       refused.push(requests.length - 1);
-      throw new CompletionError("context_length", `the request is larger than the model's context window (maximum context length is ${window} tokens, you asked for ${asked})`);
+      throw new CompletionError(
+        "context_length",
+        `the request is larger than the model's context window (maximum context length is ${window} tokens, you asked for ${asked})`,
+      );
     }
-    const completion: Completion = { text: answer(request, requests.length - 1), finishReason: "stop", usage: { inputTokens: 10, outputTokens: 2 }, model: "m-1" };
+    const completion: Completion = {
+      text: answer(request, requests.length - 1),
+      finishReason: "stop",
+      usage: { inputTokens: 10, outputTokens: 2 },
+      model: "m-1",
+    };
     return completion;
   };
   return { complete, requests, refused };
 }
 
 const lastText = (request: ChatRequest | undefined) => String(request?.messages.at(-1)?.content ?? "");
-const isNotesRequest = (request: ChatRequest | undefined) => String(request?.messages[0]?.content ?? "").startsWith("You keep running notes");
-const allText = (request: ChatRequest | undefined) => (request?.messages ?? []).map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+const isNotesRequest = (request: ChatRequest | undefined) =>
+  String(request?.messages[0]?.content ?? "").startsWith("You keep running notes");
+const allText = (request: ChatRequest | undefined) =>
+  (request?.messages ?? []).map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
 
 const large: ContextMessage[] = workSession({ rounds: 120, requestEvery: 6, resultChars: 3000 });
-const input = (overrides: Partial<ModelEngineInput> = {}): ModelEngineInput => ({ context: large, model: "m", contextWindow: 16_000, ...overrides });
+const input = (overrides: Partial<ModelEngineInput> = {}): ModelEngineInput => ({
+  context: large,
+  model: "m",
+  contextWindow: 16_000,
+  ...overrides,
+});
 
 describe("writeDocumentWithModel: condensing", () => {
   test("a context that fits takes one request and reports nothing condensed", async () => {
     const model = endpoint(128_000);
-    const result = await writeDocumentWithModel(input({ context: large.slice(0, 12), contextWindow: 128_000 }), { complete: model.complete });
+    const result = await writeDocumentWithModel(input({ context: large.slice(0, 12), contextWindow: 128_000 }), {
+      complete: model.complete,
+    });
     expect(model.requests).toHaveLength(1);
     expect(result.condensed).toBeNull();
     expect(result.document).toBe(DOCUMENT);
@@ -54,7 +71,12 @@ describe("writeDocumentWithModel: condensing", () => {
     expect(model.refused).toEqual([]);
     expect(result.requests).toBe(model.requests.length);
     expect(result.usage).toEqual({ inputTokens: 10 * model.requests.length, outputTokens: 2 * model.requests.length });
-    expect(result.condensed).toMatchObject({ contextWindow: 16_000, halvings: 0, notesRequests: notesRequests.length, requests: model.requests.length });
+    expect(result.condensed).toMatchObject({
+      contextWindow: 16_000,
+      halvings: 0,
+      notesRequests: notesRequests.length,
+      requests: model.requests.length,
+    });
     expect(result.condensed?.messagesFolded).toBeGreaterThan(0);
     expect(result.condensed?.tokensAfter).toBeLessThan(result.condensed?.tokensBefore ?? 0);
   });
@@ -81,7 +103,9 @@ describe("writeDocumentWithModel: condensing", () => {
 
   test("a context that fit by our estimate but not the endpoint's is condensed on the retries", async () => {
     const model = endpoint(5_000);
-    const result = await writeDocumentWithModel(input({ context: large.slice(0, 40), contextWindow: 128_000 }), { complete: model.complete });
+    const result = await writeDocumentWithModel(input({ context: large.slice(0, 40), contextWindow: 128_000 }), {
+      complete: model.complete,
+    });
     expect(model.refused[0]).toBe(0);
     expect(model.requests[0]?.max_tokens).toBeUndefined();
     expect(result.condensed?.halvings).toBe(model.refused.length);
@@ -98,7 +122,9 @@ describe("writeDocumentWithModel: condensing", () => {
     if (!(error instanceof AgentError)) return;
     expect(error.code).toBe("HANDOFF_FAILED");
     expect(model.refused).toHaveLength(MAX_HALVINGS + 1);
-    expect(error.message).toMatch(/^the endpoint refused 4 requests of ~[\d,]+, ~[\d,]+, ~[\d,]+ and ~[\d,]+ tokens \(our estimate\) as larger than the model's context window; --context-window is 64000/);
+    expect(error.message).toMatch(
+      /^the endpoint refused 4 requests of ~[\d,]+, ~[\d,]+, ~[\d,]+ and ~[\d,]+ tokens \(our estimate\) as larger than the model's context window; --context-window is 64000/,
+    );
     expect(error.message).toContain("maximum context length is 2600 tokens");
   });
 
@@ -114,7 +140,9 @@ describe("writeDocumentWithModel: condensing", () => {
       return isNotesRequest(request) && model.requests.length === 2 ? { ...completion, finishReason: "length" } : completion;
     };
     const result = await writeDocumentWithModel(input(), { complete });
-    expect(result.warnings).toEqual([expect.stringMatching(/^the notes on part 2 of \d+ reached their limit of 2000 tokens and may be cut short$/)]);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^the notes on part 2 of \d+ reached their limit of 2000 tokens and may be cut short$/),
+    ]);
   });
 
   test("an abort during a notes request stops the run before the next request", async () => {
@@ -123,12 +151,16 @@ describe("writeDocumentWithModel: condensing", () => {
       controller.abort();
       return "## Goal\nnotes";
     });
-    await expect(writeDocumentWithModel(input(), { complete: model.complete, signal: controller.signal })).rejects.toMatchObject({ code: "CANCELLED" });
+    await expect(writeDocumentWithModel(input(), { complete: model.complete, signal: controller.signal })).rejects.toMatchObject({
+      code: "CANCELLED",
+    });
     expect(model.requests).toHaveLength(1);
   });
 
   test("strict: the repair request follows the condensed handoff request", async () => {
-    const model = endpoint(16_000, (request) => (isNotesRequest(request) ? "## Goal\nnotes" : lastText(request).startsWith("Your document is missing") ? DOCUMENT : "## Goal\nonly"));
+    const model = endpoint(16_000, (request) =>
+      isNotesRequest(request) ? "## Goal\nnotes" : lastText(request).startsWith("Your document is missing") ? DOCUMENT : "## Goal\nonly",
+    );
     const result = await writeDocumentWithModel(input({ strict: true }), { complete: model.complete });
     const [handoff, repair] = model.requests.slice(-2);
     expect(repair?.messages.slice(0, -2)).toEqual(handoff?.messages ?? []);

@@ -59,7 +59,13 @@ function setupFor(input: ModelEngineInput): RequestSetup {
 }
 
 function planFor(input: ModelEngineInput, halvings = 0, scale = 1): CondensePlan {
-  return planCondensation({ ...setupFor(input), context: input.context, contextWindow: input.contextWindow ?? DEFAULT_CONTEXT_WINDOW, halvings, scale });
+  return planCondensation({
+    ...setupFor(input),
+    context: input.context,
+    contextWindow: input.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    halvings,
+    scale,
+  });
 }
 
 /** What `--dry-run` shows: the plan in words, and every request it would send, in order. */
@@ -83,7 +89,9 @@ export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
   requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
   // Estimates count the notes at their limit, not at the placeholder's length.
   const estimates = [
-    ...plan.chunks.map((_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve)),
+    ...plan.chunks.map(
+      (_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve),
+    ),
     estimateRequestTokens(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
   ];
   const tokensSent = estimates.reduce((sum, n) => sum + n, 0);
@@ -129,7 +137,12 @@ async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, 
  * re-plans); every other failure becomes an `AgentError`. (Refused parameters were already
  * retried by the provider port, providers/adapt.ts.)
  */
-async function completeRequest(request: ChatRequest, limit: number, deps: ModelEngineDeps, tally: Tally): Promise<{ completion: Completion; sent: ChatRequest }> {
+async function completeRequest(
+  request: ChatRequest,
+  limit: number,
+  deps: ModelEngineDeps,
+  tally: Tally,
+): Promise<{ completion: Completion; sent: ChatRequest }> {
   try {
     return { completion: await send(request, limit, deps, tally), sent: request };
   } catch (error) {
@@ -180,8 +193,15 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
   for (let i = 0; i < plan.chunks.length; i++) {
     const { completion, sent } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
     notes = captureDocument(completion.text);
-    if (notes === "") throw new AgentError("HANDOFF_FAILED", `${noTextReason(completion, "notes", sentLimit(sent))} for part ${i + 1} of ${plan.chunks.length} of the condensed session`);
-    if (completion.finishReason === "length") warnings.push(`the notes on part ${i + 1} of ${plan.chunks.length} reached their limit of ${plan.notesReserve} tokens and may be cut short`);
+    if (notes === "")
+      throw new AgentError(
+        "HANDOFF_FAILED",
+        `${noTextReason(completion, "notes", sentLimit(sent))} for part ${i + 1} of ${plan.chunks.length} of the condensed session`,
+      );
+    if (completion.finishReason === "length")
+      warnings.push(
+        `the notes on part ${i + 1} of ${plan.chunks.length} reached their limit of ${plan.notesReserve} tokens and may be cut short`,
+      );
   }
 
   const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);
@@ -192,13 +212,18 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
   let missing = findMissingSections(document);
 
   if (missing.length > 0 && input.strict) {
-    const messages = [...first.sent.messages, { role: "assistant" as const, content: document }, { role: "user" as const, content: renderRepairInstruction(missing) }];
+    const messages = [
+      ...first.sent.messages,
+      { role: "assistant" as const, content: document },
+      { role: "user" as const, content: renderRepairInstruction(missing) },
+    ];
     const repair = await completeRequest({ ...first.sent, messages }, plan.budget.promptLimit, deps, tally);
     answeredBy = repair.completion.model ?? answeredBy;
     finishReason = repair.completion.finishReason;
     document = documentFrom(repair.completion, repair.sent);
     missing = findMissingSections(document);
-    if (missing.length > 0) throw new AgentError("HANDOFF_FAILED", `the document still lacks ${listSections(missing)} after a repair request (--strict)`);
+    if (missing.length > 0)
+      throw new AgentError("HANDOFF_FAILED", `the document still lacks ${listSections(missing)} after a repair request (--strict)`);
   } else if (missing.length > 0) {
     warnings.push(`the document lacks ${listSections(missing)}`);
   }
@@ -232,7 +257,10 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
       plan = planFor(input, halvings, scale);
     } catch (error) {
       if (halvings === 0 || !(isAgentError(error) && error.code === "USAGE")) throw error;
-      throw new AgentError("HANDOFF_FAILED", `${describeRefusals(refused, window)}; planning smaller cannot work (${error.message}); is --context-window right for this model? (the endpoint said: ${lastRefusal})`);
+      throw new AgentError(
+        "HANDOFF_FAILED",
+        `${describeRefusals(refused, window)}; planning smaller cannot work (${error.message}); is --context-window right for this model? (the endpoint said: ${lastRefusal})`,
+      );
     }
     try {
       const written = await runPlan(plan, input, deps, tally);
@@ -243,7 +271,11 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
       if (!(error instanceof CompletionError && error.failure === "context_length")) throw error;
       refused.push(tally.last.tokens);
       lastRefusal = error.message;
-      if (halvings >= MAX_HALVINGS) throw new AgentError("HANDOFF_FAILED", `${describeRefusals(refused, window)}; is --context-window right for this model? (the endpoint said: ${lastRefusal})`);
+      if (halvings >= MAX_HALVINGS)
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          `${describeRefusals(refused, window)}; is --context-window right for this model? (the endpoint said: ${lastRefusal})`,
+        );
       scale = scaleAfterRefusal(scale, tally.last.tokens, tally.last.limit);
     }
   }

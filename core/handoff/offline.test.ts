@@ -82,13 +82,17 @@ describe("the planted facts", () => {
 
   test("the user's constraint from the first message is under Constraints & Preferences", async () => {
     const { document } = await offlineHandoff(fixture);
-    expect(section(document, "## Constraints & Preferences")).toContain("Never touch src/payments/stripe.ts, it is shared with the billing service.");
+    expect(section(document, "## Constraints & Preferences")).toContain(
+      "Never touch src/payments/stripe.ts, it is shared with the billing service.",
+    );
   });
 
   test("the last request is the work in progress, the next step, and quoted verbatim in Session Facts", async () => {
     const { document, facts } = await offlineHandoff(fixture);
-    const request = "Now make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
-    const stated = "Make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
+    const request =
+      "Now make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
+    const stated =
+      "Make the limit configurable with the RATE_LIMIT_PER_MINUTE environment variable (default 10), and document it in README.md.";
     expect(section(document, "### In Progress")).toContain(`- Working on: ${stated}`);
     expect(section(document, "## Next Steps").split("\n")[0]).toContain(stated.slice(0, -1));
     expect(facts).toContain(`  > ${request}`);
@@ -102,7 +106,13 @@ describe("the planted facts", () => {
 
   test("an earlier recorded handoff instruction and its answer are neither requests nor progress", async () => {
     const { document, facts } = await offlineHandoff(fixture);
-    for (const text of ["Write a handoff document", "Deploy the limiter to staging", "Handoff-only claim", "Always run the load test", "sliding window"]) {
+    for (const text of [
+      "Write a handoff document",
+      "Deploy the limiter to staging",
+      "Handoff-only claim",
+      "Always run the load test",
+      "sliding window",
+    ]) {
       expect(document).not.toContain(text);
       expect(facts).not.toContain(text);
     }

@@ -24,5 +24,8 @@ export function sectionOf(document: string, heading: string): string {
   const start = lines.indexOf(heading);
   if (start === -1) return "";
   const end = lines.findIndex((line, i) => i > start && /^#{2,3} /.test(line));
-  return lines.slice(start + 1, end === -1 ? undefined : end).join("\n").trimEnd();
+  return lines
+    .slice(start + 1, end === -1 ? undefined : end)
+    .join("\n")
+    .trimEnd();
 }

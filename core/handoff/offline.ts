@@ -24,7 +24,11 @@ export interface OfflineInput {
  */
 export function writeOfflineDocument(input: OfflineInput): string {
   const notes = input.notes ?? extractNotes(input.context);
-  const section: SectionInput = { notes, state: readWorkState(notes, input.facts, input.cwd ?? input.facts.cwd, input.focus), focus: input.focus };
+  const section: SectionInput = {
+    notes,
+    state: readWorkState(notes, input.facts, input.cwd ?? input.facts.cwd, input.focus),
+    focus: input.focus,
+  };
   const sections: [title: string, lines: string[]][] = [
     ["Goal", renderGoal(section)],
     ["Constraints & Preferences", renderConstraints(section)],

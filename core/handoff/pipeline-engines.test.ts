@@ -30,7 +30,12 @@ function model(reply: (request: ChatRequest) => string): { complete: Complete; s
 
 function deps(complete: Complete): HandoffDeps {
   let n = 0;
-  return { complete, now: () => new Date("2026-11-30T08:00:00.000Z"), newSessionId: () => "0b9c8d7e-6f50-4a41-9b32-1c2d3e4f5a6b", newEntryId: () => `f${String(++n).padStart(7, "0")}` };
+  return {
+    complete,
+    now: () => new Date("2026-11-30T08:00:00.000Z"),
+    newSessionId: () => "0b9c8d7e-6f50-4a41-9b32-1c2d3e4f5a6b",
+    newEntryId: () => `f${String(++n).padStart(7, "0")}`,
+  };
 }
 
 const PLANTED = join(FIXTURES, "sessions", "planted-facts.jsonl");
@@ -125,7 +130,12 @@ describe("secrets", () => {
 describe("withheld strings (the API key)", () => {
   test("never come back through the document or the model name the endpoint reports", async () => {
     const key = "sk-test-withheld-0123456789";
-    const complete: Complete = async () => ({ text: `${VAGUE_DOCUMENT}\n\nUse ${key} again.`, finishReason: "stop", usage: undefined, model: `model-${key}` });
+    const complete: Complete = async () => ({
+      text: `${VAGUE_DOCUMENT}\n\nUse ${key} again.`,
+      finishReason: "stop",
+      usage: undefined,
+      model: `model-${key}`,
+    });
     const result = await runHandoff(inputFor(PLANTED, { withheld: [key], record: true }), deps(complete));
     expect(result.document).toContain("Use [withheld] again.");
     expect(result.model).toBe("model-[withheld]");
@@ -140,7 +150,8 @@ describe("withheld strings (the API key)", () => {
     expect(JSON.stringify(input.analysis.branch.entries)).toContain(key);
     const result = await runHandoff(input, deps(complete));
     const recording = result.recording;
-    const recorded = recording === undefined || recording.mode === "skip" ? "" : recording.mode === "append" ? recording.text : recording.turn;
+    const recorded =
+      recording === undefined || recording.mode === "skip" ? "" : recording.mode === "append" ? recording.text : recording.turn;
     const written = `${result.newSession.content}${recorded}`;
     expect(written).toContain('"modelId":"gpt-5-[withheld]"');
     expect(written).not.toContain(key);

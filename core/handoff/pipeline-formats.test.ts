@@ -35,7 +35,10 @@ describe("the new session is the target's", () => {
     const input = exampleInput({ target: format });
     input.session.header.agentVersion = "1.2.3";
     input.session.header.modelProvider = "openai";
-    const result = await runHandoff(input, deps(fakeModel(answer(FULL_DOCUMENT)).complete, { utcOffsetMinutes: (at) => (at === NOW ? 330 : 0) }));
+    const result = await runHandoff(
+      input,
+      deps(fakeModel(answer(FULL_DOCUMENT)).complete, { utcOffsetMinutes: (at) => (at === NOW ? 330 : 0) }),
+    );
     expect(inputs).toHaveLength(1);
     expect(inputs[0]).toMatchObject({
       wrappedDocument: wrapHandoffDocument(FULL_DOCUMENT),
@@ -48,7 +51,12 @@ describe("the new session is the target's", () => {
       model: { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" },
       source: { format: "pi", agentVersion: "1.2.3", modelProvider: "openai" },
     });
-    expect(result.newSession).toEqual({ content: "e0000001,e0000002,e0000003\n", fileName: `target-${NEW_SESSION_ID}.jsonl`, sessionId: `resume-${NEW_SESSION_ID}`, timestamp: NOW });
+    expect(result.newSession).toEqual({
+      content: "e0000001,e0000002,e0000003\n",
+      fileName: `target-${NEW_SESSION_ID}.jsonl`,
+      sessionId: `resume-${NEW_SESSION_ID}`,
+      timestamp: NOW,
+    });
   });
 
   test("without a target, the source's own format writes it", async () => {
@@ -61,7 +69,10 @@ describe("the new session is the target's", () => {
     const { format } = recordingTarget();
     let n = 0;
     const repeating = () => `e000000${Math.floor(n++ / 2) + 1}`; // e0000001 twice, e0000002 twice, …
-    const result = await runHandoff(exampleInput({ target: format }), deps(fakeModel(answer(FULL_DOCUMENT)).complete, { newEntryId: repeating }));
+    const result = await runHandoff(
+      exampleInput({ target: format }),
+      deps(fakeModel(answer(FULL_DOCUMENT)).complete, { newEntryId: repeating }),
+    );
     const ids = result.newSession.content.trim().split(",");
     expect(new Set(ids).size).toBe(3);
   });
@@ -89,7 +100,10 @@ describe("recording goes by the source's format", () => {
   });
 
   test("a format that cannot record: nothing to record, even when asked; the new session is still written", async () => {
-    const result = await runHandoff(exampleInput({ record: true, sourceFormat: NOT_RECORDING }), deps(fakeModel(answer(FULL_DOCUMENT)).complete));
+    const result = await runHandoff(
+      exampleInput({ record: true, sourceFormat: NOT_RECORDING }),
+      deps(fakeModel(answer(FULL_DOCUMENT)).complete),
+    );
     expect(result.recording).toBeUndefined();
     expect(result.newSession.content).toContain("handoff-context");
   });

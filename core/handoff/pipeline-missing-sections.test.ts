@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { answer, deps, documentWith, exampleInput, expectFailure, fakeModel, FULL_DOCUMENT, rejectionOf, WITHOUT_DECISIONS } from "../../fixtures/handoff-pipeline.ts";
+import {
+  answer,
+  deps,
+  documentWith,
+  exampleInput,
+  expectFailure,
+  fakeModel,
+  FULL_DOCUMENT,
+  rejectionOf,
+  WITHOUT_DECISIONS,
+} from "../../fixtures/handoff-pipeline.ts";
 import { CompletionError } from "../llm/types.ts";
 import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 
@@ -44,7 +54,11 @@ describe("runHandoff: missing sections", () => {
   });
 
   test("strict: the repair keeps tool_choice auto once the endpoint asked for it", async () => {
-    const model = fakeModel(new CompletionError("unsupported_parameter", "auto only", "tool_choice"), answer(WITHOUT_DECISIONS), answer(FULL_DOCUMENT));
+    const model = fakeModel(
+      new CompletionError("unsupported_parameter", "auto only", "tool_choice"),
+      answer(WITHOUT_DECISIONS),
+      answer(FULL_DOCUMENT),
+    );
     const result = await runHandoff(exampleInput({ strict: true }), deps(model.complete));
     expect(model.requests.map((r) => r.tool_choice)).toEqual(["none", "auto", "auto"]);
     expect(result.requests).toBe(3);

@@ -17,19 +17,29 @@ describe("runHandoff: model failures", () => {
   });
 
   test("retries with auto only once", async () => {
-    const model = fakeModel(new CompletionError("unsupported_parameter", "no", "tool_choice"), new CompletionError("unsupported_parameter", "still no", "tool_choice"));
+    const model = fakeModel(
+      new CompletionError("unsupported_parameter", "no", "tool_choice"),
+      new CompletionError("unsupported_parameter", "still no", "tool_choice"),
+    );
     await expectFailure(runHandoff(exampleInput(), deps(model.complete)), "HANDOFF_FAILED", "still no");
     expect(model.requests).toHaveLength(2);
   });
 
   test("a context-length failure on the retry is a handoff failure too", async () => {
-    const model = fakeModel(new CompletionError("unsupported_parameter", "no", "tool_choice"), new CompletionError("context_length", "the request is larger than the model's context window"));
+    const model = fakeModel(
+      new CompletionError("unsupported_parameter", "no", "tool_choice"),
+      new CompletionError("context_length", "the request is larger than the model's context window"),
+    );
     await expectFailure(runHandoff(exampleInput(), deps(model.complete)), "HANDOFF_FAILED", /context window/);
   });
 
   test("a context-length failure is a handoff failure with the endpoint's reason (when a smaller plan cannot help)", async () => {
     const model = fakeModel(new CompletionError("context_length", "the request is larger than the model's context window (128000 tokens)"));
-    await expectFailure(runHandoff(exampleInput(), deps(model.complete)), "HANDOFF_FAILED", /the endpoint said: the request is larger than the model's context window \(128000 tokens\)/);
+    await expectFailure(
+      runHandoff(exampleInput(), deps(model.complete)),
+      "HANDOFF_FAILED",
+      /the endpoint said: the request is larger than the model's context window \(128000 tokens\)/,
+    );
     expect(model.requests).toHaveLength(1);
   });
 

@@ -18,7 +18,9 @@ describe("runHandoff through a provider profile", () => {
   });
 
   test("an ordinary model keeps its cap as it was given", () => {
-    const [planned] = planHandoffRequests(exampleInput({ model: "gpt-4.1-mini", profile: PROFILES.openai, maxOutputTokens: 2000 })).requests;
+    const [planned] = planHandoffRequests(
+      exampleInput({ model: "gpt-4.1-mini", profile: PROFILES.openai, maxOutputTokens: 2000 }),
+    ).requests;
     expect(planned).toMatchObject({ max_completion_tokens: 2000 });
     expect(planned?.messages[0]?.role).toBe("system");
   });
@@ -29,7 +31,10 @@ describe("runHandoff through a provider profile", () => {
   });
 
   test("reasoning tokens are added up across requests, when the provider counts them", async () => {
-    const model = fakeModel(new CompletionError("unsupported_parameter", "refused", "stream_options"), answer(FULL_DOCUMENT, { usage: { inputTokens: 10, outputTokens: 30, reasoningTokens: 25 } }));
+    const model = fakeModel(
+      new CompletionError("unsupported_parameter", "refused", "stream_options"),
+      answer(FULL_DOCUMENT, { usage: { inputTokens: 10, outputTokens: 30, reasoningTokens: 25 } }),
+    );
     const result = await runHandoff(exampleInput(), deps(model.complete));
     expect(result.usage).toEqual({ inputTokens: 10, outputTokens: 30, reasoningTokens: 25 });
     expect(result.requests).toBe(2);
@@ -51,9 +56,14 @@ describe("runHandoff through a provider profile", () => {
 
   test("each change after a refusal is told to deps.notice", async () => {
     const notices: string[] = [];
-    const model = fakeModel(new CompletionError("unsupported_parameter", "http://x/v1 answered 400 Unsupported parameter: 'max_tokens'", "max_tokens"), answer(FULL_DOCUMENT));
+    const model = fakeModel(
+      new CompletionError("unsupported_parameter", "http://x/v1 answered 400 Unsupported parameter: 'max_tokens'", "max_tokens"),
+      answer(FULL_DOCUMENT),
+    );
     await runHandoff(exampleInput({ maxOutputTokens: 900 }), deps(model.complete, { notice: (line) => notices.push(line) }));
     expect(model.requests[1]).toMatchObject({ max_completion_tokens: 900 });
-    expect(notices).toEqual(["the endpoint refused `max_tokens` (http://x/v1 answered 400 Unsupported parameter: 'max_tokens'); sending the output limit as `max_completion_tokens` instead, for the rest of this run"]);
+    expect(notices).toEqual([
+      "the endpoint refused `max_tokens` (http://x/v1 answered 400 Unsupported parameter: 'max_tokens'); sending the output limit as `max_completion_tokens` instead, for the rest of this run",
+    ]);
   });
 });

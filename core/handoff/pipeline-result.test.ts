@@ -1,5 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { answer, appendedLines, deps, exampleInput, fakeModel, FULL_DOCUMENT, inputFor, NEW_SESSION_ID, NOW, readFixture, WITHOUT_DECISIONS } from "../../fixtures/handoff-pipeline.ts";
+import {
+  answer,
+  appendedLines,
+  deps,
+  exampleInput,
+  fakeModel,
+  FULL_DOCUMENT,
+  inputFor,
+  NEW_SESSION_ID,
+  NOW,
+  readFixture,
+  WITHOUT_DECISIONS,
+} from "../../fixtures/handoff-pipeline.ts";
 import { renderNewSession } from "../session/formats/pi/write.ts";
 import { idsFrom } from "../../fixtures/outputs.ts";
 import { runHandoff } from "./pipeline.ts";
@@ -44,21 +56,42 @@ describe("runHandoff: the result", () => {
   });
 
   test("records the instruction and the document from the handed-off leaf", async () => {
-    const input = inputFor(readFixture("sessions/v3-branches.jsonl"), { record: true, focus: "the config", provider: "openrouter" }, "c0000019");
+    const input = inputFor(
+      readFixture("sessions/v3-branches.jsonl"),
+      { record: true, focus: "the config", provider: "openrouter" },
+      "c0000019",
+    );
     const result = await runHandoff(input, deps(fakeModel(answer(FULL_DOCUMENT)).complete));
     const [instruction, document, model, ...rest] = appendedLines(result.recording);
     expect(rest).toEqual([]);
     // The branch at c0000019 resumes with openai/gpt-5 (its model_change, then its answers): it still does after.
-    expect(model).toMatchObject({ type: "model_change", parentId: document?.id, provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
-    expect(instruction).toMatchObject({ parentId: "c0000019", message: { role: "user", content: [{ type: "text", text: renderInstruction("the config") }] } });
+    expect(model).toMatchObject({
+      type: "model_change",
+      parentId: document?.id,
+      provider: "openai",
+      modelId: "gpt-5",
+      model: "openai/gpt-5",
+    });
+    expect(instruction).toMatchObject({
+      parentId: "c0000019",
+      message: { role: "user", content: [{ type: "text", text: renderInstruction("the config") }] },
+    });
     expect(document).toMatchObject({
       parentId: instruction?.id,
-      message: { role: "assistant", content: [{ type: "text", text: FULL_DOCUMENT }], provider: "openrouter", model: "gpt-4.1-mini-2025-04-14" },
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: FULL_DOCUMENT }],
+        provider: "openrouter",
+        model: "gpt-4.1-mini-2025-04-14",
+      },
     });
   });
 
   test("records how the model stopped: an answer cut at its output limit says length", async () => {
-    const result = await runHandoff(exampleInput({ record: true }), deps(fakeModel(answer(FULL_DOCUMENT, { finishReason: "length" })).complete));
+    const result = await runHandoff(
+      exampleInput({ record: true }),
+      deps(fakeModel(answer(FULL_DOCUMENT, { finishReason: "length" })).complete),
+    );
     expect(appendedLines(result.recording)[1]).toMatchObject({ message: { api: "openai-completions", stopReason: "length" } });
     const finished = await runHandoff(exampleInput({ record: true }), deps(fakeModel(answer(FULL_DOCUMENT)).complete));
     expect(appendedLines(finished.recording)[1]).toMatchObject({ message: { api: "openai-completions", stopReason: "stop" } });
@@ -81,7 +114,10 @@ describe("runHandoff: the result", () => {
     const input = exampleInput({ record: true });
     const existing = [...input.analysis.tree.byId.keys()];
     const ids = ["a0000011", "a0000002", "a0000011", "f0000001", "f0000001", "f0000002", "f0000003", "f0000004", "n1", "n2", "n3"];
-    const result = await runHandoff(input, deps(fakeModel(answer(FULL_DOCUMENT)).complete, { newEntryId: () => ids.shift() ?? "exhausted" }));
+    const result = await runHandoff(
+      input,
+      deps(fakeModel(answer(FULL_DOCUMENT)).complete, { newEntryId: () => ids.shift() ?? "exhausted" }),
+    );
     const recordedIds = appendedLines(result.recording).map((line) => line.id);
     expect(recordedIds).toEqual(["f0000001", "f0000002", "f0000003"]);
     for (const id of recordedIds) expect(existing).not.toContain(id);

@@ -8,7 +8,10 @@ import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 const PASSWORD = "hunter2-staging";
 const GITHUB = "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue";
 const API_KEY = "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";
-const PEM_BODY = Array.from({ length: 24 }, (_, i) => `MIIEow${String(i).padStart(2, "0")}AAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa`);
+const PEM_BODY = Array.from(
+  { length: 24 },
+  (_, i) => `MIIEow${String(i).padStart(2, "0")}AAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa`,
+);
 const PEM = `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY.join("\n")}\n-----END RSA PRIVATE KEY-----`;
 
 /** Every placeholder-looking thing (and the key's stand-in) a request carried, in order. */
@@ -60,7 +63,10 @@ describe("nothing restored ever goes back out", () => {
       assistant(2, [call("c1", "bash", { command: "cat id_rsa; cat build.log" })], "toolUse"),
       // A long output ending in a key: condensing keeps its head and a tail shorter than the key.
       toolResult(3, "c1", "bash", `${filler(60_000, "log")}\n${PEM}`),
-      ...Array.from({ length: 12 }, (_, i) => [user(4 + i * 2, `step ${i}: ${filler(3_000, `u${i}`)}`), assistant(5 + i * 2, [text(`done ${i} with ${GITHUB}`)])]).flat(),
+      ...Array.from({ length: 12 }, (_, i) => [
+        user(4 + i * 2, `step ${i}: ${filler(3_000, `u${i}`)}`),
+        assistant(5 + i * 2, [text(`done ${i} with ${GITHUB}`)]),
+      ]).flat(),
       user(40, "Hand it off."),
     ]);
     const model = echoingModel();
@@ -74,14 +80,23 @@ describe("nothing restored ever goes back out", () => {
   });
 
   test("the configured key is never restored, sent or written, even inside a secret the redactor found", async () => {
-    const withKey = chain([user(1, `OPENAI_API_KEY=${API_KEY} and ${GITHUB}`), assistant(2, [text(`Using ${API_KEY}.`)]), user(3, "go"), assistant(4, [text("ok")])]);
+    const withKey = chain([
+      user(1, `OPENAI_API_KEY=${API_KEY} and ${GITHUB}`),
+      assistant(2, [text(`Using ${API_KEY}.`)]),
+      user(3, "go"),
+      assistant(4, [text("ok")]),
+    ]);
     for (const redact of [true, false]) {
       const model = echoingModel();
-      const result = await runHandoff(inputFor(withKey, { withheld: [API_KEY], focus: `mind ${API_KEY}`, record: true, redact, facts: true }), deps(model.complete));
+      const result = await runHandoff(
+        inputFor(withKey, { withheld: [API_KEY], focus: `mind ${API_KEY}`, record: true, redact, facts: true }),
+        deps(model.complete),
+      );
       expectNoneSent(model.requests, [API_KEY]);
       expect(result.document).toContain("[withheld]");
       if (redact) expect(result.document).toContain(GITHUB);
-      for (const written of [result.document, result.newSession.content, JSON.stringify(appendedLines(result.recording))]) expect(written).not.toContain(API_KEY);
+      for (const written of [result.document, result.newSession.content, JSON.stringify(appendedLines(result.recording))])
+        expect(written).not.toContain(API_KEY);
     }
   });
 
@@ -104,7 +119,13 @@ describe("nothing restored ever goes back out", () => {
 
 describe("tool calls", () => {
   test("arguments with a token at the start of each line, a secret id and a secret name send none of them", async () => {
-    const tokens = [GITHUB, "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc", "AKIAQ3VX7LM2RT5ZW4NB", "xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2", "npm_Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8"];
+    const tokens = [
+      GITHUB,
+      "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc",
+      "AKIAQ3VX7LM2RT5ZW4NB",
+      "xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2",
+      "npm_Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8",
+    ];
     const id = "call_ghp_9Zx8Cv7Bn6Ml5Kj4Hg3Fd2Sa1Qw0Er9Ty8Ui";
     const name = "ghp_1Ab2Cd3Ef4Gh5Ij6Kl7Mn8Op9Qr0St1Uv2Wx";
     const withCalls = chain([
@@ -128,7 +149,12 @@ describe("tool calls", () => {
 describe("placeholder-looking text already in the session", () => {
   test("is sent as it is and never replaced by a secret; the run's own placeholders use another word", async () => {
     const literal = "[REDACTED:github-token:1]";
-    const quoting = chain([user(1, `The old doc said ${literal}; the token is ${GITHUB}.`), assistant(2, [text("noted")]), user(3, "go"), assistant(4, [text("ok")])]);
+    const quoting = chain([
+      user(1, `The old doc said ${literal}; the token is ${GITHUB}.`),
+      assistant(2, [text("noted")]),
+      user(3, "go"),
+      assistant(4, [text("ok")]),
+    ]);
     const model = echoingModel();
     const result = await runHandoff(inputFor(quoting), deps(model.complete));
     expectNoneSent(model.requests, [GITHUB]);

@@ -1,11 +1,32 @@
 import { describe, expect, test } from "bun:test";
-import { answer, deps, exampleInput, expectFailure, fakeModel, FULL_DOCUMENT, inputFor, readFixture } from "../../fixtures/handoff-pipeline.ts";
+import {
+  answer,
+  deps,
+  exampleInput,
+  expectFailure,
+  fakeModel,
+  FULL_DOCUMENT,
+  inputFor,
+  readFixture,
+} from "../../fixtures/handoff-pipeline.ts";
 import { planHandoffRequests, runHandoff } from "./pipeline.ts";
 import { renderInstruction } from "./prompt.ts";
 
-const HEADER = JSON.stringify({ type: "session", version: 3, id: "8e4f5061-7283-4d94-8ea5-c6d7e8f9a0b1", timestamp: "2026-11-29T09:00:00.000Z", cwd: "/w" });
+const HEADER = JSON.stringify({
+  type: "session",
+  version: 3,
+  id: "8e4f5061-7283-4d94-8ea5-c6d7e8f9a0b1",
+  timestamp: "2026-11-29T09:00:00.000Z",
+  cwd: "/w",
+});
 const userLine = (id: string, parentId: string | null) =>
-  JSON.stringify({ type: "message", id, parentId, timestamp: "2026-11-29T09:01:00.000Z", message: { role: "user", content: `hi from ${id}`, timestamp: 1 } });
+  JSON.stringify({
+    type: "message",
+    id,
+    parentId,
+    timestamp: "2026-11-29T09:01:00.000Z",
+    message: { role: "user", content: `hi from ${id}`, timestamp: 1 },
+  });
 const changeLine = (id: string, parentId: string | null) =>
   JSON.stringify({ type: "thinking_level_change", id, parentId, timestamp: "2026-11-29T09:01:00.000Z", thinkingLevel: "high" });
 
@@ -16,7 +37,11 @@ describe("runHandoff: the guard", () => {
     ["one message among other entries", [HEADER, changeLine("f1", null), userLine("f2", "f1"), changeLine("f3", "f2")]],
   ])("refuses %s and never asks the model", async (_, lines) => {
     const model = fakeModel(answer(FULL_DOCUMENT));
-    await expectFailure(runHandoff(inputFor(`${lines.join("\n")}\n`), deps(model.complete)), "NOTHING_TO_HAND_OFF", "Nothing to hand off (no messages yet)");
+    await expectFailure(
+      runHandoff(inputFor(`${lines.join("\n")}\n`), deps(model.complete)),
+      "NOTHING_TO_HAND_OFF",
+      "Nothing to hand off (no messages yet)",
+    );
     expect(model.requests).toHaveLength(0);
   });
 
@@ -44,11 +69,25 @@ describe("runHandoff: the request", () => {
     await runHandoff(inputFor(readFixture("sessions/v3-branches.jsonl"), { focus: "the config" }), deps(model.complete));
     const sent = JSON.stringify(model.requests[0]);
     // On the branch: the branch summary, the compaction summary, turns after it, the image.
-    for (const kept of ["Tried a redis-backed limiter", "Added an in-memory limiter", "Keep it in memory. Run the tests.", "git status --short", "RATE_LIMIT", "data:image/png;base64,iVBORw0KGgo="]) {
+    for (const kept of [
+      "Tried a redis-backed limiter",
+      "Added an in-memory limiter",
+      "Keep it in memory. Run the tests.",
+      "git status --short",
+      "RATE_LIMIT",
+      "data:image/png;base64,iVBORw0KGgo=",
+    ]) {
       expect(sent).toContain(kept);
     }
     // The abandoned branch, the turns the compaction replaced, and the private `!!` run.
-    for (const gone of ["back it with redis", "npm install ioredis", "Add rate limiting to POST /login", "Reading the server first.", "cat .env", "hunter2"]) {
+    for (const gone of [
+      "back it with redis",
+      "npm install ioredis",
+      "Add rate limiting to POST /login",
+      "Reading the server first.",
+      "cat .env",
+      "hunter2",
+    ]) {
       expect(sent).not.toContain(gone);
     }
   });
@@ -79,7 +118,10 @@ describe("runHandoff: capturing the answer", () => {
   });
 
   test("a <think> answer gives the document after the think block", async () => {
-    const result = await runHandoff(exampleInput(), deps(fakeModel(answer(`<think>\nThe user wants a handoff.\n</think>\n\n${FULL_DOCUMENT}`)).complete));
+    const result = await runHandoff(
+      exampleInput(),
+      deps(fakeModel(answer(`<think>\nThe user wants a handoff.\n</think>\n\n${FULL_DOCUMENT}`)).complete),
+    );
     expect(result.document).toBe(FULL_DOCUMENT);
     expect(result.missingSections).toEqual([]);
     expect(result.warnings).toEqual([]);
@@ -92,6 +134,8 @@ describe("runHandoff: capturing the answer", () => {
 
   test("names the model that answered, else the one asked for", async () => {
     expect((await runHandoff(exampleInput(), deps(fakeModel(answer(FULL_DOCUMENT)).complete))).model).toBe("gpt-4.1-mini-2025-04-14");
-    expect((await runHandoff(exampleInput(), deps(fakeModel(answer(FULL_DOCUMENT, { model: undefined })).complete))).model).toBe("gpt-4.1-mini");
+    expect((await runHandoff(exampleInput(), deps(fakeModel(answer(FULL_DOCUMENT, { model: undefined })).complete))).model).toBe(
+      "gpt-4.1-mini",
+    );
   });
 });

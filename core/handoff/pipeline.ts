@@ -101,7 +101,13 @@ export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
 }
 
 function guardFor(input: HandoffInput): SecretsGuard {
-  return createSecretsGuard({ context: input.analysis.context, focus: input.focus, systemPrompt: input.systemPrompt, redact: input.redact, withheld: input.withheld });
+  return createSecretsGuard({
+    context: input.analysis.context,
+    focus: input.focus,
+    systemPrompt: input.systemPrompt,
+    redact: input.redact,
+    withheld: input.withheld,
+  });
 }
 
 function profileOf(input: HandoffInput): ProviderProfile {
@@ -130,14 +136,31 @@ function withholdModel(model: RestoredModel, withhold: (text: string) => string)
 }
 
 function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
-  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, { constraints: userConstraints(notes), sourceIsStream: input.sourceIsStream });
+  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, {
+    constraints: userConstraints(notes),
+    sourceIsStream: input.sourceIsStream,
+  });
   return appendSessionFacts(document, facts);
 }
 
 /** The offline engine's document, in the shape the model engine returns. */
 function writeOffline(input: HandoffInput, notes: OfflineNotes): EngineResult {
-  const document = writeOfflineDocument({ context: input.analysis.context, facts: input.analysis.facts, focus: input.focus, cwd: input.session.header.cwd, notes });
-  return { document, usage: { inputTokens: 0, outputTokens: 0 }, answeredBy: OFFLINE_MODEL, finishReason: "stop", requests: 0, warnings: [], condensed: null };
+  const document = writeOfflineDocument({
+    context: input.analysis.context,
+    facts: input.analysis.facts,
+    focus: input.focus,
+    cwd: input.session.header.cwd,
+    notes,
+  });
+  return {
+    document,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    answeredBy: OFFLINE_MODEL,
+    finishReason: "stop",
+    requests: 0,
+    warnings: [],
+    condensed: null,
+  };
 }
 
 function withheldOrNot(text: string | undefined, guard: SecretsGuard): string | undefined {
@@ -220,7 +243,11 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     cwd: header.cwd,
     parentSession: input.sourceIsStream ? undefined : input.sourcePath,
     model: target.name === source.name ? restore : modelForAnotherAgent(restore, source.sharedProviders),
-    source: { format: source.name, agentVersion: withheldOrNot(header.agentVersion, guard), modelProvider: withheldOrNot(header.modelProvider, guard) },
+    source: {
+      format: source.name,
+      agentVersion: withheldOrNot(header.agentVersion, guard),
+      modelProvider: withheldOrNot(header.modelProvider, guard),
+    },
   });
 
   return {

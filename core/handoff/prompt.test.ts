@@ -12,7 +12,10 @@ function expectHeadingsInOrder(text: string, headings: readonly string[]): void 
 
 describe("renderInstruction", () => {
   test("lists the six sections as headings, in spec order", () => {
-    expectHeadingsInOrder(renderInstruction(), REQUIRED_SECTIONS.map((name) => `## ${name}`));
+    expectHeadingsInOrder(
+      renderInstruction(),
+      REQUIRED_SECTIONS.map((name) => `## ${name}`),
+    );
   });
 
   test("puts Done, In Progress and Pending under Progress, before Key Decisions", () => {

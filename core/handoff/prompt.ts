@@ -1,7 +1,14 @@
 /** The words we send. Section names are fixed by the spec; the rest is ours. */
 
 /** The six top-level sections, in order. */
-export const REQUIRED_SECTIONS = ["Goal", "Constraints & Preferences", "Progress", "Key Decisions", "Critical Context", "Next Steps"] as const;
+export const REQUIRED_SECTIONS = [
+  "Goal",
+  "Constraints & Preferences",
+  "Progress",
+  "Key Decisions",
+  "Critical Context",
+  "Next Steps",
+] as const;
 
 export const DEFAULT_SYSTEM_PROMPT =
   "You write handoff documents for coding sessions. The conversation below is a session between a user and a coding assistant. " +

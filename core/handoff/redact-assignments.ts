@@ -82,11 +82,54 @@ export function assignmentKind(word: string): string {
 /** Words that, as an unquoted value, are code or configuration rather than a secret. */
 const NOT_SECRETS = new Set([
   // types and keywords (`password: string`, `token = await …`)
-  "string", "number", "boolean", "bool", "any", "unknown", "object", "never", "void", "str", "int", "bytes",
-  "null", "undefined", "none", "nil", "true", "false", "yes", "no", "on", "off",
-  "new", "await", "async", "this", "self", "function", "typeof", "const", "let", "var", "return", "optional", "required",
+  "string",
+  "number",
+  "boolean",
+  "bool",
+  "any",
+  "unknown",
+  "object",
+  "never",
+  "void",
+  "str",
+  "int",
+  "bytes",
+  "null",
+  "undefined",
+  "none",
+  "nil",
+  "true",
+  "false",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "new",
+  "await",
+  "async",
+  "this",
+  "self",
+  "function",
+  "typeof",
+  "const",
+  "let",
+  "var",
+  "return",
+  "optional",
+  "required",
   // stand-ins people write instead of a real value
-  "changeme", "change-me", "password", "secret", "token", "example", "placeholder", "redacted", "dummy", "test", "todo", "empty",
+  "changeme",
+  "change-me",
+  "password",
+  "secret",
+  "token",
+  "example",
+  "placeholder",
+  "redacted",
+  "dummy",
+  "test",
+  "todo",
+  "empty",
 ]);
 
 /** True for values that stand in for a secret rather than being one: `${TOKEN}`, `xxx`, `<your-key>`, `…`, a placeholder. */
@@ -155,7 +198,9 @@ export function readsAsName(word: string): boolean {
 
 /** A property path whose every part reads as a name (`config.db.password`, `self.token2`), not `P4ss.w0rd6`. */
 function isNamePath(value: string): boolean {
-  return PROPERTY_PATH.test(value) && value.includes(".") && value.split(/\??\./).every((part) => readsAsName(part.replace(/\d{1,3}$/, "")));
+  return (
+    PROPERTY_PATH.test(value) && value.includes(".") && value.split(/\??\./).every((part) => readsAsName(part.replace(/\d{1,3}$/, "")))
+  );
 }
 
 /** True when an unquoted value reads as code or configuration rather than a secret. */

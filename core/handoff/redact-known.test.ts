@@ -11,20 +11,63 @@ function knownIn(found: readonly string[], later: string) {
 
 describe("redactKnown: a secret found once is replaced wherever it recurs", () => {
   test.each([
-    { name: "a password value, later bare", found: ["password=Hunter2Secret!"], later: "the pass is Hunter2Secret! ok", want: "the pass is [REDACTED:password:1] ok" },
-    { name: "a URL password, later in prose", found: ["postgres://admin:S3cr3tPass@db/prod"], later: "S3cr3tPass, again", want: "[REDACTED:url-password:1], again" },
-    { name: "every occurrence, also twice on a line", found: ["token: Xk29abcdLmnop7"], later: "Xk29abcdLmnop7/Xk29abcdLmnop7", want: "[REDACTED:token:1]/[REDACTED:token:1]" },
-    { name: "a long secret inside a longer word", found: ["secret=Zq9Vx7Lm2Kp4"], later: "xxZq9Vx7Lm2Kp4yy", want: "xx[REDACTED:secret:1]yy" },
-    { name: "a short one only as a whole token", found: ["password=Hunt3r"], later: "Hunt3r Hunt3rs xHunt3r (Hunt3r)", want: "[REDACTED:password:1] Hunt3rs xHunt3r ([REDACTED:password:1])" },
-    { name: "shorter than 6 characters: left where no rule finds it", found: ["password=ab3x9"], later: "ab3x9 stays", want: "ab3x9 stays" },
-    { name: "the longest first when one contains another", found: ["password=Hunter2Secret", "token: Hunter2Secret-and-more"], later: "Hunter2Secret-and-more", want: "[REDACTED:token:1]" },
-    { name: "regex characters in a secret are literal", found: ["password=a.b*c+d(e)?"], later: "a.b*c+d(e)? and aXbbc", want: "[REDACTED:password:1] and aXbbc" },
+    {
+      name: "a password value, later bare",
+      found: ["password=Hunter2Secret!"],
+      later: "the pass is Hunter2Secret! ok",
+      want: "the pass is [REDACTED:password:1] ok",
+    },
+    {
+      name: "a URL password, later in prose",
+      found: ["postgres://admin:S3cr3tPass@db/prod"],
+      later: "S3cr3tPass, again",
+      want: "[REDACTED:url-password:1], again",
+    },
+    {
+      name: "every occurrence, also twice on a line",
+      found: ["token: Xk29abcdLmnop7"],
+      later: "Xk29abcdLmnop7/Xk29abcdLmnop7",
+      want: "[REDACTED:token:1]/[REDACTED:token:1]",
+    },
+    {
+      name: "a long secret inside a longer word",
+      found: ["secret=Zq9Vx7Lm2Kp4"],
+      later: "xxZq9Vx7Lm2Kp4yy",
+      want: "xx[REDACTED:secret:1]yy",
+    },
+    {
+      name: "a short one only as a whole token",
+      found: ["password=Hunt3r"],
+      later: "Hunt3r Hunt3rs xHunt3r (Hunt3r)",
+      want: "[REDACTED:password:1] Hunt3rs xHunt3r ([REDACTED:password:1])",
+    },
+    {
+      name: "shorter than 6 characters: left where no rule finds it",
+      found: ["password=ab3x9"],
+      later: "ab3x9 stays",
+      want: "ab3x9 stays",
+    },
+    {
+      name: "the longest first when one contains another",
+      found: ["password=Hunter2Secret", "token: Hunter2Secret-and-more"],
+      later: "Hunter2Secret-and-more",
+      want: "[REDACTED:token:1]",
+    },
+    {
+      name: "regex characters in a secret are literal",
+      found: ["password=a.b*c+d(e)?"],
+      later: "a.b*c+d(e)? and aXbbc",
+      want: "[REDACTED:password:1] and aXbbc",
+    },
   ])("$name", ({ found, later, want }) => {
     expect(knownIn(found, later).later).toBe(want);
   });
 
   test("a secret that is part of a placeholder never breaks one", () => {
-    const { found, later } = knownIn(["password=password1 here", "api_key=github-token-1"], "[REDACTED:password:1] \\[REDACTED:github-token:1\\] password1");
+    const { found, later } = knownIn(
+      ["password=password1 here", "api_key=github-token-1"],
+      "[REDACTED:password:1] \\[REDACTED:github-token:1\\] password1",
+    );
     expect(found).toEqual(["password=[REDACTED:password:1] here", "api_key=[REDACTED:api-key:1]"]);
     expect(later).toBe("[REDACTED:password:1] \\[REDACTED:github-token:1\\] [REDACTED:password:1]");
   });

@@ -96,7 +96,8 @@ export function createKnownReplacer(known: ReadonlyMap<string, string>, placehol
         continue;
       }
       i++;
-      if (i + WINDOW <= text.length) hash = (Math.imul(hash - Math.imul(text.charCodeAt(i - 1), BASE_TO_WINDOW), BASE) + text.charCodeAt(i + WINDOW - 1)) | 0;
+      if (i + WINDOW <= text.length)
+        hash = (Math.imul(hash - Math.imul(text.charCodeAt(i - 1), BASE_TO_WINDOW), BASE) + text.charCodeAt(i + WINDOW - 1)) | 0;
     }
     return from === 0 ? text : out + text.slice(from);
   };

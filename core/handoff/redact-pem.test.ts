@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "./redact.ts";
 
-const BODY = ["MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa", "Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhJk4Lz3Xc2Vb1Nm0Qw9E", "Ty9Ui8Op7As6Df5Gh=="];
+const BODY = [
+  "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa",
+  "Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhJk4Lz3Xc2Vb1Nm0Qw9E",
+  "Ty9Ui8Op7As6Df5Gh==",
+];
 const END = "-----END RSA PRIVATE KEY-----";
 
 /** [what, text, the part that is the key's tail]. */
@@ -11,7 +15,11 @@ const TAILS: [what: string, text: string, tail: string][] = [
   ["with CRLF line ends", `${BODY.join("\r\n")}\r\n${END}`, `${BODY.join("\r\n")}\r\n${END}`],
   ["inside JSON text", `{"content":"${BODY.join("\\n")}\\n${END}\\n"}`, `${BODY.join("\\n")}\\n${END}`],
   ["cut in the middle of a line", `…cut…${BODY[1]}\n${BODY[2]}\n${END}`, `${BODY[1]}\n${BODY[2]}\n${END}`],
-  ["an OpenSSH key", `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`, `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`],
+  [
+    "an OpenSSH key",
+    `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`,
+    `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`,
+  ],
 ];
 
 describe("a private key whose BEGIN line is missing", () => {

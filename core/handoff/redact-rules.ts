@@ -105,7 +105,11 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     accept: (secret) => /\d/.test(secret) || (secret.length >= 24 && /[a-z]/.test(secret) && /[A-Z]/.test(secret) && !secret.includes(".")),
   },
   // The password part of scheme://user:password@host, the user name possibly empty (redis://:pw@host).
-  { kind: "url-password", lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{0,64}:", body: "[^\\s@/\"'<>]{1,128}(?=@)" },
+  {
+    kind: "url-password",
+    lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{0,64}:",
+    body: "[^\\s@/\"'<>]{1,128}(?=@)",
+  },
 ];
 
 /** All token rules as one alternation; rule i's secret is group `s<i>`, its kept lead `l<i>`. */
@@ -119,5 +123,5 @@ export const TOKEN_PATTERN = new RegExp(
  * this test costs a fraction of TOKEN_PATTERN's scan, so text without one skips it. A new rule
  * must add its literal here (the per-kind tests fail otherwise).
  */
-export const TOKEN_HINT = /-----BEGIN|sk-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|cbt|ft|soat)-|A[KS]IA|ecret|ECRET|AIza|xox|xapp-|hooks\.slack\.com|_live_|_test_|whsec_|npm_|eyJ|earer|Basic|uthorization|UTHORIZATION|:\/\//;
-
+export const TOKEN_HINT =
+  /-----BEGIN|sk-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|cbt|ft|soat)-|A[KS]IA|ecret|ECRET|AIza|xox|xapp-|hooks\.slack\.com|_live_|_test_|whsec_|npm_|eyJ|earer|Basic|uthorization|UTHORIZATION|:\/\//;

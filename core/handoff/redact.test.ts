@@ -5,8 +5,16 @@ import { createRedactor } from "./redact.ts";
 describe("createRedactor finds each kind of secret", () => {
   const cases: [kind: string, text: string, secret: string][] = [
     ["openai-key", `OPENAI_API_KEY=${OPENAI}`, OPENAI],
-    ["openai-key", "key: sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc", "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc"],
-    ["openai-key", "OPENAI_API_KEY=sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh", "sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh"],
+    [
+      "openai-key",
+      "key: sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc",
+      "sk-proj-Qm3_Xv8-Lk2Rt7Wz1Nc4Hb9Gd6Js0Pf5Ya2Ue8Ki3To7Mr1Vq4Xs9Bn6Lc",
+    ],
+    [
+      "openai-key",
+      "OPENAI_API_KEY=sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh",
+      "sk-None-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5Gh",
+    ],
     ["openai-key", "key sk-svcacct-Zx9Cv8Bn7Ml6Kj5Hg4Fd3S in it", "sk-svcacct-Zx9Cv8Bn7Ml6Kj5Hg4Fd3S"],
     ["openai-key", "deepseek sk-8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c", "sk-8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"],
     [
@@ -16,7 +24,11 @@ describe("createRedactor finds each kind of secret", () => {
     ],
     ["github-token", 'JSON text {"a":"x\\nghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"}', "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"],
     ["aws-access-key-id", '"x\\tAKIAQ3VX7LM2RT5ZW4NB"', "AKIAQ3VX7LM2RT5ZW4NB"],
-    ["anthropic-key", "use sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA now", "sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA"],
+    [
+      "anthropic-key",
+      "use sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA now",
+      "sk-ant-api03-Zx9_Cv8-Bn7Ml6Kj5Hg4Fd3Sa2Qw1Er0Ty9Ui8Op7As6Df5GhAA",
+    ],
     ["github-token", `git clone https://x:${GITHUB}@github.com/o/r`, GITHUB],
     ["github-token", "gho_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue", "gho_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"],
     ["github-token", "(ghu_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue)", "ghu_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue"],
@@ -34,8 +46,16 @@ describe("createRedactor finds each kind of secret", () => {
     ["aws-secret-key", "AWS_SECRET_ACCESS_KEY=q8Vz2Lk7Xm3Rt9Wc1Nb4Hd6Gf0Js5Ya8Pe2Ui/+o", "q8Vz2Lk7Xm3Rt9Wc1Nb4Hd6Gf0Js5Ya8Pe2Ui/+o"],
     ["aws-secret-key", '{"SecretAccessKey": "q8Vz2Lk7Xm3Rt9Wc1Nb4Hd6Gf0Js5Ya8Pe2Ui7To"}', "q8Vz2Lk7Xm3Rt9Wc1Nb4Hd6Gf0Js5Ya8Pe2Ui7To"],
     ["google-api-key", "?key=AIzaSyB3x9Lk2_Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf-Q&q=1", "AIzaSyB3x9Lk2_Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf-Q"],
-    ["slack-token", "SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2", "xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2"],
-    ["slack-webhook", "POST https://hooks.slack.com/services/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 ok", "https://hooks.slack.com/services/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"],
+    [
+      "slack-token",
+      "SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2",
+      "xoxb-123456789012-1234567890123-Zx9Cv8Bn7Ml6Kj5Hg4Fd3Sa2",
+    ],
+    [
+      "slack-webhook",
+      "POST https://hooks.slack.com/services/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 ok",
+      "https://hooks.slack.com/services/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",
+    ],
     ["stripe-key", "Stripe.apiKey = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"],
     ["stripe-key", "sk_test_51Hx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf", "sk_test_51Hx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf"],
     ["stripe-key", "rk_live_51Hx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf", "rk_live_51Hx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5Pf"],
@@ -126,7 +146,7 @@ describe("createRedactor leaves ordinary code and text alone", () => {
     "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     "The password policy requires: twelve characters.",
     'const header = "-----BEGIN PRIVATE KEY-----";',
-    "WWW-Authenticate: Basic realm=\"api\"",
+    'WWW-Authenticate: Basic realm="api"',
     "see sk-learn docs and task-runner-skeleton-component-name",
     "class sk-button-primary-large-variant-outline",
     "if token == expected_token:",

@@ -1,4 +1,13 @@
-import { ASSIGNMENT_HINT, ASSIGNMENT_PATTERN, assignmentKind, bareValueLength, isPlaceholderValue, looksLikeCode, secretKeyKind, separationOf } from "./redact-assignments.ts";
+import {
+  ASSIGNMENT_HINT,
+  ASSIGNMENT_PATTERN,
+  assignmentKind,
+  bareValueLength,
+  isPlaceholderValue,
+  looksLikeCode,
+  secretKeyKind,
+  separationOf,
+} from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";

@@ -17,7 +17,8 @@ async function secretsContext(): Promise<ContextMessage[]> {
   return analyzeBranch(session).context;
 }
 
-const requestFor = (context: readonly ContextMessage[]): ChatRequest => buildRequest({ model: "m", systemPrompt: "sys", context, instruction: "write it" });
+const requestFor = (context: readonly ContextMessage[]): ChatRequest =>
+  buildRequest({ model: "m", systemPrompt: "sys", context, instruction: "write it" });
 
 describe("the secrets guard", () => {
   test("a request built from the outgoing input carries no planted secret, and keeps its shape", async () => {
@@ -51,7 +52,10 @@ describe("the secrets guard", () => {
       // A model that writes a secret it was never shown, and an endpoint that echoes the key.
       return { text: `## Critical Context\n${first?.value} and ${key}`, finishReason: "stop", usage: undefined, model: undefined };
     });
-    const completion = await complete(requestFor([{ role: "user", kind: "user", content: [{ type: "text", text: `use ${key}` }], entryId: "u" }]), {});
+    const completion = await complete(
+      requestFor([{ role: "user", kind: "user", content: [{ type: "text", text: `use ${key}` }], entryId: "u" }]),
+      {},
+    );
     expect(seen).toContain("use [withheld]");
     expect(seen).not.toContain(key);
     expect(completion.text).toBe(`## Critical Context\n[REDACTED:${first?.kind}:1] and [withheld]`);
@@ -81,7 +85,12 @@ function toolCallContext(): ContextMessage[] {
     {
       role: "assistant",
       content: [
-        { type: "toolCall", id: CALL_ID, name: "write", arguments: { path: ".env", content: `${PROVIDER_TOKENS.join("\n")}\n`, db: { password: "hashed" } } },
+        {
+          type: "toolCall",
+          id: CALL_ID,
+          name: "write",
+          arguments: { path: ".env", content: `${PROVIDER_TOKENS.join("\n")}\n`, db: { password: "hashed" } },
+        },
         { type: "toolCall", id: "call_2", name: TOOL_NAME, arguments: {} },
       ],
       provider: "openai",
@@ -89,8 +98,22 @@ function toolCallContext(): ContextMessage[] {
       stopReason: "toolUse",
       entryId: "a1",
     },
-    { role: "toolResult", toolCallId: CALL_ID, toolName: "write", content: [{ type: "text", text: "written" }], isError: false, entryId: "r1" },
-    { role: "toolResult", toolCallId: "call_2", toolName: TOOL_NAME, content: [{ type: "text", text: "ok" }], isError: false, entryId: "r2" },
+    {
+      role: "toolResult",
+      toolCallId: CALL_ID,
+      toolName: "write",
+      content: [{ type: "text", text: "written" }],
+      isError: false,
+      entryId: "r1",
+    },
+    {
+      role: "toolResult",
+      toolCallId: "call_2",
+      toolName: TOOL_NAME,
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+      entryId: "r2",
+    },
   ];
 }
 
@@ -118,7 +141,11 @@ describe("tool calls", () => {
     for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(calls.map((c) => c.function.name)).toEqual(["write", "_REDACTED_github-token_2_"]);
     // Arguments stay valid JSON with their structure.
-    expect(JSON.parse(calls[0]?.function.arguments ?? "")).toEqual({ path: ".env", content: expect.stringContaining("[REDACTED:openai-key:1]\n[REDACTED:anthropic-key:1]\n"), db: { password: "[REDACTED:password:1]" } });
+    expect(JSON.parse(calls[0]?.function.arguments ?? "")).toEqual({
+      path: ".env",
+      content: expect.stringContaining("[REDACTED:openai-key:1]\n[REDACTED:anthropic-key:1]\n"),
+      db: { password: "[REDACTED:password:1]" },
+    });
   });
 });
 
@@ -130,13 +157,31 @@ describe("every value under a secret's key, whatever its type and depth", () => 
     ["an object", { secret: { value: "Hunter2isMyPass9" } }, ["Hunter2isMyPass9"]],
     ["an object in an array in an object", { auth_token: { list: [{ v: "Tk5Deep77x" }, 31415926] } }, ["Tk5Deep77x", "31415926"]],
     ["a number in an array", { pin: 1, passwords: [7, 1234567] }, ["1234567"]],
-    ["the attacker's three together", { password: 48213975, api_key: ["Hunter2isMyPass8"], secret: { value: "Hunter2isMyPass9" } }, ["48213975", "Hunter2isMyPass8", "Hunter2isMyPass9"]],
+    [
+      "the attacker's three together",
+      { password: 48213975, api_key: ["Hunter2isMyPass8"], secret: { value: "Hunter2isMyPass9" } },
+      ["48213975", "Hunter2isMyPass8", "Hunter2isMyPass9"],
+    ],
   ];
 
   const contextWith = (args: Record<string, unknown>): ContextMessage[] => [
     { role: "user", kind: "user", content: [{ type: "text", text: "configure it" }], entryId: "u1" },
-    { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "configure", arguments: args }], provider: "openai", model: "gpt-5", stopReason: "toolUse", entryId: "a1" },
-    { role: "toolResult", toolCallId: "c1", toolName: "configure", content: [{ type: "text", text: "done" }], isError: false, entryId: "r1" },
+    {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "c1", name: "configure", arguments: args }],
+      provider: "openai",
+      model: "gpt-5",
+      stopReason: "toolUse",
+      entryId: "a1",
+    },
+    {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "configure",
+      content: [{ type: "text", text: "done" }],
+      isError: false,
+      entryId: "r1",
+    },
   ];
 
   test.each(CASES)("%s: not sent, and back in the document", (_name, args, secrets) => {

@@ -96,7 +96,8 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
 
   function prepare(): OutgoingInput {
     if (outgoing) return outgoing;
-    if (input.redact !== false) redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
+    if (input.redact !== false)
+      redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
     const found = mapInput(textMap(redactor, withhold));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).

@@ -40,7 +40,9 @@ export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unkn
 
 function mapUserBlocks(blocks: readonly UserBlock[], map: TextMap): UserBlock[] {
   // Image bytes are not text a secret scanner should read (and base64 makes false matches).
-  return blocks.map((b): UserBlock => (b.type === "text" ? { type: "text", text: map.text(b.text) } : { ...b, mimeType: map.text(b.mimeType) }));
+  return blocks.map(
+    (b): UserBlock => (b.type === "text" ? { type: "text", text: map.text(b.text) } : { ...b, mimeType: map.text(b.mimeType) }),
+  );
 }
 
 function mapAssistantBlocks(blocks: readonly AssistantBlock[], map: TextMap): AssistantBlock[] {
@@ -69,7 +71,11 @@ function mapMessageText(message: ContextMessage, map: TextMap): ContextMessage {
 }
 
 function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentPart[] {
-  return parts.map((part) => (part.type === "text" ? { type: "text", text: map.text(part.text) } : { type: "image_url", image_url: { url: map.opaque(part.image_url.url) } }));
+  return parts.map((part) =>
+    part.type === "text"
+      ? { type: "text", text: map.text(part.text) }
+      : { type: "image_url", image_url: { url: map.opaque(part.image_url.url) } },
+  );
 }
 
 function mapArguments(json: string, map: TextMap): string {
@@ -108,7 +114,10 @@ function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
 export function mapRequestText(request: ChatRequest, map: TextMap): ChatRequest {
   const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages: request.messages.map((m) => mapMessage(m, map)) };
   if (request.tools) {
-    mapped.tools = request.tools.map((tool) => ({ ...tool, function: { ...tool.function, name: chatToolName(map.text(tool.function.name)), description: map.text(tool.function.description) } }));
+    mapped.tools = request.tools.map((tool) => ({
+      ...tool,
+      function: { ...tool.function, name: chatToolName(map.text(tool.function.name)), description: map.text(tool.function.description) },
+    }));
   }
   return mapped;
 }

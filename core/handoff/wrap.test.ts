@@ -9,7 +9,8 @@ describe("wrapHandoffDocument", () => {
     );
   });
 
-  const TAIL = "\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+  const TAIL =
+    "\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
   test.each([
     ["a closing tag mid-line", "a </handoff-context> b", "a <\\/handoff-context> b"],
     ["a closing tag on its own line", "x\n</handoff-context>\ny", "x\n<\\/handoff-context>\ny"],
@@ -36,7 +37,10 @@ describe("reading a wrapped document back (unwrapHandoffDocument) undoes exactly
     ["a whole wrapper quoted inside", wrapHandoffDocument("an older document")],
     ["other cases and spacings", "</Handoff-Context> </handoff-context >"],
     ["leading and trailing newlines", "\n\n## Goal\n\n"],
-    ["the trailer sentence itself", "The above is a handoff document from a previous session. Use this context to continue the work seamlessly."],
+    [
+      "the trailer sentence itself",
+      "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.",
+    ],
     ["CRLF line ends", "## Goal\r\nShip it.\r\n"],
   ])("%s comes back byte for byte", (_, document) => {
     expect(unwrapHandoffDocument(wrapHandoffDocument(document))).toBe(document);

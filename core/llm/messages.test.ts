@@ -30,26 +30,60 @@ const call = (id: string, name: string, args: unknown = {}): AssistantBlock => (
 
 describe("toChatMessages", () => {
   test.each<[string, ContextMessage, ChatMessage]>([
-    ["a text-only user turn as a string, blocks joined with newlines", user([text("one"), text("two")]), { role: "user", content: "one\ntwo" }],
+    [
+      "a text-only user turn as a string, blocks joined with newlines",
+      user([text("one"), text("two")]),
+      { role: "user", content: "one\ntwo" },
+    ],
     [
       "a user turn with an image as parts, the image as a data URL",
       user([text("Like this:"), image]),
-      { role: "user", content: [{ type: "text", text: "Like this:" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Like this:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
     ],
-    ["a summary wrapper as a user turn", { role: "user", kind: "compactionSummary", content: [text("<summary>s</summary>")], entryId: "c" }, { role: "user", content: "<summary>s</summary>" }],
-    ["an assistant's text without its thinking", assistant([{ type: "thinking", thinking: "hmm" }, text("Done.")]), { role: "assistant", content: "Done." }],
+    [
+      "a summary wrapper as a user turn",
+      { role: "user", kind: "compactionSummary", content: [text("<summary>s</summary>")], entryId: "c" },
+      { role: "user", content: "<summary>s</summary>" },
+    ],
+    [
+      "an assistant's text without its thinking",
+      assistant([{ type: "thinking", thinking: "hmm" }, text("Done.")]),
+      { role: "assistant", content: "Done." },
+    ],
     [
       "an assistant's tool calls with JSON arguments",
       assistant([text("Reading."), call("c1", "read", { path: "src/a.ts" })]),
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "call00001", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }] },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [{ id: "call00001", type: "function", function: { name: "read", arguments: '{"path":"src/a.ts"}' } }],
+      },
     ],
     [
       "an assistant with only tool calls with null content",
       assistant([call("c1", "bash", { command: "ls" })]),
-      { role: "assistant", content: null, tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+      },
     ],
-    ["a tool result as a tool message", result("c1", [text("3 pass"), text("0 fail")]), { role: "tool", tool_call_id: "call00001", content: "3 pass\n0 fail" }],
-    ["a tool result's image as a text note", result("c1", [text("Screenshot:"), image]), { role: "tool", tool_call_id: "call00001", content: "Screenshot:\n[image: image/png]" }],
+    [
+      "a tool result as a tool message",
+      result("c1", [text("3 pass"), text("0 fail")]),
+      { role: "tool", tool_call_id: "call00001", content: "3 pass\n0 fail" },
+    ],
+    [
+      "a tool result's image as a text note",
+      result("c1", [text("Screenshot:"), image]),
+      { role: "tool", tool_call_id: "call00001", content: "Screenshot:\n[image: image/png]" },
+    ],
     ["an empty tool result as a note", result("c1", []), { role: "tool", tool_call_id: "call00001", content: "(no output)" }],
   ])("sends %s", (_, message, expected) => {
     // A lone tool result or call is fine here: pairing is buildContext's job, tested there.
@@ -62,7 +96,12 @@ describe("toChatMessages", () => {
   });
 
   test("moves a user message that sits between a tool call and its result to after the result", () => {
-    const chat = toChatMessages([assistant([call("c1", "bash")]), user([text("by the way")]), result("c1", [text("ok")]), assistant([text("done")])]);
+    const chat = toChatMessages([
+      assistant([call("c1", "bash")]),
+      user([text("by the way")]),
+      result("c1", [text("ok")]),
+      assistant([text("done")]),
+    ]);
     expect(chat.map((m) => m.role)).toEqual(["assistant", "tool", "user", "assistant"]);
     expect(chat[2]?.content).toBe("by the way");
   });
@@ -84,7 +123,9 @@ function expectCallsAnsweredInPlace(chat: ChatMessage[]): void {
   for (const [i, message] of chat.entries()) {
     if (message.role !== "assistant" || !message.tool_calls) continue;
     const ids = message.tool_calls.map((c) => c.id);
-    const following = chat.slice(i + 1, i + 1 + ids.length).map((m) => (m.role === "tool" ? m.tool_call_id : `not a tool message: ${m.role}`));
+    const following = chat
+      .slice(i + 1, i + 1 + ids.length)
+      .map((m) => (m.role === "tool" ? m.tool_call_id : `not a tool message: ${m.role}`));
     expect(following.sort()).toEqual([...ids].sort());
   }
   const answered = chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
@@ -110,7 +151,13 @@ describe("tool call ids: exactly 9 letters and digits (Mistral refuses anything 
     const context = odd.flatMap((id, i) => [assistant([call(id, "bash")], `a${i}`), result(id, [text("ok")], `r${i}`)]);
     const chat = toChatMessages(context);
     expectCallsAnsweredInPlace(chat);
-    expect(chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toEqual(["call00001", "call00002", "call00003", "call00004", "call00005"]);
+    expect(chat.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []))).toEqual([
+      "call00001",
+      "call00002",
+      "call00003",
+      "call00004",
+      "call00005",
+    ]);
   });
 });
 

@@ -3,8 +3,9 @@ import type { ChatContentPart, ChatMessage, ChatTool } from "./types.ts";
 
 function userContent(blocks: readonly UserBlock[]): string | ChatContentPart[] {
   if (blocks.every((b) => b.type === "text")) return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-  return blocks.map((b): ChatContentPart =>
-    b.type === "text" ? { type: "text", text: b.text } : { type: "image_url", image_url: { url: `data:${b.mimeType};base64,${b.data}` } },
+  return blocks.map(
+    (b): ChatContentPart =>
+      b.type === "text" ? { type: "text", text: b.text } : { type: "image_url", image_url: { url: `data:${b.mimeType};base64,${b.data}` } },
   );
 }
 
@@ -62,7 +63,15 @@ function toChatMessage(message: ContextMessage, callId: (id: string) => string):
     case "assistant": {
       const text = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
       const calls = message.content.flatMap((b) =>
-        b.type === "toolCall" ? [{ id: callId(b.id), type: "function" as const, function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) } }] : [],
+        b.type === "toolCall"
+          ? [
+              {
+                id: callId(b.id),
+                type: "function" as const,
+                function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) },
+              },
+            ]
+          : [],
       );
       return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
     }

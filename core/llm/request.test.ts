@@ -63,7 +63,12 @@ describe("buildRequest", () => {
   });
 
   test("puts extra turns between the context and the instruction", () => {
-    const body = request({ extraMessages: [{ role: "assistant", content: "DRAFT" }, { role: "user", content: "REPAIR" }] });
+    const body = request({
+      extraMessages: [
+        { role: "assistant", content: "DRAFT" },
+        { role: "user", content: "REPAIR" },
+      ],
+    });
     expect(body.messages.slice(-4).map((m) => m.content)).toEqual(["Fixed.", "DRAFT", "REPAIR", "INSTRUCTION"]);
   });
 

@@ -5,11 +5,25 @@ import { chooseServedModel, readModelList } from "./served-models.ts";
 
 describe("readModelList: the ids in a GET /models answer", () => {
   test.each<[string, unknown, string[] | undefined]>([
-    ["OpenAI's list", { object: "list", data: [{ id: "a", object: "model" }, { id: "b", object: "model" }] }, ["a", "b"]],
+    [
+      "OpenAI's list",
+      {
+        object: "list",
+        data: [
+          { id: "a", object: "model" },
+          { id: "b", object: "model" },
+        ],
+      },
+      ["a", "b"],
+    ],
     ["Ollama with nothing pulled", { object: "list", data: null }, []],
     ["an empty list", { object: "list", data: [] }, []],
     ["llama.cpp's Ollama-style list beside OpenAI's", { models: [{ name: "x" }], object: "list", data: [{ id: "m.gguf" }] }, ["m.gguf"]],
-    ["entries without a usable id are skipped", { data: [{ id: "" }, { id: "  " }, { id: 7 }, { name: "n" }, null, "s", { id: "ok" }] }, ["ok"]],
+    [
+      "entries without a usable id are skipped",
+      { data: [{ id: "" }, { id: "  " }, { id: 7 }, { name: "n" }, null, "s", { id: "ok" }] },
+      ["ok"],
+    ],
     ["each id once", { data: [{ id: "a" }, { id: "a" }, { id: "b" }] }, ["a", "b"]],
     ["no data", { object: "list" }, undefined],
     ["data not a list", { data: { id: "a" } }, undefined],
@@ -37,14 +51,26 @@ function refusal(ids: string[], profile = PROFILES.ollama): string {
 describe("chooseServedModel: the only model, or what to do", () => {
   test.each<[string, string[], string, string]>([
     ["one", ["qwen3:8b"], "qwen3:8b", `no model given: using qwen3:8b, the only model ${WHERE} serves`],
-    ["one beside an embedding model", ["nomic-embed-text:latest", "qwen3:8b"], "qwen3:8b", `no model given: using qwen3:8b, the only model ${WHERE} serves (besides an embedding model)`],
-    ["one beside two embedding models", ["qwen/qwen3-8b", "text-embedding-nomic-embed-text-v1.5", "mxbai-embed-large"], "qwen/qwen3-8b", `no model given: using qwen/qwen3-8b, the only model ${WHERE} serves (besides 2 embedding models)`],
+    [
+      "one beside an embedding model",
+      ["nomic-embed-text:latest", "qwen3:8b"],
+      "qwen3:8b",
+      `no model given: using qwen3:8b, the only model ${WHERE} serves (besides an embedding model)`,
+    ],
+    [
+      "one beside two embedding models",
+      ["qwen/qwen3-8b", "text-embedding-nomic-embed-text-v1.5", "mxbai-embed-large"],
+      "qwen/qwen3-8b",
+      `no model given: using qwen/qwen3-8b, the only model ${WHERE} serves (besides 2 embedding models)`,
+    ],
   ])("%s", (_, ids, model, reason) => {
     expect(chooseServedModel(ids, WHERE, PROFILES.ollama)).toEqual({ model, reason });
   });
 
   test("several: a usage error listing them, embedding models left out", () => {
-    expect(refusal(["qwen3:8b", "nomic-embed-text:latest", "gemma3:4b"])).toBe(`USAGE: no model given, and ${WHERE} serves 2 models (besides an embedding model); choose one with --model: qwen3:8b, gemma3:4b`);
+    expect(refusal(["qwen3:8b", "nomic-embed-text:latest", "gemma3:4b"])).toBe(
+      `USAGE: no model given, and ${WHERE} serves 2 models (besides an embedding model); choose one with --model: qwen3:8b, gemma3:4b`,
+    );
   });
 
   test("many: the first 20, and how many more", () => {
@@ -55,13 +81,25 @@ describe("chooseServedModel: the only model, or what to do", () => {
 
   test("a very long name is cut in the message", () => {
     const long = "x".repeat(500);
-    expect(refusal([long, "b"])).toBe(`USAGE: no model given, and ${WHERE} serves 2 models; choose one with --model: ${"x".repeat(100)}…, b`);
+    expect(refusal([long, "b"])).toBe(
+      `USAGE: no model given, and ${WHERE} serves 2 models; choose one with --model: ${"x".repeat(100)}…, b`,
+    );
   });
 
   test.each<[string, keyof typeof PROFILES, string[], string]>([
     ["Ollama, nothing pulled", "ollama", [], "serves no model; pull one with `ollama pull <model>`"],
-    ["Ollama, only embedding models", "ollama", ["nomic-embed-text:latest"], "serves no model but embedding models (nomic-embed-text:latest), which cannot write a document; pull one with `ollama pull <model>`"],
-    ["LM Studio, nothing loaded", "lmstudio", [], "serves no model; load one with `lms load <model>` (download it first with `lms get <model>`)"],
+    [
+      "Ollama, only embedding models",
+      "ollama",
+      ["nomic-embed-text:latest"],
+      "serves no model but embedding models (nomic-embed-text:latest), which cannot write a document; pull one with `ollama pull <model>`",
+    ],
+    [
+      "LM Studio, nothing loaded",
+      "lmstudio",
+      [],
+      "serves no model; load one with `lms load <model>` (download it first with `lms get <model>`)",
+    ],
     ["vLLM", "vllm", [], "serves no model; vLLM serves the model it is started with (`vllm serve <model>`)"],
     ["llama.cpp", "llamacpp", [], "serves no model; llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)"],
     ["a server no profile knows", "generic", [], "serves no model; load or pull one on the server"],

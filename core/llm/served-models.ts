@@ -56,10 +56,19 @@ export interface ServedModel {
 export function chooseServedModel(ids: readonly string[], where: string, profile: ProviderProfile): ServedModel {
   const chat = ids.filter((id) => !EMBEDDING_MODEL.test(id));
   const embedding = ids.filter((id) => EMBEDDING_MODEL.test(id));
-  const besides = embedding.length === 0 ? "" : ` (besides ${embedding.length === 1 ? "an embedding model" : `${embedding.length} embedding models`})`;
+  const besides =
+    embedding.length === 0 ? "" : ` (besides ${embedding.length === 1 ? "an embedding model" : `${embedding.length} embedding models`})`;
   const [only] = chat;
-  if (only !== undefined && chat.length === 1) return { model: only, reason: `no model given: using ${shown(only)}, the only model ${where} serves${besides}` };
-  if (chat.length > 1) throw new AgentError("USAGE", `no model given, and ${where} serves ${chat.length} models${besides}; choose one with --model: ${listNames(chat)}`);
+  if (only !== undefined && chat.length === 1)
+    return { model: only, reason: `no model given: using ${shown(only)}, the only model ${where} serves${besides}` };
+  if (chat.length > 1)
+    throw new AgentError(
+      "USAGE",
+      `no model given, and ${where} serves ${chat.length} models${besides}; choose one with --model: ${listNames(chat)}`,
+    );
   const onlyEmbedding = embedding.length === 0 ? "" : ` but embedding models (${listNames(embedding)}), which cannot write a document`;
-  throw new AgentError("HANDOFF_FAILED", `${where} serves no model${onlyEmbedding}; ${profile.local?.addModel ?? "load or pull one on the server"}`);
+  throw new AgentError(
+    "HANDOFF_FAILED",
+    `${where} serves no model${onlyEmbedding}; ${profile.local?.addModel ?? "load or pull one on the server"}`,
+  );
 }

@@ -9,10 +9,24 @@ describe("readDelta: the answer, and reasoning kept apart, from every provider's
     ["both fields at once", { content: "A", reasoning: "r1", reasoning_content: "r2" }, { text: "A", reasoning: "r2r1" }],
     [
       "Mistral's content parts",
-      { content: [{ type: "thinking", thinking: [{ type: "text", text: "hmm" }] }, { type: "text", text: "## Goal" }] },
+      {
+        content: [
+          { type: "thinking", thinking: [{ type: "text", text: "hmm" }] },
+          { type: "text", text: "## Goal" },
+        ],
+      },
       { text: "## Goal", reasoning: "hmm" },
     ],
-    ["an unknown part type is not text", { content: [{ type: "image", url: "x" }, { type: "text", text: "ok" }] }, { text: "ok", reasoning: "" }],
+    [
+      "an unknown part type is not text",
+      {
+        content: [
+          { type: "image", url: "x" },
+          { type: "text", text: "ok" },
+        ],
+      },
+      { text: "ok", reasoning: "" },
+    ],
     ["no delta", undefined, { text: "", reasoning: "" }],
     ["a role-only delta", { role: "assistant" }, { text: "", reasoning: "" }],
   ])("%s", (_, delta, expected) => {
@@ -22,7 +36,11 @@ describe("readDelta: the answer, and reasoning kept apart, from every provider's
 
 describe("readUsage", () => {
   test.each([
-    ["OpenAI, with reasoning tokens", { usage: { prompt_tokens: 10, completion_tokens: 50, completion_tokens_details: { reasoning_tokens: 40 } } }, { inputTokens: 10, outputTokens: 50, reasoningTokens: 40 }],
+    [
+      "OpenAI, with reasoning tokens",
+      { usage: { prompt_tokens: 10, completion_tokens: 50, completion_tokens_details: { reasoning_tokens: 40 } } },
+      { inputTokens: 10, outputTokens: 50, reasoningTokens: 40 },
+    ],
     ["no details", { usage: { prompt_tokens: 10, completion_tokens: 5 } }, { inputTokens: 10, outputTokens: 5 }],
     ["Groq's x_groq.usage", { x_groq: { usage: { prompt_tokens: 3, completion_tokens: 4 } } }, { inputTokens: 3, outputTokens: 4 }],
     ["null usage on an ordinary chunk", { usage: null }, undefined],

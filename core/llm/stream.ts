@@ -15,7 +15,8 @@ function partsText(parts: readonly unknown[]): DeltaParts {
   for (const part of parts) {
     if (!isObject(part)) continue;
     if (part.type === "text" && typeof part.text === "string") text += part.text;
-    else if (part.type === "thinking") reasoning += Array.isArray(part.thinking) ? partsText(part.thinking).text : typeof part.thinking === "string" ? part.thinking : "";
+    else if (part.type === "thinking")
+      reasoning += Array.isArray(part.thinking) ? partsText(part.thinking).text : typeof part.thinking === "string" ? part.thinking : "";
   }
   return { text, reasoning };
 }
@@ -29,7 +30,12 @@ function partsText(parts: readonly unknown[]): DeltaParts {
 export function readDelta(delta: unknown): DeltaParts {
   if (!isObject(delta)) return { text: "", reasoning: "" };
   const content = delta.content;
-  const fromContent = typeof content === "string" ? { text: content, reasoning: "" } : Array.isArray(content) ? partsText(content) : { text: "", reasoning: "" };
+  const fromContent =
+    typeof content === "string"
+      ? { text: content, reasoning: "" }
+      : Array.isArray(content)
+        ? partsText(content)
+        : { text: "", reasoning: "" };
   const fields = [delta.reasoning_content, delta.reasoning].filter((r): r is string => typeof r === "string").join("");
   return { text: fromContent.text, reasoning: fromContent.reasoning + fields };
 }
@@ -45,7 +51,11 @@ function count(value: unknown): number | undefined {
  */
 export function readUsage(chunk: unknown): TokenUsage | undefined {
   if (!isObject(chunk)) return undefined;
-  const usage = isObject(chunk.usage) ? chunk.usage : isObject(chunk.x_groq) && isObject(chunk.x_groq.usage) ? chunk.x_groq.usage : undefined;
+  const usage = isObject(chunk.usage)
+    ? chunk.usage
+    : isObject(chunk.x_groq) && isObject(chunk.x_groq.usage)
+      ? chunk.x_groq.usage
+      : undefined;
   if (!usage) return undefined;
   const result: TokenUsage = { inputTokens: count(usage.prompt_tokens) ?? 0, outputTokens: count(usage.completion_tokens) ?? 0 };
   const details = usage.completion_tokens_details;

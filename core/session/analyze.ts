@@ -48,14 +48,18 @@ export function describeSessionProblems(session: Session, analysis: BranchAnalys
     const lines = session.problems.map((p) => p.line);
     const shown = lines.slice(0, 10).join(", ") + (lines.length > 10 ? ` and ${lines.length - 10} more` : "");
     const first = session.problems[0];
-    warnings.push(`skipped ${lines.length} unusable line${lines.length === 1 ? "" : "s"}: ${shown}${first ? ` (line ${first.line}: ${first.reason})` : ""}`);
+    warnings.push(
+      `skipped ${lines.length} unusable line${lines.length === 1 ? "" : "s"}: ${shown}${first ? ` (line ${first.line}: ${first.reason})` : ""}`,
+    );
   }
   if (analysis.tree.duplicateIds.length > 0) {
     warnings.push(`entry ids used more than once (the later entry wins): ${analysis.tree.duplicateIds.slice(0, 5).join(", ")}`);
   }
   const { danglingParent, cycleAt } = analysis.branch;
   if (danglingParent) {
-    warnings.push(`entry ${danglingParent.entryId} names a parent ${danglingParent.parentId} that is not in the file; the branch starts there`);
+    warnings.push(
+      `entry ${danglingParent.entryId} names a parent ${danglingParent.parentId} that is not in the file; the branch starts there`,
+    );
   }
   if (cycleAt) warnings.push(`the parent chain loops back to entry ${cycleAt}; the branch was cut there`);
   for (const type of session.unknownTypes) warnings.push(`unknown entry type "${type}" kept and ignored`);

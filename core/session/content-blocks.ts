@@ -5,7 +5,11 @@ import { isObject, type JsonObject } from "../json.ts";
  * objects. `fromString` makes the blocks of a string, `fromBlock` one block of an array
  * (`undefined` leaves it out); anything in the array that is not an object is skipped.
  */
-export function readContentBlocks<B>(content: unknown, fromString: (text: string) => B[], fromBlock: (block: JsonObject) => B | undefined): B[] {
+export function readContentBlocks<B>(
+  content: unknown,
+  fromString: (text: string) => B[],
+  fromBlock: (block: JsonObject) => B | undefined,
+): B[] {
   if (typeof content === "string") return fromString(content);
   if (!Array.isArray(content)) return [];
   const blocks: B[] = [];

@@ -9,7 +9,16 @@ describe("omp entries", () => {
   const blobImage = { type: "image", data: `blob:sha256:${blobHash}`, mimeType: "image/png" };
 
   test("the context restarts after the newest reset boundary, even past a compaction", () => {
-    const entries = [ask(1), compaction("e01"), answer(3), { type: "reset_boundary" }, ask(5), { type: "reset_boundary" }, ask(7), answer(8)];
+    const entries = [
+      ask(1),
+      compaction("e01"),
+      answer(3),
+      { type: "reset_boundary" },
+      ask(5),
+      { type: "reset_boundary" },
+      ask(7),
+      answer(8),
+    ];
     expect(shapeOf(entries)).toEqual(["e07:user", "e08:assistant"]);
   });
 
@@ -24,9 +33,13 @@ describe("omp entries", () => {
   });
 
   test("a python run is wrapped like a shell run", () => {
-    const [python] = contextOf([message({ role: "pythonExecution", code: "print(2)", output: "2\n", exitCode: 1, cancelled: false, truncated: false })]);
+    const [python] = contextOf([
+      message({ role: "pythonExecution", code: "print(2)", output: "2\n", exitCode: 1, cancelled: false, truncated: false }),
+    ]);
     expect(python).toMatchObject({ role: "user", kind: "pythonExecution" });
-    expect(textOf(python)).toBe("The user ran this Python code themselves:\n\n```python\nprint(2)\n```\n\nOutput:\n```\n2\n```\n\nExit code: 1");
+    expect(textOf(python)).toBe(
+      "The user ran this Python code themselves:\n\n```python\nprint(2)\n```\n\nOutput:\n```\n2\n```\n\nExit code: 1",
+    );
   });
 
   test("a file mention lists each file with its content, or says it was not recorded", () => {

@@ -8,7 +8,12 @@ describe("rule 3: what is removed so a request is never rejected", () => {
   test.each([
     {
       name: "an aborted turn and the results of its calls",
-      entries: [ask(1), assistant(2, [text("t"), call("c1", "bash", { command: "x" })], "aborted"), toolResult(3, "c1", "bash", "aborted"), ask(4)],
+      entries: [
+        ask(1),
+        assistant(2, [text("t"), call("c1", "bash", { command: "x" })], "aborted"),
+        toolResult(3, "c1", "bash", "aborted"),
+        ask(4),
+      ],
       expected: ["e01:user", "e04:user"],
     },
     {
@@ -18,7 +23,11 @@ describe("rule 3: what is removed so a request is never rejected", () => {
     },
     {
       name: "a tool call without a result (the text around it stays)",
-      entries: [ask(1), assistant(2, [text("t"), call("c1", "read", { path: "a" }), call("c2", "read", { path: "b" })], "toolUse"), toolResult(3, "c1", "read", "A")],
+      entries: [
+        ask(1),
+        assistant(2, [text("t"), call("c1", "read", { path: "a" }), call("c2", "read", { path: "b" })], "toolUse"),
+        toolResult(3, "c1", "read", "A"),
+      ],
       expected: ["e01:user", "e02:assistant", "e03:toolResult"],
     },
     {
@@ -33,12 +42,22 @@ describe("rule 3: what is removed so a request is never rejected", () => {
     },
     {
       name: "a result before its call",
-      entries: [ask(1), toolResult(2, "c1", "read", "early"), assistant(3, [text("t"), call("c1", "read", { path: "a" })], "toolUse"), toolResult(4, "c1", "read", "A")],
+      entries: [
+        ask(1),
+        toolResult(2, "c1", "read", "early"),
+        assistant(3, [text("t"), call("c1", "read", { path: "a" })], "toolUse"),
+        toolResult(4, "c1", "read", "A"),
+      ],
       expected: ["e01:user", "e03:assistant", "e04:toolResult"],
     },
     {
       name: "a second result for the same call",
-      entries: [ask(1), assistant(2, [call("c1", "read", { path: "a" })], "toolUse"), toolResult(3, "c1", "read", "A"), toolResult(4, "c1", "read", "again")],
+      entries: [
+        ask(1),
+        assistant(2, [call("c1", "read", { path: "a" })], "toolUse"),
+        toolResult(3, "c1", "read", "A"),
+        toolResult(4, "c1", "read", "again"),
+      ],
       expected: ["e01:user", "e02:assistant", "e03:toolResult"],
     },
     {
@@ -48,7 +67,13 @@ describe("rule 3: what is removed so a request is never rejected", () => {
     },
     {
       name: "calls whose results were summarised away by a compaction",
-      entries: [ask(1), assistant(2, [text("t"), call("c1", "read", { path: "a" })], "toolUse"), toolResult(3, "c1", "read", "A"), compaction("e03"), ask(5)],
+      entries: [
+        ask(1),
+        assistant(2, [text("t"), call("c1", "read", { path: "a" })], "toolUse"),
+        toolResult(3, "c1", "read", "A"),
+        compaction("e03"),
+        ask(5),
+      ],
       expected: ["e04:compactionSummary", "e05:user"],
     },
     {
@@ -68,7 +93,11 @@ describe("rule 3: what is removed so a request is never rejected", () => {
   });
 
   test("the unanswered call is removed from the assistant turn, the answered one stays", () => {
-    const context = contextOf([ask(1), assistant(2, [text("t"), call("c1", "read", { path: "a" }), call("c2", "read", { path: "b" })], "toolUse"), toolResult(3, "c1", "read", "A")]);
+    const context = contextOf([
+      ask(1),
+      assistant(2, [text("t"), call("c1", "read", { path: "a" }), call("c2", "read", { path: "b" })], "toolUse"),
+      toolResult(3, "c1", "read", "A"),
+    ]);
     expect(context[1]?.content).toEqual([text("t"), call("c1", "read", { path: "a" })]);
   });
 

@@ -8,7 +8,9 @@ describe("rule 4: wrappers", () => {
   test("a compaction summary is a user-side message with a preface and the text in <summary>", () => {
     const [summary] = contextOf([ask(1), compaction("e01", "We fixed the bug.")]);
     expect(summary?.role).toBe("user");
-    expect(textOf(summary)).toBe("Earlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe fixed the bug.\n</summary>");
+    expect(textOf(summary)).toBe(
+      "Earlier parts of this conversation were condensed into this summary:\n\n<summary>\nWe fixed the bug.\n</summary>",
+    );
   });
 
   test("a branch summary says it comes from another branch", () => {
@@ -62,7 +64,8 @@ describe("rule 4: wrappers", () => {
     {
       name: "a cancelled, truncated command",
       run: message({ role: "bashExecution", command: "find /", output: "/bin\n", exitCode: 130, cancelled: true, truncated: true }),
-      expected: "The user ran this shell command themselves:\n\n```sh\nfind /\n```\n\nOutput:\n```\n/bin\n```\n\n(The output was truncated.)\n\n(The user cancelled it before it finished.)",
+      expected:
+        "The user ran this shell command themselves:\n\n```sh\nfind /\n```\n\nOutput:\n```\n/bin\n```\n\n(The output was truncated.)\n\n(The user cancelled it before it finished.)",
     },
   ])("a user's ! run: $name", ({ run, expected }) => {
     const [wrapped] = contextOf([run]);

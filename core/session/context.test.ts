@@ -60,10 +60,26 @@ describe("rule 2: what each entry type contributes", () => {
   test.each([
     { name: "a user message", entry: ask(1), expected: ["e01:user"] },
     { name: "an assistant message", entry: answer(1), expected: ["e01:assistant"] },
-    { name: "a custom message (v3 role)", entry: message({ role: "custom", customType: "x", content: "c", display: true }), expected: ["e01:custom"] },
-    { name: "a custom_message entry", entry: { type: "custom_message", customType: "x", content: "c", display: true }, expected: ["e01:custom"] },
-    { name: "a custom_message with display false (hidden in the UI, still sent)", entry: { type: "custom_message", customType: "x", content: [text("c")], display: false }, expected: ["e01:custom"] },
-    { name: "a branch summary", entry: { type: "branch_summary", fromId: "x", summary: "went elsewhere" }, expected: ["e01:branchSummary"] },
+    {
+      name: "a custom message (v3 role)",
+      entry: message({ role: "custom", customType: "x", content: "c", display: true }),
+      expected: ["e01:custom"],
+    },
+    {
+      name: "a custom_message entry",
+      entry: { type: "custom_message", customType: "x", content: "c", display: true },
+      expected: ["e01:custom"],
+    },
+    {
+      name: "a custom_message with display false (hidden in the UI, still sent)",
+      entry: { type: "custom_message", customType: "x", content: [text("c")], display: false },
+      expected: ["e01:custom"],
+    },
+    {
+      name: "a branch summary",
+      entry: { type: "branch_summary", fromId: "x", summary: "went elsewhere" },
+      expected: ["e01:branchSummary"],
+    },
     { name: "an empty branch summary", entry: { type: "branch_summary", fromId: "x", summary: "" }, expected: [] },
     { name: "a custom entry (extension state)", entry: { type: "custom", customType: "x", data: { secret: 1 } }, expected: [] },
     { name: "a pi model change", entry: { type: "model_change", provider: "openai", modelId: "gpt-5" }, expected: [] },
@@ -81,7 +97,14 @@ describe("rule 2: what each entry type contributes", () => {
   });
 
   test("a custom message keeps its text and images", () => {
-    const [custom] = contextOf([{ type: "custom_message", customType: "x", content: [text("see"), { type: "image", data: "AAAA", mimeType: "image/jpeg" }], display: true }]);
+    const [custom] = contextOf([
+      {
+        type: "custom_message",
+        customType: "x",
+        content: [text("see"), { type: "image", data: "AAAA", mimeType: "image/jpeg" }],
+        display: true,
+      },
+    ]);
     expect(custom?.content).toEqual([text("see"), { type: "image", data: "AAAA", mimeType: "image/jpeg" }]);
   });
 });

@@ -19,7 +19,12 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
   const messages: ContextMessage[] = [];
   if (compaction) {
     const summary = stringField(compaction.data, "summary") ?? "";
-    messages.push({ role: "user", kind: "compactionSummary", content: [{ type: "text", text: wrapCompactionSummary(summary) }], entryId: compaction.id });
+    messages.push({
+      role: "user",
+      kind: "compactionSummary",
+      content: [{ type: "text", text: wrapCompactionSummary(summary) }],
+      entryId: compaction.id,
+    });
   }
   // Any other compaction (an older one inside the kept range) contributes nothing.
   for (const entry of entries) {

@@ -66,7 +66,10 @@ describe("files read and modified", () => {
     { name: "read", args: { offset: 3 }, read: [], modified: [] },
     { name: "read", args: "not an object", read: [], modified: [] },
   ])("$name with $args", ({ name, args, read, modified }) => {
-    const facts = factsOf([assistant(1, [{ type: "toolCall", id: "c1", name, arguments: args }], "toolUse"), toolResult(2, "c1", name, "ok")]);
+    const facts = factsOf([
+      assistant(1, [{ type: "toolCall", id: "c1", name, arguments: args }], "toolUse"),
+      toolResult(2, "c1", name, "ok"),
+    ]);
     expect({ read: facts.filesRead, modified: facts.filesModified }).toEqual({ read: [...read], modified: [...modified] });
   });
 
@@ -76,17 +79,65 @@ describe("files read and modified", () => {
   });
 
   test("a compaction's details keep the files of the part it summarised", () => {
-    const facts = factsOf([{ type: "compaction", summary: "S", firstKeptEntryId: "x", tokensBefore: 1, details: { readFiles: ["r.md", 7], modifiedFiles: ["m.ts"] } }]);
+    const facts = factsOf([
+      {
+        type: "compaction",
+        summary: "S",
+        firstKeptEntryId: "x",
+        tokensBefore: 1,
+        details: { readFiles: ["r.md", 7], modifiedFiles: ["m.ts"] },
+      },
+    ]);
     expect({ read: facts.filesRead, modified: facts.filesModified }).toEqual({ read: ["r.md"], modified: ["m.ts"] });
   });
 
   test.each([
-    { name: "a folder removed with rm -rf after a file in it was written", turns: [...toolTurn("write", { path: "db/migrations/001_init.sql", content: "x" }), ...toolTurn("bash", { command: "rm -rf db/migrations" }, "(no output)")], modified: [], deleted: ["db/migrations/001_init.sql"] },
-    { name: "an rm that failed deleted nothing", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), ...toolTurn("bash", { command: "rm a.ts" }, "rm: a.ts: Permission denied\n\nCommand exited with code 1", true)], modified: ["a.ts"], deleted: [] },
-    { name: "the user's own ! rm", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), bash(9, "rm a.ts", "", 0)], modified: [], deleted: ["a.ts"] },
-    { name: "git rm of a file never touched", turns: toolTurn("bash", { command: "git rm src/legacy.ts" }, "rm 'src/legacy.ts'"), modified: [], deleted: ["src/legacy.ts"] },
-    { name: "a Codex patch that deletes a file", turns: toolTurn("apply_patch", { input: "*** Begin Patch\n*** Delete File: src/old.ts\n*** Update File: src/new.ts\n*** End Patch" }), modified: ["src/new.ts"], deleted: ["src/old.ts"] },
-    { name: "a file written again after rm", turns: [...toolTurn("write", { path: "a.ts", content: "x" }), ...toolTurn("bash", { command: "rm a.ts" }), ...toolTurn("write", { path: "a.ts", content: "y" })], modified: ["a.ts"], deleted: [] },
+    {
+      name: "a folder removed with rm -rf after a file in it was written",
+      turns: [
+        ...toolTurn("write", { path: "db/migrations/001_init.sql", content: "x" }),
+        ...toolTurn("bash", { command: "rm -rf db/migrations" }, "(no output)"),
+      ],
+      modified: [],
+      deleted: ["db/migrations/001_init.sql"],
+    },
+    {
+      name: "an rm that failed deleted nothing",
+      turns: [
+        ...toolTurn("write", { path: "a.ts", content: "x" }),
+        ...toolTurn("bash", { command: "rm a.ts" }, "rm: a.ts: Permission denied\n\nCommand exited with code 1", true),
+      ],
+      modified: ["a.ts"],
+      deleted: [],
+    },
+    {
+      name: "the user's own ! rm",
+      turns: [...toolTurn("write", { path: "a.ts", content: "x" }), bash(9, "rm a.ts", "", 0)],
+      modified: [],
+      deleted: ["a.ts"],
+    },
+    {
+      name: "git rm of a file never touched",
+      turns: toolTurn("bash", { command: "git rm src/legacy.ts" }, "rm 'src/legacy.ts'"),
+      modified: [],
+      deleted: ["src/legacy.ts"],
+    },
+    {
+      name: "a Codex patch that deletes a file",
+      turns: toolTurn("apply_patch", { input: "*** Begin Patch\n*** Delete File: src/old.ts\n*** Update File: src/new.ts\n*** End Patch" }),
+      modified: ["src/new.ts"],
+      deleted: ["src/old.ts"],
+    },
+    {
+      name: "a file written again after rm",
+      turns: [
+        ...toolTurn("write", { path: "a.ts", content: "x" }),
+        ...toolTurn("bash", { command: "rm a.ts" }),
+        ...toolTurn("write", { path: "a.ts", content: "y" }),
+      ],
+      modified: ["a.ts"],
+      deleted: [],
+    },
   ])("deleted files: $name", ({ turns, modified, deleted }) => {
     const facts = factsOf(turns);
     expect({ modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({ modified: [...modified], deleted: [...deleted] });
@@ -94,7 +145,11 @@ describe("files read and modified", () => {
 
   test("an edit in an aborted turn never ran, so it modified nothing", () => {
     const facts = factsOf([
-      assistant(1, [call("c1", "edit", { path: "x.ts", oldText: "a", newText: "b" }), call("c2", "bash", { command: "rm -rf dist" })], "aborted"),
+      assistant(
+        1,
+        [call("c1", "edit", { path: "x.ts", oldText: "a", newText: "b" }), call("c2", "bash", { command: "rm -rf dist" })],
+        "aborted",
+      ),
       toolResult(2, "c1", "edit", "Operation aborted", true),
     ]);
     expect(facts.filesModified).toEqual([]);
@@ -107,27 +162,49 @@ describe("commands and their exit codes", () => {
     { name: "a passing tool run: 0", result: "12 passing", isError: false, exitCode: 0, failed: false },
     { name: "pi's failure note: its code", result: "1 failing\n\nCommand exited with code 2", isError: true, exitCode: 2, failed: true },
     { name: "an exit code mentioned in a result: that code", result: "done (exit code: 0)", isError: false, exitCode: 0, failed: false },
-    { name: "an error without a code: none, and not counted as failed", result: "Command timed out", isError: true, exitCode: null, failed: false },
+    {
+      name: "an error without a code: none, and not counted as failed",
+      result: "Command timed out",
+      isError: true,
+      exitCode: null,
+      failed: false,
+    },
   ])("$name", ({ result, isError, exitCode, failed }) => {
-    expect(factsOf(toolTurn("bash", { command: "npm test" }, result, isError)).commands).toEqual([{ command: "npm test", exitCode, by: "tool", failed }]);
+    expect(factsOf(toolTurn("bash", { command: "npm test" }, result, isError)).commands).toEqual([
+      { command: "npm test", exitCode, by: "tool", failed },
+    ]);
   });
 
   test("a tool call that never got a result has no exit code", () => {
-    expect(factsOf([assistant(1, [call("c1", "bash", { command: "sleep 99" })], "toolUse")]).commands).toEqual([{ command: "sleep 99", exitCode: null, by: "tool", failed: false }]);
+    expect(factsOf([assistant(1, [call("c1", "bash", { command: "sleep 99" })], "toolUse")]).commands).toEqual([
+      { command: "sleep 99", exitCode: null, by: "tool", failed: false },
+    ]);
   });
 
   test.each([
     { name: "a ! run", run: bash(1, "make", "ok", 0), expected: [{ command: "make", exitCode: 0, by: "user", failed: false }] },
     { name: "a failing ! run", run: bash(1, "make", "err", 3), expected: [{ command: "make", exitCode: 3, by: "user", failed: true }] },
-    { name: "a ! pipeline whose output shows the build failed", run: bash(1, "make 2>&1 | tail -3", "main.c:3:1: error: expected ';'", 0), expected: [{ command: "make 2>&1 | tail -3", exitCode: 0, by: "user", failed: true }] },
-    { name: "a cancelled ! run", run: message({ role: "bashExecution", command: "make", output: "", exitCode: 130, cancelled: true }), expected: [{ command: "make", exitCode: null, by: "user", failed: false }] },
+    {
+      name: "a ! pipeline whose output shows the build failed",
+      run: bash(1, "make 2>&1 | tail -3", "main.c:3:1: error: expected ';'", 0),
+      expected: [{ command: "make 2>&1 | tail -3", exitCode: 0, by: "user", failed: true }],
+    },
+    {
+      name: "a cancelled ! run",
+      run: message({ role: "bashExecution", command: "make", output: "", exitCode: 130, cancelled: true }),
+      expected: [{ command: "make", exitCode: null, by: "user", failed: false }],
+    },
     { name: "a private !! run", run: bash(1, "cat .env", "SECRET=1", 0, true), expected: [] },
   ])("$name", ({ run, expected }) => {
     expect(factsOf([run]).commands).toEqual([...expected]);
   });
 
   test("commands keep their order and repeats", () => {
-    const facts = factsOf([...toolTurn("bash", { command: "npm test" }), bash(3, "git diff", "", 0), ...toolTurn("bash", { command: "npm test" })]);
+    const facts = factsOf([
+      ...toolTurn("bash", { command: "npm test" }),
+      bash(3, "git diff", "", 0),
+      ...toolTurn("bash", { command: "npm test" }),
+    ]);
     expect(facts.commands.map((c) => c.command)).toEqual(["npm test", "git diff", "npm test"]);
   });
 });
@@ -144,7 +221,11 @@ describe("models", () => {
     },
     {
       name: "the same model twice, and a second one",
-      entries: [{ type: "model_change", provider: "a", modelId: "m" }, assistant(1, [text("x")], "stop", "a/m"), assistant(2, [text("y")], "stop", "b/n")],
+      entries: [
+        { type: "model_change", provider: "a", modelId: "m" },
+        assistant(1, [text("x")], "stop", "a/m"),
+        assistant(2, [text("y")], "stop", "b/n"),
+      ],
       models: ["a/m", "b/n"],
     },
   ])("$name", ({ entries, models }) => {
@@ -157,10 +238,18 @@ describe("the last real user request", () => {
 
   test.each([
     { name: "the newest user message", entries: [user(1, "first"), user(2, "second")], expected: "second" },
-    { name: "text blocks joined", entries: [user(1, [text("a"), { type: "image", data: "x", mimeType: "image/png" }, text("b")])], expected: "a\nb" },
+    {
+      name: "text blocks joined",
+      entries: [user(1, [text("a"), { type: "image", data: "x", mimeType: "image/png" }, text("b")])],
+      expected: "a\nb",
+    },
     { name: "a recorded handoff instruction is skipped", entries: [user(1, "do the thing"), user(2, handoff)], expected: "do the thing" },
     { name: "a blank message is skipped", entries: [user(1, "do the thing"), user(2, "  ")], expected: "do the thing" },
-    { name: "a developer message is not the user's", entries: [user(1, "mine"), message({ role: "developer", content: "harness" })], expected: "mine" },
+    {
+      name: "a developer message is not the user's",
+      entries: [user(1, "mine"), message({ role: "developer", content: "harness" })],
+      expected: "mine",
+    },
     { name: "no user message at all", entries: [assistant(1, [text("hello")])], expected: undefined },
   ])("$name", ({ entries, expected }) => {
     expect(factsOf(entries).lastUserRequest).toBe(expected);
@@ -188,8 +277,14 @@ describe("reading tool calls and results (shared with the offline engine)", () =
   });
 
   test.each([
-    [{ path: "a.ts", oldText: "config.srv.port", newText: "config.server.port" }, { from: "config.srv.port", to: "config.server.port" }],
-    [{ file_path: "a.ts", old_string: " a ", new_string: "b" }, { from: "a", to: "b" }],
+    [
+      { path: "a.ts", oldText: "config.srv.port", newText: "config.server.port" },
+      { from: "config.srv.port", to: "config.server.port" },
+    ],
+    [
+      { file_path: "a.ts", old_string: " a ", new_string: "b" },
+      { from: "a", to: "b" },
+    ],
     [{ path: "a.ts", oldText: "one\ntwo", newText: "x" }, undefined],
     [{ path: "a.ts", oldText: "x".repeat(81), newText: "y" }, undefined],
     [{ path: "a.ts", oldText: "", newText: "y" }, undefined],
@@ -209,7 +304,11 @@ describe("reading tool calls and results (shared with the offline engine)", () =
     ["all good", false, 0],
     ["boom", true, null],
     // Codex: unified exec states it before the output; older versions answered with JSON.
-    ["Chunk ID: 1a\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nexit code 0 in a log\n", false, 1],
+    [
+      "Chunk ID: 1a\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nexit code 0 in a log\n",
+      false,
+      1,
+    ],
     ['{"output":"1 failed\\n","metadata":{"exit_code":2,"duration_seconds":1.5}}', false, 2],
     ['{"output":"says exit code 7","metadata":{"exit_code":0}}', false, 0],
     ['{"output":"no metadata"}', false, 0],
@@ -243,14 +342,56 @@ describe("which tools run commands, read and write files: one table for every fo
     { agent: "Claude Code", name: "NotebookEdit", args: { notebook_path: "n.ipynb" }, commands: [], read: [], modified: ["n.ipynb"] },
     { agent: "Codex", name: "exec_command", args: { cmd: "cargo test" }, commands: ["cargo test"], read: [], modified: [] },
     { agent: "Codex", name: "exec_command", args: '{"cmd":"cargo build"}', commands: ["cargo build"], read: [], modified: [] },
-    { agent: "Codex (older)", name: "shell", args: { command: ["bash", "-lc", "npm run lint"] }, commands: ["npm run lint"], read: [], modified: [] },
-    { agent: "Codex (older)", name: "shell", args: { command: ["ls", "-la", "my dir"] }, commands: ["ls -la 'my dir'"], read: [], modified: [] },
-    { agent: "Codex", name: "local_shell_call", args: { action: { command: ["git", "status"] } }, commands: ["git status"], read: [], modified: [] },
-    { agent: "Codex (its reader)", name: "local_shell_call", args: { type: "exec", command: ["git", "diff"] }, commands: ["git diff"], read: [], modified: [] },
-    { agent: "Codex", name: "shell_command", args: { command: "pnpm test", workdir: "/w/app" }, commands: ["pnpm test"], read: [], modified: [] },
+    {
+      agent: "Codex (older)",
+      name: "shell",
+      args: { command: ["bash", "-lc", "npm run lint"] },
+      commands: ["npm run lint"],
+      read: [],
+      modified: [],
+    },
+    {
+      agent: "Codex (older)",
+      name: "shell",
+      args: { command: ["ls", "-la", "my dir"] },
+      commands: ["ls -la 'my dir'"],
+      read: [],
+      modified: [],
+    },
+    {
+      agent: "Codex",
+      name: "local_shell_call",
+      args: { action: { command: ["git", "status"] } },
+      commands: ["git status"],
+      read: [],
+      modified: [],
+    },
+    {
+      agent: "Codex (its reader)",
+      name: "local_shell_call",
+      args: { type: "exec", command: ["git", "diff"] },
+      commands: ["git diff"],
+      read: [],
+      modified: [],
+    },
+    {
+      agent: "Codex",
+      name: "shell_command",
+      args: { command: "pnpm test", workdir: "/w/app" },
+      commands: ["pnpm test"],
+      read: [],
+      modified: [],
+    },
     { agent: "Codex (older)", name: "container.exec", args: { command: ["make"] }, commands: ["make"], read: [], modified: [] },
     { agent: "Codex", name: "write_stdin", args: { session_id: 42, chars: "" }, commands: [], read: [], modified: [] }, // a poll: no command of its own
-    { agent: "Codex", name: "shell", args: { command: ["apply_patch", "*** Begin Patch\n*** Add File: n.ts\n+x\n*** End Patch"] }, commands: [], read: [], modified: ["n.ts"] },
+    {
+      agent: "Codex",
+      name: "shell",
+      args: { command: ["apply_patch", "*** Begin Patch\n*** Add File: n.ts\n+x\n*** End Patch"] },
+      commands: [],
+      read: [],
+      modified: ["n.ts"],
+    },
     { agent: "Codex", name: "view_image", args: { path: "/w/app/shot.png" }, commands: [], read: ["shot.png"], modified: [] },
     {
       agent: "Codex",
@@ -272,6 +413,10 @@ describe("which tools run commands, read and write files: one table for every fo
     { agent: "any", name: "search", args: { command: "not a shell" }, commands: [], read: [], modified: [] },
   ])("$agent $name", ({ name, args, commands, read, modified }) => {
     const facts = factsOf(toolTurn(name.split(" ")[0] ?? name, args as Fields), "/w/app");
-    expect({ commands: facts.commands.map((c) => c.command), read: facts.filesRead, modified: facts.filesModified }).toEqual({ commands: [...commands], read: [...read], modified: [...modified] });
+    expect({ commands: facts.commands.map((c) => c.command), read: facts.filesRead, modified: facts.filesModified }).toEqual({
+      commands: [...commands],
+      read: [...read],
+      modified: [...modified],
+    });
   });
 });

@@ -106,7 +106,12 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
             if (!isObject(block) || block.type !== "toolCall" || typeof block.name !== "string") continue;
             const run: CommandRun = { command: "", exitCode: null, by: "tool", failed: false };
             // A call without an id can get no result: it stays unanswered.
-            const action = calls.call(typeof block.id === "string" ? block.id : `\u0000call ${unnamed++}`, block.name, block.arguments, run);
+            const action = calls.call(
+              typeof block.id === "string" ? block.id : `\u0000call ${unnamed++}`,
+              block.name,
+              block.arguments,
+              run,
+            );
             if (action.kind === "shell" && typeof block.id === "string") {
               run.command = action.command;
               commands.push(run);
@@ -140,7 +145,15 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
   for (const { action } of calls.unanswered()) files.push(...fileEventsOf(action));
   const { read, modified, deleted } = foldFileEvents(files, cwd);
   const ran = refused.size === 0 ? commands : commands.filter((run) => !refused.has(run));
-  return { cwd, filesRead: read, filesModified: modified, filesDeleted: deleted, commands: ran, models: [...models], lastUserRequest: newestRequest(userContents) };
+  return {
+    cwd,
+    filesRead: read,
+    filesModified: modified,
+    filesDeleted: deleted,
+    commands: ran,
+    models: [...models],
+    lastUserRequest: newestRequest(userContents),
+  };
 }
 
 /** The newest user message that asks something (not blank, not a handoff instruction), verbatim. */

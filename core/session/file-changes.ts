@@ -73,7 +73,14 @@ export function deletionsIn(command: string): FileEvent[] {
     const [program, sub] = words;
     if (program === "cd") {
       const to = words[1];
-      dir = to === undefined || to === "-" || to.includes("$") ? null : to.startsWith("/") || to.startsWith("~") || dir === undefined ? to : dir === null ? null : `${dir}/${to}`;
+      dir =
+        to === undefined || to === "-" || to.includes("$")
+          ? null
+          : to.startsWith("/") || to.startsWith("~") || dir === undefined
+            ? to
+            : dir === null
+              ? null
+              : `${dir}/${to}`;
       continue;
     }
     const gitRm = program === "git" && sub === "rm";

@@ -73,7 +73,8 @@ function restoreProblems(context: readonly ContextMessage[], guard: SecretsGuard
   before.forEach((text, i) => {
     if (guard.restore(text) !== text) problems.push(`restore changed an input text: ${JSON.stringify(text.slice(0, 120))}`);
     // Lone surrogates leave as U+FFFD (secrets-guard.ts): the input as it may leave is what comes back.
-    if (guard.restore(after[i] ?? "") !== text.toWellFormed()) problems.push(`a redacted text did not restore to its input: ${JSON.stringify(text.slice(0, 120))}`);
+    if (guard.restore(after[i] ?? "") !== text.toWellFormed())
+      problems.push(`a redacted text did not restore to its input: ${JSON.stringify(text.slice(0, 120))}`);
   });
   return problems;
 }
@@ -138,7 +139,9 @@ describe("fuzzing the session reader", () => {
   test("every field of every fixture line, swapped to every other JSON type", () => {
     const rng = createRng(SEED);
     const outcome: Outcome = { loaded: 0, refused: 0, failures: [] };
-    for (const seed of SEEDS.filter((s) => ["example.jsonl", "sessions/v3-branches.jsonl", "sessions/omp.jsonl", "sessions/v1.jsonl"].includes(s.name))) {
+    for (const seed of SEEDS.filter((s) =>
+      ["example.jsonl", "sessions/v3-branches.jsonl", "sessions/omp.jsonl", "sessions/v1.jsonl"].includes(s.name),
+    )) {
       const lines = linesOf(seed.bytes);
       lines.forEach((line, index) => {
         const parsed = tryParse(line);
@@ -149,7 +152,13 @@ describe("fuzzing the session reader", () => {
             const mutated = lines.slice();
             mutated[index] = JSON.stringify(copy);
             // Without redaction, which the random cases cover: it is most of the time per case.
-            exercise(joinLines(mutated), `${seed.name}:${index + 1} ${path.join(".")} = ${JSON.stringify(replacement)}`, outcome, rng, false);
+            exercise(
+              joinLines(mutated),
+              `${seed.name}:${index + 1} ${path.join(".")} = ${JSON.stringify(replacement)}`,
+              outcome,
+              rng,
+              false,
+            );
           }
         }
       });
@@ -182,24 +191,32 @@ describe("hostile shapes the mutators do not reach", () => {
       "tool-call arguments nested 100,000 deep",
       () => `${header}\n${entry("a", null, toolCall(deepArrays(100_000)))}\n${entry("b", "a", result)}\n`,
     ],
-    [
-      "user content nested 100,000 deep",
-      () => `${header}\n${entry("a", null, `{"role":"user","content":${deepArrays(100_000)}}`)}\n`,
-    ],
+    ["user content nested 100,000 deep", () => `${header}\n${entry("a", null, `{"role":"user","content":${deepArrays(100_000)}}`)}\n`],
     ["a header repeated on every line", () => `${header}\n`.repeat(5_000)],
-    ["50,000 entries with one id", () => `${header}\n${Array.from({ length: 50_000 }, () => entry("same", "same", '{"role":"user","content":"hi"}')).join("\n")}`],
+    [
+      "50,000 entries with one id",
+      () => `${header}\n${Array.from({ length: 50_000 }, () => entry("same", "same", '{"role":"user","content":"hi"}')).join("\n")}`,
+    ],
     [
       "a 100,000-entry parent chain",
-      () => `${header}\n${Array.from({ length: 100_000 }, (_, i) => entry(`e${i}`, i === 0 ? null : `e${i - 1}`, '{"role":"user","content":"hi"}')).join("\n")}`,
+      () =>
+        `${header}\n${Array.from({ length: 100_000 }, (_, i) => entry(`e${i}`, i === 0 ? null : `e${i - 1}`, '{"role":"user","content":"hi"}')).join("\n")}`,
     ],
     ["1,100,000 lines that are not entries", () => `${header}\n${'{"type":"message"}\n'.repeat(1_100_000)}`],
     ["200,000 broken lines", () => `${header}\n${"{\n".repeat(200_000)}`],
-    ["a 5 MB string of backticks in a user command", () => `${header}\n${entry("a", null, `{"role":"bashExecution","command":"${"`".repeat(5_000_000)}","output":"","exitCode":0}`)}\n`],
+    [
+      "a 5 MB string of backticks in a user command",
+      () => `${header}\n${entry("a", null, `{"role":"bashExecution","command":"${"`".repeat(5_000_000)}","output":"","exitCode":0}`)}\n`,
+    ],
   ];
 
-  test.each(cases)("%s", (name, build) => {
-    const outcome: Outcome = { loaded: 0, refused: 0, failures: [] };
-    exercise(build(), name, outcome, createRng(SEED));
-    expect(outcome.failures).toEqual([]);
-  }, 60_000);
+  test.each(cases)(
+    "%s",
+    (name, build) => {
+      const outcome: Outcome = { loaded: 0, refused: 0, failures: [] };
+      exercise(build(), name, outcome, createRng(SEED));
+      expect(outcome.failures).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -7,7 +7,6 @@ import { AgentError } from "../errors.ts";
 import { splitLines } from "./lines.ts";
 import { parseSession } from "./formats/pi/parse.ts";
 
-
 const lines = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input)];
 
 describe("splitLines", () => {
@@ -46,7 +45,7 @@ describe("splitLines", () => {
 describe("splitLines, passOver: lines the reader has no use for are not decoded", () => {
   // Passes over lines that start with "skip", by their bytes.
   const passOver = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 4)) === "skip";
-  const text = 'keep 1\nskip 2\r\n\nskip é 4\nkeep 5\nskip 6';
+  const text = "keep 1\nskip 2\r\n\nskip é 4\nkeep 5\nskip 6";
 
   test("they come numbered, marked, without text, their ends noted (the last one's too)", () => {
     expect([...splitLines(text, { passOver })]).toEqual([
@@ -81,7 +80,8 @@ describe("splitLines, exact: every byte of the file can be written back", () => 
     ["trailing blanks on a line", '{"a":1}   \n'],
     ["a byte-order mark on a later line", '{"a":1}\n\ufeff{"b":2}\n'],
   ];
-  const rebuilt = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input, { exact: true })].map((l) => `${l.bom ?? ""}${l.text}${l.eol}`).join("");
+  const rebuilt = (input: Parameters<typeof splitLines>[0]) =>
+    [...splitLines(input, { exact: true })].map((l) => `${l.bom ?? ""}${l.text}${l.eol}`).join("");
 
   test.each(CASES)("%s: as text and in chunks of any size", (_name, text) => {
     expect(rebuilt(text)).toBe(text);
@@ -99,16 +99,21 @@ describe("splitLines, exact: every byte of the file can be written back", () => 
 });
 
 describe("parseSession reads bytes as it reads text", () => {
-  test.each(["v1.jsonl", "v2.jsonl", "v3-branches.jsonl", "omp.jsonl", "bad/malformed-middle.jsonl", "bad/torn-last-line.jsonl"])("%s", (name) => {
-    const bytes = new Uint8Array(readFileSync(join(SESSION_FIXTURES, name)));
-    const fromText = parseSession(new TextDecoder().decode(bytes), name);
-    expect(parseSession(bytes, name)).toEqual(fromText);
-    expect(parseSession(reusedChunks(bytes, 100), name)).toEqual(fromText);
-  });
+  test.each(["v1.jsonl", "v2.jsonl", "v3-branches.jsonl", "omp.jsonl", "bad/malformed-middle.jsonl", "bad/torn-last-line.jsonl"])(
+    "%s",
+    (name) => {
+      const bytes = new Uint8Array(readFileSync(join(SESSION_FIXTURES, name)));
+      const fromText = parseSession(new TextDecoder().decode(bytes), name);
+      expect(parseSession(bytes, name)).toEqual(fromText);
+      expect(parseSession(reusedChunks(bytes, 100), name)).toEqual(fromText);
+    },
+  );
 
   test("a PNG is refused as binary data when read as bytes", () => {
     const bytes = new Uint8Array(readFileSync(join(SESSION_FIXTURES, "bad", "binary.jsonl")));
-    expect(() => parseSession(reusedChunks(bytes, 4), "b.png")).toThrow(new AgentError("NOT_A_SESSION", "b.png:1: not a session: it looks like binary data"));
+    expect(() => parseSession(reusedChunks(bytes, 4), "b.png")).toThrow(
+      new AgentError("NOT_A_SESSION", "b.png:1: not a session: it looks like binary data"),
+    );
   });
 
   test("a refused file is not read to its end", () => {

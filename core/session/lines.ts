@@ -70,7 +70,10 @@ function* splitText(text: string, exact: boolean, passOver: PassOver): Generator
     // A text that ends with its last line's `\n` has no line after it.
     if (end === -1 && start === text.length) break;
     const lineText = text.slice(start, end === -1 ? text.length : end);
-    const raw = encoder && passOver?.(encoder.encode(lineText)) ? passedOverLine(++line, lineText.endsWith("\r"), end !== -1) : toRawLine(++line, lineText, end !== -1, exact);
+    const raw =
+      encoder && passOver?.(encoder.encode(lineText))
+        ? passedOverLine(++line, lineText.endsWith("\r"), end !== -1)
+        : toRawLine(++line, lineText, end !== -1, exact);
     if (raw) yield raw;
     if (end === -1) break;
     start = end + 1;
@@ -87,7 +90,9 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
     for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
       // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
       const bytes = carried.length === 0 ? chunk.subarray(start, end) : concat(carried, chunk.subarray(start, end));
-      const raw = passOver?.(bytes) ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true) : toRawLine(++line, decoder.decode(bytes), true, exact);
+      const raw = passOver?.(bytes)
+        ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
+        : toRawLine(++line, decoder.decode(bytes), true, exact);
       if (carried.length > 0) carried = [];
       if (raw) yield raw;
       start = end + 1;
@@ -95,7 +100,11 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
     if (start < chunk.length) carried.push(chunk.slice(start)); // a copy: the chunk may be reused
   }
   const last = carried.length > 0 ? concat(carried) : undefined;
-  const raw = last && (passOver?.(last) ? passedOverLine(++line, last[last.length - 1] === CR, false) : toRawLine(++line, decoder.decode(last), false, exact));
+  const raw =
+    last &&
+    (passOver?.(last)
+      ? passedOverLine(++line, last[last.length - 1] === CR, false)
+      : toRawLine(++line, decoder.decode(last), false, exact));
   if (raw) yield raw;
 }
 

@@ -57,13 +57,22 @@ function countBy<T>(items: readonly T[], key: (item: T) => string | undefined): 
 
 const roleOf = (data: Record<string, unknown>) => {
   const message = data.message;
-  return typeof message === "object" && message !== null && "role" in message && typeof message.role === "string" ? message.role : undefined;
+  return typeof message === "object" && message !== null && "role" in message && typeof message.role === "string"
+    ? message.role
+    : undefined;
 };
 
 describe(`real pi sessions${skipNote}`, () => {
   test.skipIf(!available)("large-session.jsonl loads as pi version 1 and migrates to one chain", () => {
     const { session, analysis } = load("large-session.jsonl");
-    expect(session).toMatchObject({ format: "pi", versionFound: undefined, version: 1, malformedLines: [], problems: [], unknownTypes: [] });
+    expect(session).toMatchObject({
+      format: "pi",
+      versionFound: undefined,
+      version: 1,
+      malformedLines: [],
+      problems: [],
+      unknownTypes: [],
+    });
     expect(session.entries).toHaveLength(1018);
     expect(countBy(session.entries, (e) => e.type)).toEqual({ message: 914, thinking_level_change: 103, model_change: 1 });
     expect(countBy(session.entries, (e) => roleOf(e.data))).toEqual({ assistant: 453, toolResult: 373, user: 88 });
@@ -99,18 +108,25 @@ describe(`real pi sessions${skipNote}`, () => {
     expect(analysis.branchMessages).toBe(990);
   });
 
-  test.skipIf(!available)("before-compaction.jsonl: the context starts at the newest compaction and keeps from its first kept entry", () => {
-    const { analysis } = load("before-compaction.jsonl");
-    expect(analysis.context).toHaveLength(439);
-    expect(analysis.context[0]).toMatchObject({ role: "user", kind: "compactionSummary", entryId: v1EntryId(628) });
-    expect(analysis.context[1]?.entryId).toBe(v1EntryId(551));
-    expect(toolPairingProblems(analysis.context)).toEqual([]);
-    expect(analysis.facts.commands).toHaveLength(208);
-    expect(analysis.facts.commands.filter((c) => c.by === "user").map((c) => c.command)).toEqual(["ls", "ls", "find ."]);
-    expect(analysis.facts.filesRead).toHaveLength(14);
-    // The 19 written or edited, less docs/refactor.md, which a later `rm …/docs/refactor.md` deleted; main.ts and
-    // tui/tui-renderer.ts, only read, went with `cd …/src && rm main.ts cli.ts tui/tui-renderer.ts`.
-    expect(analysis.facts.filesModified).toHaveLength(18);
-    expect(analysis.facts.filesDeleted).toEqual(["packages/coding-agent/docs/refactor.md", "packages/coding-agent/src/main.ts", "packages/coding-agent/src/tui/tui-renderer.ts"]);
-  });
+  test.skipIf(!available)(
+    "before-compaction.jsonl: the context starts at the newest compaction and keeps from its first kept entry",
+    () => {
+      const { analysis } = load("before-compaction.jsonl");
+      expect(analysis.context).toHaveLength(439);
+      expect(analysis.context[0]).toMatchObject({ role: "user", kind: "compactionSummary", entryId: v1EntryId(628) });
+      expect(analysis.context[1]?.entryId).toBe(v1EntryId(551));
+      expect(toolPairingProblems(analysis.context)).toEqual([]);
+      expect(analysis.facts.commands).toHaveLength(208);
+      expect(analysis.facts.commands.filter((c) => c.by === "user").map((c) => c.command)).toEqual(["ls", "ls", "find ."]);
+      expect(analysis.facts.filesRead).toHaveLength(14);
+      // The 19 written or edited, less docs/refactor.md, which a later `rm …/docs/refactor.md` deleted; main.ts and
+      // tui/tui-renderer.ts, only read, went with `cd …/src && rm main.ts cli.ts tui/tui-renderer.ts`.
+      expect(analysis.facts.filesModified).toHaveLength(18);
+      expect(analysis.facts.filesDeleted).toEqual([
+        "packages/coding-agent/docs/refactor.md",
+        "packages/coding-agent/src/main.ts",
+        "packages/coding-agent/src/tui/tui-renderer.ts",
+      ]);
+    },
+  );
 });

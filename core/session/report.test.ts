@@ -17,7 +17,14 @@ describe("the inspect report", () => {
   test("omp: the title from the title slot, the version as found", () => {
     const { session, analysis } = loadFixture("omp.jsonl");
     const report = buildInspectReport("omp.jsonl", session, analysis, []);
-    expect(report).toMatchObject({ format: "omp", version: 3, title: "Fix the flaky upload test", entries: 19, branchMessages: 12, contextMessages: 8 });
+    expect(report).toMatchObject({
+      format: "omp",
+      version: 3,
+      title: "Fix the flaky upload test",
+      entries: 19,
+      branchMessages: 12,
+      contextMessages: 8,
+    });
     expect(row(renderInspectReport(report, session.version), "title")).toBe("title     Fix the flaky upload test");
   });
 
@@ -33,7 +40,12 @@ describe("the inspect report", () => {
     { name: "pi, version 3", session: v3, row: "pi, version 3", agentVersion: null },
     { name: "pi, version 2", session: loadFixture("v2.jsonl").session, row: "pi, version 2 (read as version 3)", agentVersion: null },
     // Other agents' files have no layout version of their own (their reader says version 3, none found): the agent's version is shown.
-    { name: "an agent that names its version", session: { ...v3, format: "claude-code", versionFound: undefined, header: { ...v3.header, agentVersion: "2.1.328" } }, row: "claude-code, agent version 2.1.328", agentVersion: "2.1.328" },
+    {
+      name: "an agent that names its version",
+      session: { ...v3, format: "claude-code", versionFound: undefined, header: { ...v3.header, agentVersion: "2.1.328" } },
+      row: "claude-code, agent version 2.1.328",
+      agentVersion: "2.1.328",
+    },
     { name: "an agent that does not", session: { ...v3, format: "codex", versionFound: undefined }, row: "codex", agentVersion: null },
   ] as const)("the format row: $name", ({ session, row: expected, agentVersion }) => {
     const report = buildInspectReport("f.jsonl", session, analyzeBranch(session), []);

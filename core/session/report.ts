@@ -83,7 +83,10 @@ export function renderInspectReport(report: InspectReport, readAs: number): stri
     ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
     ["context", `${report.contextMessages} messages, ~${formatCount(report.estimatedTokens)} tokens`],
     ["models", report.models.join(", ") || "(none recorded)"],
-    ["files", `${report.filesRead.length} read, ${report.filesModified.length} modified${report.filesDeleted.length > 0 ? `, ${report.filesDeleted.length} deleted` : ""}`],
+    [
+      "files",
+      `${report.filesRead.length} read, ${report.filesModified.length} modified${report.filesDeleted.length > 0 ? `, ${report.filesDeleted.length} deleted` : ""}`,
+    ],
     ["commands", `${report.commands.length} run${failed ? `, ${failed} failed` : ""}`],
   );
   if (report.lastUserRequest) rows.push(["last ask", oneLine(report.lastUserRequest, 100)]);

@@ -19,7 +19,12 @@ describe("a source's model, for another agent", () => {
     ["a shared provider: kept", OPENAI, ["openai"], OPENAI],
     ["a provider only the source's agent has: none, the agent's default", PROXY, ["openai"], NONE],
     ["no model at all: none", NONE, ["openai"], NONE],
-    ["pi's and omp's differ: each judged on its own", { pi: { provider: "my-proxy", modelId: "x" }, omp: "openai/gpt-5" }, ["openai"], { pi: undefined, omp: "openai/gpt-5" }],
+    [
+      "pi's and omp's differ: each judged on its own",
+      { pi: { provider: "my-proxy", modelId: "x" }, omp: "openai/gpt-5" },
+      ["openai"],
+      { pi: undefined, omp: "openai/gpt-5" },
+    ],
     ["omp's without a provider: none", { pi: undefined, omp: "gpt-5" }, ["gpt-5"], NONE],
     ["omp's provider only as a prefix of a shared one: none", { pi: undefined, omp: "open/ai" }, ["openai"], NONE],
   ];

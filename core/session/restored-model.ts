@@ -58,7 +58,8 @@ export function restoredModel(branch: readonly Entry[]): RestoredModel {
 export function modelChangeFields(model: RestoredModel): Record<string, string> | undefined {
   const omp = model.omp ?? (model.pi && `${model.pi.provider}/${model.pi.modelId}`);
   const slash = model.omp?.indexOf("/") ?? -1;
-  const pi = model.pi ?? (model.omp && slash > 0 ? { provider: model.omp.slice(0, slash), modelId: model.omp.slice(slash + 1) } : undefined);
+  const pi =
+    model.pi ?? (model.omp && slash > 0 ? { provider: model.omp.slice(0, slash), modelId: model.omp.slice(slash + 1) } : undefined);
   if (omp === undefined && pi === undefined) return undefined;
   const fields: Record<string, string> = { type: "model_change" };
   if (pi) Object.assign(fields, { provider: pi.provider, modelId: pi.modelId });

@@ -20,7 +20,8 @@ export function isSearchCommand(command: string): boolean {
 }
 
 /** Commands that check the work (tests, builds, linters): their latest result says whether the tree is green. */
-const CHECK_COMMAND = /\b(test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
+const CHECK_COMMAND =
+  /\b(test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
 
 /**
  * Judged on the command's own words, not its paths or quoted text: `git rm test/a.test.ts` and
@@ -28,7 +29,11 @@ const CHECK_COMMAND = /\b(test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|
  */
 export function isCheckCommand(command: string): boolean {
   const steps = command.split(/\s*(?:&&|;)\s*/).filter((step) => !/^\s*(?:cd|git)\s/.test(step));
-  const words = steps.join(" ").replace(/"[^"]*"|'[^']*'/g, " ").split(/\s+/).filter((w) => !/[/.]/.test(w));
+  const words = steps
+    .join(" ")
+    .replace(/"[^"]*"|'[^']*'/g, " ")
+    .split(/\s+/)
+    .filter((w) => !/[/.]/.test(w));
   return CHECK_COMMAND.test(words.join(" ")) && !isSearchCommand(command);
 }
 

@@ -18,9 +18,11 @@ const BUILT_BY_TESTS: readonly { tests: RegExp; builds: RegExp }[] = [
 ];
 
 /** A test runner's summary: the tests ran (passing or not). */
-const TEST_SUMMARY = /^test result:|^running \d+ tests?$|^(?:ok|FAIL)\s+\S+\s+[\d.]+m?s$|^--- (?:PASS|FAIL):|\b\d+ (?:passed|failed|pass|fail|passing|failing)\b|^(?:Passed|Failed)!\s+-|^Test Suite '.+' (?:passed|failed)/m;
+const TEST_SUMMARY =
+  /^test result:|^running \d+ tests?$|^(?:ok|FAIL)\s+\S+\s+[\d.]+m?s$|^--- (?:PASS|FAIL):|\b\d+ (?:passed|failed|pass|fail|passing|failing)\b|^(?:Passed|Failed)!\s+-|^Test Suite '.+' (?:passed|failed)/m;
 /** The build inside a test run failed: no test ran. */
-const BUILD_FAILED = /could not compile|\[build failed\]|\[setup failed\]|^error(?:\[E\d+\])?:|\berror CS\d{4}\b|\bcompilation failed\b|\bbuild failed\b/im;
+const BUILD_FAILED =
+  /could not compile|\[build failed\]|\[setup failed\]|^error(?:\[E\d+\])?:|\berror CS\d{4}\b|\bcompilation failed\b|\bbuild failed\b/im;
 
 /** The toolchains of `BUILT_BY_TESTS`, named anywhere in a command: only their runs need their output read. */
 const TOOLCHAIN = /\b(?:cargo|go|dotnet|swift)\s/;
@@ -65,7 +67,12 @@ export function runKeys(command: string, cwd: string | undefined): RunKeys {
  *   (`cargo test` compiles first: 11 passed, 1 failed means `cargo build` would pass).
  * `keys` lets a caller that compares many runs work each run's keys out once.
  */
-export function settles(later: LaterRun, earlier: { command: string }, cwd: string | undefined, keys: (command: string) => RunKeys = (c) => runKeys(c, cwd)): boolean {
+export function settles(
+  later: LaterRun,
+  earlier: { command: string },
+  cwd: string | undefined,
+  keys: (command: string) => RunKeys = (c) => runKeys(c, cwd),
+): boolean {
   // Cheap first: only a passing run of several steps, or a test run that ran its tests, can settle anything.
   const compound = !later.failed && later.exitCode === 0 && MANY_STEPS.test(later.command);
   if (!compound && !later.ranTests) return false;

@@ -4,17 +4,67 @@ import { shellWords, splitSteps } from "./shell-line.ts";
 describe("a command line cut into steps", () => {
   test.each([
     ["npm test", [["npm test", undefined]]],
-    ["npm run lint || true", [["npm run lint", "||"], ["true", undefined]]],
-    ["cd pkg && npm run build 2>&1 | head -30", [["cd pkg", "&&"], ["npm run build 2>&1", "|"], ["head -30", undefined]]],
-    ["bun run start & sleep 2; curl -s localhost:3000/health", [["bun run start", "&"], ["sleep 2", ";"], ["curl -s localhost:3000/health", undefined]]],
-    ["make 2>&1 |& tee log", [["make 2>&1", "|"], ["tee log", undefined]]],
+    [
+      "npm run lint || true",
+      [
+        ["npm run lint", "||"],
+        ["true", undefined],
+      ],
+    ],
+    [
+      "cd pkg && npm run build 2>&1 | head -30",
+      [
+        ["cd pkg", "&&"],
+        ["npm run build 2>&1", "|"],
+        ["head -30", undefined],
+      ],
+    ],
+    [
+      "bun run start & sleep 2; curl -s localhost:3000/health",
+      [
+        ["bun run start", "&"],
+        ["sleep 2", ";"],
+        ["curl -s localhost:3000/health", undefined],
+      ],
+    ],
+    [
+      "make 2>&1 |& tee log",
+      [
+        ["make 2>&1", "|"],
+        ["tee log", undefined],
+      ],
+    ],
     ["cmd &> out.log", [["cmd &> out.log", undefined]]],
     ['git commit -m "a; b && c | d"', [['git commit -m "a; b && c | d"', undefined]]],
-    ["echo 'x || y' || true", [["echo 'x || y'", "||"], ["true", undefined]]],
+    [
+      "echo 'x || y' || true",
+      [
+        ["echo 'x || y'", "||"],
+        ["true", undefined],
+      ],
+    ],
     ["echo a\\;b", [["echo a\\;b", undefined]]],
-    ["npm test\nnpm run lint", [["npm test", ";"], ["npm run lint", undefined]]],
-    ["npm test &\nsleep 1", [["npm test", "&"], ["sleep 1", undefined]]],
-    ["a ;; b", [["a", ";"], ["b", undefined]]],
+    [
+      "npm test\nnpm run lint",
+      [
+        ["npm test", ";"],
+        ["npm run lint", undefined],
+      ],
+    ],
+    [
+      "npm test &\nsleep 1",
+      [
+        ["npm test", "&"],
+        ["sleep 1", undefined],
+      ],
+    ],
+    [
+      "a ;; b",
+      [
+        ["a", ";"],
+        ["b", undefined],
+      ],
+    ],
     ["", []],
   ])("%p", (command, expected) => {
     expect(splitSteps(command).map((s) => [s.text, s.next])).toEqual(expected);

@@ -49,7 +49,10 @@ function inWorkdir(command: string, workdir: string | undefined): string {
 export function fileEventsOf(action: ToolAction): FileEvent[] {
   if (action.kind === "read") return action.paths.map((path) => ({ op: "read", path }));
   if (action.kind !== "write") return [];
-  return [...action.paths.map((path): FileEvent => ({ op: "write", path })), ...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true }))];
+  return [
+    ...action.paths.map((path): FileEvent => ({ op: "write", path })),
+    ...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true })),
+  ];
 }
 
 export class ToolCalls<T> {

@@ -53,7 +53,8 @@ const TRUNCATION_PREAMBLE = /^(?:Warning: truncated output \(original token coun
  * while not, `Original token count`) and the older shell tool (`Exit code: N`, `Wall time`,
  * `Total output lines`).
  */
-const HEADER_LINE = /^(?:Chunk ID: \S+|Wall time: -?[\d.]+ seconds|Process exited with code (-?\d+)|Process running with session ID (-?\d+)|Original token count: \d+|Exit code: (-?\d+)|Total output lines: \d+)$/;
+const HEADER_LINE =
+  /^(?:Chunk ID: \S+|Wall time: -?[\d.]+ seconds|Process exited with code (-?\d+)|Process running with session ID (-?\d+)|Original token count: \d+|Exit code: (-?\d+)|Total output lines: \d+)$/;
 
 interface CodexHeader {
   exitCode: number | null;
@@ -133,5 +134,12 @@ export function readToolResult(output: string, isError: boolean, stated?: number
   const exitCode = refused ? null : said !== undefined ? said : isError || toolFailed ? null : 0;
   const failed = isError || refused || toolFailed || (exitCode !== null && exitCode !== 0);
   const body = header ? output.slice(header.bodyAt) : onError ? onError.body : text;
-  return { exitCode, stated: said !== undefined && said !== null && !refused, runningSession: header?.runningSession, refused, failed, body };
+  return {
+    exitCode,
+    stated: said !== undefined && said !== null && !refused,
+    runningSession: header?.runningSession,
+    refused,
+    failed,
+    body,
+  };
 }

@@ -59,7 +59,12 @@ function argumentObject(args: unknown): JsonObject | undefined {
 export function pathArgument(args: unknown): string | undefined {
   const object = argumentObject(args);
   if (!object) return undefined;
-  return stringField(object, "path") ?? stringField(object, "file_path") ?? stringField(object, "filePath") ?? stringField(object, "notebook_path");
+  return (
+    stringField(object, "path") ??
+    stringField(object, "file_path") ??
+    stringField(object, "filePath") ??
+    stringField(object, "notebook_path")
+  );
 }
 
 /** Text that may hold a credential: such an edit is not repeated as "the fix", whatever it is. */
@@ -85,7 +90,8 @@ function argvCommand(argv: readonly unknown[]): string | undefined {
   const words = argv.filter((w): w is string => typeof w === "string");
   if (words.length !== argv.length || words.length === 0) return undefined;
   const [shell, flag, script] = words;
-  if (words.length === 3 && shell !== undefined && /(^|\/)(ba|z|da)?sh$/.test(shell) && /^-\w*c$/.test(flag ?? "") && script !== undefined) return script;
+  if (words.length === 3 && shell !== undefined && /(^|\/)(ba|z|da)?sh$/.test(shell) && /^-\w*c$/.test(flag ?? "") && script !== undefined)
+    return script;
   return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
 }
 
@@ -106,7 +112,9 @@ export function commandArgument(args: unknown): string | undefined {
 
 /** A path named in a patch, in the folder the patch was applied from. */
 function inFolder(path: string, folder: string | undefined): string {
-  return folder === undefined || folder === "" || path.startsWith("/") || path.startsWith("~") ? path : `${folder.replace(/\/+$/, "")}/${path}`;
+  return folder === undefined || folder === "" || path.startsWith("/") || path.startsWith("~")
+    ? path
+    : `${folder.replace(/\/+$/, "")}/${path}`;
 }
 
 /** The files a patch adds, updates or moves to, and those it deletes or moves away from. */
@@ -149,12 +157,20 @@ function patchInShellCall(args: unknown): { patch: string; folder: string | unde
   const object = argumentObject(args);
   if (!object) return undefined;
   const value = object.command ?? object.cmd;
-  if (Array.isArray(value) && value.length === 2 && (value[0] === "apply_patch" || value[0] === "applypatch") && typeof value[1] === "string") {
+  if (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    (value[0] === "apply_patch" || value[0] === "applypatch") &&
+    typeof value[1] === "string"
+  ) {
     return { patch: value[1], folder: undefined };
   }
   const script = Array.isArray(value) ? argvCommand(value) : typeof value === "string" ? value : undefined;
   if (script === undefined || !script.includes("<<")) return undefined;
-  const heredoc = /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)(\w+)\2[ \t]*\n([\s\S]*?)\n\3\s*$/.exec(script);
+  const heredoc =
+    /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)(\w+)\2[ \t]*\n([\s\S]*?)\n\3\s*$/.exec(
+      script,
+    );
   if (!heredoc) return undefined;
   const cd = heredoc[1]?.replace(/^(['"])(.*)\1$/, "$2");
   return { patch: heredoc[4] ?? "", folder: cd };
@@ -198,7 +214,9 @@ export function classifyToolCall(name: string, args: unknown): ToolAction {
       const object = argumentObject(args);
       const session = object?.session_id;
       const interrupts = typeof object?.chars === "string" && object.chars.includes("\u0003");
-      return typeof session === "number" || (typeof session === "string" && session !== "") ? { kind: "poll", session: String(session), interrupts } : { kind: "other" };
+      return typeof session === "number" || (typeof session === "string" && session !== "")
+        ? { kind: "poll", session: String(session), interrupts }
+        : { kind: "other" };
     }
     case undefined:
       return { kind: "other" };

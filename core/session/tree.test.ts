@@ -10,7 +10,10 @@ const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id);
 
 /** A v3 session from `[id, parentId]` pairs in file order. */
 function tree(pairs: [string, string | null][]) {
-  return parseSession(jsonl([V3_HEADER, ...pairs.map(([id, parentId], i) => entry(i, id, parentId, user(i, `text of ${id}`)))]), "tree.jsonl");
+  return parseSession(
+    jsonl([V3_HEADER, ...pairs.map(([id, parentId], i) => entry(i, id, parentId, user(i, `text of ${id}`)))]),
+    "tree.jsonl",
+  );
 }
 
 describe("walkBranch", () => {
@@ -32,11 +35,26 @@ describe("walkBranch", () => {
 
   test("an explicit leaf selects the abandoned branch instead", () => {
     const { analysis } = loadFixture("v3-branches.jsonl", { leafId: "a0000003" });
-    expect(ids(analysis.branch.entries)).toEqual(["c0000001", "c0000002", "c0000003", "c0000004", "c0000005", "c0000006", "c0000007", "a0000001", "a0000002", "a0000003"]);
+    expect(ids(analysis.branch.entries)).toEqual([
+      "c0000001",
+      "c0000002",
+      "c0000003",
+      "c0000004",
+      "c0000005",
+      "c0000006",
+      "c0000007",
+      "a0000001",
+      "a0000002",
+      "a0000003",
+    ]);
   });
 
   test("an explicit leaf in the middle of a branch cuts the branch there", () => {
-    const session = tree([["r", null], ["a", "r"], ["b", "a"]]);
+    const session = tree([
+      ["r", null],
+      ["a", "r"],
+      ["b", "a"],
+    ]);
     expect(ids(walkBranch(session.entries, indexEntries(session.entries), "a").entries)).toEqual(["r", "a"]);
   });
 
@@ -77,7 +95,12 @@ describe("walkBranch", () => {
   });
 
   test("a repeated id is reported and the later entry wins", () => {
-    const session = tree([["r", null], ["x", "r"], ["x", "r"], ["leaf", "x"]]);
+    const session = tree([
+      ["r", null],
+      ["x", "r"],
+      ["x", "r"],
+      ["leaf", "x"],
+    ]);
     const analysis = analyzeBranch(session);
     expect(analysis.tree.duplicateIds).toEqual(["x"]);
     expect(analysis.branch.entries.map((e) => e.line)).toEqual([2, 4, 5]);
@@ -97,7 +120,9 @@ describe("walkBranch", () => {
 describe("describeSessionProblems", () => {
   test("skipped lines are listed by number with the first reason", () => {
     const { session, analysis } = loadFixture("bad/malformed-middle.jsonl");
-    expect(describeSessionProblems(session, analysis)).toEqual(["skipped 3 unusable lines: 3, 4, 5 (line 3: not valid JSON (a torn or hand-edited line?))"]);
+    expect(describeSessionProblems(session, analysis)).toEqual([
+      "skipped 3 unusable lines: 3, 4, 5 (line 3: not valid JSON (a torn or hand-edited line?))",
+    ]);
   });
 
   test("more than ten skipped lines are counted, not all listed", () => {

@@ -1,7 +1,6 @@
 import type { JsonObject } from "../json.ts";
 import type { AgentName } from "./formats/types.ts";
 
-
 /** omp's optional first line: a fixed-size slot holding the session title. */
 export interface TitleSlot {
   title: string;

@@ -19,9 +19,20 @@ describe("computeBudget", () => {
     [8_000, undefined, 2000, 1000, 5_400, 6_300],
     // --max-output-tokens 2000 is the reserve and caps the notes: (32,000 − 2000) × 0.9 = 27,000 for both.
     [32_000, 2_000, 2000, 2000, 27_000, 27_000],
-  ])("a %d-token window with --max-output-tokens %p", (contextWindow, maxOutputTokens, outputReserve, notesReserve, promptLimit, notesPromptLimit) => {
-    expect(computeBudget({ contextWindow, maxOutputTokens })).toEqual({ contextWindow, outputReserve, reasoningAllowance: 0, notesReserve, promptLimit, notesPromptLimit, halvings: 0 });
-  });
+  ])(
+    "a %d-token window with --max-output-tokens %p",
+    (contextWindow, maxOutputTokens, outputReserve, notesReserve, promptLimit, notesPromptLimit) => {
+      expect(computeBudget({ contextWindow, maxOutputTokens })).toEqual({
+        contextWindow,
+        outputReserve,
+        reasoningAllowance: 0,
+        notesReserve,
+        promptLimit,
+        notesPromptLimit,
+        halvings: 0,
+      });
+    },
+  );
 
   test("the output reserve defaults to a quarter of the window, at most 8192", () => {
     expect(defaultOutputReserve(4000)).toBe(1000);
@@ -32,7 +43,15 @@ describe("computeBudget", () => {
     const half = computeBudget({ contextWindow: 32_000, halvings: 1, scale: 0.5 });
     // Unscaled: 21,600 and 25,200 (see the table above), notes 4000.
     // Halved: notes 4000 × 0.5 = 2000; (32,000 − 8000) × 0.9 × 0.5 = 10,800; (32,000 − 2000) × 0.9 × 0.5 = 13,500.
-    expect(half).toEqual({ contextWindow: 32_000, outputReserve: 8000, reasoningAllowance: 0, notesReserve: 2000, promptLimit: 10_800, notesPromptLimit: 13_500, halvings: 1 });
+    expect(half).toEqual({
+      contextWindow: 32_000,
+      outputReserve: 8000,
+      reasoningAllowance: 0,
+      notesReserve: 2000,
+      promptLimit: 10_800,
+      notesPromptLimit: 13_500,
+      halvings: 1,
+    });
   });
 
   test("the next scale is half the refused request, or half the limit when the request filled it", () => {
@@ -56,8 +75,18 @@ describe("estimateRequestTokens", () => {
       ...base,
       messages: [
         { role: "system", content: "x".repeat(40) },
-        { role: "user", content: [{ type: "text", text: "y".repeat(8) }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "y".repeat(8) },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+          ],
+        },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } }],
+        },
         { role: "tool", tool_call_id: "c1", content: "z".repeat(4) },
       ],
     };
@@ -67,7 +96,12 @@ describe("estimateRequestTokens", () => {
   });
 
   test("is never below the simple count a strict endpoint applies", () => {
-    const request = buildRequest({ model: "m", systemPrompt: DEFAULT_SYSTEM_PROMPT, context: workSession({ rounds: 30, requestEvery: 5, resultChars: 900 }), instruction: renderInstruction() });
+    const request = buildRequest({
+      model: "m",
+      systemPrompt: DEFAULT_SYSTEM_PROMPT,
+      context: workSession({ rounds: 30, requestEvery: 5, resultChars: 900 }),
+      instruction: renderInstruction(),
+    });
     expect(request.tools?.length).toBeGreaterThan(0);
     expect(estimateRequestTokens(request)).toBeGreaterThanOrEqual(promptTokens(request));
   });

@@ -63,13 +63,17 @@ export function defaultOutputReserve(contextWindow: number): number {
  */
 export function computeBudget(input: BudgetInput): Budget {
   const window = input.contextWindow;
-  if (!Number.isInteger(window) || window <= 0) throw new AgentError("USAGE", `the context window must be a positive whole number of tokens, not ${window}`);
+  if (!Number.isInteger(window) || window <= 0)
+    throw new AgentError("USAGE", `the context window must be a positive whole number of tokens, not ${window}`);
   const documentReserve = input.maxOutputTokens ?? defaultOutputReserve(window);
   const reasoningAllowance = input.reasoningAllowance ?? 0;
   const outputReserve = documentReserve + reasoningAllowance;
   if (outputReserve >= window) {
     const plus = reasoningAllowance > 0 ? ` plus ${reasoningAllowance} for the model's reasoning` : "";
-    throw new AgentError("USAGE", `--max-output-tokens ${documentReserve}${plus} leaves no room in a ${window}-token context window; make it smaller than the window`);
+    throw new AgentError(
+      "USAGE",
+      `--max-output-tokens ${documentReserve}${plus} leaves no room in a ${window}-token context window; make it smaller than the window`,
+    );
   }
   const halvings = input.halvings ?? 0;
   const scale = input.scale ?? 1;
@@ -114,7 +118,8 @@ export function estimateRequestTokens(request: ChatRequest): number {
   let tokens = request.tools ? Math.ceil(JSON.stringify(request.tools).length / 4) : 0;
   for (const message of request.messages) {
     let { chars, images } = contentChars(message.content);
-    if (message.role === "assistant") for (const call of message.tool_calls ?? []) chars += call.function.name.length + call.function.arguments.length;
+    if (message.role === "assistant")
+      for (const call of message.tool_calls ?? []) chars += call.function.name.length + call.function.arguments.length;
     tokens += MESSAGE_OVERHEAD + Math.ceil(chars / 4) + images * IMAGE_TOKENS;
   }
   return tokens;

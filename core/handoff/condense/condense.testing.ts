@@ -22,7 +22,12 @@ export function userMessage(entryId: string, text: string, images = 0): ContextM
   return { role: "user", kind: "user", content, entryId };
 }
 
-export function assistantMessage(entryId: string, text: string, calls: { id: string; name: string; arguments: unknown }[] = [], thinking?: string): ContextMessage {
+export function assistantMessage(
+  entryId: string,
+  text: string,
+  calls: { id: string; name: string; arguments: unknown }[] = [],
+  thinking?: string,
+): ContextMessage {
   const content: AssistantBlock[] = [];
   if (thinking !== undefined) content.push({ type: "thinking", thinking });
   if (text !== "") content.push({ type: "text", text });
@@ -52,7 +57,8 @@ export interface WorkSessionOptions {
 export function workSession(options: WorkSessionOptions): ContextMessage[] {
   const context: ContextMessage[] = [];
   for (let r = 0; r < options.rounds; r++) {
-    if (r % options.requestEvery === 0) context.push(userMessage(`u${r}`, `REQUEST-${r}: make the parser in src/lib/csv.ts handle case ${r}, and keep its API`));
+    if (r % options.requestEvery === 0)
+      context.push(userMessage(`u${r}`, `REQUEST-${r}: make the parser in src/lib/csv.ts handle case ${r}, and keep its API`));
     const calls = Array.from({ length: r % 3 === 0 ? 2 : 1 }, (_, k) => ({
       id: options.reuseIds ? `call_${k}` : `call_${r}_${k}`,
       name: k === 0 ? "read" : "bash",

@@ -11,7 +11,9 @@ export const NOTES_SYSTEM_PROMPT =
   "You cannot call tools; answer in plain markdown.";
 
 function headingList(): string {
-  return REQUIRED_SECTIONS.map((name) => (name === "Progress" ? "## Progress (with ### Done, ### In Progress and ### Pending under it)" : `## ${name}`)).join(", ");
+  return REQUIRED_SECTIONS.map((name) =>
+    name === "Progress" ? "## Progress (with ### Done, ### In Progress and ### Pending under it)" : `## ${name}`,
+  ).join(", ");
 }
 
 /** About how many words fit in a number of tokens, rounded down to a tidy figure. */
@@ -65,7 +67,9 @@ export interface PrefaceInput {
 
 /** Whether a message is the preface `renderNotesPreface` writes (an agent's transcript marks it as such). */
 export function isNotesPreface(text: string): boolean {
-  return /^The first [\d,]+ messages? of this session were too long to send in full; they were condensed, part by part, into these notes\./.test(text);
+  return /^The first [\d,]+ messages? of this session were too long to send in full; they were condensed, part by part, into these notes\./.test(
+    text,
+  );
 }
 
 /** The user-side message that opens a handoff request whose oldest part was folded into notes. */

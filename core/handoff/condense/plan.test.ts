@@ -31,7 +31,9 @@ function requestsOf(p: CondensePlan): ChatRequest[] {
 
 /** All the text a request carries, message by message. */
 function texts(request: ChatRequest | undefined): string[] {
-  return (request?.messages ?? []).map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("\n")));
+  return (request?.messages ?? []).map((m) =>
+    typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("\n"),
+  );
 }
 
 const reaches = (requests: readonly ChatRequest[], text: string) => requests.some((r) => texts(r).some((t) => t.includes(text)));
@@ -54,7 +56,12 @@ function expectSound(p: CondensePlan, context: readonly ContextMessage[]): void 
   const latest = context[findLatestRequest(context)];
   if (latest) expect(texts(requests.at(-1)).some((t) => t.includes(messageText(latest)))).toBe(true);
   // (Only one that alone is larger than a chunk is cut, with a marker; its start still arrives.)
-  const cut = new Set(p.chunks.flat().filter((m) => messageText(m).includes("characters cut from the middle of this message")).map((m) => m.entryId));
+  const cut = new Set(
+    p.chunks
+      .flat()
+      .filter((m) => messageText(m).includes("characters cut from the middle of this message"))
+      .map((m) => m.entryId),
+  );
   for (const message of context) {
     if (message.role !== "user" || message.kind !== "user") continue;
     const text = messageText(message);
@@ -83,7 +90,9 @@ describe("planCondensation: stage 1", () => {
     expect(p.toolResultCap).toBe(1000);
     expect(p.light.toolResultsShortened).toBe(27);
     const looser = condenseLightly(context, 2000, findLatestRequest(context));
-    expect(estimateRequestTokens(buildFinalRequest(SETUP, { ...p, recent: looser.context }, undefined))).toBeGreaterThan(p.budget.promptLimit);
+    expect(estimateRequestTokens(buildFinalRequest(SETUP, { ...p, recent: looser.context }, undefined))).toBeGreaterThan(
+      p.budget.promptLimit,
+    );
     expectSound(p, context);
   });
 
@@ -92,7 +101,8 @@ describe("planCondensation: stage 1", () => {
     for (const result of results) {
       const text = messageText(result);
       const original = messageText(context.find((m) => m.entryId === result.entryId) ?? result);
-      const match = /\n\[… ([\d,]+) of ([\d,]+) characters cut from the middle of this tool result to fit the model's context window …\]\n/.exec(text);
+      const match =
+        /\n\[… ([\d,]+) of ([\d,]+) characters cut from the middle of this tool result to fit the model's context window …\]\n/.exec(text);
       expect(match).not.toBeNull();
       expect(Number(match?.[2]?.replace(/,/g, ""))).toBe(original.length);
       expect(original.startsWith(text.slice(0, match?.index))).toBe(true);
@@ -145,18 +155,26 @@ describe("planCondensation: stage 2", () => {
     const late = [
       ...workSession({ rounds: 6, requestEvery: 3, resultChars: 400 }),
       userMessage("latest", "LATEST: port the whole parser to streams, and do not touch the public API"),
-      ...workSession({ rounds: 60, requestEvery: 1000, resultChars: 4000 }).slice(1).map((m) => ({ ...m, entryId: `late-${m.entryId}` })),
+      ...workSession({ rounds: 60, requestEvery: 1000, resultChars: 4000 })
+        .slice(1)
+        .map((m) => ({ ...m, entryId: `late-${m.entryId}` })),
     ];
     const p = plan(late, 16_000);
     expect(p.mode).toBe("folded");
     expect(p.latestRequest).toBe("LATEST: port the whole parser to streams, and do not touch the public API");
-    expect(texts(requestsOf(p).at(-1)).join("\n")).toContain("<latest-request>\nLATEST: port the whole parser to streams, and do not touch the public API\n</latest-request>");
+    expect(texts(requestsOf(p).at(-1)).join("\n")).toContain(
+      "<latest-request>\nLATEST: port the whole parser to streams, and do not touch the public API\n</latest-request>",
+    );
     expectSound(p, late);
   });
 
   test("a user message larger than a chunk is cut with a marker, in its chunk", () => {
     const huge = userMessage("huge", `PASTED LOG START\n${filler(200_000, "paste")}\nPASTED LOG END`);
-    const withPaste = [...workSession({ rounds: 20, requestEvery: 5, resultChars: 1000 }), huge, ...workSession({ rounds: 30, requestEvery: 5, resultChars: 3000 }).map((m) => ({ ...m, entryId: `b-${m.entryId}` }))];
+    const withPaste = [
+      ...workSession({ rounds: 20, requestEvery: 5, resultChars: 1000 }),
+      huge,
+      ...workSession({ rounds: 30, requestEvery: 5, resultChars: 3000 }).map((m) => ({ ...m, entryId: `b-${m.entryId}` })),
+    ];
     const p = plan(withPaste, 16_000);
     expect(p.messagesShortened).toBe(1);
     const cut = p.chunks.flat().find((m) => m.entryId === "huge");
@@ -185,7 +203,9 @@ describe("planCondensation: windows too small", () => {
   };
 
   test("a window that cannot hold the instruction is a usage error naming the flag", () => {
-    expect(usage(() => plan(workSession({ rounds: 40, requestEvery: 5, resultChars: 3000 }), 1200))).toMatch(/^--context-window 1200 is too small: .*raise --context-window/);
+    expect(usage(() => plan(workSession({ rounds: 40, requestEvery: 5, resultChars: 3000 }), 1200))).toMatch(
+      /^--context-window 1200 is too small: .*raise --context-window/,
+    );
   });
 
   test("a latest request larger than a whole request is a usage error, never cut", () => {

@@ -44,7 +44,10 @@ const NO_CUTS: LightStats = { toolResultsShortened: 0, imagesReplaced: 0, reason
 
 function tooSmall(budget: Budget, what: string): AgentError {
   if (budget.halvings > 0) return new AgentError("USAGE", `requests of at most ~${budget.promptLimit} tokens leave no room: ${what}`);
-  return new AgentError("USAGE", `--context-window ${budget.contextWindow} is too small: ${what}; raise --context-window or lower --max-output-tokens`);
+  return new AgentError(
+    "USAGE",
+    `--context-window ${budget.contextWindow} is too small: ${what}; raise --context-window or lower --max-output-tokens`,
+  );
 }
 
 /** Tokens a run of messages adds to a request as chat turns. */
@@ -105,13 +108,18 @@ function fold(setup: RequestSetup, budget: Budget, light: LightResult, keep: num
     foldedMessages: turns.slice(0, first).reduce((n, t) => n + t.messages.length, 0),
     notesReserve: budget.notesReserve,
   });
-  const fits = (parts: PlannedParts) => estimateRequestTokens(buildFinalRequest(setup, parts, "")) + budget.notesReserve <= budget.promptLimit;
+  const fits = (parts: PlannedParts) =>
+    estimateRequestTokens(buildFinalRequest(setup, parts, "")) + budget.notesReserve <= budget.promptLimit;
 
   let quote = false;
   let first = turns.length;
   for (let pass = 0; pass < 2; pass++) {
     const frame = estimateRequestTokens(buildFinalRequest(setup, partsFor(turns.length, quote), "")) + toolsCost + budget.notesReserve;
-    if (frame > budget.promptLimit) throw tooSmall(budget, `the instruction, the notes (up to ${budget.notesReserve} tokens) and the latest user request need ~${frame} tokens, more than the ${budget.promptLimit} a request may carry`);
+    if (frame > budget.promptLimit)
+      throw tooSmall(
+        budget,
+        `the instruction, the notes (up to ${budget.notesReserve} tokens) and the latest user request need ~${frame} tokens, more than the ${budget.promptLimit} a request may carry`,
+      );
     first = suffixStart(costs, budget.promptLimit - frame);
     while (first < turns.length && !fits(partsFor(first, quote))) first++;
     const latestFolded = keep >= 0 && (turns[first]?.start ?? Number.POSITIVE_INFINITY) > keep;
@@ -121,7 +129,8 @@ function fold(setup: RequestSetup, budget: Budget, light: LightResult, keep: num
   if (first === 0) return { ...base, mode: "shortened", recent: light.context };
 
   const parts = partsFor(first, quote);
-  const notesFrame = estimateRequestTokens(buildNotesRequest(setup, { ...parts, chunks: [[]] }, 0, "")) + budget.notesReserve + NOTES_FRAME_SLACK;
+  const notesFrame =
+    estimateRequestTokens(buildNotesRequest(setup, { ...parts, chunks: [[]] }, 0, "")) + budget.notesReserve + NOTES_FRAME_SLACK;
   const room = budget.notesPromptLimit - notesFrame;
   if (room < MIN_CHUNK_TOKENS) throw tooSmall(budget, `a notes request has room for only ~${Math.max(0, room)} tokens of the session`);
   const packed = packChunks(turns.slice(0, first), room);

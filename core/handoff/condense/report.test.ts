@@ -31,7 +31,9 @@ describe("describeCondensed", () => {
     const lines = describeCondensed({ ...REPORT, halvings: 2, imagesReplaced: 1, messagesShortened: 3 });
     expect(lines[0]).toContain("1 image left out");
     expect(lines[0]).toContain("3 messages too large for one notes request cut to fit");
-    expect(lines[1]).toBe("the endpoint refused a request as larger than its window, so the budget was halved twice and the handoff planned again; is --context-window right for this model?");
+    expect(lines[1]).toBe(
+      "the endpoint refused a request as larger than its window, so the budget was halved twice and the handoff planned again; is --context-window right for this model?",
+    );
   });
 });
 
@@ -39,7 +41,11 @@ describe("describePlan", () => {
   const setup = { model: "m", systemPrompt: DEFAULT_SYSTEM_PROMPT, instruction: renderInstruction() };
 
   test("names the budget, both stages and every request, and warns of placeholder notes", () => {
-    const plan = planCondensation({ ...setup, context: workSession({ rounds: 60, requestEvery: 6, resultChars: 3000 }), contextWindow: 16_000 });
+    const plan = planCondensation({
+      ...setup,
+      context: workSession({ rounds: 60, requestEvery: 6, resultChars: 3000 }),
+      contextWindow: 16_000,
+    });
     expect(plan.chunks).toHaveLength(4);
     // The session: 60 rounds with a request every 6th (10 requests), 80 tool results of 3000 or
     // 12,000 characters; ~97,111 tokens by our estimate. The window: 16,000 − 4000 (a quarter, kept
@@ -58,7 +64,11 @@ describe("describePlan", () => {
   });
 
   test("a plan that fits says so, and reports tokens after equal to before", () => {
-    const plan = planCondensation({ ...setup, context: workSession({ rounds: 4, requestEvery: 2, resultChars: 100 }), contextWindow: 128_000 });
+    const plan = planCondensation({
+      ...setup,
+      context: workSession({ rounds: 4, requestEvery: 2, resultChars: 100 }),
+      contextWindow: 128_000,
+    });
     expect(describePlan(plan, [50]).at(-1)).toBe("it fits: nothing is condensed");
     const report = reportCondensed(plan, undefined, { requests: 1, tokensSent: 50 });
     expect([report.tokensBefore, report.tokensAfter]).toEqual([262, 262]);

@@ -39,7 +39,11 @@ export function estimateContextAfter(plan: CondensePlan, notes: string | undefin
 }
 
 /** The report for a plan that was carried out. */
-export function reportCondensed(plan: CondensePlan, notes: string | undefined, sent: { requests: number; tokensSent: number }): CondenseReport {
+export function reportCondensed(
+  plan: CondensePlan,
+  notes: string | undefined,
+  sent: { requests: number; tokensSent: number },
+): CondenseReport {
   return {
     contextWindow: plan.budget.contextWindow,
     halvings: plan.budget.halvings,
@@ -56,11 +60,18 @@ export function reportCondensed(plan: CondensePlan, notes: string | undefined, s
   };
 }
 
-function cuts(parts: { toolResultsShortened: number; imagesReplaced: number; messagesShortened: number; messagesFolded: number; turnsFolded: number }): string[] {
+function cuts(parts: {
+  toolResultsShortened: number;
+  imagesReplaced: number;
+  messagesShortened: number;
+  messagesFolded: number;
+  turnsFolded: number;
+}): string[] {
   const said: string[] = [];
   if (parts.toolResultsShortened > 0) said.push(`${plural(parts.toolResultsShortened, "tool result")} shortened to head and tail`);
   if (parts.imagesReplaced > 0) said.push(`${plural(parts.imagesReplaced, "image")} left out`);
-  if (parts.messagesFolded > 0) said.push(`the oldest ${plural(parts.messagesFolded, "message")} (${plural(parts.turnsFolded, "turn")}) folded into notes`);
+  if (parts.messagesFolded > 0)
+    said.push(`the oldest ${plural(parts.messagesFolded, "message")} (${plural(parts.turnsFolded, "turn")}) folded into notes`);
   if (parts.messagesShortened > 0) said.push(`${plural(parts.messagesShortened, "message")} too large for one notes request cut to fit`);
   return said;
 }
@@ -73,7 +84,9 @@ export function describeCondensed(report: CondenseReport): string[] {
       `${what.length > 0 ? `: ${what.join(", ")}` : ""}; ${plural(report.requests, "request")} (~${formatCount(report.tokensSent)} prompt tokens in all)`,
   ];
   if (report.halvings > 0) {
-    lines.push(`the endpoint refused a request as larger than its window, so the budget was halved ${report.halvings === 1 ? "once" : report.halvings === 2 ? "twice" : `${report.halvings} times`} and the handoff planned again; is --context-window right for this model?`);
+    lines.push(
+      `the endpoint refused a request as larger than its window, so the budget was halved ${report.halvings === 1 ? "once" : report.halvings === 2 ? "twice" : `${report.halvings} times`} and the handoff planned again; is --context-window right for this model?`,
+    );
   }
   return lines;
 }
@@ -87,16 +100,21 @@ export function describePlan(plan: CondensePlan, requestTokens: readonly number[
   ];
   if (plan.mode === "whole") return [...lines, "it fits: nothing is condensed"];
   const light = cuts({ ...plan.light, messagesShortened: 0, messagesFolded: 0, turnsFolded: 0 });
-  lines.push(`stage 1 (tool results at most ~${formatCount(plan.toolResultCap ?? 0)} tokens each): ${light.join(", ") || "nothing to cut"}`);
+  lines.push(
+    `stage 1 (tool results at most ~${formatCount(plan.toolResultCap ?? 0)} tokens each): ${light.join(", ") || "nothing to cut"}`,
+  );
   if (plan.mode === "folded") {
     const latest = plan.latestRequest === undefined ? "" : "; the latest user request was among them and is quoted in the last request";
-    lines.push(`stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${plural(plan.chunks.length, "request")}; the latest ${plural(plan.recent.length, "message")} go verbatim${latest}`);
+    lines.push(
+      `stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${plural(plan.chunks.length, "request")}; the latest ${plural(plan.recent.length, "message")} go verbatim${latest}`,
+    );
   }
   requestTokens.forEach((tokens, i) => {
     const what = i < plan.chunks.length ? `notes on part ${i + 1} of ${plan.chunks.length}` : "the handoff document";
     const notes = plan.chunks.length > 0 && i > 0 ? `, notes counted at their limit of ${formatCount(plan.notesReserve)}` : "";
     lines.push(`request ${i + 1} of ${requestTokens.length}: ${what}, ~${formatCount(tokens)} tokens${notes}`);
   });
-  if (plan.chunks.length > 0) lines.push("the requests printed after the first show placeholder notes: the real notes are written by the requests before them");
+  if (plan.chunks.length > 0)
+    lines.push("the requests printed after the first show placeholder notes: the real notes are written by the requests before them");
   return lines;
 }

@@ -44,7 +44,12 @@ export function buildNotesRequest(setup: RequestSetup, parts: PlannedParts, inde
 
 /** The user-side message that carries the notes into the handoff request. */
 export function notesMessage(parts: PlannedParts, notes: string): ContextMessage {
-  const text = renderNotesPreface({ notes, foldedMessages: parts.foldedMessages, recentFollows: parts.recent.length > 0, latestRequest: parts.latestRequest });
+  const text = renderNotesPreface({
+    notes,
+    foldedMessages: parts.foldedMessages,
+    recentFollows: parts.recent.length > 0,
+    latestRequest: parts.latestRequest,
+  });
   return { role: "user", kind: "compactionSummary", content: [{ type: "text", text }], entryId: "condensed-notes" };
 }
 

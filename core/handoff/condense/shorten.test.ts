@@ -3,7 +3,8 @@ import { estimateMessageTokens } from "../../session/tokens.ts";
 import { assistantMessage, filler, toolResultMessage } from "./condense.testing.ts";
 import { capMessageText, capToFit, cutMarker, shortenText } from "./shorten.ts";
 
-const MARKER = /\n\[… ([\d,]+) of ([\d,]+) characters cut from the middle of this (tool result|command output|message) to fit the model's context window …\]\n/;
+const MARKER =
+  /\n\[… ([\d,]+) of ([\d,]+) characters cut from the middle of this (tool result|command output|message) to fit the model's context window …\]\n/;
 
 /** Splits shortened text at its marker; fails when there is none. */
 function parts(text: string): { head: string; tail: string; cut: number; total: number; subject: string } {
@@ -47,13 +48,17 @@ describe("shortenText", () => {
   });
 
   test("the marker counts with separators", () => {
-    expect(cutMarker(12_345, 50_000, "tool result")).toBe("[… 12,345 of 50,000 characters cut from the middle of this tool result to fit the model's context window …]");
+    expect(cutMarker(12_345, 50_000, "tool result")).toBe(
+      "[… 12,345 of 50,000 characters cut from the middle of this tool result to fit the model's context window …]",
+    );
   });
 });
 
 describe("capMessageText", () => {
   test("caps strings inside tool-call arguments and keeps the arguments valid JSON with every key", () => {
-    const message = assistantMessage("a1", "Writing the file.", [{ id: "c1", name: "write", arguments: { path: "src/a.ts", content: filler(30_000, "code"), options: { mode: 420 } } }]);
+    const message = assistantMessage("a1", "Writing the file.", [
+      { id: "c1", name: "write", arguments: { path: "src/a.ts", content: filler(30_000, "code"), options: { mode: 420 } } },
+    ]);
     const capped = capMessageText(message, 1000);
     const block = capped.content.find((b) => b.type === "toolCall");
     if (block?.type !== "toolCall") throw new Error("the call went missing");
@@ -71,7 +76,10 @@ describe("capMessageText", () => {
 describe("capToFit", () => {
   test("finds the largest common cap that fits, leaving short messages whole", () => {
     const messages = [
-      assistantMessage("a1", "", [{ id: "c1", name: "read", arguments: { path: "a" } }, { id: "c2", name: "read", arguments: { path: "b" } }]),
+      assistantMessage("a1", "", [
+        { id: "c1", name: "read", arguments: { path: "a" } },
+        { id: "c2", name: "read", arguments: { path: "b" } },
+      ]),
       toolResultMessage("t1", "c1", "read", filler(40_000, "big")),
       toolResultMessage("t2", "c2", "read", "small result"),
     ];

@@ -72,7 +72,10 @@ export function readBackground(summary: string, kind: "compaction" | "handoff"):
   const goal = firstParagraph(goalText);
   const branchSection = find(sections, /^branch\b/i);
   const branchText = branchSection?.lines.join(" ").trim() ?? "";
-  const branch = /`([^`\s]+)`/.exec(branchText)?.[1] ?? (branchText.split(/\s+/)[0] || undefined) ?? /\bbranch\s+`?([\w][\w./-]*[\w])`?/i.exec(goalText)?.[1];
+  const branch =
+    /`([^`\s]+)`/.exec(branchText)?.[1] ??
+    (branchText.split(/\s+/)[0] || undefined) ??
+    /\bbranch\s+`?([\w][\w./-]*[\w])`?/i.exec(goalText)?.[1];
   return {
     source,
     goal: goal === "" ? undefined : capText(goal, 300),

@@ -52,6 +52,13 @@ export function runViews(all: readonly Run[], cwd: string | undefined): RunViews
     latest,
     settledBy,
     unsettled,
-    failingChecksAt: (at) => unsettled(latest(all.filter((run) => run.at < at), isCheck), at).filter((run) => run.failed),
+    failingChecksAt: (at) =>
+      unsettled(
+        latest(
+          all.filter((run) => run.at < at),
+          isCheck,
+        ),
+        at,
+      ).filter((run) => run.failed),
   };
 }

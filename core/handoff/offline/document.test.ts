@@ -30,14 +30,38 @@ describe("background from earlier summaries", () => {
   test("a compaction summary feeds Goal, Constraints, Done and Decisions, labelled as such", () => {
     const document = offline(entries);
     expect(section(document, "## Goal")).toContain("Import CSV files into the store (from the earlier compaction summary).");
-    expect(section(document, "## Constraints & Preferences")).toContain("- From the earlier compaction summary: Keep the public API unchanged.");
+    expect(section(document, "## Constraints & Preferences")).toContain(
+      "- From the earlier compaction summary: Keep the public API unchanged.",
+    );
     expect(section(document, "### Done")).toContain("- From the earlier compaction summary:\n  - Wrote the parser in src/csv.ts.");
-    expect(section(document, "## Key Decisions")).toContain("- From the earlier compaction summary: A streaming parser rather than reading whole files.");
+    expect(section(document, "## Key Decisions")).toContain(
+      "- From the earlier compaction summary: A streaming parser rather than reading whole files.",
+    );
   });
 
   test("fenced code in a summary is neither a heading nor an item, whatever fences it holds", () => {
-    const fenced = ["## Goal", "Ship the importer.", "", "## Progress", "### Done", "Wrote the parser.", "~~~md", "```", "## Not a heading", "~~~", "```sh", "bun test", "```"].join("\n");
-    const document = offline([user("Build it."), assistant([text("On it.")]), { type: "compaction", summary: fenced, firstKeptEntryId: "e4", tokensBefore: 50000 }, user("Next."), assistant([text("Sure.")])]);
+    const fenced = [
+      "## Goal",
+      "Ship the importer.",
+      "",
+      "## Progress",
+      "### Done",
+      "Wrote the parser.",
+      "~~~md",
+      "```",
+      "## Not a heading",
+      "~~~",
+      "```sh",
+      "bun test",
+      "```",
+    ].join("\n");
+    const document = offline([
+      user("Build it."),
+      assistant([text("On it.")]),
+      { type: "compaction", summary: fenced, firstKeptEntryId: "e4", tokensBefore: 50000 },
+      user("Next."),
+      assistant([text("Sure.")]),
+    ]);
     expect(section(document, "### Done")).toContain("- From the earlier compaction summary:\n  - Wrote the parser.");
     expect(document).not.toContain("Not a heading");
     expect(document).not.toContain("```\n");
@@ -51,8 +75,13 @@ describe("background from earlier summaries", () => {
   });
 
   test("a previous handoff document at the start of the session is background too", () => {
-    const handoff = "<handoff-context>\n## Goal\nShip v2 of the exporter.\n\n## Next Steps\n1. Tag it.\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
-    const document = offline([{ type: "custom_message", customType: "handoff", content: handoff, display: true }, user("Tag the release as v2.0.0."), assistant([text("Which remote?")])]);
+    const handoff =
+      "<handoff-context>\n## Goal\nShip v2 of the exporter.\n\n## Next Steps\n1. Tag it.\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+    const document = offline([
+      { type: "custom_message", customType: "handoff", content: handoff, display: true },
+      user("Tag the release as v2.0.0."),
+      assistant([text("Which remote?")]),
+    ]);
     expect(section(document, "## Goal")).toContain("Ship v2 of the exporter (from the previous handoff document).");
     expect(section(document, "### Pending")).not.toContain("Ship v2");
   });
@@ -60,13 +89,24 @@ describe("background from earlier summaries", () => {
 
 describe("where the work stood", () => {
   test("an assistant question is what the session waits for", () => {
-    const document = offline([user("Clean up the logging in src/log.ts."), assistant([text("I found two loggers. Should I merge them into one?")])]);
-    expect(section(document, "### In Progress")).toBe('- Waiting for the user to answer the assistant: "I found two loggers. Should I merge them into one?"');
-    expect(section(document, "## Next Steps")).toStartWith('1. Get the user\'s answer to the assistant\'s question: "I found two loggers. Should I merge them into one?"');
+    const document = offline([
+      user("Clean up the logging in src/log.ts."),
+      assistant([text("I found two loggers. Should I merge them into one?")]),
+    ]);
+    expect(section(document, "### In Progress")).toBe(
+      '- Waiting for the user to answer the assistant: "I found two loggers. Should I merge them into one?"',
+    );
+    expect(section(document, "## Next Steps")).toStartWith(
+      "1. Get the user's answer to the assistant's question: \"I found two loggers. Should I merge them into one?\"",
+    );
   });
 
   test("a request with no answer yet is pending and nothing is in progress", () => {
-    const document = offline([user("Rename the config loader."), assistant([text("Done: renamed it to loadConfig.")]), user("Now move it to src/config/load.ts.")]);
+    const document = offline([
+      user("Rename the config loader."),
+      assistant([text("Done: renamed it to loadConfig.")]),
+      user("Now move it to src/config/load.ts."),
+    ]);
     expect(section(document, "### Done")).toContain("- The assistant reported, oldest first:\n  - Done: renamed it to loadConfig.");
     expect(section(document, "### In Progress")).toContain("Nothing had started");
     expect(section(document, "### Pending")).toBe("- Open request: Move it to src/config/load.ts.");
@@ -90,7 +130,10 @@ describe("where the work stood", () => {
   test("a turn cut off after a tool result is in progress, with its last tool calls", () => {
     const document = offline([
       user("Fix the flaky test in test/net.test.ts."),
-      assistant([text("Let me run it a few times."), call("c1", "bash", { command: "cd /work/app && bun test test/net.test.ts" })], "toolUse"),
+      assistant(
+        [text("Let me run it a few times."), call("c1", "bash", { command: "cd /work/app && bun test test/net.test.ts" })],
+        "toolUse",
+      ),
       result("c1", "bash", "1 pass"),
     ]);
     expect(section(document, "### In Progress")).toBe(
@@ -153,13 +196,20 @@ describe("safe markdown", () => {
   });
 
   test("a path with backticks stays inside its code span", () => {
-    const document = offline([user("Edit the odd file."), assistant([call("c1", "edit", { path: "src/we`ird.ts", oldText: "a", newText: "b" })], "toolUse"), result("c1", "edit", "ok")]);
+    const document = offline([
+      user("Edit the odd file."),
+      assistant([call("c1", "edit", { path: "src/we`ird.ts", oldText: "a", newText: "b" })], "toolUse"),
+      result("c1", "edit", "ok"),
+    ]);
     expect(section(document, "### Done")).toContain("``src/we`ird.ts``");
   });
 });
 
 test("an empty branch still gives all six sections and a way forward", () => {
-  const document = writeOfflineDocument({ context: [], facts: { cwd: undefined, filesRead: [], filesModified: [], filesDeleted: [], commands: [], models: [], lastUserRequest: undefined } });
+  const document = writeOfflineDocument({
+    context: [],
+    facts: { cwd: undefined, filesRead: [], filesModified: [], filesDeleted: [], commands: [], models: [], lastUserRequest: undefined },
+  });
   expect(headingsOf(document)).toEqual([...HANDOFF_HEADINGS]);
   expect(section(document, "## Next Steps")).toBe("1. Ask the user what they want done: the session recorded no request.");
 });

@@ -98,10 +98,17 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
   const texts: string[] = [];
   for (const block of message.content) {
     if (block.type === "toolCall") {
-      const pending: PendingStep = { step: { label: block.name, run: undefined, error: undefined, edit: false, change: undefined, at }, action: { kind: "other" } };
+      const pending: PendingStep = {
+        step: { label: block.name, run: undefined, error: undefined, edit: false, change: undefined, at },
+        action: { kind: "other" },
+      };
       const action = calls.call(block.id, block.name, block.arguments, pending);
       const edit = action.kind === "write";
-      Object.assign(pending.step, { label: label(block.name, block.arguments, action), edit, change: edit ? replacementArgument(block.arguments) : undefined });
+      Object.assign(pending.step, {
+        label: label(block.name, block.arguments, action),
+        edit,
+        change: edit ? replacementArgument(block.arguments) : undefined,
+      });
       pending.action = action;
       exchange?.steps.push(pending.step);
     } else if (block.type === "text" && block.text.trim() !== "") {
@@ -153,7 +160,21 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
 }
 
 function emptyNotes(): OfflineNotes {
-  return { requests: [], exchanges: [], constraints: [], specifications: [], decisions: [], choices: [], deferredOffers: [], runs: [], milestones: [], touched: [], edits: [], background: [], branchSummaries: [] };
+  return {
+    requests: [],
+    exchanges: [],
+    constraints: [],
+    specifications: [],
+    decisions: [],
+    choices: [],
+    deferredOffers: [],
+    runs: [],
+    milestones: [],
+    touched: [],
+    edits: [],
+    background: [],
+    branchSummaries: [],
+  };
 }
 
 /**

@@ -31,9 +31,17 @@ describe("a failure a later, different run settled is no longer failing", () => 
       name: "a build error fixed: the test run compiled, one test fails",
       entries: [
         user("Split src/lib.rs into modules and run cargo test when done."),
-        ...shell("c1", "cargo build 2>&1 | tail -3", "error[E0433]: failed to resolve: use of undeclared type `Point`\nerror: could not compile `geo` (lib) due to 1 previous error"),
+        ...shell(
+          "c1",
+          "cargo build 2>&1 | tail -3",
+          "error[E0433]: failed to resolve: use of undeclared type `Point`\nerror: could not compile `geo` (lib) due to 1 previous error",
+        ),
         ...edit("c2", "src/distance.rs", "a", "use crate::Point;"),
-        ...shell("c3", "cargo test 2>&1 | tail -5", "test distance::tests::antipodal ... FAILED\n\ntest result: FAILED. 11 passed; 1 failed; 0 ignored"),
+        ...shell(
+          "c3",
+          "cargo test 2>&1 | tail -5",
+          "test distance::tests::antipodal ... FAILED\n\ntest result: FAILED. 11 passed; 1 failed; 0 ignored",
+        ),
         assistant([text("The refactor is complete. All tests pass.")]),
       ],
       done: "- Fixed since it failed: `cargo build 2>&1 | tail -3` → failed (output shows errors; the pipe's status was 0): `` error[E0433]: failed to resolve: use of undeclared type `Point` ``; `cargo test 2>&1 | tail -5` later got past it and ran its tests",
@@ -77,7 +85,9 @@ describe("a change of plan", () => {
   });
 
   test("a file the user had deleted reads as deleted, not modified", () => {
-    expect(section(document, "### Done")).toContain("- Files modified, most recent last: `src/store.ts`\n- Files deleted: `db/migrations/001_init.sql`");
+    expect(section(document, "### Done")).toContain(
+      "- Files modified, most recent last: `src/store.ts`\n- Files deleted: `db/migrations/001_init.sql`",
+    );
     expect(section(document, "## Critical Context")).toContain("`db/migrations/001_init.sql` (deleted), `src/store.ts` (modified)");
   });
 });
@@ -87,18 +97,40 @@ describe("Done names what was done", () => {
     ["Done.", "  - Add a --json flag to the list command: Done."],
     ["Fixed!", "  - Add a --json flag to the list command: Fixed!"],
     ["14 passing.", "  - Add a --json flag to the list command: 14 passing."],
-    ["Added --json to the list command; it prints one object per line.", "  - Added --json to the list command; it prints one object per line."],
+    [
+      "Added --json to the list command; it prints one object per line.",
+      "  - Added --json to the list command; it prints one object per line.",
+    ],
   ])("the reply %p", (reply, line) => {
-    const document = offline([user("Add a --json flag to the list command."), ...edit("c1", "src/list.ts", "a", "b"), assistant([text(reply)])]);
+    const document = offline([
+      user("Add a --json flag to the list command."),
+      ...edit("c1", "src/list.ts", "a", "b"),
+      assistant([text(reply)]),
+    ]);
     expect(section(document, "### Done").split("\n")).toContain(line);
   });
 
   test("many short reports are all shown; long ones are capped", () => {
-    const asks = ["rename parseArgs to parseFlags", "add a --json flag", "fix the typo in src/net.ts", "bump the version to 2.3.0", "mention --json in the help", "add a CHANGELOG entry", "sort the list output", "drop the --legacy flag"];
+    const asks = [
+      "rename parseArgs to parseFlags",
+      "add a --json flag",
+      "fix the typo in src/net.ts",
+      "bump the version to 2.3.0",
+      "mention --json in the help",
+      "add a CHANGELOG entry",
+      "sort the list output",
+      "drop the --legacy flag",
+    ];
     const short = offline(asks.flatMap((ask, i) => [user(ask), ...edit(`c${i}`, "src/cli.ts", "a", "b"), assistant([text("Done.")])]));
     expect(section(short, "### Done")).not.toContain("earlier not shown");
     for (const ask of asks) expect(section(short, "### Done")).toContain(ask.slice(1));
-    const long = offline(asks.flatMap((ask, i) => [user(ask), ...edit(`c${i}`, "src/cli.ts", "a", "b"), assistant([text(`Done: ${ask}, ${"with a long explanation of every file touched and why ".repeat(2)}and the tests pass.`)])]));
+    const long = offline(
+      asks.flatMap((ask, i) => [
+        user(ask),
+        ...edit(`c${i}`, "src/cli.ts", "a", "b"),
+        assistant([text(`Done: ${ask}, ${"with a long explanation of every file touched and why ".repeat(2)}and the tests pass.`)]),
+      ]),
+    );
     expect(section(long, "### Done")).toContain("(3 earlier not shown)");
   });
 
@@ -109,11 +141,18 @@ describe("Done names what was done", () => {
       ...shell("c2", "bun test", " 11 pass\n 1 fail", 1),
       assistant([text("Implemented trailing commas in src/parse.ts. All tests pass.")]),
     ]);
-    expect(section(document, "### Done")).toContain("  - Implemented trailing commas in src/parse.ts. All tests pass. (but `bun test` had failed: see Pending)");
+    expect(section(document, "### Done")).toContain(
+      "  - Implemented trailing commas in src/parse.ts. All tests pass. (but `bun test` had failed: see Pending)",
+    );
   });
 
   test("a claim that the checks pass, when they did, is not marked", () => {
-    const document = offline([user("Make the parser accept trailing commas."), ...edit("c1", "src/parse.ts", "a", "b"), ...shell("c2", "bun test", " 12 pass\n 0 fail"), assistant([text("Implemented trailing commas. All tests pass.")])]);
+    const document = offline([
+      user("Make the parser accept trailing commas."),
+      ...edit("c1", "src/parse.ts", "a", "b"),
+      ...shell("c2", "bun test", " 12 pass\n 0 fail"),
+      assistant([text("Implemented trailing commas. All tests pass.")]),
+    ]);
     expect(section(document, "### Done")).not.toContain("had failed");
   });
 });

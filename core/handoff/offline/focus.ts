@@ -11,7 +11,9 @@ export interface FocusTerms {
 }
 
 const STOP = new Set(
-  "the a an and or but of to in on for with from into at by is are be it its this that these those work working about only just then first also alone leave skip ignore avoid without except not don't dont do".split(" "),
+  "the a an and or but of to in on for with from into at by is are be it its this that these those work working about only just then first also alone leave skip ignore avoid without except not don't dont do".split(
+    " ",
+  ),
 );
 
 function terms(text: string): string[] {
@@ -36,7 +38,9 @@ export function focusTerms(focus: string | undefined): FocusTerms | undefined {
  */
 export function relevance(text: string, focus: FocusTerms): number {
   const words = new Set(terms(text));
-  const hit = (set: Set<string>) => [...set].filter((t) => words.has(t) || (t.length >= 5 && [...words].some((w) => w.length >= 5 && w.slice(0, 4) === t.slice(0, 4)))).length;
+  const hit = (set: Set<string>) =>
+    [...set].filter((t) => words.has(t) || (t.length >= 5 && [...words].some((w) => w.length >= 5 && w.slice(0, 4) === t.slice(0, 4))))
+      .length;
   const wanted = hit(focus.wanted);
   return wanted === 0 && hit(focus.unwanted) > 0 ? -1 : wanted;
 }

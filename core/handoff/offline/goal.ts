@@ -14,11 +14,16 @@ import { capText, countWords } from "./text.ts";
 
 function failureLine(state: WorkState): string | undefined {
   // A failed step of the arc (the publish) names the failure better than a later diagnostic run.
-  const failedStep = state.milestones.filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at)).at(-1);
-  const failed = state.stillFailing.find((run) => run.command === failedStep?.command && run.at === failedStep.at) ?? state.stillFailing.at(-1);
+  const failedStep = state.milestones
+    .filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at))
+    .at(-1);
+  const failed =
+    state.stillFailing.find((run) => run.command === failedStep?.command && run.at === failedStep.at) ?? state.stillFailing.at(-1);
   if (!failed) return undefined;
   const attempt = state.milestones.find((m) => !m.ok && m.command === failed.command);
-  const what = attempt ? `the ${describeMilestone({ ...attempt, detail: "" })} step (${inlineCode(displayCommand(failed.command, state.cwd))})` : inlineCode(displayCommand(failed.command, state.cwd));
+  const what = attempt
+    ? `the ${describeMilestone({ ...attempt, detail: "" })} step (${inlineCode(displayCommand(failed.command, state.cwd))})`
+    : inlineCode(displayCommand(failed.command, state.cwd));
   const why = failed.excerpt === undefined ? "" : `: ${inlineCode(capText(local(state, failed.excerpt), 160))}`;
   return `${what} failed${why}`;
 }
@@ -29,7 +34,8 @@ function whereItStands(state: WorkState): string | undefined {
   const parts: string[] = [];
   if (done.length > 0) {
     const commits = done.filter((m) => m.kind === "commit");
-    const shown = commits.length > 3 ? [...done.filter((m) => m.kind !== "commit"), ...commits.slice(-1)].sort((a, b) => a.at - b.at) : done;
+    const shown =
+      commits.length > 3 ? [...done.filter((m) => m.kind !== "commit"), ...commits.slice(-1)].sort((a, b) => a.at - b.at) : done;
     const extra = commits.length > 3 ? ` (${commits.length} commits in all)` : "";
     parts.push(`${shown.map(describeMilestone).join(", ")}${extra} done`);
   }
@@ -50,14 +56,16 @@ export function renderGoal({ notes, state, focus }: SectionInput): string[] {
   const steps = release && arc.length >= 2 ? ` (steps: ${arc.join(", ")})` : "";
   if (background?.goal !== undefined) {
     lines.push(`${local(state, background.goal).replace(/[.!]$/, "")} (from ${background.source}).`);
-    if (objective) lines.push(`- Latest request: ${steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`}`);
+    if (objective)
+      lines.push(`- Latest request: ${steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`}`);
   } else if (objective) {
     lines.push(steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`);
   }
   // Many short asks are all named (a series of small changes is the work); a few long ones are not cut.
   const since = newestWithin(state.followups, (r) => countWords(r.statement), { min: 2, max: 8, words: 70 });
   const before = since.omitted > 0 ? ` (${since.omitted} more before these)` : "";
-  if (since.kept.length > 0) lines.push(`- Since then, the user asked${before}: ${since.kept.map((r) => capText(r.statement, 160)).join(" … ")}`);
+  if (since.kept.length > 0)
+    lines.push(`- Since then, the user asked${before}: ${since.kept.map((r) => capText(r.statement, 160)).join(" … ")}`);
   const stands = whereItStands(state);
   if (stands !== undefined) lines.push(`- Where it stands: ${stands}${stands.endsWith("`") ? "" : "."}`);
   const first = state.earlier[0];
@@ -67,6 +75,7 @@ export function renderGoal({ notes, state, focus }: SectionInput): string[] {
     const others = state.earlier.length > 1 ? ` (then ${state.earlier.length - 1} more requests before the current one)` : "";
     lines.push(`- The session began with: ${capText(first.statement, 200)}${others}`);
   }
-  if (focus !== undefined && focus.trim() !== "") lines.splice(lines[0]?.startsWith("- ") === false ? 1 : 0, 0, `- Focus for this handoff: "${capText(focus, 400)}"`);
+  if (focus !== undefined && focus.trim() !== "")
+    lines.splice(lines[0]?.startsWith("- ") === false ? 1 : 0, 0, `- Focus for this handoff: "${capText(focus, 400)}"`);
   return lines.length > 0 ? lines : ["- No request was recorded on this branch."];
 }

@@ -41,7 +41,11 @@ describe("a text plainly not in English", () => {
   });
 
   test("Chinese and Japanese sentences end at 。！？ without a space", () => {
-    expect(splitSentences("カートの計算を確認してください。税込みで表示すること。本当？")).toEqual(["カートの計算を確認してください。", "税込みで表示すること。", "本当？"]);
+    expect(splitSentences("カートの計算を確認してください。税込みで表示すること。本当？")).toEqual([
+      "カートの計算を確認してください。",
+      "税込みで表示すること。",
+      "本当？",
+    ]);
   });
 
   test.each([
@@ -63,7 +67,9 @@ describe("a long specification is not a list of rules", () => {
     expect(section(document, "## Constraints & Preferences")).toBe(
       '- The user: "Never use regular expressions."\n- The user: "Don\'t add dependencies."\n- The user\'s message also holds a specification of 40 requirements, from "Requirement 0: the parser must accept case 0." to "Requirement 39: the parser must accept case 39.": part of the task, not quoted here; the source session has them all.',
     );
-    expect(section(offlineDocument(session(entries), "s.jsonl"), "## Session Facts")).toContain('- Rules the user stated (2, quoted):\n  - "Never use regular expressions."\n  - "Don\'t add dependencies."\n');
+    expect(section(offlineDocument(session(entries), "s.jsonl"), "## Session Facts")).toContain(
+      '- Rules the user stated (2, quoted):\n  - "Never use regular expressions."\n  - "Don\'t add dependencies."\n',
+    );
   });
 
   test("a dozen rules in one paragraph are still rules", () => {
@@ -83,8 +89,12 @@ describe("a session in another language", () => {
   test("a reply that is not read is never Done; its request stays open, and the next step is to read it", () => {
     expect(section(document, "### Done")).not.toContain("Fertig");
     expect(section(document, "### In Progress")).toStartWith("- Not known: the assistant's last reply is not in English");
-    expect(section(document, "### Pending")).toBe("- Open request: Bitte füge in src/cart.ts eine Mengenbegrenzung hinzu: maximal 10 Stück pro Artikel.");
-    expect(section(document, "## Next Steps").split("\n")[0]).toBe('1. Read the assistant\'s last reply (not in English) to see whether the work is finished: "Fertig: die Grenze wird jetzt geprüft."');
+    expect(section(document, "### Pending")).toBe(
+      "- Open request: Bitte füge in src/cart.ts eine Mengenbegrenzung hinzu: maximal 10 Stück pro Artikel.",
+    );
+    expect(section(document, "## Next Steps").split("\n")[0]).toBe(
+      '1. Read the assistant\'s last reply (not in English) to see whether the work is finished: "Fertig: die Grenze wird jetzt geprüft."',
+    );
   });
 
   test("its rule is quoted, and the Constraints say what may have been missed", () => {

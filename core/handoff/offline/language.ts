@@ -8,7 +8,9 @@
 
 /** Common English words; a text with more words of another language than these is not English. */
 const ENGLISH = new Set(
-  "the a an and or but of to in on at for with from by is are was were be been it its this that these those i you we they not yes do does did have has had will would can could should now all some any as if so then than what which who when where why how there here just also".split(" "),
+  "the a an and or but of to in on at for with from by is are was were be been it its this that these those i you we they not yes do does did have has had will would can could should now all some any as if so then than what which who when where why how there here just also".split(
+    " ",
+  ),
 );
 
 /**
@@ -36,7 +38,9 @@ const SAMPLE = 2000;
 
 /** Words that are code, not language: paths, identifiers, numbers, `inline code`. */
 function proseWords(sample: string): string[] {
-  return sample.split(/[\s,.;:!?()[\]{}"“”„«»'‘’。、！？：；（）]+/).filter((w) => /\p{L}/u.test(w) && !/[/\\_=<>@#$%^&*+|~]|\p{Ll}\p{Lu}|\d/u.test(w));
+  return sample
+    .split(/[\s,.;:!?()[\]{}"“”„«»'‘’。、！？：；（）]+/)
+    .filter((w) => /\p{L}/u.test(w) && !/[/\\_=<>@#$%^&*+|~]|\p{Ll}\p{Lu}|\d/u.test(w));
 }
 
 /** How many common English words, and common words of the other languages, a text holds (code never is one). */
@@ -80,7 +84,8 @@ export function isForeign(text: string): boolean {
 const RULE_WORDS_LATIN =
   /(?<!\p{L})(?:niemals|nie|immer|muss|müssen|musst|darf nicht|dürfen nicht|auf keinen fall|jamais|toujours|doit|doivent|il faut|interdit|nunca|siempre|debe|deben|hay que|prohibido|sempre|deve|devem|proibido|mai più|devono|nooit|altijd|moet|moeten|никогда|всегда|должен|должна|должно|должны|нельзя|не надо)(?!\p{L})/iu;
 /** Japanese, Chinese and Korean need no word boundaries; Japanese "…すること。" ends an instruction. */
-const RULE_WORDS_CJK = /必ず|絶対|しないで|してはいけない|してはならない|禁止|べき|こと[。！]?$|不要|必须|务必|永远|总是|不能|不得|절대|항상|반드시|하지 마|금지/u;
+const RULE_WORDS_CJK =
+  /必ず|絶対|しないで|してはいけない|してはならない|禁止|べき|こと[。！]?$|不要|必须|务必|永远|总是|不能|不得|절대|항상|반드시|하지 마|금지/u;
 
 /** A rule in another language; a Latin-script rule word counts only in a sentence that does not read as English ("the nie function"). */
 export function isForeignRule(sentence: string): boolean {

@@ -1,23 +1,59 @@
 import { describe, expect, test } from "bun:test";
 import { arcOf, describeMilestone, readMilestones } from "./milestones.ts";
 
-const read = (command: string, output: string, failed = false) => readMilestones(command, output, failed, failed ? "boom" : undefined, 7).map((m) => `${m.ok ? "" : "FAILED "}${describeMilestone(m)}`);
+const read = (command: string, output: string, failed = false) =>
+  readMilestones(command, output, failed, failed ? "boom" : undefined, 7).map((m) => `${m.ok ? "" : "FAILED "}${describeMilestone(m)}`);
 
 describe("milestones from commands and their output", () => {
   test.each([
     { command: "npm version 2.3.0 --no-git-tag-version", output: "v2.3.0", failed: false, expected: ["version bump to v2.3.0"] },
     { command: "npm run version:minor", output: "@x/a\nv0.8.0\n@x/b\nv0.8.0", failed: false, expected: ["version bump to v0.8.0"] },
-    { command: 'git add . && git commit -m "release: 2.3.0"', output: "[main 4f2a9c1] release: 2.3.0\n 2 files changed", failed: false, expected: ['commit 4f2a9c1 "release: 2.3.0" on main'] },
-    { command: 'git commit -qam "remove x" && git log --oneline -1', output: "1a2b3c4 remove x", failed: false, expected: ['commit 1a2b3c4 "remove x"'] },
+    {
+      command: 'git add . && git commit -m "release: 2.3.0"',
+      output: "[main 4f2a9c1] release: 2.3.0\n 2 files changed",
+      failed: false,
+      expected: ['commit 4f2a9c1 "release: 2.3.0" on main'],
+    },
+    {
+      command: 'git commit -qam "remove x" && git log --oneline -1',
+      output: "1a2b3c4 remove x",
+      failed: false,
+      expected: ['commit 1a2b3c4 "remove x"'],
+    },
     { command: 'git tag -a v2.3.0 -m "v2.3.0"', output: "", failed: false, expected: ["tag v2.3.0"] },
     { command: "git tag -d v1", output: "", failed: false, expected: [] },
-    { command: "git push origin main --follow-tags", output: "   8d1e0b7..4f2a9c1  main -> main\n * [new tag]         v2.3.0 -> v2.3.0", failed: false, expected: ["push main, v2.3.0"] },
-    { command: "npm publish --access public --otp=1", output: "npm notice 📦  tinyfetch@2.3.0\n+ tinyfetch@2.3.0", failed: false, expected: ["publish tinyfetch@2.3.0"] },
+    {
+      command: "git push origin main --follow-tags",
+      output: "   8d1e0b7..4f2a9c1  main -> main\n * [new tag]         v2.3.0 -> v2.3.0",
+      failed: false,
+      expected: ["push main, v2.3.0"],
+    },
+    {
+      command: "npm publish --access public --otp=1",
+      output: "npm notice 📦  tinyfetch@2.3.0\n+ tinyfetch@2.3.0",
+      failed: false,
+      expected: ["publish tinyfetch@2.3.0"],
+    },
     { command: "npm run publish", output: "error TS2305", failed: true, expected: ["FAILED publish"] },
-    { command: "gh pr create --base main", output: "https://github.com/acme/billing/pull/231", failed: false, expected: ["pull request https://github.com/acme/billing/pull/231"] },
-    { command: "git checkout -b perf/cache && git commit -m x", output: "Switched to a new branch 'perf/cache'\n[perf/cache 7c41e2a] x", failed: false, expected: ["branch perf/cache", 'commit 7c41e2a "x" on perf/cache'] },
+    {
+      command: "gh pr create --base main",
+      output: "https://github.com/acme/billing/pull/231",
+      failed: false,
+      expected: ["pull request https://github.com/acme/billing/pull/231"],
+    },
+    {
+      command: "git checkout -b perf/cache && git commit -m x",
+      output: "Switched to a new branch 'perf/cache'\n[perf/cache 7c41e2a] x",
+      failed: false,
+      expected: ["branch perf/cache", 'commit 7c41e2a "x" on perf/cache'],
+    },
     // The commit happened before the push failed: the output proves it.
-    { command: 'git commit -m "x" && git push', output: "[main 1111111] x\nerror: failed to push some refs", failed: true, expected: ['commit 1111111 "x" on main', "FAILED push"] },
+    {
+      command: 'git commit -m "x" && git push',
+      output: "[main 1111111] x\nerror: failed to push some refs",
+      failed: true,
+      expected: ['commit 1111111 "x" on main', "FAILED push"],
+    },
     { command: "npm view tinyfetch version", output: "2.3.0", failed: false, expected: [] },
   ])("$command", ({ command, output, failed, expected }) => {
     expect(read(command, output, failed)).toEqual([...expected]);

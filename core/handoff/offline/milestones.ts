@@ -50,7 +50,13 @@ function detailOf(kind: MilestoneKind, step: string, match: RegExpExecArray, out
       return commitDetail(step, output);
     case "push": {
       const refs = [...output.matchAll(/->\s+(\S+)/g)].map((m) => m[1] ?? "");
-      return refs.length > 0 ? [...new Set(refs)].join(", ") : step.split(/\s+/).filter((w) => !w.startsWith("-")).slice(3).join(" ") || undefined;
+      return refs.length > 0
+        ? [...new Set(refs)].join(", ")
+        : step
+            .split(/\s+/)
+            .filter((w) => !w.startsWith("-"))
+            .slice(3)
+            .join(" ") || undefined;
     }
     case "publish":
       return /^\+ (\S+@\S+)/m.exec(output)?.[1];

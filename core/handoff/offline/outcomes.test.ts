@@ -10,9 +10,14 @@ import { assistant, call, result, session, type Record } from "./session.testing
  * and neither may count a file a failed or refused call named.
  */
 const CWD = "/work/app";
-const unified = (lines: string, output = "") => `Chunk ID: 1a\nWall time: 1.0000 seconds\n${lines}Original token count: 3\nOutput:\n${output}`;
-const turn = (id: string, name: string, args: Record, output: string, isError = false): Record[] => [assistant([call(id, name, args)], "toolUse"), result(id, name, output, isError)];
-const patch = (dir: string) => `*** Begin Patch\n*** Add File: ${dir}/new.ts\n+x\n*** Update File: ${dir}/old.ts\n*** Move to: ${dir}/moved.ts\n@@\n-a\n+b\n*** Delete File: ${dir}/gone.ts\n*** End Patch`;
+const unified = (lines: string, output = "") =>
+  `Chunk ID: 1a\nWall time: 1.0000 seconds\n${lines}Original token count: 3\nOutput:\n${output}`;
+const turn = (id: string, name: string, args: Record, output: string, isError = false): Record[] => [
+  assistant([call(id, name, args)], "toolUse"),
+  result(id, name, output, isError),
+];
+const patch = (dir: string) =>
+  `*** Begin Patch\n*** Add File: ${dir}/new.ts\n+x\n*** Update File: ${dir}/old.ts\n*** Move to: ${dir}/moved.ts\n@@\n-a\n+b\n*** Delete File: ${dir}/gone.ts\n*** End Patch`;
 
 interface Expected {
   commands: [string, number | null, boolean][];
@@ -71,12 +76,20 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     },
     {
       name: "Codex: a poll that says nothing more leaves it running",
-      entries: [...turn("c1", "exec_command", { cmd: "npm test" }, unified("Process running with session ID 5\n")), ...turn("c2", "write_stdin", { session_id: 5 }, "write_stdin failed: UnknownProcessId")],
+      entries: [
+        ...turn("c1", "exec_command", { cmd: "npm test" }, unified("Process running with session ID 5\n")),
+        ...turn("c2", "write_stdin", { session_id: 5 }, "write_stdin failed: UnknownProcessId"),
+      ],
       expected: { commands: [["npm test", null, false]] },
     },
     {
       name: "Codex: a shortened output keeps its code",
-      entries: turn("c1", "exec_command", { cmd: "npm test" }, `Total output lines: 250\n\n${unified("Process exited with code 1\n", "12 tests FAILED")}`),
+      entries: turn(
+        "c1",
+        "exec_command",
+        { cmd: "npm test" },
+        `Total output lines: 250\n\n${unified("Process exited with code 1\n", "12 tests FAILED")}`,
+      ),
       expected: { commands: [["npm test", 1, true]] },
     },
     {
@@ -91,7 +104,13 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     },
     {
       name: "Claude Code: the user's 'no' to a command",
-      entries: turn("c1", "Bash", { command: "git push --force" }, "The user doesn't want to proceed with this tool use. The tool use was rejected.", true),
+      entries: turn(
+        "c1",
+        "Bash",
+        { command: "git push --force" },
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+        true,
+      ),
       expected: { commands: [] },
     },
     {
@@ -106,7 +125,13 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     },
     {
       name: "an edit whose text was not found changed nothing",
-      entries: turn("c1", "Edit", { file_path: `${CWD}/src/x.ts`, old_string: "a", new_string: "b" }, "<tool_use_error>String to replace not found in file.</tool_use_error>", true),
+      entries: turn(
+        "c1",
+        "Edit",
+        { file_path: `${CWD}/src/x.ts`, old_string: "a", new_string: "b" },
+        "<tool_use_error>String to replace not found in file.</tool_use_error>",
+        true,
+      ),
       expected: { commands: [], modified: [] },
     },
     {
@@ -126,7 +151,12 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     },
     {
       name: "Codex: a patch that did not apply changed nothing",
-      entries: turn("c1", "apply_patch", { input: patch("bad") }, "apply_patch verification failed: Failed to find expected lines in bad/old.ts"),
+      entries: turn(
+        "c1",
+        "apply_patch",
+        { input: patch("bad") },
+        "apply_patch verification failed: Failed to find expected lines in bad/old.ts",
+      ),
       expected: { commands: [], modified: [], deleted: [] },
     },
     {
@@ -136,17 +166,32 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     },
     {
       name: "Codex: a patch applied from an exec_command heredoc, in its workdir",
-      entries: turn("c1", "exec_command", { cmd: `apply_patch <<'EOF'\n${patch("lib")}\nEOF\n`, workdir: "pkg" }, unified("Process exited with code 0\n", "Success.")),
+      entries: turn(
+        "c1",
+        "exec_command",
+        { cmd: `apply_patch <<'EOF'\n${patch("lib")}\nEOF\n`, workdir: "pkg" },
+        unified("Process exited with code 0\n", "Success."),
+      ),
       expected: { commands: [], modified: ["pkg/lib/new.ts", "pkg/lib/moved.ts"], deleted: ["pkg/lib/old.ts", "pkg/lib/gone.ts"] },
     },
     {
       name: "Codex: a heredoc patch after cd, through bash -lc",
-      entries: turn("c1", "shell", { command: ["bash", "-lc", `cd web && apply_patch <<"PATCH"\n${patch("ui")}\nPATCH`] }, "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess."),
+      entries: turn(
+        "c1",
+        "shell",
+        { command: ["bash", "-lc", `cd web && apply_patch <<"PATCH"\n${patch("ui")}\nPATCH`] },
+        "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess.",
+      ),
       expected: { commands: [], modified: ["web/ui/new.ts", "web/ui/moved.ts"], deleted: ["web/ui/old.ts", "web/ui/gone.ts"] },
     },
     {
       name: "Codex: a heredoc patch that exited 1 changed nothing",
-      entries: turn("c1", "exec_command", { cmd: `apply_patch <<'EOF'\n${patch("lib")}\nEOF` }, unified("Process exited with code 1\n", "error: invalid hunk")),
+      entries: turn(
+        "c1",
+        "exec_command",
+        { cmd: `apply_patch <<'EOF'\n${patch("lib")}\nEOF` },
+        unified("Process exited with code 1\n", "error: invalid hunk"),
+      ),
       expected: { commands: [], modified: [], deleted: [] },
     },
     {
@@ -161,7 +206,12 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
       name: "Codex: a local shell call's working_directory is its workdir",
       entries: [
         ...turn("c1", "write", { path: "tmp/x.log", content: "x" }, "ok"),
-        ...turn("c2", "local_shell_call", { type: "exec", command: ["rm", "x.log"], working_directory: `${CWD}/tmp` }, '{"output":"","metadata":{"exit_code":0}}'),
+        ...turn(
+          "c2",
+          "local_shell_call",
+          { type: "exec", command: ["rm", "x.log"], working_directory: `${CWD}/tmp` },
+          '{"output":"","metadata":{"exit_code":0}}',
+        ),
       ],
       expected: { commands: [["rm x.log", 0, false]], modified: [], deleted: ["tmp/x.log"] },
     },
@@ -175,7 +225,9 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
     const commands = facts.commands.map((run): [string, number | null, boolean] => [run.command, run.exitCode, run.failed]);
     expect(commands).toEqual(expected.commands);
     // The offline engine judged the same runs the same way.
-    expect(notes.runs.map((run): [string, number | null, boolean] => [run.command, run.exitCode, run.failed])).toEqual(expected.offlineRuns ?? expected.commands);
+    expect(notes.runs.map((run): [string, number | null, boolean] => [run.command, run.exitCode, run.failed])).toEqual(
+      expected.offlineRuns ?? expected.commands,
+    );
     if (expected.modified) expect(facts.filesModified).toEqual(expected.modified);
     if (expected.deleted) expect(facts.filesDeleted).toEqual(expected.deleted);
     if (expected.read) expect(facts.filesRead).toEqual(expected.read);
@@ -185,9 +237,25 @@ describe("one judgement of each tool call, shared by Session Facts and the offli
   });
 
   test("a refused or failed call is still shown where the work stopped, with the agent's words", () => {
-    const { notes } = outcomes(turn("c1", "Bash", { command: "rm -rf /" }, "Permission to use Bash with command rm -rf / has been denied.", true));
+    const { notes } = outcomes(
+      turn("c1", "Bash", { command: "rm -rf /" }, "Permission to use Bash with command rm -rf / has been denied.", true),
+    );
     expect(notes.exchanges).toEqual([]);
-    const steps = extractNotes(analyzeBranch(parseSession(session([{ type: "message", message: { role: "user", content: "Clean up.", timestamp: 1 } }, ...turn("c1", "Bash", { command: "rm -rf /" }, "Permission to use Bash with command rm -rf / has been denied.", true)], CWD))).context).exchanges[0]?.steps;
-    expect(steps?.map((step) => [step.label, step.run, step.error])).toEqual([["rm -rf /", undefined, "Permission to use Bash with command rm -rf / has been denied."]]);
+    const steps = extractNotes(
+      analyzeBranch(
+        parseSession(
+          session(
+            [
+              { type: "message", message: { role: "user", content: "Clean up.", timestamp: 1 } },
+              ...turn("c1", "Bash", { command: "rm -rf /" }, "Permission to use Bash with command rm -rf / has been denied.", true),
+            ],
+            CWD,
+          ),
+        ),
+      ).context,
+    ).exchanges[0]?.steps;
+    expect(steps?.map((step) => [step.label, step.run, step.error])).toEqual([
+      ["rm -rf /", undefined, "Permission to use Bash with command rm -rf / has been denied."],
+    ]);
   });
 });

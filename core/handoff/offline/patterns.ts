@@ -8,12 +8,14 @@ import { stripFillers } from "./prose.ts";
  */
 
 /** "must", "should never", "prefer": a rule, wherever it sits in the sentence ("never" alone only starts one). */
-const RULE_WORD = /\b(must|mustn't|must not|prefer|preferably|not allowed|(?:should|will|can|would|must)(?: not|n't)? (?:never|always)|should not|shouldn't)\b/i;
+const RULE_WORD =
+  /\b(must|mustn't|must not|prefer|preferably|not allowed|(?:should|will|can|would|must)(?: not|n't)? (?:never|always)|should not|shouldn't)\b/i;
 /** What "keep <something> …" asks to stay: "keep the public API identical", "keep it simple", "keep the bundle under 50 kB". */
 const KEPT_STATE =
   /\b(?:as[- ]is|unchanged|identical|stable|(?:backwards?[- ])?compatible|working|green|passing|the same|intact|simple|small|minimal|short|private|consistent|in sync|sorted|readable|under|below|within|at most)\b/i;
 /** A manner that holds for all the work: "use British spelling throughout", "name files in kebab-case everywhere". */
-const STANDING_MANNER = /^(?:use|write|follow|stick (?:to|with)|stay with|spell|format|name|indent|comment|style)\b.*\b(?:throughout|everywhere|consistently|at all times)\b/i;
+const STANDING_MANNER =
+  /^(?:use|write|follow|stick (?:to|with)|stay with|spell|format|name|indent|comment|style)\b.*\b(?:throughout|everywhere|consistently|at all times)\b/i;
 /** A clause that starts as an instruction: "don't …", "avoid …", "keep … unchanged", "no <thing>", "only …". */
 const RULE_CLAUSE =
   /^(?:please\s+)?(?:don't|dont|do not|never|always|avoid|prefer|only\s+(?:use|change|touch|edit|modify|run|commit|add|write|test|update)\b|no\s+(?!need\b|idea\b|worries\b|problem\b|way\b|longer\b|more\b|one\b|[,.!?]|$)\w+|rules?\b.*:)/i;
@@ -26,11 +28,15 @@ const STANDING_CONDITION = /\bmake sure\b.*\b(still|always|never|keeps?|stays?|r
 /** "X only." at the end of a sentence ("E2E tests only."). */
 const ONLY_AT_END = /\b\w+\s+only\s*[.!]?$/i;
 /** Opinions and reports are not rules: "i think the component must not …", "it seems …". */
-const OPINION = /^(?:i (?:think|guess|suppose|believe|feel|don't think|dont think)|it (?:seems|looks)|(?:only )?seems|looks like|maybe|perhaps)\b/i;
+const OPINION =
+  /^(?:i (?:think|guess|suppose|believe|feel|don't think|dont think)|it (?:seems|looks)|(?:only )?seems|looks like|maybe|perhaps)\b/i;
 
 /** The clauses of a sentence, split at commas, semicolons and dashes. */
 function clauses(sentence: string): string[] {
-  return sentence.split(/\s*(?:[,;]|\s[—–-]\s)\s*/).map((c) => c.trim()).filter((c) => c !== "");
+  return sentence
+    .split(/\s*(?:[,;]|\s[—–-]\s)\s*/)
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
 }
 
 /** A user's rule or preference: "never …", "always …", "don't …", "no console logs!", "X only." */
@@ -55,14 +61,19 @@ const INSTEAD = /\binstead of\b/i;
 const CHOICE_VERB = /\b(use|uses|using|should|switch|switched|changed|now (?!it\b|is\b|was\b)\w+s)\b/i;
 /** "Because" counts only in a sentence that states a plan. */
 const BECAUSE = /\bbecause\b/i;
-const PLAN = /^(I'll|I will|I'm going to|I'd|We'll|We will|We should|Let's|Better to|Using|Use|Keeping|Keep|Switch(?:ed|ing)?|The fix is)\b/i;
+const PLAN =
+  /^(I'll|I will|I'm going to|I'd|We'll|We will|We should|Let's|Better to|Using|Use|Keeping|Keep|Switch(?:ed|ing)?|The fix is)\b/i;
 
 /** An assistant sentence that picks one way over another. */
 export function isDecision(sentence: string): boolean {
   const end = sentence.trimEnd();
   if (end.endsWith("?") || end.endsWith(":") || sentence.length < 30) return false;
   const beforeInstead = sentence.split(INSTEAD)[0] ?? "";
-  return DECISION.test(sentence) || (INSTEAD.test(sentence) && CHOICE_VERB.test(beforeInstead)) || (BECAUSE.test(sentence) && PLAN.test(sentence));
+  return (
+    DECISION.test(sentence) ||
+    (INSTEAD.test(sentence) && CHOICE_VERB.test(beforeInstead)) ||
+    (BECAUSE.test(sentence) && PLAN.test(sentence))
+  );
 }
 
 /** An assistant saying what it is about to do ("Let me check …", "I'll add …"). */
@@ -91,7 +102,8 @@ export function classifyEnding(text: string, stopReason: string | undefined, sen
   return INTENT.test(last) ? "working" : "replied";
 }
 
-const COMPLETION_START = /^(done|fixed|all (?:done|set|fixed|good)|completed?|finished|implemented|that's done|released|published|committed|pushed)\b/i;
+const COMPLETION_START =
+  /^(done|fixed|all (?:done|set|fixed|good)|completed?|finished|implemented|that's done|released|published|committed|pushed)\b/i;
 const COMPLETION_CLAIM =
   /\b(I've|I have|we've|we have)\s+(?:now\s+|also\s+|successfully\s+)?(added|fixed|created|updated|implemented|removed|changed|moved|refactored|replaced|written|wrote|renamed|made|cleaned|deleted|committed|pushed|converted|extracted|merged|simplified|ported)\b/i;
 
@@ -109,7 +121,8 @@ export function isOpenItem(sentence: string): boolean {
 }
 
 /** An assistant offering more work: "Want me to …?", "Should I …?", "I can … if you want." */
-const OFFER = /^(?:(?:do you )?want me to|should i|shall i|would you like me to|do you want|i can\b.*\bif you (?:want|like)|if you want\b)/i;
+const OFFER =
+  /^(?:(?:do you )?want me to|should i|shall i|would you like me to|do you want|i can\b.*\bif you (?:want|like)|if you want\b)/i;
 
 export function isOffer(sentence: string): boolean {
   return OFFER.test(sentence.trim());
@@ -124,7 +137,8 @@ export function isMetaQuestion(text: string): boolean {
 }
 
 /** Commands that only look at things; a list of what was done can leave them out. */
-const LOOK_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(cat|head|tail|less|ls|pwd|echo|date|sleep|wc|sed\s+-n|git\s+(?:status|log|diff|show))\b/;
+const LOOK_COMMAND =
+  /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(cat|head|tail|less|ls|pwd|echo|date|sleep|wc|sed\s+-n|git\s+(?:status|log|diff|show))\b/;
 
 export function changesOrChecks(command: string): boolean {
   return !LOOK_COMMAND.test(command) && !isSearchCommand(command);

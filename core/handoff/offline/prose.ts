@@ -75,7 +75,8 @@ export function userProse(text: string): UserProse {
 }
 
 /** A line naming an error, the way people and tools write them. */
-const ERROR_WORDS = /\b\w*(?:Error|Exception)\b|\berror\b|\bERR!|\bE[A-Z0-9]{3,}\b|\bTS\d{4}\b|\bFAIL(?:ED)?\b|\bfatal\b|\bpanic(?:ked)?\b|no such file|not found|cannot|can't|denied|refused/;
+const ERROR_WORDS =
+  /\b\w*(?:Error|Exception)\b|\berror\b|\bERR!|\bE[A-Z0-9]{3,}\b|\bTS\d{4}\b|\bFAIL(?:ED)?\b|\bfatal\b|\bpanic(?:ked)?\b|no such file|not found|cannot|can't|denied|refused/;
 
 /** The headline of a paste: its first line naming an error, when short enough to name the problem. */
 export function pasteHeadline(pastes: readonly string[], max = 120): string | undefined {
@@ -90,7 +91,8 @@ export function pasteHeadline(pastes: readonly string[], max = 120): string | un
 }
 
 /** Openers that carry no meaning of their own: "ok,", "alright,", "sooo", "hm", "wait,". */
-const FILLER = /^(?:ok(?:ay)?|separately|anyway|next(?=\s*[:,])|alright|all right|so+|well|hm+|hmm+|oh|ah|yo|nice|good|great|cool|perfect|wow|wait|like|actually|btw|dude|my dude|omfg|omg|wtf|jesus|fine|right|then|now|also|and)\b[\s,.!:;—–-]*/i;
+const FILLER =
+  /^(?:ok(?:ay)?|separately|anyway|next(?=\s*[:,])|alright|all right|so+|well|hm+|hmm+|oh|ah|yo|nice|good|great|cool|perfect|wow|wait|like|actually|btw|dude|my dude|omfg|omg|wtf|jesus|fine|right|then|now|also|and)\b[\s,.!:;—–-]*/i;
 
 /** Drops leading fillers ("ok, so now …" → "…"). */
 export function stripFillers(text: string): string {

@@ -10,10 +10,14 @@ import { capText, firstParagraph } from "./text.ts";
 
 export function renderDecisions({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];
-  for (const background of notes.background) for (const decision of background.decisions) lines.push(`- From ${background.source}: ${local(state, decision)}`);
+  for (const background of notes.background)
+    for (const decision of background.decisions) lines.push(`- From ${background.source}: ${local(state, decision)}`);
   for (const choice of newest(notes.choices, 3).kept) lines.push(`- ${local(state, choice.text)}`);
   // Newest first in weight: the latest decisions are the ones the next session builds on.
-  const { kept, omitted } = newest(dedupeBy(notes.decisions, (d) => d.text), 5);
+  const { kept, omitted } = newest(
+    dedupeBy(notes.decisions, (d) => d.text),
+    5,
+  );
   for (const decision of kept) lines.push(`- ${local(state, decision.text)}`);
   if (omitted > 0) lines.push(`- (${omitted} earlier not shown)`);
   return lines.length > 0 ? lines : ["- None recorded."];
@@ -32,23 +36,36 @@ function quoteRequest(request: UserRequest): string {
 export function renderCriticalContext({ notes, state }: SectionInput, facts: SessionFacts): string[] {
   const lines: string[] = [];
   if (state.cwd) lines.push(`- Working directory: ${inlineCode(state.cwd)}; relative paths here are relative to it.`);
-  const branches = [...new Set([...notes.background.map((b) => b.branch), ...notes.milestones.filter((m) => m.kind === "branch" && m.ok).map((m) => m.detail)])];
+  const branches = [
+    ...new Set([
+      ...notes.background.map((b) => b.branch),
+      ...notes.milestones.filter((m) => m.kind === "branch" && m.ok).map((m) => m.detail),
+    ]),
+  ];
   const named = branches.filter((b): b is string => b !== undefined && b !== "");
   if (named.length > 0) lines.push(`- Git branch: ${named.map((b) => inlineCode(b)).join(", then ")}`);
   const failed = facts.commands.filter((run) => run.failed).length;
   if (facts.commands.length > 0) {
-    const still = state.stillFailing.length > 0 ? "; still failing at the end (the latest run of each command since the current request):" : "";
-    lines.push(`- Commands: ${facts.commands.length} run, ${failed} failed (Session Facts lists them)${still}`, ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`));
+    const still =
+      state.stillFailing.length > 0 ? "; still failing at the end (the latest run of each command since the current request):" : "";
+    lines.push(
+      `- Commands: ${facts.commands.length} run, ${failed} failed (Session Facts lists them)${still}`,
+      ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`),
+    );
   }
-  for (const background of notes.background) for (const item of background.critical) lines.push(`- From ${background.source}: ${local(state, item)}`);
+  for (const background of notes.background)
+    for (const item of background.critical) lines.push(`- From ${background.source}: ${local(state, item)}`);
   const asked = [...new Set([state.earlier[0], state.objective].filter((r) => r !== undefined))];
   if (asked.length > 0) lines.push(`- What the goal rests on, as the user asked it: ${asked.map(quoteRequest).join(" … ")}`);
   const unread = state.unreadRequests.filter((r) => !asked.includes(r)).slice(-3);
   if (unread.length > 0) lines.push(`- The user's other messages not in English, as written: ${unread.map(quoteRequest).join(" … ")}`);
   if (state.workingSet.length > 0) {
-    lines.push(`- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.change === undefined ? "" : ` (${f.change})`}`).join(", ")}`);
+    lines.push(
+      `- Files most recently worked on, newest last: ${state.workingSet.map((f) => `${inlineCode(f.path)}${f.change === undefined ? "" : ` (${f.change})`}`).join(", ")}`,
+    );
   }
-  if (state.userCommands.length > 0) lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
+  if (state.userCommands.length > 0)
+    lines.push(`- The user ran these themselves with \`!\`: ${state.userCommands.map((c) => commandCode(c, state.cwd)).join(", ")}`);
   for (const summary of notes.branchSummaries.slice(-2)) {
     lines.push(`- The user left another branch of this session; its summary begins: "${capText(firstParagraph(summary), 240)}"`);
   }
@@ -78,30 +95,47 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
           : " Check the result of its last tool call before repeating it.";
     steps.push(`Continue the work${about}.${where}`);
   }
-  if (turn.kind === "unread") steps.push(`Read the assistant's last reply (not in English) to see whether the work is finished: ${quote(local(state, turn.reply), 300)}`);
+  if (turn.kind === "unread")
+    steps.push(
+      `Read the assistant's last reply (not in English) to see whether the work is finished: ${quote(local(state, turn.reply), 300)}`,
+    );
   // The user decides first: a question the session ends on comes before any fix it is about.
   if (turn.kind === "question") steps.push(`Get the user's answer to the assistant's question: ${quote(local(state, turn.question), 450)}`);
-  for (const group of failures) if (turn.kind !== "working" || group !== latest) steps.push(`Fix what still fails: ${describeFailure(group, state.cwd)}`);
+  for (const group of failures)
+    if (turn.kind !== "working" || group !== latest) steps.push(`Fix what still fails: ${describeFailure(group, state.cwd)}`);
   // A step of the arc that failed (the publish) is run again once its cause is fixed.
-  const retry = state.milestones.filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at)).at(-1);
-  if (retry) steps.push(`Then run the failed ${retry.kind === "bump" ? "version bump" : retry.kind} step again: ${commandCode(retry.command, state.cwd)}.`);
-  if (turn.kind !== "question") for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);
+  const retry = state.milestones
+    .filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at))
+    .at(-1);
+  if (retry)
+    steps.push(
+      `Then run the failed ${retry.kind === "bump" ? "version bump" : retry.kind} step again: ${commandCode(retry.command, state.cwd)}.`,
+    );
+  if (turn.kind !== "question")
+    for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);
   for (const request of state.openRequests) {
     if (turn.kind === "unread") steps.push(`Finish the request, unless that reply says it is done: ${request.statement}`);
     else if (turn.kind !== "question" && turn.kind !== "working") steps.push(`Start on the open request: ${request.statement}`);
   }
-  if (turn.kind === "approved") steps.push(`Do what the user approved (${quote(turn.request.text, 60)}): ${quote(turn.proposal ?? "the assistant's last proposal")}`);
+  if (turn.kind === "approved")
+    steps.push(`Do what the user approved (${quote(turn.request.text, 60)}): ${quote(turn.proposal ?? "the assistant's last proposal")}`);
   for (const offer of state.deferred) steps.push(`When the user is ready (they said "later"): ${quote(local(state, offer.text), 450)}`);
-  if (state.staleCheck) steps.push(`Run ${commandCode(withoutOutputFilter(state.staleCheck.command), state.cwd)} again: files changed after its last run.`);
+  if (state.staleCheck)
+    steps.push(`Run ${commandCode(withoutOutputFilter(state.staleCheck.command), state.cwd)} again: files changed after its last run.`);
   if (steps.length === 0) {
-    steps.push(state.objective ? "The recorded work is finished: ask the user what comes next." : "Ask the user what they want done: the session recorded no request.");
+    steps.push(
+      state.objective
+        ? "The recorded work is finished: ask the user what comes next."
+        : "Ask the user what they want done: the session recorded no request.",
+    );
     if (state.lastOffer !== undefined) steps.push(`If the user wants it, the assistant offered: ${quote(state.lastOffer)}`);
   }
   const terms = state.focus;
   if (!terms) return number(steps);
   const scored = steps.map((step, order) => ({ step, order, score: relevance(step, terms) }));
   const kept = scored.filter((s) => s.score >= 0).sort((a, b) => (b.score > 0 ? 1 : 0) - (a.score > 0 ? 1 : 0) || a.order - b.order);
-  if (!kept.some((s) => s.score > 0)) kept.unshift({ step: `Start on the focus given for this handoff: "${capText(focus ?? "", 300)}"`, order: -1, score: 1 });
+  if (!kept.some((s) => s.score > 0))
+    kept.unshift({ step: `Start on the focus given for this handoff: "${capText(focus ?? "", 300)}"`, order: -1, score: 1 });
   return number(kept.map((s) => s.step));
 }
 

@@ -76,18 +76,26 @@ function describeStep(step: Step, cwd: string | undefined): string {
 
 export function renderConstraints({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];
-  for (const background of notes.background) for (const rule of background.constraints) lines.push(`- ${from(background)} ${local(state, rule)}`);
-  const { kept, omitted } = spread(dedupeBy(notes.constraints, (c) => c.text), 7);
+  for (const background of notes.background)
+    for (const rule of background.constraints) lines.push(`- ${from(background)} ${local(state, rule)}`);
+  const { kept, omitted } = spread(
+    dedupeBy(notes.constraints, (c) => c.text),
+    7,
+  );
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
   lines.push(...omittedLine(omitted, "more rules the user stated"));
   for (const spec of notes.specifications) {
-    lines.push(`- The user's message also holds a specification of ${spec.count} requirements, from ${quote(spec.first, 90)} to ${quote(spec.last, 90)}: part of the task, not quoted here; the source session has them all.`);
+    lines.push(
+      `- The user's message also holds a specification of ${spec.count} requirements, from ${quote(spec.first, 90)} to ${quote(spec.last, 90)}: part of the task, not quoted here; the source session has them all.`,
+    );
   }
   // Rules in a language these patterns read only in part may be missed: say so, and where the words are.
   const unread = state.unreadRequests.length;
   if (unread > 0) {
     const which = unread === 1 ? "One of the user's messages is" : `${unread} of the user's messages are`;
-    lines.push(`- ${which} not in English: rules are read there only by "never/always/must" words of a few languages, so others may be missed; the messages are quoted under Critical Context.`);
+    lines.push(
+      `- ${which} not in English: rules are read there only by "never/always/must" words of a few languages, so others may be missed; the messages are quoted under Critical Context.`,
+    );
   }
   return orNone(lines, "None stated.");
 }
@@ -116,7 +124,8 @@ function renderDone({ notes, state }: SectionInput): string[] {
   const reports = newestWithin(state.reports, (r) => countWords(r.text), { min: 5, max: 12, words: 140 });
   if (reports.kept.length > 0) {
     const earlier = reports.omitted > 0 ? ` (${reports.omitted} earlier not shown)` : "";
-    const report = (r: Report) => `  - ${local(state, r.text)}${r.contradictedBy === undefined ? "" : ` (but ${commandCode(r.contradictedBy.command, state.cwd)} had failed: see Pending)`}`;
+    const report = (r: Report) =>
+      `  - ${local(state, r.text)}${r.contradictedBy === undefined ? "" : ` (but ${commandCode(r.contradictedBy.command, state.cwd)} had failed: see Pending)`}`;
     lines.push(`- The assistant reported, oldest first${earlier}:`, ...reports.kept.map(report));
   }
   const milestones = milestoneLine(notes.milestones);
@@ -127,13 +136,20 @@ function renderDone({ notes, state }: SectionInput): string[] {
     lines.push(`- Files modified, most recent last${earlier}: ${files.kept.map((f) => inlineCode(f)).join(", ")}`);
   }
   const deleted = newest(state.deletedFiles, 10);
-  if (deleted.kept.length > 0) lines.push(`- Files deleted${deleted.omitted > 0 ? ` (${deleted.omitted} more not shown)` : ""}: ${deleted.kept.map((f) => inlineCode(f)).join(", ")}`);
+  if (deleted.kept.length > 0)
+    lines.push(
+      `- Files deleted${deleted.omitted > 0 ? ` (${deleted.omitted} more not shown)` : ""}: ${deleted.kept.map((f) => inlineCode(f)).join(", ")}`,
+    );
   for (const { run, by } of state.fixed) {
-    const later = by.failed ? `${commandCode(by.command, state.cwd)} later got past it and ran its tests` : `${commandCode(by.command, state.cwd)} later passed`;
+    const later = by.failed
+      ? `${commandCode(by.command, state.cwd)} later got past it and ran its tests`
+      : `${commandCode(by.command, state.cwd)} later passed`;
     lines.push(`- Fixed since it failed: ${describeRun(run, state.cwd)}; ${later}`);
   }
   if (state.checks.length > 0) {
-    lines.push(`- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`);
+    lines.push(
+      `- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`,
+    );
   }
   return orNone(lines, "Nothing recorded as done.");
 }
@@ -145,13 +161,16 @@ function renderInProgress({ state }: SectionInput): string[] {
       const lines: string[] = [];
       if (state.current) lines.push(`- Working on: ${state.current.statement}`);
       if (turn.words !== undefined) lines.push(`- The assistant's last words: ${quote(local(state, turn.words), 400)}`);
-      if (turn.steps.length > 0) lines.push(`- Its last tool calls and their results:`, ...turn.steps.map((step) => `  - ${describeStep(step, state.cwd)}`));
+      if (turn.steps.length > 0)
+        lines.push(`- Its last tool calls and their results:`, ...turn.steps.map((step) => `  - ${describeStep(step, state.cwd)}`));
       return orNone(lines, "The assistant was working on the latest request.");
     }
     case "question":
       return [`- Waiting for the user to answer the assistant: ${quote(local(state, turn.question), 450)}`];
     case "unread":
-      return [`- Not known: the assistant's last reply is not in English, which these rules do not read, so nothing in it is taken as done: ${quote(local(state, turn.reply), 400)}`];
+      return [
+        `- Not known: the assistant's last reply is not in English, which these rules do not read, so nothing in it is taken as done: ${quote(local(state, turn.reply), 400)}`,
+      ];
     case "unanswered":
       return ["- Nothing had started: the latest request (under Pending) got no answer yet."];
     case "approved":
@@ -169,7 +188,9 @@ function renderPending({ state }: SectionInput): string[] {
   for (const item of state.openItems) lines.push(`- The assistant's last reply says: ${quote(local(state, item))}`);
   const open = state.openRequests.map((r) => {
     const reply = state.turn.kind === "unread" ? undefined : state.unreadReplies.get(r.at);
-    return reply === undefined ? r.statement : `${r.statement} (the reply to it is not in English, so not read as done: ${quote(local(state, reply), 200)})`;
+    return reply === undefined
+      ? r.statement
+      : `${r.statement} (the reply to it is not in English, so not read as done: ${quote(local(state, reply), 200)})`;
   });
   if (state.turn.kind === "question") lines.push(...open.map((s) => `- Open until the user answers (see In Progress): ${s}`));
   else lines.push(...open.map((s) => `- Open request: ${s}`));
@@ -179,7 +200,8 @@ function renderPending({ state }: SectionInput): string[] {
   }
   for (const offer of state.deferred) lines.push(`- Put off by the user ("later"): ${quote(local(state, offer.text), 450)}`);
   if (state.turn.kind === "finished" || state.turn.kind === "acknowledged") {
-    for (const group of groupFailures(state.stillFailing)) lines.push(`- Still failing, though the work was reported done: ${describeFailure(group, state.cwd)}`);
+    for (const group of groupFailures(state.stillFailing))
+      lines.push(`- Still failing, though the work was reported done: ${describeFailure(group, state.cwd)}`);
   }
   if (lines.length > 0) return lines;
   if (state.turn.kind === "working") return ["- Nothing else: the latest request is still in progress (see In Progress)."];

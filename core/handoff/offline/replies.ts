@@ -76,7 +76,8 @@ const USER_CHOICE = /^(?:go with|let'?s (?:go with|use)|pick|choose|option\s+\w+
  */
 export function noteChoices(notes: OfflineNotes, request: UserRequest, previous: Exchange | undefined): void {
   for (const sentence of splitSentences(userProse(request.text).prose)) {
-    if (USER_CHOICE.test(stripFillers(sentence))) notes.choices.push({ text: `The user chose: "${capText(stripFillers(sentence), 220)}"`, at: request.at });
+    if (USER_CHOICE.test(stripFillers(sentence)))
+      notes.choices.push({ text: `The user chose: "${capText(stripFillers(sentence), 220)}"`, at: request.at });
   }
   const proposal = previous?.lastText?.text;
   if (proposal === undefined || (request.kind !== "approval" && request.kind !== "answer") || /^\W*no\b/i.test(request.text)) return;
@@ -86,5 +87,8 @@ export function noteChoices(notes: OfflineNotes, request: UserRequest, previous:
   if (label === undefined || chosen === undefined) return;
   const others = [...options].filter(([key]) => key !== label).map(([key, text]) => `(${key}) ${capText(text, 120)}`);
   const over = others.length > 0 ? `, over ${others.join("; ")}` : "";
-  notes.choices.push({ text: `Chose (${label}) ${capText(chosen, 200)}${over}: proposed by the assistant, approved by the user ("${capText(request.text, 40)}")`, at: request.at });
+  notes.choices.push({
+    text: `Chose (${label}) ${capText(chosen, 200)}${over}: proposed by the assistant, approved by the user ("${capText(request.text, 40)}")`,
+    at: request.at,
+  });
 }

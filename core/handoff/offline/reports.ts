@@ -36,7 +36,8 @@ function reportOf(text: string): string {
 const BARE_REPORT_WORDS = 4;
 
 /** A reply saying the checks pass: "All tests pass", "the build is green". */
-const PASS_CLAIM = /\b(?:tests?|specs?|checks?|builds?|lint(?:ing)?)\b[^.;:!?]{0,30}\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|clean)\b/i;
+const PASS_CLAIM =
+  /\b(?:tests?|specs?|checks?|builds?|lint(?:ing)?)\b[^.;:!?]{0,30}\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|clean)\b/i;
 
 /** The reports of every exchange that did work and closed, oldest first. */
 export function readReports(exchanges: readonly Exchange[], views: RunViews): Report[] {

@@ -4,8 +4,18 @@ import { userProse } from "./prose.ts";
 
 describe("what a user message is", () => {
   test.each([
-    { text: "Fix the lint warnings in src/api, and make sure the build still passes.", afterQuestion: false, first: true, kind: "objective" },
-    { text: "ok, i believe we are ready to release a new version, aren't we? know how to do it?", afterQuestion: false, first: false, kind: "objective" },
+    {
+      text: "Fix the lint warnings in src/api, and make sure the build still passes.",
+      afterQuestion: false,
+      first: true,
+      kind: "objective",
+    },
+    {
+      text: "ok, i believe we are ready to release a new version, aren't we? know how to do it?",
+      afterQuestion: false,
+      first: false,
+      kind: "objective",
+    },
     { text: "read README.md that details everything", afterQuestion: false, first: false, kind: "followup" },
     { text: "minor, this is a big change", afterQuestion: true, first: false, kind: "answer" },
     { text: "yeah, do it all", afterQuestion: true, first: false, kind: "approval" },
@@ -17,7 +27,12 @@ describe("what a user message is", () => {
     { text: "which model are you btw?", afterQuestion: false, first: false, kind: "meta" },
     { text: "ok. what's left?", afterQuestion: false, first: false, kind: "meta" },
     { text: "why are there 2 subscription handlers?", afterQuestion: false, first: false, kind: "question" },
-    { text: "great. now the same for GET /teams, and document both endpoints in docs/api.md", afterQuestion: false, first: false, kind: "followup" },
+    {
+      text: "great. now the same for GET /teams, and document both endpoints in docs/api.md",
+      afterQuestion: false,
+      first: false,
+      kind: "followup",
+    },
     { text: "next: getJSON", afterQuestion: false, first: false, kind: "followup" },
     { text: "TypeError: x is undefined\n    at a (b.js:1:2)", afterQuestion: false, first: false, kind: "paste" },
     { text: "then we need to tackle this bash issue:\n\n```\nError: 400 boom\n```", afterQuestion: false, first: false, kind: "objective" },
@@ -62,11 +77,20 @@ describe("a request stated as an objective", () => {
       `Our bot crashes. The API says:\n\n\`\`\`\n400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.3: \`tool_use\` ids were found without \`tool_result\` blocks. Each \`tool_use\` block must have a corresponding \`tool_result\` block."}}\n\`\`\`\n\nRules: always run bun test.`,
       "Our bot crashes.",
     ],
-    ["getting this in prod since this morning:\n\nTypeError: Cannot read properties of undefined (reading 'map')\n    at OrderList (a.tsx:1:2)\n\nonly for empty accounts. fix?", "Getting this in prod since this morning. Only for empty accounts (`TypeError: Cannot read properties of undefined (reading 'map')`)."],
+    [
+      "getting this in prod since this morning:\n\nTypeError: Cannot read properties of undefined (reading 'map')\n    at OrderList (a.tsx:1:2)\n\nonly for empty accounts. fix?",
+      "Getting this in prod since this morning. Only for empty accounts (`TypeError: Cannot read properties of undefined (reading 'map')`).",
+    ],
     ["## Goal\nMake it fast.", "Goal. Make it fast."],
-    ["next one, from the logs:\n\n```\nError: You must provide a `model` parameter\n```", "Next one, from the logs (``Error: You must provide a `model` parameter``)."],
+    [
+      "next one, from the logs:\n\n```\nError: You must provide a `model` parameter\n```",
+      "Next one, from the logs (``Error: You must provide a `model` parameter``).",
+    ],
     ["Next, quote fields that contain commas.", "Quote fields that contain commas."],
-    ["I need you to implement the rate limiter in src/limiter.ts.\n\nHere is the existing code:\n```ts\nexport const x = 1;\n```", "Implement the rate limiter in src/limiter.ts."],
+    [
+      "I need you to implement the rate limiter in src/limiter.ts.\n\nHere is the existing code:\n```ts\nexport const x = 1;\n```",
+      "Implement the rate limiter in src/limiter.ts.",
+    ],
     ["Add retries to the client. Here is the current code.\n\n```ts\nfetch(url)\n```", "Add retries to the client."],
   ])("%p → %p", (text, expected) => {
     expect(statementOf(text)).toBe(expected);

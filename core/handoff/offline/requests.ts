@@ -52,7 +52,10 @@ const OPENERS = new Set(["ok", "okay", "alright", "so", "sooo", "well", "nice", 
 
 /** Whether the message opens, after "ok,"/"nice." and the like, with a word that carries on earlier work. */
 function continuesEarlierWork(text: string): boolean {
-  for (const token of text.toLowerCase().split(/[\s,.!:;—–-]+/).filter((t) => t !== "")) {
+  for (const token of text
+    .toLowerCase()
+    .split(/[\s,.!:;—–-]+/)
+    .filter((t) => t !== "")) {
     if (CONTINUATION.has(token)) return true;
     if (!OPENERS.has(token)) return false;
   }
@@ -93,7 +96,12 @@ export function statementOf(text: string, max = 240): string {
   const statement = picked.join(" ");
   // With no words of their own, the paste's headline is the request, however long.
   const headline = pasteHeadline(pastes) ?? (statement === "" ? pasteHeadline(pastes, 400)?.slice(0, 160) : undefined);
-  const withHeadline = headline === undefined ? statement : statement === "" ? inlineCode(headline) : `${statement.replace(/[.?!]$/, "")} (${inlineCode(headline)}).`;
+  const withHeadline =
+    headline === undefined
+      ? statement
+      : statement === ""
+        ? inlineCode(headline)
+        : `${statement.replace(/[.?!]$/, "")} (${inlineCode(headline)}).`;
   return capText(withHeadline, max);
 }
 
@@ -108,11 +116,21 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   const deferral = DEFERRAL.exec(stripFillers(flat));
   const defers = deferral !== null;
   // "later. first, can CI cache …": what follows a deferral is a request of its own.
-  const rest = defers ? stripFillers(stripFillers(flat).slice(deferral[0].length)).replace(/^(?:but\s+)?(?:first|instead)\b[,:]?\s*/i, "") : flat;
+  const rest = defers
+    ? stripFillers(stripFillers(flat).slice(deferral[0].length)).replace(/^(?:but\s+)?(?:first|instead)\b[,:]?\s*/i, "")
+    : flat;
   const bare = stripFillers(rest);
   const stated = (kind: RequestKind) => kind === "objective" || kind === "followup" || kind === "question" || kind === "paste";
   const foreign = isForeign(prose);
-  const result = (kind: RequestKind, revises = false): UserRequest => ({ text, at, kind, statement: stated(kind) ? statementOf(defers ? rest : text) : "", defers, revises, foreign });
+  const result = (kind: RequestKind, revises = false): UserRequest => ({
+    text,
+    at,
+    kind,
+    statement: stated(kind) ? statementOf(defers ? rest : text) : "",
+    defers,
+    revises,
+    foreign,
+  });
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
@@ -123,10 +141,12 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");
   const firstSentence = splitSentences(bare)[0] ?? bare;
-  const instruction = IMPERATIVE.test(bare) || LEAD_IN.test(stripFillers(bare.replace(/^i (?:think|believe|guess|suppose|feel like) /i, "")));
+  const instruction =
+    IMPERATIVE.test(bare) || LEAD_IN.test(stripFillers(bare.replace(/^i (?:think|believe|guess|suppose|feel like) /i, "")));
   if (/[?？]$/.test(firstSentence) && !instruction && !pasted) return result("question");
   // A new objective: the first ask, a report with a paste, or a full instruction that does not carry on the last one.
-  if ((first && (instruction || pasted || count >= 6)) || (!continuesEarlierWork(rest) && (pasted || (instruction && count >= 12)))) return result("objective");
+  if ((first && (instruction || pasted || count >= 6)) || (!continuesEarlierWork(rest) && (pasted || (instruction && count >= 12))))
+    return result("objective");
   return result("followup");
 }
 /** Requests that describe work to do: what the goal is built from. */

@@ -32,7 +32,11 @@ export function newest<T>(items: readonly T[], max: number): { kept: T[]; omitte
  * The newest items that fit in `words` words (at least `min`, at most `max`), in order, with how
  * many older ones were left out: many short items are all shown, a few long ones are not cut.
  */
-export function newestWithin<T>(items: readonly T[], size: (item: T) => number, limits: { min: number; max: number; words: number }): { kept: T[]; omitted: number } {
+export function newestWithin<T>(
+  items: readonly T[],
+  size: (item: T) => number,
+  limits: { min: number; max: number; words: number },
+): { kept: T[]; omitted: number } {
   let count = 0;
   let used = 0;
   for (let i = items.length - 1; i >= 0 && count < limits.max; i--) {

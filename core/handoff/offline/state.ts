@@ -98,7 +98,8 @@ function openItemsOf(text: string): string[] {
     if (!isOpenItem(sentence.replace(/[:—–-][^:—–-]*\?$/, ""))) return;
     let item = sentence.endsWith("?") ? sentence.replace(/\s*[:—–-][^:—–-]*\?$/, "") : sentence;
     const before = sentences[i - 1];
-    if (/^(it|this|that|they|these)\b/i.test(item) && before !== undefined) item = `${before.replace(/[.!]$/, "")}; ${item[0]?.toLowerCase()}${item.slice(1)}`;
+    if (/^(it|this|that|they|these)\b/i.test(item) && before !== undefined)
+      item = `${before.replace(/[.!]$/, "")}; ${item[0]?.toLowerCase()}${item.slice(1)}`;
     items.push(capText(item, 300));
   });
   return items;
@@ -109,8 +110,12 @@ function readTurn(exchanges: readonly Exchange[]): TurnState {
   if (!last) return { kind: "none" };
   if (last.ending === "none") {
     const previous = exchanges.at(-2)?.lastText?.text;
-    if (last.request.kind === "approval") return { kind: "approved", request: last.request, proposal: previous === undefined ? undefined : lastSentences(previous, 2, 300) };
-    if (last.request.kind === "ack") return exchanges.length > 1 && exchanges.at(-2)?.ending === "working" ? readTurn(exchanges.slice(0, -1)) : { kind: "acknowledged", request: last.request };
+    if (last.request.kind === "approval")
+      return { kind: "approved", request: last.request, proposal: previous === undefined ? undefined : lastSentences(previous, 2, 300) };
+    if (last.request.kind === "ack")
+      return exchanges.length > 1 && exchanges.at(-2)?.ending === "working"
+        ? readTurn(exchanges.slice(0, -1))
+        : { kind: "acknowledged", request: last.request };
     return { kind: "unanswered", request: last.request };
   }
   if (last.ending === "question") return { kind: "question", question: lastSentences(last.lastText?.text ?? "", 3, 450) };
@@ -133,11 +138,16 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
-  const openItems = last?.lastText && (last.ending === "completed" || last.ending === "replied" || last.ending === "question") ? openItemsOf(last.lastText.text) : [];
+  const openItems =
+    last?.lastText && (last.ending === "completed" || last.ending === "replied" || last.ending === "question")
+      ? openItemsOf(last.lastText.text)
+      : [];
   // Words of intent with nothing run ("I'll add the flag.") leave the request open.
   const nothingRun = turn.kind === "working" && turn.steps.length === 0;
   const openRequests =
-    turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0) ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3) : [];
+    turn.kind === "unanswered" || turn.kind === "unread" || nothingRun || (turn.kind === "question" && openItems.length === 0)
+      ? afterClose.filter((r) => isWorkRequest(r) && r.statement !== "").slice(-3)
+      : [];
   const views = runViews(notes.runs, cwd);
   const reports = readReports(notes.exchanges, views);
   const unreadReplies = new Map<number, string>();
@@ -148,8 +158,13 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   for (const touch of notes.touched) touchedAt.set(relative(touch.text), touch.at);
   const modifiedSet = new Set(facts.filesModified.map(relative));
   const deletedSet = new Set(facts.filesDeleted.map(relative));
-  const modified = [...modifiedSet].map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 })).sort((a, b) => a.at - b.at || a.order - b.order);
-  const latestSince = views.latest(notes.runs.filter((run) => run.at >= since), () => true);
+  const modified = [...modifiedSet]
+    .map((path, order) => ({ path, order, at: touchedAt.get(path) ?? -1 }))
+    .sort((a, b) => a.at - b.at || a.order - b.order);
+  const latestSince = views.latest(
+    notes.runs.filter((run) => run.at >= since),
+    () => true,
+  );
   const fixed = latestSince.flatMap((run) => {
     const by = views.settledBy(run);
     return by === undefined ? [] : [{ run, by }];
@@ -164,9 +179,14 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     objective,
     current: afterClose.find((r) => isWorkRequest(r) && r.statement !== "") ?? objective,
     earlier: notes.requests.filter((r) => r.kind === "objective" && r.statement !== "" && r.at < since),
-    followups: notes.requests.filter((r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && countWords(r.statement) >= 3),
+    followups: notes.requests.filter(
+      (r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && countWords(r.statement) >= 3,
+    ),
     milestones: notes.milestones.filter((m) => m.at >= since),
-    stillFailing: views.unsettled(latestSince).filter((run) => run.failed).slice(-3),
+    stillFailing: views
+      .unsettled(latestSince)
+      .filter((run) => run.failed)
+      .slice(-3),
     fixed: fixed.slice(-3),
     openItems,
     openRequests,

@@ -23,19 +23,35 @@ test("splitSentences does not split inside inline code", () => {
 
 describe("firstErrorLine", () => {
   test.each([
-    ["prefers a line naming an error", "FAIL a.test.ts\nReferenceError: x is not defined\nCommand exited with code 1", "ReferenceError: x is not defined"],
+    [
+      "prefers a line naming an error",
+      "FAIL a.test.ts\nReferenceError: x is not defined\nCommand exited with code 1",
+      "ReferenceError: x is not defined",
+    ],
     ["falls back to a failure line", "building\n1 test failed\nCommand exited with code 1", "1 test failed"],
     ["skips minified lines and stack frames", `${"x".repeat(500)} error\n    at foo (a.js:1)\nError: boom`, "Error: boom"],
     ["keeps an abort", "Command aborted", "Command aborted"],
-    ["prefers an error with its message over a FAIL banner", "FAIL src/a.test.ts\n● a › b\nTypeError: x is undefined", "TypeError: x is undefined"],
-    ["prefers a failed test over a generic error word", "FAIL src/a.test.ts\n  ✕ matches the snapshot (9 ms)\nerror: x", "✕ matches the snapshot (9 ms)"],
-    ["reads npm's error code", "npm notice Publishing to https://registry.npmjs.org/\nnpm ERR! code EOTP\nnpm ERR! one-time password", "npm ERR! code EOTP"],
+    [
+      "prefers an error with its message over a FAIL banner",
+      "FAIL src/a.test.ts\n● a › b\nTypeError: x is undefined",
+      "TypeError: x is undefined",
+    ],
+    [
+      "prefers a failed test over a generic error word",
+      "FAIL src/a.test.ts\n  ✕ matches the snapshot (9 ms)\nerror: x",
+      "✕ matches the snapshot (9 ms)",
+    ],
+    [
+      "reads npm's error code",
+      "npm notice Publishing to https://registry.npmjs.org/\nnpm ERR! code EOTP\nnpm ERR! one-time password",
+      "npm ERR! code EOTP",
+    ],
   ])("%s", (_name, output, expected) => {
     expect(firstErrorLine(output)).toBe(expected);
   });
 
   test("errorExcerpt adds the values a test expected and received", () => {
-    const output = "✗ parses the gap [0.4ms]\n\nerror: expect(received).toBe(expected)\n\nExpected: \"01:30\"\nReceived: \"02:30\"\n";
+    const output = '✗ parses the gap [0.4ms]\n\nerror: expect(received).toBe(expected)\n\nExpected: "01:30"\nReceived: "02:30"\n';
     expect(errorExcerpt(output)).toBe('✗ parses the gap [0.4ms] (expected "01:30", received "02:30")');
   });
 

@@ -46,7 +46,6 @@ export function stripCodeBlocks(text: string): string {
   return lines.filter((_, i) => fenced[i] === false).join("\n");
 }
 
-
 /**
  * Splits prose into trimmed sentences: code blocks and pasted output are dropped, each line
  * stands alone, and a line splits after `.`, `!` or `?` followed by a space.
@@ -80,12 +79,19 @@ export function firstParagraph(text: string): string {
 
 /** Words that, alone or together, only acknowledge ("ok", "perfect, thanks!", "wow, it works", "👍"). */
 const ACKNOWLEDGEMENT_WORDS = new Set(
-  "ok okay k kk yo wow thanks thank you thx ty great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much indeed 👍 🙏 🎉 ❤️".split(" "),
+  "ok okay k kk yo wow thanks thank you thx ty great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much indeed 👍 🙏 🎉 ❤️".split(
+    " ",
+  ),
 );
 
 /** A reply like "ok", "wow" or "perfect, thanks!" that asks for nothing. */
 export function isAcknowledgement(text: string): boolean {
-  const tokens = text.toLowerCase().replace(/[.!,;:\s]+/g, " ").trim().split(" ").filter((t) => t !== "");
+  const tokens = text
+    .toLowerCase()
+    .replace(/[.!,;:\s]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter((t) => t !== "");
   return tokens.every((t) => ACKNOWLEDGEMENT_WORDS.has(t) || /^\p{Extended_Pictographic}+$/u.test(t));
 }
 
@@ -94,7 +100,8 @@ export function isSlashCommand(text: string): boolean {
   return /^\/[\w:-]*$/.test(text.trim());
 }
 
-const NOISE_LINE = /^(Command exited with code -?\d+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|\(no output\)|at .*|npm notice\b.*|> .*)$/;
+const NOISE_LINE =
+  /^(Command exited with code -?\d+|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|\(no output\)|at .*|npm notice\b.*|> .*)$/;
 /** Lines that name the error best, in order: an error with its message, a failed test, any error word, a failure word. */
 const ERROR_TIERS = [
   /\b[A-Z]\w*(?:Error|Exception):|\berror TS\d{3,5}\b|\bERR! code\b|\bE[A-Z0-9]{3,}:/,
@@ -109,7 +116,10 @@ const ERROR_TIERS = [
  * Very long lines (minified code) are passed over.
  */
 export function firstErrorLine(output: string): string | undefined {
-  const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l.length <= 400 && !NOISE_LINE.test(l));
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && l.length <= 400 && !NOISE_LINE.test(l));
   for (const tier of ERROR_TIERS) {
     const line = lines.find((l) => tier.test(l));
     if (line !== undefined) return line;

@@ -16,7 +16,9 @@ describe("the goal is the objective, not a quote of one message", () => {
       user("ok 👍"),
     ]);
     expect(section(document, "## Goal")).toBe("The CSV export drops quotes around fields with commas. Fix the writer in src/csv.ts.");
-    expect(section(document, "## Key Decisions")).toContain('Chose (a) quote in place, over (b) add a library: proposed by the assistant, approved by the user ("yes")');
+    expect(section(document, "## Key Decisions")).toContain(
+      'Chose (a) quote in place, over (b) add a library: proposed by the assistant, approved by the user ("yes")',
+    );
     expect(section(document, "### Pending")).toBe("- No open requests: everything asked was reported done.");
   });
 
@@ -34,10 +36,14 @@ describe("the goal is the objective, not a quote of one message", () => {
     ]);
     const goal = section(document, "## Goal");
     expect(goal).toStartWith("Release a new version (steps: version bump, commit, tag, push, publish).");
-    expect(goal).toContain('- Where it stands: version bump to v0.8.0, commit 45ffe0a "Release v0.8.0" on main, tag v0.8.0, push main, v0.8.0 done; the publish step (`npm run publish`) failed: `src/theme.ts(5,15): error TS2305');
+    expect(goal).toContain(
+      '- Where it stands: version bump to v0.8.0, commit 45ffe0a "Release v0.8.0" on main, tag v0.8.0, push main, v0.8.0 done; the publish step (`npm run publish`) failed: `src/theme.ts(5,15): error TS2305',
+    );
     expect(goal).toContain("the assistant was diagnosing that failure when the session ended");
     expect(section(document, "### Pending")).toBe("- Nothing else: the latest request is still in progress (see In Progress).");
-    expect(section(document, "## Next Steps")).toStartWith("1. Continue the work on: Release a new version. The latest failure: `npm run build 2>&1 | head -30` → failed (output shows errors; the pipe's status was 0)");
+    expect(section(document, "## Next Steps")).toStartWith(
+      "1. Continue the work on: Release a new version. The latest failure: `npm run build 2>&1 | head -30` → failed (output shows errors; the pipe's status was 0)",
+    );
     expect(section(document, "## Next Steps")).toContain("2. Then run the failed publish step again: `npm run publish`.");
   });
 });
@@ -64,7 +70,7 @@ describe("what is open: requests no later report closed", () => {
       result("c1", "edit", "ok"),
       assistant([text("GET /teams paginates now. docs/api.md is not updated yet — that's next.")]),
     ]);
-    expect(section(document, "### Pending")).toBe('- The assistant\'s last reply says: "docs/api.md is not updated yet — that\'s next."');
+    expect(section(document, "### Pending")).toBe("- The assistant's last reply says: \"docs/api.md is not updated yet — that's next.\"");
     expect(section(document, "## Next Steps")).toStartWith('1. Finish what the last reply left open: "docs/api.md is not updated yet');
   });
 
@@ -77,16 +83,28 @@ describe("what is open: requests no later report closed", () => {
       result("c1", "edit", "ok"),
       assistant([text("Bumped the cache key.")]),
     ]);
-    expect(section(document, "### Pending")).toContain('- Put off by the user ("later"): "Cause: the button stays disabled until the iframe is ready. Want me to wait for it to be enabled first?"');
+    expect(section(document, "### Pending")).toContain(
+      '- Put off by the user ("later"): "Cause: the button stays disabled until the iframe is ready. Want me to wait for it to be enabled first?"',
+    );
   });
 
   test("an approval the session ended on is pending as what was approved", () => {
-    const document = offline([user("Clean up the logging in src/log.ts."), assistant([text("I can merge the two loggers into one. Shall I?")]), user("yes please")]);
-    expect(section(document, "### Pending")).toBe('- Approved by the user ("yes please"), not started: the assistant\'s proposal "I can merge the two loggers into one. Shall I?"');
+    const document = offline([
+      user("Clean up the logging in src/log.ts."),
+      assistant([text("I can merge the two loggers into one. Shall I?")]),
+      user("yes please"),
+    ]);
+    expect(section(document, "### Pending")).toBe(
+      '- Approved by the user ("yes please"), not started: the assistant\'s proposal "I can merge the two loggers into one. Shall I?"',
+    );
   });
 
   test("a reply cut off mid-sentence is work in progress, not a finished reply", () => {
-    const document = offline([user("Find out why the build fails."), ...shell("c1", "npm run build", "error TS2304: Cannot find name 'x'.", 2), assistant([text("The build fails because we never")])]);
+    const document = offline([
+      user("Find out why the build fails."),
+      ...shell("c1", "npm run build", "error TS2304: Cannot find name 'x'.", 2),
+      assistant([text("The build fails because we never")]),
+    ]);
     expect(section(document, "### In Progress")).toContain("- Working on: Find out why the build fails.");
   });
 });
@@ -94,13 +112,19 @@ describe("what is open: requests no later report closed", () => {
 describe("commands: a failure hidden by a pipe, and the latest run deciding", () => {
   test("a pipeline that exited 0 while its output shows the build failed is reported failed, everywhere", () => {
     const document = offline(
-      [user("Fix the lint warnings and keep the build passing."), ...shell("c1", "npm run build 2>&1 | head -30", "src/a.ts(7,25): error TS2345: bad"), assistant([text("Done: the lint warnings are fixed.")])],
+      [
+        user("Fix the lint warnings and keep the build passing."),
+        ...shell("c1", "npm run build 2>&1 | head -30", "src/a.ts(7,25): error TS2345: bad"),
+        assistant([text("Done: the lint warnings are fixed.")]),
+      ],
       undefined,
       true,
     );
     expect(document).toContain("- Commands: 1 run, 1 failed (Session Facts lists them)");
     expect(document).toContain("- Commands run (1; 1 failed):");
-    expect(section(document, "### Pending")).toContain("- Still failing, though the work was reported done: `npm run build 2>&1 | head -30` → failed (output shows errors; the pipe's status was 0)");
+    expect(section(document, "### Pending")).toContain(
+      "- Still failing, though the work was reported done: `npm run build 2>&1 | head -30` → failed (output shows errors; the pipe's status was 0)",
+    );
     expect(document).not.toMatch(/head -30`? \(exit 0\)/);
   });
 
@@ -124,7 +148,12 @@ describe("--focus shapes the steps", () => {
       result("c1", "edit", "ok"),
       assistant([text("esbuild-loader is in; the build takes half the time.")]),
       user("separately: the checkout e2e test is flaky on CI."),
-      ...shell("c2", "npx playwright test e2e/checkout.spec.ts", "✘ pays with a saved card\nTimeoutError: locator.click: Timeout 5000ms exceeded.", 1),
+      ...shell(
+        "c2",
+        "npx playwright test e2e/checkout.spec.ts",
+        "✘ pays with a saved card\nTimeoutError: locator.click: Timeout 5000ms exceeded.",
+        1,
+      ),
       assistant([text("The Pay button stays disabled until the iframe is ready. Want me to wait for it before the click?")]),
       user("later. first, also cache node_modules in CI"),
       assistant([call("c3", "edit", { path: "ci.yml", oldText: "a", newText: "b" })], "toolUse"),
@@ -143,7 +172,13 @@ describe("one vocabulary", () => {
     const document = offline(
       [
         user("Rename scan to read in the lexer."),
-        assistant([call("c1", "edit", { path: "/work/app/src/lexer.ts", oldText: "a", newText: "b" }), call("c2", "read", { path: "./src/lexer.ts" })], "toolUse"),
+        assistant(
+          [
+            call("c1", "edit", { path: "/work/app/src/lexer.ts", oldText: "a", newText: "b" }),
+            call("c2", "read", { path: "./src/lexer.ts" }),
+          ],
+          "toolUse",
+        ),
         result("c1", "edit", "ok"),
         result("c2", "read", "ok"),
         ...shell("c3", "cd /work/app && grep -n scan /work/app/src/lexer.ts", "No changes made to /work/app/src/lexer.ts", 2),

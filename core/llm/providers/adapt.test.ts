@@ -16,8 +16,10 @@ function strictEndpoint(refused: string[]): { complete: Complete; sent: ChatRequ
   const complete: Complete = async (r) => {
     sent.push(structuredClone(r));
     for (const field of refused) {
-      if (field.startsWith("role:") && r.messages.some((m) => m.role === field.slice(5))) throw new CompletionError("unsupported_parameter", `role ${field.slice(5)} refused`, "messages[0].role");
-      if (field === "tool_choice=none" && r.tool_choice === "none") throw new CompletionError("unsupported_parameter", "auto only", "tool_choice");
+      if (field.startsWith("role:") && r.messages.some((m) => m.role === field.slice(5)))
+        throw new CompletionError("unsupported_parameter", `role ${field.slice(5)} refused`, "messages[0].role");
+      if (field === "tool_choice=none" && r.tool_choice === "none")
+        throw new CompletionError("unsupported_parameter", "auto only", "tool_choice");
       if (field in r) throw new CompletionError("unsupported_parameter", `${field} refused`, field);
     }
     return DONE;
@@ -28,7 +30,12 @@ function strictEndpoint(refused: string[]): { complete: Complete; sent: ChatRequ
 describe("fallbackFor: the documented alternative, or leaving the parameter out", () => {
   test.each([
     ["max_tokens", request(), { max_completion_tokens: 500 }, ["max_tokens"]],
-    ["max_completion_tokens", request({ max_tokens: undefined, max_completion_tokens: 500 }), { max_tokens: 500 }, ["max_completion_tokens"]],
+    [
+      "max_completion_tokens",
+      request({ max_tokens: undefined, max_completion_tokens: 500 }),
+      { max_tokens: 500 },
+      ["max_completion_tokens"],
+    ],
     ["stream_options.include_usage", request(), {}, ["stream_options"]],
     ["reasoning_effort", request({ reasoning_effort: "low" }), {}, ["reasoning_effort"]],
     ["temperature", Object.assign(request(), { temperature: 0 }), {}, ["temperature"]],
@@ -68,7 +75,11 @@ describe("fallbackFor: the documented alternative, or leaving the parameter out"
       messages: [
         { role: "system", content: "rules" },
         { role: "user", content: "run it" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } }],
+        },
         { role: "tool", tool_call_id: "call00001", content: "ok" },
         { role: "user", content: "go" },
       ],
@@ -93,7 +104,9 @@ describe("createProviderPort", () => {
     await port(request(), {});
     expect(endpoint.sent.map((r) => "stream_options" in r)).toEqual([true, false, false]);
     expect(first.resent).toBe(1);
-    expect(notices).toEqual(["the endpoint refused `stream_options` (stream_options refused); leaving `stream_options` out, for the rest of this run"]);
+    expect(notices).toEqual([
+      "the endpoint refused `stream_options` (stream_options refused); leaving `stream_options` out, for the rest of this run",
+    ]);
   });
 
   test("two refusals in a row, each fixed once (Mistral refuses stream_options and max_completion_tokens)", async () => {

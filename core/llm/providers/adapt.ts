@@ -39,7 +39,11 @@ function recastRole(index: number, request: ChatRequest): Adjustment | undefined
   if (from !== "system" && from !== "developer") return undefined;
   const to = from === "system" ? "developer" : "system";
   const recast = (m: ChatMessage): ChatMessage => (m.role === from ? { role: to, content: m.content } : m);
-  return { key: "role", says: `sending the instructions in the \`${to}\` role instead`, apply: (r) => ({ ...r, messages: r.messages.map(recast) }) };
+  return {
+    key: "role",
+    says: `sending the instructions in the \`${to}\` role instead`,
+    apply: (r) => ({ ...r, messages: r.messages.map(recast) }),
+  };
 }
 
 /** The rules of turns.ts, by the name a refusal gives them (refusals.ts, TURN_RULES). */
@@ -68,9 +72,16 @@ export function fallbackFor(request: ChatRequest, param: string, tried: Readonly
   let fix: Adjustment | undefined;
   if (Object.hasOwn(TURN_FIXES, param)) fix = TURN_FIXES[param];
   else if (roleIndex !== undefined) fix = recastRole(Number(roleIndex), request);
-  else if (field === "max_tokens" || field === "max_completion_tokens") fix = renameLimit(field, field === "max_tokens" ? "max_completion_tokens" : "max_tokens");
-  else if (field === "tool_choice" && request.tool_choice === "none") fix = { key: "tool_choice", says: 'sending `tool_choice: "auto"` instead', apply: (r) => (r.tool_choice ? { ...r, tool_choice: "auto" } : r) };
-  else if (field === "tools") fix = { key: "tools", says: "leaving out the tool declarations", apply: (r) => without(r, "tools", "tool_choice") };
+  else if (field === "max_tokens" || field === "max_completion_tokens")
+    fix = renameLimit(field, field === "max_tokens" ? "max_completion_tokens" : "max_tokens");
+  else if (field === "tool_choice" && request.tool_choice === "none")
+    fix = {
+      key: "tool_choice",
+      says: 'sending `tool_choice: "auto"` instead',
+      apply: (r) => (r.tool_choice ? { ...r, tool_choice: "auto" } : r),
+    };
+  else if (field === "tools")
+    fix = { key: "tools", says: "leaving out the tool declarations", apply: (r) => without(r, "tools", "tool_choice") };
   else if (isRequestField(request, field) && !ESSENTIAL.has(field)) {
     fix = { key: field, says: `leaving \`${field}\` out`, apply: (r) => without(r, field) };
   }

@@ -59,7 +59,9 @@ export const OPENROUTER: ProviderProfile = {
   reasoningIn: ["reasoning"],
   temperatureOnReasoningModels: "undocumented",
   lowEffort: { field: "reasoning.effort", value: "low" },
-  contextLengthWording: ["This endpoint's maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input). Please reduce the length of either one, or use the \"middle-out\" transform to compress your prompt automatically."],
+  contextLengthWording: [
+    'This endpoint\'s maximum context length is 32768 tokens. However, you requested about 42832 tokens (42832 of text input). Please reduce the length of either one, or use the "middle-out" transform to compress your prompt automatically.',
+  ],
 };
 
 /**
@@ -84,7 +86,10 @@ export const ANTHROPIC: ProviderProfile = {
   toolChoiceNone: true,
   reasoningIn: ["hidden"],
   temperatureOnReasoningModels: "accepted",
-  contextLengthWording: ["prompt is too long: 208310 tokens > 200000 maximum", "input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again"],
+  contextLengthWording: [
+    "prompt is too long: 208310 tokens > 200000 maximum",
+    "input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again",
+  ],
 };
 
 /**
@@ -142,7 +147,9 @@ export const DEEPSEEK: ProviderProfile = {
   reasoningIn: ["reasoning_content"],
   temperatureOnReasoningModels: "ignored",
   lowEffort: { field: "reasoning_effort", value: "low" },
-  contextLengthWording: ["This model's maximum context length is 131072 tokens. However, you requested 131329 tokens (123137 in the messages, 8192 in the completion). Please reduce the length of the messages or completion."],
+  contextLengthWording: [
+    "This model's maximum context length is 131072 tokens. However, you requested 131329 tokens (123137 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.",
+  ],
   wantsReasoningBack: true,
 };
 

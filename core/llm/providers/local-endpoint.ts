@@ -42,7 +42,13 @@ function isPrivateHost(hostname: string): boolean {
   const v4 = ipv4Of(host);
   if (v4) {
     const [a, b] = v4;
-    return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (host.startsWith("[")) return /^\[f[cd][0-9a-f]{0,2}:/.test(host) || /^\[fe[89ab][0-9a-f]?:/.test(host);
   return host.endsWith(".local") || host.endsWith(".internal") || host.endsWith(".home.arpa") || (host !== "" && !host.includes("."));

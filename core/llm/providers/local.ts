@@ -5,7 +5,10 @@ import { KNOWN_REASONING_MODELS, type ProviderProfile } from "./profile.ts";
  * OpenAI's `max_tokens`, `stream_options`, `tool_choice: "none"`, a system message for a
  * reasoning model's instructions, and reasoning models known by name.
  */
-const LOCAL_SERVER: Pick<ProviderProfile, "outputLimit" | "reasoningModels" | "reasoningInstructionsRole" | "streamOptions" | "toolChoiceNone"> = {
+const LOCAL_SERVER: Pick<
+  ProviderProfile,
+  "outputLimit" | "reasoningModels" | "reasoningInstructionsRole" | "streamOptions" | "toolChoiceNone"
+> = {
   outputLimit: "max_tokens",
   reasoningModels: KNOWN_REASONING_MODELS,
   reasoningInstructionsRole: "system",
@@ -84,7 +87,11 @@ export const LLAMACPP: ProviderProfile = {
   reasoningIn: ["reasoning_content", "think_tags"],
   temperatureOnReasoningModels: "accepted",
   contextLengthWording: ["the request exceeds the available context size, try increasing it"],
-  local: { port: 8080, start: "llama-server -m <model.gguf>", addModel: "llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)" },
+  local: {
+    port: 8080,
+    start: "llama-server -m <model.gguf>",
+    addModel: "llama.cpp serves the model it is started with (`llama-server -m <model.gguf>`)",
+  },
 };
 
 /**

@@ -7,7 +7,19 @@ import type { ReasoningEffort } from "../types.ts";
  * from the endpoint's own refusal instead.
  */
 
-export type ProviderId = "openai" | "openrouter" | "anthropic" | "google" | "deepseek" | "groq" | "mistral" | "ollama" | "vllm" | "llamacpp" | "lmstudio" | "generic";
+export type ProviderId =
+  | "openai"
+  | "openrouter"
+  | "anthropic"
+  | "google"
+  | "deepseek"
+  | "groq"
+  | "mistral"
+  | "ollama"
+  | "vllm"
+  | "llamacpp"
+  | "lmstudio"
+  | "generic";
 
 /** Where a provider streams reasoning text (none of it ever enters the document). */
 export type ReasoningChannel =
@@ -82,7 +94,10 @@ const OPENAI_REASONING = String.raw`(?:^|/)(?:o\d|gpt-5|codex-mini)`;
  * that documents nothing sizes its output limit by this: the room to think costs nothing when a
  * model does not use it, and its absence costs the whole answer when it does.
  */
-export const KNOWN_REASONING_MODELS = new RegExp(`${OPENAI_REASONING}|${OPEN_REASONING_MODELS.source}|gemini-(?:2\\.5|[3-9])|deepseek-v4`, "i");
+export const KNOWN_REASONING_MODELS = new RegExp(
+  `${OPENAI_REASONING}|${OPEN_REASONING_MODELS.source}|gemini-(?:2\\.5|[3-9])|deepseek-v4`,
+  "i",
+);
 
 /** An endpoint we know nothing about: the plain request, adaptive fallbacks, no assumptions. */
 export const GENERIC: ProviderProfile = {

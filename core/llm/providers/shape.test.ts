@@ -105,7 +105,11 @@ function withTurns(model: string, context: ChatMessage[]): ChatRequest {
   return { ...request, messages: [system, ...context, instruction] };
 }
 
-const CALL: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } }] };
+const CALL: ChatMessage = {
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } }],
+};
 const RESULT: ChatMessage = { role: "tool", tool_call_id: "call00001", content: "1 failed" };
 const ASK: ChatMessage = { role: "user", content: "Fix it." };
 const SAID: ChatMessage = { role: "assistant", content: "Fixed." };
@@ -121,16 +125,64 @@ function turns(request: ChatRequest): string[] {
 
 describe("shapeRequest: the turns in the order and shape each provider requires", () => {
   test.each<[string, ProviderId, string, ChatMessage[], string[]]>([
-    ["Mistral, a session ending on a tool result", "mistral", "mistral-large-latest", [ASK, CALL, RESULT], ["user", "assistant+calls", "tool", "bridge", "user"]],
-    ["Mistral, a user speaking right after a tool result", "mistral", "mistral-small-latest", [ASK, CALL, RESULT, ASK, SAID], ["user", "assistant+calls", "tool", "bridge", "user", "assistant", "user"]],
-    ["Mistral, results already answered", "mistral", "mistral-small-latest", [ASK, CALL, RESULT, SAID], ["user", "assistant+calls", "tool", "assistant", "user"]],
+    [
+      "Mistral, a session ending on a tool result",
+      "mistral",
+      "mistral-large-latest",
+      [ASK, CALL, RESULT],
+      ["user", "assistant+calls", "tool", "bridge", "user"],
+    ],
+    [
+      "Mistral, a user speaking right after a tool result",
+      "mistral",
+      "mistral-small-latest",
+      [ASK, CALL, RESULT, ASK, SAID],
+      ["user", "assistant+calls", "tool", "bridge", "user", "assistant", "user"],
+    ],
+    [
+      "Mistral, results already answered",
+      "mistral",
+      "mistral-small-latest",
+      [ASK, CALL, RESULT, SAID],
+      ["user", "assistant+calls", "tool", "assistant", "user"],
+    ],
     ["Mistral, no tools at all", "mistral", "magistral-medium-latest", [ASK, SAID], ["user", "assistant", "user"]],
-    ["OpenAI, a session ending on a tool result (no bridge)", "openai", "gpt-5-mini", [ASK, CALL, RESULT], ["user", "assistant+calls", "tool", "user"]],
-    ["generic, a session ending on a tool result (no bridge)", "generic", "llama-3.3-70b", [ASK, CALL, RESULT], ["user", "assistant+calls", "tool", "user"]],
-    ["DeepSeek thinking (v4-flash): every earlier assistant turn carries reasoning_content", "deepseek", "deepseek-v4-flash", [ASK, CALL, RESULT, SAID], ["user", "assistant+calls+rc", "tool", "assistant+rc", "user"]],
+    [
+      "OpenAI, a session ending on a tool result (no bridge)",
+      "openai",
+      "gpt-5-mini",
+      [ASK, CALL, RESULT],
+      ["user", "assistant+calls", "tool", "user"],
+    ],
+    [
+      "generic, a session ending on a tool result (no bridge)",
+      "generic",
+      "llama-3.3-70b",
+      [ASK, CALL, RESULT],
+      ["user", "assistant+calls", "tool", "user"],
+    ],
+    [
+      "DeepSeek thinking (v4-flash): every earlier assistant turn carries reasoning_content",
+      "deepseek",
+      "deepseek-v4-flash",
+      [ASK, CALL, RESULT, SAID],
+      ["user", "assistant+calls+rc", "tool", "assistant+rc", "user"],
+    ],
     ["DeepSeek thinking (reasoner)", "deepseek", "deepseek-reasoner", [ASK, CALL, RESULT], ["user", "assistant+calls+rc", "tool", "user"]],
-    ["DeepSeek non-thinking (chat): nothing added", "deepseek", "deepseek-chat", [ASK, CALL, RESULT, SAID], ["user", "assistant+calls", "tool", "assistant", "user"]],
-    ["Ollama, a reasoning model: nothing added", "ollama", "deepseek-r1:8b", [ASK, CALL, RESULT, SAID], ["user", "assistant+calls", "tool", "assistant", "user"]],
+    [
+      "DeepSeek non-thinking (chat): nothing added",
+      "deepseek",
+      "deepseek-chat",
+      [ASK, CALL, RESULT, SAID],
+      ["user", "assistant+calls", "tool", "assistant", "user"],
+    ],
+    [
+      "Ollama, a reasoning model: nothing added",
+      "ollama",
+      "deepseek-r1:8b",
+      [ASK, CALL, RESULT, SAID],
+      ["user", "assistant+calls", "tool", "assistant", "user"],
+    ],
   ])("%s", (_, id, model, context, expected) => {
     const request = withTurns(model, context);
     const before = structuredClone(request);

@@ -22,7 +22,10 @@ export function objectsOf(lines: readonly string[]): JsonObject[] {
 /** Text on one line: runs of whitespace (newlines, tabs) as one space, cut to `TITLE_MAX` with an ellipsis. */
 export function oneLine(text: string): string | undefined {
   // A first request can be a pasted log of megabytes: only its start can show.
-  const flat = text.slice(0, 50 * TITLE_MAX).replace(/\s+/g, " ").trim();
+  const flat = text
+    .slice(0, 50 * TITLE_MAX)
+    .replace(/\s+/g, " ")
+    .trim();
   if (flat === "") return undefined;
   if (flat.length <= TITLE_MAX) return flat;
   let end = TITLE_MAX - 1;

@@ -20,16 +20,24 @@ function bytesOf(input: string | SessionBytes): Uint8Array {
 }
 
 /** Lines of JSON-ish text with blank lines, CRLF and multi-byte characters, no final newline. */
-const TEXT = [...Array.from({ length: 30 }, (_, i) => `{"n":${i},"t":"naïve → 日本語 🚀 ${"x".repeat(i * 7)}"}${i % 4 === 0 ? "\r" : ""}`), "", "  ", "last"].join("\n");
+const TEXT = [
+  ...Array.from({ length: 30 }, (_, i) => `{"n":${i},"t":"naïve → 日本語 🚀 ${"x".repeat(i * 7)}"}${i % 4 === 0 ? "\r" : ""}`),
+  "",
+  "  ",
+  "last",
+].join("\n");
 
 describe("peekHead: the first lines, and the whole file still to read", () => {
   const expectedHead = [...splitLines(TEXT)].slice(0, HEAD_LINES);
 
-  test.each([1, 2, 3, 7, 64, 4096, 1 << 20])("chunks of %i bytes in one reused buffer: the head is the first lines, the rest replays every byte", (size) => {
-    const peeked = peekHead(reusedChunks(utf8(TEXT), size));
-    expect(peeked.head).toEqual(expectedHead);
-    expect(new TextDecoder().decode(bytesOf(peeked.input))).toBe(TEXT);
-  });
+  test.each([1, 2, 3, 7, 64, 4096, 1 << 20])(
+    "chunks of %i bytes in one reused buffer: the head is the first lines, the rest replays every byte",
+    (size) => {
+      const peeked = peekHead(reusedChunks(utf8(TEXT), size));
+      expect(peeked.head).toEqual(expectedHead);
+      expect(new TextDecoder().decode(bytesOf(peeked.input))).toBe(TEXT);
+    },
+  );
 
   test.each(["text", "one array of bytes"])("%s: the same head, the input as it was", (kind) => {
     const input = kind === "text" ? TEXT : utf8(TEXT);

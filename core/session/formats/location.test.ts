@@ -14,7 +14,12 @@ import type { AgentHome, AgentLocation, SessionPlace } from "./types.ts";
 
 const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp" };
 const NOW = new Date("2026-11-30T08:00:00.000Z");
-const place = (cwd: string, home: AgentHome = HOME, timestamp = NOW, utcOffsetMinutes = 0): SessionPlace => ({ ...home, cwd, timestamp, utcOffsetMinutes });
+const place = (cwd: string, home: AgentHome = HOME, timestamp = NOW, utcOffsetMinutes = 0): SessionPlace => ({
+  ...home,
+  cwd,
+  timestamp,
+  utcOffsetMinutes,
+});
 const DEEP = `/home/me/${"deep/".repeat(60)}end`;
 
 describe("the folder name each agent gives a cwd", () => {
@@ -62,23 +67,101 @@ describe("the folders, with each agent's overrides", () => {
   test.each<[string, AgentLocation, Record<string, string>, string[], string[]]>([
     ["pi", piLocation, {}, ["/home/me", ".pi", "agent", "sessions"], ["/home/me", ".pi", "agent", "sessions", "--w--"]],
     ["pi, PI_CODING_AGENT_DIR", piLocation, { PI_CODING_AGENT_DIR: "/opt/pi" }, ["/opt/pi", "sessions"], ["/opt/pi", "sessions", "--w--"]],
-    ["pi, PI_CODING_AGENT_DIR with ~", piLocation, { PI_CODING_AGENT_DIR: "~/pi-agent" }, ["/home/me/pi-agent", "sessions"], ["/home/me/pi-agent", "sessions", "--w--"]],
+    [
+      "pi, PI_CODING_AGENT_DIR with ~",
+      piLocation,
+      { PI_CODING_AGENT_DIR: "~/pi-agent" },
+      ["/home/me/pi-agent", "sessions"],
+      ["/home/me/pi-agent", "sessions", "--w--"],
+    ],
     ["pi, PI_CODING_AGENT_DIR=~", piLocation, { PI_CODING_AGENT_DIR: "~" }, ["/home/me", "sessions"], ["/home/me", "sessions", "--w--"]],
-    ["pi, PI_CODING_AGENT_SESSION_DIR: one folder for every cwd", piLocation, { PI_CODING_AGENT_DIR: "/opt/pi", PI_CODING_AGENT_SESSION_DIR: "~/s" }, ["/home/me/s"], ["/home/me/s"]],
-    ["pi, empty variables count as unset", piLocation, { PI_CODING_AGENT_DIR: "", PI_CODING_AGENT_SESSION_DIR: "" }, ["/home/me", ".pi", "agent", "sessions"], ["/home/me", ".pi", "agent", "sessions", "--w--"]],
+    [
+      "pi, PI_CODING_AGENT_SESSION_DIR: one folder for every cwd",
+      piLocation,
+      { PI_CODING_AGENT_DIR: "/opt/pi", PI_CODING_AGENT_SESSION_DIR: "~/s" },
+      ["/home/me/s"],
+      ["/home/me/s"],
+    ],
+    [
+      "pi, empty variables count as unset",
+      piLocation,
+      { PI_CODING_AGENT_DIR: "", PI_CODING_AGENT_SESSION_DIR: "" },
+      ["/home/me", ".pi", "agent", "sessions"],
+      ["/home/me", ".pi", "agent", "sessions", "--w--"],
+    ],
     ["omp", ompLocation, {}, ["/home/me", ".omp", "agent", "sessions"], ["/home/me", ".omp", "agent", "sessions", "--w--"]],
-    ["omp, PI_CODING_AGENT_DIR (no ~ expansion in omp)", ompLocation, { PI_CODING_AGENT_DIR: "~/o" }, ["~/o", "sessions"], ["~/o", "sessions", "--w--"]],
-    ["omp, PI_CONFIG_DIR", ompLocation, { PI_CONFIG_DIR: ".config/omp" }, ["/home/me", ".config/omp", "agent", "sessions"], ["/home/me", ".config/omp", "agent", "sessions", "--w--"]],
-    ["omp, OMP_PROFILE: the profile's folder, PI_CODING_AGENT_DIR ignored", ompLocation, { OMP_PROFILE: "work", PI_CODING_AGENT_DIR: "/opt/o" }, ["/home/me", ".omp", "profiles", "work", "agent", "sessions"], ["/home/me", ".omp", "profiles", "work", "agent", "sessions", "--w--"]],
-    ["omp, PI_PROFILE when OMP_PROFILE is unset", ompLocation, { PI_PROFILE: " work " }, ["/home/me", ".omp", "profiles", "work", "agent", "sessions"], ["/home/me", ".omp", "profiles", "work", "agent", "sessions", "--w--"]],
-    ["omp, an empty OMP_PROFILE is the default profile, whatever PI_PROFILE says", ompLocation, { OMP_PROFILE: "", PI_PROFILE: "work" }, ["/home/me", ".omp", "agent", "sessions"], ["/home/me", ".omp", "agent", "sessions", "--w--"]],
-    ["omp, OMP_PROFILE=default", ompLocation, { OMP_PROFILE: "default" }, ["/home/me", ".omp", "agent", "sessions"], ["/home/me", ".omp", "agent", "sessions", "--w--"]],
-    ["omp, a profile name omp refuses", ompLocation, { OMP_PROFILE: "../etc" }, ["/home/me", ".omp", "agent", "sessions"], ["/home/me", ".omp", "agent", "sessions", "--w--"]],
+    [
+      "omp, PI_CODING_AGENT_DIR (no ~ expansion in omp)",
+      ompLocation,
+      { PI_CODING_AGENT_DIR: "~/o" },
+      ["~/o", "sessions"],
+      ["~/o", "sessions", "--w--"],
+    ],
+    [
+      "omp, PI_CONFIG_DIR",
+      ompLocation,
+      { PI_CONFIG_DIR: ".config/omp" },
+      ["/home/me", ".config/omp", "agent", "sessions"],
+      ["/home/me", ".config/omp", "agent", "sessions", "--w--"],
+    ],
+    [
+      "omp, OMP_PROFILE: the profile's folder, PI_CODING_AGENT_DIR ignored",
+      ompLocation,
+      { OMP_PROFILE: "work", PI_CODING_AGENT_DIR: "/opt/o" },
+      ["/home/me", ".omp", "profiles", "work", "agent", "sessions"],
+      ["/home/me", ".omp", "profiles", "work", "agent", "sessions", "--w--"],
+    ],
+    [
+      "omp, PI_PROFILE when OMP_PROFILE is unset",
+      ompLocation,
+      { PI_PROFILE: " work " },
+      ["/home/me", ".omp", "profiles", "work", "agent", "sessions"],
+      ["/home/me", ".omp", "profiles", "work", "agent", "sessions", "--w--"],
+    ],
+    [
+      "omp, an empty OMP_PROFILE is the default profile, whatever PI_PROFILE says",
+      ompLocation,
+      { OMP_PROFILE: "", PI_PROFILE: "work" },
+      ["/home/me", ".omp", "agent", "sessions"],
+      ["/home/me", ".omp", "agent", "sessions", "--w--"],
+    ],
+    [
+      "omp, OMP_PROFILE=default",
+      ompLocation,
+      { OMP_PROFILE: "default" },
+      ["/home/me", ".omp", "agent", "sessions"],
+      ["/home/me", ".omp", "agent", "sessions", "--w--"],
+    ],
+    [
+      "omp, a profile name omp refuses",
+      ompLocation,
+      { OMP_PROFILE: "../etc" },
+      ["/home/me", ".omp", "agent", "sessions"],
+      ["/home/me", ".omp", "agent", "sessions", "--w--"],
+    ],
     ["Claude Code", claudeCodeLocation, {}, ["/home/me", ".claude", "projects"], ["/home/me", ".claude", "projects", "-w"]],
-    ["Claude Code, CLAUDE_CONFIG_DIR", claudeCodeLocation, { CLAUDE_CONFIG_DIR: "/etc/claude" }, ["/etc/claude", "projects"], ["/etc/claude", "projects", "-w"]],
+    [
+      "Claude Code, CLAUDE_CONFIG_DIR",
+      claudeCodeLocation,
+      { CLAUDE_CONFIG_DIR: "/etc/claude" },
+      ["/etc/claude", "projects"],
+      ["/etc/claude", "projects", "-w"],
+    ],
     ["Codex", codexLocation, {}, ["/home/me", ".codex", "sessions"], ["/home/me", ".codex", "sessions", "2026", "11", "30"]],
-    ["Codex, CODEX_HOME", codexLocation, { CODEX_HOME: "/srv/codex" }, ["/srv/codex", "sessions"], ["/srv/codex", "sessions", "2026", "11", "30"]],
-    ["Codex, an empty CODEX_HOME", codexLocation, { CODEX_HOME: "" }, ["/home/me", ".codex", "sessions"], ["/home/me", ".codex", "sessions", "2026", "11", "30"]],
+    [
+      "Codex, CODEX_HOME",
+      codexLocation,
+      { CODEX_HOME: "/srv/codex" },
+      ["/srv/codex", "sessions"],
+      ["/srv/codex", "sessions", "2026", "11", "30"],
+    ],
+    [
+      "Codex, an empty CODEX_HOME",
+      codexLocation,
+      { CODEX_HOME: "" },
+      ["/home/me", ".codex", "sessions"],
+      ["/home/me", ".codex", "sessions", "2026", "11", "30"],
+    ],
   ])("%s", (_, location, env, root, folder) => {
     const home = { ...HOME, env };
     expect(location.sessionsRoot(home)).toEqual(root);
@@ -110,7 +193,20 @@ describe("Codex files a session under the user's local date", () => {
 
 describe("what a cwd makes is always one folder name", () => {
   // (An empty cwd names no folder at all: cli refuses it before asking, see cli/agent-home.ts.)
-  const ODD = ["/home/me/my app", "/home/me/a/../b", "..", ".", "/a//b///", "C:\\Users\\me", "\\\\server\\share\\x", "/home/me/\u0000x", "/x/\u202eevil", DEEP, "relative/dir", "/home/me/日本語"];
+  const ODD = [
+    "/home/me/my app",
+    "/home/me/a/../b",
+    "..",
+    ".",
+    "/a//b///",
+    "C:\\Users\\me",
+    "\\\\server\\share\\x",
+    "/home/me/\u0000x",
+    "/x/\u202eevil",
+    DEEP,
+    "relative/dir",
+    "/home/me/日本語",
+  ];
   const LOCATIONS: [string, AgentLocation][] = [
     ["pi", piLocation],
     ["omp", ompLocation],

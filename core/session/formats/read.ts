@@ -20,7 +20,8 @@ export function recogniseFormat(head: readonly RawLine[], file: string): Session
   if (format) return format;
   const first = head[0];
   if (first === undefined) throw notASession(file, "the file is empty");
-  if (!isJson(first.text)) throw notASession(file, looksBinary(head.map((line) => line.text)) ? "it looks like binary data" : "the line is not JSON", first.line);
+  if (!isJson(first.text))
+    throw notASession(file, looksBinary(head.map((line) => line.text)) ? "it looks like binary data" : "the line is not JSON", first.line);
   throw notASession(file, `it is not a ${describeFormats()} session`, first.line);
 }
 

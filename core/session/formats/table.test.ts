@@ -38,9 +38,7 @@ const NOT_SESSIONS: Record<string, string> = {
   "header-with-number-id.jsonl": '1: not a session: the header has no string "id"',
 };
 
-const fixtures = [...new Glob("fixtures/**/*.jsonl").scanSync(REPO)]
-  .filter((file) => statSync(join(REPO, file)).isFile())
-  .sort();
+const fixtures = [...new Glob("fixtures/**/*.jsonl").scanSync(REPO)].filter((file) => statSync(join(REPO, file)).isFile()).sort();
 
 describe("every fixture is read as the agent that wrote it", () => {
   test("finds the fixtures, the real transcripts among them", () => {
@@ -50,8 +48,13 @@ describe("every fixture is read as the agent that wrote it", () => {
 
   // An agent's own refused files (fixtures/sessions/<agent>/bad/, and a Claude Code subagent's
   // own agent-*.jsonl, which is not a conversation) are its reader's tests.
-  const refusedByItsReader = (file: string) => /^fixtures\/sessions\/[^/]+\/bad\//.test(file) || /^fixtures\/sessions\/claude-code\/agent-[^/]*\.jsonl$/.test(file);
-  const sessions = fixtures.filter((file) => !(file.startsWith("fixtures/sessions/bad/") && file.slice("fixtures/sessions/bad/".length) in NOT_SESSIONS) && !refusedByItsReader(file));
+  const refusedByItsReader = (file: string) =>
+    /^fixtures\/sessions\/[^/]+\/bad\//.test(file) || /^fixtures\/sessions\/claude-code\/agent-[^/]*\.jsonl$/.test(file);
+  const sessions = fixtures.filter(
+    (file) =>
+      !(file.startsWith("fixtures/sessions/bad/") && file.slice("fixtures/sessions/bad/".length) in NOT_SESSIONS) &&
+      !refusedByItsReader(file),
+  );
   test.each(sessions)("%s", (file) => {
     const bytes = new Uint8Array(readFileSync(join(REPO, file)));
     const agent = writerOf(file);
@@ -74,13 +77,16 @@ describe("every fixture is read as the agent that wrote it", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isAgentError(error) && error.code === "NOT_A_SESSION" ? error.message : error).toBe(`${file}${why.startsWith("1:") ? ":" : ": "}${why}`);
+    expect(isAgentError(error) && error.code === "NOT_A_SESSION" ? error.message : error).toBe(
+      `${file}${why.startsWith("1:") ? ":" : ": "}${why}`,
+    );
   });
 });
 
 const HEADER = '{"type":"session","version":3,"id":"s","timestamp":"2026-11-30T08:00:00.000Z","cwd":"/w"}';
 const TITLE = `{"type":"title","v":1,"title":"t","updatedAt":"2026-11-30T08:00:00.000Z","pad":"  "}`;
-const entry = (type: string, extra = "") => `{"type":"${type}","id":"${type.slice(0, 8)}","parentId":null,"timestamp":"2026-11-30T08:00:00.000Z"${extra}}`;
+const entry = (type: string, extra = "") =>
+  `{"type":"${type}","id":"${type.slice(0, 8)}","parentId":null,"timestamp":"2026-11-30T08:00:00.000Z"${extra}}`;
 const USER = entry("message", ',"message":{"role":"user","content":"hi"}');
 
 describe("detectFormat: from a file's first lines", () => {
@@ -89,7 +95,11 @@ describe("detectFormat: from a file's first lines", () => {
     ["omp's title line, then the header", [TITLE, HEADER], "omp"],
     ["an omp entry type among the first lines", [HEADER, USER, entry("reset_boundary")], "omp"],
     ["a model_change only omp writes", [HEADER, entry("model_change", ',"model":"openai/gpt-5"')], "omp"],
-    ["a model_change named both ways (ours, for both agents)", [HEADER, entry("model_change", ',"provider":"openai","modelId":"gpt-5","model":"openai/gpt-5"')], "pi"],
+    [
+      "a model_change named both ways (ours, for both agents)",
+      [HEADER, entry("model_change", ',"provider":"openai","modelId":"gpt-5","model":"openai/gpt-5"')],
+      "pi",
+    ],
     ["a header without an id (the reader refuses it, naming why)", ['{"type":"session"}'], "pi"],
     ["a title line alone", [TITLE], undefined],
     ["no lines", [], undefined],
@@ -131,11 +141,14 @@ describe("the table itself", () => {
     for (const format of FORMATS) expect(isAgentName(format.name)).toBe(true);
   });
 
-  test.each(FORMATS.map((f) => [f.name, f] as const))("%s: tested with the version bun run compat pins (compat/agents.ts)", (name, format) => {
-    expect(format.testedVersion).toBe(AGENTS.find((agent) => agent.name === name)?.version);
-  });
+  test.each(FORMATS.map((f) => [f.name, f] as const))(
+    "%s: tested with the version bun run compat pins (compat/agents.ts)",
+    (name, format) => {
+      expect(format.testedVersion).toBe(AGENTS.find((agent) => agent.name === name)?.version);
+    },
+  );
 
-  test("the messages name every format, the last after \"or\"", () => {
+  test('the messages name every format, the last after "or"', () => {
     const labels = FORMATS.map((f) => f.label);
     expect(describeFormats()).toBe(labels.length === 1 ? labels.join("") : `${labels.slice(0, -1).join(", ")} or ${labels.at(-1)}`);
     for (const format of FORMATS) expect(describeFormatNames()).toContain(format.name);

@@ -8,12 +8,7 @@ import type { AgentName, SessionFormat } from "./types.ts";
  * Every agent whose sessions we read and write, in the order detection asks them. A new agent is
  * its folder and one line here; nothing outside `formats/` names an agent.
  */
-export const FORMATS: readonly SessionFormat[] = [
-  pi,
-  omp,
-  claudeCode,
-  codex,
-];
+export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex];
 
 /** The format a person named, by its name or an alias, in any case (`claude`, `Claude-Code`); undefined when none is. */
 export function findFormat(nameOrAlias: string): SessionFormat | undefined {

@@ -77,6 +77,13 @@ export function addAssistantLine(chain: ChainBuilder, ids: MessageIds, line: Ass
     chain.join(line.uuid, continued, true);
     return;
   }
-  const entry = chain.add("message", line.uuid, line.line, line.parentUuid, { timestamp: line.timestamp, message: messageFields(line) }, { conversation: true });
+  const entry = chain.add(
+    "message",
+    line.uuid,
+    line.line,
+    line.parentUuid,
+    { timestamp: line.timestamp, message: messageFields(line) },
+    { conversation: true },
+  );
   if (messageId !== undefined) ids.set(entry, messageId);
 }

@@ -4,7 +4,17 @@
  * own: a meta one, a queued `!` command, a task's report or another session's message is not.
  */
 import { describe, expect, test } from "bun:test";
-import { assistantLine, attachmentLine, jsonl, text, toolResult, toolUse, userLine, uuid, type Fields } from "../../../../fixtures/sessions/claude-code/builders.ts";
+import {
+  assistantLine,
+  attachmentLine,
+  jsonl,
+  text,
+  toolResult,
+  toolUse,
+  userLine,
+  uuid,
+  type Fields,
+} from "../../../../fixtures/sessions/claude-code/builders.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { messageText } from "../../messages.ts";
 import { readClaudeCodeSession } from "./read.ts";
@@ -16,7 +26,10 @@ const RULE = "Also: never change the public API of cart.ts, and use pnpm not npm
 function read(attachment: Fields, answered: boolean) {
   const lines = [
     userLine(place, u(1), null, 1, "Refactor src/cart.ts."),
-    assistantLine(place, u(2), u(1), 2, [toolUse("t1", "Read", { file_path: "/home/dev/shop/src/cart.ts" })], { messageId: "m1", stop: "tool_use" }),
+    assistantLine(place, u(2), u(1), 2, [toolUse("t1", "Read", { file_path: "/home/dev/shop/src/cart.ts" })], {
+      messageId: "m1",
+      stop: "tool_use",
+    }),
     userLine(place, u(3), u(2), 3, [toolResult("t1", "export const cart = [];")], { sourceToolAssistantUUID: u(2) }),
     attachmentLine(place, u(4), u(3), 4, attachment),
     ...(answered ? [assistantLine(place, u(5), u(4), 5, [text("Understood, keeping the API.")], { messageId: "m2" })] : []),
@@ -34,7 +47,11 @@ describe("a prompt queued while Claude worked", () => {
     ["its words as blocks", queued({ prompt: [text(RULE)], commandMode: "prompt" }), true],
     ["marked meta: Claude Code's", queued({ commandMode: "prompt", isMeta: true }), false],
     ["a queued ! command", queued({ commandMode: "bash", prompt: "git status" }), false],
-    ["a background task's report", queued({ commandMode: "task-notification", prompt: "<task-notification>done</task-notification>" }), false],
+    [
+      "a background task's report",
+      queued({ commandMode: "task-notification", prompt: "<task-notification>done</task-notification>" }),
+      false,
+    ],
     ["another session's message", queued({ commandMode: "prompt", origin: { kind: "peer" } }), false],
     ["an origin nobody classified", queued({ commandMode: "prompt", origin: { kind: "unclassified" } }), false],
     ["empty", queued({ prompt: "" }), false],

@@ -35,6 +35,14 @@ function queuedPrompt(attachment: JsonObject): BlockData[] | undefined {
 export function addAttachmentLine(chain: ChainBuilder, line: AttachmentLine): void {
   const attachment = isObject(line.record.attachment) ? line.record.attachment : undefined;
   const prompt = attachment ? queuedPrompt(attachment) : undefined;
-  if (prompt) chain.add("message", line.uuid, line.line, line.parentUuid, { timestamp: line.timestamp, message: { role: "user", content: prompt } }, { conversation: true });
+  if (prompt)
+    chain.add(
+      "message",
+      line.uuid,
+      line.line,
+      line.parentUuid,
+      { timestamp: line.timestamp, message: { role: "user", content: prompt } },
+      { conversation: true },
+    );
   else chain.add(`${PASS_THROUGH_PREFIX}attachment`, line.uuid, line.line, line.parentUuid, {}, { conversation: false });
 }

@@ -43,7 +43,14 @@ export class ChainBuilder {
    * Adds an entry; `data` (a fresh object) becomes its record. `conversation` marks one the
    * context reads (a message or a compaction): the newest of those is the leaf.
    */
-  add(type: string, id: string, line: number, parentUuid: string | null, data: JsonObject, options: { conversation: boolean; fallbackParentUuid?: string | null }): Entry {
+  add(
+    type: string,
+    id: string,
+    line: number,
+    parentUuid: string | null,
+    data: JsonObject,
+    options: { conversation: boolean; fallbackParentUuid?: string | null },
+  ): Entry {
     data.type = type;
     data.id = id;
     const entry: Entry = { type, id, parentId: parentUuid, line, data };
@@ -100,7 +107,13 @@ export class ChainBuilder {
       entry.parentId = parent;
       entry.data.parentId = parent;
     }
-    const leaf = regroupToolResults(this.entries, this.byId, this.resultLines, this.leaf, (entry) => !entry.type.startsWith(PASS_THROUGH_PREFIX));
+    const leaf = regroupToolResults(
+      this.entries,
+      this.byId,
+      this.resultLines,
+      this.leaf,
+      (entry) => !entry.type.startsWith(PASS_THROUGH_PREFIX),
+    );
     const entries = this.entries.filter((entry) => entry !== leaf);
     if (leaf) entries.push(leaf);
     return entries;

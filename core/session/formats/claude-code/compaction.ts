@@ -49,11 +49,18 @@ export function addSystemLine(chain: ChainBuilder, boundaries: Boundaries, line:
   }
   const logicalParent = stringField(line.record, "logicalParentUuid");
   const metadata = isObject(line.record.compactMetadata) ? line.record.compactMetadata : {};
-  const entry = chain.add(`${PASS_THROUGH_PREFIX}compact-boundary`, line.uuid, line.line, logicalParent ?? line.parentUuid, {}, {
-    conversation: false,
-    // A file whose lines before the boundary were pruned: the boundary is a root, as written.
-    fallbackParentUuid: line.parentUuid,
-  });
+  const entry = chain.add(
+    `${PASS_THROUGH_PREFIX}compact-boundary`,
+    line.uuid,
+    line.line,
+    logicalParent ?? line.parentUuid,
+    {},
+    {
+      conversation: false,
+      // A file whose lines before the boundary were pruned: the boundary is a root, as written.
+      fallbackParentUuid: line.parentUuid,
+    },
+  );
   boundaries.set(entry, { firstKeptUuid: firstPreserved(metadata), tokensBefore: numberField(metadata, "preTokens") });
 }
 
@@ -64,7 +71,8 @@ const SUMMARY_PREFACE = "This session is being continued from a previous convers
  * is summarized below:" then a line break, 2.1.328 "… The summary below covers the earlier portion
  * of the conversation." then a blank line. Another wording is cut at the end of its line.
  */
-const KNOWN_PREFACE = /^This session is being continued from a previous conversation that ran out of context\.[ \t]*(?:The conversation is summarized below:|The summary below covers the earlier portion of the conversation\.)/;
+const KNOWN_PREFACE =
+  /^This session is being continued from a previous conversation that ran out of context\.[ \t]*(?:The conversation is summarized below:|The summary below covers the earlier portion of the conversation\.)/;
 
 /** The text after Claude Code's preface, whatever follows it (a blank line, one line break, the summary on the same line). */
 function afterPreface(text: string): string {

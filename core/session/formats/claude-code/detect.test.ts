@@ -15,7 +15,16 @@ const CLAUDE_CODE = [
     .filter((name) => name.endsWith(".jsonl"))
     .map((name) => `sessions/claude-code/${name}`),
 ];
-const OTHERS = ["real/pi/session.jsonl", "real/omp/session.jsonl", "real/codex/rollout.jsonl", "example.jsonl", "sessions/v1.jsonl", "sessions/v2.jsonl", "sessions/v3-branches.jsonl", "sessions/omp.jsonl"];
+const OTHERS = [
+  "real/pi/session.jsonl",
+  "real/omp/session.jsonl",
+  "real/codex/rollout.jsonl",
+  "example.jsonl",
+  "sessions/v1.jsonl",
+  "sessions/v2.jsonl",
+  "sessions/v3-branches.jsonl",
+  "sessions/omp.jsonl",
+];
 
 describe("detect: a Claude Code transcript by its first lines", () => {
   test.each(CLAUDE_CODE)("%s is Claude Code's", (path) => {
@@ -27,8 +36,16 @@ describe("detect: a Claude Code transcript by its first lines", () => {
   });
 
   test.each([
-    ["twenty bookkeeping lines, then the conversation", `${'{"type":"queue-operation","operation":"enqueue","sessionId":"s1","timestamp":"2026-11-30T09:00:00.000Z"}\n'.repeat(20)}`, true],
-    ["a torn first line, then a conversation line", '{"parentUuid":null,"type":"us\n{"type":"user","message":{"content":"hi"},"timestamp":"2026-11-30T09:00:00.000Z"}\n', true],
+    [
+      "twenty bookkeeping lines, then the conversation",
+      `${'{"type":"queue-operation","operation":"enqueue","sessionId":"s1","timestamp":"2026-11-30T09:00:00.000Z"}\n'.repeat(20)}`,
+      true,
+    ],
+    [
+      "a torn first line, then a conversation line",
+      '{"parentUuid":null,"type":"us\n{"type":"user","message":{"content":"hi"},"timestamp":"2026-11-30T09:00:00.000Z"}\n',
+      true,
+    ],
     ["JSON of no agent", '{"type":"user","content":"hi"}\n{"a":1}\n', false],
     ["a file that starts with a pi header", '{"type":"session","version":3,"id":"x"}\n{"type":"user","message":{"content":"hi"}}\n', false],
     ["not JSON", "hello\nworld\n", false],

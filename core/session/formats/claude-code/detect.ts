@@ -1,14 +1,29 @@
 import { isObject, type JsonObject } from "../../../json.ts";
 
 /** Bookkeeping lines only Claude Code writes; a file may start with several of them. */
-const BOOKKEEPING_TYPES = new Set(["queue-operation", "last-prompt", "file-history-snapshot", "custom-title", "ai-title", "tag", "mode", "cost-state", "atis-latch", "tools-used"]);
+const BOOKKEEPING_TYPES = new Set([
+  "queue-operation",
+  "last-prompt",
+  "file-history-snapshot",
+  "custom-title",
+  "ai-title",
+  "tag",
+  "mode",
+  "cost-state",
+  "atis-latch",
+  "tools-used",
+]);
 
 function isClaudeCodeLine(value: JsonObject): boolean {
   const type = value.type;
   if (typeof type !== "string") return false;
   // A conversation line: pi's and Codex's lines never have type `user`/`assistant` with a `message` object.
   if ((type === "user" || type === "assistant") && isObject(value.message)) return true;
-  if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || BOOKKEEPING_TYPES.has(type) || type.startsWith("api-request"))) return true;
+  if (
+    typeof value.sessionId === "string" &&
+    (typeof value.uuid === "string" || BOOKKEEPING_TYPES.has(type) || type.startsWith("api-request"))
+  )
+    return true;
   // Older versions start files with titles for the session picker.
   return type === "summary" && typeof value.leafUuid === "string";
 }

@@ -28,7 +28,14 @@ function titleOf(records: readonly JsonObject[]): string | undefined {
 /** The first words of the user's on the main chain: a prompt, or a slash command as typed. */
 function firstRequest(records: readonly JsonObject[]): string | undefined {
   for (const record of records) {
-    if (record.type !== "user" || record.isSidechain === true || record.isMeta === true || record.isCompactSummary === true || !isObject(record.message)) continue;
+    if (
+      record.type !== "user" ||
+      record.isSidechain === true ||
+      record.isMeta === true ||
+      record.isCompactSummary === true ||
+      !isObject(record.message)
+    )
+      continue;
     const text = textOf(record.message.content);
     if (text === "") continue;
     const kind = classifyUserText(text);

@@ -28,9 +28,13 @@ describe("a Claude Code session through the handoff pipeline", () => {
   test("the offline engine writes its document from the transcript: the goal from the summary, the facts from before it", async () => {
     const path = join(import.meta.dir, "../../../../fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl");
     const result = await runHandoff(inputFor(readFileSync(path), path, { engine: "offline" }), deps());
-    expect(result.document).toStartWith("## Goal\nCOMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.");
+    expect(result.document).toStartWith(
+      "## Goal\nCOMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.",
+    );
     expect(result.document).toContain("- Files modified (1):\n  - `src/greet.txt`");
-    expect(result.document).toContain("- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, nothing found");
+    expect(result.document).toContain(
+      "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, nothing found",
+    );
     expect(result.document).toContain("- Last user request (verbatim):\n\n  > Thanks, that is all.");
   });
 
@@ -41,9 +45,17 @@ describe("a Claude Code session through the handoff pipeline", () => {
   const AWS = "AKIAQ3VX7LM2RT5ZW4NB";
   const secrets = jsonl([
     userLine(place, u(1), null, 1, `Deploy with DB_PASSWORD=${PASSWORD}.`),
-    assistantLine(place, u(2), u(1), 2, [{ type: "thinking", thinking: `The token is ${GITHUB}.`, signature: "s" }], { messageId: "msg_1", stop: null }),
-    assistantLine(place, u(3), u(2), 2, [toolUse("toolu_1", "Bash", { command: `git push https://${GITHUB}@github.com/me/app` })], { messageId: "msg_1", stop: "tool_use" }),
-    userLine(place, u(4), u(3), 3, [toolResult("toolu_1", `pushed; AWS_ACCESS_KEY_ID=${AWS}`, false)], { toolUseResult: { stdout: `pushed; AWS_ACCESS_KEY_ID=${AWS}`, stderr: "", interrupted: false } }),
+    assistantLine(place, u(2), u(1), 2, [{ type: "thinking", thinking: `The token is ${GITHUB}.`, signature: "s" }], {
+      messageId: "msg_1",
+      stop: null,
+    }),
+    assistantLine(place, u(3), u(2), 2, [toolUse("toolu_1", "Bash", { command: `git push https://${GITHUB}@github.com/me/app` })], {
+      messageId: "msg_1",
+      stop: "tool_use",
+    }),
+    userLine(place, u(4), u(3), 3, [toolResult("toolu_1", `pushed; AWS_ACCESS_KEY_ID=${AWS}`, false)], {
+      toolUseResult: { stdout: `pushed; AWS_ACCESS_KEY_ID=${AWS}`, stderr: "", interrupted: false },
+    }),
     assistantLine(place, u(5), u(4), 4, [text("Deployed.")], { messageId: "msg_2" }),
   ]);
 
@@ -58,7 +70,14 @@ describe("a Claude Code session through the handoff pipeline", () => {
     const big = jsonl([
       userLine(place, u(1), null, 1, "Read every log."),
       ...Array.from({ length: 40 }, (_, i) => [
-        assistantLine(place, u(10 + 3 * i), i === 0 ? u(1) : u(9 + 3 * i), 2 + i, [toolUse(`toolu_${i}`, "Read", { file_path: `/home/dev/shop/logs/${i}.log` })], { messageId: `msg_${i}`, stop: "tool_use" }),
+        assistantLine(
+          place,
+          u(10 + 3 * i),
+          i === 0 ? u(1) : u(9 + 3 * i),
+          2 + i,
+          [toolUse(`toolu_${i}`, "Read", { file_path: `/home/dev/shop/logs/${i}.log` })],
+          { messageId: `msg_${i}`, stop: "tool_use" },
+        ),
         userLine(place, u(11 + 3 * i), u(10 + 3 * i), 2 + i, [toolResult(`toolu_${i}`, `line of log ${i}\n`.repeat(400))]),
         assistantLine(place, u(12 + 3 * i), u(11 + 3 * i), 2 + i, [text(`Log ${i} read.`)], { messageId: `msg_${i}_done` }),
       ]).flat(),

@@ -31,7 +31,8 @@ export class HeaderFacts {
       this.firstSessionId ??= sessionId;
       if (inChain) this.conversationSessionId = sessionId;
     }
-    if (record.isSidechain !== true && (record.type === "user" || record.type === "assistant") && isObject(record.message)) this.conversation = true;
+    if (record.isSidechain !== true && (record.type === "user" || record.type === "assistant") && isObject(record.message))
+      this.conversation = true;
     if (inChain || sessionId !== undefined) this.line ??= line;
     // The session's own folder: where it started, not where a `cd` took it later.
     if (inChain) this.cwd ??= stringField(record, "cwd");

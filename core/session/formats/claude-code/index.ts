@@ -11,7 +11,8 @@ import { CLAUDE_CODE_TESTED_VERSION, renderClaudeCodeSession } from "./write.ts"
  * both to work and not to).
  */
 function resumeCommand({ sessionId, path, cwd, underRoot }: ResumeTarget): ResumeCommand {
-  const inProjectFolder = cwd !== undefined && underRoot?.length === 2 && underRoot[0] === claudeProjectFolderName(cwd) && underRoot[1] === `${sessionId}.jsonl`;
+  const inProjectFolder =
+    cwd !== undefined && underRoot?.length === 2 && underRoot[0] === claudeProjectFolderName(cwd) && underRoot[1] === `${sessionId}.jsonl`;
   return { argv: ["claude", "--resume", inProjectFolder ? sessionId : path], cwd };
 }
 

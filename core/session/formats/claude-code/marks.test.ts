@@ -10,12 +10,21 @@ import { readClaudeCodeSession } from "./read.ts";
 const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000b1", cwd: "/home/dev/shop" };
 const u = (n: number) => uuid("b", n + 70);
 const OTHER = "5a1b2c3d-0000-4000-8000-0000000000b2";
-const turn = [userLine(place, u(1), null, 1, "Deploy the app."), assistantLine(place, u(2), u(1), 2, [text("Deploying.")], { messageId: "m1" })];
+const turn = [
+  userLine(place, u(1), null, 1, "Deploy the app."),
+  assistantLine(place, u(2), u(1), 2, [text("Deploying.")], { messageId: "m1" }),
+];
 const later = [userLine(place, u(3), u(2), 3, "And the docs."), assistantLine(place, u(4), u(3), 4, [text("Done.")], { messageId: "m2" })];
 const title = (customTitle: unknown, sessionId = place.sessionId): Fields => ({ type: "custom-title", customTitle, sessionId });
-const continuedIn = (id: unknown): Fields => ({ type: "continued-in", timestamp: "2026-11-30T09:00:05.000Z", sessionId: place.sessionId, continuedInSessionId: id });
+const continuedIn = (id: unknown): Fields => ({
+  type: "continued-in",
+  timestamp: "2026-11-30T09:00:05.000Z",
+  sessionId: place.sessionId,
+  continuedInSessionId: id,
+});
 const read = (lines: Fields[]) => readClaudeCodeSession(jsonl(lines), `${place.sessionId}.jsonl`);
-const moved = (line: number, id: string) => `line ${line}: this conversation continued in Claude Code session ${id}; this file holds it only up to then (hand off ${id}.jsonl, in the same project folder, for where it stands now)`;
+const moved = (line: number, id: string) =>
+  `line ${line}: this conversation continued in Claude Code session ${id}; this file holds it only up to then (hand off ${id}.jsonl, in the same project folder, for where it stands now)`;
 
 describe("a Claude Code session's name", () => {
   test.each([

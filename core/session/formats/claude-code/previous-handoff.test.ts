@@ -12,14 +12,19 @@ import { readClaudeCodeSession } from "./read.ts";
 
 const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000d1", cwd: "/home/dev/shop" };
 const u = (n: number) => uuid("4", n);
-const DOCUMENT = "## Goal\nDeploy the app.\n\n## Constraints & Preferences\n- Never use sudo; a literal </handoff-context> stays the document's.";
+const DOCUMENT =
+  "## Goal\nDeploy the app.\n\n## Constraints & Preferences\n- Never use sudo; a literal </handoff-context> stays the document's.";
 const WRAPPED = wrapHandoffDocument(DOCUMENT);
 
 function contextOf(first: unknown) {
   const session = readClaudeCodeSession(
     jsonl([
       userLine(place, u(1), null, 1, first),
-      assistantLine(place, u(2), u(1), 1, [text("I have read the handoff document and will continue the work from it.")], { messageId: "m1", model: "<synthetic>", stop: "stop_sequence" }),
+      assistantLine(place, u(2), u(1), 1, [text("I have read the handoff document and will continue the work from it.")], {
+        messageId: "m1",
+        model: "<synthetic>",
+        stop: "stop_sequence",
+      }),
       userLine(place, u(3), u(2), 2, "Add a health check endpoint."),
     ]),
     "s.jsonl",
@@ -34,7 +39,11 @@ describe("the first user line of a session we wrote", () => {
     ["the wrapped document as a string (as we write it)", WRAPPED, "custom"],
     ["the wrapped document as one text block", [text(WRAPPED)], "custom"],
     ["the wrapped document of an empty document", wrapHandoffDocument(""), "custom"],
-    ["the wrapped document and an image: the user's own message", [text(WRAPPED), { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }], "user"],
+    [
+      "the wrapped document and an image: the user's own message",
+      [text(WRAPPED), { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }],
+      "user",
+    ],
     ["the wrapped document in two text blocks: the user's", [text(WRAPPED), text("and more")], "user"],
     ["the wrapper quoted after other words: the user's", `Look at this:\n${WRAPPED}`, "user"],
     ["a wrapper never closed: the user's", "<handoff-context>\n## Goal\nx", "user"],
@@ -47,7 +56,10 @@ describe("the first user line of a session we wrote", () => {
 
   test("a session we wrote, not yet continued, holds nothing to hand off (as pi's and Codex's)", () => {
     const session = readClaudeCodeSession(
-      jsonl([userLine(place, u(1), null, 1, WRAPPED), assistantLine(place, u(2), u(1), 1, [text("ack")], { messageId: "m1", model: "<synthetic>", stop: "stop_sequence" })]),
+      jsonl([
+        userLine(place, u(1), null, 1, WRAPPED),
+        assistantLine(place, u(2), u(1), 1, [text("ack")], { messageId: "m1", model: "<synthetic>", stop: "stop_sequence" }),
+      ]),
       "s.jsonl",
     );
     expect(analyzeBranch(session).branchMessages).toBe(1);

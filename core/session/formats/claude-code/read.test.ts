@@ -9,8 +9,10 @@ import { summaryOf } from "./compaction.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
 /** Claude Code's preface to a compaction summary: 1.0.x's (as its transcripts hold it) and 2.1.328's and the withheld one (strings of the pinned binary). */
-const PREFACE_1 = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:";
-const PREFACE_2 = "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.";
+const PREFACE_1 =
+  "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:";
+const PREFACE_2 =
+  "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.";
 const WITHHELD =
   "This session is being continued from a previous conversation that ran out of context. The summary of that conversation is not included here: it was withheld from Remote Control because it may include account memory, and can be read only in the terminal session where it was written. If you need details from the earlier conversation, ask the user.";
 const DIR = join(import.meta.dir, "../../../../fixtures/sessions/claude-code");
@@ -61,7 +63,7 @@ const CASES = [
       context: [
         "user: Why does the build fail?",
         "assistant: Reading the config and building.",
-        "toolResult: 1\t{ \"strict\": true }",
+        'toolResult: 1\t{ "strict": true }',
         "toolResult: Exit code 2\nsrc/a.ts(3,1): error TS2304:",
         "assistant: The build fails on an undefined name in ",
       ],
@@ -79,7 +81,14 @@ const CASES = [
       entries: 11,
       leafLine: 10,
       problems: [],
-      context: ["user: Add a dependency for dates.", "assistant: Which package manager?", "user: Use pnpm.", "assistant: ", "toolResult: + dayjs 1.11.13", "assistant: Added dayjs with pnpm."],
+      context: [
+        "user: Add a dependency for dates.",
+        "assistant: Which package manager?",
+        "user: Use pnpm.",
+        "assistant: ",
+        "toolResult: + dayjs 1.11.13",
+        "assistant: Added dayjs with pnpm.",
+      ],
       commands: ["pnpm add dayjs → 0 (tool)"],
       read: [],
       modified: [],
@@ -94,7 +103,12 @@ const CASES = [
       entries: 4,
       leafLine: 7,
       problems: [],
-      context: ["user: Find where the cache is cleared.", "assistant: ", "toolResult: clearCache() is in src/cache.ts:9.", "assistant: It is cleared in src/cache.ts, line 9."],
+      context: [
+        "user: Find where the cache is cleared.",
+        "assistant: ",
+        "toolResult: clearCache() is in src/cache.ts:9.",
+        "assistant: It is cleared in src/cache.ts, line 9.",
+      ],
       commands: [],
       read: [],
       modified: [],
@@ -131,7 +145,11 @@ const CASES = [
       entries: 4,
       leafLine: 4,
       problems: [],
-      context: ["compactionSummary: Earlier parts of this conversation were ", "user: Continue with the migration.", "assistant: Writing migration 0042."],
+      context: [
+        "compactionSummary: Earlier parts of this conversation were ",
+        "user: Continue with the migration.",
+        "assistant: Writing migration 0042.",
+      ],
       commands: [],
       read: [],
       modified: [],
@@ -213,7 +231,12 @@ describe("what the header and the lines say", () => {
   test("the header comes from the lines: session id, the cwd it started in, the newest version, the first timestamp", () => {
     const session = load("split.jsonl");
     expect(session.format).toBe("claude-code");
-    expect(session.header).toMatchObject({ id: "5a1b2c3d-0000-4000-8000-000000000001", cwd: "/home/dev/shop", agentVersion: "2.1.328", timestamp: "2026-11-30T09:00:00.000Z" });
+    expect(session.header).toMatchObject({
+      id: "5a1b2c3d-0000-4000-8000-000000000001",
+      cwd: "/home/dev/shop",
+      agentVersion: "2.1.328",
+      timestamp: "2026-11-30T09:00:00.000Z",
+    });
   });
 
   test("a file with no sessionId is named by its file name", () => {
@@ -261,7 +284,9 @@ describe("what the header and the lines say", () => {
   });
 
   test("--leaf naming a line the file does not hold is still unknown", () => {
-    expect(() => analyzeBranch(load("split.jsonl"), { leafId: "aaaaaaaa-0000-4000-8000-00000000ffff" })).toThrow('no entry with id "aaaaaaaa-0000-4000-8000-00000000ffff" in this session');
+    expect(() => analyzeBranch(load("split.jsonl"), { leafId: "aaaaaaaa-0000-4000-8000-00000000ffff" })).toThrow(
+      'no entry with id "aaaaaaaa-0000-4000-8000-00000000ffff" in this session',
+    );
   });
 
   test("a child of a middle line of a streamed answer hangs from the one message", () => {
@@ -271,19 +296,43 @@ describe("what the header and the lines say", () => {
   });
 
   test.each([
-    ["Claude Code's opening paragraph and reminders go", "This session is being continued from a previous conversation that ran out of context. More.\n\n<system-reminder>\ntools\n</system-reminder>\nThe summary.", "The summary."],
+    [
+      "Claude Code's opening paragraph and reminders go",
+      "This session is being continued from a previous conversation that ran out of context. More.\n\n<system-reminder>\ntools\n</system-reminder>\nThe summary.",
+      "The summary.",
+    ],
     ["a summary without them stays as it is", "Fixed the parser.\n\nNext: errors.", "Fixed the parser.\n\nNext: errors."],
     ["a reminder in the middle goes", "Part one.\n<system-reminder>x</system-reminder>\nPart two.", "Part one.\nPart two."],
     ["a reminder left open stays", "Part one.\n<system-reminder>never closed", "Part one.\n<system-reminder>never closed"],
-    ["the opening paragraph goes only at the start", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore.", "Done.\n\nThis session is being continued from a previous conversation.\n\nMore."],
-    ["nothing but the opening paragraph stays whole (nothing else to keep)", "This session is being continued from a previous conversation.\n\n", "This session is being continued from a previous conversation.\n\n"],
+    [
+      "the opening paragraph goes only at the start",
+      "Done.\n\nThis session is being continued from a previous conversation.\n\nMore.",
+      "Done.\n\nThis session is being continued from a previous conversation.\n\nMore.",
+    ],
+    [
+      "nothing but the opening paragraph stays whole (nothing else to keep)",
+      "This session is being continued from a previous conversation.\n\n",
+      "This session is being continued from a previous conversation.\n\n",
+    ],
     // Claude Code's preface, however the summary follows it (finding 17 of the attack on issue 11).
     ["2.1.328's preface, a blank line", `${PREFACE_2}\n\nAnalysis: the login bug.`, "Analysis: the login bug."],
     ["1.0's preface, one line break", `${PREFACE_1}\nAnalysis: the login bug.`, "Analysis: the login bug."],
     ["1.0's preface, the summary on the same line", `${PREFACE_1} Analysis: the login bug.`, "Analysis: the login bug."],
-    ["1.0's preface, Windows line ends", `${PREFACE_1}\r\nAnalysis: the login bug.\r\nRule: no prod DB.`, "Analysis: the login bug.\r\nRule: no prod DB."],
-    ["2.1.328's preface, one line break, then a reminder", `${PREFACE_2}\n<system-reminder>\ntools\n</system-reminder>\nAnalysis: the login bug.`, "Analysis: the login bug."],
-    ["a preface worded otherwise: its line goes", "This session is being continued from a previous conversation that ran out of context. Here is what happened:\nAnalysis: the login bug.", "Analysis: the login bug."],
+    [
+      "1.0's preface, Windows line ends",
+      `${PREFACE_1}\r\nAnalysis: the login bug.\r\nRule: no prod DB.`,
+      "Analysis: the login bug.\r\nRule: no prod DB.",
+    ],
+    [
+      "2.1.328's preface, one line break, then a reminder",
+      `${PREFACE_2}\n<system-reminder>\ntools\n</system-reminder>\nAnalysis: the login bug.`,
+      "Analysis: the login bug.",
+    ],
+    [
+      "a preface worded otherwise: its line goes",
+      "This session is being continued from a previous conversation that ran out of context. Here is what happened:\nAnalysis: the login bug.",
+      "Analysis: the login bug.",
+    ],
     ["a preface alone on one line with nothing after it stays whole", PREFACE_1, PREFACE_1],
     ["the summary withheld from Remote Control: only Claude Code's words, kept whole", WITHHELD, WITHHELD],
   ])("a compaction's summary: %s", (_why, text, expected) => {
@@ -292,7 +341,11 @@ describe("what the header and the lines say", () => {
 
   test("the compaction names the first preserved message and the tokens before it", () => {
     const compaction = load("compaction.jsonl").entries.find((e) => e.type === "compaction");
-    expect(compaction?.data).toMatchObject({ summary: "SUMMARY: src/price.ts fixed; tests were failing.", firstKeptEntryId: "dddddddd-0000-4000-8000-000000000006", tokensBefore: 48000 });
+    expect(compaction?.data).toMatchObject({
+      summary: "SUMMARY: src/price.ts fixed; tests were failing.",
+      firstKeptEntryId: "dddddddd-0000-4000-8000-000000000006",
+      tokensBefore: 48000,
+    });
   });
 
   test("an image the user pasted is carried as an image", () => {
@@ -315,8 +368,16 @@ describe("files that are no Claude Code session", () => {
   test.each([
     ["an empty file", "", "NOT_A_SESSION: x.jsonl: not a session: the file is empty"],
     ["blank lines only", "\n\n", "NOT_A_SESSION: x.jsonl: not a session: the file is empty"],
-    ["JSON of no agent", '{"a":1}\n', "NOT_A_SESSION: x.jsonl: not a session: no line names a Claude Code session (a sessionId, or a conversation line)"],
-    ["a subagent's own file", readFileSync(join(DIR, "agent-a1.jsonl"), "utf8"), "NOT_A_SESSION: x.jsonl: not a session: it is a Claude Code subagent's transcript (every line is isSidechain); hand off the session it belongs to"],
+    [
+      "JSON of no agent",
+      '{"a":1}\n',
+      "NOT_A_SESSION: x.jsonl: not a session: no line names a Claude Code session (a sessionId, or a conversation line)",
+    ],
+    [
+      "a subagent's own file",
+      readFileSync(join(DIR, "agent-a1.jsonl"), "utf8"),
+      "NOT_A_SESSION: x.jsonl: not a session: it is a Claude Code subagent's transcript (every line is isSidechain); hand off the session it belongs to",
+    ],
   ])("%s is refused with one line", (_what, text, expected) => {
     expect(refusal(text)).toBe(expected);
   });

@@ -36,7 +36,8 @@ const CHAIN_TYPES = new Set(["user", "assistant", "system", "attachment", "progr
  * repeat every message). One that does not end in `}` is parsed anyway, so a torn one is
  * still reported.
  */
-const BOOKKEEPING_LINE = /^\{"type":"(?:queue-operation|last-prompt|api-request|api-request-shape|api-request-blob|api-request-resumed|cost-state|mode|atis-latch|tools-used|file-history-snapshot|file-history-delta|ai-title|tag|summary)"/;
+const BOOKKEEPING_LINE =
+  /^\{"type":"(?:queue-operation|last-prompt|api-request|api-request-shape|api-request-blob|api-request-resumed|cost-state|mode|atis-latch|tools-used|file-history-snapshot|file-history-delta|ai-title|tag|summary)"/;
 const SIDECHAIN_LINE = /^\{"parentUuid":(?:null|"[^"]*"),"isSidechain":true,/;
 
 function notASession(file: string, why: string, line?: number): AgentError {
@@ -94,7 +95,14 @@ class TranscriptReader {
     if (type === "user" && message) addUserLine(this.user, { uuid, parentUuid, line: raw.line, timestamp, message, record });
     else if (type === "assistant" && message) {
       this.rememberToolNames(message);
-      addAssistantLine(this.chain, this.messageIds, { uuid, parentUuid, line: raw.line, timestamp, message, isApiErrorMessage: record.isApiErrorMessage === true });
+      addAssistantLine(this.chain, this.messageIds, {
+        uuid,
+        parentUuid,
+        line: raw.line,
+        timestamp,
+        message,
+        isApiErrorMessage: record.isApiErrorMessage === true,
+      });
     } else if (type === "system") addSystemLine(this.chain, this.user.boundaries, { uuid, parentUuid, line: raw.line, record });
     else if (type === "attachment") addAttachmentLine(this.chain, { uuid, parentUuid, line: raw.line, timestamp, record });
     else {
@@ -109,7 +117,12 @@ class TranscriptReader {
    * lines under one missing key, so only the last of them reaches the model (seen by `bun run
    * compat`): each is a root of its own, and the newest is the leaf.
    */
-  private lineId(record: JsonObject, type: string, hasMessage: boolean, line: number): { uuid: string; parentUuid: string | null } | undefined {
+  private lineId(
+    record: JsonObject,
+    type: string,
+    hasMessage: boolean,
+    line: number,
+  ): { uuid: string; parentUuid: string | null } | undefined {
     const uuid = stringField(record, "uuid");
     const parentUuid = stringField(record, "parentUuid") ?? null;
     if (uuid !== undefined && uuid !== "") return { uuid, parentUuid };
@@ -120,7 +133,8 @@ class TranscriptReader {
   private rememberToolNames(message: JsonObject): void {
     if (!Array.isArray(message.content)) return;
     for (const block of message.content) {
-      if (isObject(block) && block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") this.user.toolNames.set(block.id, block.name);
+      if (isObject(block) && block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string")
+        this.user.toolNames.set(block.id, block.name);
     }
   }
 }

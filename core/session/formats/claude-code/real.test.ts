@@ -20,7 +20,9 @@ const analysis = analyzeBranch(session);
  * prose inside them) left out, messages of one role in a row joined.
  */
 function lastRequestSent(): { role: string; words: string[] }[] {
-  const rows = TEXT.trimEnd().split("\n").map((line): unknown => JSON.parse(line));
+  const rows = TEXT.trimEnd()
+    .split("\n")
+    .map((line): unknown => JSON.parse(line));
   const shape = rows.findLastIndex((row) => isObject(row) && row.type === "api-request-shape");
   const sent: { role: string; words: string[] }[] = [];
   for (const row of rows.slice(shape + 1)) {
@@ -28,7 +30,9 @@ function lastRequestSent(): { role: string; words: string[] }[] {
     const { role, content } = row.message;
     if (typeof role !== "string" || role === "system") continue;
     const parts = typeof content === "string" ? [content] : Array.isArray(content) ? content.map((block) => contentText([block])) : [];
-    const words = parts.filter((part) => part !== "" && !/^\s*<(system-reminder|local-command-|command-)|<\/(system-reminder|command-args)>\s*$/.test(part));
+    const words = parts.filter(
+      (part) => part !== "" && !/^\s*<(system-reminder|local-command-|command-)|<\/(system-reminder|command-args)>\s*$/.test(part),
+    );
     const last = sent.at(-1);
     if (last?.role === role) last.words.push(...words);
     else sent.push({ role, words });
@@ -38,7 +42,11 @@ function lastRequestSent(): { role: string; words: string[] }[] {
 
 describe("the real Claude Code 2.1.328 transcript (two turns, /compact, a turn after it)", () => {
   test("the header: its session id, cwd and version", () => {
-    expect(session.header).toMatchObject({ id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7", cwd: "/tmp/agent-compat/claude-code-transcript/project", agentVersion: "2.1.328" });
+    expect(session.header).toMatchObject({
+      id: "7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7",
+      cwd: "/tmp/agent-compat/claude-code-transcript/project",
+      agentVersion: "2.1.328",
+    });
     expect(session.problems).toEqual([]);
   });
 
@@ -46,7 +54,9 @@ describe("the real Claude Code 2.1.328 transcript (two turns, /compact, a turn a
     // python3 -c "import json; L=[json.loads(l) for l in open('fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl')]; a=[d for d in L if d.get('type')=='assistant']; print(sum('uuid' in d for d in L), len(a), len({d['message']['id'] for d in a}))"
     // prints `52 10 8`: 52 lines with a uuid, 10 assistant lines in 8 answers, so 52 − 2 = 50 entries.
     expect(session.entries).toHaveLength(50);
-    expect(session.entries.filter((e) => e.type === "message" && isObject(e.data.message) && e.data.message.role === "assistant")).toHaveLength(8);
+    expect(
+      session.entries.filter((e) => e.type === "message" && isObject(e.data.message) && e.data.message.role === "assistant"),
+    ).toHaveLength(8);
   });
 
   test("the context is what Claude Code sent in its last request (its own log of it), then its answer", () => {
@@ -56,7 +66,9 @@ describe("the real Claude Code 2.1.328 transcript (two turns, /compact, a turn a
     const ours = analysis.context.map((m) => ({ role: m.role === "user" ? m.kind : m.role, text: messageText(m) }));
     expect(ours.map((m) => m.role)).toEqual(["compactionSummary", "assistant", "user", "assistant"]);
     expect(ours[0]?.text).toContain("COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.");
-    expect(sent[0]?.words.join("\n")).toContain("COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.");
+    expect(sent[0]?.words.join("\n")).toContain(
+      "COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.",
+    );
     expect(ours[1]?.text).toBe(sent[1]?.words.join("\n") ?? "");
     expect(ours[2]?.text).toBe(sent[2]?.words.join("\n") ?? "");
     expect(ours[2]?.text).toBe("Thanks, that is all.");

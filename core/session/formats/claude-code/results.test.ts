@@ -5,18 +5,36 @@
  * every result, in file order, right after the answer, whatever shape the lines took.
  */
 import { describe, expect, test } from "bun:test";
-import { assistantLine, attachmentLine, jsonl, text, toolResult, toolUse, userLine, uuid, type Fields } from "../../../../fixtures/sessions/claude-code/builders.ts";
+import {
+  assistantLine,
+  attachmentLine,
+  jsonl,
+  text,
+  toolResult,
+  toolUse,
+  userLine,
+  uuid,
+  type Fields,
+} from "../../../../fixtures/sessions/claude-code/builders.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { messageText } from "../../messages.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
 const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000e1", cwd: "/home/dev/shop" };
-const id = (name: string) => uuid("7", parseInt(name.replace(/\D/g, ""), 10) + (name.startsWith("r") ? 100 : name.startsWith("x") ? 200 : name.startsWith("q") ? 300 : 0));
+const id = (name: string) =>
+  uuid(
+    "7",
+    parseInt(name.replace(/\D/g, ""), 10) + (name.startsWith("r") ? 100 : name.startsWith("x") ? 200 : name.startsWith("q") ? 300 : 0),
+  );
 const ref = (name: string | null) => (name === null ? null : id(name));
 
 const prompt = userLine(place, id("u0"), null, 0, "Run the checks.");
 /** A line of the answer `msg_A` holding one call. */
-const call = (name: string, parent: string, n: number) => assistantLine(place, id(name), ref(parent), 1, [toolUse(`t${n}`, "Bash", { command: `check ${n}` })], { messageId: "msg_A", stop: n === 3 ? "tool_use" : null });
+const call = (name: string, parent: string, n: number) =>
+  assistantLine(place, id(name), ref(parent), 1, [toolUse(`t${n}`, "Bash", { command: `check ${n}` })], {
+    messageId: "msg_A",
+    stop: n === 3 ? "tool_use" : null,
+  });
 /** The result of call `n`, hanging from `parent`, naming the line that called it. */
 const result = (n: number, parent: string, source: string | undefined, second = 2, fields: Fields = {}) =>
   userLine(place, id(`r${n}`), ref(parent), second, [toolResult(`t${n}`, n === 1 ? "Exit code 2\nlint failed" : `ok ${n}`, n === 1)], {
@@ -24,9 +42,11 @@ const result = (n: number, parent: string, source: string | undefined, second = 
     toolUseResult: n === 1 ? "Error: Exit code 2\nlint failed" : { stdout: `ok ${n}`, stderr: "", interrupted: false },
     ...fields,
   });
-const answer = (parent: string) => assistantLine(place, id("a9"), ref(parent), 3, [text("Lint failed; the rest passed.")], { messageId: "msg_B" });
+const answer = (parent: string) =>
+  assistantLine(place, id("a9"), ref(parent), 3, [text("Lint failed; the rest passed.")], { messageId: "msg_B" });
 const attachment = (name: string, parent: string) => attachmentLine(place, id(name), ref(parent), 2, { type: "total_tokens_reminder" });
-const queuedPrompt = (name: string, parent: string) => attachmentLine(place, id(name), ref(parent), 2, { type: "queued_command", prompt: "Also run the e2e suite.", commandMode: "prompt" });
+const queuedPrompt = (name: string, parent: string) =>
+  attachmentLine(place, id(name), ref(parent), 2, { type: "queued_command", prompt: "Also run the e2e suite.", commandMode: "prompt" });
 
 const CASES: [string, Fields[], string[]][] = [
   [
@@ -41,7 +61,19 @@ const CASES: [string, Fields[], string[]][] = [
   ],
   [
     "three calls, Claude Code's attachments between the results",
-    [prompt, call("a1", "u0", 1), call("a2", "a1", 2), call("a3", "a2", 3), result(3, "a3", "a3"), attachment("x1", "r3"), result(1, "a1", "a1"), attachment("x2", "r1"), result(2, "a2", "a2"), attachment("x3", "r2"), answer("x3")],
+    [
+      prompt,
+      call("a1", "u0", 1),
+      call("a2", "a1", 2),
+      call("a3", "a2", 3),
+      result(3, "a3", "a3"),
+      attachment("x1", "r3"),
+      result(1, "a1", "a1"),
+      attachment("x2", "r1"),
+      result(2, "a2", "a2"),
+      attachment("x3", "r2"),
+      answer("x3"),
+    ],
     ["user", "assistant", "toolResult t3", "toolResult t1", "toolResult t2", "assistant"],
   ],
   [
@@ -71,7 +103,15 @@ const CASES: [string, Fields[], string[]][] = [
   ],
   [
     "a prompt queued while the tools ran, hanging from the first result, comes after both",
-    [prompt, call("a1", "u0", 1), call("a2", "a1", 2), result(1, "a1", "a1"), queuedPrompt("q1", "r1"), result(2, "a2", "a2"), answer("q1")],
+    [
+      prompt,
+      call("a1", "u0", 1),
+      call("a2", "a1", 2),
+      result(1, "a1", "a1"),
+      queuedPrompt("q1", "r1"),
+      result(2, "a2", "a2"),
+      answer("q1"),
+    ],
     ["user", "assistant", "toolResult t1", "toolResult t2", "user", "assistant"],
   ],
   [
@@ -85,14 +125,22 @@ describe("every result of parallel tool calls reaches the context", () => {
   test.each(CASES)("%s", (_, lines, expected) => {
     const session = readClaudeCodeSession(jsonl(lines), `${place.sessionId}.jsonl`);
     const analysis = analyzeBranch(session);
-    const seen = analysis.context.map((m) => (m.role === "toolResult" ? `toolResult ${m.toolCallId}` : m.role === "user" ? m.kind : m.role));
+    const seen = analysis.context.map((m) =>
+      m.role === "toolResult" ? `toolResult ${m.toolCallId}` : m.role === "user" ? m.kind : m.role,
+    );
     expect(seen).toEqual(expected);
   });
 
   test("the facts: the failed parallel call counts as failed, with its exit code", () => {
     const [, lines] = CASES[0] ?? ["", [], []];
     const analysis = analyzeBranch(readClaudeCodeSession(jsonl(lines), "s.jsonl"));
-    expect(analysis.facts.commands.map((c) => `${c.command} → ${c.exitCode}${c.failed ? " failed" : ""}`)).toEqual(["check 1 → 2 failed", "check 2 → 0"]);
-    expect(analysis.context.filter((m) => m.role === "toolResult").map((m) => messageText(m))).toEqual(["Exit code 2\nlint failed", "ok 2"]);
+    expect(analysis.facts.commands.map((c) => `${c.command} → ${c.exitCode}${c.failed ? " failed" : ""}`)).toEqual([
+      "check 1 → 2 failed",
+      "check 2 → 0",
+    ]);
+    expect(analysis.context.filter((m) => m.role === "toolResult").map((m) => messageText(m))).toEqual([
+      "Exit code 2\nlint failed",
+      "ok 2",
+    ]);
   });
 });

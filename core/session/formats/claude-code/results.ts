@@ -35,7 +35,9 @@ function isAssistantMessage(entry: Entry | undefined): entry is Entry {
 function callIds(entry: Entry): string[] {
   const message = isObject(entry.data.message) ? entry.data.message : undefined;
   if (!message || !Array.isArray(message.content)) return [];
-  return message.content.flatMap((block) => (isObject(block) && block.type === "toolCall" && typeof block.id === "string" ? [block.id] : []));
+  return message.content.flatMap((block) =>
+    isObject(block) && block.type === "toolCall" && typeof block.id === "string" ? [block.id] : [],
+  );
 }
 
 /** Call id → the answer holding it; null when two answers hold it (no telling which). */
@@ -147,9 +149,11 @@ export function regroupToolResults(
     }
     // The answer's other children that are conversation come after its results too; a line
     // Claude Code saved while the answer streamed (an attachment) stays where it was, aside.
-    for (const child of children.get(answer.id) ?? []) if (!members.has(child) && child.parentId === answer.id && isConversation(child)) setParent(child, tail.id);
+    for (const child of children.get(answer.id) ?? [])
+      if (!members.has(child) && child.parentId === answer.id && isConversation(child)) setParent(child, tail.id);
     for (const line of run) {
-      for (const child of children.get(line.last.id) ?? []) if (!members.has(child) && child.parentId === line.last.id) setParent(child, tail.id);
+      for (const child of children.get(line.last.id) ?? [])
+        if (!members.has(child) && child.parentId === line.last.id) setParent(child, tail.id);
     }
     if (leaf !== undefined && members.has(leaf)) newLeaf = tail;
   }

@@ -121,13 +121,22 @@ export function addUserLine(context: UserContext, line: UserLine): void {
       const only = blocks.length === 1 ? blocks[0] : undefined;
       // A session `agent handoff` wrote opens with the document as the first prompt: it is the previous handoff, as pi's custom message is.
       if (only?.type === "text" && typeof only.text === "string" && isWrappedHandoff(only.text)) {
-        chain.add("custom_message", line.uuid, line.line, line.parentUuid, { timestamp: line.timestamp, customType: "handoff", content: only.text, display: true }, { conversation: true });
+        chain.add(
+          "custom_message",
+          line.uuid,
+          line.line,
+          line.parentUuid,
+          { timestamp: line.timestamp, customType: "handoff", content: only.text, display: true },
+          { conversation: true },
+        );
       } else if (blocks.length === 0) note(context, line);
       else message(context, line, line.uuid, line.parentUuid, { role: "user", content: blocks });
       return;
     }
     case "command":
-      context.commands.add(message(context, line, line.uuid, line.parentUuid, { role: "user", content: [{ type: "text", text: text.typed }] }));
+      context.commands.add(
+        message(context, line, line.uuid, line.parentUuid, { role: "user", content: [{ type: "text", text: text.typed }] }),
+      );
       return;
     case "commandOutput": {
       // The command above it ran in Claude Code alone (`/compact`, `/model`, …): no request to the model.
@@ -137,7 +146,13 @@ export function addUserLine(context: UserContext, line: UserLine): void {
       return;
     }
     case "shellInput":
-      message(context, line, line.uuid, line.parentUuid, { role: "bashExecution", command: text.command, output: "", cancelled: false, truncated: false });
+      message(context, line, line.uuid, line.parentUuid, {
+        role: "bashExecution",
+        command: text.command,
+        output: "",
+        cancelled: false,
+        truncated: false,
+      });
       return;
     case "shellOutput":
       addShellOutput(context, line, text.output, text.exitCode);

@@ -50,23 +50,43 @@ function expectedFile(fields: { version: string; model: string; cwd?: string }):
 describe("a new Claude Code session: the document, then an acknowledgement", () => {
   const piModel: RestoredModel = { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" };
   test.each([
-    ["from Claude Code: its version, and its model (the one that session resumes with)", input(), { version: "2.1.300", model: "claude-opus-4-5", cwd: "/home/dev/shop" }],
-    ["from pi: the tested version, and <synthetic> (the user's default model)", input({ source: { format: "pi", agentVersion: undefined, modelProvider: undefined }, model: piModel }), { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" }],
+    [
+      "from Claude Code: its version, and its model (the one that session resumes with)",
+      input(),
+      { version: "2.1.300", model: "claude-opus-4-5", cwd: "/home/dev/shop" },
+    ],
+    [
+      "from pi: the tested version, and <synthetic> (the user's default model)",
+      input({ source: { format: "pi", agentVersion: undefined, modelProvider: undefined }, model: piModel }),
+      { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" },
+    ],
     [
       "from pi on Anthropic: still <synthetic>, a pi provider's model may not be this user's Claude Code's",
       input({ source: { format: "pi", agentVersion: undefined, modelProvider: undefined } }),
       { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" },
     ],
-    ["from Claude Code with no model on its branch: <synthetic>", input({ model: { pi: undefined, omp: undefined } }), { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" }],
     [
-      "from Claude Code, a model id that is no Claude model's (a hand-edited file): <synthetic>",
-      input({ model: { pi: { provider: "anthropic", modelId: "claude-x\n\"}" }, omp: undefined } }),
+      "from Claude Code with no model on its branch: <synthetic>",
+      input({ model: { pi: undefined, omp: undefined } }),
       { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" },
     ],
-    ["from Codex: the tested version (a Codex version is not Claude Code's)", input({ source: { format: "codex", agentVersion: "0.169.0", modelProvider: "openai" }, model: piModel }), { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" }],
+    [
+      "from Claude Code, a model id that is no Claude model's (a hand-edited file): <synthetic>",
+      input({ model: { pi: { provider: "anthropic", modelId: 'claude-x\n"}' }, omp: undefined } }),
+      { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" },
+    ],
+    [
+      "from Codex: the tested version (a Codex version is not Claude Code's)",
+      input({ source: { format: "codex", agentVersion: "0.169.0", modelProvider: "openai" }, model: piModel }),
+      { version: "2.1.328", model: "<synthetic>", cwd: "/home/dev/shop" },
+    ],
     ["from a stream with no cwd: no cwd field", input({ cwd: undefined }), { version: "2.1.300", model: "claude-opus-4-5" }],
   ])("%s", (_why, given, expected) => {
-    expect(renderClaudeCodeSession(given)).toEqual({ content: expectedFile(expected), fileName: `${SESSION_ID}.jsonl`, sessionId: SESSION_ID });
+    expect(renderClaudeCodeSession(given)).toEqual({
+      content: expectedFile(expected),
+      fileName: `${SESSION_ID}.jsonl`,
+      sessionId: SESSION_ID,
+    });
   });
 });
 
@@ -74,7 +94,10 @@ test("a Claude Code source on a cloud's model id (Bedrock, Vertex) names no Anth
   const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000b1", cwd: "/home/dev/shop" };
   const lines = jsonl([
     userLine(place, uuid("1", 1), null, 1, "Hi."),
-    assistantLine(place, uuid("1", 2), uuid("1", 1), 2, [text("Hello.")], { messageId: "msg_1", model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0" }),
+    assistantLine(place, uuid("1", 2), uuid("1", 1), 2, [text("Hello.")], {
+      messageId: "msg_1",
+      model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    }),
   ]);
   const branch = analyzeBranch(readClaudeCodeSession(lines, "cloud.jsonl"));
   expect(branch.facts.models).toEqual(["us.anthropic.claude-sonnet-4-5-20250929-v1:0"]);
@@ -101,7 +124,9 @@ describe("handed off and read back: the context is the document and the acknowle
     const path = join(FIXTURES, "sessions/v3-branches.jsonl");
     const document = offlineDocument(readFileSync(path, "utf8"), path);
     const wrapped = wrapHandoffDocument(document);
-    const back = roundTrip(input({ wrappedDocument: wrapped, source: { format: "pi", agentVersion: undefined, modelProvider: undefined } }));
+    const back = roundTrip(
+      input({ wrappedDocument: wrapped, source: { format: "pi", agentVersion: undefined, modelProvider: undefined } }),
+    );
     expect(back.context).toEqual([
       { role: "user", content: [{ type: "text", text: wrapped }] },
       { role: "assistant", content: [{ type: "text", text: ACKNOWLEDGEMENT }] },
@@ -115,7 +140,9 @@ describe("handed off and read back: the context is the document and the acknowle
     const path = join(FIXTURES, "real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl");
     const source = readClaudeCodeSession(readFileSync(path), path);
     const model = restoredModel(analyzeBranch(source).branch.entries);
-    const back = roundTrip(input({ model, source: { format: "claude-code", agentVersion: source.header.agentVersion, modelProvider: undefined } }));
+    const back = roundTrip(
+      input({ model, source: { format: "claude-code", agentVersion: source.header.agentVersion, modelProvider: undefined } }),
+    );
     expect(back.context.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(back.models).toEqual(["anthropic/claude-sonnet-4-5"]);
     expect(back.session.header.agentVersion).toBe("2.1.328");

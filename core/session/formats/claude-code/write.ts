@@ -13,7 +13,11 @@ export const CLAUDE_CODE_TESTED_VERSION = "2.1.328";
 
 /** A version-4-shaped UUID from fresh ids (8 hex each): Claude Code names every line by one. */
 function lineUuid(newEntryId: () => string): string {
-  const hex = [newEntryId(), newEntryId(), newEntryId(), newEntryId()].join("").toLowerCase().replace(/[^0-9a-f]/g, "0").padEnd(32, "0");
+  const hex = [newEntryId(), newEntryId(), newEntryId(), newEntryId()]
+    .join("")
+    .toLowerCase()
+    .replace(/[^0-9a-f]/g, "0")
+    .padEnd(32, "0");
   const variant = ((parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

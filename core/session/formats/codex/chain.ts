@@ -79,7 +79,9 @@ export class EntryChain {
 
   /** Model output joins the turn being read, or starts one: one assistant message per model turn. */
   private addModelBlocks(blocks: Block[], origin: Origin): Entry | undefined {
-    for (const block of blocks) if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") this.callNames.set(block.id, block.name);
+    for (const block of blocks)
+      if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string")
+        this.callNames.set(block.id, block.name);
     if (blocks.length === 0) return undefined; // encrypted reasoning: nothing to read, the turn goes on
     if (this.openTurn) {
       for (const block of blocks) this.openTurn.content.push(block);
@@ -88,7 +90,13 @@ export class EntryChain {
       return undefined;
     }
     const content = [...blocks];
-    const message: JsonObject = { role: "assistant", content, provider: this.model?.provider, model: this.model?.id, stopReason: stopReason(content) };
+    const message: JsonObject = {
+      role: "assistant",
+      content,
+      provider: this.model?.provider,
+      model: this.model?.id,
+      stopReason: stopReason(content),
+    };
     const entry = this.addMessage(origin, message);
     this.openTurn = { content, message };
     return entry;

@@ -52,7 +52,10 @@ export function addCompaction(chain: EntryChain, payload: JsonObject, origin: Or
     kept = [];
     for (const item of replacement) {
       // The summary as Codex keeps it: a user message holding the compaction's own text.
-      const meaning = message !== "" && item.role === "user" && messageText(item) === message ? { kind: "summary" as const, text: message } : readItem(item);
+      const meaning =
+        message !== "" && item.role === "user" && messageText(item) === message
+          ? { kind: "summary" as const, text: message }
+          : readItem(item);
       if (meaning.kind === "summary") summaryText ||= meaning.text;
       else if (meaning.kind === "unknown") unknown.push(meaning.type);
       else kept.push(meaning);

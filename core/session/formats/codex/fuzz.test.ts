@@ -6,7 +6,20 @@ import { createSecretsGuard } from "../../../handoff/secrets-guard.ts";
 import { buildRequest } from "../../../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "../../analyze.ts";
 import { buildInspectReport, renderInspectReport } from "../../report.ts";
-import { CORE_TYPES, createMutators, createRng, deepArrays, hashText, joinLines, linesOf, paths, setAt, tryParse, type Rng, type Seed } from "../../../../fixtures/mutate.ts";
+import {
+  CORE_TYPES,
+  createMutators,
+  createRng,
+  deepArrays,
+  hashText,
+  joinLines,
+  linesOf,
+  paths,
+  setAt,
+  tryParse,
+  type Rng,
+  type Seed,
+} from "../../../../fixtures/mutate.ts";
 import { codexFixtureFiles } from "../../../../fixtures/sessions/codex/generate.ts";
 import { codex } from "./index.ts";
 
@@ -37,7 +50,10 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
     session = codex.read(input, "fuzz.jsonl");
   } catch (error) {
     if (isAgentError(error)) outcome.refused++;
-    else outcome.failures.push(`${label}: read threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`);
+    else
+      outcome.failures.push(
+        `${label}: read threw ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`,
+      );
     return;
   }
   outcome.loaded++;
@@ -45,11 +61,15 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
     const analysis = analyzeBranch(session);
     renderInspectReport(buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)), session.version);
     const guard = createSecretsGuard({ context: analysis.context, redact: false });
-    JSON.stringify(guard.request(buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" })));
+    JSON.stringify(
+      guard.request(buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" })),
+    );
     const leaf = session.entries.length > 0 ? rng.pick(session.entries) : undefined;
     if (leaf) analyzeBranch(session, { leafId: leaf.id });
   } catch (error) {
-    outcome.failures.push(`${label}: after loading, ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`);
+    outcome.failures.push(
+      `${label}: after loading, ${error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : String(error)}`,
+    );
   }
 }
 
@@ -99,19 +119,81 @@ describe("hostile rollouts the mutators do not reach", () => {
   const meta = '{"timestamp":"2026-11-30T09:00:00.000Z","type":"session_meta","payload":{"id":"h","cwd":"/x","cli_version":"0.169.0"}}';
   const item = (payload: string) => `{"timestamp":"2026-11-30T09:00:01.000Z","type":"response_item","payload":${payload}}`;
   const cases: [name: string, text: () => string][] = [
-    ["function-call arguments nested 100,000 deep (a JSON string)", () => [meta, item(`{"type":"function_call","name":"exec_command","call_id":"c","arguments":${JSON.stringify(deepArrays(100_000))}}`), item('{"type":"function_call_output","call_id":"c","output":"ok"}')].join("\n")],
-    ["a local shell action nested 100,000 deep", () => [meta, item(`{"type":"local_shell_call","call_id":"c","status":"completed","action":{"command":${deepArrays(100_000)}}}`)].join("\n")],
+    [
+      "function-call arguments nested 100,000 deep (a JSON string)",
+      () =>
+        [
+          meta,
+          item(`{"type":"function_call","name":"exec_command","call_id":"c","arguments":${JSON.stringify(deepArrays(100_000))}}`),
+          item('{"type":"function_call_output","call_id":"c","output":"ok"}'),
+        ].join("\n"),
+    ],
+    [
+      "a local shell action nested 100,000 deep",
+      () =>
+        [meta, item(`{"type":"local_shell_call","call_id":"c","status":"completed","action":{"command":${deepArrays(100_000)}}}`)].join(
+          "\n",
+        ),
+    ],
     ["a payload nested 1,000,000 deep", () => [meta, item(deepArrays(1_000_000))].join("\n")],
-    ["a replacement history of 100,000 user messages", () => [meta, `{"timestamp":"t","type":"compacted","payload":{"message":"s","replacement_history":[${Array.from({ length: 100_000 }, () => '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}').join(",")}]}}`].join("\n")],
-    ["100,000 rollbacks of 1,000,000 turns", () => [meta, item('{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'), ...Array.from({ length: 100_000 }, () => '{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1000000}}')].join("\n")],
-    ["100,000 outputs for one call id", () => [meta, item('{"type":"function_call","name":"shell","call_id":"c","arguments":"{}"}'), ...Array.from({ length: 100_000 }, () => item('{"type":"function_call_output","call_id":"c","output":"x"}'))].join("\n")],
+    [
+      "a replacement history of 100,000 user messages",
+      () =>
+        [
+          meta,
+          `{"timestamp":"t","type":"compacted","payload":{"message":"s","replacement_history":[${Array.from({ length: 100_000 }, () => '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}').join(",")}]}}`,
+        ].join("\n"),
+    ],
+    [
+      "100,000 rollbacks of 1,000,000 turns",
+      () =>
+        [
+          meta,
+          item('{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}'),
+          ...Array.from(
+            { length: 100_000 },
+            () => '{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1000000}}',
+          ),
+        ].join("\n"),
+    ],
+    [
+      "100,000 outputs for one call id",
+      () =>
+        [
+          meta,
+          item('{"type":"function_call","name":"shell","call_id":"c","arguments":"{}"}'),
+          ...Array.from({ length: 100_000 }, () => item('{"type":"function_call_output","call_id":"c","output":"x"}')),
+        ].join("\n"),
+    ],
     ["200,000 broken lines", () => `${meta}\n${"{\n".repeat(200_000)}`],
-    ["a 5 MB user shell command", () => [meta, item(JSON.stringify({ type: "message", role: "user", content: [{ type: "input_text", text: `<user_shell_command>\n<command>\n${"`".repeat(5_000_000)}\n</command>\n<result>\nExit code: 0\nOutput:\n\n</result>\n</user_shell_command>` }] }))].join("\n")],
+    [
+      "a 5 MB user shell command",
+      () =>
+        [
+          meta,
+          item(
+            JSON.stringify({
+              type: "message",
+              role: "user",
+              content: [
+                {
+                  type: "input_text",
+                  text: `<user_shell_command>\n<command>\n${"`".repeat(5_000_000)}\n</command>\n<result>\nExit code: 0\nOutput:\n\n</result>\n</user_shell_command>`,
+                },
+              ],
+            }),
+          ),
+        ].join("\n"),
+    ],
   ];
 
-  test.each(cases)("%s", (name, build) => {
-    const outcome: Outcome = { loaded: 0, refused: 0, failures: [] };
-    exercise(build(), name, outcome, createRng(SEED));
-    expect(outcome.failures).toEqual([]);
-  }, 60_000);
+  test.each(cases)(
+    "%s",
+    (name, build) => {
+      const outcome: Outcome = { loaded: 0, refused: 0, failures: [] };
+      exercise(build(), name, outcome, createRng(SEED));
+      expect(outcome.failures).toEqual([]);
+    },
+    60_000,
+  );
 });

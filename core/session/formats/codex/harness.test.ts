@@ -16,7 +16,10 @@ describe("which user-message texts Codex wrote itself", () => {
     ["an integration's context", "<external_linear>ISSUE-1</external_linear>"],
     ["a prompt suggestion request", "<next_prompt_suggestion>\n…\n</next_prompt_suggestion>"],
     ["an old process-limit warning", "Warning: The maximum number of unified exec processes you can keep open is 64."],
-    ["an old apply_patch warning", "Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command."],
+    [
+      "an old apply_patch warning",
+      "Warning: apply_patch was requested via exec_command. Use the apply_patch tool instead of exec_command.",
+    ],
     ["an old account warning", "Warning: Your account was flagged for potentially high-risk cyber activity …"],
   ])("%s: Codex's", (_, text) => {
     expect(isHarnessText(text)).toBe(true);
@@ -53,9 +56,17 @@ describe("the user's own command, as Codex records it", () => {
 });
 
 test.each([
-  ["Codex's preamble is dropped, the summary kept", "Another language model started to solve this problem and produced …:\nDONE: the parser.", "DONE: the parser."],
+  [
+    "Codex's preamble is dropped, the summary kept",
+    "Another language model started to solve this problem and produced …:\nDONE: the parser.",
+    "DONE: the parser.",
+  ],
   ["a summary without it stays whole", "DONE: the parser.", "DONE: the parser."],
-  ["the preamble's words alone, on one line, stay", "Another language model started to solve this problem", "Another language model started to solve this problem"],
+  [
+    "the preamble's words alone, on one line, stay",
+    "Another language model started to solve this problem",
+    "Another language model started to solve this problem",
+  ],
 ])("compaction summary: %s", (_, text, summary) => {
   expect(withoutSummaryPreamble(text)).toBe(summary);
 });

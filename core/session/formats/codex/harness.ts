@@ -47,7 +47,13 @@ export function isHarnessText(text: string): boolean {
   const first = /\S/.exec(text.slice(0, 256))?.[0];
   if (first === undefined || !FIRST_CHARACTERS.has(first)) return false;
   const trimmed = text.trim();
-  if (MARKED.some(([open, close]) => trimmed.length >= open.length + close.length && startsWithIgnoringCase(trimmed, open) && endsWithIgnoringCase(trimmed, close))) return true;
+  if (
+    MARKED.some(
+      ([open, close]) =>
+        trimmed.length >= open.length + close.length && startsWithIgnoringCase(trimmed, open) && endsWithIgnoringCase(trimmed, close),
+    )
+  )
+    return true;
   return WARNINGS.some(([start, end]) => trimmed.startsWith(start) && (end === undefined || trimmed.endsWith(end)));
 }
 
@@ -79,10 +85,17 @@ export interface UserShellCommand {
  * `Output:`), the shape Codex gives it; undefined when it has another shape.
  */
 export function parseUserShellCommand(text: string): UserShellCommand | undefined {
-  const body = /^\s*<user_shell_command>\s*<command>\n?([\s\S]*?)\n?<\/command>\s*<result>\n?([\s\S]*?)\n?<\/result>\s*<\/user_shell_command>\s*$/i.exec(text);
+  const body =
+    /^\s*<user_shell_command>\s*<command>\n?([\s\S]*?)\n?<\/command>\s*<result>\n?([\s\S]*?)\n?<\/result>\s*<\/user_shell_command>\s*$/i.exec(
+      text,
+    );
   if (!body) return undefined;
   const [, command = "", result = ""] = body;
   const exit = /^Exit code: (-?\d+)$/m.exec(result);
   const outputAt = result.indexOf("Output:\n");
-  return { command, exitCode: exit ? Number(exit[1]) : undefined, output: outputAt === -1 ? "" : result.slice(outputAt + "Output:\n".length) };
+  return {
+    command,
+    exitCode: exit ? Number(exit[1]) : undefined,
+    output: outputAt === -1 ? "" : result.slice(outputAt + "Output:\n".length),
+  };
 }

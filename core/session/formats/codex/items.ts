@@ -31,7 +31,16 @@ export type ItemMeaning =
   | { kind: "unknown"; type: string };
 
 /** Item types that carry nothing for the conversation we rebuild (server-side tools, snapshots, encrypted compactions). */
-const SILENT_TYPES = new Set(["web_search_call", "image_generation_call", "ghost_snapshot", "compaction", "compaction_summary", "tool_search_call", "tool_search_output", "other"]);
+const SILENT_TYPES = new Set([
+  "web_search_call",
+  "image_generation_call",
+  "ghost_snapshot",
+  "compaction",
+  "compaction_summary",
+  "tool_search_call",
+  "tool_search_output",
+  "other",
+]);
 
 const NONE: ItemMeaning = { kind: "none" };
 
@@ -84,7 +93,9 @@ function markedAsHarness(payload: JsonObject): boolean {
   const passthrough = payload.internal_chat_message_metadata_passthrough;
   const parts = isObject(passthrough) ? arrayField(passthrough, "content_item_metadata") : undefined;
   if (!parts || parts.length === 0) return false;
-  return parts.every((part) => isObject(part) && isObject(part.provenance) && typeof part.provenance.type === "string" && part.provenance.type !== "user");
+  return parts.every(
+    (part) => isObject(part) && isObject(part.provenance) && typeof part.provenance.type === "string" && part.provenance.type !== "user",
+  );
 }
 
 function userMessage(payload: JsonObject): ItemMeaning {
@@ -99,13 +110,17 @@ function userMessage(payload: JsonObject): ItemMeaning {
   const summary = parts.find(isSummaryText);
   if (summary !== undefined) return { kind: "summary", text: summary };
   if (markedAsHarness(payload)) return NONE;
-  if (content.length === 1 && parts.length === 1 && parts[0] !== undefined && isWrappedHandoff(parts[0])) return { kind: "handoff", text: parts[0] };
+  if (content.length === 1 && parts.length === 1 && parts[0] !== undefined && isWrappedHandoff(parts[0]))
+    return { kind: "handoff", text: parts[0] };
   return content.length === 0 ? NONE : { kind: "user", content };
 }
 
 /** Reasoning the model left readable: its raw text where recorded, else its summary. Encrypted reasoning has none. */
 function reasoningBlocks(payload: JsonObject): Block[] {
-  const read = (field: string) => (arrayField(payload, field) ?? []).flatMap((part) => (isObject(part) && typeof part.text === "string" && part.text.trim() !== "" ? [part.text] : []));
+  const read = (field: string) =>
+    (arrayField(payload, field) ?? []).flatMap((part) =>
+      isObject(part) && typeof part.text === "string" && part.text.trim() !== "" ? [part.text] : [],
+    );
   const raw = read("content");
   const thinking = (raw.length > 0 ? raw : read("summary")).join("\n\n");
   return thinking === "" ? [] : [{ type: "thinking", thinking }];
@@ -157,7 +172,11 @@ export function readItem(payload: JsonObject): ItemMeaning {
       // A freeform tool (apply_patch): its input is raw text, kept under `input`.
       return toolCall(stringField(payload, "call_id"), stringField(payload, "name"), { input: stringField(payload, "input") ?? "" });
     case "local_shell_call":
-      return toolCall(stringField(payload, "call_id") ?? stringField(payload, "id"), "local_shell_call", isObject(payload.action) ? payload.action : {});
+      return toolCall(
+        stringField(payload, "call_id") ?? stringField(payload, "id"),
+        "local_shell_call",
+        isObject(payload.action) ? payload.action : {},
+      );
     case "function_call_output":
     case "custom_tool_call_output": {
       const callId = stringField(payload, "call_id");

@@ -14,15 +14,31 @@ describe("lines with nothing to read are passed over unparsed; anything else is 
     ["world state", `${T}"type":"world_state","payload":{"full":true}}`, true],
     ["a token record", `${T}"type":"token_usage_record","payload":{"usage":{}}}`, true],
     ["encrypted reasoning", `${T}"type":"response_item","payload":{"type":"reasoning","summary":[],"encrypted_content":"gAAA"}}`, true],
-    ["encrypted reasoning with an id", `${T}"type":"response_item","payload":{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAA"}}`, true],
-    ["reasoning with a summary", `${T}"type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"hm"}]}}`, false],
-    ["reasoning with raw content", `${T}"type":"response_item","payload":{"type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"hm"}]}}`, false],
+    [
+      "encrypted reasoning with an id",
+      `${T}"type":"response_item","payload":{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAA"}}`,
+      true,
+    ],
+    [
+      "reasoning with a summary",
+      `${T}"type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"hm"}]}}`,
+      false,
+    ],
+    [
+      "reasoning with raw content",
+      `${T}"type":"response_item","payload":{"type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"hm"}]}}`,
+      false,
+    ],
     ["a rollback event", `${T}"type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}`, false],
     ["a message", `${T}"type":"response_item","payload":{"type":"message","role":"user","content":[]}}`, false],
     ["an event written with other key order", `{"type":"event_msg","timestamp":"x","payload":{}}`, false],
     ["an event with spaces", `{"timestamp": "x", "type": "event_msg", "payload": {}}`, false],
     ["a torn event", `${T}"type":"event_msg","payload":{"type":"token_co`, false],
-    ["a torn event, the next line written onto it", `${T}"type":"event_msg","payload":{"ty${T}"type":"response_item","payload":{"type":"message","role":"user","content":[]}}`, false],
+    [
+      "a torn event, the next line written onto it",
+      `${T}"type":"event_msg","payload":{"ty${T}"type":"response_item","payload":{"type":"message","role":"user","content":[]}}`,
+      false,
+    ],
     ["a CRLF line", `${T}"type":"event_msg","payload":{}}\r`, false],
   ])("%s", (_, line, passedOver) => {
     expect(nothingToRead(bytes(line))).toBe(passedOver);
@@ -33,13 +49,16 @@ describe("lines with nothing to read are passed over unparsed; anything else is 
     expect(codex.read(text, "m.jsonl").problems).toEqual([{ line: 2, reason: "not valid JSON (a torn or hand-edited line?)" }]);
   });
 
-  test.each(["shapes.jsonl", "compaction.jsonl", "legacy-compaction.jsonl", "remote-compaction.jsonl", "rollback.jsonl", "torn.jsonl"])("%s reads alike from text, bytes and small chunks", (name) => {
-    const raw = new Uint8Array(readFileSync(join(DIR, name)));
-    const fromText = codex.read(new TextDecoder().decode(raw), name);
-    expect(codex.read(raw, name)).toEqual(fromText);
-    const chunks = function* () {
-      for (let at = 0; at < raw.length; at += 7) yield raw.slice(at, at + 7);
-    };
-    expect(codex.read(chunks(), name)).toEqual(fromText);
-  });
+  test.each(["shapes.jsonl", "compaction.jsonl", "legacy-compaction.jsonl", "remote-compaction.jsonl", "rollback.jsonl", "torn.jsonl"])(
+    "%s reads alike from text, bytes and small chunks",
+    (name) => {
+      const raw = new Uint8Array(readFileSync(join(DIR, name)));
+      const fromText = codex.read(new TextDecoder().decode(raw), name);
+      expect(codex.read(raw, name)).toEqual(fromText);
+      const chunks = function* () {
+        for (let at = 0; at < raw.length; at += 7) yield raw.slice(at, at + 7);
+      };
+      expect(codex.read(chunks(), name)).toEqual(fromText);
+    },
+  );
 });

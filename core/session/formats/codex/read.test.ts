@@ -52,7 +52,9 @@ describe("every shape of a rollout", () => {
   });
 
   test("tool calls keep their ids and arguments as objects; the raw text where it is not JSON", () => {
-    const calls = session.entries.flatMap((e) => (isObject(e.data.message) && Array.isArray(e.data.message.content) ? e.data.message.content : [])).filter((b) => isObject(b) && b.type === "toolCall");
+    const calls = session.entries
+      .flatMap((e) => (isObject(e.data.message) && Array.isArray(e.data.message.content) ? e.data.message.content : []))
+      .filter((b) => isObject(b) && b.type === "toolCall");
     expect(calls.map((c) => (isObject(c) ? [c.id, c.name, c.arguments] : []))).toEqual([
       ["call_a", "exec_command", { cmd: "cat src/server.ts" }],
       ["call_b", "shell", { command: ["bash", "-lc", "ls test"], workdir: "/home/dev/shop" }],
@@ -63,7 +65,9 @@ describe("every shape of a rollout", () => {
   });
 
   test("tool outputs name their tool; the older {content, success:false} is an error", () => {
-    const results = session.entries.flatMap((e) => (isObject(e.data.message) && e.data.message.role === "toolResult" ? [e.data.message] : []));
+    const results = session.entries.flatMap((e) =>
+      isObject(e.data.message) && e.data.message.role === "toolResult" ? [e.data.message] : [],
+    );
     expect(results.map((r) => [r.toolCallId, r.toolName, r.isError])).toEqual([
       ["call_a", "exec_command", false],
       ["call_b", "shell", false],
@@ -100,15 +104,15 @@ describe("every shape of a rollout", () => {
   });
 
   test("the header: id, cwd, time, the Codex version and provider", () => {
-    expect([session.format, session.header.id, session.header.cwd, session.header.timestamp, session.header.agentVersion, session.header.modelProvider, session.header.line]).toEqual([
-      "codex",
-      "0a1b2c3d-0000-4000-8000-000000000001",
-      "/home/dev/shop",
-      "2026-11-30T09:00:00.000Z",
-      "0.169.0",
-      "openai",
-      1,
-    ]);
+    expect([
+      session.format,
+      session.header.id,
+      session.header.cwd,
+      session.header.timestamp,
+      session.header.agentVersion,
+      session.header.modelProvider,
+      session.header.line,
+    ]).toEqual(["codex", "0a1b2c3d-0000-4000-8000-000000000001", "/home/dev/shop", "2026-11-30T09:00:00.000Z", "0.169.0", "openai", 1]);
   });
 });
 
@@ -141,7 +145,10 @@ describe("compactions", () => {
     expect(session.entries.filter((e) => e.line === compactionLine).map(outline)).toEqual(synthesised);
     const compaction = session.entries.find((e) => e.type === "compaction");
     const firstKept = session.entries.find((e) => e.line === compactionLine);
-    expect([compaction?.data.summary, compaction?.data.firstKeptEntryId]).toEqual([summary, firstKept?.type === "message" ? firstKept.id : compaction?.id]);
+    expect([compaction?.data.summary, compaction?.data.firstKeptEntryId]).toEqual([
+      summary,
+      firstKept?.type === "message" ? firstKept.id : compaction?.id,
+    ]);
     expect(contextOutline(analyzeBranch(session).context)).toEqual(context);
   });
 

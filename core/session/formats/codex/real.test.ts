@@ -35,7 +35,11 @@ const analysis = analyzeBranch(session);
 
 test("the real rollout reads without a problem or an unknown type", () => {
   expect([session.problems, session.unknownTypes, session.missingFinalNewline]).toEqual([[], [], false]);
-  expect([session.header.agentVersion, session.header.modelProvider, session.header.cwd]).toEqual(["0.169.0", "fake", "/tmp/agent-compat/codex-transcript/project"]);
+  expect([session.header.agentVersion, session.header.modelProvider, session.header.cwd]).toEqual([
+    "0.169.0",
+    "fake",
+    "/tmp/agent-compat/codex-transcript/project",
+  ]);
 });
 
 test("its user messages are the user's three prompts and the two the compaction kept; the developer and environment messages are not", () => {
@@ -65,9 +69,18 @@ test("its facts: the five commands with the exit codes their outputs state, the 
 });
 
 test("its context is the compaction's: the summary, the two user messages it kept, then the last exchange", () => {
-  expect(analysis.context.map((m) => (m.role === "user" ? `user:${m.kind}` : m.role))).toEqual(["user:compactionSummary", "user:user", "user:user", "assistant", "user:user", "assistant"]);
+  expect(analysis.context.map((m) => (m.role === "user" ? `user:${m.kind}` : m.role))).toEqual([
+    "user:compactionSummary",
+    "user:user",
+    "user:user",
+    "assistant",
+    "user:user",
+    "assistant",
+  ]);
   const summary = analysis.context[0];
-  expect(summary?.content[0]?.type === "text" && summary.content[0].text).toContain("COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.");
+  expect(summary?.content[0]?.type === "text" && summary.content[0].text).toContain(
+    "COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.",
+  );
 });
 
 test("each model turn is one assistant message: its text and its call together", () => {

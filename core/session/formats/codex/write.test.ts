@@ -32,15 +32,27 @@ function input(overrides: Partial<NewSessionInput> = {}): NewSessionInput {
   };
 }
 
-const lines = (content: string): unknown[] => content.trimEnd().split("\n").map((line) => JSON.parse(line));
+const lines = (content: string): unknown[] =>
+  content
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 describe("a new Codex session", () => {
   test("is session_meta, the document as the user's input_text, and its user_message event, each with a timestamp", () => {
     const file = codex.renderNewSession(input());
     const iso = NOW.toISOString();
     expect(lines(file.content)).toEqual([
-      { timestamp: iso, type: "session_meta", payload: { id: SESSION_ID, timestamp: iso, cwd: "/home/me/app", originator: "agent-handoff", cli_version: "0.169.0" } },
-      { timestamp: iso, type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: WRAPPED }] } },
+      {
+        timestamp: iso,
+        type: "session_meta",
+        payload: { id: SESSION_ID, timestamp: iso, cwd: "/home/me/app", originator: "agent-handoff", cli_version: "0.169.0" },
+      },
+      {
+        timestamp: iso,
+        type: "response_item",
+        payload: { type: "message", role: "user", content: [{ type: "input_text", text: WRAPPED }] },
+      },
       { timestamp: iso, type: "event_msg", payload: { type: "user_message", message: WRAPPED, images: [] } },
     ]);
     expect(file.content.endsWith("}\n")).toBe(true);
@@ -48,18 +60,35 @@ describe("a new Codex session", () => {
   });
 
   test.each([
-    ["a pi source: no provider (Codex refuses one it is not configured with), the tested version", { format: "pi", agentVersion: undefined, modelProvider: "openai" }, undefined, "0.169.0"],
+    [
+      "a pi source: no provider (Codex refuses one it is not configured with), the tested version",
+      { format: "pi", agentVersion: undefined, modelProvider: "openai" },
+      undefined,
+      "0.169.0",
+    ],
     ["a Claude Code source: the same", { format: "claude-code", agentVersion: "2.1.328", modelProvider: undefined }, undefined, "0.169.0"],
-    ["a Codex source: its provider and its version", { format: "codex", agentVersion: "0.170.2", modelProvider: "azure" }, "azure", "0.170.2"],
-    ["a Codex source that named neither: none, the tested version", { format: "codex", agentVersion: undefined, modelProvider: undefined }, undefined, "0.169.0"],
+    [
+      "a Codex source: its provider and its version",
+      { format: "codex", agentVersion: "0.170.2", modelProvider: "azure" },
+      "azure",
+      "0.170.2",
+    ],
+    [
+      "a Codex source that named neither: none, the tested version",
+      { format: "codex", agentVersion: undefined, modelProvider: undefined },
+      undefined,
+      "0.169.0",
+    ],
   ] as const)("%s", (_, source, provider, version) => {
     const [meta] = lines(codex.renderNewSession(input({ source: { ...source } })).content);
     const payload = isObject(meta) && isObject(meta.payload) ? meta.payload : {};
-    expect({ cli_version: payload.cli_version, has_provider: "model_provider" in payload, model_provider: payload.model_provider }).toEqual({
-      cli_version: version,
-      has_provider: provider !== undefined,
-      model_provider: provider,
-    });
+    expect({ cli_version: payload.cli_version, has_provider: "model_provider" in payload, model_provider: payload.model_provider }).toEqual(
+      {
+        cli_version: version,
+        has_provider: provider !== undefined,
+        model_provider: provider,
+      },
+    );
   });
 
   test.each([

@@ -44,6 +44,12 @@ export function glancePiFamily({ head, tail }: GlanceInput): SessionGlance | und
   const id = stringField(header, "id");
   if (id === undefined || id === "") return undefined;
   const ends = objectsOf(tail);
-  const title = newest(ends, "session_info", "name") ?? newest(ends, "title_change", "title") ?? slot?.title ?? stringField(header, "title");
-  return { id, cwd: stringField(header, "cwd"), title: title === undefined ? undefined : oneLine(title), firstRequest: firstRequest(records.slice(1)) };
+  const title =
+    newest(ends, "session_info", "name") ?? newest(ends, "title_change", "title") ?? slot?.title ?? stringField(header, "title");
+  return {
+    id,
+    cwd: stringField(header, "cwd"),
+    title: title === undefined ? undefined : oneLine(title),
+    firstRequest: firstRequest(records.slice(1)),
+  };
 }

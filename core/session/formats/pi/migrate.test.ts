@@ -34,7 +34,16 @@ describe("version 1 → 3", () => {
 
   test("the context of a v1 compaction: summary, the kept records, then what followed", () => {
     const { analysis } = loadFixture("v1.jsonl");
-    expect(analysis.context.map((m) => m.entryId)).toEqual(["0000000a", "00000007", "00000008", "00000009", "0000000b", "0000000c", "0000000d", "0000000e"]);
+    expect(analysis.context.map((m) => m.entryId)).toEqual([
+      "0000000a",
+      "00000007",
+      "00000008",
+      "00000009",
+      "0000000b",
+      "0000000c",
+      "0000000d",
+      "0000000e",
+    ]);
     expect(analysis.context[0]).toMatchObject({ role: "user", kind: "compactionSummary" });
     expect(textOf(analysis.context[0])).toContain("<summary>\nRenamed getUser to fetchUser in src/users.ts.\n</summary>");
   });
@@ -110,7 +119,9 @@ describe("version 3 entries without tree fields", () => {
   });
 
   test("a v3 file keeps its ids; hookMessage is only a v2 name but is read as custom anywhere", () => {
-    const session = parseSession(chain([message({ role: "hookMessage", customType: "x", content: "c", display: false }), assistant(2, [text("ok")])]));
+    const session = parseSession(
+      chain([message({ role: "hookMessage", customType: "x", content: "c", display: false }), assistant(2, [text("ok")])]),
+    );
     expect(session.entries[0]?.data.message).toMatchObject({ role: "custom" });
     expect(session.entries.map((e) => e.id)).toEqual(["e01", "e02"]);
   });

@@ -80,13 +80,31 @@ describe("parseSession reads every format version", () => {
   });
 
   test.each([
-    { name: "a title slot", header: {}, before: [{ type: "title", v: 1, title: "t", updatedAt: "x", pad: " " }], entries: [], format: "omp" },
+    {
+      name: "a title slot",
+      header: {},
+      before: [{ type: "title", v: 1, title: "t", updatedAt: "x", pad: " " }],
+      entries: [],
+      format: "omp",
+    },
     // pi 0.73.1 names its sessions with UUID v7 too (fixtures/real/pi/session.jsonl): an id says nothing.
     { name: "a UUID v7 session id alone", header: { id: "019ad0c4-5e00-7a1b-8c2d-3e4f5a6b7c8d" }, before: [], entries: [], format: "pi" },
     { name: "an omp-only entry type", header: {}, before: [], entries: [{ type: "reset_boundary" }], format: "omp" },
     { name: "an omp model_change", header: {}, before: [], entries: [{ type: "model_change", model: "openai/gpt-5" }], format: "omp" },
-    { name: "a model_change naming the model both ways, as we write it for both agents", header: {}, before: [], entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" }], format: "pi" },
-    { name: "a pi model_change and a v4 id", header: {}, before: [], entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5" }], format: "pi" },
+    {
+      name: "a model_change naming the model both ways, as we write it for both agents",
+      header: {},
+      before: [],
+      entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" }],
+      format: "pi",
+    },
+    {
+      name: "a pi model_change and a v4 id",
+      header: {},
+      before: [],
+      entries: [{ type: "model_change", provider: "openai", modelId: "gpt-5" }],
+      format: "pi",
+    },
   ])("$name means format $format", ({ header, before, entries, format }) => {
     const session = parseSession(jsonl(before) + chain(entries, header), "f.jsonl");
     expect(session.format).toBe(format);

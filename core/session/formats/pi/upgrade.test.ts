@@ -28,24 +28,53 @@ const deep = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
 describe("a version 1 entry line: ids added after `type`, every other byte kept", () => {
   const ids = '"id":"00000001","parentId":null';
   test.each([
-    ["an integer past 2^53", '{"type":"custom","data":{"n":12345678901234567890,"m":-9007199254740993}}', `{"type":"custom",${ids},"data":{"n":12345678901234567890,"m":-9007199254740993}}`],
-    ["1.0, 1e5, 1E+5, -0, 0.1e-7", '{"type":"custom","data":[1.0,1e5,1E+5,-0,0.1e-7]}', `{"type":"custom",${ids},"data":[1.0,1e5,1E+5,-0,0.1e-7]}`],
-    ["unicode and other escapes", '{"type":"custom","data":"caf\\u00e9 \\ud83d\\ude00 \\/ \\" \\\\"}', `{"type":"custom",${ids},"data":"caf\\u00e9 \\ud83d\\ude00 \\/ \\" \\\\"}`],
+    [
+      "an integer past 2^53",
+      '{"type":"custom","data":{"n":12345678901234567890,"m":-9007199254740993}}',
+      `{"type":"custom",${ids},"data":{"n":12345678901234567890,"m":-9007199254740993}}`,
+    ],
+    [
+      "1.0, 1e5, 1E+5, -0, 0.1e-7",
+      '{"type":"custom","data":[1.0,1e5,1E+5,-0,0.1e-7]}',
+      `{"type":"custom",${ids},"data":[1.0,1e5,1E+5,-0,0.1e-7]}`,
+    ],
+    [
+      "unicode and other escapes",
+      '{"type":"custom","data":"caf\\u00e9 \\ud83d\\ude00 \\/ \\" \\\\"}',
+      `{"type":"custom",${ids},"data":"caf\\u00e9 \\ud83d\\ude00 \\/ \\" \\\\"}`,
+    ],
     ["`type` not first", '{"timestamp":"t","type":"custom","data":{}}', `{"timestamp":"t","type":"custom",${ids},"data":{}}`],
     ["spaces around everything", '{ "type" : "custom" , "data" : { "a" : 1 } }', `{ "type" : "custom",${ids} , "data" : { "a" : 1 } }`],
     ["an escaped key spelling `type`", '{"t\\u0079pe":"custom","x":1}', `{"t\\u0079pe":"custom",${ids},"x":1}`],
-    ["an id already there (replaced where it stands)", '{"type":"custom","id":"old","x":1}', '{"type":"custom","parentId":null,"id":"00000001","x":1}'],
-    ["a role string inside text is not a role", '{"type":"message","message":{"role":"user","content":"\\"role\\":\\"hookMessage\\""}}', `{"type":"message",${ids},"message":{"role":"user","content":"\\"role\\":\\"hookMessage\\""}}`],
-    ["hookMessage becomes custom", '{"type":"message","message":{"content":"x","role":"hookMessage"}}', `{"type":"message",${ids},"message":{"content":"x","role":"custom"}}`],
+    [
+      "an id already there (replaced where it stands)",
+      '{"type":"custom","id":"old","x":1}',
+      '{"type":"custom","parentId":null,"id":"00000001","x":1}',
+    ],
+    [
+      "a role string inside text is not a role",
+      '{"type":"message","message":{"role":"user","content":"\\"role\\":\\"hookMessage\\""}}',
+      `{"type":"message",${ids},"message":{"role":"user","content":"\\"role\\":\\"hookMessage\\""}}`,
+    ],
+    [
+      "hookMessage becomes custom",
+      '{"type":"message","message":{"content":"x","role":"hookMessage"}}',
+      `{"type":"message",${ids},"message":{"content":"x","role":"custom"}}`,
+    ],
     ["a value nested 100,000 deep", `{"type":"custom","data":${deep(100_000)}}`, `{"type":"custom",${ids},"data":${deep(100_000)}}`],
   ])("%s", (_, line, expected) => {
     expect(upgradeV1Line(line)).toBe(expected);
   });
 
   test("a compaction gets firstKeptEntryId beside its firstKeptEntryIndex", () => {
-    const lines = ['{"type":"message","message":{"role":"user","content":"a"}}', '{"type":"compaction","summary":"s","firstKeptEntryIndex":1,"tokensBefore":12345678901234567890}'];
+    const lines = [
+      '{"type":"message","message":{"role":"user","content":"a"}}',
+      '{"type":"compaction","summary":"s","firstKeptEntryIndex":1,"tokensBefore":12345678901234567890}',
+    ];
     const out = upgraded(`${V1_HEADER}\n${lines.join("\n")}\n`).split("\n");
-    expect(out[2]).toBe('{"type":"compaction","id":"00000002","parentId":"00000001","summary":"s","firstKeptEntryIndex":1,"firstKeptEntryId":"00000001","tokensBefore":12345678901234567890}');
+    expect(out[2]).toBe(
+      '{"type":"compaction","id":"00000002","parentId":"00000001","summary":"s","firstKeptEntryIndex":1,"firstKeptEntryId":"00000001","tokensBefore":12345678901234567890}',
+    );
   });
 });
 
@@ -53,7 +82,11 @@ describe("the header", () => {
   test.each([
     ["no version (v1)", V1_HEADER, '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}'],
     ["version 2", V2_HEADER, V2_HEADER.replace('"version":2', '"version":3')],
-    ["version 1 written out, extras kept", '{"id":"s1","version":1,"type":"session","provider":"p","n":1.50}', '{"id":"s1","version":3,"type":"session","provider":"p","n":1.50}'],
+    [
+      "version 1 written out, extras kept",
+      '{"id":"s1","version":1,"type":"session","provider":"p","n":1.50}',
+      '{"id":"s1","version":3,"type":"session","provider":"p","n":1.50}',
+    ],
   ])("%s", (_, header, expected) => {
     expect(upgraded(`${header}\n`).split("\n")[0]).toBe(expected);
   });
@@ -61,8 +94,12 @@ describe("the header", () => {
 
 describe("a version 2 file changes only its header and hookMessage roles", () => {
   test("fixtures/sessions/v2.jsonl", () => {
-    const original = readFileSync(join(FIXTURES, "sessions", "v2.jsonl"), "utf8").trimEnd().split("\n");
-    const out = upgraded(`${original.join("\n")}\n`).trimEnd().split("\n");
+    const original = readFileSync(join(FIXTURES, "sessions", "v2.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n");
+    const out = upgraded(`${original.join("\n")}\n`)
+      .trimEnd()
+      .split("\n");
     expect(out).toHaveLength(original.length);
     out.forEach((line, i) => {
       const before = original[i] ?? "";
@@ -100,7 +137,11 @@ describe("lines that are not what was parsed (the file changed since) are refuse
   test.each([
     ["a line added at the end", `${v1}{"type":"label","label":"x"}\n`, lines.length + 1],
     ["a line gone", `${lines.slice(0, -1).join("\n")}\n`, lines.length],
-    ["an entry of another type in its place", `${[...lines.slice(0, 2), '{"type":"label","label":"x"}', ...lines.slice(3)].join("\n")}\n`, 3],
+    [
+      "an entry of another type in its place",
+      `${[...lines.slice(0, 2), '{"type":"label","label":"x"}', ...lines.slice(3)].join("\n")}\n`,
+      3,
+    ],
     ["another session's header", `${[lines[0]?.replace('"id":"', '"id":"x'), ...lines.slice(1)].join("\n")}\n`, 1],
     ["a line that is not JSON", `${[...lines.slice(0, 2), "{oops", ...lines.slice(3)].join("\n")}\n`, 3],
   ])("%s", (_, now, line) => {

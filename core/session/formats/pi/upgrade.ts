@@ -11,7 +11,8 @@ interface Edit {
 
 function applyEdits(text: string, edits: readonly Edit[]): string {
   let result = text;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start)) result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
+  for (const edit of [...edits].sort((a, b) => b.start - a.start))
+    result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
   return result;
 }
 
@@ -59,7 +60,8 @@ function roleEdits(text: string, object: ObjectSpan, entry: Entry): Edit[] | und
     const message = readObjectMembers(text, member.valueStart);
     if (!message) return undefined;
     for (const role of message.members) {
-      if (role.key === "role" && text.slice(role.valueStart, role.valueEnd) === '"hookMessage"') edits.push({ start: role.valueStart, end: role.valueEnd, text: '"custom"' });
+      if (role.key === "role" && text.slice(role.valueStart, role.valueEnd) === '"hookMessage"')
+        edits.push({ start: role.valueStart, end: role.valueEnd, text: '"custom"' });
     }
   }
   return edits;
@@ -112,7 +114,11 @@ function asWritten(raw: RawLine, text: string): string {
  * line that is not what was parsed there (the file changed since) and returns it; what was
  * written before is then to be thrown away.
  */
-export function upgradeToVersion3(session: Session, lines: Iterable<RawLine>, write: (text: string) => void): { mismatchedLine: number } | undefined {
+export function upgradeToVersion3(
+  session: Session,
+  lines: Iterable<RawLine>,
+  write: (text: string) => void,
+): { mismatchedLine: number } | undefined {
   if (session.version === 3) throw new Error("upgradeToVersion3: the session is version 3 already");
   let next = 0;
   let headerSeen = false;
@@ -138,4 +144,3 @@ export function upgradeToVersion3(session: Session, lines: Iterable<RawLine>, wr
   if (!headerSeen || next < session.entries.length) return { mismatchedLine: session.entries[next]?.line ?? session.header.line };
   return undefined;
 }
-

@@ -39,7 +39,8 @@ function recordInto(source: string, leafId: string | undefined, api: "openai-com
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
-const modelAt = (source: string, leafId?: string): RestoredModel => restoredModel(analyzeBranch(parseSession(source), { leafId }).branch.entries);
+const modelAt = (source: string, leafId?: string): RestoredModel =>
+  restoredModel(analyzeBranch(parseSession(source), { leafId }).branch.entries);
 
 /** omp's explicit default model, then answers from another model (a fallback): each agent resumes with its own pick. */
 const EXPLICIT_THEN_OTHER = chain([
@@ -85,8 +86,17 @@ describe("recording keeps the model the source resumes with", () => {
   });
 
   test("a source that names no model gets no model entry", () => {
-    const source = chain([user(1, "hi"), { type: "message", message: { role: "assistant", content: [text("hello")], stopReason: "stop", timestamp: 2 } }]);
+    const source = chain([
+      user(1, "hi"),
+      { type: "message", message: { role: "assistant", content: [text("hello")], stopReason: "stop", timestamp: 2 } },
+    ]);
     const after = recordInto(source, "e02", "offline");
-    expect(after.slice(source.length).trimEnd().split("\n").map((l) => JSON.parse(l).type)).toEqual(["message", "message"]);
+    expect(
+      after
+        .slice(source.length)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(["message", "message"]);
   });
 });

@@ -29,7 +29,11 @@ function inputWith(overrides: Partial<NewSessionInput>): NewSessionInput {
 
 describe("renderNewSession", () => {
   const written = renderNewSession(
-    inputWith({ wrappedDocument: wrapHandoffDocument(DOCUMENT), newEntryId: idsFrom("5e6f7a8b", "5e6f7a8c", "5e6f7a8d"), cwd: "/home/me/app" }),
+    inputWith({
+      wrappedDocument: wrapHandoffDocument(DOCUMENT),
+      newEntryId: idsFrom("5e6f7a8b", "5e6f7a8c", "5e6f7a8d"),
+      cwd: "/home/me/app",
+    }),
   );
   const content = written.content;
 
@@ -44,7 +48,14 @@ describe("renderNewSession", () => {
   test("is a header, the handoff message, an acknowledgement whose usage has a cost, and the source's model", () => {
     const [header, message, ack, model, ...rest] = parseLines(content);
     expect(rest).toEqual([]);
-    expect(header).toEqual({ type: "session", version: 3, id: NEW_SESSION_ID, timestamp: NOW.toISOString(), cwd: "/home/me/app", parentSession: SOURCE_PATH });
+    expect(header).toEqual({
+      type: "session",
+      version: 3,
+      id: NEW_SESSION_ID,
+      timestamp: NOW.toISOString(),
+      cwd: "/home/me/app",
+      parentSession: SOURCE_PATH,
+    });
     expect(message).toEqual({
       type: "custom_message",
       id: "5e6f7a8b",
@@ -65,18 +76,37 @@ describe("renderNewSession", () => {
         api: "offline",
         provider: "agent",
         model: "handoff",
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        usage: {
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          totalTokens: 0,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        },
         stopReason: "stop",
         timestamp: NOW.getTime(),
       },
     });
-    expect(model).toEqual({ type: "model_change", id: "5e6f7a8d", parentId: "5e6f7a8c", timestamp: NOW.toISOString(), provider: "openai", modelId: "gpt-5", model: "openai/gpt-5" });
+    expect(model).toEqual({
+      type: "model_change",
+      id: "5e6f7a8d",
+      parentId: "5e6f7a8c",
+      timestamp: NOW.toISOString(),
+      provider: "openai",
+      modelId: "gpt-5",
+      model: "openai/gpt-5",
+    });
   });
 
   const GPT51 = { provider: "openai", modelId: "gpt-5.1" };
   test.each([
     ["a pi session", GPT5, GPT5],
-    ["an omp session whose explicit model differs from its last answer's", { pi: GPT51, omp: "anthropic/claude-opus-4-5" }, { pi: GPT51, omp: "anthropic/claude-opus-4-5" }],
+    [
+      "an omp session whose explicit model differs from its last answer's",
+      { pi: GPT51, omp: "anthropic/claude-opus-4-5" },
+      { pi: GPT51, omp: "anthropic/claude-opus-4-5" },
+    ],
     ["a model only omp sees: pi gets it too", { pi: undefined, omp: "openai/gpt-5.1" }, { pi: GPT51, omp: "openai/gpt-5.1" }],
     ["a model only pi sees: omp gets it too", { pi: GPT51, omp: undefined }, { pi: GPT51, omp: "openai/gpt-5.1" }],
   ])("resumes in both agents with the source's model: %s", (_, model: RestoredModel, resumed: RestoredModel) => {
@@ -104,4 +134,3 @@ describe("renderNewSession", () => {
     expect(context[1]?.content).toEqual([{ type: "text", text: ACKNOWLEDGEMENT }]);
   });
 });
-

@@ -123,7 +123,11 @@ describe("renderRecording", () => {
     const after = parseSession(source + textOf(recordingFor(before, "a0000011"), "append"));
     expect(after.problems).toEqual([]);
     expect(after.entries.slice(0, -3).map(essence)).toEqual(before.entries.map(essence));
-    expect(analyzeBranch(after).branch.entries.slice(-4).map((e) => e.id)).toEqual(["a0000011", "9a000001", "9a000002", "9a000003"]);
+    expect(
+      analyzeBranch(after)
+        .branch.entries.slice(-4)
+        .map((e) => e.id),
+    ).toEqual(["a0000011", "9a000001", "9a000002", "9a000003"]);
   });
 
   test("a version 3 source without a final newline gets one before the turn", () => {
@@ -157,7 +161,11 @@ describe("renderRecording", () => {
     expect(after.problems).toEqual([]);
     expect(after.entries).toHaveLength(before.entries.length + 3);
     expect(after.entries.slice(0, -3).map(essence)).toEqual(before.entries.map(essence));
-    expectRecordedTurn(lines.slice(-3), leafId ?? null, name.includes("v1") ? { provider: "anthropic", modelId: "claude-sonnet-4-5", model: "anthropic/claude-sonnet-4-5" } : EXAMPLE_MODEL);
+    expectRecordedTurn(
+      lines.slice(-3),
+      leafId ?? null,
+      name.includes("v1") ? { provider: "anthropic", modelId: "claude-sonnet-4-5", model: "anthropic/claude-sonnet-4-5" } : EXAMPLE_MODEL,
+    );
   });
 
   test("a version 1 rewrite keeps what the branch sends to a model", () => {

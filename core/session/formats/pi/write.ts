@@ -132,9 +132,13 @@ export function renderRecording(input: RecordingInput): Recording {
 
   if (session.version === 3) return { mode: "append", text: (session.missingFinalNewline ? "\n" : "") + turn };
   if (session.problems.length > 0) {
-    return { mode: "skip", reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop` };
+    return {
+      mode: "skip",
+      reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop`,
+    };
   }
-  if (session.titleSlot) return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
+  if (session.titleSlot)
+    return { mode: "skip", reason: `the source is version ${session.version} with a title line, which we do not rewrite` };
   return {
     mode: "rewrite",
     rewrite: (lines, write) => upgradeToVersion3(session, lines, write),
