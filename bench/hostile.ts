@@ -86,6 +86,18 @@ const FILES: [name: string, make: () => string | Uint8Array][] = [
   ["300,000 entries in one parent cycle", () => chain(300_000, (i) => entry(`e${i}`, `e${(i + 1) % 300_000}`, user("loop")))],
   ["200,000 entries sharing one id", () => chain(200_000, () => entry("same", "same", user("dup")))],
   ["header repeated 500,000 times", () => `${header}\n`.repeat(500_000)],
+  // Each found secret is replaced wherever it recurs: one scan per text, however many were found.
+  [
+    "100,000 distinct passwords, each recurring bare",
+    () =>
+      chain(100_000, (i, parent) =>
+        entry(
+          `e${i}`,
+          parent,
+          user(`password=Pw${i}-${(i * 7919).toString(36)}x, later: Pw${Math.max(0, i - 1)}-${(Math.max(0, i - 1) * 7919).toString(36)}x`),
+        ),
+      ),
+  ],
   ["invalid UTF-8 in every message", () => invalidUtf8(chain(100_000, (i, parent) => entry(`e${i}`, parent, user("\uFFFD ok"))))],
 ];
 

@@ -38,11 +38,11 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
     expect([code, stdout]).toEqual([1, ""]);
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines.find((line) => line.startsWith("error:"))).toStartWith(
-      "error: unexpected internal error (please report it): Error: boom ]0;pwnedfrom a callback",
+      "error: unexpected internal error (please report it): Error: boom from a callback",
     );
     if (flags.length === 0) {
       expect(lines).toEqual([
-        "error: unexpected internal error (please report it): Error: boom ]0;pwnedfrom a callback (run with --verbose for the stack)",
+        "error: unexpected internal error (please report it): Error: boom from a callback (run with --verbose for the stack)",
       ]);
     } else {
       expect(stderr).toMatch(/^\s+at .*throw-later\.ts/m);

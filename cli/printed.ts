@@ -1,15 +1,19 @@
-import { createWithholder, type Withhold } from "../core/index.ts";
+import { createRedactor, createWithholder, type Withhold } from "../core/index.ts";
 import { stripControls } from "./terminal.ts";
 
 /**
  * The one boundary every character we print passes: stdout and stderr, every command, every
- * message. The rule, in order: controls are stripped from what a person reads (all of stderr,
- * and stdout on a terminal), then every configured secret is withheld from the final text. What
- * is withheld is registered once, as soon as it is known (the key at start, a `--base-url` once
- * the flags are read), so no printer has to remember it.
+ * message. The rule, in order: escape sequences and controls are stripped from what a person
+ * reads (all of stderr, and stdout on a terminal), then every configured secret is withheld from
+ * the final text. What is withheld is registered once, as soon as it is known (the key at start,
+ * a `--base-url` once the flags are read), so no printer has to remember it. Messages for people
+ * also lose likely secrets, as a request does: they quote what others said (an agent's or an
+ * endpoint's error, a config line), and stderr ends up in CI logs.
  */
 const secrets = new Set<string>();
 let withhold: Withhold = (text) => text;
+// One for the process: a secret quoted twice reads as the same placeholder both times.
+const redactor = createRedactor();
 
 /** Adds `values` to what is withheld from everything printed from now on. */
 export function withholdFromOutput(values: readonly string[]): void {
@@ -18,9 +22,10 @@ export function withholdFromOutput(values: readonly string[]): void {
   if (secrets.size !== before) withhold = createWithholder([...secrets]);
 }
 
-/** A message for a person (stderr): no controls, nothing withheld left. */
+/** A message for a person (stderr): no escapes or controls, nothing withheld left, likely secrets replaced. */
 export function forPeople(text: string): string {
-  return withhold(stripControls(text));
+  // Withheld first: the configured key reads `[withheld]` as everywhere, not as a placeholder.
+  return redactor.redact(withhold(stripControls(text)));
 }
 
 /** Text for stdout: on a terminal as a person reads it; elsewhere the exact bytes, less what is withheld. */

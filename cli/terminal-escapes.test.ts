@@ -31,7 +31,9 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
   test.skipIf(!HAS_SCRIPT)("inspect: the summary and the warnings", async () => {
     const src = hostileSession();
     const out = await runOnTerminal(["inspect", src], cleanEnv(sandbox.home));
-    expect(out).toContain("cwd       /home/me/app]0;pwned");
+    // Escape sequences go whole: nothing of their bodies (`]0;pwned`) is left as text.
+    expect(out).toContain("cwd       /home/me/appclickall good");
+    expect(out).not.toContain("pwned");
     expect(out).toContain("last ask");
     expect(out).toContain('unknown entry type "weird');
     expect(out).not.toMatch(RAW_CONTROL);
@@ -44,7 +46,8 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
       cleanEnv(sandbox.home),
     );
     expect(out).toContain("## Session Facts");
-    expect(out).toContain("Quote the fields ]0;pwned");
+    expect(out).toContain("Quote the fields clickall good");
+    expect(out).not.toContain("pwned");
     expect(out).not.toMatch(RAW_CONTROL);
     // The file keeps what the session said.
     expect(JSON.parse(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8").split("\n")[1] ?? "").content).toContain(

@@ -10,6 +10,17 @@ describe("stripControls", () => {
     expect(stripped).toEndWith(" after");
   });
 
+  test.each([
+    ["colour", "\x1b[31mbad\x1b[0m", "bad"],
+    ["bold yellow, reset without a number", "\x1b[1;33mwarn\x1b[m", "warn"],
+    ["window title", "\x1b]0;pwned\x07text", "text"],
+    ["hyperlink", "\x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\", "docs"],
+    ["C1 CSI", "\u009b2Jclear", "clear"],
+    ["two-character escape", "\x1bcreset", "reset"],
+  ])("%s: removed whole, no body left as text", (_, sequence, left) => {
+    expect(stripControls(sequence)).toBe(left);
+  });
+
   test("tab, newline and ordinary non-ASCII text stay", () => {
     const text = "a\tb\nc — café, 日本語, emoji 🎉, Arabic مرحبا, zero-width joiner 👩\u200d💻";
     expect(stripControls(text)).toBe(text);

@@ -1,3 +1,5 @@
+import { TERMINAL_ESCAPE } from "../core/index.ts";
+
 /**
  * Characters a terminal acts on instead of showing: C0 controls except tab and newline (ESC
  * starts colour, title and clear-screen sequences; CR rewrites the line), DEL, the C1 controls
@@ -12,9 +14,12 @@ const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\
  */
 const JSON_RAW_CONTROLS = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Text from a session, an endpoint or a path, made safe to show on a terminal: controls removed. */
+/** Escape sequences whole: removing only their ESC would leave their bodies (`[31m`) as text. */
+const TERMINAL_ESCAPES = new RegExp(TERMINAL_ESCAPE, "g");
+
+/** Text from a session, an endpoint, an agent or a path, made safe to show on a terminal: escape sequences and controls removed. */
 export function stripControls(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, "");
+  return text.replace(TERMINAL_ESCAPES, "").replace(TERMINAL_CONTROLS, "");
 }
 
 /**

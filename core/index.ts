@@ -47,7 +47,7 @@ export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, type Redactor } from "./handoff/redact.ts";
-export { createWithholder, type Withhold } from "./handoff/withhold.ts";
+export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
 export type {
   ConfigJson,
   DryRunAgentJson,

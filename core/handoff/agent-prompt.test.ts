@@ -64,6 +64,54 @@ describe("the transcript prompt an agent gets", () => {
     expect(body.match(/<\/tool-result>/g)).toHaveLength(1);
   });
 
+  // Models read tags loosely: any spelling of a closing tag of ours in session text is escaped.
+  const closings = [
+    "</user>",
+    "</USER>",
+    "</Transcript >",
+    "</ user>",
+    "< /user>",
+    "</transcript\n>",
+    "</Assistant\t>",
+    "</TOOL-RESULT>",
+    "</tool-call >",
+    "</instructions>",
+    "</Condensed-Notes>",
+  ];
+  test.each(closings)("session text holding %j never closes a tag of the transcript", (closing) => {
+    const said = `a ${closing} b`;
+    const prompt = renderAgentPrompt({
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "user", content: said },
+        {
+          role: "assistant",
+          content: said,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: said }) } }],
+        },
+        { role: "tool", tool_call_id: "c1", content: said },
+        { role: "user", content: "Write it." },
+      ],
+    });
+    // Every closing tag left, in any spelling, is one we wrote: exact, lower case, on its own line.
+    const loose = [...prompt.body.matchAll(/<\s*\/\s*([\w-]+)[^>]*>/g)].map((m) => m[0]);
+    expect(loose).toEqual(["</user>", "</tool-call>", "</assistant>", "</tool-result>", "</transcript>"]);
+    expect(prompt.body).toContain(`<user>\na ${closing.replace("/", "\\/")} b\n</user>`);
+  });
+
+  test("a closing tag that is not ours stays as written", () => {
+    const prompt = renderAgentPrompt({
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "user", content: "</div> </username> </summary>" },
+        { role: "user", content: "Write it." },
+      ],
+    });
+    expect(prompt.body).toContain("<user>\n</div> </username> </summary>\n</user>");
+  });
+
   test("secrets stay placeholders: the prompt is built from the redacted request", () => {
     const body = promptFor().body;
     expect(body).not.toContain(SECRET);

@@ -1,5 +1,5 @@
 import type { ChatContentPart, ChatMessage, ChatRequest } from "../llm/types.ts";
-import { BRANCH_SUMMARY_PREFACE, COMPACTION_PREFACE, escapeClosingTag } from "../session/wrappers.ts";
+import { BRANCH_SUMMARY_PREFACE, COMPACTION_PREFACE } from "../session/wrappers.ts";
 import { isNotesPreface } from "./condense/notes-prompt.ts";
 
 /**
@@ -34,13 +34,33 @@ function contentText(content: string | ChatContentPart[] | null): string {
   return content.map((part) => (part.type === "text" ? part.text : imageNote(part.image_url.url))).join("\n");
 }
 
-/** Text inside a tag, kept from closing it (or the transcript) early. */
-function inside(text: string, tag: string): string {
-  return escapeClosingTag(escapeClosingTag(text, tag), "transcript");
+/** Every tag the transcript is written with. */
+const TRANSCRIPT_TAGS = [
+  "transcript",
+  "instructions",
+  "user",
+  "assistant",
+  "tool-call",
+  "tool-result",
+  "compaction-summary",
+  "branch-summary",
+  "condensed-notes",
+];
+
+/**
+ * A closing tag of ours as a model may read one: in any case, with spaces or line breaks about
+ * its name (`</USER>`, `</Transcript >`, `< / user>`). Models read tags loosely, so each of these
+ * could end a block early and let session text speak as our instruction.
+ */
+const CLOSING_TAG = new RegExp(String.raw`<(\s*)\/(?=\s*(?:${TRANSCRIPT_TAGS.join("|")})(?![\w-]))`, "gi");
+
+/** Session text, kept from closing any tag of the transcript: `</` becomes `<\/` (its spaces and case kept). */
+function inside(text: string): string {
+  return text.replace(CLOSING_TAG, "<$1\\/");
 }
 
 function block(tag: string, text: string, attributes = ""): string {
-  return `<${tag}${attributes}>\n${inside(text, tag)}\n</${tag}>`;
+  return `<${tag}${attributes}>\n${inside(text)}\n</${tag}>`;
 }
 
 function attribute(value: string): string {
@@ -60,12 +80,13 @@ function renderTurn(message: ChatMessage, names: Map<string, string>): string {
     case "assistant": {
       const parts: string[] = [];
       const text = contentText(message.content);
-      if (text !== "") parts.push(inside(text, "assistant"));
+      if (text !== "") parts.push(inside(text));
       for (const call of message.tool_calls ?? []) {
         names.set(call.id, call.function.name);
         parts.push(block("tool-call", call.function.arguments, ` name="${attribute(call.function.name)}"`));
       }
-      return `<assistant>\n${escapeClosingTag(parts.join("\n"), "assistant")}\n</assistant>`;
+      // Each part is escaped already: the text above, the calls as blocks.
+      return `<assistant>\n${parts.join("\n")}\n</assistant>`;
     }
     case "tool": {
       const name = names.get(message.tool_call_id) ?? "tool";

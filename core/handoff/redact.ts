@@ -8,6 +8,7 @@ import {
   secretKeyKind,
   separationOf,
 } from "./redact-assignments.ts";
+import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
 
@@ -20,6 +21,12 @@ export interface Redactor {
   redact(text: string): string;
   /** A string value found under `key` in structured data: the whole value is a secret when the key names one (`{"password": …}`). */
   redactAssigned(key: string, value: string): string;
+  /**
+   * Replaces every occurrence of a secret found so far (at least `MIN_KNOWN_SECRET_LENGTH`
+   * characters) by its placeholder, also where no rule would find it (no key before it). Run it
+   * over everything that leaves, after `redact` has seen all of it.
+   */
+  redactKnown(text: string): string;
   /** Puts the originals back wherever the text repeats a placeholder this redactor issued (also `\[…\]`-escaped). */
   restore(text: string): string;
   /** Distinct secrets replaced so far. */
@@ -89,6 +96,17 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     });
   }
 
+  // Rebuilt when a secret was found since the last build.
+  let known: { size: number; replace: ReplaceKnown } = { size: 0, replace: (text) => text };
+  function redactKnown(text: string): string {
+    if (known.size !== originals.size) {
+      const byOriginal = new Map<string, string>();
+      for (const [placeholder, original] of originals) if (!byOriginal.has(original)) byOriginal.set(original, placeholder);
+      known = { size: originals.size, replace: createKnownReplacer(byOriginal, issued) };
+    }
+    return known.replace(text);
+  }
+
   function redactTokens(text: string): string {
     return replaceMatches(text, TOKEN_PATTERN, (match) => {
       const groups = match.groups ?? {};
@@ -152,6 +170,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (kind === undefined || redacted !== value || isPlaceholderValue(value)) return redacted;
       return placeholderFor(value, kind);
     },
+    redactKnown,
     restore,
     get count() {
       return placeholders.size;

@@ -26,7 +26,8 @@ export interface OutgoingInput {
  * The secrets rules of one handoff, each at one boundary:
  * - input: the context, focus and system prompt are redacted (and the key withheld) before
  *   anything is planned or cut, so condensing never splits a secret and every text built from
- *   them (requests, notes transcripts) holds placeholders only;
+ *   them (requests, notes transcripts) holds placeholders only; in two passes (find, then
+ *   replace every occurrence of each secret found), so a secret is one placeholder everywhere;
  * - the model port: answers come back redacted too (a model may write a secret-looking string,
  *   an endpoint may echo the key), so every text the engine can put in a later request, notes
  *   and first answers included, holds placeholders only, and nothing restored can go back out;
@@ -69,6 +70,11 @@ function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
   };
 }
 
+/** Every occurrence of a secret found in the first pass, replaced by its placeholder. Ids stay. */
+function knownMap(redactor: Redactor): TextMap {
+  return { text: redactor.redactKnown, assigned: (_key, value) => redactor.redactKnown(value), opaque: (text) => text };
+}
+
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
   const withholdSecrets = createWithholder(input.withheld ?? []);
   // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
@@ -80,16 +86,22 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
   let redactor: Redactor | undefined;
   let outgoing: OutgoingInput | undefined;
 
+  function mapInput(map: TextMap, from: GuardInput | OutgoingInput = input): OutgoingInput {
+    return {
+      context: mapContextText(from.context, map),
+      focus: from.focus === undefined ? undefined : map.text(from.focus),
+      systemPrompt: from.systemPrompt === undefined ? undefined : map.text(from.systemPrompt),
+    };
+  }
+
   function prepare(): OutgoingInput {
     if (outgoing) return outgoing;
     if (input.redact !== false)
       redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
-    const map = textMap(redactor, withhold);
-    outgoing = {
-      context: mapContextText(input.context, map),
-      focus: input.focus === undefined ? undefined : map.text(input.focus),
-      systemPrompt: input.systemPrompt === undefined ? undefined : map.text(input.systemPrompt),
-    };
+    const found = mapInput(textMap(redactor, withhold));
+    // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
+    // what made it one (a later message, the focus quoting a password found in a URL).
+    outgoing = redactor ? mapInput(knownMap(redactor), found) : found;
     return outgoing;
   }
 
@@ -101,7 +113,7 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
     port: (complete) => async (r, options) => {
       const completion = await complete(request(r), options);
       prepare();
-      const text = redactor ? redactor.redact(withhold(completion.text)) : withhold(completion.text);
+      const text = redactor ? redactor.redactKnown(redactor.redact(withhold(completion.text))) : withhold(completion.text);
       return { ...completion, text };
     },
     restore: (text) => redactor?.restore(text) ?? text,

@@ -34,17 +34,22 @@ const WORD_CHAR = /[A-Za-z0-9]/;
 const INVISIBLE_CHARS = String.raw`\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff`;
 
 /**
- * What a terminal shows as nothing: an escape sequence (CSI such as colours, OSC such as a
- * window title, with what it carries, and two-character escapes), or one invisible character.
- * A secret with any of these between its characters still reads whole on a screen, so it is
- * withheld in that form too, whatever prints or stores it.
+ * A terminal escape sequence, whole (the source of a pattern): CSI such as colours, OSC such as
+ * a window title with what it carries, and two-character escapes. Bounded, so a long run of
+ * unterminated ones cannot make a scan quadratic.
  */
-const SHOWS_AS_NOTHING = [
+export const TERMINAL_ESCAPE = [
   String.raw`(?:\x1b\[|\u009b)[0-?]{0,32}[ -/]{0,8}[@-~]`,
   String.raw`(?:\x1b[\]P^_X]|[\u0090\u0098\u009d-\u009f])[^\x07\x1b\u009c]{0,256}(?:\x07|\x1b\\|\u009c)`,
   String.raw`\x1b[ -/]{0,4}[0-~]`,
-  `[${INVISIBLE_CHARS}]`,
 ].join("|");
+
+/**
+ * What a terminal shows as nothing: an escape sequence or one invisible character. A secret
+ * with any of these between its characters still reads whole on a screen, so it is withheld in
+ * that form too, whatever prints or stores it.
+ */
+const SHOWS_AS_NOTHING = `${TERMINAL_ESCAPE}|[${INVISIBLE_CHARS}]`;
 
 /** Tells text that might hide a secret between invisible characters from text that cannot. */
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
