@@ -35,7 +35,7 @@ export function createOutputSink(limit: number, skipLine?: (start: string) => bo
     else kept.push(bytes);
   };
   const decide = (): void => {
-    const start = new TextDecoder().decode(concat(line, lineSize).subarray(0, PREFIX_BYTES));
+    const start = new TextDecoder().decode(Buffer.concat(line, lineSize).subarray(0, PREFIX_BYTES));
     decided = skipLine?.(start) === true ? "skip" : "keep";
     if (decided === "keep") for (const part of line) keep(part);
     line = [];
@@ -71,22 +71,7 @@ export function createOutputSink(limit: number, skipLine?: (start: string) => bo
     size: () => keptSize,
     text() {
       if (decided === undefined && lineSize > 0) decide();
-      return new TextDecoder().decode(
-        concat(
-          kept,
-          kept.reduce((n, part) => n + part.length, 0),
-        ),
-      );
+      return new TextDecoder().decode(Buffer.concat(kept));
     },
   };
-}
-
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -94,15 +94,19 @@ function binReports(settings: Settings, clean: Clean): Pick<ConfigJson["settings
   };
 }
 
+/** What both forms of the report are built from. */
+export interface ConfigReportInput {
+  settings: Settings;
+  file: { path: string; found: boolean };
+  apiKeySet: boolean;
+  engine: Engine | undefined;
+  clean: Clean;
+  /** The model is asked of a local endpoint when a handoff runs. */
+  asked?: boolean;
+}
+
 /** What `agent config --json` prints; URLs without credentials or query values. */
-export function buildConfigReport(
-  settings: Settings,
-  file: { path: string; found: boolean },
-  apiKeySet: boolean,
-  engine: Engine | undefined,
-  clean: Clean,
-  asked = false,
-): ConfigJson {
+export function buildConfigReport({ settings, file, apiKeySet, engine, clean, asked = false }: ConfigReportInput): ConfigJson {
   const baseUrl = settings.baseUrl.value;
   return {
     configFile: file.path,
@@ -120,14 +124,7 @@ export function buildConfigReport(
 }
 
 /** The same, as a table a person reads: setting, value, where it came from. */
-export function renderConfigReport(
-  settings: Settings,
-  file: { path: string; found: boolean },
-  apiKeySet: boolean,
-  engine: Engine | undefined,
-  clean: Clean,
-  asked = false,
-): string {
+export function renderConfigReport({ settings, file, apiKeySet, engine, clean, asked = false }: ConfigReportInput): string {
   const baseUrl = settings.baseUrl.value;
   const chosen = settings.engine.value;
   const engineText =
@@ -177,9 +174,8 @@ export const configCommand = defineCommand({
     const redactor = createRedactor();
     const clean = (text: string) => withhold(redactor.redact(text));
     const asked = modelAskedOfEndpoint(settings, process.env);
-    await (args.json
-      ? printJson(buildConfigReport(settings, file, apiKey !== undefined, engine, clean, asked))
-      : printText(renderConfigReport(settings, file, apiKey !== undefined, engine, clean, asked)));
+    const report: ConfigReportInput = { settings, file, apiKeySet: apiKey !== undefined, engine, clean, asked };
+    await (args.json ? printJson(buildConfigReport(report)) : printText(renderConfigReport(report)));
     return EXIT.ok;
   },
 });
