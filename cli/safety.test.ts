@@ -146,7 +146,7 @@ describe("output paths", () => {
 
 describe("kill -9 at random moments", () => {
   // bench/kill.ts runs the same check 200+ times; this keeps a smaller sample in every test run.
-  const RUNS = 25;
+  const RUNS = 10;
   test.each([
     ["a v3 source (recorded by an append)", EXAMPLE],
     ["a v1 source (recorded by a whole rewrite: temp file + rename)", join(REPO, "fixtures", "sessions", "v1.jsonl")],
