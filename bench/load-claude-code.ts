@@ -5,14 +5,8 @@
  */
 import { closeSync, openSync, renameSync, writeSync } from "node:fs";
 import { readClaudeCodeSession } from "../core/session/formats/claude-code/read.ts";
-import { createRng, runLoadBench } from "./load-harness.ts";
+import { runLoadBench, syntheticText, WORDS } from "./load-harness.ts";
 
-const WORDS = (
-  "the a to of and in is for that this with on it be as function const return if else await async import export from type " +
-  "interface string number boolean null undefined error test file path session entry message context branch compaction " +
-  "summary tool call result user assistant model token limit config server request response handler parse write read edit"
-).split(" ");
-const NON_ASCII = ["café", "naïve", "→", "✓", "“quoted”", "日本語", "🚀", "Ω", "—"];
 const SESSION_ID = "0b5e55ed-2000-4000-8000-000000000002";
 const CWD = "/home/dev/big";
 
@@ -26,12 +20,7 @@ const CWD = "/home/dev/big";
  * sixteen has non-ASCII text.
  */
 function writeTranscript(path: string, targetBytes: number): void {
-  const random = createRng(20261130);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const words = (count: number): string => Array.from({ length: count }, () => pick(WORDS)).join(" ");
-  const accent = (): string => (random() < 1 / 16 ? ` ${pick(NON_ASCII)}` : "");
-  const code = (lines: number): string =>
-    Array.from({ length: lines }, (_, i) => `${"  ".repeat(i % 4)}const ${pick(WORDS)}_${i} = "${words(6)}"; // ${words(4)}`).join("\n");
+  const { random, pick, words, accent, code } = syntheticText(20261130);
 
   const fd = openSync(`${path}.tmp`, "w");
   let buffered: string[] = [];

@@ -6,37 +6,9 @@
  *
  *   bun bench/load-codex.ts           (BENCH_RUNS=9, LOAD_MB=20 to change the runs or the size)
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { readSessionFile } from "../cli/files.ts";
-import { analyzeBranch } from "../core/session/analyze.ts";
+import { closeSync, openSync, renameSync, writeSync } from "node:fs";
 import { codex } from "../core/session/formats/codex/index.ts";
-import { median, ms } from "./stats.ts";
-
-const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
-const TARGET_BYTES = Number(process.env.LOAD_MB ?? 100) * 1_000_000;
-const OUT = join(import.meta.dir, "out");
-/** Bump when the generator changes, so a stale file is not reused. */
-const GENERATOR_VERSION = 1;
-
-/** mulberry32: a tiny seeded PRNG, so every run writes the same bytes. */
-function createRng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = (
-  "the a to of and in is for that this with on it be as function const return if else await async import export from type " +
-  "interface string number boolean null undefined error test file path session entry message context branch compaction " +
-  "summary tool call result user assistant model token limit config server request response handler parse write read edit"
-).split(" ");
-const NON_ASCII = ["café", "naïve", "→", "✓", "“quoted”", "日本語", "🚀", "Ω", "—"];
+import { runLoadBench, syntheticText, WORDS } from "./load-harness.ts";
 
 /**
  * Writes a rollout shaped like a long real one (compare fixtures/real/codex/): per turn a
@@ -45,12 +17,7 @@ const NON_ASCII = ["café", "naïve", "→", "✓", "“quoted”", "日本語",
  * token records and events; a compaction with replacement_history every hundred turns.
  */
 function writeRollout(path: string, targetBytes: number): void {
-  const random = createRng(20261130);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const words = (count: number): string => Array.from({ length: count }, () => pick(WORDS)).join(" ");
-  const accent = (): string => (random() < 1 / 16 ? ` ${pick(NON_ASCII)}` : "");
-  const code = (lines: number): string =>
-    Array.from({ length: lines }, (_, i) => `${"  ".repeat(i % 4)}const ${pick(WORDS)}_${i} = "${words(6)}"; // ${words(4)}`).join("\n");
+  const { random, pick, words, accent, code } = syntheticText(20261130);
 
   const fd = openSync(`${path}.tmp`, "w");
   let buffered: string[] = [];
@@ -151,78 +118,11 @@ function writeRollout(path: string, targetBytes: number): void {
   renameSync(`${path}.tmp`, path);
 }
 
-/** The work measured in a child: returns nothing, so only what it keeps alive counts toward RSS. */
-function runChild(mode: string, path: string): void {
-  const started = performance.now();
-  const cpuStart = process.cpuUsage();
-  let kept: unknown;
-  if (mode === "baseline") {
-    const text = readFileSync(path, "utf8");
-    const values: unknown[] = [];
-    for (const line of text.split("\n")) if (line !== "") values.push(JSON.parse(line));
-    kept = values;
-  } else {
-    // What the CLI does: read the file in chunks, read it as a Codex rollout, then the branch and its context.
-    const session = codex.read(readSessionFile(path).chunks, path);
-    kept = analyzeBranch(session);
-  }
-  const elapsed = performance.now() - started;
-  const cpu = process.cpuUsage(cpuStart);
-  process.stdout.write(
-    `${JSON.stringify({ ms: elapsed, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: process.resourceUsage().maxRSS * 1024, kept: kept !== undefined })}\n`,
-  );
-}
-
-async function measure(mode: string, path: string): Promise<{ ms: number; cpuMs: number; peakRss: number }> {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--child", mode, path], { stdout: "pipe", stderr: "inherit" });
-  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${mode} run exited ${code}`);
-  const result: unknown = JSON.parse(stdout);
-  if (typeof result !== "object" || result === null || !("ms" in result) || !("cpuMs" in result) || !("peakRss" in result))
-    throw new Error(`${mode}: unexpected output ${stdout}`);
-  return { ms: Number(result.ms), cpuMs: Number(result.cpuMs), peakRss: Number(result.peakRss) };
-}
-
-const mb = (bytes: number) => `${(bytes / 1_000_000).toFixed(0)} MB`;
-
-async function main(): Promise<void> {
-  mkdirSync(OUT, { recursive: true });
-  const path = join(OUT, `codex-rollout-v${GENERATOR_VERSION}-${TARGET_BYTES / 1_000_000}mb.jsonl`);
-  if (!existsSync(path)) {
-    const started = performance.now();
-    writeRollout(path, TARGET_BYTES);
-    console.log(`wrote ${path} in ${ms(performance.now() - started)}`);
-  }
-  const size = statSync(path).size;
-  const lines = readFileSync(path, "latin1").split("\n").length - 1;
-
-  await measure("baseline", path); // warm the file cache
-  const runs: Record<"baseline" | "ours", { ms: number; cpuMs: number; peakRss: number }[]> = { baseline: [], ours: [] };
-  for (let i = 0; i < RUNS; i++) {
-    runs.baseline.push(await measure("baseline", path));
-    runs.ours.push(await measure("ours", path));
-  }
-  const time = (mode: "baseline" | "ours") => median(runs[mode].map((r) => r.ms));
-  // On a shared machine the wall time also measures the neighbours; CPU time says what the work costs.
-  const cpu = (mode: "baseline" | "ours") => median(runs[mode].map((r) => r.cpuMs));
-  const rss = (mode: "baseline" | "ours") => median(runs[mode].map((r) => r.peakRss));
-  const ratio = time("ours") / time("baseline");
-  const rssRatio = rss("ours") / size;
-
-  console.log(
-    `Codex rollout read + context: ${mb(size)}, ${lines.toLocaleString("en-US")} lines, medians of ${RUNS} runs (one process each)`,
-  );
-  console.log(
-    `  baseline (read + JSON.parse each line)   ${ms(time("baseline")).padStart(10)}   cpu ${ms(cpu("baseline")).padStart(10)}   peak RSS ${mb(rss("baseline"))}`,
-  );
-  console.log(
-    `  ours (codex.read + analyzeBranch)        ${ms(time("ours")).padStart(10)}   cpu ${ms(cpu("ours")).padStart(10)}   peak RSS ${mb(rss("ours"))}`,
-  );
-  console.log(
-    `  time ${ratio.toFixed(2)}× baseline (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "MISSED"}; cpu ${(cpu("ours") / cpu("baseline")).toFixed(2)}×`,
-  );
-  console.log(`  peak RSS ${rssRatio.toFixed(2)}× file size (target ≤ 3×) ${rssRatio <= 3 ? "ok" : "MISSED"}`);
-}
-
-if (process.argv[2] === "--child") runChild(process.argv[3] ?? "", process.argv[4] ?? "");
-else await main();
+await runLoadBench({
+  label: "Codex rollout",
+  // Bump the v1 when the generator changes, so a stale file is not reused.
+  fileName: "codex-rollout-v1.jsonl",
+  generate: writeRollout,
+  read: (input, file) => codex.read(input, file),
+  script: import.meta.path,
+});

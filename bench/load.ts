@@ -11,31 +11,13 @@ import { readSessionFile } from "../cli/files.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
 import { readSession } from "../core/session/formats/read.ts";
 import { median, ms } from "./stats.ts";
+import { createRng, NON_ASCII, WORDS } from "./load-harness.ts";
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
 const TARGET_BYTES = Number(process.env.LOAD_MB ?? 100) * 1_000_000;
 const OUT = join(import.meta.dir, "out");
 /** Bump when the generator changes, so a stale file is not reused. */
 const GENERATOR_VERSION = 2;
-
-/** mulberry32: a tiny seeded PRNG, so every run writes the same bytes. */
-function createRng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = (
-  "the a to of and in is for that this with on it be as function const return if else await async import export from type " +
-  "interface string number boolean null undefined error test file path session entry message context branch compaction " +
-  "summary tool call result user assistant model token limit config server request response handler parse write read edit"
-).split(" ");
-const NON_ASCII = ["café", "naïve", "→", "✓", "“quoted”", "日本語", "🚀", "Ω", "—"];
 
 /**
  * Writes a session shaped like a long real one: turns of user → assistant (thinking, text, tool
