@@ -73,7 +73,7 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
     expect(factsList(document, "Commands run (4; 2 failed):")).toEqual([
       "`npm run test:slow` — exit 1, failed",
       "`npm run lint` — exit 2, failed",
-      "`make watch` — no exit code (cancelled, or no result recorded)",
+      "`make watch` — no exit code recorded (cancelled, still running, or no result)",
       "`rm lib/new.ts` — exit 0",
     ]);
     expect(document).toContain("- Commands: 4 run, 2 failed (Session Facts lists them)");

@@ -81,7 +81,7 @@ describe("renderSessionFacts", () => {
     expect(section).toContain("- Commands run (5; 1 failed; 1 run by the user with `!`):");
     expect(section).toContain("  - `npm test` — exit 1, failed\n  - `npm test` — exit 0\n");
     expect(section).toContain("  - `ls` — exit 0, run by the user with `!`");
-    expect(section).toContain("  - `sleep 9` — no exit code (cancelled, or no result recorded)");
+    expect(section).toContain("  - `sleep 9` — no exit code recorded (cancelled, still running, or no result)");
     // grep's exit 1 means it found nothing; that is not a failure.
     expect(section).toContain("  - `grep -n foo a.ts` — exit 1, nothing found");
   });

@@ -106,7 +106,7 @@ describe("one definition of a failed run", () => {
       { command: "npm test & sleep 5", exitCode: 0, failed: true },
       "failed (output shows errors; it ran in the background; the status was 0)",
     ],
-    [{ command: "npm test", exitCode: null, failed: false }, "no exit code (cancelled, or no result recorded)"],
+    [{ command: "npm test", exitCode: null, failed: false }, "no exit code recorded (cancelled, still running, or no result)"],
   ])("describeOutcome(%j) is %p", (run, expected) => {
     expect(describeOutcome(run)).toBe(expected);
   });

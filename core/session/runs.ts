@@ -111,7 +111,7 @@ function describeMask(command: string): string {
 
 /** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, a check whose failure a pipe or `|| true` hid, or why there is no code. */
 export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }): string {
-  if (run.exitCode === null) return "no exit code (cancelled, or no result recorded)";
+  if (run.exitCode === null) return "no exit code recorded (cancelled, still running, or no result)";
   if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
   return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, nothing found`;
 }

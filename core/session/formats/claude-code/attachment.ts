@@ -8,6 +8,7 @@
  * of kind `human` (a peer session, a coordinator or a task wrote the others).
  */
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { type BackgroundTasks, readTaskNotification } from "./background.ts";
 import { contentText, userBlocks, type BlockData } from "./blocks.ts";
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 import { classifyUserText } from "./user-text.ts";
@@ -31,9 +32,17 @@ function queuedPrompt(attachment: JsonObject): BlockData[] | undefined {
   return blocks;
 }
 
+/** A queued background task's report settles the command it is about (background.ts). */
+function settleTask(attachment: JsonObject, background: BackgroundTasks): void {
+  if (attachment.type !== "queued_command" || attachment.commandMode !== "task-notification") return;
+  const report = readTaskNotification(contentText(attachment.prompt));
+  if (report) background.reported(report);
+}
+
 /** Adds an attachment line: the user's queued message, or a line the context passes over. */
-export function addAttachmentLine(chain: ChainBuilder, line: AttachmentLine): void {
+export function addAttachmentLine(chain: ChainBuilder, background: BackgroundTasks, line: AttachmentLine): void {
   const attachment = isObject(line.record.attachment) ? line.record.attachment : undefined;
+  if (attachment) settleTask(attachment, background);
   const prompt = attachment ? queuedPrompt(attachment) : undefined;
   if (prompt)
     chain.add(

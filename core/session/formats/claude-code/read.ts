@@ -20,6 +20,7 @@ import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { LineProblem, Session } from "../../types.ts";
 import { addAssistantLine, type MessageIds } from "./assistant.ts";
 import { addAttachmentLine } from "./attachment.ts";
+import { BackgroundTasks } from "./background.ts";
 import { ChainBuilder, PASS_THROUGH_PREFIX } from "./chain.ts";
 import { addSystemLine } from "./compaction.ts";
 import { HeaderFacts } from "./header.ts";
@@ -63,7 +64,13 @@ class TranscriptReader {
   readonly problems: LineProblem[] = [];
   readonly unknownTypes = new Set<string>();
   private readonly messageIds: MessageIds = new Map();
-  private readonly user: UserContext = { chain: this.chain, toolNames: new Map(), boundaries: new Map(), commands: new Set() };
+  private readonly user: UserContext = {
+    chain: this.chain,
+    toolNames: new Map(),
+    boundaries: new Map(),
+    commands: new Set(),
+    background: new BackgroundTasks(),
+  };
   sidechainLines = 0;
 
   read(raw: RawLine): void {
@@ -104,7 +111,8 @@ class TranscriptReader {
         isApiErrorMessage: record.isApiErrorMessage === true,
       });
     } else if (type === "system") addSystemLine(this.chain, this.user.boundaries, { uuid, parentUuid, line: raw.line, record });
-    else if (type === "attachment") addAttachmentLine(this.chain, { uuid, parentUuid, line: raw.line, timestamp, record });
+    else if (type === "attachment")
+      addAttachmentLine(this.chain, this.user.background, { uuid, parentUuid, line: raw.line, timestamp, record });
     else {
       if (!CHAIN_TYPES.has(type)) this.unknownTypes.add(type);
       this.chain.add(`${PASS_THROUGH_PREFIX}${type}`, uuid, raw.line, parentUuid, {}, { conversation: false });

@@ -3,6 +3,7 @@
  * around slash commands and their local output, the `!` shell mode, interruption markers. Only
  * some of it is the user's words. (Tag names as Claude Code 2.1.328 writes them.)
  */
+import { readTaskNotification, type TaskReport } from "./background.ts";
 
 export type UserText =
   /** Words the user typed (or pasted). */
@@ -15,6 +16,8 @@ export type UserText =
   | { kind: "shellInput"; command: string }
   /** What that command printed; `exitCode` when Claude Code recorded one. */
   | { kind: "shellOutput"; output: string; exitCode: number | undefined }
+  /** A background task's report (background.ts), delivered in the user's role: not the user's words. */
+  | { kind: "taskNotification"; report: TaskReport }
   /** Claude Code's own note (a caveat, an interruption marker): nobody's words. */
   | { kind: "note" };
 
@@ -52,6 +55,10 @@ export function classifyUserText(text: string): UserText {
   if (INTERRUPTION_MARKERS.has(start.trim())) return { kind: "note" };
   if (!start.startsWith("<")) return { kind: "prompt" };
   if (start.startsWith("<local-command-caveat>")) return { kind: "note" };
+  if (start.startsWith("<task-notification>")) {
+    const report = readTaskNotification(start);
+    return report ? { kind: "taskNotification", report } : { kind: "note" };
+  }
   if (start.startsWith("<local-command-stdout>") || start.startsWith("<local-command-stderr>")) return { kind: "commandOutput" };
   if (start.startsWith("<command-name>") || start.startsWith("<command-message>")) return { kind: "command", typed: typedCommand(start) };
   if (start.startsWith("<bash-input>")) return { kind: "shellInput", command: tagged(start, "bash-input") ?? "" };

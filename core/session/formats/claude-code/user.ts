@@ -8,6 +8,7 @@ import { contentText, holdsToolResult, splitToolResults, userBlocks, type ToolRe
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 import { boundaryOf, summaryOf, type Boundaries } from "./compaction.ts";
 import { isWrappedHandoff } from "../handoff-text.ts";
+import { backgroundTaskOf, type BackgroundTasks } from "./background.ts";
 import { classifyUserText } from "./user-text.ts";
 
 export interface UserLine {
@@ -27,6 +28,8 @@ export interface UserContext {
   boundaries: Boundaries;
   /** The messages that are slash commands, until a local command's output shows one ran in Claude Code alone. */
   commands: Set<Entry>;
+  /** Bash results of commands still running in the background, until a task notification settles them. */
+  background: BackgroundTasks;
 }
 
 function note(context: UserContext, line: UserLine): Entry {
@@ -47,6 +50,8 @@ function message(context: UserContext, line: UserLine, id: string, parentUuid: s
 function statedExitCode(toolUseResult: unknown, result: ToolResultBlock): number | null | undefined {
   if (!isObject(toolUseResult) || typeof toolUseResult.stdout !== "string") return undefined;
   if (toolUseResult.interrupted === true) return null;
+  // Still running when the call returned: no code yet (background.ts), not the 0 of a plain success.
+  if (backgroundTaskOf(toolUseResult) !== undefined && !result.isError) return null;
   const interpretation = stringField(toolUseResult, "returnCodeInterpretation");
   return !result.isError && interpretation !== undefined && interpretation !== "" ? 1 : undefined;
 }
@@ -72,6 +77,8 @@ function addToolResults(context: UserContext, line: UserLine, content: unknown[]
     };
     const exitCode = results.length === 1 ? statedExitCode(line.record.toolUseResult, result) : undefined;
     if (exitCode !== undefined) fields.exitCode = exitCode;
+    const task = results.length === 1 && exitCode === null ? backgroundTaskOf(line.record.toolUseResult) : undefined;
+    if (task !== undefined) context.background.started(task, fields);
     last = message(context, line, idOf(index), parent, fields);
     first ??= last;
     parent = last.id;
@@ -112,9 +119,11 @@ export function addUserLine(context: UserContext, line: UserLine): void {
     addToolResults(context, line, content);
     return;
   }
-  if (line.record.isMeta === true) return void note(context, line);
-
   const text = classifyUserText(contentText(content));
+  // A task's report settles its command even when Claude Code marks the line as its own (`isMeta`).
+  if (text.kind === "taskNotification") context.background.reported(text.report);
+  if (line.record.isMeta === true || text.kind === "taskNotification") return void note(context, line);
+
   switch (text.kind) {
     case "prompt": {
       const blocks = userBlocks(content);
