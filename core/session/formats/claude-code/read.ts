@@ -54,7 +54,26 @@ function parseLine(raw: RawLine): JsonObject | string {
   }
   if (!isObject(value)) return "not a JSON object";
   if (typeof value.type !== "string" || value.type === "") return 'no string "type"';
-  return value;
+  return CHAIN_TYPES.has(value.type) ? (chainLineProblem(value) ?? value) : value;
+}
+
+/**
+ * What makes a conversation line unusable, checked here so a broken one is reported with its
+ * number rather than half read: an id or a parent of the wrong type would silently cut the
+ * chain, a message that is no object (or whose content is neither text nor blocks) would
+ * silently drop a turn.
+ */
+function chainLineProblem(value: JsonObject): string | undefined {
+  if ("uuid" in value && typeof value.uuid !== "string") return '"uuid" is not a string';
+  if ("parentUuid" in value && value.parentUuid !== null && typeof value.parentUuid !== "string")
+    return '"parentUuid" is neither a string nor null';
+  if ("isSidechain" in value && typeof value.isSidechain !== "boolean") return '"isSidechain" is neither true nor false';
+  if (value.type !== "user" && value.type !== "assistant") return undefined;
+  const line = value.type === "user" ? 'a "user" line' : 'an "assistant" line';
+  if (!isObject(value.message)) return `${line} whose "message" is not an object`;
+  const content = value.message.content;
+  if (typeof content !== "string" && !Array.isArray(content)) return `${line} whose message "content" is neither text nor a list of blocks`;
+  return undefined;
 }
 
 class TranscriptReader {
