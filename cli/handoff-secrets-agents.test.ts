@@ -147,6 +147,17 @@ for (const source of SOURCES) {
       expect(leaksIn(source, run.stderr)).toEqual([]);
     });
 
+    test("a new Claude Code session where Claude Code looks: the folder named after the cwd names no secret on stderr", async () => {
+      const path = join(sandbox.dir, source.file);
+      writeFileSync(path, source.session);
+      const env = cleanEnv(sandbox.home, { OPENAI_API_KEY: API_KEY });
+      const run = await runAgent(["handoff", path, "--engine", "offline", "--to", "claude-code"], env, sandbox.dir);
+      expect(run.code).toBe(0);
+      expect(readdirSync(join(sandbox.home, ".claude", "projects"))).toHaveLength(1);
+      expect(run.stderr).toContain("New session started with handoff context:");
+      expect(leaksIn(source, run.stderr)).toEqual([]);
+    });
+
     test("the offline engine sends nothing, redacts nothing, and withholds the key from all it prints and writes", async () => {
       const server = quotingServer({});
       try {
