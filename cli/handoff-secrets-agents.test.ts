@@ -76,7 +76,7 @@ async function runOn(source: Source, server: FakeServer | undefined, extra: stri
   const path = join(sandbox.dir, source.file);
   writeFileSync(path, source.session);
   const out = join(sandbox.dir, "new.jsonl");
-  const baseUrl = server ? `${server.url}` : "http://127.0.0.1:9/v1";
+  const baseUrl = server?.url ?? "http://127.0.0.1:9/v1";
   const args = ["handoff", path, "-v", "--base-url", baseUrl, "-o", out, ...extra];
   const run = await runAgent(args, cleanEnv(sandbox.home, { OPENAI_API_KEY: API_KEY }), sandbox.dir);
   const wrote = run.code === 0 && !extra.includes("--dry-run");
@@ -114,7 +114,7 @@ function expectNothingLeaked(source: Source, server: FakeServer, run: SecretsRun
 }
 
 for (const source of SOURCES) {
-  describe(`a ${source.agent} source: no secret reaches any request`, () => {
+  describe(`a ${source.agent} source with a secret in every place`, () => {
     test.each([source.agent, "pi", source.other])("--strict --to %s, a first answer missing sections", async (target) => {
       const server = quotingServer({ firstMissesSections: true });
       try {
