@@ -8,11 +8,11 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FULL_DOCUMENT } from "../fixtures/handoff-pipeline.ts";
-import { startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
+import type { FakeServer } from "../fixtures/fake-openai.ts";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
 import { PLACES, plantedSecrets, secretsEverywhere } from "../fixtures/secrets-everywhere.ts";
 import { assistant, call, chain, toolResult, user } from "../fixtures/sessions/builders.ts";
+import { neverSent, quotingServer } from "./handoff-secrets.testing.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
 const sandbox = useHandoffSandbox();
@@ -23,29 +23,7 @@ const URL_QUERY = "query-secret-4Rt8Wz1";
 const SECRETS = plantedSecrets();
 
 /** What must never be sent: every secret, each line of a multi-line one (a cut key's tail), in text and JSON forms. */
-const NEVER_SENT = [
-  ...new Set(
-    [...SECRETS.map((s) => s.value), API_KEY, URL_PASSWORD, URL_QUERY]
-      .flatMap((value) => [value, ...value.split("\n").filter((line) => line.length >= 16 && !line.startsWith("-----"))])
-      .flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]),
-  ),
-];
-
-/** Every placeholder and the key's stand-in a request carried. */
-function placeholdersIn(body: unknown): string[] {
-  return [...new Set(JSON.stringify(body).match(/\[REDACTED(?:-\d+)?:[a-z0-9-]+:\d+\]|\[withheld\]/g) ?? [])];
-}
-
-/** A model that quotes every placeholder it was shown, out of their context: first without some sections when asked to. */
-function quotingServer(options: { firstMissesSections?: boolean; contextWindow?: number }): FakeServer {
-  return startFakeOpenAI(
-    (request, index) => {
-      const quoted = `Quoted: ${placeholdersIn(request.body).join(" ")}`;
-      return { text: index === 0 && options.firstMissesSections ? `## Goal\n${quoted}` : `${FULL_DOCUMENT}\n\n${quoted}` };
-    },
-    { contextWindow: options.contextWindow },
-  );
-}
+const NEVER_SENT = neverSent([...SECRETS.map((s) => s.value), API_KEY, URL_PASSWORD, URL_QUERY]);
 
 function leaksIn(text: string): string[] {
   return NEVER_SENT.filter((secret) => text.includes(secret));

@@ -23,7 +23,7 @@ import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from 
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
-import { withholdFromOutput } from "./printed.ts";
+import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { readRegularFile } from "./files.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
@@ -45,6 +45,8 @@ export const handoffCommand = defineCommand({
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
     const loaded = loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
+    // Folder names and paths printed later are made from the cwd: its secrets are known by then.
+    if (loaded.session.header.cwd !== undefined) recogniseInOutput([loaded.session.header.cwd]);
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     if (options.unusedByAgent.length > 0) {

@@ -22,10 +22,24 @@ export function withholdFromOutput(values: readonly string[]): void {
   if (secrets.size !== before) withhold = createWithholder([...secrets]);
 }
 
-/** A message for a person (stderr): no escapes or controls, nothing withheld left, likely secrets replaced. */
+/**
+ * Lets messages recognise the secrets in `texts` wherever their exact text recurs. For what
+ * messages print derived from it, not as it is: the session's cwd, which agents turn into a
+ * folder name (`-home-dev-…`, `--home-dev-…--`) where no secret keeps the shape that gives it
+ * away (`postgres---app-<password>@db`, a token after a `-`).
+ */
+export function recogniseInOutput(texts: readonly string[]): void {
+  for (const text of texts) redactor.redact(withhold(text));
+}
+
+/**
+ * A message for a person (stderr): no escapes or controls, nothing withheld left, likely secrets
+ * replaced, and so is every secret found before (in an earlier message or by
+ * `recogniseInOutput`) wherever its exact text recurs, as in a request.
+ */
 export function forPeople(text: string): string {
   // Withheld first: the configured key reads `[withheld]` as everywhere, not as a placeholder.
-  return redactor.redact(withhold(stripControls(text)));
+  return redactor.redactKnown(redactor.redact(withhold(stripControls(text))));
 }
 
 /** Text for stdout: on a terminal as a person reads it; elsewhere the exact bytes, less what is withheld. */

@@ -20,6 +20,12 @@ const TAILS: [what: string, text: string, tail: string][] = [
     `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`,
     `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----`,
   ],
+  // Lines flattened into one (`echo $KEY` unquoted, a log, a folder name): blanks stand for the breaks.
+  ["flattened by spaces", `$ echo $KEY\n${BODY.join(" ")} ${END}`, `${BODY.join(" ")} ${END}`],
+  ["flattened, after a word on its line", `key.pem ${BODY.join(" ")} ${END} ok`, `${BODY.join(" ")} ${END}`],
+  ["flattened by tabs and runs of blanks", `${BODY.join("\t  ")}\t${END}`, `${BODY.join("\t  ")}\t${END}`],
+  ["flattened, inside JSON text", `{"cwd":"/home/dev/old key ${BODY.join(" ")} ${END}"}`, `${BODY.join(" ")} ${END}`],
+  ["flattened, a long last line", `${BODY.slice(0, 2).join(" ")} ${END}`, `${BODY.slice(0, 2).join(" ")} ${END}`],
 ];
 
 describe("a private key whose BEGIN line is missing", () => {
@@ -30,6 +36,11 @@ describe("a private key whose BEGIN line is missing", () => {
     expect(redactor.restore(out)).toBe(text);
   });
 
+  test("prose before a flattened key on its line is kept", () => {
+    const text = `the key is ${BODY.slice(0, 2).join(" ")} ${END}`;
+    expect(createRedactor().redact(text)).toBe("the key is [REDACTED:private-key:1]");
+  });
+
   test("a prose line above the key is kept", () => {
     const text = `Here is the end of it:\n${BODY[2]}AAAAAAAA\n${END}`;
     expect(createRedactor().redact(text)).toBe("Here is the end of it:\n[REDACTED:private-key:1]");
@@ -38,6 +49,8 @@ describe("a private key whose BEGIN line is missing", () => {
   test.each([
     ["a lone END line", `const footer = "${END}";`],
     ["an END line after a short word", `ok\n${END}`],
+    ["an END line after a short word on its line", `ok ${END}`],
+    ["an END line after prose on its line", `Your file must end with the ${END}`],
   ])("%s is not a key", (_what, text) => {
     expect(createRedactor().redact(text)).toBe(text);
   });

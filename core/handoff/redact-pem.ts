@@ -19,6 +19,12 @@ function isBase64At(text: string, i: number): boolean {
   return !((c === "n" || c === "r" || c === "t") && text[i - 1] === "\\");
 }
 
+/**
+ * A line of key text long enough that blanks around it are a flattened line break, not prose:
+ * `echo $KEY` unquoted, a log or a path joins a key's lines with spaces (PEM lines are 64).
+ */
+const FLATTENED_LINE_CHARS = 32;
+
 /** Blanks, and what tools and formats put at the start or the end of a line: `>` quotes, table pipes, `12:`. */
 const LINE_DECORATION = new Set([" ", "\t", "\r", ">", "|", ":"]);
 
@@ -45,17 +51,46 @@ function lineBreakBefore(text: string, end: number): number | undefined {
   }
 }
 
+/** The base64 run that ends at `end`: where it starts. */
+function runStart(text: string, end: number): number {
+  let j = end;
+  while (j > 0 && isBase64At(text, j - 1)) j--;
+  return j;
+}
+
+/**
+ * The start of the blanks that end at `end`, when they stand for a line break of a flattened
+ * key: a long base64 run before them (the line above). Otherwise `undefined`.
+ */
+function flattenedBreakBefore(text: string, end: number): number | undefined {
+  let i = end;
+  while (text[i - 1] === " " || text[i - 1] === "\t") i--;
+  if (i === end) return undefined;
+  return i - runStart(text, i) >= FLATTENED_LINE_CHARS ? i : undefined;
+}
+
+/** The line break (real, escaped, or a flattened key's blanks) that ends at `end`. */
+function breakBefore(text: string, end: number): number | undefined {
+  return lineBreakBefore(text, end) ?? flattenedBreakBefore(text, end);
+}
+
+/** Before the END line any blanks will do: its last line may be short (`Gh==`); the lines above it decide. */
+function breakBeforeEnd(text: string, end: number): number {
+  let i = end;
+  while (text[i - 1] === " " || text[i - 1] === "\t") i--;
+  return lineBreakBefore(text, end) ?? i;
+}
+
 /** Where the base64 lines that end at the END line at `end` start; `end` when there are none. */
 function tailStart(text: string, end: number): number {
   let start = end;
   let base64Chars = 0;
-  let lineEnd = lineBreakBefore(text, end) ?? end;
+  let lineEnd = breakBeforeEnd(text, end);
   for (;;) {
-    let j = lineEnd;
-    while (j > 0 && isBase64At(text, j - 1)) j--;
+    const j = runStart(text, lineEnd);
     const run = lineEnd - j;
     if (run === 0) break;
-    const above = j === 0 ? undefined : lineBreakBefore(text, j);
+    const above = j === 0 ? undefined : breakBefore(text, j);
     // The first line of a cut tail may follow other text on its line (`"content":"MIIE…`);
     // a short word there is more likely prose than key.
     if (above === undefined && j > 0 && run < MIN_TAIL_CHARS) break;
