@@ -193,7 +193,9 @@ describe("where the work stood", () => {
     expect(critical).toContain(
       "- Commands: 2 run, 1 failed (Session Facts lists them); still failing at the end (the latest run of each command since the current request):\n  - `npm run build` → exit 2, failed: `src/a.ts(3,1): error TS2304: Cannot find name 'x'.`",
     );
-    expect(critical).not.toContain("grep");
+    // The search is stated as what it answered, never as a failure.
+    expect(critical).toContain('- What the checks answered "no" (findings, not failures): `grep -rn TODO src` → exit 1, nothing found');
+    expect(critical).not.toMatch(/grep[^\n]*failed/);
     expect(section(document, "## Next Steps")).toStartWith("1. Fix what still fails: `npm run build` → exit 2, failed");
   });
 });

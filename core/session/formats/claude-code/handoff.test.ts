@@ -34,7 +34,7 @@ describe("a Claude Code session through the handoff pipeline", () => {
     );
     expect(result.document).toContain("- Files modified (1):\n  - `src/greet.txt`");
     expect(result.document).toContain(
-      "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, nothing found",
+      "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, `notes/todo.txt` is not there (no such file)",
     );
     expect(result.document).toContain("- Last user request (verbatim):\n\n  > Thanks, that is all.");
   });
