@@ -139,6 +139,14 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       else notes.runs[index] = run;
       notes.milestones.push(...readMilestones(command, output, verdict.failed, excerpt, run.at));
       step.run = run;
+      // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did
+      // (what it deleted, perhaps a whole folder, is in the facts' deleted list).
+      for (const event of settled.events) {
+        if (event.op !== "write") continue;
+        notes.touched.push({ text: event.path, at: step.at });
+        notes.edits.push({ text: event.path, at: step.at });
+        step.edit = true;
+      }
       return;
     }
     case "running": {
