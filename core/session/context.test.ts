@@ -58,6 +58,11 @@ describe("rule 1: the newest compaction on the branch", () => {
     { name: "nothing when everything is kept", entries: [ask(1), answer(2), compaction("e01"), ask(4)], replaced: [] },
     { name: "all of it when nothing is kept", entries: [ask(1), answer(2), ask(3), compaction("elsewhere")], replaced: ["e01", "e03"] },
     {
+      name: "not one the compaction kept a copy of (Codex's replacement history)",
+      entries: [ask(1), answer(2), ask(3), compaction("elsewhere"), user(5, "question 1")],
+      replaced: ["e03"],
+    },
+    {
       name: "only the newest compaction's, after an older one",
       entries: [ask(1), compaction("e01", "old"), ask(3), answer(4), compaction("e04", "new"), ask(6)],
       replaced: ["e01", "e03"],

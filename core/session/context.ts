@@ -19,7 +19,7 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
   const messages: ContextMessage[] = [];
   if (compaction) {
     const summary = stringField(compaction.data, "summary") ?? "";
-    const requests = typedRequests(replaced, options.resolveBlob);
+    const requests = typedRequests(replaced, entries, options.resolveBlob);
     messages.push({
       role: "user",
       kind: "compactionSummary",
@@ -38,15 +38,24 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
 
 /**
  * What the user typed in the entries a compaction replaced: the model no longer sees them, but
- * the goal is read over the whole branch (the summary may not state it).
+ * the goal is read over the whole branch (the summary may not state it). A message the
+ * compaction kept a copy of (Codex's replacement history repeats the user's messages) is read
+ * once, where the copy is.
  */
-function typedRequests(replaced: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
-  const requests: UserContextMessage[] = [];
-  for (const entry of replaced) {
-    const message = convertEntry(entry, resolveBlob);
-    if (message?.role === "user" && message.kind === "user") requests.push(message);
-  }
-  return requests;
+function typedRequests(replaced: readonly Entry[], kept: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
+  const typed = (entries: readonly Entry[]) =>
+    entries.flatMap((entry) => {
+      const message = convertEntry(entry, resolveBlob);
+      return message?.role === "user" && message.kind === "user" ? [message] : [];
+    });
+  const requests = typed(replaced);
+  if (requests.length === 0) return requests;
+  const copies = new Set(typed(kept).map(textOf));
+  return requests.filter((message) => !copies.has(textOf(message)));
+}
+
+function textOf(message: UserContextMessage): string {
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
 /**
