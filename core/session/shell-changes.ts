@@ -66,7 +66,15 @@ function sedTargets(words: readonly string[]): string[] {
     words.filter((_, i) => !(i > 0 && (words[i - 1] === "-e" || words[i - 1] === "-f"))),
     1,
   ).filter((w) => w !== "");
-  return scripted ? rest : rest.slice(1);
+  // BSD's `-i .bak` puts the suffix where the script would be: a word that reads as a script is none of the files.
+  return (scripted ? rest : rest.slice(1)).filter((w) => !looksLikeSedScript(w));
+}
+
+/** `s/a/b/g`, `s|a|b|`, `y/abc/xyz/`, `1d`, `/re/d`: a sed script, not a file name. */
+function looksLikeSedScript(word: string): boolean {
+  const delimiter = /^[sy]([^\w\s\\])/.exec(word)?.[1];
+  if (delimiter !== undefined && word.split(delimiter).length >= 4) return true;
+  return /^(?:\d+(?:,\d+)?|\$|\/[^/]*\/)[dpi]$/.test(word);
 }
 
 /** `perl -pi -e '…' files` (also `-i.bak`, `-0pi`): the files after the `-e` script. */
