@@ -1,4 +1,4 @@
-import { stringField } from "../json.ts";
+import { isObject, stringField } from "../json.ts";
 import { convertEntry, type ResolveBlob } from "./convert.ts";
 import type { AssistantBlock, AssistantContextMessage, ContextMessage, UserContextMessage } from "./messages.ts";
 import type { Entry } from "./types.ts";
@@ -45,6 +45,8 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
 function typedRequests(replaced: readonly Entry[], kept: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
   const typed = (entries: readonly Entry[]) =>
     entries.flatMap((entry) => {
+      // Only a user's message can be typed: the rest (most of a long session) is not converted at all.
+      if (entry.type !== "message" || !isObject(entry.data.message) || entry.data.message.role !== "user") return [];
       const message = convertEntry(entry, resolveBlob);
       return message?.role === "user" && message.kind === "user" ? [message] : [];
     });
