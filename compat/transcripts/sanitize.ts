@@ -8,6 +8,8 @@
  * around them becomes placeholders.
  */
 import { isObject, type JsonObject } from "../../core/json.ts";
+import { SUMMARY_TRAILER_OPENINGS } from "../../core/session/formats/claude-code/compaction.ts";
+import { SUMMARY_PREAMBLE_START } from "../../core/session/formats/codex/harness.ts";
 
 /** Strings up to this length are kept in conversation lines: labels, paths, tool outputs, the agents' short wrappers. */
 const KEEP = 300;
@@ -27,6 +29,14 @@ function isProseLine(line: JsonObject): boolean {
   return type === "response_item" && isObject(payload) && payload.role === "developer";
 }
 
+/**
+ * The opening words the readers recognise an agent's own wrapper by (Codex's preamble before a
+ * compaction summary, Claude Code's paragraphs after one): kept like our texts, so a recorded
+ * transcript's wrapper still reads as the agent's, not as part of the summary. Facts our readers
+ * hold anyway; the rest of each wrapper is still a placeholder.
+ */
+const WRAPPER_MARKERS: readonly string[] = [SUMMARY_PREAMBLE_START, ...SUMMARY_TRAILER_OPENINGS];
+
 const note = (agent: string, length: number) => `(${agent}'s own text, ${length} characters, replaced by bun run compat)`;
 
 function placeholder(text: string, agent: string): string {
@@ -36,7 +46,10 @@ function placeholder(text: string, agent: string): string {
   return note(agent, text.length);
 }
 
-/** `text` with every stretch that is not one of `ours` replaced by a placeholder. */
+/**
+ * `text` with every stretch that is not one of `ours` replaced by a placeholder (a short one is
+ * kept, but never the agent's words after one of its wrapper markers: only the marker stays).
+ */
 function keepOurs(text: string, agent: string, ours: readonly string[], keep: number): string {
   const found: { at: number; text: string }[] = [];
   for (const mine of ours) {
@@ -46,15 +59,18 @@ function keepOurs(text: string, agent: string, ours: readonly string[], keep: nu
   found.sort((a, b) => a.at - b.at || b.text.length - a.text.length);
   let out = "";
   let cursor = 0;
+  let afterMarker = false;
+  const kept = (gap: string) => gap.length <= keep && !afterMarker;
   for (const { at, text: mine } of found) {
     if (at < cursor) continue;
     const gap = text.slice(cursor, at);
-    out += gap.trim() === "" ? gap : gap.length <= keep ? gap : `${note(agent, gap.length)}\n`;
+    out += gap.trim() === "" ? gap : kept(gap) ? gap : `${note(agent, gap.length)}\n`;
     out += mine;
     cursor = at + mine.length;
+    afterMarker = WRAPPER_MARKERS.includes(mine);
   }
   const rest = text.slice(cursor);
-  return out + (rest.trim() === "" || rest.length <= keep ? rest : `\n${note(agent, rest.length)}`);
+  return out + (rest.trim() === "" || kept(rest) ? rest : `${afterMarker ? "" : "\n"}${note(agent, rest.length)}`);
 }
 
 function sanitizeValue(value: unknown, agent: string, ours: readonly string[], keep: number): unknown {
@@ -81,7 +97,7 @@ export function sanitizeTranscript(text: string, agent: string, ours: readonly s
         return line;
       }
       const keep = isObject(value) && isProseLine(value) ? KEEP_IN_PROSE : KEEP;
-      const clean = JSON.stringify(sanitizeValue(value, agent, ours, keep));
+      const clean = JSON.stringify(sanitizeValue(value, agent, [...ours, ...WRAPPER_MARKERS], keep));
       return clean === JSON.stringify(value) ? line : clean;
     })
     .join("\n");

@@ -74,7 +74,7 @@ function commandLines(commands: readonly CommandRun[], max: number, cwd: string 
     const run = commands[i];
     if (!run) continue;
     const who = run.by === "user" ? ", run by the user with `!`" : "";
-    lines.push(`  - ${inlineCode(shortCommand(displayCommand(run.command, cwd)))} — ${describeOutcome(run)}${who}`);
+    lines.push(`  - ${inlineCode(shortCommand(displayCommand(run.command, cwd)))} — ${describeOutcome(run, cwd)}${who}`);
   }
   if (shown.length < commands.length) lines.push(`  - … +${commands.length - shown.length} more, not shown`);
   return lines;

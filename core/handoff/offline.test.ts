@@ -147,11 +147,11 @@ describe("summaries from earlier compactions and other branches", () => {
     );
   });
 
-  test("keep a closing tag the summary itself contains, as recorded", async () => {
+  test("keep a closing tag the summary itself contains, as recorded; a summary with no goal of its own is progress, not the Goal", async () => {
     const { document } = await offlineHandoff(fixture);
-    expect(section(document, "## Goal").split("\n")).toContain(
-      "Added an in-memory limiter to POST /login; the test for it fails. Literal </summary> in a note (from the earlier compaction summary).",
-    );
+    const summary = "Added an in-memory limiter to POST /login; the test for it fails. Literal </summary> in a note.";
+    expect(document).toContain(`### Done\n- From the earlier compaction summary:\n  - ${summary}\n`);
+    expect(section(document, "## Goal")).not.toContain("compaction summary");
     expect(document.match(/<\/summary>/g)).toHaveLength(1);
   });
 });

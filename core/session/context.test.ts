@@ -49,6 +49,30 @@ describe("rule 1: the newest compaction on the branch", () => {
     expect(summaries[0]).toContain("new summary");
   });
 
+  test.each([
+    {
+      name: "what the user typed before the kept range",
+      entries: [ask(1), answer(2), ask(3), answer(4), compaction("e03"), ask(6)],
+      replaced: ["e01"],
+    },
+    { name: "nothing when everything is kept", entries: [ask(1), answer(2), compaction("e01"), ask(4)], replaced: [] },
+    { name: "all of it when nothing is kept", entries: [ask(1), answer(2), ask(3), compaction("elsewhere")], replaced: ["e01", "e03"] },
+    {
+      name: "not one the compaction kept a copy of (Codex's replacement history)",
+      entries: [ask(1), answer(2), ask(3), compaction("elsewhere"), user(5, "question 1")],
+      replaced: ["e03"],
+    },
+    {
+      name: "only the newest compaction's, after an older one",
+      entries: [ask(1), compaction("e01", "old"), ask(3), answer(4), compaction("e04", "new"), ask(6)],
+      replaced: ["e01", "e03"],
+    },
+  ])("the summary carries the requests it replaced (never sent, for the goal): $name", ({ entries, replaced }) => {
+    const summary = contextOf(entries).find((m) => m.role === "user" && m.kind === "compactionSummary");
+    const ids = summary?.role === "user" ? (summary.replacedRequests ?? []).map((m) => `${m.entryId}:${m.kind}`) : undefined;
+    expect(ids).toEqual(replaced.map((id) => `${id}:user`));
+  });
+
   test("a compaction on an abandoned branch does not apply", () => {
     const { analysis } = loadFixture("v3-branches.jsonl", { leafId: "a0000003" });
     expect(shape(analysis.context).filter((s) => s.endsWith("Summary"))).toEqual([]);

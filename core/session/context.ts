@@ -1,6 +1,6 @@
-import { stringField } from "../json.ts";
+import { isObject, stringField } from "../json.ts";
 import { convertEntry, type ResolveBlob } from "./convert.ts";
-import type { AssistantBlock, AssistantContextMessage, ContextMessage } from "./messages.ts";
+import type { AssistantBlock, AssistantContextMessage, ContextMessage, UserContextMessage } from "./messages.ts";
 import type { Entry } from "./types.ts";
 import { wrapCompactionSummary } from "./wrappers.ts";
 
@@ -15,15 +15,17 @@ export interface ContextOptions {
  * calls without results, results without calls, and private `!!` executions.
  */
 export function buildContext(branch: readonly Entry[], options: ContextOptions = {}): ContextMessage[] {
-  const { compaction, entries } = selectEntries(branch);
+  const { compaction, entries, replaced } = selectEntries(branch);
   const messages: ContextMessage[] = [];
   if (compaction) {
     const summary = stringField(compaction.data, "summary") ?? "";
+    const requests = typedRequests(replaced, entries, options.resolveBlob);
     messages.push({
       role: "user",
       kind: "compactionSummary",
       content: [{ type: "text", text: wrapCompactionSummary(summary) }],
       entryId: compaction.id,
+      ...(requests.length > 0 ? { replacedRequests: requests } : {}),
     });
   }
   // Any other compaction (an older one inside the kept range) contributes nothing.
@@ -35,10 +37,35 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
 }
 
 /**
- * The entries that count after the newest reset boundary, and the newest compaction after it
- * (whose summary comes first, then the entries it kept, then what followed it).
+ * What the user typed in the entries a compaction replaced: the model no longer sees them, but
+ * the goal is read over the whole branch (the summary may not state it). A message the
+ * compaction kept a copy of (Codex's replacement history repeats the user's messages) is read
+ * once, where the copy is.
  */
-function selectEntries(branch: readonly Entry[]): { compaction: Entry | undefined; entries: readonly Entry[] } {
+function typedRequests(replaced: readonly Entry[], kept: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
+  const typed = (entries: readonly Entry[]) =>
+    entries.flatMap((entry) => {
+      // Only a user's message can be typed: the rest (most of a long session) is not converted at all.
+      if (entry.type !== "message" || !isObject(entry.data.message) || entry.data.message.role !== "user") return [];
+      const message = convertEntry(entry, resolveBlob);
+      return message?.role === "user" && message.kind === "user" ? [message] : [];
+    });
+  const requests = typed(replaced);
+  if (requests.length === 0) return requests;
+  const copies = new Set(typed(kept).map(textOf));
+  return requests.filter((message) => !copies.has(textOf(message)));
+}
+
+function textOf(message: UserContextMessage): string {
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}
+
+/**
+ * The entries that count after the newest reset boundary, and the newest compaction after it
+ * (whose summary comes first, then the entries it kept, then what followed it); `replaced`: the
+ * entries before it that it did not keep.
+ */
+function selectEntries(branch: readonly Entry[]): { compaction: Entry | undefined; entries: readonly Entry[]; replaced: readonly Entry[] } {
   let start = 0;
   for (let i = branch.length - 1; i >= 0; i--) {
     if (branch[i]?.type === "reset_boundary") {
@@ -57,9 +84,9 @@ function selectEntries(branch: readonly Entry[]): { compaction: Entry | undefine
         break;
       }
     }
-    return { compaction, entries: [...branch.slice(keptFrom, i), ...branch.slice(i + 1)] };
+    return { compaction, entries: [...branch.slice(keptFrom, i), ...branch.slice(i + 1)], replaced: branch.slice(start, keptFrom) };
   }
-  return { compaction: undefined, entries: branch.slice(start) };
+  return { compaction: undefined, entries: branch.slice(start), replaced: [] };
 }
 
 /**

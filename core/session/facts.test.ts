@@ -138,7 +138,34 @@ describe("files read and modified", () => {
       modified: ["a.ts"],
       deleted: [],
     },
-  ])("deleted files: $name", ({ turns, modified, deleted }) => {
+    {
+      name: "sed -i through the shell tool (how Codex fixes a file)",
+      turns: toolTurn("exec_command", { cmd: "sed -i 's/wrold/world/' src/greet.txt" }, "Process exited with code 0\nOutput:\n"),
+      modified: ["src/greet.txt"],
+      deleted: [],
+    },
+    {
+      name: "a sed -i that failed changed nothing",
+      turns: toolTurn("bash", { command: "sed -i 's/a/b/' nope.txt" }, "sed: can't read nope.txt\n\nCommand exited with code 2", true),
+      modified: [],
+      deleted: [],
+    },
+    {
+      name: "a redirection, tee and mv",
+      turns: [
+        ...toolTurn("bash", { command: "echo x > out.txt && printf y | tee -a log.txt" }),
+        ...toolTurn("bash", { command: "mv out.txt done.txt" }),
+      ],
+      modified: ["log.txt", "done.txt"],
+      deleted: ["out.txt"],
+    },
+    {
+      name: "the user's own ! perl -pi",
+      turns: [bash(9, "perl -pi -e 's/a/b/' conf.ini", "", 0)],
+      modified: ["conf.ini"],
+      deleted: [],
+    },
+  ])("files changed and deleted, tools and shell commands alike: $name", ({ turns, modified, deleted }) => {
     const facts = factsOf(turns);
     expect({ modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({ modified: [...modified], deleted: [...deleted] });
   });

@@ -1,6 +1,7 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
-import { deletionsIn, type FileEvent, foldFileEvents } from "./file-changes.ts";
+import { type FileEvent, foldFileEvents } from "./file-changes.ts";
 import { judgeRun } from "./runs.ts";
+import { fileChangesIn } from "./shell-changes.ts";
 import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
 
@@ -135,7 +136,7 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (!command) break;
           const run: CommandRun = { command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") };
           commands.push(run);
-          if (run.exitCode === 0 && !run.failed) files.push(...deletionsIn(command));
+          if (run.exitCode === 0 && !run.failed) files.push(...fileChangesIn(command));
           break;
         }
       }

@@ -43,6 +43,11 @@ export interface UserContextMessage {
   kind: UserMessageKind;
   content: UserBlock[];
   entryId: string;
+  /**
+   * On a compaction summary: what the user typed in the entries it replaced, oldest first. Never
+   * sent to a model (the summary stands for them); the offline engine reads the goal from them.
+   */
+  replacedRequests?: UserContextMessage[];
 }
 
 export interface AssistantContextMessage {

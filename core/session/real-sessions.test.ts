@@ -87,9 +87,16 @@ describe(`real pi sessions${skipNote}`, () => {
     expect(toolPairingProblems(analysis.context)).toEqual([]);
     expect(analysis.facts.commands).toHaveLength(192);
     expect(analysis.facts.filesRead).toHaveLength(23);
-    // The 23 written or edited, less the one a later `rm ~/.pi/agent/themes/nord.json` (exit 0) deleted.
-    expect(analysis.facts.filesModified).toHaveLength(22);
-    expect(analysis.facts.filesDeleted).toEqual(["~/.pi/agent/themes/nord.json"]);
+    // The 23 written or edited by tools, less the one a later `rm ~/.pi/agent/themes/nord.json` (exit 0) deleted,
+    // plus what shell commands wrote: four scratch scripts (`cat > /tmp/fix_markdown.py <<EOF` …) and two themes
+    // (custom-light.json, custom-dark.json); two more themes the shell wrote were later removed.
+    expect(analysis.facts.filesModified).toHaveLength(28);
+    expect(analysis.facts.filesModified).toContain("/tmp/fix_markdown.py");
+    expect(analysis.facts.filesDeleted).toEqual([
+      "~/.pi/agent/themes/test.json",
+      "~/.pi/agent/themes/custom.json",
+      "~/.pi/agent/themes/nord.json",
+    ]);
   });
 
   test.skipIf(!available)("before-compaction.jsonl loads as pi version 1 with both compactions", () => {
@@ -119,12 +126,19 @@ describe(`real pi sessions${skipNote}`, () => {
       expect(analysis.facts.commands).toHaveLength(208);
       expect(analysis.facts.commands.filter((c) => c.by === "user").map((c) => c.command)).toEqual(["ls", "ls", "find ."]);
       expect(analysis.facts.filesRead).toHaveLength(14);
-      // The 19 written or edited, less docs/refactor.md, which a later `rm …/docs/refactor.md` deleted; main.ts and
-      // tui/tui-renderer.ts, only read, went with `cd …/src && rm main.ts cli.ts tui/tui-renderer.ts`.
-      expect(analysis.facts.filesModified).toHaveLength(18);
+      // The 19 written or edited by tools, less docs/refactor.md, which a later `rm …/docs/refactor.md` deleted; plus
+      // the refactor done in the shell: `sed -i '' …` on many files, `mv changelog.ts … utils/`, `mv … core/` (their
+      // old places deleted), `mv main-new.ts main.ts` after `rm main.ts` (main.ts written again, main-new.ts gone).
+      expect(analysis.facts.filesModified).toHaveLength(44);
+      expect(analysis.facts.filesModified).toContain("packages/coding-agent/src/utils/changelog.ts");
+      expect(analysis.facts.filesModified).toContain("packages/coding-agent/src/main.ts");
       expect(analysis.facts.filesDeleted).toEqual([
         "packages/coding-agent/docs/refactor.md",
-        "packages/coding-agent/src/main.ts",
+        "packages/coding-agent/src/main-new.ts",
+        "packages/coding-agent/src/cli-new.ts",
+        "packages/coding-agent/src/utils/config.ts",
+        "packages/coding-agent/src/messages.ts",
+        "packages/coding-agent/src/session-manager.ts",
         "packages/coding-agent/src/tui/tui-renderer.ts",
       ]);
     },

@@ -99,6 +99,8 @@ describe("one definition of a failed run", () => {
     [{ command: "npm test", exitCode: 0, failed: false }, "exit 0"],
     [{ command: "npm test", exitCode: 2, failed: true }, "exit 2, failed"],
     [{ command: "grep x", exitCode: 1, failed: false }, "exit 1, nothing found"],
+    [{ command: "test -f notes/todo.txt", exitCode: 1, failed: false }, "exit 1, `notes/todo.txt` is not there (no such file)"],
+    [{ command: "cd /w/app && [ -d dist ]", exitCode: 1, failed: false }, "exit 1, `dist` is not there (no such folder)"],
     [{ command: "npm run build | head", exitCode: 0, failed: true }, "failed (output shows errors; the pipe's status was 0)"],
     [{ command: "npm run lint || true", exitCode: 0, failed: true }, "failed (output shows errors; `|| true` hid its status)"],
     [{ command: "bun test; echo done", exitCode: 0, failed: true }, "failed (output shows errors; the status was the last command's, 0)"],

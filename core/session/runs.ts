@@ -8,6 +8,7 @@
  * `|| true`, a background `&`) while the output shows errors. A run without an exit code
  * (cancelled, or never answered) did not fail; it is unknown.
  */
+import { describeNoAnswer } from "./answers.ts";
 import { relativeInText } from "./paths.ts";
 import { type Operator, splitSteps } from "./shell-line.ts";
 import { readToolResult } from "./tool-output.ts";
@@ -109,11 +110,20 @@ function describeMask(command: string): string {
   }
 }
 
-/** `exit 0`, `exit 1, failed`, `exit 1, nothing found`, a check whose failure a pipe or `|| true` hid, or why there is no code. */
-export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }): string {
+/**
+ * `exit 0`, `exit 1, failed`, a check's "no" in words (`exit 1, nothing found`, `exit 1, \`a.txt\`
+ * is not there`), a check whose failure a pipe or `|| true` hid, or why there is no code. Paths
+ * in the answer are in the one form for `cwd`.
+ */
+export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }, cwd?: string): string {
   if (run.exitCode === null) return "no exit code recorded (cancelled, still running, or no result)";
   if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
-  return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, nothing found`;
+  return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, ${describeNoAnswer(displayCommand(run.command, cwd))}`;
+}
+
+/** A check that answered "no" (exit 1 of `test`, `grep`, `diff` …): not a failure, but a finding. */
+export function answeredNo(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
+  return run.exitCode === 1 && !run.failed && isSearchCommand(run.command);
 }
 
 /** Drops a leading `cd <cwd> &&`: the document states the working directory once. */

@@ -10,14 +10,15 @@
  * - a Codex command still running when its call returned ("Process running with session ID N")
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
-import { deletionsIn, type FileEvent } from "./file-changes.ts";
+import type { FileEvent } from "./file-changes.ts";
 import { judgeRun, type RunVerdict } from "./runs.ts";
+import { fileChangesIn } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
 import { classifyToolCall, type ToolAction } from "./tools.ts";
 
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
-  /** A command's result: its verdict, what it printed (every poll's share included), and the files it deleted (only when it succeeded). */
+  /** A command's result: its verdict, what it printed (every poll's share included), and the files it deleted and wrote (only when it succeeded). */
   | { kind: "run"; payload: T; command: string; output: string; verdict: RunVerdict; events: FileEvent[] }
   /** A command still running: no verdict until a poll states its code. */
   | { kind: "running"; payload: T }
@@ -102,8 +103,8 @@ export class ToolCalls<T> {
 
   private settleRun(payload: T, command: string, workdir: string | undefined, output: string, exitCode: number | null): Settlement<T> {
     const verdict = judgeRun(command, exitCode, output);
-    // What a command deleted is gone only if it ran to success.
-    const events = verdict.exitCode === 0 && !verdict.failed ? deletionsIn(inWorkdir(command, workdir)) : [];
+    // What a command deleted or wrote changed only if it ran to success.
+    const events = verdict.exitCode === 0 && !verdict.failed ? fileChangesIn(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };
   }
 

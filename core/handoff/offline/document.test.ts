@@ -74,6 +74,41 @@ describe("background from earlier summaries", () => {
     expect(pending).toBe("- Open request: Add a --dry-run flag to the import command.");
   });
 
+  describe("the user's requests a compaction replaced still make the goal; the summary without a goal section is progress", () => {
+    const report = "Fixed the typo in src/greet.txt; notes/todo.txt does not exist.";
+    test.each([
+      ["kept nothing, one request", [user("Fix the typo in src/greet.txt.")], "Fix the typo in src/greet.txt."],
+      [
+        "kept nothing, an objective and an acknowledgement",
+        [user("Fix the typo in src/greet.txt."), assistant([text("Done.")]), user("thanks")],
+        "Fix the typo in src/greet.txt.",
+      ],
+      [
+        "two objectives: the newest one",
+        [
+          user("Fix the typo in src/greet.txt."),
+          assistant([text("Done.")]),
+          user("Rename the folder notes to docs and update every link to it."),
+        ],
+        "Rename the folder notes to docs and update every link to it.",
+      ],
+    ])("%s", (_name, before, goal) => {
+      const document = offline([
+        ...before,
+        assistant([text("Working on it.")]),
+        { type: "compaction", summary: report, firstKeptEntryId: "nowhere", tokensBefore: 50000 },
+        user("Show me src/greet.txt once more."),
+        assistant([text("It reads: Hello, world!")]),
+        user("Thanks, that is all."),
+        assistant([text("Nothing more to do.")]),
+      ]);
+      expect(section(document, "## Goal").split("\n")[0]).toBe(goal);
+      expect(section(document, "## Goal")).not.toMatch(/compaction|that is all/);
+      expect(section(document, "### Done")).toContain(`- From the earlier compaction summary:\n  - ${report}`);
+      expect(section(document, "### Pending")).toBe("- No open requests: everything asked was reported done.");
+    });
+  });
+
   test("a previous handoff document at the start of the session is background too", () => {
     const handoff =
       "<handoff-context>\n## Goal\nShip v2 of the exporter.\n\n## Next Steps\n1. Tag it.\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
@@ -158,7 +193,9 @@ describe("where the work stood", () => {
     expect(critical).toContain(
       "- Commands: 2 run, 1 failed (Session Facts lists them); still failing at the end (the latest run of each command since the current request):\n  - `npm run build` → exit 2, failed: `src/a.ts(3,1): error TS2304: Cannot find name 'x'.`",
     );
-    expect(critical).not.toContain("grep");
+    // The search is stated as what it answered, never as a failure.
+    expect(critical).toContain('- What the checks answered "no" (findings, not failures): `grep -rn TODO src` → exit 1, nothing found');
+    expect(critical).not.toMatch(/grep[^\n]*failed/);
     expect(section(document, "## Next Steps")).toStartWith("1. Fix what still fails: `npm run build` → exit 2, failed");
   });
 });

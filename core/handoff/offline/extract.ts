@@ -49,8 +49,11 @@ export interface Exchange {
   request: UserRequest;
   /** The newest assistant text in the exchange, and where it was. */
   lastText: Said | undefined;
-  /** How the exchange's last assistant message left things; `none` when it got no answer. */
-  ending: TurnEnding | "none";
+  /**
+   * How the exchange's last assistant message left things; `none` when it got no answer;
+   * `summarised` when a compaction replaced its answer (the summary says how it went).
+   */
+  ending: TurnEnding | "none" | "summarised";
   steps: Step[];
 }
 
@@ -136,6 +139,14 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       else notes.runs[index] = run;
       notes.milestones.push(...readMilestones(command, output, verdict.failed, excerpt, run.at));
       step.run = run;
+      // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did
+      // (what it deleted, perhaps a whole folder, is in the facts' deleted list).
+      for (const event of settled.events) {
+        if (event.op !== "write") continue;
+        notes.touched.push({ text: event.path, at: step.at });
+        notes.edits.push({ text: event.path, at: step.at });
+        step.edit = true;
+      }
       return;
     }
     case "running": {
@@ -187,22 +198,33 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   let inHandoffAnswer = false;
   let pendingOffer: Offer | undefined;
 
+  const noteRequest = (text: string, at: number): void => {
+    if (text.trim() === "" || isSlashCommand(text) || looksLikeHandoffInstruction(text)) return;
+    const previous = notes.exchanges.at(-1);
+    const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
+    if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);
+    noteChoices(notes, request, previous);
+    pendingOffer = undefined;
+    notes.requests.push(request);
+    notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
+    noteConstraints(notes, request);
+  };
+
   context.forEach((message, at) => {
     if (message.role === "user") {
       const text = messageText(message);
       inHandoffAnswer = message.kind === "user" && looksLikeHandoffInstruction(text);
       if (inHandoffAnswer) return;
       if (message.kind === "user") {
-        if (text.trim() === "" || isSlashCommand(text)) return;
-        const previous = notes.exchanges.at(-1);
-        const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
-        if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);
-        noteChoices(notes, request, previous);
-        pendingOffer = undefined;
-        notes.requests.push(request);
-        notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
-        noteConstraints(notes, request);
+        noteRequest(text, at);
       } else if (message.kind === "compactionSummary") {
+        // What the user asked before the compaction comes first, in order, just before the summary's place.
+        const replaced = message.replacedRequests ?? [];
+        replaced.forEach((request, i) => {
+          noteRequest(messageText(request), at - (replaced.length - i) / (replaced.length + 1));
+          const exchange = notes.exchanges.at(-1);
+          if (exchange?.request.at !== undefined && exchange.request.at < at) exchange.ending = "summarised";
+        });
         notes.background.push(readBackground(unwrapSummary(text), "compaction"));
       } else if (message.kind === "custom" && text.includes(HANDOFF_OPEN)) {
         notes.background.push(readBackground(text, "handoff"));

@@ -1,5 +1,5 @@
-import type { SessionFacts } from "../../session/facts.ts";
-import { withoutOutputFilter } from "../../session/runs.ts";
+import type { CommandRun, SessionFacts } from "../../session/facts.ts";
+import { answeredNo, commandKey, describeOutcome, withoutOutputFilter } from "../../session/runs.ts";
 import { inlineCode } from "../facts-section.ts";
 import { relevance } from "./focus.ts";
 import { pasteHeadline, userProse } from "./prose.ts";
@@ -21,6 +21,21 @@ export function renderDecisions({ notes, state }: SectionInput): string[] {
   for (const decision of kept) lines.push(`- ${local(state, decision.text)}`);
   if (omitted > 0) lines.push(`- (${omitted} earlier not shown)`);
   return lines.length > 0 ? lines : ["- None recorded."];
+}
+
+/**
+ * The checks whose latest run answered "no" (`test -f X` → X is not there, `grep` → nothing
+ * found), the newest three: over the whole branch, as Session Facts counts runs, so an answer a
+ * compaction summarised away is still stated with its exact command.
+ */
+function answersOf(commands: readonly CommandRun[], cwd: string | undefined): CommandRun[] {
+  const latest = new Map<string, CommandRun>();
+  for (const run of commands) {
+    const key = commandKey(run.command, cwd);
+    latest.delete(key);
+    latest.set(key, run);
+  }
+  return [...latest.values()].filter(answeredNo).slice(-3);
 }
 
 /** A request in the user's words, without what they pasted (said in a note instead). */
@@ -53,6 +68,11 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
       ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`),
     );
   }
+  const answers = answersOf(facts.commands, state.cwd);
+  if (answers.length > 0)
+    lines.push(
+      `- What the checks answered "no" (findings, not failures): ${answers.map((run) => `${commandCode(run.command, state.cwd)} → ${describeOutcome(run, state.cwd)}`).join("; ")}`,
+    );
   for (const background of notes.background)
     for (const item of background.critical) lines.push(`- From ${background.source}: ${local(state, item)}`);
   const asked = [...new Set([state.earlier[0], state.objective].filter((r) => r !== undefined))];

@@ -44,7 +44,7 @@ export function commandCode(command: string, cwd: string | undefined): string {
 
 /** `cmd` → exit 1: `first error line`, with the one wording of outcomes (runs.ts). */
 export function describeRun(run: Run, cwd: string | undefined): string {
-  const outcome = run.exitCode === 0 && !run.failed ? "exit 0" : describeOutcome(run);
+  const outcome = run.exitCode === 0 && !run.failed ? "exit 0" : describeOutcome(run, cwd);
   const excerpt = run.failed && run.excerpt !== undefined ? `: ${inlineCode(capText(displayCommand(run.excerpt, cwd), 200))}` : "";
   return `${commandCode(run.command, cwd)} → ${outcome}${excerpt}`;
 }
@@ -148,7 +148,7 @@ function renderDone({ notes, state }: SectionInput): string[] {
   }
   if (state.checks.length > 0) {
     lines.push(
-      `- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run)})`).join("; ")}`,
+      `- Latest result of each check: ${state.checks.map((run) => `${commandCode(run.command, state.cwd)} (${describeOutcome(run, state.cwd)})`).join("; ")}`,
     );
   }
   return orNone(lines, "Nothing recorded as done.");

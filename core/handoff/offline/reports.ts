@@ -15,9 +15,9 @@ export interface Report {
   contradictedBy: Run | undefined;
 }
 
-/** Whether an exchange's last reply closed it: it reported the work done, or handed back. */
+/** Whether an exchange's last reply closed it: it reported the work done, or handed back, or a compaction summary stands for it. */
 export function closedAt(exchange: Exchange): boolean {
-  return exchange.ending === "completed" || exchange.ending === "replied";
+  return exchange.ending === "completed" || exchange.ending === "replied" || exchange.ending === "summarised";
 }
 
 /** A closing reply without its questions, offers and open items: what it says was done. */

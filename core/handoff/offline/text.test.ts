@@ -70,6 +70,21 @@ test.each([
   ["ok 👍", true],
   ["wow, it works", true],
   ["do it all", false],
+  // Closings end the session: they ask for nothing.
+  ["Thanks, that is all.", true],
+  ["that's all", true],
+  ["That’s it for now, thanks!", true],
+  ["thank you, done", true],
+  ["ok, we're done here", true],
+  ["Nothing else, thanks.", true],
+  ["that will be all", true],
+  ["great, bye!", true],
+  ["I'm done for today 👍", true],
+  // A closing with a request is a request.
+  ["Thanks, that is all for the parser. Now add tests.", false],
+  ["that's all wrong, fix it", false],
+  ["done with the parser? then do the lexer", false],
+  ["Is that all?", false],
 ])("isAcknowledgement(%p) is %p", (text, expected) => {
   expect(isAcknowledgement(text)).toBe(expected);
 });

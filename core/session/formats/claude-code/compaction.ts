@@ -100,12 +100,35 @@ function withoutReminders(text: string): string {
 }
 
 /**
+ * How the paragraphs Claude Code appends after a summary open (2.1.328: where the full transcript
+ * is, "continue without asking", "the messages after this summary are kept verbatim"; older
+ * versions: "Please continue the conversation …"). They speak to the model, not of the work.
+ */
+export const SUMMARY_TRAILER_OPENINGS: readonly string[] = [
+  "If you need specific details from before compaction",
+  "Continue the conversation from where it left off",
+  "Please continue the conversation from where we left it off",
+  "The messages after this summary are the most recent messages",
+];
+
+/** The text up to the first line that opens one of Claude Code's trailing paragraphs. */
+function beforeTrailer(text: string): string {
+  let end = text.length;
+  for (const opening of SUMMARY_TRAILER_OPENINGS) {
+    const at = text.indexOf(`\n${opening}`);
+    if (at !== -1 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
+/**
  * The summary a compaction line holds, without what Claude Code wraps around it: its opening
- * sentences (the context wrapper says what a summary is) and its system reminders (a list of the
- * tools used before it). What is left is the summary the model wrote. Linear in the text.
+ * sentences (the context wrapper says what a summary is), its system reminders (a list of the
+ * tools used before it) and its closing paragraphs (where the transcript is, how to continue).
+ * What is left is the summary the model wrote. Linear in the text.
  */
 export function summaryOf(text: string): string {
-  const body = withoutReminders(afterPreface(text).trimStart()).trim();
+  const body = beforeTrailer(withoutReminders(afterPreface(text).trimStart())).trim();
   return body === "" ? text : body;
 }
 

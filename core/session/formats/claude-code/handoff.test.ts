@@ -25,15 +25,16 @@ const deps = () => {
 };
 
 describe("a Claude Code session through the handoff pipeline", () => {
-  test("the offline engine writes its document from the transcript: the goal from the summary, the facts from before it", async () => {
+  test("the offline engine writes its document from the transcript: the goal from the user's request before the compaction, the summary as progress, the facts from before it", async () => {
     const path = join(import.meta.dir, "../../../../fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl");
     const result = await runHandoff(inputFor(readFileSync(path), path, { engine: "offline" }), deps());
-    expect(result.document).toStartWith(
-      "## Goal\nCOMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.",
+    expect(result.document).toStartWith("## Goal\nFix the typo in src/greet.txt, then check that notes/todo.txt exists.\n");
+    expect(result.document).toContain(
+      "### Done\n- From the earlier compaction summary:\n  - COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.\n",
     );
     expect(result.document).toContain("- Files modified (1):\n  - `src/greet.txt`");
     expect(result.document).toContain(
-      "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, nothing found",
+      "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, `notes/todo.txt` is not there (no such file)",
     );
     expect(result.document).toContain("- Last user request (verbatim):\n\n  > Thanks, that is all.");
   });

@@ -334,6 +334,22 @@ describe("what the header and the lines say", () => {
       "Analysis: the login bug.",
     ],
     ["a preface alone on one line with nothing after it stays whole", PREFACE_1, PREFACE_1],
+    // The paragraphs Claude Code appends after the summary speak to the model (2.1.328's three; an older one's).
+    [
+      "2.1.328's closing paragraphs go",
+      `${PREFACE_2}\n\nFixed the typo.\n\nIf you need specific details from before compaction (like …), read the full transcript at: /h/.claude/projects/p/s.jsonl\nContinue the conversation from where it left off without asking the user any further questions.\n\nThe messages after this summary are the most recent messages from before compaction, kept verbatim.`,
+      "Fixed the typo.",
+    ],
+    [
+      "an older closing line goes",
+      `${PREFACE_1}\nFixed the typo.\nPlease continue the conversation from where we left it off without asking the user any further questions.`,
+      "Fixed the typo.",
+    ],
+    [
+      "the words inside a summary's own sentence stay",
+      `${PREFACE_2}\n\nThe user said: if you need specific details from before compaction, ask.`,
+      "The user said: if you need specific details from before compaction, ask.",
+    ],
     ["the summary withheld from Remote Control: only Claude Code's words, kept whole", WITHHELD, WITHHELD],
   ])("a compaction's summary: %s", (_why, text, expected) => {
     expect(summaryOf(text)).toBe(expected);

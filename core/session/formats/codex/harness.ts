@@ -62,7 +62,7 @@ export function isHarnessText(text: string): boolean {
  * starts (codex-rs/core/templates/compact/summary_prefix.md); the summary follows its line
  * break. Such a message is the compaction's summary, not the user's words.
  */
-const SUMMARY_PREAMBLE_START = "Another language model started to solve this problem";
+export const SUMMARY_PREAMBLE_START = "Another language model started to solve this problem";
 
 export function isSummaryText(text: string): boolean {
   return text.startsWith(SUMMARY_PREAMBLE_START) && text.includes("\n");

@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { describeNoAnswer } from "./answers.ts";
+import { answeredNo, describeOutcome } from "./runs.ts";
+
+describe("what a check answered when it said no (exit 1)", () => {
+  test.each([
+    ["test -f notes/todo.txt", "`notes/todo.txt` is not there (no such file)"],
+    ["test -e build/out.js", "`build/out.js` is not there"],
+    ["[ -d dist ]", "`dist` is not there (no such folder)"],
+    ["[[ -s log.txt ]]", "`log.txt` is missing or empty"],
+    ["test -x bin/run", "`bin/run` is not executable, or not there"],
+    ["cd /w/app && test -f 'a b.txt'", "`a b.txt` is not there (no such file)"],
+    ["/usr/bin/test -L current", "`current` is not there (no such link)"],
+    ["test ! -f lock", "the test was false"],
+    ["test -f a -a -f b", "the test was false"],
+    ['test "$X" = yes', "the test was false"],
+    ["grep -rn TODO src", "nothing found"],
+    ["rg foo", "nothing found"],
+    ["find . -name '*.orig'", "nothing found"],
+    ["diff a.txt b.txt", "the files differ"],
+    ["cmp -s a b", "the files differ"],
+    ["which pnpm", "`pnpm` is not on the PATH"],
+    ["pgrep -f vite", "no such process"],
+  ])("%s → %s", (command, answer) => {
+    expect(describeNoAnswer(command)).toBe(answer);
+  });
+
+  test("the path is shown in the one form, relative to the working directory", () => {
+    expect(describeOutcome({ command: "test -f /w/app/notes/todo.txt", exitCode: 1, failed: false }, "/w/app")).toBe(
+      "exit 1, `notes/todo.txt` is not there (no such file)",
+    );
+  });
+
+  test.each([
+    [{ command: "test -f a", exitCode: 1, failed: false }, true],
+    [{ command: "grep x a", exitCode: 1, failed: false }, true],
+    [{ command: "grep x a", exitCode: 2, failed: true }, false],
+    [{ command: "test -f a", exitCode: 0, failed: false }, false],
+    [{ command: "npm test", exitCode: 1, failed: true }, false],
+    [{ command: "test -f a", exitCode: null, failed: false }, false],
+  ])("answeredNo(%j) is %p", (run, expected) => {
+    expect(answeredNo(run)).toBe(expected);
+  });
+});

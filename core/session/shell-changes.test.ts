@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { fileChangesIn } from "./shell-changes.ts";
+
+const show = (command: string) => fileChangesIn(command).map((e) => `${e.op} ${e.path}`);
+
+describe("the files a shell command writes (and moves away), in order", () => {
+  test.each([
+    ["sed -i 's/wrold/world/' src/greet.txt", ["write src/greet.txt"]],
+    ["sed -i.bak -e 's/a/b/' -e 's/c/d/' a.txt b.txt", ["write a.txt", "write b.txt"]],
+    ["sed -i '' 's/a/b/' a.txt", ["write a.txt"]],
+    ["sed --in-place=.orig 's/a/b/' conf/app.ini", ["write conf/app.ini"]],
+    ["sed -n '1,20p' src/a.ts", []],
+    ["sed -i .bak 's/a/b/' f.txt", ["write f.txt"]],
+    ["sed -ie 's|a|b|' f.txt", ["write f.txt"]],
+    ["sed -i '1d' f.txt", ["write f.txt"]],
+    ["sed 's/a/b/' in.txt > out.txt", ["write out.txt"]],
+    ["perl -pi -e 's/foo/bar/g' lib/x.pm lib/y.pm", ["write lib/x.pm", "write lib/y.pm"]],
+    ["perl -i.bak -pe 's/a/b/' x.txt", ["write x.txt"]],
+    ["perl -ne 'print if /a/' x.txt", []],
+    ["echo done > status.txt", ["write status.txt"]],
+    ["echo more >> notes/log.md", ["write notes/log.md"]],
+    ["npm test 2>err.log", ["write err.log"]],
+    ["npm test &> all.log", ["write all.log"]],
+    ["npm test > /dev/null 2>&1", []],
+    ["echo x >&2", []],
+    ["printf 'a\\n' | tee -a out/list.txt", ["write out/list.txt"]],
+    ["mv src/old.ts src/new.ts", ["delete src/old.ts", "write src/new.ts"]],
+    ["mv a.ts b.ts lib/", ["delete a.ts", "delete b.ts", "write lib/a.ts", "write lib/b.ts"]],
+    ["cp .env.example .env", ["write .env"]],
+    ["mv utils/config.ts .", ["delete utils/config.ts", "write ./config.ts"]],
+    ["cp ../shared/a.ts ..", ["write ../a.ts"]],
+    ["cp -r templates/base/ site/", ["write site/base"]],
+    ["cd pkg && sed -i 's/1.0/1.1/' package.json", ["write pkg/package.json"]],
+    ["cd $DIR && echo x > a.txt", []],
+    ["echo x > out/*.txt", []],
+    ["cat > src/new.ts <<'EOF'\nexport const a = 1 > 0;\nrm -rf /\nEOF", ["write src/new.ts"]],
+    ['echo "a > b" && grep -c ">" file', []],
+    ["cat a.txt < input.txt", []],
+    ["git mv a.ts b.ts", []],
+    ["cat src/a.ts", []],
+  ])("%p", (command, expected) => {
+    expect(show(command)).toEqual(expected);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * The files a shell command changed, read off its words: what it deletes (`rm`, `rmdir`,
+ * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
+ * the target of `mv` and `cp`; `mv` also deletes its sources). Relative paths lie in the folder a
+ * `cd` earlier in the line moved to. Not a shell: globs and `$VARIABLES` are not expanded (such a
+ * path is skipped), and a heredoc's body is no command (nothing after its `<<` line is read).
+ */
+import type { FileEvent } from "./file-changes.ts";
+import { shellWords, splitSteps } from "./shell-line.ts";
+
+/** A cheap first look: most commands name no program that changes files, and redirect nowhere. */
+const MAY_CHANGE = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp)\b|>/;
+/** Programs that delete the files they name. */
+const DELETERS = new Set(["rm", "unlink", "rmdir"]);
+/** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
+const PREFIX = /^(?:sudo|command|builtin|\w+=.*)$/;
+/** A redirection that names its target in the next word (`>`, `2>>`, `&>`, `>|`), or in the same word (`>out.txt`). */
+const REDIRECT_ALONE = /^(?:\d*>>?|&>>?|\d*>\|)$/;
+const REDIRECT_JOINED = /^(?:\d*>>?|&>>?|\d*>\|)([^&].*)$/;
+/** Input redirections and descriptor copies name no file written: `<`, `2>&1`, `>&2`, `<<EOF`. */
+const OTHER_REDIRECT = /^\d*(?:<|>&|<&)/;
+
+/** A path we can name: not a glob, not a variable, not a device. */
+function nameable(word: string): boolean {
+  return word !== "" && word !== "-" && !/[*?[\]$`]/.test(word) && !word.startsWith("/dev/");
+}
+
+/** The words that are operands (not options, not redirections) of a step, from `from` on; `--` ends the options. */
+function operands(words: readonly string[], from: number): string[] {
+  const found: string[] = [];
+  let options = true;
+  let skipNext = false;
+  for (const word of words.slice(from)) {
+    if (skipNext) skipNext = false;
+    else if (REDIRECT_ALONE.test(word) || /^\d*<$/.test(word)) skipNext = true;
+    else if (REDIRECT_JOINED.test(word) || OTHER_REDIRECT.test(word)) continue;
+    else if (options && word === "--") options = false;
+    else if (options && word.startsWith("-") && word !== "-") continue;
+    else found.push(word);
+  }
+  return found;
+}
+
+/**
+ * The files a redirection in the step writes (`> out.txt`, `2>>err.log`, `&>all.log`), read from
+ * the step as written, so a quoted `>` (`grep ">" file`) is no redirection.
+ */
+function redirectTargets(step: string): string[] {
+  const quoted: string[] = [];
+  const masked = step.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => `\u0000${quoted.push(q.slice(1, -1)) - 1}\u0000`);
+  const targets: string[] = [];
+  for (const match of masked.matchAll(/(?:^|[\s;|&(])(?:\d*>>?|&>>?|\d*>\|)[ \t]*([^\s&|;<>()]+)/g)) {
+    const target = match[1]?.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)] ?? "");
+    if (target !== undefined) targets.push(target);
+  }
+  return targets;
+}
+
+/** `sed -i` (GNU `-i`, `-i.bak`, `--in-place`; BSD `-i ''`) edits the files after its script. */
+function sedTargets(words: readonly string[]): string[] {
+  const inPlace = words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+  if (!inPlace) return [];
+  // A script given with -e/-f is no operand; otherwise the first operand is the script.
+  const scripted = words.some((w) => w === "-e" || w === "-f" || w.startsWith("--expression") || w.startsWith("--file"));
+  const rest = operands(
+    words.filter((_, i) => !(i > 0 && (words[i - 1] === "-e" || words[i - 1] === "-f"))),
+    1,
+  ).filter((w) => w !== "");
+  // BSD's `-i .bak` puts the suffix where the script would be: a word that reads as a script is none of the files.
+  return (scripted ? rest : rest.slice(1)).filter((w) => !looksLikeSedScript(w));
+}
+
+/** `s/a/b/g`, `s|a|b|`, `y/abc/xyz/`, `1d`, `/re/d`: a sed script, not a file name. */
+function looksLikeSedScript(word: string): boolean {
+  const delimiter = /^[sy]([^\w\s\\])/.exec(word)?.[1];
+  if (delimiter !== undefined && word.split(delimiter).length >= 4) return true;
+  return /^(?:\d+(?:,\d+)?|\$|\/[^/]*\/)[dpi]$/.test(word);
+}
+
+/** `perl -pi -e '…' files` (also `-i.bak`, `-0pi`): the files after the `-e` script. */
+function perlTargets(words: readonly string[]): string[] {
+  const inPlace = words.some((w, i) => i > 0 && /^-[a-zA-Z0-9]*i/.test(w));
+  const scripted = words.some((w) => /^-[a-zA-Z0-9]*[eE]$/.test(w));
+  if (!inPlace || !scripted) return [];
+  return operands(
+    words.filter((_, i) => !(i > 0 && /^-[a-zA-Z0-9]*[eE]$/.test(words[i - 1] ?? ""))),
+    1,
+  );
+}
+
+const baseName = (path: string) => path.replace(/\/+$/, "").replace(/^.*\//, "");
+
+/** `mv`/`cp`: the target (or, into a folder, each source's name there); `mv` deletes the sources. */
+function moveOrCopy(words: readonly string[], move: boolean): { written: string[]; deleted: string[] } {
+  // `-t DIR` names the target first: too rare to read; nothing is guessed.
+  if (words.some((w) => w === "-t" || w.startsWith("--target-directory"))) return { written: [], deleted: [] };
+  const paths = operands(words, 1);
+  const target = paths.at(-1);
+  const sources = paths.slice(0, -1);
+  if (target === undefined || sources.length === 0) return { written: [], deleted: [] };
+  // `.`, `..`, `dir/` and several sources name a folder: each source keeps its name there.
+  const intoFolder = /(?:^|\/)\.{1,2}$|\/$/.test(target) || sources.length > 1;
+  const written = intoFolder ? sources.map((s) => `${target.replace(/\/+$/, "")}/${baseName(s)}`) : [target];
+  return { written, deleted: move ? sources : [] };
+}
+
+/** What one step writes and deletes, in the order it happens (sources go before the target is written). */
+function changesOfStep(step: string, words: readonly string[]): { written: string[]; deleted: string[]; named: boolean } {
+  const [program, sub] = words;
+  const redirected = /[>]/.test(step) ? redirectTargets(step) : [];
+  const gitRm = program === "git" && sub === "rm";
+  if (gitRm || DELETERS.has(program ?? "")) {
+    const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);
+    return { written: redirected, deleted, named: gitRm };
+  }
+  if (program === "mv" || program === "cp") {
+    const { written, deleted } = moveOrCopy(words, program === "mv");
+    return { written: [...written, ...redirected], deleted, named: false };
+  }
+  const written =
+    program === "sed" ? sedTargets(words) : program === "perl" ? perlTargets(words) : program === "tee" ? operands(words, 1) : [];
+  return { written: [...written, ...redirected], deleted: [], named: false };
+}
+
+/** The files a shell command deletes and writes, as file events in order (see the top of this file). */
+export function fileChangesIn(command: string): FileEvent[] {
+  const events: FileEvent[] = [];
+  if (!MAY_CHANGE.test(command)) return events;
+  // `undefined`: the working directory; `null`: somewhere we cannot name (`cd -`, `cd $X`).
+  let dir: string | null | undefined;
+  const place = (word: string): string | undefined => {
+    if (!nameable(word)) return undefined;
+    const absolute = word.startsWith("/") || word.startsWith("~");
+    if (absolute || dir === undefined) return word;
+    return dir === null ? undefined : `${dir}/${word}`;
+  };
+  for (const step of splitSteps(command)) {
+    const words = shellWords(step.text);
+    while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
+    if (words[0] === "cd") {
+      const to = words[1];
+      dir =
+        to === undefined || to === "-" || to.includes("$")
+          ? null
+          : to.startsWith("/") || to.startsWith("~") || dir === undefined
+            ? to
+            : dir === null
+              ? null
+              : `${dir}/${to}`;
+      continue;
+    }
+    const { written, deleted, named } = changesOfStep(step.text, words);
+    for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
+    for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
+    // A heredoc's body follows on the next lines: text, not commands.
+    if (words.some((w) => w.startsWith("<<"))) break;
+  }
+  return events;
+}
