@@ -44,10 +44,11 @@ const CR = 13;
  * whole file takes two bytes per character as soon as a single character in it is not Latin-1,
  * and chunks mean the whole file never has to be in memory as bytes either.
  */
-export function* splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
+export function splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
   const exact = options.exact === true;
-  if (typeof input === "string") yield* splitText(input, exact, options.passOver);
-  else yield* splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
+  // The generator itself, not one delegating to it: a `yield*` would add a resume per line.
+  if (typeof input === "string") return splitText(input, exact, options.passOver);
+  return splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
 }
 
 type PassOver = SplitOptions["passOver"];
