@@ -152,6 +152,11 @@ export class EntryChain {
 /** Lower-case hex digits by value, as character codes. */
 const HEX = [..."0123456789abcdef"].map((digit) => digit.charCodeAt(0));
 
+/** The character code of the hex digit of `n` at bit `shift`. */
+function hexDigit(n: number, shift: number): number {
+  return HEX[(n >>> shift) & 0xf] ?? 0;
+}
+
 /**
  * `n` as 8 hex digits (more past 0xffffffff). Built from character codes in one call: `padStart`
  * or `slice` would give a string made of two others, more objects for the garbage collector to
@@ -159,8 +164,16 @@ const HEX = [..."0123456789abcdef"].map((digit) => digit.charCodeAt(0));
  */
 function entryId(n: number): string {
   if (n > 0xffffffff) return n.toString(16);
-  const digit = (shift: number) => HEX[(n >>> shift) & 0xf] ?? 0;
-  return String.fromCharCode(digit(28), digit(24), digit(20), digit(16), digit(12), digit(8), digit(4), digit(0));
+  return String.fromCharCode(
+    hexDigit(n, 28),
+    hexDigit(n, 24),
+    hexDigit(n, 20),
+    hexDigit(n, 16),
+    hexDigit(n, 12),
+    hexDigit(n, 8),
+    hexDigit(n, 4),
+    hexDigit(n, 0),
+  );
 }
 
 function stopReason(content: readonly Block[]): string {
