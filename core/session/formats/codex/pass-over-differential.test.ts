@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isObject } from "../../../json.ts";
+import { arrayField, isObject } from "../../../json.ts";
 import { nothingToRead, PASSED_OVER } from "./pass-over.ts";
 
 /**
@@ -17,7 +17,7 @@ function parsedHoldsNothing(text: string): boolean {
   const payload = value.payload;
   if (PASSED_OVER.has(value.type)) return !(value.type === "event_msg" && payload.type === "thread_rolled_back");
   if (value.type !== "response_item" || payload.type !== "reasoning") return false;
-  const readable = (field: string) => Array.isArray(payload[field]) && (payload[field] as unknown[]).length > 0;
+  const readable = (field: string) => (arrayField(payload, field)?.length ?? 0) > 0;
   return !readable("summary") && !readable("content");
 }
 
