@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { arrayField, isObject } from "../../../json.ts";
 import { nothingToRead, PASSED_OVER } from "./pass-over.ts";
+import { readCodexRollout } from "./read.ts";
 
 /**
  * What the full parse says about a line: whether it is whole JSON that holds nothing to read
@@ -68,13 +69,28 @@ describe("a line passed over unparsed is one the full parse finds nothing to rea
     for (const line of [event, reasoning]) expect(nothingToRead(new TextEncoder().encode(line))).toBe(true);
   });
 
-  // Known gap (pre-existing, reported): the pass-over checks how a line starts and ends, not that
-  // its braces balance, so a line torn right after an inner `}` or one with a `}` too many is
-  // passed over instead of reported as not valid JSON.
-  test.failing.each([
-    ["a torn event ending in an inner brace", event.slice(0, -1)],
-    ["an event with one brace too many", `${event}}`],
-  ])("%s is reported, not passed over (known gap)", (_, text) => {
+  // A hand-edited line with a `}` too many still looks whole: it is passed over unreported, but
+  // holds nothing the reader would use. (A crash never leaves one: it cuts, and a cut line is
+  // either the file's last line, never passed over, or has the next write on it.)
+  test.failing("an event with one brace too many is reported, not passed over (known gap)", () => {
+    const text = `${event}}`;
     expect(nothingToRead(new TextEncoder().encode(text)) && !parsedHoldsNothing(text)).toBe(false);
+  });
+});
+
+describe("a rollout whose last line was cut by a crash reports it, whatever byte the cut fell on", () => {
+  const meta = `${T}"type":"session_meta","payload":{"id":"0199a0a0-0000-7000-8000-000000000001","timestamp":"2026-11-30T09:00:00.000Z","cwd":"/home/dev/app","originator":"codex_cli_rs","cli_version":"0.169.0"}}`;
+  test.each([
+    ["right after an inner brace", event.slice(0, -1)],
+    ["inside a string", event.slice(0, 60)],
+    ["encrypted reasoning, after an inner brace", reasoning.replace('"gAAA"}}', '"gAAA"}')],
+  ])("%s", (_, torn) => {
+    for (const bytes of [`${meta}\n${message}\n${torn}`, `${meta}\r\n${message}\r\n${torn}`]) {
+      for (const input of [bytes, new TextEncoder().encode(bytes)]) {
+        const session = readCodexRollout(input, "torn.jsonl");
+        expect(session.problems).toEqual([{ line: 3, reason: "not valid JSON (a torn or hand-edited line?)" }]);
+        expect(session.missingFinalNewline).toBe(true);
+      }
+    }
   });
 });
