@@ -21,8 +21,9 @@ export interface SplitOptions {
   exact?: boolean;
   /**
    * Recognises, from its UTF-8 bytes, a line the reader has no use for (most of a Codex
-   * rollout): it is not decoded, and comes with `passedOver`, so line numbers and the last
-   * line's end still count. Text input is encoded for it, so both read alike.
+   * rollout): it is not decoded, and comes with `passedOver`, so line numbers still count. Only
+   * a line ended by its newline is offered: the last line without one may be torn, and torn
+   * lines are parsed so they are reported. Text input is encoded for it, so both read alike.
    */
   passOver?: (line: Uint8Array) => boolean;
 }
@@ -44,10 +45,11 @@ const CR = 13;
  * whole file takes two bytes per character as soon as a single character in it is not Latin-1,
  * and chunks mean the whole file never has to be in memory as bytes either.
  */
-export function* splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
+export function splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
   const exact = options.exact === true;
-  if (typeof input === "string") yield* splitText(input, exact, options.passOver);
-  else yield* splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
+  // The generator itself, not one delegating to it: a `yield*` would add a resume per line.
+  if (typeof input === "string") return splitText(input, exact, options.passOver);
+  return splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
 }
 
 type PassOver = SplitOptions["passOver"];
@@ -70,8 +72,9 @@ function* splitText(text: string, exact: boolean, passOver: PassOver): Generator
     // A text that ends with its last line's `\n` has no line after it.
     if (end === -1 && start === text.length) break;
     const lineText = text.slice(start, end === -1 ? text.length : end);
+    // A line without its newline may be torn (a crash cuts the file's last line): never passed over, so it is parsed and reported.
     const raw =
-      encoder && passOver?.(encoder.encode(lineText))
+      encoder && end !== -1 && passOver?.(encoder.encode(lineText))
         ? passedOverLine(++line, lineText.endsWith("\r"), end !== -1)
         : toRawLine(++line, lineText, end !== -1, exact);
     if (raw) yield raw;
@@ -100,11 +103,8 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
     if (start < chunk.length) carried.push(chunk.slice(start)); // a copy: the chunk may be reused
   }
   const last = carried.length > 0 ? concat(carried) : undefined;
-  const raw =
-    last &&
-    (passOver?.(last)
-      ? passedOverLine(++line, last[last.length - 1] === CR, false)
-      : toRawLine(++line, decoder.decode(last), false, exact));
+  // The last line without its newline may be torn where a crash cut the file: it is never passed over, so it is parsed and reported.
+  const raw = last && toRawLine(++line, decoder.decode(last), false, exact);
   if (raw) yield raw;
 }
 

@@ -71,7 +71,9 @@ interface CodexHeader {
 function codexHeader(output: string): CodexHeader | undefined {
   // Most outputs are no Codex header: one look at the first characters says so.
   if (!/^(?:Chunk ID|Wall time|Exit code: |Process |Warning: truncated|Total output)/.test(output)) return undefined;
-  const preamble = TRUNCATION_PREAMBLE.exec(output)?.[0].length ?? 0;
+  // Both of the preamble's lines are optional: an output starting with neither has none.
+  const preamble =
+    output.startsWith("Warning: truncated") || output.startsWith("Total output") ? (TRUNCATION_PREAMBLE.exec(output)?.[0].length ?? 0) : 0;
   const head = output.slice(preamble, preamble + 1_000);
   const end = head.indexOf("\nOutput:");
   if (end === -1) return undefined;

@@ -7,6 +7,7 @@
 import { isObject, type JsonObject } from "../../../json.ts";
 import type { Entry } from "../../types.ts";
 import type { Block, ItemMeaning } from "./items.ts";
+import { epochMs } from "./time.ts";
 
 /** Where an entry came from in the file. */
 export interface Origin {
@@ -148,19 +149,33 @@ export class EntryChain {
   }
 }
 
+/** Lower-case hex digits by value, as character codes. */
+const HEX = [..."0123456789abcdef"].map((digit) => digit.charCodeAt(0));
+
+/** The character code of the hex digit of `n` at bit `shift`. */
+function hexDigit(n: number, shift: number): number {
+  return HEX[(n >>> shift) & 0xf] ?? 0;
+}
+
 /**
- * `n` as 8 hex digits (more past 0xffffffff). Not `padStart`: it joins two strings lazily, so each
- * id would hold two more objects for the garbage collector to visit until it is first used as a key.
+ * `n` as 8 hex digits (more past 0xffffffff). Built from character codes in one call: `padStart`
+ * or `slice` would give a string made of two others, more objects for the garbage collector to
+ * visit, flattened again when the id is first hashed as a key.
  */
 function entryId(n: number): string {
-  return n <= 0xffffffff ? (0x100000000 + n).toString(16).slice(1) : n.toString(16);
+  if (n > 0xffffffff) return n.toString(16);
+  return String.fromCharCode(
+    hexDigit(n, 28),
+    hexDigit(n, 24),
+    hexDigit(n, 20),
+    hexDigit(n, 16),
+    hexDigit(n, 12),
+    hexDigit(n, 8),
+    hexDigit(n, 4),
+    hexDigit(n, 0),
+  );
 }
 
 function stopReason(content: readonly Block[]): string {
   return content.some((block) => block.type === "toolCall") ? "toolUse" : "stop";
-}
-
-function epochMs(iso: string | undefined): number | undefined {
-  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
-  return Number.isFinite(ms) ? ms : undefined;
 }

@@ -69,7 +69,8 @@ export function contentBlocks(content: unknown): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) return [];
   const blocks: Block[] = [];
-  for (const [index, part] of content.entries()) {
+  for (let index = 0; index < content.length; index++) {
+    const part: unknown = content[index];
     if (!isObject(part) || isImageLabel(content, index)) continue;
     const text = stringField(part, "text");
     if (text !== undefined && part.type !== "input_image") blocks.push({ type: "text", text });
@@ -82,7 +83,9 @@ export function contentBlocks(content: unknown): Block[] {
 }
 
 function texts(blocks: readonly Block[]): string[] {
-  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []));
+  const found: string[] = [];
+  for (const block of blocks) if (block.type === "text" && typeof block.text === "string") found.push(block.text);
+  return found;
 }
 
 /**

@@ -14,7 +14,10 @@ const ORDINAL_KEY = utf8(',"ordinal":');
 const TYPE_KEY = utf8(',"type":');
 /** Line types that are no conversation; any other type this reader does not know is reported once. */
 export const PASSED_OVER: ReadonlySet<string> = new Set(["event_msg", "world_state", "token_usage_record"]);
-const PASSED_OVER_TYPES = [...PASSED_OVER].map((type) => utf8(`"${type}","payload":{`));
+/** The passed-over types by their first letter: one byte rules out most lines, without a loop over the patterns. */
+const EVENT = utf8('"event_msg","payload":{');
+const WORLD_STATE = utf8('"world_state","payload":{');
+const TOKEN_RECORD = utf8('"token_usage_record","payload":{');
 /** Reasoning (its id is optional) whose summary is empty: encrypted only, unless it has readable `content`. */
 const REASONING_OPEN = utf8('"response_item","payload":{"type":"reasoning",');
 const ID_KEY = utf8('"id":"');
@@ -26,6 +29,11 @@ const ROLLBACK = utf8('"event_msg","payload":{"type":"thread_rolled_back"');
 const READABLE_CONTENT = utf8('"content":[');
 const QUOTE = 0x22;
 const CLOSE_BRACE = 0x7d;
+const OPEN_BRACE = 0x7b;
+const LETTER_E = 0x65;
+const LETTER_R = 0x72;
+const LETTER_T = 0x74;
+const LETTER_W = 0x77;
 
 function startsAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
   if (at + pattern.length > bytes.length) return false;
@@ -33,11 +41,28 @@ function startsAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
   return true;
 }
 
-/** Whether `pattern` occurs in `bytes` at or after `from`. */
-function contains(bytes: Uint8Array, pattern: Uint8Array, from = 0): boolean {
-  const first = pattern[0] ?? 0;
-  for (let at = bytes.indexOf(first, from); at !== -1; at = bytes.indexOf(first, at + 1)) if (startsAt(bytes, pattern, at)) return true;
+/** Whether a second line's start (`{"timestamp":`) occurs in `bytes` at or after `from`. */
+function holdsLineStart(bytes: Uint8Array, from: number): boolean {
+  for (let at = bytes.indexOf(OPEN_BRACE, from); at !== -1; at = bytes.indexOf(OPEN_BRACE, at + 1))
+    if (startsAt(bytes, NEXT_LINE_START, at)) return true;
   return false;
+}
+
+/** Whether the type whose value starts at `at` is one passed over (see `PASSED_OVER`, and encrypted reasoning). */
+function passedOverType(line: Uint8Array, at: number): boolean {
+  // The byte after the opening quote tells the candidates apart.
+  switch (line[at + 1]) {
+    case LETTER_E:
+      return startsAt(line, EVENT, at) && !startsAt(line, ROLLBACK, at);
+    case LETTER_W:
+      return startsAt(line, WORLD_STATE, at);
+    case LETTER_T:
+      return startsAt(line, TOKEN_RECORD, at);
+    case LETTER_R:
+      return startsAt(line, REASONING_OPEN, at) && encryptedOnlyAt(line, at + REASONING_OPEN.length);
+    default:
+      return false;
+  }
 }
 
 /** Where the value of a line's `type` starts, or -1 when the line does not begin as Codex writes them. */
@@ -66,8 +91,5 @@ function encryptedOnlyAt(line: Uint8Array, at: number): boolean {
 export function nothingToRead(line: Uint8Array): boolean {
   if (line[line.length - 1] !== CLOSE_BRACE) return false;
   const at = typeValueAt(line);
-  if (at === -1 || startsAt(line, ROLLBACK, at)) return false;
-  const passedOver = PASSED_OVER_TYPES.some((type) => startsAt(line, type, at));
-  if (!passedOver && !(startsAt(line, REASONING_OPEN, at) && encryptedOnlyAt(line, at + REASONING_OPEN.length))) return false;
-  return !contains(line, NEXT_LINE_START, 1);
+  return at !== -1 && passedOverType(line, at) && !holdsLineStart(line, 1);
 }
