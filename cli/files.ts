@@ -28,6 +28,9 @@ export interface SessionFile {
   realPath: string;
   /** Hard links to the file; a rewrite (rename over it) would split them. */
   links: number;
+  /** Device and inode: with size and time, the identity recording checks (a file renamed over it is another file). */
+  dev: number;
+  ino: number;
   size: number;
   mtimeMs: number;
   /**
@@ -132,7 +135,17 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
     // A person at a terminal would be left waiting for a session to be typed in.
     if (isatty(0))
       throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
-    const file = { path: "-", absolutePath: "stdin", realPath: "stdin", links: 0, size: 0, mtimeMs: 0, stream: "it was read from stdin" };
+    const file = {
+      path: "-",
+      absolutePath: "stdin",
+      realPath: "stdin",
+      links: 0,
+      dev: 0,
+      ino: 0,
+      size: 0,
+      mtimeMs: 0,
+      stream: "it was read from stdin",
+    };
     return { file, chunks: decompressIfZstd(readChunks(0, undefined, "-", false), "-") };
   }
   const absolutePath = resolve(path);
@@ -152,10 +165,13 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
   try {
     realPath = stream ? absolutePath : realpathSync(absolutePath);
     fd = openSync(absolutePath, "r");
+    // What was opened is what recording must find unchanged, not what the path named a moment before.
+    if (!stream) stats = fstatSync(fd);
   } catch (error) {
     throw fail(error);
   }
-  const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs, stream };
+  const { nlink: links, dev, ino, size, mtimeMs } = stats;
+  const file = { path, absolutePath, realPath, links, dev, ino, size, mtimeMs, stream };
   return { file, chunks: decompressIfZstd(readChunks(fd, stream ? undefined : stats.size, path, true), path) };
 }
 
