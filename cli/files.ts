@@ -15,7 +15,9 @@ import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
 import { fsReason } from "./fs-errors.ts";
-import { decompressIfZstd, startsWithZstdMagic } from "./zstd.ts";
+import { CancelledError } from "./cancel.ts";
+import { openStream, readStreamWhole } from "./stream-input.ts";
+import { decompressIfZstd } from "./zstd.ts";
 
 export interface SessionFile {
   /** The path as the user gave it, for messages. */
@@ -121,16 +123,41 @@ function streamReason(path: string, stats: Stats): string | undefined {
   return undefined;
 }
 
+/** A session opened for reading: what it is, and its bytes. */
+export interface OpenedSession {
+  file: SessionFile;
+  chunks: Iterable<Uint8Array>;
+}
+
+/** Where a named session is, and whether it is a stream; folders and devices are refused. */
+function locate(path: string): { absolutePath: string; stats: Stats; stream: string | undefined } {
+  const absolutePath = resolve(path);
+  let stats: Stats;
+  try {
+    stats = statSync(absolutePath);
+  } catch (error) {
+    throw cannotOpen(path, error);
+  }
+  if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
+  // A terminal would wait for typing; /dev/zero never ends.
+  if (stats.isCharacterDevice() || stats.isBlockDevice())
+    throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
+  return { absolutePath, stats, stream: streamReason(path, stats) };
+}
+
+function cannotOpen(path: string, error: unknown): AgentError {
+  return new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
+}
+
 /**
  * Opens a session for reading: a file, or a stream (`-` for stdin, a pipe, a path such as
  * `/dev/stdin` that names an open descriptor). Folders, devices and unreadable paths are refused
- * with a clear message. Its bytes come as chunks read on demand (a file: at most the size it had
- * when opened, so they match `file.size`), so the whole file is never in memory at once; the
- * file is closed when the chunks are read or their reading is stopped. A zstd-compressed
- * session (Codex's `.jsonl.zst`) comes decompressed, in one chunk.
+ * with a clear message. A file's bytes come as chunks read on demand (at most the size it had
+ * when opened, so they match `file.size`), so the whole file is never in memory at once; a
+ * stream is read whole first, waiting asynchronously (see stream-input.ts), so a signal cancels
+ * the wait. A zstd-compressed session (Codex's `.jsonl.zst`) comes decompressed.
  */
-export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const fail = (error: unknown) => new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
+export async function openSessionInput(path: string, cancel: AbortSignal): Promise<OpenedSession> {
   if (path === "-") {
     // A person at a terminal would be left waiting for a session to be typed in.
     if (isatty(0))
@@ -146,65 +173,65 @@ export function readSessionFile(path: string): { file: SessionFile; chunks: Gene
       mtimeMs: 0,
       stream: "it was read from stdin",
     };
-    return { file, chunks: decompressIfZstd(readChunks(0, undefined, "-", false), "-") };
+    return { file, chunks: decompressIfZstd(await readStreamWhole(0, "-", cancel, false), "-") };
   }
-  const absolutePath = resolve(path);
-  let stats: Stats;
+  const { absolutePath, stats, stream } = locate(path);
+  if (!stream) return readSessionFile(path);
+  let fd: number;
   try {
-    stats = statSync(absolutePath);
+    fd = await openStream(absolutePath, cancel);
   } catch (error) {
-    throw fail(error);
+    if (error instanceof CancelledError) throw error;
+    throw cannotOpen(path, error);
   }
-  if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
-  // A terminal would wait for typing; /dev/zero never ends.
-  if (stats.isCharacterDevice() || stats.isBlockDevice())
-    throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
-  const stream = streamReason(path, stats);
+  const { nlink: links, dev, ino, mtimeMs } = stats;
+  const file = { path, absolutePath, realPath: absolutePath, links, dev, ino, size: 0, mtimeMs, stream };
+  return { file, chunks: decompressIfZstd(await readStreamWhole(fd, path, cancel, true), path) };
+}
+
+/**
+ * Opens a session file (a regular file; see `openSessionInput` for streams) and reads it in
+ * chunks, synchronously: a regular file never keeps a read waiting.
+ */
+export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
+  const { absolutePath, stream, ...located } = locate(path);
+  if (stream) throw new AgentError("FILE", `${path}: ${stream}, not a regular file`, { file: path });
+  let stats = located.stats;
   let fd: number;
   let realPath: string;
   try {
-    realPath = stream ? absolutePath : realpathSync(absolutePath);
-    fd = openSync(absolutePath, "r");
+    realPath = realpathSync(absolutePath);
+    fd = openSync(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
     // What was opened is what recording must find unchanged, not what the path named a moment before.
-    if (!stream) stats = fstatSync(fd);
+    stats = fstatSync(fd);
   } catch (error) {
-    throw fail(error);
+    throw cannotOpen(path, error);
+  }
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw new AgentError("FILE", `${path}: ${describeNonFile(stats)}`, { file: path });
   }
   const { nlink: links, dev, ino, size, mtimeMs } = stats;
-  const file = { path, absolutePath, realPath, links, dev, ino, size, mtimeMs, stream };
-  return { file, chunks: decompressIfZstd(readChunks(fd, stream ? undefined : stats.size, path, true), path) };
+  const file = { path, absolutePath, realPath, links, dev, ino, size, mtimeMs };
+  return { file, chunks: decompressIfZstd(readChunks(fd, size, path), path) };
 }
 
-/** Sleeps without giving the event loop a turn: reading is synchronous, like the rest of loading. */
-function waitForData(): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-}
-
-/** Reads `size` bytes, or a stream to its end; NUL bytes at the start of a stream mean it is not text. */
-function* readChunks(fd: number, size: number | undefined, label: string, close: boolean): Generator<Uint8Array> {
-  const fail = (error: unknown) => new AgentError("FILE", `${label}: ${fsReason(error)}`, { file: label });
+/** Reads `size` bytes of a file (fewer if it shrank since it was opened), a chunk at a time into one reused buffer. */
+function* readChunks(fd: number, size: number, label: string): Generator<Uint8Array> {
   try {
-    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size ?? CHUNK_BYTES)));
-    for (let done = 0; size === undefined || done < size; ) {
+    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size)));
+    for (let done = 0; done < size; ) {
       let read: number;
       try {
-        read = readSync(fd, buffer, 0, Math.min(buffer.length, (size ?? Number.POSITIVE_INFINITY) - done), null);
+        read = readSync(fd, buffer, 0, Math.min(buffer.length, size - done), null);
       } catch (error) {
-        // stdin may have been left non-blocking by whoever started us: wait for the writer.
-        if (error instanceof Error && "code" in error && error.code === "EAGAIN") {
-          waitForData();
-          continue;
-        }
-        throw fail(error);
+        throw cannotOpen(label, error);
       }
-      if (read === 0) break; // the end of a stream, or a file that shrank since it was opened
-      // An endless stream of zeros (`cat /dev/zero |`) would never end its first line.
-      if (size === undefined && done === 0 && !startsWithZstdMagic(buffer) && buffer.subarray(0, read).includes(0))
-        throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
+      if (read === 0) break; // a file that shrank since it was opened
       done += read;
       yield buffer.subarray(0, read);
     }
   } finally {
-    if (close) closeSync(fd);
+    closeSync(fd);
   }
 }

@@ -44,7 +44,7 @@ export const handoffCommand = defineCommand({
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const loaded = loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
+    const loaded = await loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     if (options.unusedByAgent.length > 0) {

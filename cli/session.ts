@@ -13,7 +13,8 @@ import {
   type SessionFormat,
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
+import { cancelSignal } from "./cancel.ts";
+import { openSessionInput, readRegularFile, type SessionFile } from "./files.ts";
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
 export function blobResolver(blobDir: string): ResolveBlob {
@@ -51,8 +52,11 @@ export interface LoadedSession {
  * Reads, recognises, parses and analyses a session for a command, warning about what was
  * skipped. With `strict`, any unusable line is an error instead.
  */
-export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
-  const { file, chunks } = readSessionFile(path);
+export async function loadSession(
+  path: string,
+  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance },
+): Promise<LoadedSession> {
+  const { file, chunks } = await openSessionInput(path, cancelSignal);
   const { session, format } = readSession(chunks, path);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
