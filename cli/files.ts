@@ -1,16 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
@@ -43,47 +31,12 @@ export interface SessionFile {
 }
 
 /** What a path names when it is not a regular file, in words. */
-function describeNonFile(stats: Stats): string {
+export function describeNonFile(stats: Stats): string {
   if (stats.isDirectory()) return "it is a directory";
   if (stats.isFIFO()) return "it is a named pipe, not a regular file";
   if (stats.isSocket()) return "it is a socket, not a regular file";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "it is a device, not a regular file";
   return "not a regular file";
-}
-
-/** Why a file could not be read: an error naming the path and what it was for. */
-export type CannotRead = (reason: string) => AgentError;
-
-/**
- * The one way a file named by a path is read whole (the system prompt, the config file, an omp
- * blob; the session, which may be a stream, has its own reader, with the same refusals but for
- * the streams it documents): only a regular file. A pipe
- * with no writer would block the run, a device (`/dev/zero`) would feed it until memory runs
- * out, a folder is no text. The path is opened without blocking and the descriptor itself is
- * checked, so nothing swapped in between a look and the read gets read. Returns `undefined` when
- * nothing is there and `missing` says so is fine.
- */
-export function readRegularFile(path: string, cannotRead: CannotRead): Buffer;
-export function readRegularFile(path: string, cannotRead: CannotRead, missing: "undefined"): Buffer | undefined;
-export function readRegularFile(path: string, cannotRead: CannotRead, missing?: "undefined"): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (missing && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
-    throw cannotRead(fsReason(error));
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw cannotRead(describeNonFile(stats));
-    return readFileSync(fd);
-  } catch (error) {
-    if (error instanceof AgentError) throw error;
-    throw cannotRead(fsReason(error));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** How much of a session file is read at a time; the buffer is reused, so this is all it costs. */

@@ -25,7 +25,7 @@ import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type Han
 import { createLogger, EXIT } from "./report.ts";
 import { withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
-import { readRegularFile } from "./files.ts";
+import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSessionToHandOff } from "./find-session.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
@@ -181,8 +181,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
 }
 
 function readSystemPrompt(path: string): string {
-  return readRegularFile(
+  return readTextFile(
     path,
     (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path }),
-  ).toString("utf8");
+    MAX_TEXT_FILE_BYTES,
+  );
 }

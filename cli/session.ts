@@ -14,14 +14,18 @@ import {
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { cancelSignal } from "./cancel.ts";
-import { openSessionInput, readRegularFile, type SessionFile } from "./files.ts";
+import { openSessionInput, type SessionFile } from "./files.ts";
+import { readRegularFile } from "./read-whole.ts";
+
+/** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
+const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
 export function blobResolver(blobDir: string): ResolveBlob {
   return (sha256) => {
     try {
       // A blob that is not a regular file (a pipe someone left there) is not read: it could block the run.
-      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason)).toString("base64");
+      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason), MAX_BLOB_BYTES).toString("base64");
     } catch {
       return undefined;
     }
