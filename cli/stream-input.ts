@@ -38,10 +38,10 @@ export async function openStream(path: string, cancel: AbortSignal): Promise<num
  */
 export async function readStreamWhole(fd: number, label: string, cancel: AbortSignal, close: boolean): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(CHUNK_BYTES);
   try {
     for (;;) {
       if (cancel.aborted) throw new CancelledError();
-      const buffer = new Uint8Array(CHUNK_BYTES);
       let read: number;
       try {
         read = (await readAsync(fd, buffer, 0, buffer.length, null)).bytesRead;
@@ -57,8 +57,8 @@ export async function readStreamWhole(fd: number, label: string, cancel: AbortSi
       const chunk = buffer.subarray(0, read);
       if (chunks.length === 0 && !startsWithZstdMagic(chunk) && chunk.includes(0))
         throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
-      // A short read keeps only what it holds, not the whole buffer.
-      chunks.push(read < buffer.length / 2 ? chunk.slice() : chunk);
+      // A copy of what was read: the buffer is read into again, and a pipe gives 64 KiB at a time.
+      chunks.push(chunk.slice());
     }
   } finally {
     if (close) await closeAsync(fd).catch(() => undefined);
