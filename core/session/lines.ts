@@ -13,7 +13,7 @@ export interface RawLine {
   passedOver?: true;
   /**
    * Why the line is unusable, set when it was not kept whole (see `MAX_LINE_BYTES`, NUL bytes):
-   * `text` is then only a sample of its start, and readers skip the line with this reason.
+   * `text` is then at most a sample of its start, and readers skip the line with this reason.
    */
   unusable?: string;
 }
@@ -101,7 +101,7 @@ function* splitText(text: string, exact: boolean, passOver: PassOver): Generator
 }
 
 const NUL = 0;
-/** How much of an unusable line's start is kept, for messages and the binary-data check. */
+/** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
 const SAMPLE_BYTES = 1024;
 
 /**
@@ -124,8 +124,9 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
   const drop = (start: Uint8Array, reason: string) => {
     const head = concat([...carried, start.subarray(0, SAMPLE_BYTES)]).subarray(0, SAMPLE_BYTES);
     const nul = head.indexOf(NUL);
-    // The sample shows a NUL as one, so the binary-data check still sees it.
-    dropping = { reason, sample: nul === -1 ? decoder.decode(head) : `${decoder.decode(head.subarray(0, nul))}\u0000` };
+    // A line of NUL bytes keeps its start and one NUL, so the binary-data check still sees it; a
+    // line too long keeps nothing (a sample cut inside a character would look like binary data).
+    dropping = { reason, sample: nul === -1 ? "" : `${decoder.decode(head.subarray(0, nul))}\u0000` };
     carried = [];
     carriedBytes = 0;
   };
