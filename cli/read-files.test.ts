@@ -176,6 +176,33 @@ describe("the config file and omp blobs follow the same rule", () => {
     }
   });
 
+  test.each([
+    ["over 64 MiB (sparse)", (path: string) => void Bun.spawnSync(["truncate", "-s", "65M", path]), "image not available"],
+    ["of a few bytes", (path: string) => writeFileSync(path, Buffer.from([0x89, 0x50, 0x4e, 0x47])), "data:image/png;base64,iVBORw=="],
+  ])("an omp blob %s: read only within its bound", async (_name, make, expected) => {
+    const blobs = join(sandbox.home, ".omp", "agent", "blobs");
+    mkdirSync(blobs, { recursive: true });
+    make(join(blobs, BLOB_SHA256));
+    const run = await runAgent(
+      [
+        "handoff",
+        join(REPO, "fixtures", "sessions", "omp.jsonl"),
+        "--no-record",
+        "--dry-run",
+        "--engine",
+        "llm",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "-m",
+        "x",
+      ],
+      cleanEnv(sandbox.home),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(expected);
+    expect(run.stdout.length).toBeLessThan(1024 * 1024);
+  });
+
   test("an omp blob that is a named pipe is left out, not waited on", async () => {
     const blobs = join(sandbox.home, ".omp", "agent", "blobs");
     mkdirSync(blobs, { recursive: true });
