@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AgentError, createRedactor, errorMessage } from "../core/index.ts";
-import { readRegularFile } from "./files.ts";
+import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import type { ConfigFile } from "./settings.ts";
 
 type Env = Record<string, string | undefined>;
@@ -65,9 +65,8 @@ export function loadConfigFile(path: string): ConfigFile | undefined {
   const cannotRead = (reason: string) => new AgentError("USAGE", `${path}: cannot read the config file (${reason})`, { file: path });
   // Nothing there, or a file where a folder on the way should be (~/.config as a file): no
   // config. A pipe or a device there would block the run or feed it forever: only a file is read.
-  const bytes = readRegularFile(path, cannotRead, "undefined");
-  if (bytes === undefined) return undefined;
-  const text = bytes.toString("utf8");
+  const text = readTextFile(path, cannotRead, MAX_TEXT_FILE_BYTES, "undefined");
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
     data = parseToml(text);

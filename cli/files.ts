@@ -1,21 +1,11 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
 import { fsReason } from "./fs-errors.ts";
-import { decompressIfZstd, startsWithZstdMagic } from "./zstd.ts";
+import { CancelledError } from "./cancel.ts";
+import { openStream, readStreamWhole } from "./stream-input.ts";
+import { decompressIfZstd } from "./zstd.ts";
 
 export interface SessionFile {
   /** The path as the user gave it, for messages. */
@@ -28,6 +18,9 @@ export interface SessionFile {
   realPath: string;
   /** Hard links to the file; a rewrite (rename over it) would split them. */
   links: number;
+  /** Device and inode: with size and time, the identity recording checks (a file renamed over it is another file). */
+  dev: number;
+  ino: number;
   size: number;
   mtimeMs: number;
   /**
@@ -38,47 +31,12 @@ export interface SessionFile {
 }
 
 /** What a path names when it is not a regular file, in words. */
-function describeNonFile(stats: Stats): string {
+export function describeNonFile(stats: Stats): string {
   if (stats.isDirectory()) return "it is a directory";
   if (stats.isFIFO()) return "it is a named pipe, not a regular file";
   if (stats.isSocket()) return "it is a socket, not a regular file";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "it is a device, not a regular file";
   return "not a regular file";
-}
-
-/** Why a file could not be read: an error naming the path and what it was for. */
-export type CannotRead = (reason: string) => AgentError;
-
-/**
- * The one way a file named by a path is read whole (the system prompt, the config file, an omp
- * blob; the session, which may be a stream, has its own reader, with the same refusals but for
- * the streams it documents): only a regular file. A pipe
- * with no writer would block the run, a device (`/dev/zero`) would feed it until memory runs
- * out, a folder is no text. The path is opened without blocking and the descriptor itself is
- * checked, so nothing swapped in between a look and the read gets read. Returns `undefined` when
- * nothing is there and `missing` says so is fine.
- */
-export function readRegularFile(path: string, cannotRead: CannotRead): Buffer;
-export function readRegularFile(path: string, cannotRead: CannotRead, missing: "undefined"): Buffer | undefined;
-export function readRegularFile(path: string, cannotRead: CannotRead, missing?: "undefined"): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (missing && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
-    throw cannotRead(fsReason(error));
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw cannotRead(describeNonFile(stats));
-    return readFileSync(fd);
-  } catch (error) {
-    if (error instanceof AgentError) throw error;
-    throw cannotRead(fsReason(error));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** How much of a session file is read at a time; the buffer is reused, so this is all it costs. */
@@ -118,77 +76,115 @@ function streamReason(path: string, stats: Stats): string | undefined {
   return undefined;
 }
 
-/**
- * Opens a session for reading: a file, or a stream (`-` for stdin, a pipe, a path such as
- * `/dev/stdin` that names an open descriptor). Folders, devices and unreadable paths are refused
- * with a clear message. Its bytes come as chunks read on demand (a file: at most the size it had
- * when opened, so they match `file.size`), so the whole file is never in memory at once; the
- * file is closed when the chunks are read or their reading is stopped. A zstd-compressed
- * session (Codex's `.jsonl.zst`) comes decompressed, in one chunk.
- */
-export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const fail = (error: unknown) => new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
-  if (path === "-") {
-    // A person at a terminal would be left waiting for a session to be typed in.
-    if (isatty(0))
-      throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
-    const file = { path: "-", absolutePath: "stdin", realPath: "stdin", links: 0, size: 0, mtimeMs: 0, stream: "it was read from stdin" };
-    return { file, chunks: decompressIfZstd(readChunks(0, undefined, "-", false), "-") };
-  }
+/** A session opened for reading: what it is, and its bytes. */
+export interface OpenedSession {
+  file: SessionFile;
+  chunks: Iterable<Uint8Array>;
+}
+
+/** Where a named session is, and whether it is a stream; folders and devices are refused. */
+function locate(path: string): { absolutePath: string; stats: Stats; stream: string | undefined } {
   const absolutePath = resolve(path);
   let stats: Stats;
   try {
     stats = statSync(absolutePath);
   } catch (error) {
-    throw fail(error);
+    throw cannotOpen(path, error);
   }
   if (stats.isDirectory()) throw new AgentError("FILE", `${path}: is a directory, not a session file`, { file: path });
   // A terminal would wait for typing; /dev/zero never ends.
   if (stats.isCharacterDevice() || stats.isBlockDevice())
     throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
-  const stream = streamReason(path, stats);
+  return { absolutePath, stats, stream: streamReason(path, stats) };
+}
+
+function cannotOpen(path: string, error: unknown): AgentError {
+  return new AgentError("FILE", `${path}: ${fsReason(error)}`, { file: path });
+}
+
+/**
+ * Opens a session for reading: a file, or a stream (`-` for stdin, a pipe, a path such as
+ * `/dev/stdin` that names an open descriptor). Folders, devices and unreadable paths are refused
+ * with a clear message. A file's bytes come as chunks read on demand (at most the size it had
+ * when opened, so they match `file.size`), so the whole file is never in memory at once; a
+ * stream is read whole first, waiting asynchronously (see stream-input.ts), so a signal cancels
+ * the wait. A zstd-compressed session (Codex's `.jsonl.zst`) comes decompressed.
+ */
+export async function openSessionInput(path: string, cancel: AbortSignal): Promise<OpenedSession> {
+  if (path === "-") {
+    // A person at a terminal would be left waiting for a session to be typed in.
+    if (isatty(0))
+      throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
+    const file = {
+      path: "-",
+      absolutePath: "stdin",
+      realPath: "stdin",
+      links: 0,
+      dev: 0,
+      ino: 0,
+      size: 0,
+      mtimeMs: 0,
+      stream: "it was read from stdin",
+    };
+    return { file, chunks: decompressIfZstd(await readStreamWhole(0, "-", cancel, false), "-") };
+  }
+  const { absolutePath, stats, stream } = locate(path);
+  if (!stream) return readSessionFile(path);
+  let fd: number;
+  try {
+    fd = await openStream(absolutePath, cancel);
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    throw cannotOpen(path, error);
+  }
+  const { nlink: links, dev, ino, mtimeMs } = stats;
+  const file = { path, absolutePath, realPath: absolutePath, links, dev, ino, size: 0, mtimeMs, stream };
+  return { file, chunks: decompressIfZstd(await readStreamWhole(fd, path, cancel, true), path) };
+}
+
+/**
+ * Opens a session file (a regular file; see `openSessionInput` for streams) and reads it in
+ * chunks, synchronously: a regular file never keeps a read waiting.
+ */
+export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
+  const { absolutePath, stream, ...located } = locate(path);
+  if (stream) throw new AgentError("FILE", `${path}: ${stream}, not a regular file`, { file: path });
+  let stats = located.stats;
   let fd: number;
   let realPath: string;
   try {
-    realPath = stream ? absolutePath : realpathSync(absolutePath);
-    fd = openSync(absolutePath, "r");
+    realPath = realpathSync(absolutePath);
+    fd = openSync(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
+    // What was opened is what recording must find unchanged, not what the path named a moment before.
+    stats = fstatSync(fd);
   } catch (error) {
-    throw fail(error);
+    throw cannotOpen(path, error);
   }
-  const file = { path, absolutePath, realPath, links: stats.nlink, size: stats.size, mtimeMs: stats.mtimeMs, stream };
-  return { file, chunks: decompressIfZstd(readChunks(fd, stream ? undefined : stats.size, path, true), path) };
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw new AgentError("FILE", `${path}: ${describeNonFile(stats)}`, { file: path });
+  }
+  const { nlink: links, dev, ino, size, mtimeMs } = stats;
+  const file = { path, absolutePath, realPath, links, dev, ino, size, mtimeMs };
+  return { file, chunks: decompressIfZstd(readChunks(fd, size, path), path) };
 }
 
-/** Sleeps without giving the event loop a turn: reading is synchronous, like the rest of loading. */
-function waitForData(): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-}
-
-/** Reads `size` bytes, or a stream to its end; NUL bytes at the start of a stream mean it is not text. */
-function* readChunks(fd: number, size: number | undefined, label: string, close: boolean): Generator<Uint8Array> {
-  const fail = (error: unknown) => new AgentError("FILE", `${label}: ${fsReason(error)}`, { file: label });
+/** Reads `size` bytes of a file (fewer if it shrank since it was opened), a chunk at a time into one reused buffer. */
+function* readChunks(fd: number, size: number, label: string): Generator<Uint8Array> {
   try {
-    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size ?? CHUNK_BYTES)));
-    for (let done = 0; size === undefined || done < size; ) {
+    const buffer = new Uint8Array(Math.max(1, Math.min(CHUNK_BYTES, size)));
+    for (let done = 0; done < size; ) {
       let read: number;
       try {
-        read = readSync(fd, buffer, 0, Math.min(buffer.length, (size ?? Number.POSITIVE_INFINITY) - done), null);
+        read = readSync(fd, buffer, 0, Math.min(buffer.length, size - done), null);
       } catch (error) {
-        // stdin may have been left non-blocking by whoever started us: wait for the writer.
-        if (error instanceof Error && "code" in error && error.code === "EAGAIN") {
-          waitForData();
-          continue;
-        }
-        throw fail(error);
+        throw cannotOpen(label, error);
       }
-      if (read === 0) break; // the end of a stream, or a file that shrank since it was opened
-      // An endless stream of zeros (`cat /dev/zero |`) would never end its first line.
-      if (size === undefined && done === 0 && !startsWithZstdMagic(buffer) && buffer.subarray(0, read).includes(0))
-        throw new AgentError("NOT_A_SESSION", `${label}: not a session: it looks like binary data`, { file: label });
+      if (read === 0) break; // a file that shrank since it was opened
       done += read;
       yield buffer.subarray(0, read);
     }
   } finally {
-    if (close) closeSync(fd);
+    closeSync(fd);
   }
 }

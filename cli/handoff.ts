@@ -25,7 +25,7 @@ import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type Han
 import { createLogger, EXIT } from "./report.ts";
 import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
-import { readRegularFile } from "./files.ts";
+import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSessionToHandOff } from "./find-session.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
@@ -44,7 +44,7 @@ export const handoffCommand = defineCommand({
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const loaded = loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
+    const loaded = await loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
     if (loaded.session.header.cwd !== undefined) recogniseInOutput([loaded.session.header.cwd]);
     assertSomethingToHandOff(loaded.analysis);
@@ -183,8 +183,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
 }
 
 function readSystemPrompt(path: string): string {
-  return readRegularFile(
+  return readTextFile(
     path,
     (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path }),
-  ).toString("utf8");
+    MAX_TEXT_FILE_BYTES,
+  );
 }

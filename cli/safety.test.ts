@@ -6,8 +6,11 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,6 +74,52 @@ describe("recording into the source", () => {
       { type: "label", id: "ffff0001", parentId: "a0000011", timestamp: "2026-11-29T11:00:00.000Z", label: "x" },
     ]);
     expect(readdirSync(dir).filter((f) => f !== "source.jsonl")).toHaveLength(1);
+  });
+
+  /** Puts `content` in place of the source by rename, with the source's modification time: only the inode tells them apart. */
+  function replaceKeepingTime(content: Buffer): void {
+    const times = statSync(src);
+    const next = `${src}.next`;
+    writeFileSync(next, content);
+    utimesSync(next, times.atime, times.mtime);
+    renameSync(next, src);
+  }
+
+  test.each([
+    ["the same bytes (a copy renamed over it)", (bytes: Buffer) => bytes],
+    [
+      "other bytes of the same size",
+      (bytes: Buffer) => Buffer.from(bytes.toString("latin1").replace("drops the last row", "DROPS THE LAST ROW"), "latin1"),
+    ],
+  ])("a v3 source replaced mid-run by %s, same size and time, is not recorded into", async (_, replacement) => {
+    // A whole second, so the copy can carry the very same time (a Date keeps only milliseconds).
+    utimesSync(src, new Date("2026-11-29T10:00:00Z"), new Date("2026-11-29T10:00:00Z"));
+    const next = replacement(original);
+    expect(next.length).toBe(original.length);
+    const url = serve(() => {
+      replaceKeepingTime(next);
+      return { text: CANNED_DOCUMENT };
+    });
+    const run = await runAgent(["handoff", src], env(url));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("changed while we worked");
+    expect(readFileSync(src).equals(next)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f !== "source.jsonl")).toHaveLength(1);
+  });
+
+  test("a v1 source (recorded by a rewrite) replaced mid-run by a copy with the same time is not rewritten", async () => {
+    copyFileSync(join(REPO, "fixtures", "sessions", "v1.jsonl"), src);
+    // A whole second, so the copy can carry the very same time (a Date keeps only milliseconds).
+    utimesSync(src, new Date("2026-11-29T10:00:00Z"), new Date("2026-11-29T10:00:00Z"));
+    const before = readFileSync(src);
+    const url = serve(() => {
+      replaceKeepingTime(before);
+      return { text: CANNED_DOCUMENT };
+    });
+    const run = await runAgent(["handoff", src], env(url));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("changed while we worked");
+    expect(readFileSync(src).equals(before)).toBe(true);
   });
 
   test("a source without a final newline gets one before our lines", async () => {

@@ -13,14 +13,19 @@ import {
   type SessionFormat,
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
+import { cancelSignal } from "./cancel.ts";
+import { openSessionInput, type SessionFile } from "./files.ts";
+import { readRegularFile } from "./read-whole.ts";
+
+/** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
+const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
 export function blobResolver(blobDir: string): ResolveBlob {
   return (sha256) => {
     try {
       // A blob that is not a regular file (a pipe someone left there) is not read: it could block the run.
-      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason)).toString("base64");
+      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason), MAX_BLOB_BYTES).toString("base64");
     } catch {
       return undefined;
     }
@@ -51,8 +56,11 @@ export interface LoadedSession {
  * Reads, recognises, parses and analyses a session for a command, warning about what was
  * skipped. With `strict`, any unusable line is an error instead.
  */
-export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
-  const { file, chunks } = readSessionFile(path);
+export async function loadSession(
+  path: string,
+  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance },
+): Promise<LoadedSession> {
+  const { file, chunks } = await openSessionInput(path, cancelSignal);
   const { session, format } = readSession(chunks, path);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];

@@ -1,4 +1,4 @@
-import { fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync, utimesSync } from "node:fs";
+import { fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync, utimesSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { fileError } from "./fs-errors.ts";
@@ -74,16 +74,24 @@ function placeTemp(temp: string, path: string, place: () => boolean): boolean {
   return true;
 }
 
-/** What the source looked like when we read it. */
+/**
+ * What the source was when we read it: its identity (device and inode: a file renamed over it
+ * is another file, even with the same size and time) and its size and modification time.
+ */
 export interface FileSnapshot {
+  dev: number;
+  ino: number;
   size: number;
   mtimeMs: number;
 }
 
+function sameFile(stats: FileSnapshot, snapshot: FileSnapshot): boolean {
+  return stats.dev === snapshot.dev && stats.ino === snapshot.ino && stats.size === snapshot.size && stats.mtimeMs === snapshot.mtimeMs;
+}
+
 function unchanged(path: string, snapshot: FileSnapshot): boolean {
   try {
-    const stats = statSync(path);
-    return stats.size === snapshot.size && stats.mtimeMs === snapshot.mtimeMs;
+    return sameFile(statSync(path), snapshot);
   } catch {
     return false;
   }
@@ -101,6 +109,18 @@ export function appendIfUnchanged(path: string, text: string, snapshot: FileSnap
     fd = openSync(path, "a");
   } catch (error) {
     throw fileError(path, error);
+  }
+  // What was opened is checked too: a file renamed over the path between the look and the open is not ours to append to.
+  let same: boolean;
+  try {
+    same = sameFile(fstatSync(fd), snapshot);
+  } catch (error) {
+    closeSync(fd);
+    throw fileError(path, error);
+  }
+  if (!same) {
+    closeSync(fd);
+    return false;
   }
   try {
     writeAll(fd, text);

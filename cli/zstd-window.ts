@@ -12,7 +12,7 @@ export const MAX_GLANCE_TEXT_BYTES = 256 * 1024 * 1024;
 /** Text this many times larger than the compressed bytes read so far is no session log (real rollouts: ~10×). */
 export const MAX_GLANCE_RATIO = 1000;
 /** The ratio is judged only once this much text came out (a small file's header can compress oddly). */
-const RATIO_AFTER_BYTES = 8 * 1024 * 1024;
+export const RATIO_AFTER_BYTES = 8 * 1024 * 1024;
 const IN_CHUNK = 64 * 1024;
 const OUT_CHUNK = 64 * 1024;
 
@@ -28,11 +28,11 @@ export interface TextWindow {
 }
 
 /** The streaming decoder's native step (`writeSync` into a fixed output buffer), as node:zlib's own sync calls use it. */
-interface Step {
+export interface Step {
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
 }
 
-function stepperOf(decoder: object): { step: Step; state: Uint32Array } | undefined {
+export function stepperOf(decoder: object): { step: Step; state: Uint32Array } | undefined {
   const handle: unknown = Reflect.get(decoder, "_handle");
   const state: unknown = Reflect.get(decoder, "_writeState");
   if (typeof handle !== "object" || handle === null || !(state instanceof Uint32Array)) return undefined;

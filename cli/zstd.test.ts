@@ -27,6 +27,26 @@ function joined(chunks: Iterable<Uint8Array>): Buffer {
   return Buffer.concat(copies);
 }
 
+/**
+ * A zstd bomb, built by hand (RFC 8878): one frame whose first block holds `head` as it is, then
+ * RLE blocks of `byte`, each 4 bytes that inflate to `BLOCK` bytes (at most 128 KiB), to
+ * `textBytes` in all: a few KB that inflate to gigabytes, with no compressor to run.
+ */
+function zstdBomb(head: Uint8Array, byte: number, textBytes: number, BLOCK = 128 * 1024): Uint8Array {
+  const parts: number[] = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]; // magic; no content size, no checksum; a 128 KiB window
+  const blockHeader = (last: boolean, type: number, size: number) => {
+    const value = (size << 3) | (type << 1) | (last ? 1 : 0);
+    parts.push(value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff);
+  };
+  blockHeader(false, 0, head.length);
+  parts.push(...head);
+  for (let left = textBytes; left > 0; left -= BLOCK) {
+    blockHeader(left <= BLOCK, 1, Math.min(BLOCK, left));
+    parts.push(byte);
+  }
+  return new Uint8Array(parts);
+}
+
 /** A skippable frame (RFC 8878 §3.1.2): magic 0x184D2A5?, a size, that many bytes. */
 const skippable = new Uint8Array([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
 
@@ -45,6 +65,36 @@ describe("decompressIfZstd", () => {
   test("plain text passes through chunk by chunk, never all at once", () => {
     const sizes = [...decompressIfZstd(reusedChunks(SESSION, 1000), "s.jsonl")].map((c) => c.length);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(1000);
+  });
+
+  test("a zstd session is inflated chunk by chunk, never all at once", () => {
+    const sizes = [...decompressIfZstd([compressed(Buffer.concat(Array(400).fill(SESSION)))], "s.jsonl")].map((c) => c.length);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1 << 20);
+  });
+
+  test.each([
+    ["just past the limit", 8 << 20],
+    ["a thousand times the limit", 8000 * 2 ** 20],
+  ])("a bomb that inflates %s stops at the first chunk past it, having given no more than the limit", (_, size) => {
+    const limit = 8 << 20;
+    let given = 0;
+    let error: unknown;
+    try {
+      for (const chunk of decompressIfZstd([zstdBomb(new TextEncoder().encode("{}\n"), 0x61, size + 1)], "b.jsonl.zst", limit))
+        given += chunk.length;
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isAgentError(error) ? error.message : error).toBe(
+      "b.jsonl.zst: not a session: it is zstd-compressed and decompresses to more than 8 MiB",
+    );
+    expect(given).toBeLessThanOrEqual(limit);
+  });
+
+  test("the hand-built bomb is zstd as the runtime reads it", () => {
+    const text = zstdBomb(new TextEncoder().encode("{}\n"), 0x61, 300_000);
+    expect(Buffer.from(Bun.zstdDecompressSync(text)).equals(Buffer.concat([Buffer.from("{}\n"), Buffer.alloc(300_000, 0x61)]))).toBe(true);
   });
 
   test("nothing gives nothing", () => {
@@ -69,10 +119,11 @@ describe("decompressIfZstd", () => {
       compressed(new Uint8Array(4096).fill(0x61)),
       "s.jsonl: not a session: it is zstd-compressed and decompresses to more than 0.001953125 MiB",
     ],
-  ])("%s: refused with one line naming the file", (_, bytes, message) => {
+  ])("%s: refused with one line naming the file", (name, bytes, message) => {
     let error: unknown;
     try {
-      joined(decompressIfZstd([bytes], "s.jsonl", 2048));
+      // Damage is found where inflating reaches it: past a limit smaller than the text before it, the limit speaks first.
+      joined(decompressIfZstd([bytes], "s.jsonl", name === "damaged inside" ? 1 << 20 : 2048));
     } catch (caught) {
       error = caught;
     }
@@ -110,6 +161,23 @@ describe("agent inspect on a zstd-compressed session", () => {
       expect([result.exitCode, result.stderr]).toEqual([0, ""]);
       expect(withoutFile(result.stdout)).toEqual(withoutFile(plain.stdout));
     }
+  });
+
+  const HEAD = readFileSync(join(REPO, "fixtures/real/codex/rollout.jsonl")).subarray(0, 4096);
+  test.each([
+    ["packed 32,000 to one (RLE blocks of 128 KiB)", () => zstdBomb(HEAD, 0x61, 1 << 30), "decompresses to more than 1000 times its size"],
+    [
+      "past 1 GiB at 512 to one (RLE blocks of 2 KiB)",
+      () => zstdBomb(HEAD, 0x61, (1 << 30) + 1, 2048),
+      "decompresses to more than 1024 MiB",
+    ],
+  ])("a bomb %s: exit 2, one line naming it and the documented bound", (_, bomb, reason) => {
+    const path = join(dir, "bomb.jsonl.zst");
+    writeFileSync(path, bomb());
+    const result = run([path]);
+    expect(result).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${path}: not a session: it is zstd-compressed and ${reason}\n` });
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    expect(readme.includes("decompresses to more than 1 GiB is refused") && readme.includes("passes 1,000\ntimes")).toBe(true);
   });
 
   test("a cut-short file: exit 2, one line naming it, no stack", () => {

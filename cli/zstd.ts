@@ -3,8 +3,9 @@
  * reads text only, so the bytes are decompressed here, where the file is read; a file is
  * recognised by the zstd magic number, not its name, so a renamed or piped one reads too.
  */
-import { zstdDecompressSync } from "node:zlib";
+import { ZstdDecompress, zstdDecompressSync } from "node:zlib";
 import { AgentError } from "../core/index.ts";
+import { MAX_GLANCE_RATIO, RATIO_AFTER_BYTES, stepperOf } from "./zstd-window.ts";
 
 /** The four bytes every zstd frame starts with (RFC 8878). */
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -23,8 +24,10 @@ export function startsWithZstdMagic(bytes: Uint8Array): boolean {
 
 /**
  * The session's bytes as they are, or decompressed when they are zstd. Uncompressed chunks pass
- * through one at a time (the file is never all in memory); a compressed file is read whole,
- * then decompressed at once, up to `MAX_DECOMPRESSED_BYTES`.
+ * through one at a time (the file is never all in memory); a compressed file is read whole (it
+ * is small), then inflated a chunk at a time, and refused at the first chunk past `limit` bytes
+ * of text, or past 1,000 times the compressed bytes read so far (as `ls` judges a glance):
+ * memory stays bounded by a chunk, never by what the file would inflate to.
  */
 export function* decompressIfZstd(chunks: Iterable<Uint8Array>, label: string, limit = MAX_DECOMPRESSED_BYTES): Generator<Uint8Array> {
   const iterator = chunks[Symbol.iterator]();
@@ -46,21 +49,65 @@ export function* decompressIfZstd(chunks: Iterable<Uint8Array>, label: string, l
     }
     const compressed: Uint8Array[] = [start];
     for (let next = iterator.next(); !next.done; next = iterator.next()) compressed.push(next.value.slice());
-    yield decompress(Buffer.concat(compressed), label, limit);
+    yield* inflate(Buffer.concat(compressed), label, limit);
   } finally {
     iterator.return?.();
   }
 }
 
-function decompress(bytes: Buffer, label: string, limit: number): Uint8Array {
+/** How much text is inflated at a time; the buffer is reused, so this is all it costs. */
+const OUT_CHUNK = 1 << 20;
+
+function* inflate(bytes: Uint8Array, label: string, limit: number): Generator<Uint8Array> {
   const fail = (reason: string) =>
     new AgentError("NOT_A_SESSION", `${label}: not a session: it is zstd-compressed and ${reason}`, { file: label });
+  const tooLarge = () => fail(`decompresses to more than ${limit / (1 << 20)} MiB`);
   // The decoder returns what it could of a stream cut short, without a word: look first.
   if (!framesAreWhole(bytes)) throw fail("cut short (a copy still being written?)");
+  const decoder = new ZstdDecompress();
+  // A damaged stream is reported through the stream's error event (the decoder then closes, and the next step throws).
+  let damaged = false;
+  decoder.on("error", () => {
+    damaged = true;
+  });
+  const stepper = stepperOf(decoder);
   try {
-    return zstdDecompressSync(bytes, { maxOutputLength: limit });
-  } catch (error) {
-    throw fail(error instanceof RangeError ? `decompresses to more than ${limit / (1 << 20)} MiB` : "damaged");
+    if (stepper === undefined) {
+      // A runtime whose decoder cannot be stepped: the whole text at once, still bounded.
+      try {
+        yield zstdDecompressSync(bytes, { maxOutputLength: limit });
+      } catch (error) {
+        throw error instanceof RangeError ? tooLarge() : fail("damaged");
+      }
+      return;
+    }
+    const out = new Uint8Array(OUT_CHUNK);
+    let inOff = 0;
+    let inLeft = bytes.length;
+    let total = 0;
+    for (;;) {
+      try {
+        stepper.step.writeSync(0, bytes, inOff, inLeft, out, 0, OUT_CHUNK);
+      } catch {
+        throw fail("damaged");
+      }
+      if (damaged) throw fail("damaged");
+      const [outLeft = 0, inAfter = 0] = stepper.state;
+      const produced = OUT_CHUNK - outLeft;
+      const progressed = produced > 0 || inAfter !== inLeft;
+      inOff += inLeft - inAfter;
+      inLeft = inAfter;
+      total += produced;
+      if (total > limit) throw tooLarge();
+      // As for `ls`: no session log packs this tightly (real rollouts: ~10×); stop long before the size bound.
+      if (total > RATIO_AFTER_BYTES && total > inOff * MAX_GLANCE_RATIO)
+        throw fail(`decompresses to more than ${MAX_GLANCE_RATIO} times its size`);
+      if (!progressed) throw fail("damaged");
+      if (produced > 0) yield out.subarray(0, produced);
+      if (inLeft === 0 && outLeft > 0) return;
+    }
+  } finally {
+    decoder.close();
   }
 }
 

@@ -11,6 +11,24 @@ export interface RawLine {
   bom?: string;
   /** Set when `passOver` recognised the line: it was not decoded, and `text` is `""`. */
   passedOver?: true;
+  /**
+   * Why the line is unusable, set when it was not kept whole (see `MAX_LINE_BYTES`, NUL bytes):
+   * `text` is then at most a sample of its start, and readers skip the line with this reason.
+   */
+  unusable?: string;
+}
+
+/**
+ * The longest line kept: a longer one is skipped unread, so one line (say a crash's gigabytes
+ * of NUL bytes with no line break, or a runaway tool output) cannot take memory beyond it. Real
+ * entries stay far below: a pasted image is a few MB, the 100 MB reader benchmark has lines
+ * under 1 MB.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** What a reader may lower, for tests that must not build a file the bound's size. */
+export interface LineLimits {
+  maxLineBytes?: number;
 }
 
 export interface SplitOptions {
@@ -26,6 +44,8 @@ export interface SplitOptions {
    * lines are parsed so they are reported. Text input is encoded for it, so both read alike.
    */
   passOver?: (line: Uint8Array) => boolean;
+  /** Lines longer than this many bytes are skipped unread (default `MAX_LINE_BYTES`); chunked input only. */
+  maxLineBytes?: number;
 }
 
 /**
@@ -49,7 +69,7 @@ export function splitLines(input: string | SessionBytes, options: SplitOptions =
   const exact = options.exact === true;
   // The generator itself, not one delegating to it: a `yield*` would add a resume per line.
   if (typeof input === "string") return splitText(input, exact, options.passOver);
-  return splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver);
+  return splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver, options.maxLineBytes ?? MAX_LINE_BYTES);
 }
 
 type PassOver = SplitOptions["passOver"];
@@ -83,29 +103,85 @@ function* splitText(text: string, exact: boolean, passOver: PassOver): Generator
   }
 }
 
-function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: PassOver): Generator<RawLine> {
+const NUL = 0;
+/** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
+const SAMPLE_BYTES = 1024;
+
+/**
+ * A line not kept whole: past `maxLineBytes`, or holding NUL bytes, which JSON text never does
+ * (a crash can leave a file's tail as NUL bytes with no line break). Its bytes are dropped as
+ * they come, up to its line break, so memory stays bounded whatever its length.
+ */
+function unusableLine(line: number, sample: string, ended: boolean, reason: string): RawLine {
+  return { line, text: sample, ended, eol: ended ? "\n" : "", unusable: reason };
+}
+
+function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: PassOver, maxLineBytes: number): Generator<RawLine> {
   // A decoder drops a leading byte-order mark from every text it decodes, unless told to keep it.
   const decoder = new TextDecoder("utf-8", { ignoreBOM: exact });
   let line = 0;
   let carried: Uint8Array[] = []; // the start of a line that goes on in the next chunk
+  let carriedBytes = 0;
+  // Set while the current line is being dropped: why, and a sample of its start.
+  let dropping: { reason: string; sample: string } | undefined;
+  const drop = (start: Uint8Array, reason: string) => {
+    const head = concat([...carried, start.subarray(0, SAMPLE_BYTES)]).subarray(0, SAMPLE_BYTES);
+    const nul = head.indexOf(NUL);
+    // A line of NUL bytes keeps its start and one NUL, so the binary-data check still sees it; a
+    // line too long keeps nothing (a sample cut inside a character would look like binary data).
+    dropping = { reason, sample: nul === -1 ? "" : `${decoder.decode(head.subarray(0, nul))}\u0000` };
+    carried = [];
+    carriedBytes = 0;
+  };
   for (const chunk of chunks) {
+    // One scan per chunk: a chunk without NUL bytes (nearly always) needs no look per line.
+    const hasNul = chunk.indexOf(NUL) !== -1;
     let start = 0;
-    for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
-      // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
-      const bytes = carried.length === 0 ? chunk.subarray(start, end) : concat(carried, chunk.subarray(start, end));
-      const raw = passOver?.(bytes)
-        ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
-        : toRawLine(++line, decoder.decode(bytes), true, exact);
-      if (carried.length > 0) carried = [];
-      if (raw) yield raw;
+    for (;;) {
+      const lf = chunk.indexOf(LF, start);
+      const end = lf === -1 ? chunk.length : lf;
+      if (!dropping) {
+        const part = chunk.subarray(start, end);
+        if (hasNul && part.indexOf(NUL) !== -1) drop(part, "holds NUL bytes (a write cut short by a crash?); skipped unread");
+        else if (carriedBytes + part.length > maxLineBytes) drop(part, `longer than ${formatBytes(maxLineBytes)}; skipped unread`);
+      }
+      if (lf === -1) {
+        if (!dropping && start < chunk.length) {
+          carried.push(chunk.slice(start)); // a copy: the chunk may be reused
+          carriedBytes += chunk.length - start;
+        }
+        break;
+      }
+      if (dropping) {
+        yield unusableLine(++line, dropping.sample, true, dropping.reason);
+        dropping = undefined;
+      } else {
+        // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
+        const bytes = carried.length === 0 ? chunk.subarray(start, end) : concat(carried, chunk.subarray(start, end));
+        const raw = passOver?.(bytes)
+          ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
+          : toRawLine(++line, decoder.decode(bytes), true, exact);
+        if (carried.length > 0) {
+          carried = [];
+          carriedBytes = 0;
+        }
+        if (raw) yield raw;
+      }
       start = end + 1;
     }
-    if (start < chunk.length) carried.push(chunk.slice(start)); // a copy: the chunk may be reused
+  }
+  if (dropping) {
+    yield unusableLine(++line, dropping.sample, false, dropping.reason);
+    return;
   }
   const last = carried.length > 0 ? concat(carried) : undefined;
   // The last line without its newline may be torn where a crash cut the file: it is never passed over, so it is parsed and reported.
   const raw = last && toRawLine(++line, decoder.decode(last), false, exact);
   if (raw) yield raw;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 function toRawLine(line: number, raw: string, ended: boolean, exact: boolean): RawLine | undefined {

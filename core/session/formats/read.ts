@@ -1,4 +1,4 @@
-import type { RawLine, SessionBytes } from "../lines.ts";
+import type { LineLimits, RawLine, SessionBytes } from "../lines.ts";
 import type { Session } from "../types.ts";
 import { peekHead } from "./head.ts";
 import { looksBinary, notASession } from "./not-a-session.ts";
@@ -30,10 +30,14 @@ export function recogniseFormat(head: readonly RawLine[], file: string): Session
  * reads it whole, and the session names the agent that wrote it (pi's reader tells omp's files
  * from pi's only once it has seen every line). The chunks are read once, whatever happens.
  */
-export function readSession(input: string | SessionBytes, file: string): { session: Session; format: SessionFormat } {
+export function readSession(
+  input: string | SessionBytes,
+  file: string,
+  limits: LineLimits = {},
+): { session: Session; format: SessionFormat } {
   const peeked = peekHead(input);
   try {
-    const session = recogniseFormat(peeked.head, file).read(peeked.input, file);
+    const session = recogniseFormat(peeked.head, file).read(peeked.input, file, limits);
     return { session, format: formatNamed(session.format) };
   } finally {
     peeked.close();

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "../../llm/types.ts";
-import type { RawLine, SessionBytes } from "../lines.ts";
+import type { LineLimits, RawLine, SessionBytes } from "../lines.ts";
 import type { RestoredModel } from "../restored-model.ts";
 import type { Session } from "../types.ts";
 
@@ -208,7 +208,7 @@ export interface SessionFormat {
    * session's `format` names the agent that wrote it, which may be another format of the same
    * family (pi's reader tells omp's files from pi's only after reading them whole).
    */
-  read(input: string | SessionBytes, file: string): Session;
+  read(input: string | SessionBytes, file: string, limits?: LineLimits): Session;
   /** A new session holding the document, as the agent would resume it. */
   renderNewSession(input: NewSessionInput): NewSessionFile;
   /**

@@ -16,7 +16,7 @@
  */
 import { AgentError } from "../../../errors.ts";
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
-import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
+import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { LineProblem, Session } from "../../types.ts";
 import { addAssistantLine, type MessageIds } from "./assistant.ts";
 import { addAttachmentLine } from "./attachment.ts";
@@ -46,6 +46,7 @@ function notASession(file: string, why: string, line?: number): AgentError {
 }
 
 function parseLine(raw: RawLine): JsonObject | string {
+  if (raw.unusable) return raw.unusable;
   let value: unknown;
   try {
     value = JSON.parse(raw.text);
@@ -171,10 +172,10 @@ class TranscriptReader {
  * `NOT_A_SESSION` when no line of it is Claude Code's; tolerates and reports lines that are not
  * JSON anywhere else.
  */
-export function readClaudeCodeSession(input: string | SessionBytes, file = "session"): Session {
+export function readClaudeCodeSession(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
   const reader = new TranscriptReader();
   let last: RawLine | undefined;
-  for (const raw of splitLines(input)) {
+  for (const raw of splitLines(input, limits)) {
     last = raw;
     reader.read(raw);
   }

@@ -8,7 +8,7 @@
  */
 import { AgentError } from "../../../errors.ts";
 import { isObject, parseJsonOrUndefined, numberField, stringField, type JsonObject } from "../../../json.ts";
-import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
+import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { LineProblem, Session, SessionHeader } from "../../types.ts";
 import { EntryChain, type Origin } from "./chain.ts";
 import { addCompaction } from "./compaction.ts";
@@ -21,6 +21,7 @@ function notASession(file: string, why: string, line?: number): AgentError {
 
 /** A line as a record, or the reason it is unusable. */
 function parseRecord(raw: RawLine): JsonObject | string {
+  if (raw.unusable) return raw.unusable;
   const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";
@@ -57,8 +58,8 @@ function readHeader(raw: RawLine, file: string): SessionHeader {
  * Reads a whole rollout, as text or bytes (see `splitLines`). Throws `NOT_A_SESSION` when the
  * first line is not a `session_meta` with an id; any other unusable line is skipped and named.
  */
-export function readCodexRollout(input: string | SessionBytes, file = "session"): Session {
-  const lines = splitLines(input, { passOver: nothingToRead });
+export function readCodexRollout(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
+  const lines = splitLines(input, { ...limits, passOver: nothingToRead });
   try {
     const first = lines.next();
     if (first.done) throw notASession(file, "the file is empty");

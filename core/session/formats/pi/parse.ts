@@ -1,5 +1,5 @@
 import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
-import { splitLines, type RawLine, type SessionBytes } from "../../lines.ts";
+import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
 import { looksBinary, notASession } from "../not-a-session.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
 import type { AgentName } from "../types.ts";
@@ -36,8 +36,8 @@ const KNOWN_ENTRY_TYPES = new Set([
  * Throws `NOT_A_SESSION` when the file cannot be a session; tolerates and reports malformed
  * lines elsewhere, so a file torn by a crash mid-write still loads.
  */
-export function parseSession(input: string | SessionBytes, file = "session"): Session {
-  const lines = splitLines(input);
+export function parseSession(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
+  const lines = splitLines(input, limits);
   try {
     return parseLines(lines, file);
   } finally {
@@ -144,6 +144,7 @@ function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): Sessio
 
 /** A record that looks like an entry, or the reason it does not. */
 function parseRecord(raw: RawLine): ParsedRecord | string {
+  if (raw.unusable) return raw.unusable;
   const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
   if (!isObject(value)) return "not a JSON object";

@@ -123,6 +123,8 @@ export function upgradeToVersion3(
   let next = 0;
   let headerSeen = false;
   for (const raw of lines) {
+    // A line not kept whole cannot be written back as it was.
+    if (raw.unusable) return { mismatchedLine: raw.line };
     // Blank lines are no entry (the parser skips them) and stay as they are.
     if (raw.text.trim() === "") {
       write(asWritten(raw, raw.text));
