@@ -6,6 +6,7 @@ import {
   agentEngine,
   agentEnvironment,
   describeAgentFailure,
+  MESSAGE_LIMIT,
   describeAgentTimeout,
   renderAgentPrompt,
   runHandoff,
@@ -21,6 +22,7 @@ import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { shortForPeople } from "./printed.ts";
 import { isInteractive } from "./report.ts";
 
 /**
@@ -70,7 +72,10 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       const outcome = engine.read(run);
       if ("failure" in outcome) {
         removeSavedRequests(outcome.remove ?? [], logger);
-        throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          describeAgentFailure(engine, outcome.failure, shortForPeople(outcome.message, MESSAGE_LIMIT)),
+        );
       }
       reported.runs++;
       if (outcome.answer.usage) reported.withUsage++;

@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { analyzeBranch, describeFormatNames, readSession } from "../core/index.ts";
+import { analyzeBranch, describeFormatNames, readSession, TITLE_MAX } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
@@ -9,7 +9,9 @@ import { currentFolder, formatsFor } from "./find-session.ts";
 import type { CommandHelp } from "./help.ts";
 import { estimateTokensOfBytes, renderTable, renderTabs, type ListedSession } from "./ls-render.ts";
 import { createLogger, EXIT } from "./report.ts";
+import { clearedForStdout } from "./printed.ts";
 import { parseAgent } from "./settings.ts";
+import { cutLine } from "./shorten.ts";
 import { printJson, printText } from "./stdout.ts";
 
 const LS_ARGS = {
@@ -68,6 +70,11 @@ function countMessages(found: FoundSession, logger: ConsolaInstance): number | n
   }
 }
 
+/** A title as every form of `ls` shows it: cut to one line's worth, after the key is withheld from the whole of it. */
+function shownTitle(title: string | undefined): string | null {
+  return title === undefined ? null : cutLine(clearedForStdout(title), TITLE_MAX);
+}
+
 function listed(found: FoundSession): ListedSession {
   const { glance } = found;
   return {
@@ -78,7 +85,7 @@ function listed(found: FoundSession): ListedSession {
     updated: new Date(found.mtimeMs).toISOString(),
     bytes: found.bytes,
     estimatedTokens: found.textBytes === undefined ? null : estimateTokensOfBytes(found.textBytes),
-    title: glance.title ?? glance.firstRequest ?? null,
+    title: shownTitle(glance.title ?? glance.firstRequest),
   };
 }
 

@@ -1,5 +1,6 @@
 import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames, findFormat, type AgentName } from "../core/index.ts";
 import { suggest } from "./args.ts";
+import { shortForPeople } from "./printed.ts";
 import { describeUrl } from "./secrets.ts";
 
 /**
@@ -65,7 +66,7 @@ export function looksSecret(text: string): boolean {
 /** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
 function shown(value: unknown): string {
   if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === "string") return JSON.stringify(shortForPeople(value, 61));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "an array";
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return "a table";
