@@ -24,6 +24,7 @@ import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { shortForPeople } from "./printed.ts";
 import { isInteractive } from "./report.ts";
+import { asField } from "./terminal.ts";
 
 /**
  * The model port for an agent engine: each request the pipeline makes (the handoff request, a
@@ -108,7 +109,7 @@ function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance):
     try {
       if (!lstatSync(path).isFile()) continue;
       unlinkSync(path);
-      logger.debug(`removed ${path}, the copy of the refused request the agent saved`);
+      logger.debug(`removed ${asField(path)}, the copy of the refused request the agent saved`);
     } catch {
       // Gone already, or not ours to remove.
     }

@@ -6,7 +6,7 @@ import { sep } from "node:path";
 import type { LsSessionJson } from "../core/index.ts";
 import { clearedForStdout } from "./printed.ts";
 import { fitEnd, fitMiddle } from "./shorten.ts";
-import { stripControls } from "./terminal.ts";
+import { asField, stripControls } from "./terminal.ts";
 
 /** One session as `agent ls --json` prints it: the contract lives in core (core/contracts.ts). */
 export type ListedSession = LsSessionJson;
@@ -122,7 +122,7 @@ const MIN_TITLE = 16;
  * loses the size and token columns first.
  */
 export function renderTable(rows: readonly ListedSession[], options: TableOptions): string {
-  const ids = shortIds(rows.map((r) => clearedForStdout(r.id)));
+  const ids = shortIds(rows.map((r) => clearedForStdout(asField(r.id))));
   let table = columnsOf(rows, ids, options, false);
   const widthsOf = (t: typeof table) => t.heads.map((head, c) => Math.max(head.length, ...t.cells.map((row) => (row[c] ?? "").length)));
   const leadOf = (t: typeof table) => widthsOf(t).reduce((sum, w) => sum + w + 2, 0);
@@ -139,7 +139,7 @@ export function renderTable(rows: readonly ListedSession[], options: TableOption
     out.push(`${line(cells[i] ?? [])}  ${title}`.trimEnd());
     const where = tildePath(row.path, options.home);
     const place = options.all && row.cwd !== null ? `${tildePath(row.cwd, options.home)}  ${where}` : where;
-    out.push(`  ${fitMiddle(clearedForStdout(place), options.width - 2)}`);
+    out.push(`  ${fitMiddle(clearedForStdout(asField(place)), options.width - 2)}`);
   }
   return `${out.join("\n")}\n`;
 }

@@ -13,6 +13,7 @@ import { clearedForStdout } from "./printed.ts";
 import { parseAgent } from "./settings.ts";
 import { cutLine } from "./shorten.ts";
 import { printJson, printText } from "./stdout.ts";
+import { asField } from "./terminal.ts";
 
 const LS_ARGS = {
   all: { type: "boolean", alias: "a", description: "Sessions of every folder, not only the ones that worked in the current folder" },
@@ -65,7 +66,7 @@ function countMessages(found: FoundSession, logger: ConsolaInstance): number | n
     const { session } = readSession(readSessionFile(found.path).chunks, found.path);
     return analyzeBranch(session).branchMessages;
   } catch (error) {
-    logger.debug(`${found.path}: could not be read whole (${error instanceof Error ? error.message : String(error)})`);
+    logger.debug(`${asField(found.path)}: could not be read whole (${error instanceof Error ? error.message : String(error)})`);
     return null;
   }
 }

@@ -14,6 +14,7 @@ import {
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { readRegularFile, readSessionFile, type SessionFile } from "./files.ts";
+import { asField } from "./terminal.ts";
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
 export function blobResolver(blobDir: string): ResolveBlob {
@@ -68,6 +69,6 @@ export function loadSession(path: string, options: { leafId?: string; strict?: b
   );
   const notice = newerVersionNotice(session, format);
   const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
-  for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
+  for (const warning of warnings) options.logger.warn(`${asField(path)}: ${warning}`);
   return { file, session, format, analysis, warnings };
 }
