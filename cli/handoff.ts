@@ -136,7 +136,7 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
   if (out === OUT_TO_STDOUT) return { stdout: true };
   if (out !== undefined) {
     const path = resolve(out);
-    checkNewFilePath(path);
+    checkNewFilePath(path, out);
     return { path };
   }
   const destination = {
