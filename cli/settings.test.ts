@@ -117,7 +117,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a base URL without a scheme",
       { "base-url": "localhost:11434/v1" },
-      `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL`,
+      `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL (did you mean "http://localhost:11434/v1"?)`,
     ],
     [
       "a base URL that is no URL (not echoed: a pasted key?)",
@@ -127,7 +127,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a base URL with credentials (shown without them)",
       { "base-url": "ftp://me:pw@h/v1?key=k" },
-      `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL`,
+      `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL (it starts with "ftp:")`,
     ],
     [
       "an unknown engine",
