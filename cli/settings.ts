@@ -1,5 +1,6 @@
 import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames, findFormat, type AgentName } from "../core/index.ts";
 import { suggest } from "./args.ts";
+import { matchChoice } from "./choice.ts";
 import { shortForPeople } from "./printed.ts";
 
 /**
@@ -129,12 +130,16 @@ function parseUrl(value: unknown, label: string): string {
   return url;
 }
 
+/** The engines that are no agent. */
+const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
+
 /** The engines `--engine` names, in the order help lists them. */
 export const ENGINE_CHOICES = "auto, llm, offline, claude-code (or claude), codex, pi or omp";
 
 /** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
 export function parseEngine(value: unknown, label: string): EngineChoice {
-  if (value === "auto" || value === "llm" || value === "offline") return value;
+  const word = matchChoice(value, ENGINE_WORDS);
+  if (word !== undefined) return word;
   const agent = typeof value === "string" ? findFormat(value) : undefined;
   if (agent) return agent.name;
   throw new AgentError("USAGE", `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);
