@@ -53,6 +53,31 @@ export function keyLines(text: string, keys: readonly string[]): Record<string, 
   return found;
 }
 
+/**
+ * The file's text; TOML is UTF-8, and a file that is not is refused on the line of its first
+ * bad byte (a lenient decode would turn it into U+FFFD and send that as a model id).
+ */
+function decodeUtf8(bytes: Uint8Array, path: string): string {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return strict.decode(bytes);
+  } catch {
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i < bytes.length && bytes[i] !== 0x0a) continue;
+      try {
+        strict.decode(bytes.subarray(start, i));
+      } catch {
+        break;
+      }
+      line++;
+      start = i + 1;
+    }
+    throw new AgentError("USAGE", `${path}:${line}: not valid TOML: not UTF-8`, { file: path, line });
+  }
+}
+
 function parseToml(text: string): unknown {
   return Bun.TOML.parse(text);
 }
@@ -67,7 +92,7 @@ export function loadConfigFile(path: string): ConfigFile | undefined {
   // config. A pipe or a device there would block the run or feed it forever: only a file is read.
   const bytes = readRegularFile(path, cannotRead, "undefined");
   if (bytes === undefined) return undefined;
-  const text = bytes.toString("utf8");
+  const text = decodeUtf8(bytes, path);
   let data: unknown;
   try {
     data = parseToml(text);
