@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { analyzeBranch, describeFormatNames, readSession, TITLE_MAX } from "../core/index.ts";
+import { analyzeBranch, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
@@ -38,7 +38,7 @@ export const LS_HELP: CommandHelp = {
   name: "ls",
   summary: "List the sessions that worked in the current folder, newest first",
   description:
-    "List the sessions of pi, omp, Claude Code and Codex that worked in the current folder (the working directory each session recorded), newest first. " +
+    `List the sessions of ${describeFormats()} that worked in the current folder (the working directory each session recorded), newest first. ` +
     "Fast: only the first and last lines of each file are read. On a terminal, a table that fits its width; in a pipe, one tab-separated line per session (updated, agent, id, bytes, estimated tokens, title, cwd, path).",
   args: LS_ARGS,
   sections: [

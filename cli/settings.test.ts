@@ -132,7 +132,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "an unknown engine",
       { engine: "gpt" },
-      `${PATH}:2: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"`,
+      `${PATH}:2: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt"`,
     ],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
@@ -159,7 +159,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a token as an engine",
       { engine: "sk_live_0123456789abcdefghijklmn" },
-      `${PATH}: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not a value that looks like a secret (not shown)`,
+      `${PATH}: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not a value that looks like a secret (not shown)`,
     ],
     [
       "a token as a key",

@@ -134,7 +134,7 @@ function parseUrl(value: unknown, label: string): string {
 const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
 
 /** The engines `--engine` names, in the order help lists them. */
-export const ENGINE_CHOICES = "auto, llm, offline, claude-code (or claude), codex, pi or omp";
+export const ENGINE_CHOICES = `auto, llm, offline, ${describeFormatNames()}`;
 
 /** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
 export function parseEngine(value: unknown, label: string): EngineChoice {

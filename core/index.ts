@@ -3,7 +3,15 @@ export { AgentError, errorMessage, isAgentError, type ErrorCode } from "./errors
 export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
 export { readSession } from "./session/formats/read.ts";
-export { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat, formatNamed } from "./session/formats/table.ts";
+export {
+  describeFormatNames,
+  describeFormats,
+  describeFormatsWhere,
+  detectFormat,
+  FORMATS,
+  findFormat,
+  formatNamed,
+} from "./session/formats/table.ts";
 export { newerVersionNotice } from "./session/formats/version.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type {
