@@ -48,7 +48,13 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
     );
     expect(out).toContain("## Session Facts");
     expect(out).toContain("Quote the fields clickall good");
-    expect(out).not.toContain("pwned");
+    // The command to paste names the real folder, its controls written as $'…' escapes (text, not
+    // acted on); everywhere else an escape sequence goes whole, nothing of its body left as text.
+    const lines = out.split("\n");
+    const resume = lines.find((line) => line.startsWith("Continue with: ")) ?? "";
+    const others = lines.filter((line) => line !== resume);
+    expect(resume).toStartWith("Continue with: cd $'/home/me/app\\x1b]0;pwned\\x07");
+    expect(others.join("\n")).not.toContain("pwned");
     expect(out).not.toMatch(RAW_CONTROL);
     // The file keeps what the session said.
     expect(JSON.parse(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8").split("\n")[1] ?? "").content).toContain(
