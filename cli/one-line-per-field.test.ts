@@ -61,6 +61,20 @@ describe("inspect's summary: one line per field, whatever the session says", () 
   });
 });
 
+describe("a warning quoting the session stays on its line", () => {
+  test.each(BREAKS)("%s in an unknown entry type", async (_name, brk) => {
+    const src = join(sandbox.dir, "types.jsonl");
+    const odd = { type: `weird${brk}${FORGED}`, id: "zz1", parentId: null, timestamp: "2026-11-29T09:03:00.000Z" };
+    writeFileSync(src, `${chain([user(1, "hi")])}${JSON.stringify(odd)}\n`);
+    const run = await runAgent(["inspect", src], cleanEnv(sandbox.home));
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("warning: ");
+    expect(run.stderr).not.toMatch(RAW_CONTROL);
+  });
+});
+
 describe("a message on stderr: a path with a line break stays on its line", () => {
   test.each(BREAKS)("%s in the source's name and in -o", async (_name, brk) => {
     const src = join(sandbox.dir, `src${brk}${FORGED}.jsonl`);

@@ -69,6 +69,7 @@ export function loadSession(path: string, options: { leafId?: string; strict?: b
   );
   const notice = newerVersionNotice(session, format);
   const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
-  for (const warning of warnings) options.logger.warn(`${asField(path)}: ${warning}`);
+  // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
+  for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);
   return { file, session, format, analysis, warnings };
 }
