@@ -6,6 +6,7 @@ import {
   agentEngine,
   agentEnvironment,
   describeAgentFailure,
+  MESSAGE_LIMIT,
   describeAgentTimeout,
   renderAgentPrompt,
   runHandoff,
@@ -21,7 +22,9 @@ import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { shortForPeople } from "./printed.ts";
 import { isInteractive } from "./report.ts";
+import { asField } from "./terminal.ts";
 
 /**
  * The model port for an agent engine: each request the pipeline makes (the handoff request, a
@@ -70,7 +73,10 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       const outcome = engine.read(run);
       if ("failure" in outcome) {
         removeSavedRequests(outcome.remove ?? [], logger);
-        throw new AgentError("HANDOFF_FAILED", describeAgentFailure(engine, outcome.failure, outcome.message));
+        throw new AgentError(
+          "HANDOFF_FAILED",
+          describeAgentFailure(engine, outcome.failure, shortForPeople(outcome.message, MESSAGE_LIMIT)),
+        );
       }
       reported.runs++;
       if (outcome.answer.usage) reported.withUsage++;
@@ -103,7 +109,7 @@ function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance):
     try {
       if (!lstatSync(path).isFile()) continue;
       unlinkSync(path);
-      logger.debug(`removed ${path}, the copy of the refused request the agent saved`);
+      logger.debug(`removed ${asField(path)}, the copy of the refused request the agent saved`);
     } catch {
       // Gone already, or not ours to remove.
     }

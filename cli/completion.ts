@@ -5,6 +5,7 @@ import { completionSpec } from "./completion-spec.ts";
 import type { CommandHelp } from "./help.ts";
 import { EXIT } from "./report.ts";
 import { printOwnText } from "./stdout.ts";
+import { matchChoice } from "./choice.ts";
 
 const SCRIPTS = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
@@ -30,9 +31,7 @@ export const COMPLETION_HELP: CommandHelp = {
   ],
 };
 
-function isShell(name: string): name is keyof typeof SCRIPTS {
-  return name in SCRIPTS;
-}
+const SHELLS = ["bash", "zsh", "fish"] as const satisfies readonly (keyof typeof SCRIPTS)[];
 
 /** `agent completion <shell>`, for the commands `listCommands` gives (this one among them). */
 export function completionCommand(listCommands: () => readonly CommandHelp[]) {
@@ -40,8 +39,9 @@ export function completionCommand(listCommands: () => readonly CommandHelp[]) {
     meta: { name: COMPLETION_HELP.name, description: COMPLETION_HELP.summary },
     args: COMPLETION_ARGS,
     async run({ args }) {
-      const shell = args.shell;
-      if (!isShell(shell)) throw new AgentError("USAGE", `agent completion takes bash, zsh or fish, not "${shell}"`);
+      // Own words only: `in` would take `constructor` for a shell.
+      const shell = matchChoice(args.shell, SHELLS);
+      if (shell === undefined) throw new AgentError("USAGE", `agent completion takes bash, zsh or fish, not "${args.shell}"`);
       await printOwnText(SCRIPTS[shell](completionSpec(listCommands())));
       return EXIT.ok;
     },

@@ -10,7 +10,7 @@ const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Writes `text` as the config file under a config home of the test's own; returns its path and an env pointing at it. */
-function withConfig(text: string | undefined, extra: Record<string, string> = {}) {
+function withConfig(text: string | Buffer | undefined, extra: Record<string, string> = {}) {
   const xdg = join(sandbox.home, "xdg");
   const path = join(xdg, "agent", "config.toml");
   if (text !== undefined) {
@@ -182,6 +182,32 @@ describe("a config file agent handoff cannot use stops the run before anything i
       (p) => `${p}:2: api-key: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`,
     ],
   ];
+
+  /** TOML is UTF-8: bytes that are not, on the line they are on. */
+  const NOT_UTF8: [string, Buffer, number][] = [
+    ["two bytes no UTF-8 has, in a value", Buffer.from([...Buffer.from('model = "'), 0xff, 0xfe, ...Buffer.from('"\n')]), 1],
+    [
+      "a lone continuation byte on line 3",
+      Buffer.concat([Buffer.from('model = "m"\n\nengine = "off'), Buffer.from([0x80]), Buffer.from('line"\n')]),
+      3,
+    ],
+    ["a character cut short at the end", Buffer.concat([Buffer.from('model = "m"\nto = "pi"\n# caf'), Buffer.from([0xe2, 0x82])]), 3],
+    ["an overlong slash", Buffer.concat([Buffer.from('model = "a'), Buffer.from([0xc0, 0xaf]), Buffer.from('b"\n')]), 1],
+    ["an encoded surrogate", Buffer.concat([Buffer.from('\nmodel = "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"\n')]), 2],
+  ];
+
+  // Refused where every file read whole is checked (read-whole.ts), as a system prompt is.
+  test.each(NOT_UTF8)("not UTF-8, %s: exit 2, one line naming the file", async (_, bytes) => {
+    const { path, env } = withConfig(bytes);
+    for (const args of [["config"], ["handoff", EXAMPLE, "--no-record", "--dry-run"]]) {
+      const run = await runAgent(args, env);
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error: ${path}: cannot read the config file (it looks like binary data: it is not UTF-8 text)\n`,
+      });
+    }
+  });
 
   test.each(CASES)("%s: exit 2, one line naming the file and line, for handoff and config alike", async (_, text, message) => {
     const { path, env } = withConfig(text);

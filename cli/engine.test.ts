@@ -34,7 +34,7 @@ describe("choosing the engine", () => {
 
   test("an unknown engine is refused by name", () => {
     expect(() => resolveEngine("gpt", {})).toThrow(
-      '--engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"',
+      '--engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt"',
     );
   });
 

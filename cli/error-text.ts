@@ -1,4 +1,5 @@
 import { parseJsonOrUndefined } from "../core/index.ts";
+import { shortForPeople } from "./printed.ts";
 
 /** Longest error text from outside (an endpoint, a proxy, the network) that we print. */
 const MAX_CHARS = 300;
@@ -37,14 +38,13 @@ function summarizeHtml(html: string): string {
 /**
  * Error text from outside, as one short line: a proxy's HTML error page (a 502 from nginx or a
  * load balancer) becomes its title, markup is dropped, whitespace and line breaks collapse, and
- * the rest is cut at 300 characters. A leading HTTP status ("502 ") is kept as it was, and said
+ * the rest is cut at 300 characters, once what it holds of secrets is gone (`shortForPeople`). A leading HTTP status ("502 ") is kept as it was, and said
  * once: a text that starts with it already (nginx's "502 Bad Gateway") is not given it twice.
  */
 export function shapeErrorText(text: string): string {
   const [, status = "", body = text] = /^(\d{3} )([\s\S]*)$/.exec(text) ?? [];
   const looksLikeHtml = /<(!doctype\s+html|html|head|body|title|h1)\b/i.test(body);
-  const plain = (looksLikeHtml ? summarizeHtml(body) : body).replace(/\s+/g, " ").trim();
-  const short = plain.length > MAX_CHARS ? `${plain.slice(0, MAX_CHARS - 1)}…` : plain;
+  const short = shortForPeople(looksLikeHtml ? summarizeHtml(body) : body, MAX_CHARS);
   const saysStatus = status !== "" && (short === status.trim() || short.startsWith(status));
   return `${saysStatus ? "" : status}${short === "" ? "(no text)" : short}`;
 }

@@ -107,7 +107,7 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
     await expectFailure(
       "codex",
       { FAKE_AGENT_MODE: "refuse", FAKE_AGENT_MESSAGE: message },
-      `codex did not answer (exit 1: first line ${"y".repeat(289)}…)`,
+      `codex did not answer (exit 1: first line ${"y".repeat(280)}…)`,
     );
   });
 });

@@ -1,5 +1,5 @@
 import type { ArgsDef } from "citty";
-import { describeFormatNames, PROVIDER_IDS } from "../core/index.ts";
+import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../core/index.ts";
 import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
@@ -43,8 +43,7 @@ export const HANDOFF_ARGS = {
   out: {
     type: "string",
     alias: "o",
-    description:
-      "Where to write the new session (default: beside a pi or omp source handed to its own agent, else the agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)",
+    description: `Where to write the new session (default: beside a ${describeFormatsWhere((f) => !f.location.findsSessionsOnlyInItsFolder)} source handed to its own agent, else the agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)`,
     valueHint: "path",
   },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },
@@ -80,8 +79,7 @@ export const HANDOFF_ARGS = {
   },
   engine: {
     type: "string",
-    description:
-      "Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (claude-code or claude, codex, pi, omp; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)",
+    description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeFormatNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
     valueHint: "engine",
   },
   facts: {

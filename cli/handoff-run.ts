@@ -23,6 +23,7 @@ import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
 import { removeTempFiles, type Content } from "./temp-file.ts";
 import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
+import { asField } from "./terminal.ts";
 
 /** The clock and fresh ids. */
 export function realEffects(): Omit<HandoffDeps, "complete"> {
@@ -107,14 +108,18 @@ async function lockForRecording(file: SessionFile, logger: ConsolaInstance, canc
     if ("release" in lock) return lock;
     const lockPath = lockPathFor(file.realPath);
     if ("foreign" in lock) {
-      logger.warn(`${file.path}: not recorded in the source: ${lockPath} is ${lock.foreign}, not a lock this tool made; it was left alone`);
+      logger.warn(
+        `${asField(file.path)}: not recorded in the source: ${asField(lockPath)} is ${lock.foreign}, not a lock this tool made; it was left alone`,
+      );
       return undefined;
     }
     const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
-    logger.warn(`${file.path}: not recorded in the source: ${who} holds ${lockPath} (another handoff recording into it?)`);
+    logger.warn(
+      `${asField(file.path)}: not recorded in the source: ${who} holds ${asField(lockPath)} (another handoff recording into it?)`,
+    );
   } catch (error) {
     if (!isAgentError(error) || error.code !== "FILE") throw error;
-    logger.warn(`${file.path}: not recorded in the source: cannot lock it (${error.message})`);
+    logger.warn(`${asField(file.path)}: not recorded in the source: cannot lock it (${error.message})`);
   }
   return undefined;
 }
@@ -139,7 +144,7 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
   if (recording.mode === "rewrite" && file.links > 1) {
     // Renaming a new file over it would leave the other names pointing at the old version.
     logger.warn(
-      `${file.path}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`,
+      `${asField(file.path)}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`,
     );
     return false;
   }
@@ -148,11 +153,12 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
     if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
     else done = replaceIfUnchanged(file.realPath, rewrittenSource(recording, file), file);
   } catch (error) {
-    logger.warn(`${file.path}: not recorded in the source: ${errorMessage(error)}`);
+    logger.warn(`${asField(file.path)}: not recorded in the source: ${errorMessage(error)}`);
     return false;
   }
-  if (!done) logger.warn(`${file.path}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
-  else if (recording.mode === "rewrite") logger.info(`${file.path}: ${recording.notice}`);
+  if (!done)
+    logger.warn(`${asField(file.path)}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
+  else if (recording.mode === "rewrite") logger.info(`${asField(file.path)}: ${recording.notice}`);
   return done;
 }
 
@@ -195,7 +201,7 @@ export async function writeOutputs(
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
   await checkpoint();
   const recording = result.recording;
-  if (recording?.mode === "skip") logger.warn(`${file.path}: not recorded in the source: ${recording.reason}`);
+  if (recording?.mode === "skip") logger.warn(`${asField(file.path)}: not recorded in the source: ${recording.reason}`);
   const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
   try {
     await checkpoint();
@@ -206,7 +212,7 @@ export async function writeOutputs(
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
     if (recorded && !makeNewerThan(sessionFile, file.realPath))
       logger.warn(
-        `${sessionFile}: could not make it newer than ${file.path}; the agent's "continue the most recent session" may open the old one`,
+        `${sessionFile}: could not make it newer than ${asField(file.path)}; the agent's "continue the most recent session" may open the old one`,
       );
     return { sessionFile, recorded };
   } finally {

@@ -31,6 +31,7 @@ import { findSessionToHandOff } from "./find-session.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
+import { asField } from "./terminal.ts";
 
 export const handoffCommand = defineCommand({
   meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
@@ -58,8 +59,10 @@ export const handoffCommand = defineCommand({
     const stream = loaded.file.stream;
     if (options.record && !options.dryRun) {
       // One line, the first reason that applies: the format keeps no record of ours, or there is no file to write back to.
-      if (!loaded.format.record) logger.info(`${loaded.file.path}: a ${loaded.format.label} session: the source was left untouched`);
-      else if (stream) logger.warn(`${loaded.file.path}: not recorded in the source: ${stream}, not a file it could be written back to`);
+      if (!loaded.format.record)
+        logger.info(`${asField(loaded.file.path)}: a ${loaded.format.label} session: the source was left untouched`);
+      else if (stream)
+        logger.warn(`${asField(loaded.file.path)}: not recorded in the source: ${stream}, not a file it could be written back to`);
     }
     const place = options.dryRun ? undefined : newSessionPlace(options.out, loaded, target);
     // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.
@@ -117,7 +120,7 @@ export const handoffCommand = defineCommand({
     } else {
       await printText(`${result.document}\n`, { written });
     }
-    logger.success(`New session started with handoff context: ${sessionFile ?? "written to stdout"}`);
+    logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
     if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
     if (options.exec && resume) return await continueInAgent(resume, logger);
     return EXIT.ok;
@@ -133,7 +136,7 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
   if (out === OUT_TO_STDOUT) return { stdout: true };
   if (out !== undefined) {
     const path = resolve(out);
-    checkNewFilePath(path);
+    checkNewFilePath(path, out);
     return { path };
   }
   const destination = {

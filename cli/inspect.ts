@@ -4,6 +4,7 @@ import { buildInspectReport, describeFormats, renderInspectReport } from "../cor
 import { checkpoint } from "./cancel.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
+import { fieldForStdout } from "./printed.ts";
 import { printJson, printText } from "./stdout.ts";
 import { LOGGING_ARGS } from "./logging-args.ts";
 
@@ -35,7 +36,7 @@ export const inspectCommand = defineCommand({
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
     await checkpoint();
-    await (args.json ? printJson(report) : printText(`${renderInspectReport(report, loaded.session.version)}\n`));
+    await (args.json ? printJson(report) : printText(`${renderInspectReport(report, loaded.session.version, fieldForStdout)}\n`));
     return EXIT.ok;
   },
 });

@@ -1,16 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  displayWidth,
-  fitEnd,
-  fitMiddle,
-  formatBytes,
-  formatTokens,
-  renderTable,
-  renderTabs,
-  shortIds,
-  tildePath,
-  type ListedSession,
-} from "./ls-render.ts";
+import { displayWidth, fitEnd, fitMiddle, markCleared } from "./shorten.ts";
+import { formatBytes, formatTokens, renderTable, renderTabs, shortIds, tildePath, type ListedSession } from "./ls-render.ts";
 
 const HOME = "/home/me";
 
@@ -116,8 +106,8 @@ describe("agent ls on a terminal: a table that fits", () => {
 
   test("cutting: wide characters count twice, the end gets an ellipsis, a path is cut in its middle", () => {
     expect(displayWidth("日本")).toBe(4);
-    expect(fitEnd("日本語です", 6)).toBe("日本…");
-    expect(fitMiddle("/a/very/long/path/file.jsonl", 15)).toBe("/a/very…e.jsonl");
+    expect(fitEnd(markCleared("日本語です"), 6)).toBe("日本…");
+    expect(fitMiddle(markCleared("/a/very/long/path/file.jsonl"), 15)).toBe("/a/very…e.jsonl");
   });
 });
 

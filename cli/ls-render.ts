@@ -4,7 +4,9 @@
  */
 import { sep } from "node:path";
 import type { LsSessionJson } from "../core/index.ts";
-import { stripControls } from "./terminal.ts";
+import { clearedForStdout } from "./printed.ts";
+import { fitEnd, fitMiddle } from "./shorten.ts";
+import { asField, stripControls } from "./terminal.ts";
 
 /** One session as `agent ls --json` prints it: the contract lives in core (core/contracts.ts). */
 export type ListedSession = LsSessionJson;
@@ -55,51 +57,6 @@ export function formatTokens(tokens: number): string {
   if (tokens < 1000) return String(tokens);
   if (tokens < 1_000_000) return `${tokens < 10_000 ? (tokens / 1000).toFixed(1).replace(/\.0$/, "") : Math.round(tokens / 1000)}k`;
   return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
-}
-
-/** Columns a character takes on a terminal: East Asian wide characters and emoji two, combining marks none. */
-function charWidth(code: number): number {
-  if ((code >= 0x300 && code <= 0x36f) || (code >= 0x200b && code <= 0x200f) || code === 0xfe0f) return 0;
-  const wide =
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd);
-  return wide ? 2 : 1;
-}
-
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) width += charWidth(char.codePointAt(0) ?? 0);
-  return width;
-}
-
-/** `text` cut to `width` columns, an ellipsis marking the cut. */
-export function fitEnd(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let out = "";
-  let used = 0;
-  for (const char of text) {
-    const w = charWidth(char.codePointAt(0) ?? 0);
-    if (used + w > width - 1) break;
-    out += char;
-    used += w;
-  }
-  return `${out}…`;
-}
-
-/** A path cut in its middle to `width` columns, so both its start and its file name show. */
-export function fitMiddle(text: string, width: number): string {
-  if (displayWidth(text) <= width || width < 5) return text;
-  const chars = [...text];
-  const keepEnd = Math.ceil((width - 1) / 2);
-  const keepStart = width - 1 - keepEnd;
-  return `${chars.slice(0, keepStart).join("")}…${chars.slice(chars.length - keepEnd).join("")}`;
 }
 
 /** For each id, its shortest start (at least 8 characters) that no other listed id shares. */
@@ -165,7 +122,7 @@ const MIN_TITLE = 16;
  * loses the size and token columns first.
  */
 export function renderTable(rows: readonly ListedSession[], options: TableOptions): string {
-  const ids = shortIds(rows.map((r) => r.id));
+  const ids = shortIds(rows.map((r) => clearedForStdout(asField(r.id))));
   let table = columnsOf(rows, ids, options, false);
   const widthsOf = (t: typeof table) => t.heads.map((head, c) => Math.max(head.length, ...t.cells.map((row) => (row[c] ?? "").length)));
   const leadOf = (t: typeof table) => widthsOf(t).reduce((sum, w) => sum + w + 2, 0);
@@ -178,11 +135,11 @@ export function renderTable(rows: readonly ListedSession[], options: TableOption
   const titleWidth = options.width - leadOf(table) >= 5 ? options.width - leadOf(table) : 0;
   const out = [titleWidth > 0 ? `${line(heads)}  TITLE` : line(heads).trimEnd()];
   for (const [i, row] of rows.entries()) {
-    const title = titleWidth > 0 ? fitEnd(row.title ?? "", titleWidth) : "";
+    const title = titleWidth > 0 ? fitEnd(clearedForStdout(row.title ?? ""), titleWidth) : "";
     out.push(`${line(cells[i] ?? [])}  ${title}`.trimEnd());
     const where = tildePath(row.path, options.home);
     const place = options.all && row.cwd !== null ? `${tildePath(row.cwd, options.home)}  ${where}` : where;
-    out.push(`  ${fitMiddle(place, options.width - 2)}`);
+    out.push(`  ${fitMiddle(clearedForStdout(asField(place)), options.width - 2)}`);
   }
   return `${out.join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { analyzeBranch, describeFormatNames, readSession } from "../core/index.ts";
+import { analyzeBranch, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
@@ -9,8 +9,11 @@ import { currentFolder, formatsFor } from "./find-session.ts";
 import type { CommandHelp } from "./help.ts";
 import { estimateTokensOfBytes, renderTable, renderTabs, type ListedSession } from "./ls-render.ts";
 import { createLogger, EXIT } from "./report.ts";
+import { clearedForStdout } from "./printed.ts";
 import { parseAgent } from "./settings.ts";
+import { cutLine } from "./shorten.ts";
 import { printJson, printText } from "./stdout.ts";
+import { asField } from "./terminal.ts";
 
 const LS_ARGS = {
   all: { type: "boolean", alias: "a", description: "Sessions of every folder, not only the ones that worked in the current folder" },
@@ -35,7 +38,7 @@ export const LS_HELP: CommandHelp = {
   name: "ls",
   summary: "List the sessions that worked in the current folder, newest first",
   description:
-    "List the sessions of pi, omp, Claude Code and Codex that worked in the current folder (the working directory each session recorded), newest first. " +
+    `List the sessions of ${describeFormats()} that worked in the current folder (the working directory each session recorded), newest first. ` +
     "Fast: only the first and last lines of each file are read. On a terminal, a table that fits its width; in a pipe, one tab-separated line per session (updated, agent, id, bytes, estimated tokens, title, cwd, path).",
   args: LS_ARGS,
   sections: [
@@ -63,9 +66,14 @@ function countMessages(found: FoundSession, logger: ConsolaInstance): number | n
     const { session } = readSession(readSessionFile(found.path).chunks, found.path);
     return analyzeBranch(session).branchMessages;
   } catch (error) {
-    logger.debug(`${found.path}: could not be read whole (${error instanceof Error ? error.message : String(error)})`);
+    logger.debug(`${asField(found.path)}: could not be read whole (${error instanceof Error ? error.message : String(error)})`);
     return null;
   }
+}
+
+/** A title as every form of `ls` shows it: cut to one line's worth, after the key is withheld from the whole of it. */
+function shownTitle(title: string | undefined): string | null {
+  return title === undefined ? null : cutLine(clearedForStdout(title), TITLE_MAX);
 }
 
 function listed(found: FoundSession): ListedSession {
@@ -78,7 +86,7 @@ function listed(found: FoundSession): ListedSession {
     updated: new Date(found.mtimeMs).toISOString(),
     bytes: found.bytes,
     estimatedTokens: found.textBytes === undefined ? null : estimateTokensOfBytes(found.textBytes),
-    title: glance.title ?? glance.firstRequest ?? null,
+    title: shownTitle(glance.title ?? glance.firstRequest),
   };
 }
 

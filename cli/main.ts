@@ -1,6 +1,6 @@
 import { runCommand, type CommandDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError } from "../core/index.ts";
+import { AgentError, describeFormats } from "../core/index.ts";
 import { findFlagProblem, suggest } from "./args.ts";
 import { CONFIG_HELP, configCommand } from "./config.ts";
 import { handoffCommand } from "./handoff.ts";
@@ -31,7 +31,7 @@ const COMMANDS: Record<string, Command> = {
   completion: { run: completionCommand(() => Object.values(COMMANDS).map((command) => command.help)), help: COMPLETION_HELP },
 };
 
-const SUMMARY = `agent ${packageJson.version}: hand a pi or oh-my-pi coding-agent session off to a fresh one.`;
+const SUMMARY = `agent ${packageJson.version}: hand a coding-agent session (${describeFormats()}) off to a fresh one, in the same agent or another.`;
 
 function mainHelp(columns: number | undefined): string {
   return renderMainHelp(

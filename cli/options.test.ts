@@ -206,25 +206,59 @@ describe("resolveHandoffOptions: bad values", () => {
       "a flag with credentials, shown without them",
       { "base-url": "ftp://me:pw@example.com/v1?key=k" },
       {},
-      '--base-url "ftp://example.com/v1?key=***" is not an http:// or https:// URL',
+      '--base-url "ftp://example.com/v1?key=***" is not an http:// or https:// URL (it starts with "ftp:")',
     ],
     [
       "a flag without a scheme (parses with the scheme localhost:)",
       { "base-url": "localhost:11434/v1" },
       {},
-      '--base-url "localhost:11434/v1" is not an http:// or https:// URL',
+      '--base-url "localhost:11434/v1" is not an http:// or https:// URL (did you mean "http://localhost:11434/v1"?)',
     ],
     [
       "a flag with another scheme",
       { "base-url": "ftp://example.com/v1" },
       {},
-      '--base-url "ftp://example.com/v1" is not an http:// or https:// URL',
+      '--base-url "ftp://example.com/v1" is not an http:// or https:// URL (it starts with "ftp:")',
     ],
     [
       "the environment variable, named as such",
       {},
       { OPENAI_BASE_URL: "localhost:11434" },
-      'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL',
+      'OPENAI_BASE_URL "localhost:11434" is not an http:// or https:// URL (did you mean "http://localhost:11434"?)',
+    ],
+    // What is wrong, named, and the value quoted as typed (less its credentials).
+    [
+      "a port out of range",
+      { "base-url": "http://127.0.0.1:99999/v1" },
+      {},
+      '--base-url "http://127.0.0.1:99999/v1" has port 99999, out of range (0 to 65535)',
+    ],
+    [
+      "a port out of range, with credentials",
+      { "base-url": "https://me:pw@host:70000/v1?key=k" },
+      {},
+      '--base-url "https://host:70000/v1?key=***" has port 70000, out of range (0 to 65535)',
+    ],
+    [
+      "a port that is not a number",
+      { "base-url": "http://host:80a/v1" },
+      {},
+      '--base-url "http://host:80a/v1" has a port that is not a number: "80a"',
+    ],
+    ["an IPv6 host left open", { "base-url": "http://[::1" }, {}, '--base-url "http://[::1" has an IPv6 address with no closing ]'],
+    ["an empty host", { "base-url": "http://" }, {}, '--base-url "http://" has no host'],
+    ["an empty host before a port", { "base-url": "https://:8080/v1" }, {}, '--base-url "https://:8080/v1" has no host'],
+    [
+      "a host that does not parse",
+      { "base-url": "http://exa mple.com/v1" },
+      {},
+      '--base-url "http://exa mple.com/v1" has a host that does not parse',
+    ],
+    [
+      "a file URL",
+      { "base-url": "file:///etc/passwd" },
+      {},
+      '--base-url "file:///etc/passwd" is not an http:// or https:// URL (it starts with "file:")',
     ],
   ])("base URL: %s", (_, args, env, message) => {
     expect(usageError(args, env)).toBe(message);

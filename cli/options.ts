@@ -20,6 +20,7 @@ import {
 } from "./settings.ts";
 import { apiKeyFrom } from "./secrets.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
+import { matchChoice } from "./choice.ts";
 
 export { DEFAULT_MODEL } from "./settings.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -146,13 +147,15 @@ export function resolveModel(model: Resolved<string>, baseUrl: string | undefine
 /** `--provider` (or AGENT_PROVIDER): a profile id, or empty for "from the base URL". */
 function resolveProfile(flag: string | undefined, fromEnv: string | undefined, baseUrl: string | undefined): ProviderProfile {
   const value = flag ?? fromEnv;
-  if (value === undefined || value === "auto") return chooseProfile(baseUrl);
-  if (!isProviderId(value))
+  if (value === undefined) return chooseProfile(baseUrl);
+  const word = matchChoice(value, ["auto", ...PROVIDER_IDS]);
+  if (word === "auto") return chooseProfile(baseUrl);
+  if (word === undefined || !isProviderId(word))
     throw new AgentError(
       "USAGE",
       `${flag === undefined ? "AGENT_PROVIDER" : "--provider"} takes auto or one of ${PROVIDER_IDS.join(", ")}, not "${value}"`,
     );
-  return chooseProfile(baseUrl, value);
+  return chooseProfile(baseUrl, word);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createRedactor, createWithholder, type Withhold } from "../core/index.ts";
-import { stripControls } from "./terminal.ts";
+import { cutLine, markCleared, type Cleared } from "./shorten.ts";
+import { asField, stripControls } from "./terminal.ts";
 
 /**
  * The one boundary every character we print passes: stdout and stderr, every command, every
@@ -58,4 +59,30 @@ export function forJson(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   // fromEntries defines own properties: a `__proto__` key stays a key.
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, forJson(item)]));
+}
+
+/** `text` for stdout with nothing withheld left in the whole of it: the only text a display cut (shorten.ts) takes. */
+export function clearedForStdout(text: string): Cleared {
+  return markCleared(withhold(text));
+}
+
+/** `text` as a message for a person (`forPeople`), ready to be cut. */
+export function clearedForPeople(text: string): Cleared {
+  return markCleared(forPeople(text));
+}
+
+/** A quote in a message, on one line and at most `max` characters, cut only once nothing secret is left in it. */
+export function shortForPeople(text: string, max: number): string {
+  return cutLine(clearedForPeople(text), max);
+}
+
+/**
+ * A value from a session, an endpoint or a path as one field of a line-oriented summary on
+ * stdout: nothing withheld left in the whole value, then cut to `max` characters when given,
+ * then a line break shown as `\n` (so a session cannot print a line that looks like ours) and
+ * controls stripped, piped or not.
+ */
+export function fieldForStdout(text: string, max?: number): string {
+  const whole = clearedForStdout(text);
+  return asField(max === undefined ? whole : cutLine(whole, max));
 }

@@ -137,8 +137,14 @@ describe("the command that continues the new session", () => {
     ["it's", "'it'\\''s'"],
     ["$(rm -rf ~)", "'$(rm -rf ~)'"],
     ["", "''"],
+    // A control: one line still, the same word once bash reads it.
+    ["out\nNew session started", "$'out\\nNew session started'"],
+    ["a\r\tb", "$'a\\r\\tb'"],
+    ["a\tb", "'a\tb'"],
+    ["it's \\ \x1b]0;T\x07", "$'it\\'s \\\\ \\x1b]0;T\\x07'"],
   ])("shell quoting: %p is written %p", (word, quoted) => {
     expect(shellQuote(word)).toBe(quoted);
+    expect(Bun.spawnSync(["bash", "-c", `printf %s ${quoted}`]).stdout.toString()).toBe(word);
     expect(describeResume({ argv: ["pi", "--session", word], cwd: undefined }, "/")).toBe(`pi --session ${quoted}`);
   });
 });

@@ -44,9 +44,24 @@ export function resumeCommandFor(
   return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot });
 }
 
-/** `'it''s'` quoting for a POSIX shell, only where a word needs it. */
+/**
+ * `'it''s'` quoting for a POSIX shell, only where a word needs it. A word holding a line break
+ * or another control (not a tab) is written `$'…'` with escapes (`\\n`, `\\x1b`): still the same word pasted
+ * into bash, zsh or a POSIX 2024 sh, and the command stays on its one line, where no part of a
+ * path can start a line that looks like ours.
+ */
 export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  // A tab shows as a blank and quotes as itself: only what breaks or drives the line needs `$'…'`.
+  if (!/[\u0000-\u0008\u000a-\u001f\u007f]/.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  const escaped = word.replace(/[\u0000-\u001f\u007f'\\]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    if (c === "'" || c === "\\") return `\\${c}`;
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+  return `$'${escaped}'`;
 }
 
 /** The command as a person pastes it: with `cd <folder> &&` first when it runs elsewhere than `here`. */

@@ -79,7 +79,7 @@ describe("the key and the base URL's secrets in printed lines", () => {
       cleanEnv(sandbox.home, { OPENAI_API_KEY: KEY }),
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--base-url "ftp://host/?key=***" is not an http:// or https:// URL');
+    expect(run.stderr).toContain('--base-url "ftp://host/?key=***" is not an http:// or https:// URL (it starts with "ftp:")');
     for (const secret of [URL_PASSWORD, URL_QUERY]) expect(run.stderr).not.toContain(secret);
   });
 

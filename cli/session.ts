@@ -19,6 +19,7 @@ import { readRegularFile } from "./read-whole.ts";
 
 /** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+import { asField } from "./terminal.ts";
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
 export function blobResolver(blobDir: string): ResolveBlob {
@@ -76,6 +77,7 @@ export async function loadSession(
   );
   const notice = newerVersionNotice(session, format);
   const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
-  for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
+  // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
+  for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);
   return { file, session, format, analysis, warnings };
 }

@@ -117,7 +117,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a base URL without a scheme",
       { "base-url": "localhost:11434/v1" },
-      `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL`,
+      `${PATH}:2: base-url "localhost:11434/v1" is not an http:// or https:// URL (did you mean "http://localhost:11434/v1"?)`,
     ],
     [
       "a base URL that is no URL (not echoed: a pasted key?)",
@@ -127,12 +127,12 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a base URL with credentials (shown without them)",
       { "base-url": "ftp://me:pw@h/v1?key=k" },
-      `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL`,
+      `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL (it starts with "ftp:")`,
     ],
     [
       "an unknown engine",
       { engine: "gpt" },
-      `${PATH}:2: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not "gpt"`,
+      `${PATH}:2: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt"`,
     ],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
@@ -159,7 +159,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a token as an engine",
       { engine: "sk_live_0123456789abcdefghijklmn" },
-      `${PATH}: engine takes auto, llm, offline, claude-code (or claude), codex, pi or omp, not a value that looks like a secret (not shown)`,
+      `${PATH}: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not a value that looks like a secret (not shown)`,
     ],
     [
       "a token as a key",

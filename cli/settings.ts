@@ -1,6 +1,7 @@
 import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames, findFormat, type AgentName } from "../core/index.ts";
 import { suggest } from "./args.ts";
-import { describeUrl } from "./secrets.ts";
+import { matchChoice } from "./choice.ts";
+import { shortForPeople } from "./printed.ts";
 
 /**
  * The settings a user would otherwise repeat on every run, each from the first place that gives
@@ -65,7 +66,7 @@ export function looksSecret(text: string): boolean {
 /** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
 function shown(value: unknown): string {
   if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === "string") return JSON.stringify(shortForPeople(value, 61));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "an array";
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return "a table";
@@ -93,20 +94,52 @@ function parseText(value: unknown, label: string): string {
   return value;
 }
 
+/** A URL as typed, less its user name and password and with its query values masked (as describeUrl prints one): what a message may quote of it. */
+function maskedUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^/?#]*@/, "$1").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
+}
+
+/** What is wrong with a value that is not an http(s) URL we can use, as a person would put it. */
+function urlProblem(url: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
+  if (scheme === undefined || !["http", "https"].includes(scheme.toLowerCase())) {
+    // `localhost:11434/v1`: a host and port, the scheme left out.
+    if (/^[^:/]+:\d+(?:[/?#]|$)/.test(url))
+      return `is not an http:// or https:// URL (did you mean ${JSON.stringify(`http://${maskedUrl(url)}`)}?)`;
+    return `is not an http:// or https:// URL${scheme === undefined ? "" : ` (it starts with ${JSON.stringify(`${scheme}:`)})`}`;
+  }
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(url)?.[1];
+  if (authority === undefined) return "has no // and host after the scheme (as in http://localhost:11434/v1)";
+  const hostPort = authority.replace(/^.*@/, "");
+  if (hostPort === "" || hostPort.startsWith(":")) return "has no host";
+  if (hostPort.startsWith("[") && !hostPort.includes("]")) return "has an IPv6 address with no closing ]";
+  const port = /^(?:\[[^\]]*\]|[^:]*):(.*)$/.exec(hostPort)?.[1];
+  if (port !== undefined && port !== "" && !/^\d+$/.test(port)) return `has a port that is not a number: ${JSON.stringify(port)}`;
+  if (port !== undefined && /^\d+$/.test(port) && Number(port) > 65535) return `has port ${port}, out of range (0 to 65535)`;
+  return "has a host that does not parse";
+}
+
 function parseUrl(value: unknown, label: string): string {
   const url = parseText(value, label);
-  // Printed without credentials; a value that is no URL at all (a pasted key?) is not echoed.
-  if (!isHttpUrl(url))
-    throw new AgentError("USAGE", `${label}${URL.canParse(url) ? ` "${describeUrl(url)}"` : ""} is not an http:// or https:// URL`);
+  // Quoted as typed, less its credentials; a value that looks like a secret (a pasted key?) is not echoed.
+  if (!isHttpUrl(url)) {
+    // Echoed only when it is meant as a URL (`scheme:` first); anything else may be a pasted key.
+    const quoted = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) && !looksSecret(maskedUrl(url)) ? ` ${JSON.stringify(maskedUrl(url))}` : "";
+    throw new AgentError("USAGE", `${label}${quoted} ${urlProblem(url)}`);
+  }
   return url;
 }
 
+/** The engines that are no agent. */
+const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
+
 /** The engines `--engine` names, in the order help lists them. */
-export const ENGINE_CHOICES = "auto, llm, offline, claude-code (or claude), codex, pi or omp";
+export const ENGINE_CHOICES = `auto, llm, offline, ${describeFormatNames()}`;
 
 /** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
 export function parseEngine(value: unknown, label: string): EngineChoice {
-  if (value === "auto" || value === "llm" || value === "offline") return value;
+  const word = matchChoice(value, ENGINE_WORDS);
+  if (word !== undefined) return word;
   const agent = typeof value === "string" ? findFormat(value) : undefined;
   if (agent) return agent.name;
   throw new AgentError("USAGE", `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);

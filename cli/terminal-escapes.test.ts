@@ -32,7 +32,8 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
     const src = hostileSession();
     const out = await runOnTerminal(["inspect", src], cleanEnv(sandbox.home));
     // Escape sequences go whole: nothing of their bodies (`]0;pwned`) is left as text.
-    expect(out).toContain("cwd       /home/me/appclickall good");
+    // A carriage return in a field is shown as `\r`: it can neither rewrite the line nor start one.
+    expect(out).toContain("cwd       /home/me/appclick\\rall good");
     expect(out).not.toContain("pwned");
     expect(out).toContain("last ask");
     expect(out).toContain('unknown entry type "weird');
@@ -47,7 +48,13 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
     );
     expect(out).toContain("## Session Facts");
     expect(out).toContain("Quote the fields clickall good");
-    expect(out).not.toContain("pwned");
+    // The command to paste names the real folder, its controls written as $'…' escapes (text, not
+    // acted on); everywhere else an escape sequence goes whole, nothing of its body left as text.
+    const lines = out.split("\n");
+    const resume = lines.find((line) => line.startsWith("Continue with: ")) ?? "";
+    const others = lines.filter((line) => line !== resume);
+    expect(resume).toStartWith("Continue with: cd $'/home/me/app\\x1b]0;pwned\\x07");
+    expect(others.join("\n")).not.toContain("pwned");
     expect(out).not.toMatch(RAW_CONTROL);
     // The file keeps what the session said.
     expect(JSON.parse(readFileSync(join(sandbox.dir, "new.jsonl"), "utf8").split("\n")[1] ?? "").content).toContain(
@@ -57,10 +64,11 @@ describe("on a terminal, nothing from a session reaches the screen raw", () => {
 });
 
 describe("off a terminal, the product is unchanged and stderr is still clean", () => {
-  test("inspect: the summary keeps the bytes; the warning does not", async () => {
+  test("inspect: the summary, one field a line, is as on a terminal (a pipe's reader is often one); so is the warning", async () => {
     const run = await runAgent(["inspect", hostileSession()], cleanEnv(sandbox.home));
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`/home/me/app${ALL_ESCAPES}`);
+    expect(run.stdout).toContain("cwd       /home/me/appclick\\rall good");
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
     expect(run.stderr).toContain('unknown entry type "weird');
     expect(run.stderr).not.toMatch(RAW_CONTROL);
   });

@@ -1,7 +1,8 @@
 import { fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync, utimesSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { fileError } from "./fs-errors.ts";
+import { asField } from "./terminal.ts";
 import { discardTemp, NAME_MAX_BYTES, writeAll, writeTemp, type Content } from "./temp-file.ts";
 
 function syncDirectory(dir: string): void {
@@ -18,21 +19,28 @@ function syncDirectory(dir: string): void {
 }
 
 /**
- * Refuses an output path we must not write: an existing file (we never overwrite), a symlink
- * (even a dangling one), or a path whose folder does not exist. Checked before the model is
- * called, so a bad `--out` costs nothing.
+ * Refuses an output path we must not write: an existing file (we never overwrite), a folder
+ * (`-o` names the file, not where it goes), a symlink (even a dangling one), or a path whose
+ * folder does not exist. Checked before the model is called, so a bad `--out` costs nothing.
+ * `typed` is the path as the user gave it, for its trailing `/` in the message.
  */
-export function checkNewFilePath(path: string): void {
+export function checkNewFilePath(path: string, typed: string = path): void {
   let stats: ReturnType<typeof lstatSync> | undefined;
   try {
     stats = lstatSync(path);
   } catch {
     stats = undefined;
   }
+  const shown = asField(path);
   if (Buffer.byteLength(basename(path), "utf8") > NAME_MAX_BYTES)
-    throw new AgentError("FILE", `${path}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
-  if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${path}: is a symbolic link; refusing to write through it`, { file: path });
-  if (stats) throw new AgentError("FILE", `${path}: already exists; refusing to overwrite it`, { file: path });
+    throw new AgentError("FILE", `${shown}: the file name is longer than ${NAME_MAX_BYTES} bytes`, { file: path });
+  if (stats?.isSymbolicLink()) throw new AgentError("FILE", `${shown}: is a symbolic link; refusing to write through it`, { file: path });
+  if (stats?.isDirectory()) {
+    const slash = typed.endsWith(sep) && !path.endsWith(sep) ? sep : "";
+    const example = asField(join(path, "handoff.jsonl"));
+    throw new AgentError("FILE", `${shown}${slash}: is a folder; -o takes the new session's file name (e.g. ${example})`, { file: path });
+  }
+  if (stats) throw new AgentError("FILE", `${shown}: already exists; refusing to overwrite it`, { file: path });
   const dir = dirname(path);
   let isDir = false;
   try {
@@ -40,7 +48,7 @@ export function checkNewFilePath(path: string): void {
   } catch {
     isDir = false;
   }
-  if (!isDir) throw new AgentError("FILE", `${path}: folder ${dir} does not exist`, { file: path });
+  if (!isDir) throw new AgentError("FILE", `${shown}: folder ${asField(dir)} does not exist`, { file: path });
 }
 
 /**

@@ -3,7 +3,15 @@ export { AgentError, errorMessage, isAgentError, type ErrorCode } from "./errors
 export { parseSession } from "./session/formats/pi/parse.ts";
 export { splitLines, type RawLine } from "./session/lines.ts";
 export { readSession } from "./session/formats/read.ts";
-export { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat, formatNamed } from "./session/formats/table.ts";
+export {
+  describeFormatNames,
+  describeFormats,
+  describeFormatsWhere,
+  detectFormat,
+  FORMATS,
+  findFormat,
+  formatNamed,
+} from "./session/formats/table.ts";
 export { newerVersionNotice } from "./session/formats/version.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type {
@@ -22,7 +30,7 @@ export type {
 } from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
-export { buildInspectReport, renderInspectReport, type InspectReport } from "./session/report.ts";
+export { buildInspectReport, renderInspectReport, type InspectReport, type ShowField } from "./session/report.ts";
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
@@ -62,4 +70,6 @@ export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
 export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
+export { MESSAGE_LIMIT } from "./agent-run/output.ts";
 export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";
+export { TITLE_MAX } from "./session/formats/glance.ts";

@@ -5,13 +5,19 @@ import type { AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** What every engine's reader shares: JSON lines, short messages, the failure it reports. */
 
-/** The longest agent message we quote: enough for an error, never a whole answer. */
+/** The longest agent message we quote: enough for an error, never a whole answer. The CLI cuts to it when it prints (after what is secret in the whole message is gone). */
 export const MESSAGE_LIMIT = 300;
 
-/** One line, at most `MESSAGE_LIMIT` characters: an agent's message as we quote it. */
+/**
+ * An agent's message as we quote it: one line, whole. Never cut here: a cut made before the key
+ * and likely secrets are withheld would print their start. Only a message far past what is ever
+ * shown loses its end (an answer printed to stderr), where no shown character can be.
+ */
 export function shortMessage(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > MESSAGE_LIMIT ? `${line.slice(0, MESSAGE_LIMIT)}…` : line;
+  return text
+    .slice(0, 64 * MESSAGE_LIMIT)
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The JSON objects among the lines of `text`; a line that is not one is skipped. */
@@ -62,7 +68,7 @@ export function failureFrom(output: AgentRunOutput, message: string, loggedOut: 
 
 /** The start of output that is not what the mode prints, for the message about it. */
 export function unreadable(output: AgentRunOutput, expected: string): AgentOutcome {
-  const start = shortMessage(output.stdout).slice(0, 80);
+  const start = shortMessage(output.stdout.slice(0, 64 * MESSAGE_LIMIT));
   if (start === "") {
     const said = shortMessage(firstStderrLine(output));
     return {

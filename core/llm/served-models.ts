@@ -32,8 +32,10 @@ export function readModelList(body: unknown): string[] | undefined {
   return [...new Set(ids)];
 }
 
+/** A listed name in a message: one field on its line (a line break as `\\n`), and not longer than `NAME_CHARS`. */
 function shown(name: string): string {
-  return name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
+  const field = name.replace(/[\t\n\r]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"));
+  return field.length > NAME_CHARS ? `${field.slice(0, NAME_CHARS)}…` : field;
 }
 
 /** `a, b, c`, or the first `LISTED_MODELS` and `and N more`. */

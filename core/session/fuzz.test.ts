@@ -24,6 +24,9 @@ import {
   type Rng,
 } from "../../fixtures/mutate.ts";
 
+/** Fields as they are, cut as the CLI cuts (the CLI also withholds and escapes). */
+const showAsIs = (text: string, max?: number) => (max !== undefined && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /**
  * Mutation fuzzing of the session reader: thousands of broken variants of the fixture sessions
  * go through everything `agent inspect` and `agent handoff --dry-run` do in-process. Each must
@@ -93,7 +96,7 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
   try {
     const analysis = analyzeBranch(session);
     const report = buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis));
-    renderInspectReport(report, session.version);
+    renderInspectReport(report, session.version, showAsIs);
     JSON.stringify(report);
     const guard = createSecretsGuard({ context: analysis.context, redact });
     const request = buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" });

@@ -5,6 +5,9 @@ import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import { parseSession } from "./formats/pi/parse.ts";
 import { buildInspectReport, renderInspectReport } from "./report.ts";
 
+/** Fields as they are, cut as the CLI cuts (the CLI also withholds and escapes). */
+const showAsIs = (text: string, max?: number) => (max !== undefined && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 function reportOf(text: string, file = "s.jsonl") {
   const session = parseSession(text, file);
   const analysis = analyzeBranch(session);
@@ -25,14 +28,14 @@ describe("the inspect report", () => {
       branchMessages: 12,
       contextMessages: 8,
     });
-    expect(row(renderInspectReport(report, session.version), "title")).toBe("title     Fix the flaky upload test");
+    expect(row(renderInspectReport(report, session.version, showAsIs), "title")).toBe("title     Fix the flaky upload test");
   });
 
   test("a v1 file reports version null and says it was read as version 3", () => {
     const { session, analysis } = loadFixture("v1.jsonl");
     const report = buildInspectReport("v1.jsonl", session, analysis, []);
     expect(report.version).toBeNull();
-    expect(row(renderInspectReport(report, session.version), "format")).toBe("format    pi, version 1 (read as version 3)");
+    expect(row(renderInspectReport(report, session.version, showAsIs), "format")).toBe("format    pi, version 1 (read as version 3)");
   });
 
   const v3 = parseSession(chain([user(1, "hi")]));
@@ -50,27 +53,27 @@ describe("the inspect report", () => {
   ] as const)("the format row: $name", ({ session, row: expected, agentVersion }) => {
     const report = buildInspectReport("f.jsonl", session, analyzeBranch(session), []);
     expect(report.agentVersion).toBe(agentVersion);
-    expect(row(renderInspectReport(report, session.version), "format")).toBe(`format    ${expected}`);
+    expect(row(renderInspectReport(report, session.version, showAsIs), "format")).toBe(`format    ${expected}`);
   });
 
   test.each([
     { bad: 1, expected: "entries   1 (1 unusable line skipped)" },
     { bad: 2, expected: "entries   1 (2 unusable lines skipped)" },
   ])("$bad skipped lines are counted in the entries row", ({ bad, expected }) => {
-    const rendered = renderInspectReport(reportOf(chain([user(1, "hi")]) + "{\n".repeat(bad)), 3);
+    const rendered = renderInspectReport(reportOf(chain([user(1, "hi")]) + "{\n".repeat(bad)), 3, showAsIs);
     expect(row(rendered, "entries")).toBe(expected);
   });
 
   test("a header-only session has no leaf and no last ask", () => {
     const report = reportOf(jsonl([V3_HEADER]));
     expect(report).toMatchObject({ entries: 0, leafId: null, branchEntries: 0, contextMessages: 0, lastUserRequest: null });
-    const rendered = renderInspectReport(report, 3);
+    const rendered = renderInspectReport(report, 3, showAsIs);
     expect(row(rendered, "leaf")).toBe("leaf      (no entries)");
     expect(row(rendered, "last")).toBeUndefined();
   });
 
   test("a long last request is shown on one line, cut at 100 characters", () => {
-    const rendered = renderInspectReport(reportOf(chain([user(1, `fix\n\nthis ${"x".repeat(200)}`)])), 3);
+    const rendered = renderInspectReport(reportOf(chain([user(1, `fix\n\nthis ${"x".repeat(200)}`)])), 3, showAsIs);
     const ask = row(rendered, "last") ?? "";
     expect(ask).toStartWith("last ask  fix this xxx");
     expect(ask.length).toBe("last ask  ".length + 100);

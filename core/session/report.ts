@@ -63,33 +63,42 @@ export function buildInspectReport(file: string, session: Session, analysis: Bra
 }
 
 /**
+ * How the summary shows a value from the session (or its path): one field on one line whatever
+ * it holds, and nothing withheld left in it, cut to `max` characters when given. The CLI's, as
+ * only it knows what is withheld; a cut made here, before that, would print a key's start.
+ */
+export type ShowField = (text: string, max?: number) => string;
+
+/**
  * The short human summary `agent inspect` prints without `--json`. `readAs` is the layout
  * version the file was read as (`Session.version`), which the report itself does not hold.
+ * Every value that comes from the file goes through `show`.
  */
-export function renderInspectReport(report: InspectReport, readAs: number): string {
+export function renderInspectReport(report: InspectReport, readAs: number, show: ShowField): string {
   // The one definition of a failed run (runs.ts), shared with Session Facts and the offline document.
   const failed = report.commands.filter((c) => c.failed).length;
   const skipped = report.malformedLines.length;
   const rows: [string, string][] = [
-    ["file", report.file],
-    ["format", describeFormat(report, readAs)],
-    ["session", report.sessionId],
-    ["cwd", report.cwd ?? "(not recorded)"],
+    ["file", show(report.file)],
+    ["format", show(describeFormat(report, readAs))],
+    ["session", show(report.sessionId)],
+    ["cwd", report.cwd === null ? "(not recorded)" : show(report.cwd)],
   ];
-  if (report.title) rows.push(["title", report.title]);
+  if (report.title) rows.push(["title", show(report.title)]);
   rows.push(
     ["entries", `${report.entries}${skipped ? ` (${skipped} unusable line${skipped === 1 ? "" : "s"} skipped)` : ""}`],
-    ["leaf", report.leafId ?? "(no entries)"],
+    ["leaf", report.leafId === null ? "(no entries)" : show(report.leafId)],
     ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
     ["context", `${report.contextMessages} messages, ~${formatCount(report.estimatedTokens)} tokens`],
-    ["models", report.models.join(", ") || "(none recorded)"],
+    ["models", report.models.map((model) => show(model)).join(", ") || "(none recorded)"],
     [
       "files",
       `${report.filesRead.length} read, ${report.filesModified.length} modified${report.filesDeleted.length > 0 ? `, ${report.filesDeleted.length} deleted` : ""}`,
     ],
     ["commands", `${report.commands.length} run${failed ? `, ${failed} failed` : ""}`],
   );
-  if (report.lastUserRequest) rows.push(["last ask", oneLine(report.lastUserRequest, 100)]);
+  // The user's words on one line: their line breaks are spacing, not data.
+  if (report.lastUserRequest) rows.push(["last ask", show(report.lastUserRequest.replace(/\s+/g, " ").trim(), 100)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }
@@ -105,9 +114,4 @@ function describeFormat(report: InspectReport, readAs: number): string {
     return `${report.format}, version ${version}${version === 3 ? "" : " (read as version 3)"}`;
   }
   return report.agentVersion === null ? report.format : `${report.format}, agent version ${report.agentVersion}`;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

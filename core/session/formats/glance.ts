@@ -19,20 +19,18 @@ export function objectsOf(lines: readonly string[]): JsonObject[] {
   return out;
 }
 
-/** Text on one line: runs of whitespace (newlines, tabs) as one space, cut to `TITLE_MAX` with an ellipsis. */
+/**
+ * Text on one line: runs of whitespace (newlines, tabs) as one space. Not cut to `TITLE_MAX`
+ * here: the CLI cuts it when it prints, once the key is withheld from the whole of it (a cut
+ * made first would print the key's start). Only a text far longer than any title (a pasted log
+ * of megabytes) loses its end, where nothing shown can be.
+ */
 export function oneLine(text: string): string | undefined {
-  // A first request can be a pasted log of megabytes: only its start can show.
   const flat = text
     .slice(0, 50 * TITLE_MAX)
     .replace(/\s+/g, " ")
     .trim();
-  if (flat === "") return undefined;
-  if (flat.length <= TITLE_MAX) return flat;
-  let end = TITLE_MAX - 1;
-  // Never half of a character written as two UTF-16 units (an emoji).
-  const last = flat.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${flat.slice(0, end).trimEnd()}…`;
+  return flat === "" ? undefined : flat;
 }
 
 /**

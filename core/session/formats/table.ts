@@ -38,6 +38,11 @@ export function describeFormats(): string {
   return either(FORMATS.map((f) => f.label));
 }
 
+/** The formats `keep` takes, as people call them: `pi or omp`. For help text that says which agents a rule applies to. */
+export function describeFormatsWhere(keep: (format: SessionFormat) => boolean): string {
+  return either(FORMATS.filter(keep).map((f) => f.label));
+}
+
 /** What a flag naming an agent takes, in words: `pi, omp, claude-code (or claude) or codex`. */
 export function describeFormatNames(): string {
   return either(FORMATS.map((f) => (f.aliases.length > 0 ? `${f.name} (or ${f.aliases.join(", ")})` : f.name)));

@@ -21,6 +21,9 @@ import { buildInspectReport, renderInspectReport } from "../../report.ts";
 import { readClaudeCodeSession } from "./read.ts";
 import { renderClaudeCodeSession } from "./write.ts";
 
+/** Fields as they are, cut as the CLI cuts (the CLI also withholds and escapes). */
+const showAsIs = (text: string, max?: number) => (max !== undefined && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /**
  * The session fuzz (core/session/fuzz.test.ts) for Claude Code's reader: broken variants of the
  * Claude Code fixtures go through everything `agent inspect` and `agent handoff` do in-process,
@@ -56,7 +59,11 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
   outcome.loaded++;
   try {
     const analysis = analyzeBranch(session);
-    renderInspectReport(buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)), session.version);
+    renderInspectReport(
+      buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)),
+      session.version,
+      showAsIs,
+    );
     const guard = createSecretsGuard({ context: analysis.context, redact: true });
     JSON.stringify(
       guard.request(buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" })),

@@ -23,6 +23,9 @@ import {
 import { codexFixtureFiles } from "../../../../fixtures/sessions/codex/generate.ts";
 import { codex } from "./index.ts";
 
+/** Fields as they are, cut as the CLI cuts (the CLI also withholds and escapes). */
+const showAsIs = (text: string, max?: number) => (max !== undefined && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /**
  * Mutation fuzzing of the Codex reader, as core/session/fuzz.test.ts does for pi and omp: broken
  * variants of the Codex fixtures and the real rollout go through everything `inspect` and a
@@ -59,7 +62,11 @@ function exercise(input: Uint8Array | string, label: string, outcome: Outcome, r
   outcome.loaded++;
   try {
     const analysis = analyzeBranch(session);
-    renderInspectReport(buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)), session.version);
+    renderInspectReport(
+      buildInspectReport("fuzz.jsonl", session, analysis, describeSessionProblems(session, analysis)),
+      session.version,
+      showAsIs,
+    );
     const guard = createSecretsGuard({ context: analysis.context, redact: false });
     JSON.stringify(
       guard.request(buildRequest({ model: "m", systemPrompt: "s", context: guard.outgoing().context, instruction: "hand off" })),
