@@ -70,7 +70,7 @@ export const handoffCommand = defineCommand({
       const engine = options.engine;
       const result = isAgentEngine(engine)
         ? await callAgent(engine, input, options, logger, cancel)
-        : { ...(await callModel(input, options, logger, cancel)), usageReported: engine === "llm" };
+        : await callModel(input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
