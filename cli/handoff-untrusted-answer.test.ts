@@ -43,3 +43,58 @@ describe("usage from the stream: only counts are usage (the rule every engine sh
     expect(recorded).toMatchObject({ input: expected?.inputTokens ?? 0, output: expected?.outputTokens ?? 0, totalTokens: total });
   });
 });
+
+describe("the model's answer is bounded: past the bound the run fails, writes nothing, and stops reading", () => {
+  const pad = (n: number) => `${CANNED_DOCUMENT}\n${"x".repeat(n)}`;
+  // --max-output-tokens 100 buys 100 × 16 + 4096 = 5,696 characters, answer and reasoning together.
+  test.each([
+    [
+      "an answer that never ends, --max-output-tokens 100",
+      ["--max-output-tokens", "100"],
+      { endless: { content: "x".repeat(1000) } },
+      "5,696 characters, far more than the 100 output tokens asked for",
+    ],
+    [
+      "reasoning that never ends, --max-output-tokens 100",
+      ["--max-output-tokens", "100"],
+      { endless: { reasoning_content: "hmm ".repeat(250) } },
+      "5,696 characters, far more than the 100 output tokens asked for",
+    ],
+    [
+      "an answer that never ends, no limit sent",
+      [],
+      { endless: { content: "x".repeat(64_000) } },
+      "4,000,000 characters, more than any handoff document needs",
+    ],
+    [
+      "a finished answer one character past the bound",
+      ["--max-output-tokens", "100"],
+      { text: pad(5696 - CANNED_DOCUMENT.length) },
+      "5,696 characters",
+    ],
+  ])("%s", async (_, flags, reply, said) => {
+    const s = serve(() => reply);
+    const src = source();
+    const original = readFileSync(src);
+    const run = await runAgent(["handoff", src, "-m", "fake-model", "--retries", "0", ...flags], env(s.url));
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`Handoff failed: the answer from ${s.url} passed ${said}`);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.code).toBe(1);
+    sandbox.expectNothingWritten(src, original);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  test("an answer right at the bound is a handoff", async () => {
+    const document = pad(5696 - CANNED_DOCUMENT.length - 1);
+    const s = serve(() => ({ text: document }));
+    const src = source();
+    const run = await runAgent(
+      ["handoff", src, "-m", "fake-model", "--max-output-tokens", "100", "--no-record", "--json", "-q"],
+      env(s.url),
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).document.startsWith(`${document}\n\n## Session Facts\n`)).toBe(true);
+  });
+});

@@ -1,4 +1,14 @@
-import { AgentError, readDelta, readUsage, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
+import {
+  AgentError,
+  answerCharLimit,
+  describeAnswerOverflow,
+  readDelta,
+  readUsage,
+  type ChatRequest,
+  type Complete,
+  type Completion,
+  type TokenUsage,
+} from "../core/index.ts";
 import { openEndpoint, silenceFailure, withRetries, type EndpointOptions } from "./endpoint.ts";
 import { describeFailure, describeInBandError, describeNotAStream, type Failure, type FailureContext } from "./model-failure.ts";
 import { readErrorBody } from "./error-text.ts";
@@ -58,7 +68,10 @@ export function createModelPort(options: ModelPortOptions): Complete {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => idle.abort(), silenceMs);
     };
-    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
+    // Closes the stream once the answer passes its bound (core/llm/answer-bound.ts).
+    const overflow = new AbortController();
+    const charLimit = answerCharLimit(request);
+    const combined = AbortSignal.any([idle.signal, overflow.signal, ...(signal ? [signal] : [])]);
     const silent = (): Failure => silenceFailure(where, silenceMs, options.timeoutMs);
 
     let text = "";
@@ -78,12 +91,17 @@ export function createModelPort(options: ModelPortOptions): Complete {
         const delta = readDelta(choice?.delta);
         text += delta.text;
         reasoningChars += delta.reasoning.length;
+        if (text.length + reasoningChars > charLimit) {
+          overflow.abort();
+          break;
+        }
         if (delta.text || delta.reasoning) options.onProgress?.(text.length + reasoningChars);
         if (choice?.finish_reason) finishReason = choice.finish_reason;
         usage = readUsage(chunk) ?? usage;
       }
     } catch (error) {
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+      if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
       if (idle.signal.aborted) throw silent();
       throw describeFailure(error, ctx());
     } finally {
@@ -91,6 +109,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     }
     // Aborting mid-stream ends the SDK's loop without an error: check why it ended.
     if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
     if (idle.signal.aborted) throw silent();
     const plain = lastNotAStream();
     if (plain)
