@@ -2,6 +2,7 @@ import { AgentError, isAgentError } from "../errors.ts";
 import { formatCount } from "../format.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
 import { sentOutputLimit } from "../llm/answer-bound.ts";
+import { isModelId } from "../llm/model-id.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { captureDocument } from "./capture.ts";
 import { DEFAULT_CONTEXT_WINDOW, estimateRequestTokens, scaleAfterRefusal } from "./condense/budget.ts";
@@ -130,7 +131,9 @@ async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, 
   tally.usage.outputTokens += completion.usage?.outputTokens ?? 0;
   const reasoning = completion.usage?.reasoningTokens;
   if (reasoning !== undefined) tally.usage.reasoningTokens = (tally.usage.reasoningTokens ?? 0) + reasoning;
-  return completion;
+  // The model an engine says answered is stored and printed: one that is not an identifier is
+  // dropped here, for every engine, and the model we asked for stands in.
+  return isModelId(completion.model) ? completion : { ...completion, model: undefined };
 }
 
 /**
