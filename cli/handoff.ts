@@ -117,7 +117,8 @@ export const handoffCommand = defineCommand({
     }
     logger.success(`New session started with handoff context: ${sessionFile ?? "written to stdout"}`);
     if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
-    if (options.exec && resume) return await continueInAgent(resume, logger);
+    if (options.exec && sessionFile !== undefined)
+      return await continueInAgent(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
     return EXIT.ok;
   },
 });
