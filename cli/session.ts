@@ -6,6 +6,7 @@ import {
   describeSessionProblems,
   isAgentError,
   newerVersionNotice,
+  unknownLayoutNotice,
   readSession,
   type BranchAnalysis,
   type ResolveBlob,
@@ -66,8 +67,8 @@ export function loadSession(path: string, options: { leafId?: string; strict?: b
   const analysis = namingFile(path, () =>
     analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
   );
-  const notice = newerVersionNotice(session, format);
-  const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
+  const notices = [unknownLayoutNotice(session), newerVersionNotice(session, format)].filter((n) => n !== undefined);
+  const warnings = [...notices, ...describeSessionProblems(session, analysis)];
   for (const warning of warnings) options.logger.warn(`${path}: ${warning}`);
   return { file, session, format, analysis, warnings };
 }
