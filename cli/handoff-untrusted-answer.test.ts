@@ -67,6 +67,13 @@ describe("the model's answer is bounded: past the bound the run fails, writes no
       "4,000,000 characters, more than any handoff document needs",
     ],
     [
+      "one endless line (an event that never ends), --max-output-tokens 100",
+      ["--max-output-tokens", "100"],
+      { text: CANNED_DOCUMENT, endlessLine: true },
+      "5,696 characters",
+    ],
+    ["one endless line, no limit sent", [], { text: CANNED_DOCUMENT, endlessLine: true }, "4,000,000 characters"],
+    [
       "a finished answer one character past the bound",
       ["--max-output-tokens", "100"],
       { text: pad(5696 - CANNED_DOCUMENT.length) },

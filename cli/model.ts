@@ -1,6 +1,7 @@
 import {
   AgentError,
   answerCharLimit,
+  answerLineByteLimit,
   describeAnswerOverflow,
   readDelta,
   readUsage,
@@ -12,6 +13,7 @@ import {
 import { openEndpoint, silenceFailure, withRetries, type EndpointOptions } from "./endpoint.ts";
 import { describeFailure, describeInBandError, describeNotAStream, type Failure, type FailureContext } from "./model-failure.ts";
 import { readErrorBody } from "./error-text.ts";
+import { boundLines } from "./stream-lines.ts";
 
 export interface ModelPortOptions extends EndpointOptions {
   /** Called as text arrives, with the characters received so far (reasoning included). */
@@ -37,6 +39,9 @@ export function createModelPort(options: ModelPortOptions): Complete {
   // empty one.
   let lastErrorBody: string | undefined;
   let notAStream: NotAStream | undefined;
+  // Set by each attempt: the longest stream line its request allows, and what to do past it.
+  let lineLimit = Number.POSITIVE_INFINITY;
+  let lineTooLong = (): void => {};
   const fetchKeepingErrors = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, { ...init, redirect: "manual" });
     if (!response.ok) {
@@ -49,7 +54,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
     // stream. Any other type goes to the SDK as before: some servers label their streams loosely.
     const contentType = response.headers.get("content-type") ?? "";
-    if (!/json|html/i.test(contentType)) return response;
+    if (!/json|html/i.test(contentType)) return boundLines(response, lineLimit, lineTooLong);
     notAStream = { contentType, body: await response.text().catch(() => "") };
     return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
   };
@@ -71,6 +76,8 @@ export function createModelPort(options: ModelPortOptions): Complete {
     // Closes the stream once the answer passes its bound (core/llm/answer-bound.ts).
     const overflow = new AbortController();
     const charLimit = answerCharLimit(request);
+    lineLimit = answerLineByteLimit(request);
+    lineTooLong = () => overflow.abort();
     const combined = AbortSignal.any([idle.signal, overflow.signal, ...(signal ? [signal] : [])]);
     const silent = (): Failure => silenceFailure(where, silenceMs, options.timeoutMs);
 

@@ -27,7 +27,7 @@ export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
 export { readDelta, readUsage } from "./llm/stream.ts";
-export { AGENT_OUTPUT_LIMIT_BYTES, answerCharLimit, describeAnswerOverflow } from "./llm/answer-bound.ts";
+export { AGENT_OUTPUT_LIMIT_BYTES, answerCharLimit, answerLineByteLimit, describeAnswerOverflow } from "./llm/answer-bound.ts";
 export { chooseProfile, isProviderId, PROFILES, PROVIDER_IDS } from "./llm/providers/choose.ts";
 export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
 export { isLocalEndpoint, isLoopbackHost } from "./llm/providers/local-endpoint.ts";
