@@ -7,6 +7,7 @@ import {
   isAgentError,
   newerVersionNotice,
   unknownLayoutNotice,
+  withUsableCwd,
   readSession,
   type BranchAnalysis,
   type ResolveBlob,
@@ -52,9 +53,16 @@ export interface LoadedSession {
  * Reads, recognises, parses and analyses a session for a command, warning about what was
  * skipped. With `strict`, any unusable line is an error instead.
  */
-export function loadSession(path: string, options: { leafId?: string; strict?: boolean; logger: ConsolaInstance }): LoadedSession {
+export function loadSession(
+  path: string,
+  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance; asWritten?: boolean },
+): LoadedSession {
   const { file, chunks } = readSessionFile(path);
-  const { session, format } = readSession(chunks, path);
+  const read = readSession(chunks, path);
+  const { format } = read;
+  // The one place a source's cwd is checked before it names a folder or a command (core/session/cwd.ts);
+  // `inspect` (asWritten) shows it as the file has it.
+  const session = options.asWritten ? read.session : withUsableCwd(read.session);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";

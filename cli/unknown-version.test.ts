@@ -46,7 +46,7 @@ describe("an unknown session version: one honest warning, read as a layout we kn
     expect(handoff.code).toBe(0);
     expect(handoff.stderr).toContain(`warning: ${src}: ${warning}\n`);
     expect(handoff.stderr).toContain(
-      `warning: ${src}: not recorded in the source: its session version ${version} is ${beside}, and we record only into versions 1 to 3 (a pi that wrote it may not read our lines)\n`,
+      `warning: ${src}: not recorded in the source: its session version ${version} is ${beside}, and we record only into versions 1 to 3 (the agent that wrote it may not read our lines)\n`,
     );
     expect(handoff.stderr).not.toContain("skipped");
     expect(JSON.parse(handoff.stdout).recorded).toBe(false);

@@ -5,6 +5,7 @@ export { splitLines, type RawLine } from "./session/lines.ts";
 export { readSession } from "./session/formats/read.ts";
 export { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat, formatNamed } from "./session/formats/table.ts";
 export { newerVersionNotice, unknownLayoutNotice } from "./session/formats/version.ts";
+export { withUsableCwd } from "./session/cwd.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type {
   AgentHome,

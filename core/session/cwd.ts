@@ -7,6 +7,8 @@
  * and `/tmp/a/p` are one folder with one Claude Code project folder.
  */
 
+import type { Session } from "./types.ts";
+
 /** Windows forms (`C:\\…`, `C:/…`, `\\\\server\\share`) are absolute where they were written; kept as found. */
 const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 
@@ -21,4 +23,9 @@ export function normaliseCwd(cwd: string | undefined): string | undefined {
     else parts.push(part);
   }
   return `/${parts.join("/")}`;
+}
+
+/** The session with its cwd made usable (see above); the header's `raw` keeps it as written. */
+export function withUsableCwd(session: Session): Session {
+  return { ...session, header: { ...session.header, cwd: normaliseCwd(session.header.cwd) } };
 }

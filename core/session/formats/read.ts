@@ -4,7 +4,6 @@ import { peekHead } from "./head.ts";
 import { looksBinary, notASession } from "./not-a-session.ts";
 import { describeFormats, detectFormat, formatNamed } from "./table.ts";
 import type { SessionFormat } from "./types.ts";
-import { normaliseCwd } from "../cwd.ts";
 
 function isJson(text: string): boolean {
   try {
@@ -35,9 +34,7 @@ export function readSession(input: string | SessionBytes, file: string): { sessi
   const peeked = peekHead(input);
   try {
     const session = recogniseFormat(peeked.head, file).read(peeked.input, file);
-    // The one place a source's cwd is checked: every reader's session passes here (see cwd.ts).
-    const header = { ...session.header, cwd: normaliseCwd(session.header.cwd) };
-    return { session: { ...session, header }, format: formatNamed(session.format) };
+    return { session, format: formatNamed(session.format) };
   } finally {
     peeked.close();
   }

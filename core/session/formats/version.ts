@@ -69,5 +69,5 @@ export function unknownLayoutNotice(session: Session): string | undefined {
 export function unknownLayoutRefusal(session: Session): string | undefined {
   const found = unknownLayoutVersion(session);
   if (found === undefined) return undefined;
-  return `its session version ${found} is ${beside(found)}, and we record only into versions 1 to 3 (a pi that wrote it may not read our lines)`;
+  return `its session version ${found} is ${beside(found)}, and we record only into versions 1 to 3 (the agent that wrote it may not read our lines)`;
 }
