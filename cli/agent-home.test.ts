@@ -65,7 +65,7 @@ describe("destinationFolder: where the new session goes when -o does not say", (
     expect(() => destinationFolder(input({ target: format("claude-code"), cwd }), NOW)).toThrow(
       new AgentError(
         "USAGE",
-        "the session records no working directory, so there is no Agent claude-code folder for it; say where the new session goes with -o",
+        "the session records no working directory (or not an absolute one), so there is no Agent claude-code folder for it; say where the new session goes with -o",
       ),
     );
   });

@@ -49,7 +49,7 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
   if (input.cwd === undefined || input.cwd === "") {
     throw new AgentError(
       "USAGE",
-      `the session records no working directory, so there is no ${input.target.label} folder for it; say where the new session goes with -o`,
+      `the session records no working directory (or not an absolute one), so there is no ${input.target.label} folder for it; say where the new session goes with -o`,
     );
   }
   const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };

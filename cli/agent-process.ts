@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import type { AgentRunOutput, AgentRunPlan } from "../core/index.ts";
+import { AGENT_OUTPUT_LIMIT_BYTES, type AgentRunOutput, type AgentRunPlan } from "../core/index.ts";
 import { createOutputSink, type OutputSink } from "./agent-output.ts";
 
 /**
  * More output than any answer needs: past it the agent is stopped and the run fails. pi and omp
  * echo the prompt and print the answer again with every streamed piece, so it is generous.
  */
-export const OUTPUT_LIMIT_BYTES = 64 * 1024 * 1024;
+export const OUTPUT_LIMIT_BYTES = AGENT_OUTPUT_LIMIT_BYTES;
 
 /** How long an agent gets to end after SIGTERM before it is killed. */
 const KILL_GRACE_MS = 2000;

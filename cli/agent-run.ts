@@ -14,7 +14,6 @@ import {
   type AgentName,
   type Complete,
   type HandoffInput,
-  type HandoffResult,
 } from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
@@ -25,6 +24,7 @@ import { createProgress } from "./progress.ts";
 import { shortForPeople } from "./printed.ts";
 import { isInteractive } from "./report.ts";
 import { asField } from "./terminal.ts";
+import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
 
 /**
  * The model port for an agent engine: each request the pipeline makes (the handoff request, a
@@ -33,7 +33,7 @@ import { asField } from "./terminal.ts";
  * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
  * something unreadable) is one line naming the agent and what to do.
  */
-export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance, reported: UsageReports): Complete {
+export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance): Complete {
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
     // Not the user's project: the agent finds no files, settings or instructions of it there.
@@ -78,8 +78,6 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
           describeAgentFailure(engine, outcome.failure, shortForPeople(outcome.message, MESSAGE_LIMIT)),
         );
       }
-      reported.runs++;
-      if (outcome.answer.usage) reported.withUsage++;
       // "length" gives the same warning as the llm engine: the document may be cut short.
       return {
         text: outcome.answer.text,
@@ -116,14 +114,8 @@ function removeSavedRequests(paths: readonly string[], logger: ConsolaInstance):
   }
 }
 
-/** How many runs answered, and how many of them said what they cost. */
-export interface UsageReports {
-  runs: number;
-  withUsage: number;
-}
-
-/** A handoff's result, and whether the agent said what it cost (`--json` prints `usage: null` when not). */
-export type AgentHandoffResult = HandoffResult & { usageReported: boolean };
+/** A handoff's result, and whether the engine said what it cost (`--json` prints `usage: null` when not). */
+export type AgentHandoffResult = ReportedHandoffResult;
 
 /**
  * Runs the pipeline with an agent as the model, within --timeout (all its runs together) and
@@ -146,13 +138,12 @@ export async function callAgent(
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
     const result = await runHandoff(input, {
-      complete: createAgentPort(engine, executable, logger, reported),
+      complete: countingUsage(createAgentPort(engine, executable, logger), reported),
       ...realEffects(),
       signal,
       notice: (line) => logger.debug(line),
     });
-    // A sum that leaves out a run that said nothing would pass for the whole cost: unknown instead.
-    return { ...result, usageReported: reported.runs > 0 && reported.withUsage === reported.runs };
+    return { ...result, usageReported: usageComplete(reported) };
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted)
       throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));

@@ -21,6 +21,7 @@ import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
+import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
 import { removeTempFiles, type Content } from "./temp-file.ts";
 import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
 import { asField } from "./terminal.ts";
@@ -62,7 +63,7 @@ export async function callModel(
   options: HandoffOptions,
   logger: ConsolaInstance,
   cancel: AbortSignal,
-): Promise<HandoffResult> {
+): Promise<ReportedHandoffResult> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
@@ -81,15 +82,17 @@ export async function callModel(
     logger.debug(
       `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`,
     );
-    return await runHandoff(
+    const reported: UsageReports = { runs: 0, withUsage: 0 };
+    const result = await runHandoff(
       { ...input, model },
       {
-        complete: createModelPort({ ...endpoint, onProgress: (chars) => progress?.update(chars) }),
+        complete: countingUsage(createModelPort({ ...endpoint, onProgress: (chars) => progress?.update(chars) }), reported),
         ...realEffects(),
         signal,
         notice: (line) => logger.debug(line),
       },
     );
+    return { ...result, usageReported: usageComplete(reported) };
   } catch (error) {
     if (deadline.signal.aborted && !cancel.aborted)
       throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);

@@ -180,7 +180,7 @@ describe("--to, the rest of the rules", () => {
     const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "omp"], cleanEnv(sandbox.home));
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      "error: the session records no working directory, so there is no omp folder for it; say where the new session goes with -o\n",
+      "error: the session records no working directory (or not an absolute one), so there is no omp folder for it; say where the new session goes with -o\n",
     );
     sandbox.expectNothingWritten(src, Buffer.from(text));
     expect(ours(sandbox.home)).toEqual([]);

@@ -75,7 +75,7 @@ export const handoffCommand = defineCommand({
       const engine = options.engine;
       const result = isAgentEngine(engine)
         ? await callAgent(engine, input, options, logger, cancel)
-        : { ...(await callModel(input, options, logger, cancel)), usageReported: engine === "llm" };
+        : await callModel(input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
@@ -122,7 +122,8 @@ export const handoffCommand = defineCommand({
     }
     logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
     if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
-    if (options.exec && resume) return await continueInAgent(resume, logger);
+    if (options.exec && sessionFile !== undefined)
+      return await continueInAgent(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
     return EXIT.ok;
   },
 });

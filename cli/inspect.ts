@@ -32,7 +32,7 @@ export const inspectCommand = defineCommand({
   args: INSPECT_ARGS,
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const loaded = await loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger });
+    const loaded = await loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
     const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
     await checkpoint();

@@ -1,7 +1,19 @@
-import { AgentError, readDelta, readUsage, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../core/index.ts";
+import {
+  AgentError,
+  answerCharLimit,
+  answerLineByteLimit,
+  describeAnswerOverflow,
+  readDelta,
+  readUsage,
+  type ChatRequest,
+  type Complete,
+  type Completion,
+  type TokenUsage,
+} from "../core/index.ts";
 import { openEndpoint, silenceFailure, withRetries, type EndpointOptions } from "./endpoint.ts";
 import { describeFailure, describeInBandError, describeNotAStream, type Failure, type FailureContext } from "./model-failure.ts";
 import { readErrorBody } from "./error-text.ts";
+import { boundLines } from "./stream-lines.ts";
 
 export interface ModelPortOptions extends EndpointOptions {
   /** Called as text arrives, with the characters received so far (reasoning included). */
@@ -27,6 +39,9 @@ export function createModelPort(options: ModelPortOptions): Complete {
   // empty one.
   let lastErrorBody: string | undefined;
   let notAStream: NotAStream | undefined;
+  // Set by each attempt: the longest stream line its request allows, and what to do past it.
+  let lineLimit = Number.POSITIVE_INFINITY;
+  let lineTooLong = (): void => {};
   const fetchKeepingErrors = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, { ...init, redirect: "manual" });
     if (!response.ok) {
@@ -39,7 +54,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
     // stream. Any other type goes to the SDK as before: some servers label their streams loosely.
     const contentType = response.headers.get("content-type") ?? "";
-    if (!/json|html/i.test(contentType)) return response;
+    if (!/json|html/i.test(contentType)) return boundLines(response, lineLimit, lineTooLong);
     notAStream = { contentType, body: await response.text().catch(() => "") };
     return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
   };
@@ -58,7 +73,12 @@ export function createModelPort(options: ModelPortOptions): Complete {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => idle.abort(), silenceMs);
     };
-    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
+    // Closes the stream once the answer passes its bound (core/llm/answer-bound.ts).
+    const overflow = new AbortController();
+    const charLimit = answerCharLimit(request);
+    lineLimit = answerLineByteLimit(request);
+    lineTooLong = () => overflow.abort();
+    const combined = AbortSignal.any([idle.signal, overflow.signal, ...(signal ? [signal] : [])]);
     const silent = (): Failure => silenceFailure(where, silenceMs, options.timeoutMs);
 
     let text = "";
@@ -78,12 +98,17 @@ export function createModelPort(options: ModelPortOptions): Complete {
         const delta = readDelta(choice?.delta);
         text += delta.text;
         reasoningChars += delta.reasoning.length;
+        if (text.length + reasoningChars > charLimit) {
+          overflow.abort();
+          break;
+        }
         if (delta.text || delta.reasoning) options.onProgress?.(text.length + reasoningChars);
         if (choice?.finish_reason) finishReason = choice.finish_reason;
         usage = readUsage(chunk) ?? usage;
       }
     } catch (error) {
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+      if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
       if (idle.signal.aborted) throw silent();
       throw describeFailure(error, ctx());
     } finally {
@@ -91,6 +116,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     }
     // Aborting mid-stream ends the SDK's loop without an error: check why it ended.
     if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
+    if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
     if (idle.signal.aborted) throw silent();
     const plain = lastNotAStream();
     if (plain)

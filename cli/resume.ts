@@ -141,12 +141,13 @@ export function checkCanContinue(
   if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
-  // In the agent's folder the file gets the name its agent gives it, which carries its id.
+  // In the agent's folder the file gets the name its agent gives it, which carries its id. The
+  // command is the one for the folder it will run in (see execFolder).
   const command = resumeCommandFor(
     format,
     path,
     idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "",
-    cwd,
+    execFolder(cwd).folder,
     "path" in place,
   );
   if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
@@ -185,18 +186,20 @@ export function sayHowToContinue(
   else logger.info(`Continue with: ${describeResume(command, currentFolderIfAny())}`);
 }
 
-/** The folder to run it in: the session's own, when it is still there. */
-function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string | undefined {
-  if (command.cwd === undefined) return undefined;
+/**
+ * The folder `--exec` runs the agent in: the session's own while it is still there, else the
+ * current folder (`gone` then). The command is computed for this folder, not the session's: an
+ * agent that finds a session by id only from its cwd's project folder (Claude Code) gets the
+ * file's path instead when it runs elsewhere.
+ */
+export function execFolder(cwd: string | undefined): { folder: string | undefined; gone: boolean } {
+  if (cwd === undefined) return { folder: undefined, gone: false };
   try {
-    if (statSync(command.cwd).isDirectory()) return command.cwd;
+    if (statSync(cwd).isDirectory()) return { folder: cwd, gone: false };
   } catch {
-    // Gone: said below.
+    // Gone: the current folder instead.
   }
-  logger.warn(
-    `${command.cwd} (the session's folder) is not there any more; running ${command.argv[0]} in ${currentFolderIfAny() ?? "this folder"}`,
-  );
-  return undefined;
+  return { folder: currentFolderIfAny(), gone: true };
 }
 
 /**
@@ -207,15 +210,25 @@ function folderToRunIn(command: ResumeCommand, logger: ConsolaInstance): string 
  * sent to us are passed on, and we exit with its status (128 + the signal's number when a
  * signal ended it). The messages already written are waited for first.
  */
-export async function continueInAgent(command: ResumeCommand, logger: ConsolaInstance): Promise<number> {
+export async function continueInAgent(
+  format: SessionFormat,
+  sessionFile: string,
+  sessionId: string,
+  sessionCwd: string | undefined,
+  logger: ConsolaInstance,
+): Promise<number> {
+  const { folder, gone } = execFolder(sessionCwd);
+  const command = resumeCommandFor(format, sessionFile, sessionId, folder);
+  if (command === undefined) throw new AgentError("HANDOFF_FAILED", `--exec: ${noResumeReason(format, sessionFile)}`);
   const [name = "", ...args] = command.argv;
+  if (gone) logger.warn(`${sessionCwd} (the session's folder) is not there any more; running ${name} in ${folder ?? "this folder"}`);
   const program = Bun.which(name);
   if (program === null)
     throw new AgentError(
       "HANDOFF_FAILED",
       `${name} is no longer on the PATH; continue with: ${describeResume(command, currentFolderIfAny())}`,
     );
-  const cwd = folderToRunIn(command, logger);
+  const cwd = command.cwd;
   await stderrWritten();
   if (typeof process.execve === "function" && process.platform !== "win32") {
     if (cwd !== undefined) process.chdir(cwd);

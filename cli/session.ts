@@ -6,6 +6,8 @@ import {
   describeSessionProblems,
   isAgentError,
   newerVersionNotice,
+  unknownLayoutNotice,
+  withUsableCwd,
   readSession,
   type BranchAnalysis,
   type ResolveBlob,
@@ -59,10 +61,14 @@ export interface LoadedSession {
  */
 export async function loadSession(
   path: string,
-  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance },
+  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance; asWritten?: boolean },
 ): Promise<LoadedSession> {
   const { file, chunks } = await openSessionInput(path, cancelSignal);
-  const { session, format } = readSession(chunks, path);
+  const read = readSession(chunks, path);
+  const { format } = read;
+  // The one place a source's cwd is checked before it names a folder or a command (core/session/cwd.ts);
+  // `inspect` (asWritten) shows it as the file has it.
+  const session = options.asWritten ? read.session : withUsableCwd(read.session);
   if (options.strict && session.problems.length > 0) {
     const first = session.problems[0];
     const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
@@ -75,8 +81,8 @@ export async function loadSession(
   const analysis = namingFile(path, () =>
     analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
   );
-  const notice = newerVersionNotice(session, format);
-  const warnings = [...(notice ? [notice] : []), ...describeSessionProblems(session, analysis)];
+  const notices = [unknownLayoutNotice(session), newerVersionNotice(session, format)].filter((n) => n !== undefined);
+  const warnings = [...notices, ...describeSessionProblems(session, analysis)];
   // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
   for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);
   return { file, session, format, analysis, warnings };

@@ -20,8 +20,9 @@ export interface HandoffJson {
   sessionFormat: AgentName;
   /** Who wrote the document, as `--engine` resolved. */
   engine: string;
+  /** The model the engine said answered when that is an identifier (core/llm/model-id.ts), else the one asked for. */
   model: string;
-  /** `null` when an agent engine did not report its usage. */
+  /** `null` when the engine (model endpoint or agent) did not report usage for every request, or reported something that is not a count. */
   usage: TokenUsage | null;
   missingSections: string[];
   recorded: boolean;

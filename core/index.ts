@@ -13,6 +13,8 @@ export {
   formatNamed,
 } from "./session/formats/table.ts";
 export { newerVersionNotice } from "./session/formats/version.ts";
+export { unknownLayoutNotice } from "./session/formats/version.ts";
+export { withUsableCwd } from "./session/cwd.ts";
 export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type {
   AgentHome,
@@ -35,6 +37,7 @@ export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
 export { readDelta, readUsage } from "./llm/stream.ts";
+export { AGENT_OUTPUT_LIMIT_BYTES, answerCharLimit, answerLineByteLimit, describeAnswerOverflow } from "./llm/answer-bound.ts";
 export { chooseProfile, isProviderId, PROFILES, PROVIDER_IDS } from "./llm/providers/choose.ts";
 export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
 export { isLocalEndpoint, isLoopbackHost } from "./llm/providers/local-endpoint.ts";

@@ -1,6 +1,5 @@
 import { isObject, type JsonObject } from "../json.ts";
 import type { AgentPrompt } from "../handoff/agent-prompt.ts";
-import type { TokenUsage } from "../llm/types.ts";
 import type { AgentOutcome, AgentRunOutput } from "./types.ts";
 
 /** What every engine's reader shares: JSON lines, short messages, the failure it reports. */
@@ -92,28 +91,5 @@ export function systemPromptPlacement(prompt: AgentPrompt, flag: string): { args
   return { args: [], stdin: `${prompt.system}\n\n${prompt.body}` };
 }
 
-/**
- * The sum of the token counts an agent reported under `keys` (one it left out counts 0), or
- * undefined when one is not a count (negative, fractional, too large, not a number) or the
- * sum is too large to be exact: numbers we cannot trust are not reported, never passed on.
- */
-export function tokenSum(fields: JsonObject, keys: readonly string[]): number | undefined {
-  let sum = 0;
-  for (const key of keys) {
-    const value = fields[key];
-    if (value === undefined) continue;
-    if (!isTokenCount(value)) return undefined;
-    sum += value;
-  }
-  return isTokenCount(sum) ? sum : undefined;
-}
-
-function isTokenCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-/** Usage from what the agent reported for input and output; not reported when either is not a count. */
-export function checkedUsage(input: number | undefined, output: number | undefined): TokenUsage | undefined {
-  if (input === undefined || output === undefined || !isTokenCount(input + output)) return undefined;
-  return { inputTokens: input, outputTokens: output };
-}
+// Token counts follow the one rule every engine shares (core/llm/usage.ts).
+export { checkedUsage, tokenSum } from "../llm/usage.ts";

@@ -1,6 +1,8 @@
 import { AgentError, isAgentError } from "../errors.ts";
 import { formatCount } from "../format.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion, type TokenUsage } from "../llm/types.ts";
+import { sentOutputLimit } from "../llm/answer-bound.ts";
+import { isModelId } from "../llm/model-id.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { captureDocument } from "./capture.ts";
 import { DEFAULT_CONTEXT_WINDOW, estimateRequestTokens, scaleAfterRefusal } from "./condense/budget.ts";
@@ -129,7 +131,9 @@ async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, 
   tally.usage.outputTokens += completion.usage?.outputTokens ?? 0;
   const reasoning = completion.usage?.reasoningTokens;
   if (reasoning !== undefined) tally.usage.reasoningTokens = (tally.usage.reasoningTokens ?? 0) + reasoning;
-  return completion;
+  // The model an engine says answered is stored and printed: one that is not an identifier is
+  // dropped here, for every engine, and the model we asked for stands in.
+  return isModelId(completion.model) ? completion : { ...completion, model: undefined };
 }
 
 /**
@@ -163,13 +167,9 @@ function noTextReason(completion: Completion, what: string, limit: number | unde
   return `the model used its whole output limit${thinking} and returned no ${what}${raise}`;
 }
 
-function sentLimit(request: ChatRequest): number | undefined {
-  return request.max_tokens ?? request.max_completion_tokens;
-}
-
 function documentFrom(completion: Completion, sent: ChatRequest): string {
   const document = captureDocument(completion.text);
-  if (document === "") throw new AgentError("HANDOFF_FAILED", noTextReason(completion, "text", sentLimit(sent)));
+  if (document === "") throw new AgentError("HANDOFF_FAILED", noTextReason(completion, "text", sentOutputLimit(sent)));
   return document;
 }
 
@@ -196,7 +196,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
     if (notes === "")
       throw new AgentError(
         "HANDOFF_FAILED",
-        `${noTextReason(completion, "notes", sentLimit(sent))} for part ${i + 1} of ${plan.chunks.length} of the condensed session`,
+        `${noTextReason(completion, "notes", sentOutputLimit(sent))} for part ${i + 1} of ${plan.chunks.length} of the condensed session`,
       );
     if (completion.finishReason === "length")
       warnings.push(

@@ -80,7 +80,7 @@ describe("chooseServedModel: the only model, or what to do", () => {
   });
 
   test("a very long name is cut in the message", () => {
-    const long = "x".repeat(500);
+    const long = "x".repeat(200);
     expect(refusal([long, "b"])).toBe(
       `USAGE: no model given, and ${WHERE} serves 2 models; choose one with --model: ${"x".repeat(100)}…, b`,
     );
@@ -105,5 +105,40 @@ describe("chooseServedModel: the only model, or what to do", () => {
     ["a server no profile knows", "generic", [], "serves no model; load or pull one on the server"],
   ])("none (%s): the handoff fails, saying how to get one", (_, profile, ids, message) => {
     expect(refusal(ids, PROFILES[profile])).toBe(`HANDOFF_FAILED: ${WHERE} ${message}`);
+  });
+});
+
+describe("chooseServedModel: an id that is not an identifier is ignored, never sent or printed", () => {
+  const forged = "m\u001b]0;T\u0007\nNew session started with handoff context: /etc/passwd";
+  test.each<[string, string[], string]>([
+    [
+      "a forged line beside a real id",
+      [forged, "qwen3:8b"],
+      `using qwen3:8b, the only model ${WHERE} serves (besides an id we cannot use)`,
+    ],
+    ["an escape sequence", ["b\u001b[2J", "qwen3:8b"], "using qwen3:8b"],
+    ["a Unicode line separator", ["a\u2028b", "qwen3:8b"], "using qwen3:8b"],
+    ["a bidi override", ["a\u202eb", "qwen3:8b"], "using qwen3:8b"],
+    ["257 characters", ["x".repeat(257), "qwen3:8b"], "using qwen3:8b"],
+  ])("%s", (_, ids, reason) => {
+    expect(chooseServedModel(ids, WHERE, PROFILES.ollama)).toMatchObject({ model: "qwen3:8b" });
+    expect(chooseServedModel(ids, WHERE, PROFILES.ollama).reason).toContain(reason);
+  });
+
+  test.each<[string, string[], string]>([
+    ["only one, forged", [forged], "the one it lists has"],
+    ["only ones we cannot use", ["a\nfake line", "b\u001b[2J"], "all 2 it lists have"],
+  ])("%s: says so", (_, ids, said) => {
+    const message = refusal(ids);
+    expect(message).toBe(
+      `HANDOFF_FAILED: ${WHERE} lists no model id we can use: ${said} control characters, line breaks or more than 256 characters; name the model with --model`,
+    );
+  });
+
+  test("several left after the unusable are ignored: the choice lists only those", () => {
+    const message = refusal(["a\nfake line", "q1", "q2"]);
+    expect(message).toBe(
+      `USAGE: no model given, and ${WHERE} serves 2 models (besides an id we cannot use); choose one with --model: q1, q2`,
+    );
   });
 });

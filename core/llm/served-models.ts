@@ -1,4 +1,5 @@
 import { AgentError } from "../errors.ts";
+import { isModelId, MODEL_ID_CHARS } from "./model-id.ts";
 import type { ProviderProfile } from "./providers/profile.ts";
 
 /**
@@ -55,11 +56,18 @@ export interface ServedModel {
  * Several: a usage error listing them (the user must choose). None: the handoff fails, saying how
  * the profile's server gets one. Embedding models are set aside, and said to be.
  */
-export function chooseServedModel(ids: readonly string[], where: string, profile: ProviderProfile): ServedModel {
+export function chooseServedModel(listed: readonly string[], where: string, profile: ProviderProfile): ServedModel {
+  // An id that is not an identifier (a line break, a control character, absurdly long) is never
+  // sent, printed or stored: it is counted, and ignored.
+  const ids = listed.filter(isModelId);
+  const ignored = listed.length - ids.length;
   const chat = ids.filter((id) => !EMBEDDING_MODEL.test(id));
   const embedding = ids.filter((id) => EMBEDDING_MODEL.test(id));
-  const besides =
-    embedding.length === 0 ? "" : ` (besides ${embedding.length === 1 ? "an embedding model" : `${embedding.length} embedding models`})`;
+  const asides = [
+    ...(embedding.length === 0 ? [] : [embedding.length === 1 ? "an embedding model" : `${embedding.length} embedding models`]),
+    ...(ignored === 0 ? [] : [`${ignored === 1 ? "an id" : `${ignored} ids`} we cannot use`]),
+  ];
+  const besides = asides.length === 0 ? "" : ` (besides ${asides.join(" and ")})`;
   const [only] = chat;
   if (only !== undefined && chat.length === 1)
     return { model: only, reason: `no model given: using ${shown(only)}, the only model ${where} serves${besides}` };
@@ -69,6 +77,11 @@ export function chooseServedModel(ids: readonly string[], where: string, profile
       `no model given, and ${where} serves ${chat.length} models${besides}; choose one with --model: ${listNames(chat)}`,
     );
   const onlyEmbedding = embedding.length === 0 ? "" : ` but embedding models (${listNames(embedding)}), which cannot write a document`;
+  if (ignored > 0 && embedding.length === 0)
+    throw new AgentError(
+      "HANDOFF_FAILED",
+      `${where} lists no model id we can use: ${ignored === 1 ? "the one it lists has" : `all ${ignored} it lists have`} control characters, line breaks or more than ${MODEL_ID_CHARS} characters; name the model with --model`,
+    );
   throw new AgentError(
     "HANDOFF_FAILED",
     `${where} serves no model${onlyEmbedding}; ${profile.local?.addModel ?? "load or pull one on the server"}`,

@@ -44,7 +44,14 @@ describe("readUsage", () => {
     ["no details", { usage: { prompt_tokens: 10, completion_tokens: 5 } }, { inputTokens: 10, outputTokens: 5 }],
     ["Groq's x_groq.usage", { x_groq: { usage: { prompt_tokens: 3, completion_tokens: 4 } } }, { inputTokens: 3, outputTokens: 4 }],
     ["null usage on an ordinary chunk", { usage: null }, undefined],
-    ["garbage numbers", { usage: { prompt_tokens: "x", completion_tokens: -1 } }, { inputTokens: 0, outputTokens: 0 }],
+    ["a count that is not one: no usage", { usage: { prompt_tokens: "x", completion_tokens: 1 } }, undefined],
+    ["a negative count", { usage: { prompt_tokens: 3, completion_tokens: -1 } }, undefined],
+    ["1e308", { usage: { prompt_tokens: 3, completion_tokens: 1e308 } }, undefined],
+    [
+      "a bad reasoning count drops only it",
+      { usage: { prompt_tokens: 3, completion_tokens: 4, completion_tokens_details: { reasoning_tokens: 0.5 } } },
+      { inputTokens: 3, outputTokens: 4 },
+    ],
   ])("%s", (_, chunk, expected) => {
     expect(readUsage(chunk)).toEqual(expected);
   });

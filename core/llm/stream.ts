@@ -1,5 +1,6 @@
 import { isObject } from "../json.ts";
 import type { TokenUsage } from "./types.ts";
+import { checkedUsage, isTokenCount, tokenSum } from "./usage.ts";
 
 /** One streamed delta, split into what may become the document and what may not. */
 export interface DeltaParts {
@@ -40,14 +41,11 @@ export function readDelta(delta: unknown): DeltaParts {
   return { text: fromContent.text, reasoning: fromContent.reasoning + fields };
 }
 
-function count(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
 /**
  * Token usage from a stream chunk: the standard `usage` (sent last when `stream_options` asked
  * for it, or always, as Mistral and OpenRouter do), or Groq's `x_groq.usage`. Reasoning tokens
- * when the provider counts them (`completion_tokens_details.reasoning_tokens`).
+ * when the provider counts them (`completion_tokens_details.reasoning_tokens`). Counts that are
+ * not counts (core/llm/usage.ts) mean no usage is reported; a bad reasoning count only drops it.
  */
 export function readUsage(chunk: unknown): TokenUsage | undefined {
   if (!isObject(chunk)) return undefined;
@@ -57,9 +55,10 @@ export function readUsage(chunk: unknown): TokenUsage | undefined {
       ? chunk.x_groq.usage
       : undefined;
   if (!usage) return undefined;
-  const result: TokenUsage = { inputTokens: count(usage.prompt_tokens) ?? 0, outputTokens: count(usage.completion_tokens) ?? 0 };
+  const result = checkedUsage(tokenSum(usage, ["prompt_tokens"]), tokenSum(usage, ["completion_tokens"]));
+  if (!result) return undefined;
   const details = usage.completion_tokens_details;
-  const reasoningTokens = isObject(details) ? count(details.reasoning_tokens) : undefined;
-  if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens;
+  const reasoningTokens = isObject(details) ? details.reasoning_tokens : undefined;
+  if (isTokenCount(reasoningTokens)) result.reasoningTokens = reasoningTokens;
   return result;
 }

@@ -3,6 +3,7 @@ import type { BranchAnalysis } from "./analyze.ts";
 import type { CommandRun } from "./facts.ts";
 import type { AgentName } from "./formats/types.ts";
 import type { Session } from "./types.ts";
+import { KNOWN_LAYOUT_VERSIONS } from "./formats/version.ts";
 
 /** What `agent inspect --json` prints. Field names are a public contract. */
 export interface InspectReport {
@@ -111,6 +112,8 @@ export function renderInspectReport(report: InspectReport, readAs: number, show:
 function describeFormat(report: InspectReport, readAs: number): string {
   if (report.version !== null || readAs < 3) {
     const version = report.version ?? 1;
+    // An unknown version says which layout it was read as, as the warning does.
+    if (!KNOWN_LAYOUT_VERSIONS.includes(version)) return `${report.format}, version ${version} (unknown: read as version ${readAs})`;
     return `${report.format}, version ${version}${version === 3 ? "" : " (read as version 3)"}`;
   }
   return report.agentVersion === null ? report.format : `${report.format}, agent version ${report.agentVersion}`;

@@ -32,3 +32,42 @@ export function newerVersionNotice(session: Session, format: SessionFormat): str
   const shown = flat.length > 40 ? `${flat.slice(0, 39)}…` : flat;
   return `written by ${format.label} ${shown}, newer than ${tested}, the version we tested: its format may have changed, and parts of it may be misread`;
 }
+
+/** The layout versions pi and omp have written (`version` in the header), each read and recorded by us. */
+export const KNOWN_LAYOUT_VERSIONS: readonly number[] = [1, 2, 3];
+
+/** The layout version a file says it has, when it says one we do not know (pi, omp); else undefined. */
+export function unknownLayoutVersion(session: Session): number | undefined {
+  const found = session.versionFound;
+  return found !== undefined && !KNOWN_LAYOUT_VERSIONS.includes(found) ? found : undefined;
+}
+
+/** Where an unknown layout version stands beside the ones we know. */
+function beside(found: number): string {
+  if (found > 3) return "newer than the 3 we know";
+  if (found < 1) return "older than the 1 we know";
+  return "not one we know";
+}
+
+/**
+ * One line when the header says a layout version we do not know: the file is read all the
+ * same, as the layout named (the header line is read, not skipped), and nothing is recorded
+ * into it (see `unknownLayoutRefusal`).
+ */
+export function unknownLayoutNotice(session: Session): string | undefined {
+  const found = unknownLayoutVersion(session);
+  if (found === undefined) return undefined;
+  const known = found > 3 || found < 1 ? `, ${beside(found)}` : "";
+  return `line ${session.header.line}: unknown session version ${found}${known}; read as version ${session.version}`;
+}
+
+/**
+ * Why the handoff is not recorded into a source of a layout version we do not know: a newer pi
+ * may not read our version-3 lines in it, and upgrading an unknown layout could lose what it
+ * holds. Undefined when the version is one we know.
+ */
+export function unknownLayoutRefusal(session: Session): string | undefined {
+  const found = unknownLayoutVersion(session);
+  if (found === undefined) return undefined;
+  return `its session version ${found} is ${beside(found)}, and we record only into versions 1 to 3 (the agent that wrote it may not read our lines)`;
+}

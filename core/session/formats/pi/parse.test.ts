@@ -5,6 +5,7 @@ import { chain, jsonl, text, user, V3_HEADER } from "../../../../fixtures/sessio
 import { readFixture, SESSION_FIXTURES } from "../../../../fixtures/sessions/load.ts";
 import { AgentError } from "../../../errors.ts";
 import { parseSession } from "./parse.ts";
+import { unknownLayoutNotice } from "../version.ts";
 
 /** The error parseSession throws for `text`, or a failure when it throws none. */
 function refusal(text: string, file: string): AgentError {
@@ -71,12 +72,14 @@ describe("parseSession reads every format version", () => {
   test.each([
     { version: 4, readAs: 3 },
     { version: 0, readAs: 1 },
-  ])("an unknown version $version is read as $readAs with a warning on the header line, not a malformed line", ({ version, readAs }) => {
+  ])("an unknown version $version is read as $readAs, noticed once on the header line, not an unusable line", ({ version, readAs }) => {
     const session = parseSession(chain([user(1, "hi")], { version }), "v.jsonl");
     expect(session.version).toBe(readAs);
     expect(session.versionFound).toBe(version);
-    expect(session.problems).toEqual([{ line: 1, reason: `unknown session version ${version}; read as version ${readAs}` }]);
+    expect(session.problems).toEqual([]);
     expect(session.malformedLines).toEqual([]);
+    const beside = version > 3 ? "newer than the 3 we know" : "older than the 1 we know";
+    expect(unknownLayoutNotice(session)).toBe(`line 1: unknown session version ${version}, ${beside}; read as version ${readAs}`);
   });
 
   test.each([

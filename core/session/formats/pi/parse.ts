@@ -58,10 +58,9 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   const versionFound = typeof header.raw.version === "number" ? header.raw.version : undefined;
   const version: 1 | 2 | 3 = versionFound === undefined || versionFound <= 1 ? 1 : versionFound === 2 ? 2 : 3;
 
+  // An unknown version is not an unusable line: the header is read. It is said once, as a
+  // notice (unknownLayoutNotice), and nothing is recorded into such a file.
   const problems: LineProblem[] = [];
-  if (versionFound !== undefined && ![1, 2, 3].includes(versionFound)) {
-    problems.push({ line: header.line, reason: `unknown session version ${versionFound}; read as version ${version}` });
-  }
   const records: ParsedRecord[] = [];
   let last = first.value;
   for (const raw of lines) {

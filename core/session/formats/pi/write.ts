@@ -1,6 +1,7 @@
 import { modelChangeFields, type RestoredModel } from "../../restored-model.ts";
 import type { NewSessionFile, NewSessionInput, Recording, RecordingInput } from "../types.ts";
 import { upgradeToVersion3 } from "./upgrade.ts";
+import { unknownLayoutRefusal } from "../version.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
 function line(value: unknown): string {
@@ -130,6 +131,8 @@ export function renderRecording(input: RecordingInput): Recording {
     }) +
     modelChangeLine(input.restore, input.newEntryId, assistantId, iso);
 
+  const unknown = unknownLayoutRefusal(session);
+  if (unknown !== undefined) return { mode: "skip", reason: unknown };
   if (session.version === 3) return { mode: "append", text: (session.missingFinalNewline ? "\n" : "") + turn };
   if (session.problems.length > 0) {
     return {
