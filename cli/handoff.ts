@@ -14,7 +14,7 @@ import {
 import { findOnPath } from "./agent-bin.ts";
 import { callAgent } from "./agent-run.ts";
 import { isAgentEngine, noModelNotice } from "./engine.ts";
-import type { HandoffJson } from "../core/index.ts";
+import { type HandoffJson, stringField } from "../core/index.ts";
 import { agentHome, destinationFolder } from "./agent-home.ts";
 import { configPath, loadConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
@@ -47,7 +47,9 @@ export const handoffCommand = defineCommand({
     if (options.engine === "llm" && !options.dryRun) void import("openai");
     const loaded = await loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
-    if (loaded.session.header.cwd !== undefined) recogniseInOutput([loaded.session.header.cwd]);
+    // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
+    const { header } = loaded.session;
+    recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
     assertSomethingToHandOff(loaded.analysis);
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     if (options.unusedByAgent.length > 0) {

@@ -68,7 +68,7 @@ export type {
   InspectJson,
   LsSessionJson,
 } from "./contracts.ts";
-export { parseJsonOrUndefined } from "./json.ts";
+export { parseJsonOrUndefined, stringField } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
 export { agentEnvironment } from "./agent-run/env.ts";
