@@ -6,6 +6,7 @@ import { ToolCalls, type Settlement } from "../../session/tool-calls.ts";
 import { pathArgument, replacementArgument, type ToolAction } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
+import { isCourtesyOnly } from "./closings.ts";
 import { readMilestones, type Milestone } from "./milestones.ts";
 import { noteChoices, noteConstraints, noteReply, type Offer } from "./replies.ts";
 import { classifyRequest, type UserRequest } from "./requests.ts";
@@ -123,7 +124,9 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
   const text = texts.join("\n\n");
   for (const sentence of splitSentences(text)) if (isDecision(sentence)) notes.decisions.push({ text: capText(sentence, 220), at });
   if (!exchange || (text === "" && message.content.every((b) => b.type !== "toolCall"))) return;
-  exchange.ending = classifyEnding(text, message.stopReason, splitSentences(text));
+  // "Sure." or "You're welcome!" alone reports nothing: the exchange stays as it was (unanswered, or at work).
+  if (message.stopReason === "toolUse" || !isCourtesyOnly(text))
+    exchange.ending = classifyEnding(text, message.stopReason, splitSentences(text));
   if (text !== "") exchange.lastText = { text, at };
 }
 
