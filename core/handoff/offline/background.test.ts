@@ -71,6 +71,7 @@ describe("only a section or line that IS a goal gives the goal", () => {
       "## Context\n**Goal:** migrate the orders table.\n\n## Progress\n- Schema ported",
       "migrate the orders table.",
     ],
+    ["a task item in a Pending list under headings", "## Progress\n- Parser fixed\n\n## Pending\n- Task: write the README", undefined],
     ["a goal section wins over a goal line", "## Context\nGoal: the old aim.\n\n## Goal\nThe new aim.", "The new aim."],
   ])("%s", (_name, summary, goal) => {
     expect(readBackground(summary, "compaction").goal).toBe(goal);
@@ -115,5 +116,21 @@ describe("Claude Code's numbered summary layout is read as sections", () => {
     expect(background.goal).toBe("The user asked to make the failing price tests pass.");
     expect(background.done.join(" ")).not.toMatch(/Primary Request|Key Technical|Files and Code|Errors and fixes|Pending Tasks/);
     expect(background.pending).toEqual(["Fixing the rounding in src/price.ts.", "Run the test suite again."]);
+  });
+});
+
+describe("a summary's open-work sections are pending, without placeholders or ticked items", () => {
+  test.each([
+    ["Pending", "## Pending\n- README.md: not documented yet", ["README.md: not documented yet"]],
+    [
+      "pi's In Progress and Next Steps",
+      "### In Progress\n- [ ] the --json output\n- [x] the CSV output\n\n## Next Steps\n1. Document both",
+      ["the --json output", "Document both"],
+    ],
+    ["placeholders", "## Pending\n- None\n\n### Blocked\n- (none)\n\n## Next Steps\nN/A", []],
+    ["done and progress are not pending", "## Done\n- CSV\n\n## Progress\n- parser fixed", []],
+    ["a headingless report", "Added the CSV export; next the flag.", []],
+  ])("%s", (_name, summary, pending) => {
+    expect(readBackground(summary, "compaction").pending).toEqual(pending);
   });
 });

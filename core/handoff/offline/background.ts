@@ -20,12 +20,13 @@ export interface Background {
   pending: string[];
 }
 
-/** A section's list items, or its prose lines when it has no list. */
-function items(section: Section | undefined, max: number): string[] {
+/** A section's list items, or its prose lines when it has no list; `open`: only items not ticked off ("- [x] …"). */
+function items(section: Section | undefined, max: number, open = false): string[] {
   if (!section) return [];
   const bullets: string[] = [];
   const prose: string[] = [];
   for (const line of section.lines) {
+    if (open && /^\s*(?:[-*+]|\d+[.)])\s+\[[xX]\]/.test(line)) continue;
     const item = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(line)?.[1];
     if (item !== undefined && !isPlaceholder(item)) bullets.push(capText(item, 200));
     else if (item === undefined && !isPlaceholder(line)) prose.push(capText(line, 200));
@@ -62,8 +63,12 @@ const USER_WANTS = /^\s*(?:[-*+]\s+)?(?=the user (?:wants|wanted|asked|asks|need
 /** A label line that reports its task finished ("Task: fixed the parser (done)") states no goal. */
 const MARKED_DONE = /\((?:done|completed?|finished|fixed|resolved)\)\W*$|^(?:done|completed?|finished)\b/i;
 
+/** Under headings, only a "Goal:" label states the goal: "- Task: …" in a Pending or Done list is an item of work. */
+const GOAL_ONLY_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*)?(?:goals?|primary request(?: and intent)?)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
+
 function goalOfLine(line: string, plain: boolean): string | undefined {
-  const pattern = GOAL_LABEL.test(line) ? GOAL_LABEL : plain && USER_WANTS.test(line) ? USER_WANTS : undefined;
+  const label = plain ? GOAL_LABEL : GOAL_ONLY_LABEL;
+  const pattern = label.test(line) ? label : plain && USER_WANTS.test(line) ? USER_WANTS : undefined;
   const goal = pattern === undefined ? undefined : line.replace(pattern, "").trim();
   return goal === undefined || isPlaceholder(goal) || MARKED_DONE.test(goal) ? undefined : goal;
 }
@@ -122,7 +127,7 @@ export function readBackground(summary: string, kind: "compaction" | "handoff"):
     decisions: items(find(sections, /decision/i), 4),
     pending: sections
       .filter((s) => PENDING_TITLE.test(s.title))
-      .flatMap((s) => items(s, 4))
+      .flatMap((s) => items(s, 4, true))
       .slice(0, 6),
   };
 }
