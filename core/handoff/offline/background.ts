@@ -1,5 +1,5 @@
 import { unwrapHandoffDocument } from "../../session/formats/handoff-text.ts";
-import { markFencedLines } from "../fences.ts";
+import { GOAL_TITLE, isPlaceholder, splitSections, type Section } from "./summary-sections.ts";
 import { capText, firstParagraph } from "./text.ts";
 
 /**
@@ -16,36 +16,20 @@ export interface Background {
   branch: string | undefined;
   /** Facts the summary marks as critical (how to run things, key files). */
   critical: string[];
+  /** Work the summary says is still open: its Pending, In Progress, Next Steps, Current Work sections. */
+  pending: string[];
 }
 
-interface Section {
-  title: string;
-  lines: string[];
-}
-
-/** Splits markdown into sections at every heading, skipping fenced code. */
-function splitSections(text: string): Section[] {
-  const sections: Section[] = [{ title: "", lines: [] }];
-  const lines = text.split("\n");
-  const fenced = markFencedLines(lines);
-  lines.forEach((line, i) => {
-    if (fenced[i] !== false) return;
-    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (heading?.[1] !== undefined) sections.push({ title: heading[1], lines: [] });
-    else sections.at(-1)?.lines.push(line);
-  });
-  return sections;
-}
-
-/** A section's list items, or its prose lines when it has no list. */
-function items(section: Section | undefined, max: number): string[] {
+/** A section's list items, or its prose lines when it has no list; `open`: only items not ticked off ("- [x] …"). */
+function items(section: Section | undefined, max: number, open = false): string[] {
   if (!section) return [];
   const bullets: string[] = [];
   const prose: string[] = [];
   for (const line of section.lines) {
-    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line)?.[1];
-    if (item !== undefined && item.trim() !== "") bullets.push(capText(item, 200));
-    else if (line.trim() !== "") prose.push(capText(line, 200));
+    if (open && /^\s*(?:[-*+]|\d+[.)])\s+\[[xX]\]/.test(line)) continue;
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(line)?.[1];
+    if (item !== undefined && !isPlaceholder(item)) bullets.push(capText(item, 200));
+    else if (item === undefined && !isPlaceholder(line)) prose.push(capText(line, 200));
   }
   return (bullets.length > 0 ? bullets : prose).slice(0, max);
 }
@@ -72,15 +56,44 @@ function withoutBookkeeping(text: string): string {
     .join("\n");
 }
 
-/** A line that states the goal in a summary without headings: "Goal: …", "The user wants …". */
-const GOAL_LINE =
-  /^\s*(?:[-*+]\s+)?(?:\*\*)?(?:(?:goal|task|objective)(?:\*\*)?\s*:(?:\*\*)?\s*|(?=the user (?:wants|wanted|asked|asks|needs|needed|would like|requested)\b))/i;
+/** A label that names the goal, anywhere in a summary, bold or not: "Goal: …", "- **Task:** …". */
+const GOAL_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*)?(?:goals?|task|objective|primary request(?: and intent)?)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
+/** In a summary without headings, a line saying what the user wants states the goal too. */
+const USER_WANTS = /^\s*(?:[-*+]\s+)?(?=the user (?:wants|wanted|asked|asks|needs|needed|would like|requested)\b)/i;
+/** A label line that reports its task finished ("Task: fixed the parser (done)") states no goal. */
+const MARKED_DONE = /\((?:done|completed?|finished|fixed|resolved)\)\W*$|^(?:done|completed?|finished)\b/i;
 
-/** The goal line of a headingless summary (the first that states one), and the rest as its own section. */
-function splitGoalLine(lines: readonly string[]): { goal: string | undefined; rest: Section } {
-  const at = lines.findIndex((line) => GOAL_LINE.test(line) && line.replace(GOAL_LINE, "").trim() !== "");
-  const goal = at === -1 ? undefined : lines[at]?.replace(GOAL_LINE, "");
-  return { goal, rest: { title: "", lines: lines.filter((_, i) => i !== at) } };
+/** Under headings, only a "Goal:" label states the goal: "- Task: …" in a Pending or Done list is an item of work. */
+const GOAL_ONLY_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*)?(?:goals?|primary request(?: and intent)?)(?:\*\*)?\s*:(?:\*\*)?\s*/i;
+
+function goalOfLine(line: string, plain: boolean): string | undefined {
+  const label = plain ? GOAL_LABEL : GOAL_ONLY_LABEL;
+  const pattern = label.test(line) ? label : plain && USER_WANTS.test(line) ? USER_WANTS : undefined;
+  const goal = pattern === undefined ? undefined : line.replace(pattern, "").trim();
+  return goal === undefined || isPlaceholder(goal) || MARKED_DONE.test(goal) ? undefined : goal;
+}
+
+/** The first line stating the goal, wherever it stands, taken out of its section (it is not progress too). */
+function takeGoalLine(sections: Section[]): string | undefined {
+  const plain = sections.length === 1;
+  for (const section of sections) {
+    const at = section.lines.findIndex((line) => goalOfLine(line, plain) !== undefined);
+    if (at === -1) continue;
+    const goal = goalOfLine(section.lines[at] ?? "", plain);
+    section.lines.splice(at, 1);
+    return goal;
+  }
+  return undefined;
+}
+
+/** A goal section's text: its list items joined, or its first paragraph; nothing when it only says "N/A". */
+function goalOfSection(section: Section | undefined): string | undefined {
+  if (!section) return undefined;
+  const listed = items(section, 4);
+  const text = section.lines.some((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line))
+    ? listed.join("; ")
+    : firstParagraph(section.lines.join("\n"));
+  return isPlaceholder(text) ? undefined : text;
 }
 
 /**
@@ -94,24 +107,31 @@ export function readBackground(summary: string, kind: "compaction" | "handoff"):
   const source = kind === "compaction" ? "the earlier compaction summary" : "the previous handoff document";
   const text = withoutBookkeeping(kind === "compaction" ? summary : (unwrapHandoffDocument(summary) ?? summary));
   const sections = splitSections(text);
-  const goalSection = find(sections, /\bgoal/i, /\b(task|objective)/i);
-  // A summary with no headings at all is a report of the work: progress, but for a line that states the goal.
-  const plain = sections.length === 1 ? splitGoalLine(sections[0]?.lines ?? []) : undefined;
-  const goalText = goalSection ? goalSection.lines.join("\n") : (plain?.goal ?? "");
-  const goal = firstParagraph(goalText);
+  const goalSection = sections.find((s) => GOAL_TITLE.test(s.title) && goalOfSection(s) !== undefined);
+  const goal = goalOfSection(goalSection) ?? takeGoalLine(sections);
+  // A summary with no headings at all is a report of the work: progress.
+  const plain = sections.length === 1 ? sections[0] : undefined;
   const branchSection = find(sections, /^branch\b/i);
   const branchText = branchSection?.lines.join(" ").trim() ?? "";
   const branch =
     /`([^`\s]+)`/.exec(branchText)?.[1] ??
     (branchText.split(/\s+/)[0] || undefined) ??
-    /\bbranch\s+`?([\w][\w./-]*[\w])`?/i.exec(goalSection ? goalText : text)?.[1];
+    /\bbranch\s+`?([\w][\w./-]*[\w])`?/i.exec(goalSection ? (goal ?? "") : text)?.[1];
   return {
     source,
-    goal: goal === "" ? undefined : capText(goal, 300),
+    goal: goal === undefined ? undefined : capText(goal, 300),
     branch,
     critical: items(find(sections, /critical|important|key files/i), 4),
-    constraints: items(find(sections, /constraint|preference|rules/i), 5),
-    done: items(find(sections, /\b(done|completed?|accomplished|finished)\b/i, /progress/i) ?? plain?.rest, 6),
+    constraints: items(find(sections, /constraint|preference|rules|non-goals?|out of scope/i), 5),
+    done: items(find(sections, /\b(done|completed?|accomplished|finished|met)\b/i, /^(?!in progress).*progress/i) ?? plain, 6),
     decisions: items(find(sections, /decision/i), 4),
+    pending: sections
+      .filter((s) => PENDING_TITLE.test(s.title))
+      .flatMap((s) => items(s, 4, true))
+      .slice(0, 6),
   };
 }
+
+/** Titles of the sections that list open work. */
+const PENDING_TITLE =
+  /^(?:pending|in progress|remaining|outstanding|blocked|current work|(?:optional )?next\b|open (?:items|tasks|work)|to ?do|still to do)/i;

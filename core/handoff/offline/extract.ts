@@ -6,6 +6,7 @@ import { ToolCalls, type Settlement } from "../../session/tool-calls.ts";
 import { pathArgument, replacementArgument, type ToolAction } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
 import { readBackground, type Background } from "./background.ts";
+import { isCourtesyOnly } from "./closings.ts";
 import { readMilestones, type Milestone } from "./milestones.ts";
 import { noteChoices, noteConstraints, noteReply, type Offer } from "./replies.ts";
 import { classifyRequest, type UserRequest } from "./requests.ts";
@@ -78,6 +79,8 @@ export interface OfflineNotes {
   /** Paths changed by tool calls, in call order. */
   edits: Said[];
   background: Background[];
+  /** Open work a compaction summary lists (its Pending, In Progress, Next Steps), at the summary's place. */
+  summaryPending: Said[];
   /** The summaries of branches the user left, as recorded (without our wrapper). */
   branchSummaries: string[];
 }
@@ -121,7 +124,9 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
   const text = texts.join("\n\n");
   for (const sentence of splitSentences(text)) if (isDecision(sentence)) notes.decisions.push({ text: capText(sentence, 220), at });
   if (!exchange || (text === "" && message.content.every((b) => b.type !== "toolCall"))) return;
-  exchange.ending = classifyEnding(text, message.stopReason, splitSentences(text));
+  // "Sure." or "You're welcome!" alone reports nothing: the exchange stays as it was (unanswered, or at work).
+  if (message.stopReason === "toolUse" || !isCourtesyOnly(text))
+    exchange.ending = classifyEnding(text, message.stopReason, splitSentences(text));
   if (text !== "") exchange.lastText = { text, at };
 }
 
@@ -184,6 +189,7 @@ function emptyNotes(): OfflineNotes {
     touched: [],
     edits: [],
     background: [],
+    summaryPending: [],
     branchSummaries: [],
   };
 }
@@ -219,13 +225,18 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
         noteRequest(text, at);
       } else if (message.kind === "compactionSummary") {
         // What the user asked before the compaction comes first, in order, just before the summary's place.
+        const background = readBackground(unwrapSummary(text), "compaction");
         const replaced = message.replacedRequests ?? [];
+        // A compaction mid-work (the kept part goes on with the same turn, or the summary lists open work) leaves the last request open.
+        const midWork = background.pending.length > 0 || (context[at + 1] !== undefined && context[at + 1]?.role !== "user");
         replaced.forEach((request, i) => {
           noteRequest(messageText(request), at - (replaced.length - i) / (replaced.length + 1));
           const exchange = notes.exchanges.at(-1);
-          if (exchange?.request.at !== undefined && exchange.request.at < at) exchange.ending = "summarised";
+          if (exchange?.request.at !== undefined && exchange.request.at < at)
+            exchange.ending = midWork && i === replaced.length - 1 ? "working" : "summarised";
         });
-        notes.background.push(readBackground(unwrapSummary(text), "compaction"));
+        notes.background.push(background);
+        for (const item of background.pending) notes.summaryPending.push({ text: item, at });
       } else if (message.kind === "custom" && text.includes(HANDOFF_OPEN)) {
         notes.background.push(readBackground(text, "handoff"));
       } else if (message.kind === "branchSummary") {

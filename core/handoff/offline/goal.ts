@@ -56,13 +56,16 @@ export function renderGoal({ notes, state, focus }: SectionInput): string[] {
   const steps = release && arc.length >= 2 ? ` (steps: ${arc.join(", ")})` : "";
   if (background?.goal !== undefined) {
     lines.push(`${local(state, background.goal).replace(/[.!]$/, "")} (from ${background.source}).`);
-    if (objective)
-      lines.push(`- Latest request: ${steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`}`);
+    const latest = state.latest ?? objective;
+    if (latest) lines.push(`- Latest request: ${steps === "" ? latest.statement : `${latest.statement.replace(/[.!]$/, "")}${steps}.`}`);
   } else if (objective) {
     lines.push(steps === "" ? objective.statement : `${objective.statement.replace(/[.!]$/, "")}${steps}.`);
   }
   // Many short asks are all named (a series of small changes is the work); a few long ones are not cut.
-  const since = newestWithin(state.followups, (r) => countWords(r.statement), { min: 2, max: 8, words: 70 });
+  // With a summary's goal first, the newest request is named as such, not again among the ones since.
+  const named = background?.goal !== undefined ? state.latest?.statement : undefined;
+  const followups = state.followups.filter((r) => r.statement !== named);
+  const since = newestWithin(followups, (r) => countWords(r.statement), { min: 2, max: 8, words: 70 });
   const before = since.omitted > 0 ? ` (${since.omitted} more before these)` : "";
   if (since.kept.length > 0)
     lines.push(`- Since then, the user asked${before}: ${since.kept.map((r) => capText(r.statement, 160)).join(" … ")}`);

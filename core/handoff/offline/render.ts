@@ -198,6 +198,8 @@ function renderPending({ state }: SectionInput): string[] {
     const proposal = state.turn.proposal === undefined ? "" : ` ${quote(state.turn.proposal)}`;
     lines.push(`- Approved by the user (${quote(state.turn.request.text, 60)}), not started: the assistant's proposal${proposal}`);
   }
+  for (const item of state.summaryPending)
+    lines.push(`- Open in the earlier compaction summary, not reported done since: ${local(state, item)}`);
   for (const offer of state.deferred) lines.push(`- Put off by the user ("later"): ${quote(local(state, offer.text), 450)}`);
   if (state.turn.kind === "finished" || state.turn.kind === "acknowledged") {
     for (const group of groupFailures(state.stillFailing))

@@ -6,7 +6,7 @@ import type { Exchange, OfflineNotes } from "./extract.ts";
 import { isConstraint, isOffer } from "./patterns.ts";
 import { stripFillers, userProse } from "./prose.ts";
 import type { UserRequest } from "./requests.ts";
-import { capText, collapseWhitespace, splitSentences, stripCodeBlocks } from "./text.ts";
+import { capText, collapseWhitespace, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
 
 /** An offer the assistant ended a reply with, with the sentences that explain it. */
 export interface Offer {
@@ -80,6 +80,10 @@ export function noteChoices(notes: OfflineNotes, request: UserRequest, previous:
       notes.choices.push({ text: `The user chose: "${capText(stripFillers(sentence), 220)}"`, at: request.at });
   }
   const proposal = previous?.lastText?.text;
+  // A short answer to the assistant's question ("Everything.") is a choice: kept with the question it answers.
+  const question = previous?.ending === "question" ? splitSentences(proposal ?? "").at(-1) : undefined;
+  if (request.kind === "answer" && question !== undefined && countWords(request.text) <= 4)
+    notes.choices.push({ text: `The user answered "${capText(request.text, 60)}" to: "${capText(question, 220)}"`, at: request.at });
   if (proposal === undefined || (request.kind !== "approval" && request.kind !== "answer") || /^\W*no\b/i.test(request.text)) return;
   const options = optionsIn(proposal);
   const label = RECOMMENDS.exec(stripCodeBlocks(proposal))?.[1]?.toLowerCase();

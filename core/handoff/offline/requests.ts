@@ -61,6 +61,9 @@ function continuesEarlierWork(text: string): boolean {
   }
   return false;
 }
+/** Replies that pick among what the assistant asked about ("just dates.ts, or everything?"). */
+const CHOICE =
+  /^\W*(?:everything|all(?: of (?:them|it|those|these))?|both(?: of (?:them|those))?|either|neither|none(?: of (?:them|those))?|the (?:first|second|third|last|former|latter)(?: one)?)\W*$/i;
 const TAG_QUESTION = /,\s*(?:aren't we|isn't it|don't we|right|no|ok|okay|yes)\s*\?$/i;
 
 /** One sentence as an objective: fillers and lead-ins dropped, tag questions cut, capitalised. */
@@ -84,6 +87,8 @@ export function statementOf(text: string, max = 240): string {
   for (const sentence of splitSentences(prose)) {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
     if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
+    // "Thanks!" before the request asks for nothing.
+    if (isAcknowledgement(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
     if (countWords(sentence) < 5 && !/[.!?]$/.test(sentence) && pastes.length > 0) continue;
     const objective = asObjective(sentence);
@@ -132,6 +137,8 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
     foreign,
   });
   if (bare === "") return result(pastes.length > 0 ? "paste" : defers ? "answer" : "ack");
+  // A one-word reply to the assistant's question ("Everything.", "All.", "Both.") is the user's choice, not thanks.
+  if (afterQuestion && CHOICE.test(bare)) return result("answer");
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
   const count = countWords(bare);

@@ -30,8 +30,13 @@ export interface WorkState {
   turn: TurnState;
   /** The request the current work is about: the newest objective (the one closest to the focus, with one). */
   objective: UserRequest | undefined;
-  /** The request the unfinished work answers: the first work request since the last finished reply. */
+  /**
+   * The request the unfinished work answers: the first work request since the last finished
+   * reply, else (after only "continue" or approvals) the newest work request.
+   */
   current: UserRequest | undefined;
+  /** The newest work request (with a focus, the objective it picks): what "Latest request" names. */
+  latest: UserRequest | undefined;
   /** Objectives before it, oldest first. */
   earlier: UserRequest[];
   /** Follow-up requests after it (not answers or approvals), oldest first. */
@@ -44,6 +49,8 @@ export interface WorkState {
   fixed: { run: Run; by: Run }[];
   /** What the last reply says is still open ("docs/api.md is not updated yet"). */
   openItems: string[];
+  /** Open work an earlier compaction summary lists that no later reply reported done. */
+  summaryPending: string[];
   /** Requests no reply has closed yet (not those the work in progress is about). */
   openRequests: UserRequest[];
   deferred: Offer[];
@@ -135,6 +142,8 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const objective = pickObjective(notes.requests, focus);
   const since = objective?.at ?? 0;
   const turn = readTurn(notes.exchanges);
+  // "Continue", "go on" carry on the newest work asked for, never the first objective.
+  const latest = focus ? objective : (notes.requests.filter((r) => isWorkRequest(r) && r.statement !== "").at(-1) ?? objective);
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
@@ -177,7 +186,8 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     focus,
     turn,
     objective,
-    current: afterClose.find((r) => isWorkRequest(r) && r.statement !== "") ?? objective,
+    current: afterClose.find((r) => isWorkRequest(r) && r.statement !== "") ?? (focus ? objective : latest),
+    latest,
     earlier: notes.requests.filter((r) => r.kind === "objective" && r.statement !== "" && r.at < since),
     followups: notes.requests.filter(
       (r) => r.at > since && (r.kind === "followup" || r.kind === "objective") && countWords(r.statement) >= 3,
@@ -190,6 +200,10 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     fixed: fixed.slice(-3),
     openItems,
     openRequests,
+    // A later reply that closed its work (not the summary standing in for a turn) settles what the summary left open.
+    summaryPending: notes.summaryPending
+      .filter((item) => !notes.exchanges.some((e) => e.ending !== "summarised" && closedAt(e) && (e.lastText?.at ?? -1) > item.at))
+      .map((item) => item.text),
     deferred: notes.deferredOffers.slice(-2),
     unreadRequests: notes.requests.filter((r) => r.kind !== "ack" && r.foreign),
     unreadReplies,

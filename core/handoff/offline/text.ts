@@ -77,33 +77,7 @@ export function firstParagraph(text: string): string {
   return "";
 }
 
-/** Words that, alone or together, only acknowledge ("ok", "perfect, thanks!", "wow, it works", "👍"). */
-const ACKNOWLEDGEMENT_WORDS = new Set(
-  "ok okay k kk yo wow thanks thank you thx ty great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much indeed 👍 🙏 🎉 ❤️".split(
-    " ",
-  ),
-);
-
-/**
- * Closings: the user ends the session or the exchange ("that is all", "that's it for now", "we're
- * done", "nothing else", "bye"). They ask for nothing, like thanks; the words around them
- * ("thanks, that is all") must still be acknowledgements for the whole to be one.
- */
-const CLOSING =
-  /\b(?:that(?:'s| is| was| will be|'ll be| should be)? (?:all|it|everything)(?: (?:for (?:now|today)|i needed|i wanted))?|that'?ll do|(?:i'?m|i am|we'?re|we are|you'?re|you are|all) (?:done|set|good)(?: (?:here|for now|for today))?|nothing (?:else|more)(?: (?:for now|for today|to do))?|no more(?: for now)?|(?:good)?bye|see you|cheers|done|for (?:now|today))\b/g;
-
-/** A reply like "ok", "wow", "perfect, thanks!" or "Thanks, that is all." that asks for nothing. */
-export function isAcknowledgement(text: string): boolean {
-  const tokens = text
-    .toLowerCase()
-    .replace(/[’‘]/g, "'")
-    .replace(CLOSING, " ")
-    .replace(/[.!,;:\s]+/g, " ")
-    .trim()
-    .split(" ")
-    .filter((t) => t !== "");
-  return tokens.every((t) => ACKNOWLEDGEMENT_WORDS.has(t) || /^\p{Extended_Pictographic}+$/u.test(t));
-}
+export { isAcknowledgement } from "./closings.ts";
 
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
 export function isSlashCommand(text: string): boolean {
