@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { shellWords, splitSteps } from "./shell-line.ts";
+import { shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 
 describe("a command line cut into steps", () => {
   test.each([
@@ -78,5 +78,24 @@ describe("a command line cut into steps", () => {
     ['rm ""', ["rm", ""]],
   ])("shellWords(%p) is %p", (step, expected) => {
     expect(shellWords(step)).toEqual(expected);
+  });
+});
+
+describe("the steps whose status may be the line's (statusSteps)", () => {
+  test.each([
+    ["test -f x", ["test -f x"]],
+    ["a && b", ["a", "b"]],
+    ["a || b", ["b"]],
+    ["a; b", ["b"]],
+    ["a & b", ["b"]],
+    ["a && b || c", ["c"]],
+    ["a || b && c", ["b", "c"]],
+    ["cat log | grep x", ["grep x"]],
+    ["set -o pipefail; cat log | grep x", ["cat log", "grep x"]],
+    ["cd sub && test -f x", ["test -f x"]],
+    ["! grep -q x f", ["!grep -q x f"]],
+    ["a | b && ! c | d", ["b", "!d"]],
+  ])("%s → %j", (command, expected) => {
+    expect(statusSteps(command).map((s) => (s.negated ? "!" : "") + s.text)).toEqual(expected);
   });
 });

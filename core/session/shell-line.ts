@@ -97,3 +97,38 @@ export function shellWords(step: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/** A step whose exit status may be the line's: `negated` when a `!` before its pipeline turns the status round. */
+export interface StatusStep {
+  /** The step's text without the `!`. */
+  text: string;
+  /** Its place in `splitSteps(command)`: the steps before it (a `cd`) set where it ran. */
+  index: number;
+  negated: boolean;
+}
+
+/**
+ * The steps whose exit status may be the line's non-zero status: the last pipeline's last step
+ * (every step of it under `set -o pipefail`), and, through each `&&` before it, the pipelines a
+ * failure there would have stopped at (`a && b` exiting 1: `a` or `b`; `a || b`, `a; b`: only
+ * `b`). A `cd` is taken to have worked: it is where the steps after it ran, not what they did.
+ */
+export function statusSteps(command: string): StatusStep[] {
+  const steps = splitSteps(command);
+  const pipefail = /\bpipefail\b/.test(command);
+  const found: StatusStep[] = [];
+  let end = steps.length - 1;
+  while (end >= 0) {
+    // The pipeline ending at `end`: the steps joined to it by `|`.
+    let begin = end;
+    while (begin > 0 && steps[begin - 1]?.next === "|") begin--;
+    const negated = /^!\s/.test(steps[begin]?.text ?? "");
+    for (let i = end; i >= (pipefail ? begin : end); i--) {
+      const text = (steps[i]?.text ?? "").replace(i === begin ? /^!\s+/ : /^$/, "");
+      if (!/^cd(?:\s|$)/.test(text)) found.push({ text, index: i, negated });
+    }
+    if (steps[begin - 1]?.next !== "&&") break;
+    end = begin - 1;
+  }
+  return found.reverse();
+}
