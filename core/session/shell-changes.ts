@@ -2,8 +2,9 @@
  * The files a shell command changed, read off its words: what it deletes (`rm`, `rmdir`,
  * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
  * the target of `mv` and `cp`; `mv` also deletes its sources). Relative paths lie in the folder a
- * `cd` earlier in the line moved to. Not a shell: globs and `$VARIABLES` are not expanded (such a
- * path is skipped), and a heredoc's body is no command (nothing after its `<<` line is read).
+ * `cd` earlier in the line moved to (inside a subshell `( … )`, only there). Not a shell: globs and
+ * `$VARIABLES` are not expanded (such a path is skipped); a heredoc's body is no command, but the
+ * lines after its terminator are; a `# comment` is not read.
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
@@ -46,11 +47,18 @@ function operands(words: readonly string[], from: number): string[] {
  * the step as written, so a quoted `>` (`grep ">" file`) is no redirection.
  */
 function redirectTargets(step: string): string[] {
-  const quoted: string[] = [];
-  const masked = step.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => `\u0000${quoted.push(q.slice(1, -1)) - 1}\u0000`);
+  // Hidden first, each as one placeholder: quoted text and escapes (a quoted or escaped `>` is no
+  // redirection; `my\ file` is one word), arithmetic `$((3 > 2))` and `[[ $a > $b ]]` (comparisons;
+  // one longer than 400 characters is read as written, so an unclosed one costs linear time).
+  const hidden: string[] = [];
+  const masked = step.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\.|\$\(\([\s\S]{0,400}?\)\)|\[\[[\s\S]{0,400}?\]\]/g, (part) => {
+    const text = part.startsWith("'") || part.startsWith('"') ? part.slice(1, -1) : part.startsWith("\\") ? part.slice(1) : part;
+    return `\u0000${hidden.push(text) - 1}\u0000`;
+  });
   const targets: string[] = [];
-  for (const match of masked.matchAll(/(?:^|[\s;|&(])(?:\d*>>?|&>>?|\d*>\|)[ \t]*([^\s&|;<>()]+)/g)) {
-    const target = match[1]?.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)] ?? "");
+  // `>`, `>>`, `>|`, `&>`, `2>`, also glued to the word before it (`echo x>out.txt`); not `2>&1`, `<>`.
+  for (const match of masked.matchAll(/(?:^|[^<>&])(?:&>>?|>>?|>\|)[ \t]*([^\s&|;<>()]+)/g)) {
+    const target = match[1]?.replace(/\u0000(\d+)\u0000/g, (_, i: string) => hidden[Number(i)] ?? "");
     if (target !== undefined) targets.push(target);
   }
   return targets;
@@ -122,6 +130,38 @@ function changesOfStep(step: string, words: readonly string[]): { written: strin
   return { written: [...written, ...redirected], deleted: [], named: false };
 }
 
+/**
+ * A step with the subshell parentheses around it taken off: `(cd sub` opens one, `x > y)` closes
+ * one; a `)` that closes a `(` of the step itself (`$(date)`, `$((3 > 2))`) is part of the text.
+ */
+function subshellParts(step: string): { opened: number; text: string; closed: number } {
+  const lead = /^[(\s]*/.exec(step)?.[0] ?? "";
+  const rest = step.slice(lead.length);
+  let depth = 0;
+  let closed = 0;
+  let quote: string | undefined;
+  let kept = "";
+  for (let i = 0; i < rest.length; i++) {
+    const char = rest[i] ?? "";
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === "\\") {
+      // An escaped character is kept with its backslash, whatever it is.
+      kept += char + (rest[i + 1] ?? "");
+      i++;
+      continue;
+    } else if (char === "(") depth++;
+    else if (char === ")" && depth > 0) depth--;
+    else if (char === ")") {
+      closed++;
+      continue;
+    }
+    kept += char;
+  }
+  return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
+}
+
 /** The files a shell command deletes and writes, as file events in order (see the top of this file). */
 export function fileChangesIn(command: string): FileEvent[] {
   const events: FileEvent[] = [];
@@ -134,8 +174,12 @@ export function fileChangesIn(command: string): FileEvent[] {
     if (absolute || dir === undefined) return word;
     return dir === null ? undefined : `${dir}/${word}`;
   };
+  // The folders to return to when a subshell `( … )` ends: a `cd` inside one holds only there.
+  const outer: (string | null | undefined)[] = [];
   for (const step of splitSteps(command)) {
-    const words = shellWords(step.text);
+    const { opened, text, closed } = subshellParts(step.text);
+    for (let i = 0; i < opened; i++) outer.push(dir);
+    const words = shellWords(text);
     while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
     if (words[0] === "cd") {
       const to = words[1];
@@ -147,13 +191,12 @@ export function fileChangesIn(command: string): FileEvent[] {
             : dir === null
               ? null
               : `${dir}/${to}`;
-      continue;
+    } else {
+      const { written, deleted, named } = changesOfStep(text, words);
+      for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
+      for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
     }
-    const { written, deleted, named } = changesOfStep(step.text, words);
-    for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
-    for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
-    // A heredoc's body follows on the next lines: text, not commands.
-    if (words.some((w) => w.startsWith("<<"))) break;
+    for (let i = 0; i < closed && outer.length > 0; i++) dir = outer.pop();
   }
   return events;
 }

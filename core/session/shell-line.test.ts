@@ -99,3 +99,17 @@ describe("the steps whose status may be the line's (statusSteps)", () => {
     expect(statusSteps(command).map((s) => (s.negated ? "!" : "") + s.text)).toEqual(expected);
   });
 });
+
+describe("what is no step: a heredoc's body and a comment; `>|` is no pipe", () => {
+  test.each([
+    ["cat > a <<'EOF'\nx && y\nEOF\nrm b", ["cat > a <<'EOF'", "rm b"]],
+    ["cat > a <<EOF\nx\nEOF\ncat > b <<EOF\ny | z\nEOF", ["cat > a <<EOF", "cat > b <<EOF"]],
+    ["cat <<-EOF\n\tx; y\n\tEOF\necho z", ["cat <<-EOF", "echo z"]],
+    ["a # b; c\nd", ["a", "d"]],
+    ["echo a#b; c", ["echo a#b", "c"]],
+    ["echo y >| f; g", ["echo y >| f", "g"]],
+    ["echo '<<EOF'; ok", ["echo '<<EOF'", "ok"]],
+  ])("%j → %j", (command, expected) => {
+    expect(splitSteps(command).map((s) => s.text)).toEqual(expected);
+  });
+});
