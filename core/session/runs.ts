@@ -160,6 +160,14 @@ export function answeredNo(run: { command: string; exitCode: number | null; fail
   return run.exitCode === 1 && !run.failed && isSearchCommand(run.command);
 }
 
+/**
+ * Whether what the line writes and deletes happened: it succeeded, or its status is a check's
+ * answer (`diff -u a b > x.patch` exits 1 because the files differ; the redirection wrote x.patch).
+ */
+export function changesHappened(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
+  return (run.exitCode === 0 && !run.failed) || answeredNo(run);
+}
+
 /** Drops a leading `cd <cwd> &&`: the document states the working directory once. */
 function withoutCdIntoCwd(command: string, cwd: string | undefined): string {
   if (!cwd) return command;

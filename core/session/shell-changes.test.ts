@@ -36,7 +36,7 @@ describe("the files a shell command writes (and moves away), in order", () => {
     ["cat > src/new.ts <<'EOF'\nexport const a = 1 > 0;\nrm -rf /\nEOF", ["write src/new.ts"]],
     ['echo "a > b" && grep -c ">" file', []],
     ["cat a.txt < input.txt", []],
-    ["git mv a.ts b.ts", []],
+    ["git mv a.ts b.ts", ["delete a.ts", "write b.ts"]],
     ["cat src/a.ts", []],
   ])("%p", (command, expected) => {
     expect(show(command)).toEqual(expected);
@@ -79,5 +79,30 @@ describe("a shell line's words are read as the shell reads them (heredocs, redir
     ["echo $(date) > stamp.txt", ["write stamp.txt"]],
   ])("%j → %j", (command, expected) => {
     expect(show(command)).toEqual(expected);
+  });
+});
+
+describe("rarer spellings of the same changes", () => {
+  test.each([
+    ["git mv legacy.ts modern.ts", ["delete legacy.ts", "write modern.ts"]],
+    ["env sed -i 's/a/b/' f.txt", ["write f.txt"]],
+    ["time sed -i 's/a/b/' f.txt", ["write f.txt"]],
+    ["FOO=1 nohup npm start > server.log", ["write server.log"]],
+    ["bash -c 'echo x > inner.txt'", ["write inner.txt"]],
+    ["cd sub && sh -c 'rm a.txt'", ["delete sub/a.txt"]],
+    ["bash -lc \"cat > a.ts <<'EOF'\nx\nEOF\nrm b.ts\"", ["write a.ts", "delete b.ts"]],
+    ["diff -u config.orig config.yml > config.patch", ["write config.patch"]],
+    // Files named by find or read from stdin are not known from the line: nothing is guessed.
+    ["find . -name '*.ts' -exec sed -i 's/a/b/' {} +", []],
+    ["xargs sed -i 's/a/b/' < list.txt", []],
+  ])("%j → %j", (command, expected) => {
+    expect(show(command)).toEqual(expected);
+  });
+
+  test("a moved file is listed deleted under its old name even when the branch never touched it", () => {
+    expect(fileChangesIn("mv legacy.ts modern.ts")).toEqual([
+      { op: "delete", path: "legacy.ts", named: true },
+      { op: "write", path: "modern.ts" },
+    ]);
   });
 });

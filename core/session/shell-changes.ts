@@ -1,7 +1,7 @@
 /**
  * The files a shell command changed, read off its words: what it deletes (`rm`, `rmdir`,
  * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
- * the target of `mv` and `cp`; `mv` also deletes its sources). Relative paths lie in the folder a
+ * the target of `mv`, `git mv` and `cp`; `mv` also deletes its sources), also inside `bash -c '…'`. Relative paths lie in the folder a
  * `cd` earlier in the line moved to (inside a subshell `( … )`, only there). Not a shell: globs and
  * `$VARIABLES` are not expanded (such a path is skipped); a heredoc's body is no command, but the
  * lines after its terminator are; a `# comment` is not read.
@@ -14,7 +14,7 @@ const MAY_CHANGE = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp)\b|>/;
 /** Programs that delete the files they name. */
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
-const PREFIX = /^(?:sudo|command|builtin|\w+=.*)$/;
+const PREFIX = /^(?:sudo|command|builtin|env|time|nice|nohup|\w+=.*)$/;
 /** A redirection that names its target in the next word (`>`, `2>>`, `&>`, `>|`), or in the same word (`>out.txt`). */
 const REDIRECT_ALONE = /^(?:\d*>>?|&>>?|\d*>\|)$/;
 const REDIRECT_JOINED = /^(?:\d*>>?|&>>?|\d*>\|)([^&].*)$/;
@@ -121,9 +121,12 @@ function changesOfStep(step: string, words: readonly string[]): { written: strin
     const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);
     return { written: redirected, deleted, named: gitRm };
   }
-  if (program === "mv" || program === "cp") {
-    const { written, deleted } = moveOrCopy(words, program === "mv");
-    return { written: [...written, ...redirected], deleted, named: false };
+  // `git mv` is `mv` for the file lists. A moved file is gone under its old name whether or not
+  // the branch touched it before (`named`), else the new name would appear from nowhere.
+  const gitMv = program === "git" && sub === "mv";
+  if (program === "mv" || program === "cp" || gitMv) {
+    const { written, deleted } = moveOrCopy(gitMv ? words.slice(1) : words, program !== "cp");
+    return { written: [...written, ...redirected], deleted, named: true };
   }
   const written =
     program === "sed" ? sedTargets(words) : program === "perl" ? perlTargets(words) : program === "tee" ? operands(words, 1) : [];
@@ -191,6 +194,12 @@ export function fileChangesIn(command: string): FileEvent[] {
             : dir === null
               ? null
               : `${dir}/${to}`;
+    } else if (/^(?:ba|z|da)?sh$/.test(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
+      // `bash -c '…'`: the script's own changes, from the folder this step ran in.
+      for (const event of fileChangesIn(words[2])) {
+        const path = place(event.path);
+        if (path !== undefined) events.push({ ...event, path });
+      }
     } else {
       const { written, deleted, named } = changesOfStep(text, words);
       for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });

@@ -55,4 +55,16 @@ describe("shell lines through a Codex rollout", () => {
     expect(facts.filesModified).toEqual(["src/a.ts", "src/b.ts", "src/log.txt", "src/forced.txt"]);
     expect(facts.filesDeleted).toEqual(["src/old.ts"]);
   });
+
+  test("a check's answer still wrote its redirection; a failure's changes are not counted", () => {
+    const facts = factsOf([
+      ["diff -u config.orig config.yml > config.patch", 1],
+      ["npm test > test.log", 1],
+      ["find src -name '*.ts' > list.txt", 1],
+      ["mv legacy.ts modern.ts", 0],
+    ]);
+    expect(facts.filesModified).toEqual(["config.patch", "modern.ts"]);
+    expect(facts.filesDeleted).toEqual(["legacy.ts"]);
+    expect(facts.commands.map((c) => c.failed)).toEqual([false, true, true, false]);
+  });
 });
