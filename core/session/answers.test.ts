@@ -43,6 +43,8 @@ describe("what a check answered when it said no (exit 1)", () => {
     ["cd src && test -f a.ts", "/work/app", "`src/a.ts` is not there (no such file)"],
     ["cd /work/app/src && test -f a.ts", "/work/app", "`src/a.ts` is not there (no such file)"],
     ["cd .. && test -f app/a.ts", "/work/app", "`a.ts` is not there (no such file)"],
+    ["cd - && test -f a.ts", "/work/app", "`$OLDPWD/a.ts` is not there (no such file)"],
+    ['cd "$DIR" && [ -d out ]', "/work/app", "`$DIR/out` is not there (no such folder)"],
   ])("a check after a cd names its path from that folder: %s (cwd %s)", (command, cwd, answer) => {
     expect(describeNoAnswer(command, cwd)).toBe(answer);
   });

@@ -89,7 +89,8 @@ function folderBefore(steps: readonly string[]): string | undefined {
   for (const step of steps) {
     const words = shellWords(step);
     if (words[0] !== "cd") continue;
-    const to = words[1] ?? "~";
+    // `cd -` goes back to a folder the line does not name: said as the variable that holds it.
+    const to = words[1] === "-" ? "$OLDPWD" : (words[1] ?? "~");
     dir = to.startsWith("/") || to.startsWith("~") || dir === undefined ? to : `${dir}/${to}`;
   }
   return dir;

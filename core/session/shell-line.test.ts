@@ -109,6 +109,7 @@ describe("what is no step: a heredoc's body and a comment; `>|` is no pipe", () 
     ["echo a#b; c", ["echo a#b", "c"]],
     ["echo y >| f; g", ["echo y >| f", "g"]],
     ["echo '<<EOF'; ok", ["echo '<<EOF'", "ok"]],
+    ["echo $((1<<3))\nrm x", ["echo $((1<<3))", "rm x"]],
   ])("%j → %j", (command, expected) => {
     expect(splitSteps(command).map((s) => s.text)).toEqual(expected);
   });
