@@ -116,9 +116,33 @@ describe("renderSessionFacts", () => {
   test("caps the command list but keeps the newest failures in view", () => {
     const commands = [run("make build", 2), ...Array.from({ length: 20 }, (_, i) => run(`echo ${i}`, 0))];
     const section = renderSessionFacts(facts({ commands }), "s.jsonl", { maxCommands: 6 });
-    expect(section).toContain("  - `make build` — exit 2, failed\n  - `echo 15` — exit 0");
-    expect(section).toContain("  - `echo 19` — exit 0\n  - … +15 more, not shown");
+    // The 15 hidden runs ran between the failure and `echo 15`: the marker stands there.
+    expect(section).toContain("  - `make build` — exit 2, failed\n  - … 15 runs not shown here\n  - `echo 15` — exit 0");
+    expect(section).toMatch(/ {2}- `echo 19` — exit 0\n(?! {2}- …)/);
     expect(section).not.toContain("`echo 14`");
+  });
+
+  test.each([
+    [
+      Array.from({ length: 8 }, (_, i) => run(`echo ${i}`, 0)),
+      6,
+      "- Commands run (8; 0 failed):\n  - … 2 runs not shown here\n  - `echo 2` — exit 0",
+    ],
+    [
+      [...Array.from({ length: 7 }, (_, i) => run(`echo ${i}`, 0)), run("make", 2)],
+      6,
+      "  - … 2 runs not shown here\n  - `echo 2` — exit 0",
+    ],
+    [
+      [run("make", 2), ...Array.from({ length: 7 }, (_, i) => run(`echo ${i}`, 0))],
+      6,
+      "  - `make` — exit 2, failed\n  - … 2 runs not shown here\n  - `echo 2`",
+    ],
+    [[run("make", 2), run("echo a", 0), run("echo b", 0), run("echo c", 0)], 3, "  - … 1 run not shown here\n  - `echo b`"],
+  ])("the hidden runs are marked where they ran (%#)", (commands, maxCommands, expected) => {
+    const section = renderSessionFacts(facts({ commands }), "s.jsonl", { maxCommands });
+    expect(section).toContain(expected);
+    expect(section).not.toContain("more, not shown");
   });
 
   test("shows a multi-line command as its first line with a marker", () => {

@@ -69,14 +69,18 @@ function commandLines(commands: readonly CommandRun[], max: number, cwd: string 
   const counts = [`${commands.length}`, `${failed} failed`];
   if (byUser > 0) counts.push(`${byUser} run by the user with \`!\``);
   const lines = [`- Commands run (${counts.join("; ")}):`];
-  const shown = pickCommands(commands, max);
-  for (const i of shown) {
+  // The hidden runs are marked where they ran, so no one takes them for runs after the last one shown.
+  const hidden = (count: number) => `  - … ${count} ${count === 1 ? "run" : "runs"} not shown here`;
+  let next = 0;
+  for (const i of pickCommands(commands, max)) {
     const run = commands[i];
     if (!run) continue;
+    if (i > next) lines.push(hidden(i - next));
+    next = i + 1;
     const who = run.by === "user" ? ", run by the user with `!`" : "";
     lines.push(`  - ${inlineCode(shortCommand(displayCommand(run.command, cwd)))} — ${describeOutcome(run, cwd)}${who}`);
   }
-  if (shown.length < commands.length) lines.push(`  - … +${commands.length - shown.length} more, not shown`);
+  if (next < commands.length) lines.push(hidden(commands.length - next));
   return lines;
 }
 

@@ -1,6 +1,6 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { judgeRun } from "./runs.ts";
+import { changesHappened, judgeRun } from "./runs.ts";
 import { fileChangesIn } from "./shell-changes.ts";
 import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
@@ -136,7 +136,7 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (!command) break;
           const run: CommandRun = { command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") };
           commands.push(run);
-          if (run.exitCode === 0 && !run.failed) files.push(...fileChangesIn(command));
+          if (changesHappened(run)) files.push(...fileChangesIn(command));
           break;
         }
       }

@@ -132,13 +132,29 @@ describe(`real pi sessions${skipNote}`, () => {
       expect(analysis.facts.filesModified).toHaveLength(44);
       expect(analysis.facts.filesModified).toContain("packages/coding-agent/src/utils/changelog.ts");
       expect(analysis.facts.filesModified).toContain("packages/coding-agent/src/main.ts");
+      // Every `mv` source is gone from its old place, touched before or not (issue 13 attack #20: until then
+      // only the sources the branch had read or written were listed, so changelog.ts … oauth, moved into
+      // utils/ and core/ untouched, appeared under their new names only). `mv utils/config.ts .` moved
+      // config.ts back: it is modified, utils/config.ts deleted.
       expect(analysis.facts.filesDeleted).toEqual([
         "packages/coding-agent/docs/refactor.md",
         "packages/coding-agent/src/main-new.ts",
         "packages/coding-agent/src/cli-new.ts",
+        "packages/coding-agent/src/changelog.ts",
+        "packages/coding-agent/src/clipboard.ts",
+        "packages/coding-agent/src/fuzzy.ts",
+        "packages/coding-agent/src/shell.ts",
+        "packages/coding-agent/src/tools-manager.ts",
         "packages/coding-agent/src/utils/config.ts",
+        "packages/coding-agent/src/compaction.ts",
+        "packages/coding-agent/src/export-html.ts",
         "packages/coding-agent/src/messages.ts",
+        "packages/coding-agent/src/model-config.ts",
         "packages/coding-agent/src/session-manager.ts",
+        "packages/coding-agent/src/settings-manager.ts",
+        "packages/coding-agent/src/slash-commands.ts",
+        "packages/coding-agent/src/tools",
+        "packages/coding-agent/src/oauth",
         "packages/coding-agent/src/tui/tui-renderer.ts",
       ]);
     },

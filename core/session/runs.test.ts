@@ -1,6 +1,48 @@
 import { describe, expect, test } from "bun:test";
 import { commandKey, describeOutcome, displayCommand, isCheckCommand, judgeRun, readExitCode, withoutOutputFilter } from "./runs.ts";
 
+describe("exit 1 is a check's answer only when a check is the step whose status ends the line", () => {
+  test.each([
+    // The check is the whole line, or the last step: its "no".
+    ["test -f x", false],
+    ["[ -f package.json ]", false],
+    ["[[ -d node_modules ]]", false],
+    ['[ -z "$CI" ]', false],
+    ["/usr/bin/test -f x", false],
+    ["grep -rn TODO src", false],
+    ["cd sub && grep -q x a.txt", false],
+    ["npm run build; test -f dist/a.js", false],
+    ["npm test || grep -q skip notes.txt", false],
+    // Both steps a failure could stop at are checks: either answered no.
+    ["[ -f a.txt ] && [ -f b.txt ]", false],
+    // Negated checks: `!` turned a "yes" into exit 1, still an answer.
+    ["! test -f yarn.lock", false],
+    ["! grep -q TODO src/a.ts", false],
+    // A grep at the end of a pipeline: the pipeline's status is grep's.
+    ["cat log.txt | grep ERROR", false],
+    ["npm ls 2>&1 | grep -q lodash", false],
+    // With pipefail, any step of the pipe may have set the status: only checks make it an answer.
+    ["set -o pipefail; cat log.txt | grep ERROR", true],
+    // The status may be (or is) a program's, not the check's: a failure.
+    ["test -f package.json && npm test", true],
+    ["which node && node scripts/migrate.js", true],
+    ["test -d dist || npm run build", true],
+    ["grep -q x a || exit 1", true],
+    ["grep ERROR log.txt | wc -l", true],
+    ["! npm test", true],
+    ["(test -f x)", true],
+    // `find` exits 0 when it finds nothing: 1 means it could not search.
+    ["find src -name '*.ts'", true],
+    ["npm test", true],
+  ])("%s exiting 1: failed is %p", (command, failed) => {
+    expect(judgeRun(command, 1, "").failed).toBe(failed);
+  });
+
+  test("exit 2 of a check is a failure wherever it stands", () => {
+    expect(judgeRun("[ -f a ] && [ -f b ]", 2, "").failed).toBe(true);
+  });
+});
+
 describe("one definition of a failed run", () => {
   test.each([
     { name: "exit 0", command: "npm test", exitCode: 0, output: "12 passing", failed: false },
@@ -100,7 +142,8 @@ describe("one definition of a failed run", () => {
     [{ command: "npm test", exitCode: 2, failed: true }, "exit 2, failed"],
     [{ command: "grep x", exitCode: 1, failed: false }, "exit 1, nothing found"],
     [{ command: "test -f notes/todo.txt", exitCode: 1, failed: false }, "exit 1, `notes/todo.txt` is not there (no such file)"],
-    [{ command: "cd /w/app && [ -d dist ]", exitCode: 1, failed: false }, "exit 1, `dist` is not there (no such folder)"],
+    // Named from the folder the `cd` moved to (describeOutcome without a cwd keeps it absolute).
+    [{ command: "cd /w/app && [ -d dist ]", exitCode: 1, failed: false }, "exit 1, `/w/app/dist` is not there (no such folder)"],
     [{ command: "npm run build | head", exitCode: 0, failed: true }, "failed (output shows errors; the pipe's status was 0)"],
     [{ command: "npm run lint || true", exitCode: 0, failed: true }, "failed (output shows errors; `|| true` hid its status)"],
     [{ command: "bun test; echo done", exitCode: 0, failed: true }, "failed (output shows errors; the status was the last command's, 0)"],

@@ -2,22 +2,56 @@
  * When a command run counts as failed: one definition, used by inspect's count, the Session
  * Facts list and the offline document alike.
  *
- * A run failed when its exit code is non-zero (except a search that found nothing: `grep`,
- * `find`, `test`, `diff` … exiting 1), or when it exited 0 only because something after a
+ * A run failed when its exit code is non-zero (except a check that answered "no": `grep`,
+ * `test`, `[`, `diff` … exiting 1, when that check is the step whose status ends the line), or when it exited 0 only because something after a
  * build, test or check replaced its status (a pipe into `head`/`tail`/`grep`, a `;`, an
  * `|| true`, a background `&`) while the output shows errors. A run without an exit code
  * (cancelled, or never answered) did not fail; it is unknown.
  */
 import { describeNoAnswer } from "./answers.ts";
 import { relativeInText } from "./paths.ts";
-import { type Operator, splitSteps } from "./shell-line.ts";
+import { type Operator, shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 import { readToolResult } from "./tool-output.ts";
 
-/** Searches and tests, whose exit code 1 means "nothing found" or "false", not a failure. */
-const SEARCH_COMMAND = /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(grep|egrep|fgrep|rg|ag|ack|find|fd|test|\[|diff|cmp|which|pgrep)\b/;
+/**
+ * Checks, whose exit code 1 is an answer ("nothing found", "false", "the files differ"), not a
+ * failure. `find` is none: it exits 0 when it finds nothing, and 1 when it could not search.
+ */
+const CHECK_PROGRAMS: ReadonlySet<string> = new Set([
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "ack",
+  "fd",
+  "test",
+  "[",
+  "[[",
+  "diff",
+  "cmp",
+  "which",
+  "pgrep",
+]);
 
+/** Words before a program that do not change what its status means: `sudo`, `time`, `env`, `FOO=1`. */
+const TRANSPARENT_PREFIX = /^(?:sudo|command|builtin|time|env|nice|\w+=.*)$/;
+
+/** The program a step runs, without its folder: `/usr/bin/test -f x` → `test`. */
+export function programOf(step: string): string {
+  const words = shellWords(step);
+  while (words.length > 1 && TRANSPARENT_PREFIX.test(words[0] ?? "")) words.shift();
+  return words[0]?.replace(/^.*\//, "") ?? "";
+}
+
+/**
+ * Whether the line's non-zero status is a check's answer: every step that may have produced it
+ * (see `statusSteps`) is a check. When a check and another program could each have ended the
+ * line (`test -f x && npm test`), we cannot tell whose status it is, so it is no answer.
+ */
 export function isSearchCommand(command: string): boolean {
-  return SEARCH_COMMAND.test(command);
+  const steps = statusSteps(command);
+  return steps.length > 0 && steps.every((step) => CHECK_PROGRAMS.has(programOf(step.text)));
 }
 
 /** Commands that check the work (tests, builds, linters): their latest result says whether the tree is green. */
@@ -118,12 +152,20 @@ function describeMask(command: string): string {
 export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }, cwd?: string): string {
   if (run.exitCode === null) return "no exit code recorded (cancelled, still running, or no result)";
   if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
-  return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, ${describeNoAnswer(displayCommand(run.command, cwd))}`;
+  return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, ${describeNoAnswer(displayCommand(run.command, cwd), cwd)}`;
 }
 
 /** A check that answered "no" (exit 1 of `test`, `grep`, `diff` …): not a failure, but a finding. */
 export function answeredNo(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
   return run.exitCode === 1 && !run.failed && isSearchCommand(run.command);
+}
+
+/**
+ * Whether what the line writes and deletes happened: it succeeded, or its status is a check's
+ * answer (`diff -u a b > x.patch` exits 1 because the files differ; the redirection wrote x.patch).
+ */
+export function changesHappened(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
+  return (run.exitCode === 0 && !run.failed) || answeredNo(run);
 }
 
 /** Drops a leading `cd <cwd> &&`: the document states the working directory once. */

@@ -1,9 +1,10 @@
 /**
  * The files a shell command changed, read off its words: what it deletes (`rm`, `rmdir`,
  * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
- * the target of `mv` and `cp`; `mv` also deletes its sources). Relative paths lie in the folder a
- * `cd` earlier in the line moved to. Not a shell: globs and `$VARIABLES` are not expanded (such a
- * path is skipped), and a heredoc's body is no command (nothing after its `<<` line is read).
+ * the target of `mv`, `git mv` and `cp`; `mv` also deletes its sources), also inside `bash -c '…'`. Relative paths lie in the folder a
+ * `cd` earlier in the line moved to (inside a subshell `( … )`, only there). Not a shell: globs and
+ * `$VARIABLES` are not expanded (such a path is skipped); a heredoc's body is no command, but the
+ * lines after its terminator are; a `# comment` is not read.
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
@@ -13,7 +14,7 @@ const MAY_CHANGE = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp)\b|>/;
 /** Programs that delete the files they name. */
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
-const PREFIX = /^(?:sudo|command|builtin|\w+=.*)$/;
+const PREFIX = /^(?:sudo|command|builtin|env|time|nice|nohup|\w+=.*)$/;
 /** A redirection that names its target in the next word (`>`, `2>>`, `&>`, `>|`), or in the same word (`>out.txt`). */
 const REDIRECT_ALONE = /^(?:\d*>>?|&>>?|\d*>\|)$/;
 const REDIRECT_JOINED = /^(?:\d*>>?|&>>?|\d*>\|)([^&].*)$/;
@@ -46,11 +47,18 @@ function operands(words: readonly string[], from: number): string[] {
  * the step as written, so a quoted `>` (`grep ">" file`) is no redirection.
  */
 function redirectTargets(step: string): string[] {
-  const quoted: string[] = [];
-  const masked = step.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => `\u0000${quoted.push(q.slice(1, -1)) - 1}\u0000`);
+  // Hidden first, each as one placeholder: quoted text and escapes (a quoted or escaped `>` is no
+  // redirection; `my\ file` is one word), arithmetic `$((3 > 2))` and `[[ $a > $b ]]` (comparisons;
+  // one longer than 400 characters is read as written, so an unclosed one costs linear time).
+  const hidden: string[] = [];
+  const masked = step.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\.|\$\(\([\s\S]{0,400}?\)\)|\[\[[\s\S]{0,400}?\]\]/g, (part) => {
+    const text = part.startsWith("'") || part.startsWith('"') ? part.slice(1, -1) : part.startsWith("\\") ? part.slice(1) : part;
+    return `\u0000${hidden.push(text) - 1}\u0000`;
+  });
   const targets: string[] = [];
-  for (const match of masked.matchAll(/(?:^|[\s;|&(])(?:\d*>>?|&>>?|\d*>\|)[ \t]*([^\s&|;<>()]+)/g)) {
-    const target = match[1]?.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)] ?? "");
+  // `>`, `>>`, `>|`, `&>`, `2>`, also glued to the word before it (`echo x>out.txt`); not `2>&1`, `<>`.
+  for (const match of masked.matchAll(/(?:^|[^<>&])(?:&>>?|>>?|>\|)[ \t]*([^\s&|;<>()]+)/g)) {
+    const target = match[1]?.replace(/\u0000(\d+)\u0000/g, (_, i: string) => hidden[Number(i)] ?? "");
     if (target !== undefined) targets.push(target);
   }
   return targets;
@@ -113,13 +121,48 @@ function changesOfStep(step: string, words: readonly string[]): { written: strin
     const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);
     return { written: redirected, deleted, named: gitRm };
   }
-  if (program === "mv" || program === "cp") {
-    const { written, deleted } = moveOrCopy(words, program === "mv");
-    return { written: [...written, ...redirected], deleted, named: false };
+  // `git mv` is `mv` for the file lists. A moved file is gone under its old name whether or not
+  // the branch touched it before (`named`), else the new name would appear from nowhere.
+  const gitMv = program === "git" && sub === "mv";
+  if (program === "mv" || program === "cp" || gitMv) {
+    const { written, deleted } = moveOrCopy(gitMv ? words.slice(1) : words, program !== "cp");
+    return { written: [...written, ...redirected], deleted, named: true };
   }
   const written =
     program === "sed" ? sedTargets(words) : program === "perl" ? perlTargets(words) : program === "tee" ? operands(words, 1) : [];
   return { written: [...written, ...redirected], deleted: [], named: false };
+}
+
+/**
+ * A step with the subshell parentheses around it taken off: `(cd sub` opens one, `x > y)` closes
+ * one; a `)` that closes a `(` of the step itself (`$(date)`, `$((3 > 2))`) is part of the text.
+ */
+function subshellParts(step: string): { opened: number; text: string; closed: number } {
+  const lead = /^[(\s]*/.exec(step)?.[0] ?? "";
+  const rest = step.slice(lead.length);
+  let depth = 0;
+  let closed = 0;
+  let quote: string | undefined;
+  let kept = "";
+  for (let i = 0; i < rest.length; i++) {
+    const char = rest[i] ?? "";
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === "\\") {
+      // An escaped character is kept with its backslash, whatever it is.
+      kept += char + (rest[i + 1] ?? "");
+      i++;
+      continue;
+    } else if (char === "(") depth++;
+    else if (char === ")" && depth > 0) depth--;
+    else if (char === ")") {
+      closed++;
+      continue;
+    }
+    kept += char;
+  }
+  return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
 }
 
 /** The files a shell command deletes and writes, as file events in order (see the top of this file). */
@@ -134,8 +177,12 @@ export function fileChangesIn(command: string): FileEvent[] {
     if (absolute || dir === undefined) return word;
     return dir === null ? undefined : `${dir}/${word}`;
   };
+  // The folders to return to when a subshell `( … )` ends: a `cd` inside one holds only there.
+  const outer: (string | null | undefined)[] = [];
   for (const step of splitSteps(command)) {
-    const words = shellWords(step.text);
+    const { opened, text, closed } = subshellParts(step.text);
+    for (let i = 0; i < opened; i++) outer.push(dir);
+    const words = shellWords(text);
     while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
     if (words[0] === "cd") {
       const to = words[1];
@@ -147,13 +194,18 @@ export function fileChangesIn(command: string): FileEvent[] {
             : dir === null
               ? null
               : `${dir}/${to}`;
-      continue;
+    } else if (/^(?:ba|z|da)?sh$/.test(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
+      // `bash -c '…'`: the script's own changes, from the folder this step ran in.
+      for (const event of fileChangesIn(words[2])) {
+        const path = place(event.path);
+        if (path !== undefined) events.push({ ...event, path });
+      }
+    } else {
+      const { written, deleted, named } = changesOfStep(text, words);
+      for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
+      for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
     }
-    const { written, deleted, named } = changesOfStep(step.text, words);
-    for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
-    for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
-    // A heredoc's body follows on the next lines: text, not commands.
-    if (words.some((w) => w.startsWith("<<"))) break;
+    for (let i = 0; i < closed && outer.length > 0; i++) dir = outer.pop();
   }
   return events;
 }

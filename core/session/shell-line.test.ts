@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { shellWords, splitSteps } from "./shell-line.ts";
+import { shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 
 describe("a command line cut into steps", () => {
   test.each([
@@ -78,5 +78,39 @@ describe("a command line cut into steps", () => {
     ['rm ""', ["rm", ""]],
   ])("shellWords(%p) is %p", (step, expected) => {
     expect(shellWords(step)).toEqual(expected);
+  });
+});
+
+describe("the steps whose status may be the line's (statusSteps)", () => {
+  test.each([
+    ["test -f x", ["test -f x"]],
+    ["a && b", ["a", "b"]],
+    ["a || b", ["b"]],
+    ["a; b", ["b"]],
+    ["a & b", ["b"]],
+    ["a && b || c", ["c"]],
+    ["a || b && c", ["b", "c"]],
+    ["cat log | grep x", ["grep x"]],
+    ["set -o pipefail; cat log | grep x", ["cat log", "grep x"]],
+    ["cd sub && test -f x", ["test -f x"]],
+    ["! grep -q x f", ["!grep -q x f"]],
+    ["a | b && ! c | d", ["b", "!d"]],
+  ])("%s → %j", (command, expected) => {
+    expect(statusSteps(command).map((s) => (s.negated ? "!" : "") + s.text)).toEqual(expected);
+  });
+});
+
+describe("what is no step: a heredoc's body and a comment; `>|` is no pipe", () => {
+  test.each([
+    ["cat > a <<'EOF'\nx && y\nEOF\nrm b", ["cat > a <<'EOF'", "rm b"]],
+    ["cat > a <<EOF\nx\nEOF\ncat > b <<EOF\ny | z\nEOF", ["cat > a <<EOF", "cat > b <<EOF"]],
+    ["cat <<-EOF\n\tx; y\n\tEOF\necho z", ["cat <<-EOF", "echo z"]],
+    ["a # b; c\nd", ["a", "d"]],
+    ["echo a#b; c", ["echo a#b", "c"]],
+    ["echo y >| f; g", ["echo y >| f", "g"]],
+    ["echo '<<EOF'; ok", ["echo '<<EOF'", "ok"]],
+    ["echo $((1<<3))\nrm x", ["echo $((1<<3))", "rm x"]],
+  ])("%j → %j", (command, expected) => {
+    expect(splitSteps(command).map((s) => s.text)).toEqual(expected);
   });
 });

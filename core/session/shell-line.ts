@@ -1,7 +1,8 @@
 /**
  * A shell command line cut into its steps and the operators between them: enough to tell whose
  * exit status reaches the end of a line and what each step runs. Not a shell parser: quotes and
- * backslashes are honoured; subshells, heredocs and expansions are read as plain words.
+ * backslashes are honoured, a heredoc's body (up to its terminator line) and a `# comment` are no
+ * steps; subshells and expansions are read as plain words.
  */
 
 /** What joins two steps: `&&` and `||` run the next step on success or failure, `|` pipes, `;` (or a line break) sequences, `&` backgrounds. */
@@ -15,7 +16,7 @@ export interface ShellStep {
 }
 
 /** The characters that start a quote, an escape or an operator: every other one is skipped at once. */
-const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n"]);
+const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n", "<", "#"]);
 
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
 function operatorAt(line: string, i: number): [Operator, number] | undefined {
@@ -23,7 +24,8 @@ function operatorAt(line: string, i: number): [Operator, number] | undefined {
   if (two === "&&" || two === "||") return [two, 2];
   if (two === "|&") return ["|", 2];
   const char = line[i];
-  if (char === "|") return ["|", 1];
+  // `>|` forces a redirection over an existing file: no pipe.
+  if (char === "|" && line[i - 1] !== ">") return ["|", 1];
   if (char === ";" || char === "\n") return [";", 1];
   if (char === "&" && line[i - 1] !== ">" && line[i - 1] !== "<" && line[i + 1] !== ">") return ["&", 1];
   return undefined;
@@ -39,6 +41,8 @@ export function splitSteps(command: string): ShellStep[] {
     // An empty step (`a &\nb`, `a;;b`) keeps the operator before it: `a` still ran in the background.
     if (text !== "") steps.push({ text, next });
   };
+  // Heredocs opened on the current line: their bodies start at the next line break.
+  const heredocs: { word: string; tabs: boolean }[] = [];
   for (let i = 0; i < command.length; i++) {
     const char = command[i] ?? "";
     if (quote === undefined && !SPECIAL.has(char)) continue;
@@ -55,6 +59,30 @@ export function splitSteps(command: string): ShellStep[] {
       quote = char;
       continue;
     }
+    if (char === "#") {
+      // A `#` that starts a word starts a comment, to the end of the line.
+      if (i === 0 || /[\s;&|(]/.test(command[i - 1] ?? "")) {
+        const end = command.indexOf("\n", i);
+        push(i, end === -1 ? undefined : ";");
+        start = end === -1 ? command.length : end;
+        i = start - 1;
+      }
+      continue;
+    }
+    if (char === "<") {
+      const opened = heredocAt(command, i);
+      if (opened !== undefined) {
+        heredocs.push(opened.heredoc);
+        i = opened.end - 1;
+      }
+      continue;
+    }
+    if (char === "\n" && heredocs.length > 0) {
+      push(i, ";");
+      i = skipHeredocBodies(command, i + 1, heredocs.splice(0)) - 1;
+      start = i + 1;
+      continue;
+    }
     const operator = operatorAt(command, i);
     if (operator === undefined) continue;
     push(i, operator[0]);
@@ -65,6 +93,30 @@ export function splitSteps(command: string): ShellStep[] {
   const last = steps[steps.length - 1];
   if (last) last.next = undefined;
   return steps;
+}
+
+/** A heredoc opened at `i` (`<<EOF`, `<<'EOF'`, `<<-"EOF"`; not `<<<`): its terminator word and where the operator ends. */
+function heredocAt(line: string, i: number): { heredoc: { word: string; tabs: boolean }; end: number } | undefined {
+  const match = /^<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([\w.-]+))/.exec(line.slice(i, i + 200));
+  if (match === null || line[i - 1] === "<") return undefined;
+  // `$((1<<3))` shifts: an unquoted number is no heredoc word anyone writes.
+  if (match[4] !== undefined && /^\d+$/.test(match[4])) return undefined;
+  const word = match[2] ?? match[3] ?? match[4] ?? "";
+  return { heredoc: { word, tabs: match[1] === "-" }, end: i + match[0].length };
+}
+
+/** Skips each heredoc's body (the lines up to its terminator line) from `from`; returns where the commands resume. */
+function skipHeredocBodies(line: string, from: number, heredocs: readonly { word: string; tabs: boolean }[]): number {
+  let at = from;
+  for (const { word, tabs } of heredocs) {
+    while (at < line.length) {
+      const end = line.indexOf("\n", at);
+      const text = line.slice(at, end === -1 ? line.length : end);
+      at = end === -1 ? line.length : end + 1;
+      if ((tabs ? text.replace(/^\t+/, "") : text) === word) break;
+    }
+  }
+  return at;
 }
 
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
@@ -96,4 +148,39 @@ export function shellWords(step: string): string[] {
   }
   if (inWord) words.push(word);
   return words;
+}
+
+/** A step whose exit status may be the line's: `negated` when a `!` before its pipeline turns the status round. */
+export interface StatusStep {
+  /** The step's text without the `!`. */
+  text: string;
+  /** Its place in `splitSteps(command)`: the steps before it (a `cd`) set where it ran. */
+  index: number;
+  negated: boolean;
+}
+
+/**
+ * The steps whose exit status may be the line's non-zero status: the last pipeline's last step
+ * (every step of it under `set -o pipefail`), and, through each `&&` before it, the pipelines a
+ * failure there would have stopped at (`a && b` exiting 1: `a` or `b`; `a || b`, `a; b`: only
+ * `b`). A `cd` is taken to have worked: it is where the steps after it ran, not what they did.
+ */
+export function statusSteps(command: string): StatusStep[] {
+  const steps = splitSteps(command);
+  const pipefail = /\bpipefail\b/.test(command);
+  const found: StatusStep[] = [];
+  let end = steps.length - 1;
+  while (end >= 0) {
+    // The pipeline ending at `end`: the steps joined to it by `|`.
+    let begin = end;
+    while (begin > 0 && steps[begin - 1]?.next === "|") begin--;
+    const negated = /^!\s/.test(steps[begin]?.text ?? "");
+    for (let i = end; i >= (pipefail ? begin : end); i--) {
+      const text = (steps[i]?.text ?? "").replace(i === begin ? /^!\s+/ : /^$/, "");
+      if (!/^cd(?:\s|$)/.test(text)) found.push({ text, index: i, negated });
+    }
+    if (steps[begin - 1]?.next !== "&&") break;
+    end = begin - 1;
+  }
+  return found.reverse();
 }

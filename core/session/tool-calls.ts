@@ -11,7 +11,7 @@
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
 import type { FileEvent } from "./file-changes.ts";
-import { judgeRun, type RunVerdict } from "./runs.ts";
+import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
 import { fileChangesIn } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
 import { classifyToolCall, type ToolAction } from "./tools.ts";
@@ -103,8 +103,8 @@ export class ToolCalls<T> {
 
   private settleRun(payload: T, command: string, workdir: string | undefined, output: string, exitCode: number | null): Settlement<T> {
     const verdict = judgeRun(command, exitCode, output);
-    // What a command deleted or wrote changed only if it ran to success.
-    const events = verdict.exitCode === 0 && !verdict.failed ? fileChangesIn(inWorkdir(command, workdir)) : [];
+    // What a command deleted or wrote changed only if it ran to success (or to a check's answer).
+    const events = changesHappened({ command, ...verdict }) ? fileChangesIn(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };
   }
 

@@ -138,7 +138,7 @@ export function isMetaQuestion(text: string): boolean {
 
 /** Commands that only look at things; a list of what was done can leave them out. */
 const LOOK_COMMAND =
-  /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(cat|head|tail|less|ls|pwd|echo|date|sleep|wc|sed\s+-n|git\s+(?:status|log|diff|show))\b/;
+  /^\s*(?:cd\s+[^&;|]*(?:&&|;)\s*)?(cat|head|tail|less|ls|find|pwd|echo|date|sleep|wc|sed\s+-n|git\s+(?:status|log|diff|show))\b/;
 
 export function changesOrChecks(command: string): boolean {
   return !LOOK_COMMAND.test(command) && !isSearchCommand(command);
