@@ -117,4 +117,17 @@ describe('"continue" carries on the newest work, never the first finished reques
     const document = offline([...many, compaction("## Goal\nFix the open issues.\n\n## Done\n- issues 0-3", 17), user("Continue")]);
     expect(section(document, "## Goal")).toContain("- Latest request: Fix issue 4 in src/m4.ts and add a regression test.");
   });
+
+  // Seen on the real before-compaction session: a bare "ls" after the work became the latest request.
+  test.each(["ls", "status?", "pwd", "Thoughts?"])('a one-word aside after the work (%s) is not the "Latest request"', (aside) => {
+    const document = offline([
+      user("Add a CSV export command to the CLI"),
+      ...edit("c1", "src/csv.ts"),
+      assistant([text("Started the CSV export.")]),
+      compaction("## Goal\nReport exports.\n\n## Done\n- CSV skeleton", 5),
+      user(aside),
+      assistant([text("Done.")]),
+    ]);
+    expect(section(document, "## Goal")).toContain("- Latest request: Add a CSV export command to the CLI.");
+  });
 });

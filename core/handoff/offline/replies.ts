@@ -82,7 +82,8 @@ export function noteChoices(notes: OfflineNotes, request: UserRequest, previous:
   const proposal = previous?.lastText?.text;
   // A short answer to the assistant's question ("Everything.") is a choice: kept with the question it answers.
   const question = previous?.ending === "question" ? splitSentences(proposal ?? "").at(-1) : undefined;
-  if (request.kind === "answer" && question !== undefined && countWords(request.text) <= 4)
+  // A reply that is itself a question ("are we all committed?") answers nothing.
+  if (request.kind === "answer" && question !== undefined && countWords(request.text) <= 4 && !/[?？]\s*$/.test(request.text))
     notes.choices.push({ text: `The user answered "${capText(request.text, 60)}" to: "${capText(question, 220)}"`, at: request.at });
   if (proposal === undefined || (request.kind !== "approval" && request.kind !== "answer") || /^\W*no\b/i.test(request.text)) return;
   const options = optionsIn(proposal);

@@ -142,8 +142,9 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const objective = pickObjective(notes.requests, focus);
   const since = objective?.at ?? 0;
   const turn = readTurn(notes.exchanges);
-  // "Continue", "go on" carry on the newest work asked for, never the first objective.
-  const latest = focus ? objective : (notes.requests.filter((r) => isWorkRequest(r) && r.statement !== "").at(-1) ?? objective);
+  // "Continue", "go on" carry on the newest work asked for, never the first objective; a one-word
+  // aside ("ls", "status?") is no work to name as the latest request.
+  const latest = focus ? objective : (notes.requests.filter((r) => isWorkRequest(r) && countWords(r.statement) >= 2).at(-1) ?? objective);
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);
   const afterClose = notes.exchanges.slice(lastCloseIndex + 1).map((e) => e.request);
