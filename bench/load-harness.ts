@@ -125,7 +125,12 @@ async function compare(bench: LoadBench): Promise<void> {
   const results: Record<Mode, Run[]> = { baseline: [], ours: [], reader: [] };
   for (let i = 0; i < runs; i++) for (const mode of MODES) results[mode].push(await measure(bench, mode, path));
   const time = (mode: Mode) => median(results[mode].map((r) => r.ms));
-  // On a shared machine the wall time also measures the neighbours; CPU time says what the work costs.
+  // On a shared machine the wall time also measures the neighbours. CPU time is not the work alone
+  // either: it counts the threads beside it, the optimizing compiler above all, which compiles our
+  // code on a spare core while it runs (the baseline has almost no code to compile). Measured on a
+  // 100 MB Codex rollout: with the top tier off (BUN_JSC_useFTLJIT=false) ours drops from 1.7-1.9x
+  // the baseline's CPU to 1.4x; with compiling on the main thread (BUN_JSC_useConcurrentJIT=false)
+  // the wall time shows it: 1.7x instead of 1.1-1.3x. The target judges wall time, as the issue says.
   const cpu = (mode: Mode) => median(results[mode].map((r) => r.cpuMs));
   const rss = (mode: Mode) => median(results[mode].map((r) => r.peakRss));
   const ratio = time("ours") / time("baseline");

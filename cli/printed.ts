@@ -1,4 +1,4 @@
-import { createRedactor, createWithholder, type Withhold } from "../core/index.ts";
+import { createRedactor, createWithholder, DEFAULT_PLACEHOLDER_WORD, type Withhold } from "../core/index.ts";
 import { cutLine, markCleared, type Cleared } from "./shorten.ts";
 import { asField, stripControls } from "./terminal.ts";
 
@@ -23,14 +23,93 @@ export function withholdFromOutput(values: readonly string[]): void {
   if (secrets.size !== before) withhold = createWithholder([...secrets]);
 }
 
+/** The placeholders the messages' redactor issues (it uses the default word). */
+const ISSUED = new RegExp(String.raw`\[${DEFAULT_PLACEHOLDER_WORD}:[a-z0-9-]+:\d+\]`, "g");
+
 /**
- * Lets messages recognise the secrets in `texts` wherever their exact text recurs. For what
- * messages print derived from it, not as it is: the session's cwd, which agents turn into a
- * folder name (`-home-dev-…`, `--home-dev-…--`) where no secret keeps the shape that gives it
- * away (`postgres---app-<password>@db`, a token after a `-`).
+ * What a name made from a secret keeps of it: its letters and digits, in order. Agents make
+ * folder names by turning punctuation into `-` (`ghp_…` → `ghp-…`, a password's `_` and `.`, a
+ * key's base64 `/` and `+`) and cut a long one short; a path's `//` is printed as `/`. So a
+ * message is compared with a secret on letters and digits alone: any `SHARED` of the secret's
+ * in a row (all of them, for a secret with fewer) mark a part of it. No ordinary text shares 12
+ * with a secret by chance (from 12 characters on a found secret is known anywhere, see
+ * redact-known.ts); a secret with fewer than `FEWEST` is matched only as written.
+ */
+const SHARED = 12;
+const FEWEST = 8;
+
+/** Parts of the secrets found by `recogniseInOutput`, by their letters and digits, with each secret's placeholder. */
+const secretParts = new Map<string, string>();
+/** The lengths of the keys of `secretParts`, longest first. */
+const partLengths: number[] = [];
+
+function lettersAndDigits(text: string): string {
+  return text.replace(/[^A-Za-z0-9]+/g, "");
+}
+
+/**
+ * Lets messages recognise the secrets in `texts`, for what messages print derived from it, not
+ * as it is: the session's cwd, which agents turn into a folder name (`-home-dev-…`,
+ * `--home-dev-…--`) and which is printed normalised (`//` → `/`), where no secret keeps the
+ * shape that gives it away (`postgres---app-<password>@db`, a token after a `-`). A secret is
+ * then replaced wherever its exact text recurs, and wherever its letters and digits recur with
+ * other punctuation between them (see `SHARED`).
  */
 export function recogniseInOutput(texts: readonly string[]): void {
-  for (const text of texts) redactor.redact(withhold(text));
+  for (const text of texts) {
+    for (const placeholder of redactor.redact(withhold(text)).match(ISSUED) ?? []) {
+      const letters = lettersAndDigits(redactor.restore(placeholder));
+      if (letters.length < FEWEST) continue;
+      const length = Math.min(SHARED, letters.length);
+      if (!partLengths.includes(length)) partLengths.push(length);
+      for (let i = 0; i + length <= letters.length; i++) {
+        const part = letters.slice(i, i + length);
+        if (!secretParts.has(part)) secretParts.set(part, placeholder);
+      }
+    }
+  }
+  partLengths.sort((a, b) => b - a);
+}
+
+/** `text` with each stretch whose letters and digits hold a recognised secret's part replaced by that secret's placeholder. */
+function replaceSecretParts(text: string): string {
+  if (secretParts.size === 0) return text;
+  let out = "";
+  let from = 0;
+  // Placeholders already in the text are stepped over, so their letters never join a stretch.
+  for (const match of text.matchAll(ISSUED)) {
+    out += replaceInStretch(text.slice(from, match.index)) + match[0];
+    from = match.index + match[0].length;
+  }
+  return out + replaceInStretch(text.slice(from));
+}
+
+function replaceInStretch(text: string): string {
+  const at: number[] = []; // where each letter or digit is in `text`
+  for (let i = 0; i < text.length; i++) if (/[A-Za-z0-9]/.test(text[i] ?? "")) at.push(i);
+  const letters = at.map((i) => text[i]).join("");
+  const covered: (string | undefined)[] = new Array(letters.length);
+  for (let i = 0; i < letters.length; i++) {
+    for (const length of partLengths) {
+      const placeholder = secretParts.get(letters.slice(i, i + length));
+      if (placeholder !== undefined) covered.fill(placeholder, i, i + length);
+    }
+  }
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < letters.length; ) {
+    const placeholder = covered[i];
+    if (placeholder === undefined) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (covered[end + 1] === placeholder) end++;
+    out += text.slice(from, at[i]) + placeholder;
+    from = (at[end] ?? 0) + 1;
+    i = end + 1;
+  }
+  return out + text.slice(from);
 }
 
 /**
@@ -40,7 +119,7 @@ export function recogniseInOutput(texts: readonly string[]): void {
  */
 export function forPeople(text: string): string {
   // Withheld first: the configured key reads `[withheld]` as everywhere, not as a placeholder.
-  return redactor.redactKnown(redactor.redact(withhold(stripControls(text))));
+  return replaceSecretParts(redactor.redactKnown(redactor.redact(withhold(stripControls(text)))));
 }
 
 /** Text for stdout: on a terminal as a person reads it; elsewhere the exact bytes, less what is withheld. */

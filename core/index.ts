@@ -57,7 +57,7 @@ export { describeCondensed, type CondenseReport } from "./handoff/condense/repor
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
-export { createRedactor, type Redactor } from "./handoff/redact.ts";
+export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
 export type {
   ConfigJson,

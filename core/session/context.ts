@@ -43,17 +43,24 @@ export function buildContext(branch: readonly Entry[], options: ContextOptions =
  * once, where the copy is.
  */
 function typedRequests(replaced: readonly Entry[], kept: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
-  const typed = (entries: readonly Entry[]) =>
-    entries.flatMap((entry) => {
-      // Only a user's message can be typed: the rest (most of a long session) is not converted at all.
-      if (entry.type !== "message" || !isObject(entry.data.message) || entry.data.message.role !== "user") return [];
-      const message = convertEntry(entry, resolveBlob);
-      return message?.role === "user" && message.kind === "user" ? [message] : [];
-    });
-  const requests = typed(replaced);
+  const requests = typedMessages(replaced, resolveBlob);
   if (requests.length === 0) return requests;
-  const copies = new Set(typed(kept).map(textOf));
+  const copies = new Set(typedMessages(kept, resolveBlob).map(textOf));
   return requests.filter((message) => !copies.has(textOf(message)));
+}
+
+/** The messages a user typed among `entries`: only those are converted (most of a long session is not). */
+function typedMessages(entries: readonly Entry[], resolveBlob: ResolveBlob | undefined): UserContextMessage[] {
+  const typed: UserContextMessage[] = [];
+  // A plain loop: this runs over every entry a compaction replaced, tens of thousands in a long session.
+  for (const entry of entries) {
+    if (entry.type !== "message") continue;
+    const data = entry.data.message;
+    if (!isObject(data) || data.role !== "user") continue;
+    const message = convertEntry(entry, resolveBlob);
+    if (message?.role === "user" && message.kind === "user") typed.push(message);
+  }
+  return typed;
 }
 
 function textOf(message: UserContextMessage): string {

@@ -3,7 +3,7 @@
  * File") ends a file's "modified" state, and a later write brings it back, so events are folded
  * in the order they happened. Paths come out in their one form (see `normalizePath`), each once.
  */
-import { normalizePath } from "./paths.ts";
+import { pathNormalizer } from "./paths.ts";
 
 export type FileEvent =
   | { op: "read" | "write"; path: string }
@@ -34,8 +34,9 @@ function isAtOrUnder(path: string, target: string, cwd: string | undefined): boo
 export function foldFileEvents(events: readonly FileEvent[], cwd: string | undefined): FileLists {
   const read = new Set<string>();
   const changed = new Map<string, "written" | "deleted">();
+  const normalize = pathNormalizer(cwd);
   for (const event of events) {
-    const path = normalizePath(event.path, cwd);
+    const path = normalize(event.path);
     if (path === "") continue;
     if (event.op === "delete") {
       // Only files the branch knows are listed: `rm -rf node_modules` is housekeeping, not a change to the work.

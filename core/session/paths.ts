@@ -25,9 +25,29 @@ function normaliseSegments(path: string): string {
  * starting with `~` is left as written: whose home it means is not ours to guess.
  */
 export function normalizePath(path: string, cwd: string | undefined): string {
+  return pathNormalizer(cwd)(path);
+}
+
+/**
+ * `normalizePath` for many paths of one session: the working directory is normalised once, and
+ * a path seen before is not worked out again (a long session names the same files thousands of times).
+ */
+export function pathNormalizer(cwd: string | undefined): (path: string) => string {
+  const base = cwd?.startsWith("/") ? normaliseSegments(cwd) : undefined;
+  const known = new Map<string, string>();
+  return (path) => {
+    let form = known.get(path);
+    if (form === undefined) {
+      form = oneForm(path, base);
+      known.set(path, form);
+    }
+    return form;
+  };
+}
+
+function oneForm(path: string, base: string | undefined): string {
   const trimmed = path.trim();
   if (trimmed === "" || trimmed.startsWith("~")) return trimmed;
-  const base = cwd?.startsWith("/") ? normaliseSegments(cwd) : undefined;
   if (base === undefined) return normaliseSegments(trimmed);
   const absolute = normaliseSegments(trimmed.startsWith("/") ? trimmed : `${base}/${trimmed}`);
   if (base === "/") return absolute === "/" ? "/" : absolute.slice(1);
@@ -36,7 +56,8 @@ export function normalizePath(path: string, cwd: string | undefined): string {
 
 /** Paths in their one form, each once, in order of first appearance. */
 export function uniquePaths(paths: readonly string[], cwd: string | undefined): string[] {
-  return [...new Set(paths.map((p) => normalizePath(p, cwd)).filter((p) => p !== ""))];
+  const normalize = pathNormalizer(cwd);
+  return [...new Set(paths.map(normalize).filter((p) => p !== ""))];
 }
 
 /**
