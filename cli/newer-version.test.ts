@@ -73,3 +73,26 @@ describe("a session from a newer agent than the one tested", () => {
     expect(readFileSync(out, "utf8")).toContain("<handoff-context>");
   });
 });
+
+describe("the file's version is printed in the notice whole or cut short, and never with a secret or a part of one", () => {
+  const GITHUB = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0";
+  const AWS = "AKIAIOSFODNN7EXAMPLE";
+  const VERSIONS: [string, string, string][] = [
+    ["a token the cut would have split", `9.9.9 ${GITHUB}`, GITHUB],
+    ["a short key, not cut", `9.9.9 ${AWS}`, AWS],
+    ["a token after 40 characters", `9.9.9-${"x".repeat(40)} ${GITHUB}`, GITHUB],
+  ];
+  test.each(VERSIONS)("Codex, %s", async (_, version, secret) => {
+    const text = readFileSync(join(REPO, CODEX), "utf8").replace('"cli_version":"0.169.0"', `"cli_version":${JSON.stringify(version)}`);
+    const source = join(dir, "source.jsonl");
+    writeFileSync(source, text);
+    const run = await runAgent(["inspect", source], cleanEnv(dir));
+    expect(run.code).toBe(0);
+    const [notice] = run.stderr.split("\n").filter((line) => line.includes("newer than"));
+    expect(notice).toStartWith(`warning: ${source}: written by Codex 9.9.9`);
+    // No 8 characters in a row of the secret are left (a cut placeholder would leave its start).
+    const parts = Array.from({ length: secret.length - 7 }, (_, i) => secret.slice(i, i + 8));
+    expect(parts.filter((part) => notice?.includes(part))).toEqual([]);
+    expect(notice?.length).toBeLessThan(300);
+  });
+});

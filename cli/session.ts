@@ -21,6 +21,7 @@ import { readRegularFile } from "./read-whole.ts";
 
 /** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+import { shortForPeople } from "./printed.ts";
 import { asField } from "./terminal.ts";
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
@@ -81,7 +82,10 @@ export async function loadSession(
   const analysis = namingFile(path, () =>
     analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
   );
-  const notices = [unknownLayoutNotice(session), newerVersionNotice(session, format)].filter((n) => n !== undefined);
+  // A version is cut to 40 characters only once nothing secret is left in it.
+  const notices = [unknownLayoutNotice(session), newerVersionNotice(session, format, (version) => shortForPeople(version, 40))].filter(
+    (n) => n !== undefined,
+  );
   const warnings = [...notices, ...describeSessionProblems(session, analysis)];
   // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
   for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);

@@ -10,9 +10,6 @@ import type { ProviderProfile } from "./providers/profile.ts";
 /** At most this many model names in a message; the rest are counted. */
 export const LISTED_MODELS = 20;
 
-/** Names longer than this are cut in messages (an endpoint's names are not ours to trust). */
-const NAME_CHARS = 100;
-
 /** Embedding models cannot write a document; Ollama and LM Studio list them beside chat models. */
 const EMBEDDING_MODEL = /embed/i;
 
@@ -33,15 +30,13 @@ export function readModelList(body: unknown): string[] | undefined {
   return [...new Set(ids)];
 }
 
-/** A listed name in a message: one field on its line (a line break as `\\n`), and not longer than `NAME_CHARS`. */
-function shown(name: string): string {
-  const field = name.replace(/[\t\n\r]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"));
-  return field.length > NAME_CHARS ? `${field.slice(0, NAME_CHARS)}…` : field;
-}
-
-/** `a, b, c`, or the first `LISTED_MODELS` and `and N more`. */
+/**
+ * `a, b, c`, or the first `LISTED_MODELS` and `and N more`. Each name whole: only ids (`isModelId`:
+ * one line, at most `MODEL_ID_CHARS`) are listed, a user copies one to `--model`, and a cut here
+ * would happen before the CLI takes secrets out of the message.
+ */
 export function listNames(names: readonly string[]): string {
-  const listed = names.slice(0, LISTED_MODELS).map(shown).join(", ");
+  const listed = names.slice(0, LISTED_MODELS).join(", ");
   return names.length > LISTED_MODELS ? `${listed} and ${names.length - LISTED_MODELS} more` : listed;
 }
 
@@ -70,7 +65,7 @@ export function chooseServedModel(listed: readonly string[], where: string, prof
   const besides = asides.length === 0 ? "" : ` (besides ${asides.join(" and ")})`;
   const [only] = chat;
   if (only !== undefined && chat.length === 1)
-    return { model: only, reason: `no model given: using ${shown(only)}, the only model ${where} serves${besides}` };
+    return { model: only, reason: `no model given: using ${only}, the only model ${where} serves${besides}` };
   if (chat.length > 1)
     throw new AgentError(
       "USAGE",

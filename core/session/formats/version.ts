@@ -21,16 +21,19 @@ export function isNewerVersion(version: string, tested: string): boolean {
 
 /**
  * One line when the session was written by a newer version of its agent than the one
- * `bun run compat` ran: formats change between versions, and we may misread what changed.
+ * `bun run compat` ran: formats change between versions, and we may misread what changed. The
+ * version is the file's own text: `show` is how the caller prints it (the CLI cuts a damaged or
+ * hostile one short, after taking any secret out of it, so a cut never leaves half a secret).
  */
-export function newerVersionNotice(session: Session, format: SessionFormat): string | undefined {
+export function newerVersionNotice(
+  session: Session,
+  format: SessionFormat,
+  show: (version: string) => string = (version) => version,
+): string | undefined {
   const version = session.header.agentVersion;
   const tested = format.testedVersion;
   if (version === undefined || tested === undefined || !isNewerVersion(version, tested)) return undefined;
-  // The version is the file's own text: a damaged or hostile one is cut, to keep the notice one line.
-  const flat = version.replace(/\s+/g, " ");
-  const shown = flat.length > 40 ? `${flat.slice(0, 39)}…` : flat;
-  return `written by ${format.label} ${shown}, newer than ${tested}, the version we tested: its format may have changed, and parts of it may be misread`;
+  return `written by ${format.label} ${show(version.replace(/\s+/g, " "))}, newer than ${tested}, the version we tested: its format may have changed, and parts of it may be misread`;
 }
 
 /** The layout versions pi and omp have written (`version` in the header), each read and recorded by us. */
