@@ -142,7 +142,9 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       const index = step.run === undefined ? -1 : notes.runs.indexOf(step.run);
       if (index === -1) notes.runs.push(run);
       else notes.runs[index] = run;
-      notes.milestones.push(...readMilestones(command, output, verdict.failed, excerpt, run.at));
+      // Its steps while it ran had no result yet: the verdict replaces them.
+      if (step.run !== undefined) notes.milestones = notes.milestones.filter((m) => m.at !== run.at || m.command !== command);
+      notes.milestones.push(...readMilestones(command, output, verdict, excerpt, run.at));
       step.run = run;
       // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did
       // (what it deleted, perhaps a whole folder, is in the facts' deleted list).
@@ -159,6 +161,8 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       const run: Run = { command: action.command, exitCode: null, failed: false, excerpt: undefined, ranTests: false, at };
       notes.runs.push(run);
       step.run = run;
+      // A push still running when the session ended is not known to have happened.
+      notes.milestones.push(...readMilestones(action.command, "", run, undefined, at));
       return;
     }
     case "refused":

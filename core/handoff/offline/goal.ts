@@ -6,21 +6,19 @@
  */
 import { displayCommand } from "../../session/runs.ts";
 import { inlineCode } from "../facts-section.ts";
-import { arcOf, describeMilestone } from "./milestones.ts";
-import { local, type SectionInput } from "./render.ts";
+import { arcOf, describeMilestone, unsettledAttempts } from "./milestones.ts";
+import { local, noResultLine, type SectionInput } from "./render.ts";
 import type { WorkState } from "./state.ts";
 import { newestWithin } from "./select.ts";
 import { capText, countWords } from "./text.ts";
 
 function failureLine(state: WorkState): string | undefined {
   // A failed step of the arc (the publish) names the failure better than a later diagnostic run.
-  const failedStep = state.milestones
-    .filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at))
-    .at(-1);
+  const failedStep = unsettledAttempts(state.milestones, "failed").at(-1);
   const failed =
     state.stillFailing.find((run) => run.command === failedStep?.command && run.at === failedStep.at) ?? state.stillFailing.at(-1);
   if (!failed) return undefined;
-  const attempt = state.milestones.find((m) => !m.ok && m.command === failed.command);
+  const attempt = state.milestones.find((m) => m.status === "failed" && m.command === failed.command);
   const what = attempt
     ? `the ${describeMilestone({ ...attempt, detail: "" })} step (${inlineCode(displayCommand(failed.command, state.cwd))})`
     : inlineCode(displayCommand(failed.command, state.cwd));
@@ -30,7 +28,7 @@ function failureLine(state: WorkState): string | undefined {
 
 /** "version bump to v0.8.0, commit 45ffe0a …, tag v0.8.0 and push main, v0.8.0 done; the publish step failed: …". */
 function whereItStands(state: WorkState): string | undefined {
-  const done = state.milestones.filter((m) => m.ok && m.kind !== "branch");
+  const done = state.milestones.filter((m) => m.status === "done" && m.kind !== "branch");
   const parts: string[] = [];
   if (done.length > 0) {
     const commits = done.filter((m) => m.kind === "commit");
@@ -39,6 +37,8 @@ function whereItStands(state: WorkState): string | undefined {
     const extra = commits.length > 3 ? ` (${commits.length} commits in all)` : "";
     parts.push(`${shown.map(describeMilestone).join(", ")}${extra} done`);
   }
+  for (const attempt of unsettledAttempts(state.milestones, "unknown"))
+    parts.push(`${noResultLine(attempt, state.cwd)}, so it is not known to have happened`);
   const failure = failureLine(state);
   if (failure) parts.push(failure);
   if (state.turn.kind === "working" && failure) parts.push("the assistant was diagnosing that failure when the session ended");

@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { arcOf, describeMilestone, readMilestones } from "./milestones.ts";
 
 const read = (command: string, output: string, failed = false) =>
-  readMilestones(command, output, failed, failed ? "boom" : undefined, 7).map((m) => `${m.ok ? "" : "FAILED "}${describeMilestone(m)}`);
+  readMilestones(command, output, { exitCode: failed ? 1 : 0, failed }, failed ? "boom" : undefined, 7).map(
+    (m) => `${m.status === "done" ? "" : "FAILED "}${describeMilestone(m)}`,
+  );
 
 describe("milestones from commands and their output", () => {
   test.each([
@@ -61,11 +63,28 @@ describe("milestones from commands and their output", () => {
 
   test("the arc names each kind once, in the order first tried", () => {
     const milestones = [
-      ...readMilestones("npm version minor", "v1.1.0", false, undefined, 1),
-      ...readMilestones("git commit -m a", "[main 1234567] a", false, undefined, 2),
-      ...readMilestones("git commit -m b", "[main 2345678] b", false, undefined, 3),
-      ...readMilestones("npm publish", "", true, "E403", 4),
+      ...readMilestones("npm version minor", "v1.1.0", { exitCode: 0, failed: false }, undefined, 1),
+      ...readMilestones("git commit -m a", "[main 1234567] a", { exitCode: 0, failed: false }, undefined, 2),
+      ...readMilestones("git commit -m b", "[main 2345678] b", { exitCode: 0, failed: false }, undefined, 3),
+      ...readMilestones("npm publish", "", { exitCode: 1, failed: true }, "E403", 4),
     ];
     expect(arcOf(milestones)).toEqual(["version bump", "commit", "publish"]);
+  });
+});
+
+describe("a step's status: done only on evidence", () => {
+  test.each<[string, string, number | null, boolean, string[]]>([
+    ["git push origin main", "", 0, false, ["done"]],
+    ["git push origin main", "", null, false, ["unknown"]],
+    ["git push origin main", "   8d1e0b7..4f2a9c1  main -> main", null, false, ["done"]],
+    ["git push origin main", "", 1, true, ["failed"]],
+    ["git push origin main", "", null, true, ["failed"]],
+    ['git commit -m "x" && git push', "[main 1111111] x", null, false, ["done", "unknown"]],
+    ["npm publish", "", null, false, ["unknown"]],
+    ["git checkout -b next", "Switched to a new branch 'next'", null, false, ["done"]],
+    // A check's "no" (exit 1, not failed) is an answer: the step ran.
+    ["git tag v1 && test -f x", "", 1, false, ["done"]],
+  ])("%p, output %p, exit %p, failed %p", (command, output, exitCode, failed, statuses) => {
+    expect(readMilestones(command, output, { exitCode, failed }, undefined, 1).map((m) => m.status)).toEqual(statuses);
   });
 });

@@ -6,11 +6,18 @@
 
 export type MilestoneKind = "branch" | "bump" | "commit" | "tag" | "push" | "publish" | "pr";
 
+export type MilestoneStatus = "done" | "failed" | "unknown";
+
 export interface Milestone {
   kind: MilestoneKind;
   /** What it made: `4f2a9c1 "release: 2.3.0" on main`, `v2.3.0`, `tinyfetch@2.3.0`, a URL. */
   detail: string;
-  ok: boolean;
+  /**
+   * `done` only on evidence: the command exited 0, or its output proves the step happened (a
+   * later step failed). `unknown`: the command has no exit code (interrupted, still running in
+   * the background, no result recorded) and its output proves nothing: it may not have happened.
+   */
+  status: MilestoneStatus;
   /** The run it came from. */
   command: string;
   excerpt: string | undefined;
@@ -73,15 +80,29 @@ function happened(kind: MilestoneKind, output: string): boolean {
   return false;
 }
 
+/** How a run ended, as the milestones of its steps need it. */
+export interface RunEnd {
+  exitCode: number | null;
+  failed: boolean;
+}
+
+/** The one predicate for "this step was done": evidence, never the absence of a failure. */
+function statusOf(kind: MilestoneKind, output: string, end: RunEnd): MilestoneStatus {
+  if (happened(kind, output)) return "done";
+  if (end.failed) return "failed";
+  return end.exitCode === null ? "unknown" : "done";
+}
+
 /** The milestones one command made (or tried to make), in the order of its steps. */
-export function readMilestones(command: string, output: string, failed: boolean, excerpt: string | undefined, at: number): Milestone[] {
+export function readMilestones(command: string, output: string, end: RunEnd, excerpt: string | undefined, at: number): Milestone[] {
   const milestones: Milestone[] = [];
   for (const step of command.split(/\s*(?:&&|;)\s*/)) {
     for (const [kind, pattern] of STEP) {
       const match = pattern.exec(step);
       if (!match) continue;
-      const ok = !failed || happened(kind, output);
-      milestones.push({ kind, detail: detailOf(kind, step, match, output) ?? "", ok, command, excerpt: ok ? undefined : excerpt, at });
+      const status = statusOf(kind, output, end);
+      const detail = detailOf(kind, step, match, output) ?? "";
+      milestones.push({ kind, detail, status, command, excerpt: status === "failed" ? excerpt : undefined, at });
       break;
     }
   }
@@ -103,6 +124,17 @@ export function describeMilestone(milestone: Milestone): string {
   const verb = VERB[milestone.kind];
   if (milestone.detail === "") return verb;
   return milestone.kind === "bump" ? `${verb} to ${milestone.detail}` : `${verb} ${milestone.detail}`;
+}
+
+/**
+ * The attempts of `status` no later attempt of the same kind settled, oldest first: a failed one
+ * until one is done; one with no result until one has a result (done or failed).
+ */
+export function unsettledAttempts(milestones: readonly Milestone[], status: "failed" | "unknown"): Milestone[] {
+  const settles = (later: Milestone) => later.status === "done" || (status === "unknown" && later.status === "failed");
+  return milestones.filter(
+    (m) => m.status === status && !milestones.some((later) => later.kind === m.kind && later.at > m.at && settles(later)),
+  );
 }
 
 /** The kinds in the order first attempted: "version bump, commit, tag, push, publish". */

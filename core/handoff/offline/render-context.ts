@@ -2,6 +2,7 @@ import type { CommandRun, SessionFacts } from "../../session/facts.ts";
 import { answeredNo, commandKey, describeOutcome, withoutOutputFilter } from "../../session/runs.ts";
 import { inlineCode } from "../facts-section.ts";
 import { relevance } from "./focus.ts";
+import { unsettledAttempts } from "./milestones.ts";
 import { pasteHeadline, userProse } from "./prose.ts";
 import type { UserRequest } from "./requests.ts";
 import { commandCode, describeFailure, groupFailures, local, quote, type SectionInput } from "./render.ts";
@@ -54,7 +55,7 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
   const branches = [
     ...new Set([
       ...notes.background.map((b) => b.branch),
-      ...notes.milestones.filter((m) => m.kind === "branch" && m.ok).map((m) => m.detail),
+      ...notes.milestones.filter((m) => m.kind === "branch" && m.status === "done").map((m) => m.detail),
     ]),
   ];
   const named = branches.filter((b): b is string => b !== undefined && b !== "");
@@ -124,12 +125,14 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
   for (const group of failures)
     if (turn.kind !== "working" || group !== latest) steps.push(`Fix what still fails: ${describeFailure(group, state.cwd)}`);
   // A step of the arc that failed (the publish) is run again once its cause is fixed.
-  const retry = state.milestones
-    .filter((m) => !m.ok && !state.milestones.some((later) => later.ok && later.kind === m.kind && later.at > m.at))
-    .at(-1);
+  const retry = unsettledAttempts(state.milestones, "failed").at(-1);
   if (retry)
     steps.push(
       `Then run the failed ${retry.kind === "bump" ? "version bump" : retry.kind} step again: ${commandCode(retry.command, state.cwd)}.`,
+    );
+  for (const attempt of unsettledAttempts(state.milestones, "unknown"))
+    steps.push(
+      `Check whether the ${attempt.kind === "bump" ? "version bump" : attempt.kind} step happened before going on (no result was recorded): ${commandCode(attempt.command, state.cwd)}.`,
     );
   if (turn.kind !== "question")
     for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);

@@ -3,7 +3,7 @@ import { describeOutcome, displayCommand } from "../../session/runs.ts";
 import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { Background } from "./background.ts";
 import type { OfflineNotes, Run, Step } from "./extract.ts";
-import { describeMilestone, type Milestone } from "./milestones.ts";
+import { describeMilestone, type Milestone, unsettledAttempts } from "./milestones.ts";
 import { dedupeBy, newest, newestWithin, spread } from "./select.ts";
 import type { Report } from "./reports.ts";
 import type { WorkState } from "./state.ts";
@@ -40,6 +40,11 @@ function orNone(lines: string[], none: string): string[] {
 /** A command as inline code, one line, in the document's one vocabulary (no `cd` into the cwd, relative paths). */
 export function commandCode(command: string, cwd: string | undefined): string {
   return inlineCode(shortCommand(displayCommand(command, cwd), 110));
+}
+
+/** "the push step (`git push origin main`) has no result recorded (interrupted, or still running)". */
+export function noResultLine(attempt: Milestone, cwd: string | undefined): string {
+  return `the ${describeMilestone({ ...attempt, detail: "" })} step (${commandCode(attempt.command, cwd)}) has no result recorded (interrupted, or still running)`;
 }
 
 /** `cmd` → exit 1: `first error line`, with the one wording of outcomes (runs.ts). */
@@ -102,12 +107,12 @@ export function renderConstraints({ notes, state }: SectionInput): string[] {
 
 /** Milestones that succeeded, in order; a failed attempt before a success is mentioned with it. */
 function milestoneLine(milestones: readonly Milestone[]): string | undefined {
-  const done = milestones.filter((m) => m.ok);
+  const done = milestones.filter((m) => m.status === "done");
   if (done.length === 0) return undefined;
   const commits = done.filter((m) => m.kind === "commit");
   const shown = commits.length > 4 ? done.filter((m) => m.kind !== "commit" || m === commits.at(-1)) : done;
   const parts = shown.map((m) => {
-    const failedBefore = milestones.find((f) => !f.ok && f.kind === m.kind && f.at < m.at);
+    const failedBefore = milestones.find((f) => f.status === "failed" && f.kind === m.kind && f.at < m.at);
     const retry = failedBefore?.excerpt !== undefined ? ` (a first attempt failed: ${inlineCode(capText(failedBefore.excerpt, 80))})` : "";
     const many = m.kind === "commit" && commits.length > 4 ? ` (the newest of ${commits.length} commits)` : "";
     return `${describeMilestone(m)}${many}${retry}`;
@@ -177,7 +182,10 @@ function renderInProgress({ state }: SectionInput): string[] {
       return ["- Nothing had started: the user approved the assistant's proposal (under Pending), and the session ended there."];
     case "acknowledged":
     case "finished":
-      return ["- Nothing: the assistant's last reply finished the work asked for."];
+      // A reply that ends the turn proves nothing about a step whose result never came.
+      return unsettledAttempts(state.milestones, "unknown").length > 0
+        ? ["- Nothing under way: the assistant's last reply ended its turn, but a step has no result recorded (see Pending)."]
+        : ["- Nothing: the assistant's last reply finished the work asked for."];
     case "none":
       return ["- Nothing recorded."];
   }
@@ -201,6 +209,8 @@ function renderPending({ state }: SectionInput): string[] {
   for (const item of state.summaryPending)
     lines.push(`- Open in the earlier compaction summary, not reported done since: ${local(state, item)}`);
   for (const offer of state.deferred) lines.push(`- Put off by the user ("later"): ${quote(local(state, offer.text), 450)}`);
+  for (const attempt of unsettledAttempts(state.milestones, "unknown"))
+    lines.push(`- Not known to be done: ${noResultLine(attempt, state.cwd)}.`);
   if (state.turn.kind === "finished" || state.turn.kind === "acknowledged") {
     for (const group of groupFailures(state.stillFailing))
       lines.push(`- Still failing, though the work was reported done: ${describeFailure(group, state.cwd)}`);
