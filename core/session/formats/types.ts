@@ -148,8 +148,9 @@ export interface AgentLocation {
   /** Which files under `sessionsRoot` are sessions. */
   sessionFiles(home: AgentHome): SessionFileLayout;
   /**
-   * Whether `sessionFolder` of a cwd holds every session of that cwd (its name comes from the
-   * cwd), so finding them needs no other folder; Codex files sessions by date instead.
+   * Whether `sessionFolder` of a cwd (with `alsoFindsSessionsIn`) holds every session of that
+   * cwd (its name comes from the cwd), so finding them needs no other folder; Codex files
+   * sessions by date instead.
    */
   filesByCwd: boolean;
   /**
