@@ -4,11 +4,12 @@
  * issue 11). The fixtures are written by fixtures/sessions/claude-code/generate.ts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isObject } from "../core/json.ts";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
+import { assistantLine, jsonl, toolResult, toolUse, userLine, uuid } from "../fixtures/sessions/claude-code/builders.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-cc-reading-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,5 +101,40 @@ describe("Claude Code transcripts, as Claude Code loads them", () => {
     );
     expect(section(run.stdout, "## Goal")).toContain("Rename cart.ts to basket.ts.");
     expect(run.stdout).not.toContain("build finished");
+  });
+
+  test("a background run whose description says 'exit code 0', reported failed with 1: exit 1, failed, never passed", async () => {
+    const place = { sessionId: "e0000000-0000-4000-8000-0000000000aa", cwd: "/tmp/shop" };
+    const description = "npm test should end with exit code 0";
+    const notification = `<task-notification>\n<task-id>bash_7</task-id>\n<status>failed</status>\n<summary>Background command "${description}" failed with exit code 1</summary>\n</task-notification>`;
+    const started = { stdout: "", stderr: "", interrupted: false, isImage: false, backgroundTaskId: "bash_7" };
+    const lines = [
+      userLine(place, uuid("e", 1), null, 1, "Run the checks in the background."),
+      assistantLine(
+        place,
+        uuid("e", 2),
+        uuid("e", 1),
+        2,
+        [toolUse("toolu_1", "Bash", { command: "npm test", description, run_in_background: true })],
+        {
+          messageId: "msg_1",
+          stop: "tool_use",
+        },
+      ),
+      userLine(place, uuid("e", 3), uuid("e", 2), 3, [toolResult("toolu_1", "Command running in background with ID: bash_7.")], {
+        toolUseResult: started,
+      }),
+      userLine(place, uuid("e", 4), uuid("e", 3), 4, notification, { isMeta: true }),
+    ];
+    const path = join(dir, "e0000000-0000-4000-8000-0000000000aa.jsonl");
+    writeFileSync(path, jsonl(lines));
+    const run = await runAgent(["inspect", path, "--json"], env);
+    expect(run.code).toBe(0);
+    const report: unknown = JSON.parse(run.stdout);
+    expect(isObject(report) ? report.commands : undefined).toEqual([{ command: "npm test", exitCode: 1, by: "tool", failed: true }]);
+    const document = await runAgent(["handoff", path, "--engine", "offline", "--dry-run"], env);
+    expect(document.code).toBe(0);
+    expect(document.stdout).toContain("`npm test` — exit 1, failed");
+    expect(document.stdout).not.toContain("(exit 0)");
   });
 });

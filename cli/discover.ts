@@ -130,9 +130,12 @@ function searchFolders(format: SessionFormat, home: AgentHome, scope: DiscoveryS
   const layout = format.location.sessionFiles(home);
   const root = joinSegments(format.location.sessionsRoot(home));
   if (scope.cwd === undefined || !format.location.filesByCwd) return { folders: [root], depth: layout.folders };
-  const place = (cwd: string) =>
-    joinSegments(format.location.sessionFolder({ ...home, cwd, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() }));
-  const folders = [...new Set([scope.cwd, ...(scope.cwdAliases ?? [])].map(place))];
+  // Where the agent writes the cwd's sessions, then where else it finds them.
+  const places = (cwd: string) => {
+    const place = { ...home, cwd, timestamp: now, utcOffsetMinutes: -now.getTimezoneOffset() };
+    return [format.location.sessionFolder(place), ...(format.location.alsoFindsSessionsIn?.(place) ?? [])].map(joinSegments);
+  };
+  const folders = [...new Set([scope.cwd, ...(scope.cwdAliases ?? [])].flatMap(places))];
   return { folders, depth: 0 };
 }
 

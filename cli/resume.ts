@@ -36,12 +36,13 @@ export function resumeCommandFor(
   nameKnown = true,
 ): ResumeCommand | undefined {
   if (nameKnown && idNamedBy(format, path, sessionId) !== sessionId) return undefined;
-  const root = joinSegments(format.location.sessionsRoot(agentHome()));
+  const home = agentHome();
+  const root = joinSegments(format.location.sessionsRoot(home));
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(root, dirname(path));
   const underRoot = folder === undefined ? undefined : [...folder, basename(path)];
   // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
-  return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot });
+  return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot, env: home.env });
 }
 
 /**

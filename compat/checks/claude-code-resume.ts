@@ -44,19 +44,28 @@ function relocated(file: string, project: string): string {
   return cwd === undefined || cwd === project ? text : text.replaceAll(JSON.stringify(cwd), JSON.stringify(project));
 }
 
-/** The new session for `source` (a path in the sandbox), from `agent handoff --to claude-code`: its id and the bytes we wrote. */
-async function handOff(sandbox: Sandbox, source: string, dns: DnsLog): Promise<{ sessionId: string; path: string; content: string }> {
-  const before = new Set(existsSync(projectFolder(sandbox)) ? readdirSync(projectFolder(sandbox)) : []);
-  const env = sandbox.env({ CLAUDE_CONFIG_DIR: claudeConfigDir(sandbox) });
+/**
+ * The new session for `source` (a path in the sandbox), from `agent handoff --to claude-code`
+ * (with `extraEnv` added), expected in `folder`: its id and the bytes we wrote.
+ */
+async function handOff(
+  sandbox: Sandbox,
+  source: string,
+  dns: DnsLog,
+  extraEnv: Record<string, string> = {},
+  folder = projectFolder(sandbox),
+): Promise<{ sessionId: string; path: string; content: string }> {
+  const before = new Set(existsSync(folder) ? readdirSync(folder) : []);
+  const env = sandbox.env({ CLAUDE_CONFIG_DIR: claudeConfigDir(sandbox), ...extraEnv });
   const run = await runAgent(
     [process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "claude-code", "--engine", "offline", "--quiet"],
     { cwd: sandbox.project, env, timeoutMs: 60_000 },
     dns,
   );
   must(run.exitCode === 0, `agent handoff --to claude-code failed: ${describeRun(run)}`);
-  const made = readdirSync(projectFolder(sandbox)).filter((name) => !before.has(name) && name.endsWith(".jsonl"));
-  must(made.length === 1, `expected one new session in ${projectFolder(sandbox)}, found ${made.join(", ") || "none"}`);
-  const path = join(projectFolder(sandbox), made[0] ?? "");
+  const made = existsSync(folder) ? readdirSync(folder).filter((name) => !before.has(name) && name.endsWith(".jsonl")) : [];
+  must(made.length === 1, `expected one new session in ${folder}, found ${made.join(", ") || "none"}`);
+  const path = join(folder, made[0] ?? "");
   return { sessionId: (made[0] ?? "").replace(/\.jsonl$/, ""), path, content: readFileSync(path, "utf8") };
 }
 
@@ -117,4 +126,47 @@ export async function checkClaudeCodeResume(agent: Agent, dir: string, checks: C
       },
     );
   }
+  await checkNamedProjectFolder(agent, dir, checks, dns);
+}
+
+/** The folder name `CLAUDE_CODE_PROJECT_DIR_NAME` gives in the check below. */
+const NAMED = "compat-named";
+
+/**
+ * With `CLAUDE_CONFIG_DIR` set, `CLAUDE_CODE_PROJECT_DIR_NAME` names the project folder: the new
+ * session goes there, `claude --resume <id>` continues it there (its turn lands in that file),
+ * and `claude -c` finds it as the folder's most recent.
+ */
+async function checkNamedProjectFolder(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+  await checks.run(
+    agent.name,
+    `CLAUDE_CODE_PROJECT_DIR_NAME=${NAMED}: the new session goes in projects/${NAMED}, where Claude Code resumes it by id and with -c`,
+    async () => {
+      const sandbox = createSandbox(`${agent.name}-named`);
+      const fake = startFakeModelServer(() => ({ text: CLAUDE_REPLY }));
+      try {
+        const named = { CLAUDE_CODE_PROJECT_DIR_NAME: NAMED };
+        const folder = join(claudeConfigDir(sandbox), "projects", NAMED);
+        const source = join(sandbox.project, "source.jsonl");
+        await Bun.write(source, relocated("fixtures/handoff-markers.jsonl", sandbox.project));
+        const made = await handOff(sandbox, source, dns, named, folder);
+        must(!existsSync(projectFolder(sandbox)), `we wrote into ${projectFolder(sandbox)} too`);
+        const ours = ourLines(made.content);
+        for (const which of [["--resume", made.sessionId], ["-c"]]) {
+          const prompt = `${NEXT} (${which[0]})`;
+          const sent = await runClaude(agent, dir, sandbox, fake, dns, prompt, which, named);
+          const [first] = sent.messages.map(blocksOf).filter((m) => m.role !== "system");
+          must(
+            first?.role === "user" && first.blocks[0]?.text === ours.document,
+            `${which[0]}: the handoff document is not the first user message`,
+          );
+          must(readFileSync(made.path, "utf8").includes(prompt), `${which[0]}: Claude Code did not continue ${made.path}`);
+        }
+        checkTranscript(made.path, made.content);
+        return `resumed by id and with -c from projects/${NAMED}; ${readFileSync(made.path, "utf8").trimEnd().split("\n").length} lines`;
+      } finally {
+        await fake.stop();
+      }
+    },
+  );
 }

@@ -66,7 +66,7 @@ function conversationRequest(fake: FakeModelServer, from: number, prompt: string
 /**
  * Runs `claude -p [which] <prompt>` in the sandbox project (no `--model`: the model is the one
  * Claude Code picks): `which` is none for a new conversation, `--resume <id>`, or `-c` for the
- * folder's most recent; returns the conversation request it sent.
+ * folder's most recent; `extraEnv` adds to its environment. Returns the conversation request it sent.
  */
 export async function runClaude(
   agent: Agent,
@@ -76,12 +76,13 @@ export async function runClaude(
   dns: DnsLog,
   prompt: string,
   which: readonly string[] = [],
+  extraEnv: Record<string, string> = {},
 ): Promise<SentRequest> {
   const before = fake.requests.length;
   const resume = [...which];
   const run = await runAgent(
     [join(dir, agent.bin), "-p", ...resume, prompt],
-    { cwd: sandbox.project, env: claudeEnv(sandbox, fake), timeoutMs: 120_000 },
+    { cwd: sandbox.project, env: { ...claudeEnv(sandbox, fake), ...extraEnv }, timeoutMs: 120_000 },
     dns,
   );
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);

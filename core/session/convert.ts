@@ -105,6 +105,7 @@ function convertMessage(message: JsonObject, entryId: string, resolveBlob?: Reso
       // Claude Code's reader states some exit codes beside the text; the facts and the offline engine read them alike.
       const exitCode = message.exitCode === null ? null : numberField(message, "exitCode");
       if (exitCode !== undefined) result.exitCode = exitCode;
+      if (message.reportedFailed === true) result.reportedFailed = true;
       return result;
     }
     case "bashExecution":

@@ -123,7 +123,8 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
         case "toolResult": {
           // A reader that found the exit code beside the text (Claude Code's Bash) states it: a number, or null for a run cut short.
           const stated = message.exitCode === null ? null : numberField(message, "exitCode");
-          const settled = calls.result(stringField(message, "toolCallId") ?? "", resultText(message), message.isError === true, stated);
+          const id = stringField(message, "toolCallId") ?? "";
+          const settled = calls.result(id, resultText(message), message.isError === true, stated, message.reportedFailed === true);
           if (settled?.kind === "run") Object.assign(settled.payload, settled.verdict);
           if (settled?.kind === "refused") refused.add(settled.payload);
           if (settled?.kind === "run" || settled?.kind === "done") files.push(...settled.events);

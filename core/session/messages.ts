@@ -67,6 +67,8 @@ export interface ToolResultContextMessage {
   isError: boolean;
   /** An exit code the reader found beside the text (Claude Code's Bash): `null` for a run cut short. */
   exitCode?: number | null;
+  /** The agent reported the run failed, whatever its code (Claude Code's report on a background command). */
+  reportedFailed?: boolean;
   entryId: string;
 }
 

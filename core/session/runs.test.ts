@@ -138,6 +138,14 @@ describe("one definition of a failed run", () => {
   });
 
   test.each([
+    ["no code", null],
+    ["a non-zero code", 2],
+    ["a check's exit 1, which alone would be its answer", 1],
+  ])("a run the agent reported failed failed, with %s", (_why, exitCode) => {
+    expect(judgeRun("grep -r TODO src", exitCode, "", true)).toEqual({ exitCode, failed: true });
+  });
+
+  test.each([
     [{ command: "npm test", exitCode: 0, failed: false }, "exit 0"],
     [{ command: "npm test", exitCode: 2, failed: true }, "exit 2, failed"],
     [{ command: "grep x", exitCode: 1, failed: false }, "exit 1, nothing found"],
@@ -152,6 +160,8 @@ describe("one definition of a failed run", () => {
       "failed (output shows errors; it ran in the background; the status was 0)",
     ],
     [{ command: "npm test", exitCode: null, failed: false }, "no exit code recorded (cancelled, still running, or no result)"],
+    // Claude Code reported a background run failed without stating its code.
+    [{ command: "npm test", exitCode: null, failed: true }, "failed, no exit code recorded"],
   ])("describeOutcome(%j) is %p", (run, expected) => {
     expect(describeOutcome(run)).toBe(expected);
   });

@@ -2,10 +2,11 @@
  * When a command run counts as failed: one definition, used by inspect's count, the Session
  * Facts list and the offline document alike.
  *
- * A run failed when its exit code is non-zero (except a check that answered "no": `grep`,
+ * A run failed when the agent itself reported it failed (Claude Code's report on a background
+ * command: it may state no code), when its exit code is non-zero (except a check that answered "no": `grep`,
  * `test`, `[`, `diff` … exiting 1, when that check is the step whose status ends the line), or when it exited 0 only because something after a
  * build, test or check replaced its status (a pipe into `head`/`tail`/`grep`, a `;`, an
- * `|| true`, a background `&`) while the output shows errors. A run without an exit code
+ * `|| true`, a background `&`) while the output shows errors. Any other run without an exit code
  * (cancelled, or never answered) did not fail; it is unknown.
  */
 import { describeNoAnswer } from "./answers.ts";
@@ -119,7 +120,9 @@ export interface RunVerdict {
   failed: boolean;
 }
 
-export function judgeRun(command: string, exitCode: number | null, output: string): RunVerdict {
+/** `reportedFailed`: the agent said the run failed, whatever its code (see the top of this file). */
+export function judgeRun(command: string, exitCode: number | null, output: string, reportedFailed = false): RunVerdict {
+  if (reportedFailed) return { exitCode, failed: true };
   if (exitCode === null) return { exitCode, failed: false };
   if (exitCode !== 0) return { exitCode, failed: !(exitCode === 1 && isSearchCommand(command)) };
   return { exitCode, failed: outputShowsHiddenFailure(command, output) };
@@ -150,7 +153,8 @@ function describeMask(command: string): string {
  * in the answer are in the one form for `cwd`.
  */
 export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }, cwd?: string): string {
-  if (run.exitCode === null) return "no exit code recorded (cancelled, still running, or no result)";
+  if (run.exitCode === null)
+    return run.failed ? "failed, no exit code recorded" : "no exit code recorded (cancelled, still running, or no result)";
   if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
   return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, ${describeNoAnswer(displayCommand(run.command, cwd), cwd)}`;
 }

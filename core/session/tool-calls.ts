@@ -70,9 +70,10 @@ export class ToolCalls<T> {
 
   /**
    * Settles the call this result answers. `stated` is an exit code a reader found beside the
-   * text (see `readToolResult`). `undefined`: no call waits for this id, or nothing settled.
+   * text (see `readToolResult`); `reportedFailed`, that the agent itself reported the run failed
+   * (see `judgeRun`). `undefined`: no call waits for this id, or nothing settled.
    */
-  result(id: string, output: string, isError: boolean, stated?: number | null): Settlement<T> | undefined {
+  result(id: string, output: string, isError: boolean, stated?: number | null, reportedFailed = false): Settlement<T> | undefined {
     const call = this.calls.get(id);
     if (!call) return undefined;
     // One result answers one call: a later result with a reused id must not judge it again.
@@ -85,7 +86,7 @@ export class ToolCalls<T> {
         this.running.set(reading.runningSession, { payload, command: action.command, workdir: action.workdir, output: reading.body });
         return { kind: "running", payload };
       }
-      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode);
+      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode, reportedFailed);
     }
     if (action.kind === "poll") {
       const run = this.running.get(action.session);
@@ -101,8 +102,15 @@ export class ToolCalls<T> {
     return { kind: "done", payload, failed: reading.failed, output, events: reading.failed ? [] : fileEventsOf(action) };
   }
 
-  private settleRun(payload: T, command: string, workdir: string | undefined, output: string, exitCode: number | null): Settlement<T> {
-    const verdict = judgeRun(command, exitCode, output);
+  private settleRun(
+    payload: T,
+    command: string,
+    workdir: string | undefined,
+    output: string,
+    exitCode: number | null,
+    reportedFailed = false,
+  ): Settlement<T> {
+    const verdict = judgeRun(command, exitCode, output, reportedFailed);
     // What a command deleted or wrote changed only if it ran to success (or to a check's answer).
     const events = changesHappened({ command, ...verdict }) ? fileChangesIn(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };

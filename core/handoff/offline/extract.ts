@@ -254,7 +254,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
       pendingOffer = noteReply(notes.exchanges.at(-1));
       return;
     }
-    const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode);
+    const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode, message.reportedFailed);
     if (settled) noteResult(notes, settled, at);
   });
   return notes;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { win32 } from "node:path";
-import { claudeCodeLocation, claudeProjectFolderName } from "./claude-code/location.ts";
+import { claudeCodeLocation, claudeProjectFolderName, claudeProjectFolders } from "./claude-code/location.ts";
 import { codexLocation, localDateFolders } from "./codex/location.ts";
 import { ompBlobFolder, ompFolderName, ompLocation } from "./omp/location.ts";
 import { piFolderName, piLocation } from "./pi/location.ts";
@@ -174,6 +174,41 @@ describe("the folders, with each agent's overrides", () => {
     [{ OMP_PROFILE: "work" }, ["/home/me", ".omp", "profiles", "work", "agent", "blobs"]],
   ])("omp's blobs sit in its agent folder: %p", (env, folder) => {
     expect(ompBlobFolder({ ...HOME, env })).toEqual(folder);
+  });
+});
+
+/**
+ * `CLAUDE_CODE_PROJECT_DIR_NAME`, by Claude Code 2.1.328's own rule (its bundle: the name counts
+ * only while CLAUDE_CONFIG_DIR is set, and must match /^[A-Za-z0-9_-]{1,64}$/ and be no Windows
+ * device name; otherwise the cwd's folder is used, silently). The named folder is where a new
+ * session goes; the cwd's own folder is still read.
+ */
+describe("Claude Code's project folder for a cwd follows CLAUDE_CODE_PROJECT_DIR_NAME", () => {
+  const OWN = "-home-me-app";
+  const CFG = "/srv/claude";
+  test.each<[string, Record<string, string>, string, string[]]>([
+    ["unset", { CLAUDE_CONFIG_DIR: CFG }, OWN, []],
+    ["a valid name", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "shop_2-x" }, "shop_2-x", [OWN]],
+    ["64 characters", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "a".repeat(64) }, "a".repeat(64), [OWN]],
+    ["65 characters: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "a".repeat(65) }, OWN, []],
+    ["empty: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "" }, OWN, []],
+    ["a dot: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "my.proj" }, OWN, []],
+    ["a slash: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "a/b" }, OWN, []],
+    ["a step up: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: ".." }, OWN, []],
+    ["a space around it: ignored (not trimmed)", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: " shop" }, OWN, []],
+    ["a letter outside ASCII: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "café" }, OWN, []],
+    ["a Windows device name: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "NUL" }, OWN, []],
+    ["com1: ignored", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "com1" }, OWN, []],
+    ["a device name with more after it is a name", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: "console" }, "console", [OWN]],
+    ["without CLAUDE_CONFIG_DIR: ignored", { CLAUDE_CODE_PROJECT_DIR_NAME: "shop" }, OWN, []],
+    ["with an empty CLAUDE_CONFIG_DIR: ignored", { CLAUDE_CONFIG_DIR: "", CLAUDE_CODE_PROJECT_DIR_NAME: "shop" }, OWN, []],
+    ["the cwd's own folder name: one folder", { CLAUDE_CONFIG_DIR: CFG, CLAUDE_CODE_PROJECT_DIR_NAME: OWN }, OWN, []],
+  ])("%s", (_, env, writes, alsoReads) => {
+    expect(claudeProjectFolders("/home/me/app", env)).toEqual({ writes, alsoReads });
+    const where = place("/home/me/app", { ...HOME, env });
+    const root = env.CLAUDE_CONFIG_DIR ? [CFG, "projects"] : ["/home/me", ".claude", "projects"];
+    expect(claudeCodeLocation.sessionFolder(where)).toEqual([...root, writes]);
+    expect(claudeCodeLocation.alsoFindsSessionsIn?.(where)).toEqual(alsoReads.map((name) => [...root, name]));
   });
 });
 

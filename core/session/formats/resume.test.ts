@@ -50,6 +50,7 @@ describe("the command that continues a session", () => {
     path: "/s/x.jsonl",
     cwd: "/home/me/app",
     underRoot: undefined,
+    env: {},
     ...overrides,
   });
   test.each<[string, AgentName, Partial<ResumeTarget>, { argv: string[]; cwd: string | undefined } | undefined]>([
@@ -70,6 +71,36 @@ describe("the command that continues a session", () => {
       "claude-code",
       { path: `/home/me/.claude/projects/-home-me-app/${ID}.jsonl`, underRoot: ["-home-me-app", `${ID}.jsonl`] },
       { argv: ["claude", "--resume", ID], cwd: "/home/me/app" },
+    ],
+    [
+      "Claude Code: by id, in the cwd, when the file is in the folder CLAUDE_CODE_PROJECT_DIR_NAME names",
+      "claude-code",
+      {
+        path: `/cfg/projects/shop/${ID}.jsonl`,
+        underRoot: ["shop", `${ID}.jsonl`],
+        env: { CLAUDE_CONFIG_DIR: "/cfg", CLAUDE_CODE_PROJECT_DIR_NAME: "shop" },
+      },
+      { argv: ["claude", "--resume", ID], cwd: "/home/me/app" },
+    ],
+    [
+      "Claude Code: by id, in the cwd's own folder, which it still reads when another is named",
+      "claude-code",
+      {
+        path: `/cfg/projects/-home-me-app/${ID}.jsonl`,
+        underRoot: ["-home-me-app", `${ID}.jsonl`],
+        env: { CLAUDE_CONFIG_DIR: "/cfg", CLAUDE_CODE_PROJECT_DIR_NAME: "shop" },
+      },
+      { argv: ["claude", "--resume", ID], cwd: "/home/me/app" },
+    ],
+    [
+      "Claude Code: by its path when the folder is named so but CLAUDE_CONFIG_DIR is not set (the name is ignored)",
+      "claude-code",
+      {
+        path: `/home/me/.claude/projects/shop/${ID}.jsonl`,
+        underRoot: ["shop", `${ID}.jsonl`],
+        env: { CLAUDE_CODE_PROJECT_DIR_NAME: "shop" },
+      },
+      { argv: ["claude", "--resume", `/home/me/.claude/projects/shop/${ID}.jsonl`], cwd: "/home/me/app" },
     ],
     [
       "Claude Code: by its path when it lies in another project's folder",

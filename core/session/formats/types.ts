@@ -139,11 +139,18 @@ export interface AgentLocation {
   sessionsRoot(home: AgentHome): PathSegments;
   /** The folder the agent itself would put a new session for `place.cwd` in. */
   sessionFolder(place: SessionPlace): PathSegments;
+  /**
+   * Other folders the agent finds sessions of `place.cwd` in, besides `sessionFolder` (Claude
+   * Code still reads the cwd's own project folder when `CLAUDE_CODE_PROJECT_DIR_NAME` names
+   * another one). Absent: none.
+   */
+  alsoFindsSessionsIn?(place: SessionPlace): PathSegments[];
   /** Which files under `sessionsRoot` are sessions. */
   sessionFiles(home: AgentHome): SessionFileLayout;
   /**
-   * Whether `sessionFolder` of a cwd holds every session of that cwd (its name comes from the
-   * cwd), so finding them needs no other folder; Codex files sessions by date instead.
+   * Whether `sessionFolder` of a cwd (with `alsoFindsSessionsIn`) holds every session of that
+   * cwd (its name comes from the cwd), so finding them needs no other folder; Codex files
+   * sessions by date instead.
    */
   filesByCwd: boolean;
   /**
@@ -182,6 +189,8 @@ export interface ResumeTarget {
   cwd: string | undefined;
   /** Its path below the agent's sessions root (folders, then the file name); undefined when it lies elsewhere. */
   underRoot: PathSegments | undefined;
+  /** The environment the command runs in: the agent's overrides decide where it looks (`CLAUDE_CODE_PROJECT_DIR_NAME`). */
+  env: AgentHome["env"];
 }
 
 /** The command that continues a session in its agent, and the folder to run it in. */

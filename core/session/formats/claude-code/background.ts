@@ -17,15 +17,54 @@ export function backgroundTaskOf(toolUseResult: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
+/** How a background task ended, in Claude Code's own words. */
+export interface TaskOutcome {
+  /** The code the report states; `null` when it states none (stopped, or failed without one). */
+  exitCode: number | null;
+  /** The report's `<status>` is `failed`: Claude Code judged the run failed, whatever its code. */
+  failed: boolean;
+}
+
 export interface TaskReport {
   taskId: string;
-  /** The code the report states; `null` when the task was stopped; `undefined` when it states none. */
-  exitCode: number | null | undefined;
+  /** How the task ended; `undefined` when the report does not say (a "still running" notice, an unknown status). */
+  outcome: TaskOutcome | undefined;
 }
 
 function tagged(text: string, tag: string): string | undefined {
   const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text);
   return match?.[1]?.trim();
+}
+
+/**
+ * The code at the end of a summary, where Claude Code 2.1.328 writes it after the quoted
+ * description: `Background command "<description>" completed (exit code N)` (or `(exit code N:
+ * No matches found)`, its reading of a check's answer) and `… failed with exit code N`. The
+ * description is the model's text and may hold "exit code 0" or a quote itself: only the closing
+ * words count. The note after the colon holds no parenthesis, so the match cannot begin inside
+ * the description; a summary over 1000 characters loses its middle, never its end. Either
+ * verb takes either form of the code (`failed (exit code 3)` is read too: the code still closes
+ * the summary, after the description).
+ */
+const CLOSING_CODE = /" (?:completed|failed)(?: \(exit code (-?\d+)(?:: [^()]*)?\)| with exit code (-?\d+))$/;
+
+function closingCode(summary: string): number | undefined {
+  const match = CLOSING_CODE.exec(summary);
+  const code = match?.[1] ?? match?.[2];
+  return code === undefined ? undefined : Number(code);
+}
+
+/**
+ * How the report says the task ended. `<status>` is Claude Code's verdict: `failed` is a failed
+ * run whatever the summary says (a code of 0 beside it contradicts it, so no code is kept);
+ * `killed` was stopped (by the user, a time limit, low memory): no code, no failure; `completed`
+ * without a code succeeded.
+ */
+function outcomeOf(status: string | undefined, code: number | undefined): TaskOutcome | undefined {
+  if (status === "killed") return { exitCode: null, failed: false };
+  if (status === "failed") return { exitCode: code !== undefined && code !== 0 ? code : null, failed: true };
+  if (status === "completed") return { exitCode: code ?? 0, failed: false };
+  return code === undefined ? undefined : { exitCode: code, failed: false };
 }
 
 /** A `<task-notification>`'s task and how it ended, or undefined when the text is not one. */
@@ -34,11 +73,7 @@ export function readTaskNotification(text: string): TaskReport | undefined {
   if (!start.startsWith("<task-notification>")) return undefined;
   const taskId = tagged(start, "task-id");
   if (taskId === undefined || taskId === "") return undefined;
-  const status = tagged(start, "status");
-  const code = /\bexit code:? (-?\d+)\b/.exec(tagged(start, "summary") ?? "")?.[1];
-  if (status === "killed") return { taskId, exitCode: null };
-  if (code !== undefined) return { taskId, exitCode: Number(code) };
-  return { taskId, exitCode: status === "completed" ? 0 : undefined };
+  return { taskId, outcome: outcomeOf(tagged(start, "status"), closingCode(tagged(start, "summary") ?? "")) };
 }
 
 /**
@@ -52,11 +87,16 @@ export class BackgroundTasks {
     this.waiting.set(taskId, result);
   }
 
-  /** Settles the result the report is about; a report of no Bash command we saw (an agent's, a monitor's) changes nothing. */
+  /**
+   * Settles the result the report is about; a report of no Bash command we saw (an agent's, a
+   * monitor's) changes nothing. A run Claude Code reports failed is marked so (`reportedFailed`),
+   * as it may state no code (see `judgeRun`).
+   */
   reported(report: TaskReport): void {
     const result = this.waiting.get(report.taskId);
-    if (!result || report.exitCode === undefined) return;
-    result.exitCode = report.exitCode;
+    if (!result || report.outcome === undefined) return;
+    result.exitCode = report.outcome.exitCode;
+    if (report.outcome.failed) result.reportedFailed = true;
     this.waiting.delete(report.taskId);
   }
 }
