@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { arcOf, describeMilestone, readMilestones } from "./milestones.ts";
+import { arcOf, describeMilestone, type MilestoneStatus, readMilestones } from "./milestones.ts";
 
 const read = (command: string, output: string, failed = false) =>
   readMilestones(command, output, { exitCode: failed ? 1 : 0, failed }, failed ? "boom" : undefined, 7).map(
@@ -73,7 +73,7 @@ describe("milestones from commands and their output", () => {
 });
 
 describe("a step's status: done only on evidence", () => {
-  test.each<[string, string, number | null, boolean, string[]]>([
+  test.each<[string, string, number | null, boolean, MilestoneStatus[]]>([
     ["git push origin main", "", 0, false, ["done"]],
     ["git push origin main", "", null, false, ["unknown"]],
     ["git push origin main", "   8d1e0b7..4f2a9c1  main -> main", null, false, ["done"]],
