@@ -150,7 +150,8 @@ function describeMask(command: string): string {
  * in the answer are in the one form for `cwd`.
  */
 export function describeOutcome(run: { command: string; exitCode: number | null; failed: boolean }, cwd?: string): string {
-  if (run.exitCode === null) return "no exit code recorded (cancelled, still running, or no result)";
+  if (run.exitCode === null)
+    return run.failed ? "failed, no exit code recorded" : "no exit code recorded (cancelled, still running, or no result)";
   if (run.exitCode === 0) return run.failed ? `failed (output shows errors; ${describeMask(run.command)})` : "exit 0";
   return run.failed ? `exit ${run.exitCode}, failed` : `exit ${run.exitCode}, ${describeNoAnswer(displayCommand(run.command, cwd), cwd)}`;
 }

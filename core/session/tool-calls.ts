@@ -6,7 +6,7 @@
  *
  * Three rules live here and nowhere else:
  * - a call whose result says it never ran (refused, rejected) is no command run;
- * - a read or an edit whose result is a failure changed no file list;
+ * - a read or an edit whose result is a failure, or that was cut short, changed no file list;
  * - a Codex command still running when its call returned ("Process running with session ID N")
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
@@ -14,7 +14,8 @@ import type { FileEvent } from "./file-changes.ts";
 import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
 import { fileChangesIn } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
-import { classifyToolCall, type ToolAction } from "./tools.ts";
+import type { ToolAgent } from "./tool-statements.ts";
+import { classifyToolCall, toolAgent, type ToolAction } from "./tools.ts";
 
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
@@ -30,6 +31,8 @@ export type Settlement<T> =
 interface Call<T> {
   action: ToolAction;
   payload: T;
+  /** Whose words frame its result (tools.ts). */
+  agent: ToolAgent;
 }
 
 interface Running<T> {
@@ -64,7 +67,7 @@ export class ToolCalls<T> {
   /** Records a call; returns what it is, through the one table (tools.ts). */
   call(id: string, name: string, args: unknown, payload: T): ToolAction {
     const action = classifyToolCall(name, args);
-    this.calls.set(id, { action, payload });
+    this.calls.set(id, { action, payload, agent: toolAgent(name) });
     return action;
   }
 
@@ -77,15 +80,15 @@ export class ToolCalls<T> {
     if (!call) return undefined;
     // One result answers one call: a later result with a reused id must not judge it again.
     this.calls.delete(id);
-    const reading = readToolResult(output, isError, stated);
-    const { action, payload } = call;
+    const { action, payload, agent } = call;
+    const reading = readToolResult(output, isError, stated, { agent, shell: action.kind === "shell" });
     if (reading.refused) return { kind: "refused", payload, output };
     if (action.kind === "shell") {
       if (reading.runningSession !== undefined && reading.exitCode === null) {
         this.running.set(reading.runningSession, { payload, command: action.command, workdir: action.workdir, output: reading.body });
         return { kind: "running", payload };
       }
-      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode);
+      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode, reading.couldNotRun);
     }
     if (action.kind === "poll") {
       const run = this.running.get(action.session);
@@ -98,11 +101,21 @@ export class ToolCalls<T> {
       const exitCode = action.interrupts && reading.exitCode !== 0 ? null : reading.exitCode;
       return this.settleRun(run.payload, run.command, run.workdir, run.output, exitCode);
     }
-    return { kind: "done", payload, failed: reading.failed, output, events: reading.failed ? [] : fileEventsOf(action) };
+    // A call cut short changed no file we can name: whether the edit landed is unknown.
+    const changedNothing = reading.failed || reading.cutShort;
+    return { kind: "done", payload, failed: changedNothing, output, events: changedNothing ? [] : fileEventsOf(action) };
   }
 
-  private settleRun(payload: T, command: string, workdir: string | undefined, output: string, exitCode: number | null): Settlement<T> {
-    const verdict = judgeRun(command, exitCode, output);
+  private settleRun(
+    payload: T,
+    command: string,
+    workdir: string | undefined,
+    output: string,
+    exitCode: number | null,
+    couldNotRun = false,
+  ): Settlement<T> {
+    // A command Codex could not run failed, whether or not it names a code.
+    const verdict: RunVerdict = couldNotRun ? { exitCode, failed: true } : judgeRun(command, exitCode, output);
     // What a command deleted or wrote changed only if it ran to success (or to a check's answer).
     const events = changesHappened({ command, ...verdict }) ? fileChangesIn(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };
