@@ -20,6 +20,8 @@ interface Row {
   pattern: RegExp;
   /** The exit code the statement names, in the pattern's first group. */
   statesCode?: true;
+  /** The literal text the tested version's binary holds for it (compat/checks/statements.ts looks for each). */
+  words: readonly string[];
 }
 
 /**
@@ -27,36 +29,65 @@ interface Row {
  * error, so they are read on any result of a Codex tool, and only of a Codex tool.
  */
 const CODEX: readonly Row[] = [
-  // The user declined the approval prompt (core/src/tools, "exec command rejected by user", "patch rejected by user").
-  { meaning: "refused", pattern: /^(?:exec command|patch) rejected by user/ },
+  // The user declined the approval prompt.
+  {
+    meaning: "refused",
+    pattern: /^(?:exec command|patch) rejected by user/,
+    words: ["exec command rejected by user", "patch rejected by user"],
+  },
   // apply_patch refused by its safety check: "patch rejected: {reason}".
-  { meaning: "refused", pattern: /^patch rejected: / },
+  { meaning: "refused", pattern: /^patch rejected: /, words: ["patch rejected: "] },
   // A poll refused: "write_stdin rejected: {reason}".
-  { meaning: "refused", pattern: /^write_stdin rejected: / },
+  { meaning: "refused", pattern: /^write_stdin rejected: /, words: ["write_stdin rejected: "] },
   // The guardian auto-reviewer: "This action was rejected due to unacceptable risk.\nReason: {reason}\n".
-  { meaning: "refused", pattern: /^This action was rejected due to unacceptable risk\./ },
+  {
+    meaning: "refused",
+    pattern: /^This action was rejected due to unacceptable risk\./,
+    words: ["This action was rejected due to unacceptable risk.\nReason: "],
+  },
   // The exec policy: "`{command}` rejected: policy forbids commands starting with `{prefix}`", "`{command}` rejected: blocked by policy".
-  { meaning: "refused", pattern: /^`[\s\S]*?` rejected: (?:policy forbids commands starting with `|blocked by policy)/ },
+  {
+    meaning: "refused",
+    pattern: /^`[\s\S]*?` rejected: (?:policy forbids commands starting with `|blocked by policy)/,
+    words: ["` rejected: policy forbids commands starting with `", "` rejected: blocked by policy"],
+  },
   // The sandbox refused to start it: "Command denied by sandbox: {reason}".
-  { meaning: "refused", pattern: /^Command denied by sandbox: / },
+  { meaning: "refused", pattern: /^Command denied by sandbox: /, words: ["Command denied by sandbox: "] },
   // The auto-reviewer gave up: "Automatic approval review rejected too many approval requests for this turn (…); interrupting the turn."
-  { meaning: "refused", pattern: /^Automatic approval review rejected too many approval requests/ },
+  {
+    meaning: "refused",
+    pattern: /^Automatic approval review rejected too many approval requests/,
+    words: ["Automatic approval review rejected too many approval requests for this turn ("],
+  },
   // The user interrupted the turn before the call returned (core/src/tools/parallel.rs): exactly
   // "aborted by user after {secs:.1}s", or for shell_command and unified exec
   // "Wall time: {secs:.1} seconds\naborted by user"; "aborted before dispatch" when it never started.
   {
     meaning: "cut short",
     pattern: /^(?:aborted by user after -?[\d.]+s|Wall time: -?[\d.]+ seconds\naborted by user|aborted before dispatch)\s*$/,
+    words: ["aborted by user after ", " seconds\naborted by user", "aborted before dispatch"],
   },
   // A sandboxed run the sandbox stopped, with the code it ended with:
   // "sandbox denied exec error, exit code: {code}, stdout: {…}, stderr: {…}", alone or after "execution error: ".
-  { meaning: "failed", pattern: /^(?:execution error: )?sandbox denied exec error, exit code: (-?\d+)/, statesCode: true },
+  {
+    meaning: "failed",
+    pattern: /^(?:execution error: )?sandbox denied exec error, exit code: (-?\d+)/,
+    statesCode: true,
+    words: ["sandbox denied exec error, exit code: "],
+  },
   // Codex could not run it: "execution error: {error}" (a spawn error, the sandbox's).
-  { meaning: "failed", pattern: /^execution error: / },
+  { meaning: "failed", pattern: /^execution error: /, words: ["execution error: "] },
   // A patch that did not apply, arguments it could not read, a call it could not make, a tool it does not have.
   {
     meaning: "failed",
     pattern: /^(?:apply_patch verification failed|failed to parse \w+ arguments|(?:exec_command|write_stdin) failed:|unsupported call)/,
+    words: [
+      "apply_patch verification failed: ",
+      "failed to parse function arguments: ",
+      "exec_command failed: ",
+      "write_stdin failed: ",
+      "unsupported call: ",
+    ],
   },
 ];
 
@@ -67,28 +98,57 @@ const CODEX: readonly Row[] = [
  */
 const CLAUDE_CODE: readonly Row[] = [
   // Refused before running: invalid input, an unknown tool, a permission rule (`<tool_use_error>…`).
-  { meaning: "refused", pattern: /^<tool_use_error>/ },
+  { meaning: "refused", pattern: /^<tool_use_error>/, words: ["<tool_use_error>"] },
   // A permission rule or mode: "Permission to use Bash with command … has been denied.", "Permission to read … has been denied.".
-  { meaning: "refused", pattern: /^Permission to \w+ [\s\S]*? has been denied/ },
+  { meaning: "refused", pattern: /^Permission to \w+ [\s\S]*? has been denied/, words: ["Permission to read ", " has been denied."] },
   // "Permission for this action was denied by the Claude Code auto mode classifier. Reason: …",
   // "Permission for this action has been denied. Reason: …", "Permission for this tool use was
   // denied…" (no approval surface, interactive approval needed, the user said no), "Permission for
   // this command was denied by a built-in Claude Code safety check…".
-  { meaning: "refused", pattern: /^Permission for this (?:action|tool use|command) (?:was|has been) denied/ },
+  {
+    meaning: "refused",
+    pattern: /^Permission for this (?:action|tool use|command) (?:was|has been) denied/,
+    words: [
+      "Permission for this action was denied by the Claude Code auto mode classifier. Reason: ",
+      "Permission for this action has been denied. Reason: ",
+      "Permission for this tool use was denied. It requires approval, and this session has no approval surface",
+      "Permission for this tool use was denied: it requires interactive approval",
+      "Permission for this tool use was denied. The tool use was rejected",
+      "Permission for this command was denied by a built-in Claude Code safety check",
+    ],
+  },
   // The user's "no": "The user doesn't want to proceed with this tool use…", "The user doesn't want to take this action right now…".
-  { meaning: "refused", pattern: /^The user doesn't want to (?:proceed with this tool use|take this action)/ },
+  {
+    meaning: "refused",
+    pattern: /^The user doesn't want to (?:proceed with this tool use|take this action)/,
+    words: ["The user doesn't want to proceed with this tool use.", "The user doesn't want to take this action right now."],
+  },
   // Calls that never started: "[Tool call not run: …]", "[Tool call skipped: …]", "[Tool call not
   // completed: … the action awaiting approval did not run]", "[Tool call not made: …]".
-  { meaning: "refused", pattern: /^\[Tool call (?:not run|skipped|not completed|not made): / },
+  {
+    meaning: "refused",
+    pattern: /^\[Tool call (?:not run|skipped|not completed|not made): /,
+    words: ["[Tool call not run: ", "[Tool call skipped: ", "[Tool call not completed: ", "[Tool call not made: "],
+  },
   // The user pressed Esc while it ran: "[Request interrupted by user for tool use]", "[Request
   // interrupted by user]"; or the session stopped: "[Request interrupted: …]"; Claude Code puts
   // the first after "Exit code N" when the interrupted command's code is known.
-  { meaning: "cut short", pattern: /^(?:Exit code -?\d+\n)?\[Request interrupted(?: by user(?: for tool use)?\]|: )/ },
+  {
+    meaning: "cut short",
+    pattern: /^(?:Exit code -?\d+\n)?\[Request interrupted(?: by user(?: for tool use)?\]|: )/,
+    words: ["[Request interrupted by user for tool use]", "[Request interrupted by user]", "[Request interrupted: "],
+  },
   // "[Tool call did not complete: …]", "[Tool call interrupted: … its outcome is unknown …]",
   // "[Tool call result not in this copy: …]", "[Agent call interrupted: …]".
   {
     meaning: "cut short",
     pattern: /^\[(?:Tool call did not complete|Tool call interrupted|Tool call result not in this copy|Agent call interrupted): /,
+    words: [
+      "[Tool call did not complete: ",
+      "[Tool call interrupted: ",
+      "[Tool call result not in this copy: ",
+      "[Agent call interrupted: ",
+    ],
   },
 ];
 
@@ -100,6 +160,12 @@ export interface Statement {
   /** The exit code the statement names, when it names one. */
   exitCode: number | undefined;
 }
+
+/** Every row's words, per agent, with the version they come from: what that version's binary must hold. */
+export const STATEMENT_WORDS = {
+  codex: { version: "0.169.0", words: CODEX.flatMap((row) => row.words) },
+  "claude-code": { version: "2.1.328", words: CLAUDE_CODE.flatMap((row) => row.words) },
+} as const;
 
 /** The statement a result opens with, read in the table of the agent whose tool answered. */
 export function readStatement(text: string, isError: boolean, agent: ToolAgent): Statement | undefined {
