@@ -14,8 +14,8 @@ import type { FileEvent } from "./file-changes.ts";
 import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
 import { fileChangesIn } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
-import type { ToolAgent } from "./tool-statements.ts";
-import { classifyToolCall, toolAgent, type ToolAction } from "./tools.ts";
+import type { ResultFraming } from "./tool-statements.ts";
+import { classifyToolCall, toolFraming, type ToolAction } from "./tools.ts";
 
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
@@ -31,8 +31,8 @@ export type Settlement<T> =
 interface Call<T> {
   action: ToolAction;
   payload: T;
-  /** Whose words frame its result (tools.ts). */
-  agent: ToolAgent;
+  /** How its result is framed (tools.ts). */
+  framing: ResultFraming;
 }
 
 interface Running<T> {
@@ -67,7 +67,7 @@ export class ToolCalls<T> {
   /** Records a call; returns what it is, through the one table (tools.ts). */
   call(id: string, name: string, args: unknown, payload: T): ToolAction {
     const action = classifyToolCall(name, args);
-    this.calls.set(id, { action, payload, agent: toolAgent(name) });
+    this.calls.set(id, { action, payload, framing: toolFraming(name) });
     return action;
   }
 
@@ -80,8 +80,8 @@ export class ToolCalls<T> {
     if (!call) return undefined;
     // One result answers one call: a later result with a reused id must not judge it again.
     this.calls.delete(id);
-    const { action, payload, agent } = call;
-    const reading = readToolResult(output, isError, stated, { agent, shell: action.kind === "shell" });
+    const { action, payload, framing } = call;
+    const reading = readToolResult(output, isError, stated, { framing, shell: action.kind === "shell" });
     if (reading.refused) return { kind: "refused", payload, output };
     if (action.kind === "shell") {
       if (reading.runningSession !== undefined && reading.exitCode === null) {

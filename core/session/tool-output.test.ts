@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readToolResult, type ToolOfResult } from "./tool-output.ts";
+import { CODEX_FRAMING } from "./tool-statements.ts";
 
 /** A Codex shell tool's result (exec_command, shell_command, shell) and a Codex patch's. */
-const CODEX_SHELL: ToolOfResult = { agent: "codex", shell: true };
-const CODEX_PATCH: ToolOfResult = { agent: "codex", shell: false };
+const CODEX_SHELL: ToolOfResult = { framing: CODEX_FRAMING, shell: true };
+const CODEX_PATCH: ToolOfResult = { framing: CODEX_FRAMING, shell: false };
 
 /** Codex 0.169's unified exec header (codex-rs `format_response`), around an output. */
 const unified = (lines: string, output = "") =>
@@ -240,7 +241,7 @@ describe("what a result's own framing states: exit code, still running, never ra
       isError: false,
       failed: true,
       exitCode: null,
-      tool: { agent: "codex", shell: false },
+      tool: CODEX_PATCH,
     },
     {
       name: "a non-zero code Codex stated",

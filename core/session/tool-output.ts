@@ -15,7 +15,7 @@
  * - A call refused, cut short or that could not run says so in its first words (tool-statements.ts).
  */
 import { isObject } from "../json.ts";
-import { readStatement, type ToolAgent } from "./tool-statements.ts";
+import { CLAUDE_CODE_FRAMING, readStatement, type ResultFraming } from "./tool-statements.ts";
 
 export interface ToolResultReading {
   /** The exit code the agent stated, else 0 for a plain success; `null` when there is none (still running, cancelled, a bare error). */
@@ -117,9 +117,9 @@ function statedOnError(output: string): { code: number; body: string } | undefin
   return undefined;
 }
 
-/** Which tool answered: whose words count (tool-statements.ts), and whether it is a Codex shell call. */
+/** Which tool answered: whose words count (tool-statements.ts), and whether it runs a command. */
 export interface ToolOfResult {
-  agent: ToolAgent;
+  framing: ResultFraming;
   /** A call that runs a command (not one Codex turns into a patch). */
   shell: boolean;
 }
@@ -132,11 +132,11 @@ export function readToolResult(
   output: string,
   isError: boolean,
   stated?: number | null,
-  tool: ToolOfResult = { agent: undefined, shell: false },
+  tool: ToolOfResult = { framing: CLAUDE_CODE_FRAMING, shell: false },
 ): ToolResultReading {
   const envelope = jsonEnvelope(output);
   const text = envelope ? envelope.text : output;
-  const statement = readStatement(text, isError, tool.agent);
+  const statement = readStatement(text, isError, tool.framing);
   const refused = statement?.meaning === "refused";
   const cutShort = statement?.meaning === "cut short";
   const toolFailed = statement?.meaning === "failed";
@@ -144,7 +144,7 @@ export function readToolResult(
   const onError = isError && !header && !envelope ? statedOnError(output) : undefined;
   const said = stated !== undefined ? stated : (envelope?.exitCode ?? (header ? header.exitCode : (onError?.code ?? statement?.exitCode)));
   // A Codex shell call that ran always states its code in a header or the JSON envelope.
-  const codexSaidNothing = tool.agent === "codex" && tool.shell && !header && !envelope;
+  const codexSaidNothing = tool.framing.shellStatesEveryCode && tool.shell && !header && !envelope;
   const exitCode = refused || cutShort ? null : said !== undefined ? said : isError || toolFailed || codexSaidNothing ? null : 0;
   const failed = isError || refused || toolFailed || (exitCode !== null && exitCode !== 0);
   const body = header ? output.slice(header.bodyAt) : onError ? onError.body : text;

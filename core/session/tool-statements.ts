@@ -152,14 +152,22 @@ const CLAUDE_CODE: readonly Row[] = [
   },
 ];
 
-/** Whose words a result is read for: a Codex tool's, or any other agent's. */
-export type ToolAgent = "codex" | undefined;
-
-export interface Statement {
-  meaning: StatementMeaning;
-  /** The exit code the statement names, when it names one. */
-  exitCode: number | undefined;
+/**
+ * How an agent frames its tools' results, beyond the statements: whether it marks them as errors
+ * (then only an error result is read), and whether every shell call that ran states its code in
+ * the agent's own framing (then a result without one states none).
+ */
+export interface ResultFraming {
+  statements: readonly Row[];
+  onlyOnError: boolean;
+  shellStatesEveryCode: boolean;
 }
+
+/** Codex's tools (core/session/tools.ts names them): its header or its JSON envelope frames every shell result that ran. */
+export const CODEX_FRAMING: ResultFraming = { statements: CODEX, onlyOnError: false, shellStatesEveryCode: true };
+
+/** Every other tool: Claude Code's words, on an error result only (pi and omp write none of them). */
+export const CLAUDE_CODE_FRAMING: ResultFraming = { statements: CLAUDE_CODE, onlyOnError: true, shellStatesEveryCode: false };
 
 /** Every row's words, per agent, with the version they come from: what that version's binary must hold. */
 export const STATEMENT_WORDS = {
@@ -167,13 +175,18 @@ export const STATEMENT_WORDS = {
   "claude-code": { version: "2.1.328", words: CLAUDE_CODE.flatMap((row) => row.words) },
 } as const;
 
+export interface Statement {
+  meaning: StatementMeaning;
+  /** The exit code the statement names, when it names one. */
+  exitCode: number | undefined;
+}
+
 /** The statement a result opens with, read in the table of the agent whose tool answered. */
-export function readStatement(text: string, isError: boolean, agent: ToolAgent): Statement | undefined {
-  const table = agent === "codex" ? CODEX : isError ? CLAUDE_CODE : undefined;
-  if (!table) return undefined;
+export function readStatement(text: string, isError: boolean, framing: ResultFraming): Statement | undefined {
+  if (framing.onlyOnError && !isError) return undefined;
   // The statements are short; a command echoed inside one (`…` rejected) is bounded too.
   const start = text.slice(0, 4_000).trimStart();
-  for (const row of table) {
+  for (const row of framing.statements) {
     const match = row.pattern.exec(start);
     if (match) return { meaning: row.meaning, exitCode: row.statesCode && match[1] !== undefined ? Number(match[1]) : undefined };
   }
