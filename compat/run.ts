@@ -10,7 +10,7 @@
  *
  * `--only` names agents, families of checks (reading, resume, matrix, discovery, transcripts, engine,
  * engine-failures), or both: `--only engine,codex` runs the engine checks for Codex alone. The
- * version checks always run.
+ * version checks, and the statement tables against the binaries (checks/statements.ts), always run.
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
@@ -25,6 +25,7 @@ import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
 import { checkResume } from "./checks/resume.ts";
+import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
 import { installAgent } from "./install.ts";
@@ -105,6 +106,8 @@ async function inside(options: Options): Promise<number> {
   const dirs = new Map(options.agents.map((agent) => [agent.name, installDir(agent, process.env)]));
   try {
     for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
+    // Reading files only: cheap enough to run with the version checks, always.
+    for (const agent of options.agents) await checkStatements(agent, dirs.get(agent.name) ?? "", checks);
     const pi = options.agents.find((a) => a.name === "pi");
     const omp = options.agents.find((a) => a.name === "omp");
     const claude = options.agents.find((a) => a.name === "claude-code");

@@ -140,7 +140,12 @@ describe("files read and modified", () => {
     },
     {
       name: "sed -i through the shell tool (how Codex fixes a file)",
-      turns: toolTurn("exec_command", { cmd: "sed -i 's/wrold/world/' src/greet.txt" }, "Process exited with code 0\nOutput:\n"),
+      turns: toolTurn(
+        "exec_command",
+        { cmd: "sed -i 's/wrold/world/' src/greet.txt" },
+        // Codex 0.169's header, as a real rollout has it.
+        "Chunk ID: 187f6a\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n",
+      ),
       modified: ["src/greet.txt"],
       deleted: [],
     },

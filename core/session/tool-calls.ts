@@ -6,7 +6,7 @@
  *
  * Three rules live here and nowhere else:
  * - a call whose result says it never ran (refused, rejected) is no command run;
- * - a read or an edit whose result is a failure changed no file list;
+ * - a read or an edit whose result is a failure, or that was cut short, changed no file list;
  * - a Codex command still running when its call returned ("Process running with session ID N")
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
@@ -14,7 +14,8 @@ import type { FileEvent } from "./file-changes.ts";
 import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
 import { fileChangesIn } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
-import { classifyToolCall, type ToolAction } from "./tools.ts";
+import type { ResultFraming } from "./tool-statements.ts";
+import { classifyToolCall, toolFraming, type ToolAction } from "./tools.ts";
 
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
@@ -30,6 +31,8 @@ export type Settlement<T> =
 interface Call<T> {
   action: ToolAction;
   payload: T;
+  /** How its result is framed (tools.ts). */
+  framing: ResultFraming;
 }
 
 interface Running<T> {
@@ -64,7 +67,7 @@ export class ToolCalls<T> {
   /** Records a call; returns what it is, through the one table (tools.ts). */
   call(id: string, name: string, args: unknown, payload: T): ToolAction {
     const action = classifyToolCall(name, args);
-    this.calls.set(id, { action, payload });
+    this.calls.set(id, { action, payload, framing: toolFraming(name) });
     return action;
   }
 
@@ -78,15 +81,16 @@ export class ToolCalls<T> {
     if (!call) return undefined;
     // One result answers one call: a later result with a reused id must not judge it again.
     this.calls.delete(id);
-    const reading = readToolResult(output, isError, stated);
-    const { action, payload } = call;
+    const { action, payload, framing } = call;
+    const reading = readToolResult(output, isError, stated, { framing, shell: action.kind === "shell" });
     if (reading.refused) return { kind: "refused", payload, output };
     if (action.kind === "shell") {
       if (reading.runningSession !== undefined && reading.exitCode === null) {
         this.running.set(reading.runningSession, { payload, command: action.command, workdir: action.workdir, output: reading.body });
         return { kind: "running", payload };
       }
-      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode, reportedFailed);
+      // The agent reported the run failed (Claude Code's background report), or Codex could not run it.
+      return this.settleRun(payload, action.command, action.workdir, reading.body, reading.exitCode, reportedFailed || reading.couldNotRun);
     }
     if (action.kind === "poll") {
       const run = this.running.get(action.session);
@@ -99,7 +103,9 @@ export class ToolCalls<T> {
       const exitCode = action.interrupts && reading.exitCode !== 0 ? null : reading.exitCode;
       return this.settleRun(run.payload, run.command, run.workdir, run.output, exitCode);
     }
-    return { kind: "done", payload, failed: reading.failed, output, events: reading.failed ? [] : fileEventsOf(action) };
+    // A call cut short changed no file we can name: whether the edit landed is unknown.
+    const changedNothing = reading.failed || reading.cutShort;
+    return { kind: "done", payload, failed: changedNothing, output, events: changedNothing ? [] : fileEventsOf(action) };
   }
 
   private settleRun(

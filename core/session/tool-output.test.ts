@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readToolResult } from "./tool-output.ts";
+import { readToolResult, type ToolOfResult } from "./tool-output.ts";
+import { CODEX_FRAMING } from "./tool-statements.ts";
+
+/** A Codex shell tool's result (exec_command, shell_command, shell) and a Codex patch's. */
+const CODEX_SHELL: ToolOfResult = { framing: CODEX_FRAMING, shell: true };
+const CODEX_PATCH: ToolOfResult = { framing: CODEX_FRAMING, shell: false };
 
 /** Codex 0.169's unified exec header (codex-rs `format_response`), around an output. */
 const unified = (lines: string, output = "") =>
@@ -186,14 +191,24 @@ describe("what a result's own framing states: exit code, still running, never ra
       refused: true,
     },
     { name: "the same words printed by a successful run", output: "<tool_use_error>x</tool_use_error>", isError: false, refused: false },
-    { name: "Codex: the user declined the command", output: "exec command rejected by user", isError: false, refused: true },
-    { name: "Codex: the user declined the patch", output: "patch rejected by user", isError: false, refused: true },
+    {
+      name: "Codex: the user declined the command",
+      output: "exec command rejected by user",
+      isError: false,
+      refused: true,
+      tool: CODEX_SHELL,
+    },
+    { name: "Codex: the user declined the patch", output: "patch rejected by user", isError: false, refused: true, tool: CODEX_PATCH },
+    { name: "Codex's words in another agent's result", output: "exec command rejected by user", isError: false, refused: false },
     { name: "a failed run is no refusal", output: "Exit code 1\nboom", isError: true, refused: false },
-  ])("$name: refused $refused", ({ output, isError, refused }) => {
-    const reading = readToolResult(output, isError);
-    expect({ refused: reading.refused, failed: reading.failed }).toEqual({ refused, failed: refused || isError });
-    if (refused) expect(reading.exitCode).toBeNull();
-  });
+  ])(
+    "$name: refused $refused",
+    ({ output, isError, refused, tool }: { output: string; isError: boolean; refused: boolean; tool?: ToolOfResult }) => {
+      const reading = readToolResult(output, isError, undefined, tool);
+      expect({ refused: reading.refused, failed: reading.failed }).toEqual({ refused, failed: refused || isError });
+      if (refused) expect(reading.exitCode).toBeNull();
+    },
+  );
 
   test.each([
     {
@@ -202,6 +217,7 @@ describe("what a result's own framing states: exit code, still running, never ra
       isError: false,
       failed: true,
       exitCode: null,
+      tool: CODEX_PATCH,
     },
     {
       name: "Codex: the same in older JSON",
@@ -209,6 +225,7 @@ describe("what a result's own framing states: exit code, still running, never ra
       isError: false,
       failed: true,
       exitCode: 1,
+      tool: CODEX_PATCH,
     },
     {
       name: "Codex: a call it could not make",
@@ -216,6 +233,7 @@ describe("what a result's own framing states: exit code, still running, never ra
       isError: false,
       failed: true,
       exitCode: null,
+      tool: CODEX_SHELL,
     },
     {
       name: "Codex: a poll of a session that is gone",
@@ -223,6 +241,7 @@ describe("what a result's own framing states: exit code, still running, never ra
       isError: false,
       failed: true,
       exitCode: null,
+      tool: CODEX_PATCH,
     },
     {
       name: "a non-zero code Codex stated",
@@ -233,9 +252,24 @@ describe("what a result's own framing states: exit code, still running, never ra
     },
     { name: "an error result", output: "boom", isError: true, failed: true, exitCode: null },
     { name: "a success", output: "Success. Updated the following files:\nM a.ts", isError: false, failed: false, exitCode: 0 },
-  ])("$name: failed $failed", ({ output, isError, failed, exitCode }) => {
-    expect(readToolResult(output, isError)).toMatchObject({ failed, exitCode });
-  });
+  ])(
+    "$name: failed $failed",
+    ({
+      output,
+      isError,
+      failed,
+      exitCode,
+      tool,
+    }: {
+      output: string;
+      isError: boolean;
+      failed: boolean;
+      exitCode: number | null;
+      tool?: ToolOfResult;
+    }) => {
+      expect(readToolResult(output, isError, undefined, tool)).toMatchObject({ failed, exitCode });
+    },
+  );
 
   test("a code a reader found beside the text wins (Claude Code's toolUseResult), and null stays null", () => {
     expect(readToolResult("(Bash completed with no output)", false, 1).exitCode).toBe(1);

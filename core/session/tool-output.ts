@@ -10,8 +10,12 @@
  *   the only place they are read (a successful `echo 'Exit code 5'` exited 0).
  * - Codex opens a shell result with a header block ending in `Output:` (see `codexHeader`).
  * - Older Codex versions answer with JSON, `{"output":…,"metadata":{"exit_code":N}}`.
+ * - Every Codex shell call that ran answers with one of those two, so a Codex shell result with
+ *   neither states no code (an abort text, a spawn error): `null`, never the 0 of a plain success.
+ * - A call refused, cut short or that could not run says so in its first words (tool-statements.ts).
  */
 import { isObject } from "../json.ts";
+import { CLAUDE_CODE_FRAMING, readStatement, type ResultFraming } from "./tool-statements.ts";
 
 export interface ToolResultReading {
   /** The exit code the agent stated, else 0 for a plain success; `null` when there is none (still running, cancelled, a bare error). */
@@ -22,6 +26,10 @@ export interface ToolResultReading {
   runningSession: string | undefined;
   /** The call never ran: refused by a permission rule or the user, or its input rejected before running. */
   refused: boolean;
+  /** The call was interrupted or abandoned before it returned: no code, and it changed no file. */
+  cutShort: boolean;
+  /** The agent said the tool could not do it (a spawn error, a patch that did not apply): a failed run, code or not. */
+  couldNotRun: boolean;
   /** The tool reported failure: an error result, a non-zero code, a failure statement. Such a call changed no file. */
   failed: boolean;
   /** What the command printed: the output without Codex's header or JSON envelope around it. */
@@ -109,38 +117,44 @@ function statedOnError(output: string): { code: number; body: string } | undefin
   return undefined;
 }
 
-/**
- * The agents' words for a call that never ran. Claude Code (only on an error result): a call it
- * refused before running (`<tool_use_error>…`: invalid input, a permission rule), a permission
- * denied, the user's "no". Codex (it marks no error): the user declined the command or patch.
- */
-const REFUSED_ON_ERROR = /^(?:<tool_use_error>|Permission to \w+ .* has been denied|The user doesn't want to proceed with this tool use)/;
-const REFUSED = /^(?:exec command rejected by user|patch rejected by user|patch rejected:)/;
-
-/** Codex's own words for a tool that failed without a code: a patch that did not apply, a call it could not make. */
-const FAILED = /^(?:apply_patch verification failed|failed to parse \w+ arguments|(?:exec_command|write_stdin) failed:|unsupported call)/;
+/** Which tool answered: whose words count (tool-statements.ts), and whether it runs a command. */
+export interface ToolOfResult {
+  framing: ResultFraming;
+  /** A call that runs a command (not one Codex turns into a patch). */
+  shell: boolean;
+}
 
 /**
  * Reads one tool result. `stated` is the code a reader found beside the text (Claude Code's
  * `toolUseResult`): a number, `null` for a run cut short, `undefined` when it found none.
  */
-export function readToolResult(output: string, isError: boolean, stated?: number | null): ToolResultReading {
+export function readToolResult(
+  output: string,
+  isError: boolean,
+  stated?: number | null,
+  tool: ToolOfResult = { framing: CLAUDE_CODE_FRAMING, shell: false },
+): ToolResultReading {
   const envelope = jsonEnvelope(output);
   const text = envelope ? envelope.text : output;
-  const start = text.slice(0, 200).trimStart();
-  const refused = REFUSED.test(start) || (isError && REFUSED_ON_ERROR.test(start));
-  const toolFailed = FAILED.test(start);
+  const statement = readStatement(text, isError, tool.framing);
+  const refused = statement?.meaning === "refused";
+  const cutShort = statement?.meaning === "cut short";
+  const toolFailed = statement?.meaning === "failed";
   const header = stated === undefined && !envelope ? codexHeader(output) : undefined;
   const onError = isError && !header && !envelope ? statedOnError(output) : undefined;
-  const said = stated !== undefined ? stated : (envelope?.exitCode ?? (header ? header.exitCode : onError?.code));
-  const exitCode = refused ? null : said !== undefined ? said : isError || toolFailed ? null : 0;
+  const said = stated !== undefined ? stated : (envelope?.exitCode ?? (header ? header.exitCode : (onError?.code ?? statement?.exitCode)));
+  // A Codex shell call that ran always states its code in a header or the JSON envelope.
+  const codexSaidNothing = tool.framing.shellStatesEveryCode && tool.shell && !header && !envelope;
+  const exitCode = refused || cutShort ? null : said !== undefined ? said : isError || toolFailed || codexSaidNothing ? null : 0;
   const failed = isError || refused || toolFailed || (exitCode !== null && exitCode !== 0);
   const body = header ? output.slice(header.bodyAt) : onError ? onError.body : text;
   return {
     exitCode,
-    stated: said !== undefined && said !== null && !refused,
+    stated: said !== undefined && said !== null && !refused && !cutShort,
     runningSession: header?.runningSession,
     refused,
+    cutShort,
+    couldNotRun: toolFailed,
     failed,
     body,
   };

@@ -4,33 +4,52 @@
  * the three never count differently. A new agent's tools are a new line in `TOOLS`.
  */
 import { isObject, stringField, type JsonObject } from "../json.ts";
+import { CLAUDE_CODE_FRAMING, CODEX_FRAMING, type ResultFraming } from "./tool-statements.ts";
 
 export type ToolKind = "shell" | "read" | "write" | "patch" | "poll";
 
-/** One table line: the tool names (any case) an agent uses for one kind of action. */
+/**
+ * One table line: the tool names (any case) an agent uses for one kind of action. `framing`: how
+ * the agent whose names these alone are frames their results (tool-statements.ts); other tools'
+ * results are read as Claude Code frames its own.
+ */
 interface ToolRule {
   kind: ToolKind;
   names: readonly string[];
+  framing?: ResultFraming;
 }
 
+/**
+ * The tested versions' tool lists: Claude Code 2.1.328 (its binary declares the shell tools
+ * `Bash`, `Monitor`, `PowerShell`), Codex 0.169.0, pi 0.73.1, omp 18.2.3.
+ */
 const TOOLS: readonly ToolRule[] = [
-  // pi/omp `bash`; Claude Code `Bash`; Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv).
-  { kind: "shell", names: ["bash", "shell", "exec", "exec_command", "local_shell_call"] },
-  // Codex `shell_command` (`command` as one string) and the older `container.exec` (argv).
-  { kind: "shell", names: ["shell_command", "container.exec"] },
+  // pi/omp `bash`; Claude Code `Bash`.
+  { kind: "shell", names: ["bash", "exec"] },
+  // Claude Code `PowerShell` (on Windows, the only shell tool with some sandboxes): its results are framed like Bash's ("Exit code N").
+  { kind: "shell", names: ["powershell"] },
+  // Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv), `shell_command`
+  // (`command` as one string) and the older `container.exec` (argv).
+  { kind: "shell", names: ["shell", "exec_command", "local_shell_call", "shell_command", "container.exec"], framing: CODEX_FRAMING },
   // pi/omp `read`; Claude Code `Read`.
   { kind: "read", names: ["read", "read_file", "view"] },
   // Codex `view_image` (`path`): it reads the image into the conversation.
-  { kind: "read", names: ["view_image"] },
+  { kind: "read", names: ["view_image"], framing: CODEX_FRAMING },
   // pi/omp `write`/`edit`; Claude Code `Write`/`Edit`/`MultiEdit`/`NotebookEdit`.
   { kind: "write", names: ["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "notebookedit", "notebook_edit"] },
   // Codex `apply_patch`: the files are named inside the patch text.
-  { kind: "patch", names: ["apply_patch"] },
+  { kind: "patch", names: ["apply_patch"], framing: CODEX_FRAMING },
   // Codex `write_stdin` (`session_id`): polls a command still running; its output states the command's exit code once it ends.
-  { kind: "poll", names: ["write_stdin"] },
+  { kind: "poll", names: ["write_stdin"], framing: CODEX_FRAMING },
 ];
 
 const KIND_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [name, rule.kind] as const)));
+const FRAMING_BY_NAME = new Map(TOOLS.flatMap((rule) => rule.names.map((name) => [name, rule.framing] as const)));
+
+/** How this tool's results are framed: its agent's words when the tool is that agent's alone, else Claude Code's. */
+export function toolFraming(name: string): ResultFraming {
+  return FRAMING_BY_NAME.get(name.toLowerCase()) ?? CLAUDE_CODE_FRAMING;
+}
 
 /** What one tool call did, as far as the facts care. */
 export type ToolAction =

@@ -86,7 +86,7 @@ describe("every shape of a rollout", () => {
       filesDeleted: ["src/server.ts", "src/old.ts"],
       commands: [
         { command: "cat src/server.ts", exitCode: 0, by: "tool", failed: false }, // "Process exited with code 0"
-        { command: "ls test", exitCode: 0, by: "tool", failed: false }, // "Exit code: 0"; bash -lc unwrapped
+        { command: "ls test", exitCode: 0, by: "tool", failed: false }, // the older shell tool's "Exit code: 0" header; bash -lc unwrapped
         { command: "pnpm test", exitCode: 1, by: "tool", failed: true }, // JSON metadata.exit_code
         { command: "git status --short", exitCode: 0, by: "user", failed: false },
       ],
