@@ -77,15 +77,17 @@ export function skipSpace(bytes: Uint8Array, at: number): number {
   }
 }
 
-/** Each buffer's bytes as 32-bit words, made once per buffer (a chunk holds many lines) rather than once per line. */
-const wordViews = new WeakMap<ArrayBufferLike, Uint32Array>();
+/**
+ * The last buffer's bytes as 32-bit words, made once per buffer (a chunk holds many lines) rather
+ * than once per line; held weakly, so a buffer read to its end is not kept alive by it.
+ */
+let lastWords: WeakRef<Uint32Array> | undefined;
 
 function wordsOf(buffer: ArrayBufferLike): Uint32Array {
-  let view = wordViews.get(buffer);
-  if (view === undefined) {
-    view = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
-    wordViews.set(buffer, view);
-  }
+  const cached = lastWords?.deref();
+  if (cached !== undefined && cached.buffer === buffer) return cached;
+  const view = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
+  lastWords = new WeakRef(view);
   return view;
 }
 
