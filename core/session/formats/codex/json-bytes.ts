@@ -28,8 +28,8 @@ const LETTER_U = 0x75;
 /** The characters a short escape may name: `" \ / b f n r t`. */
 const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 const LITERALS = [new TextEncoder().encode("true"), new TextEncoder().encode("false"), new TextEncoder().encode("null")];
-/** How many bytes of a string are looked at one by one before a native search takes over. */
-const SHORT_STRING = 24;
+/** How many bytes of a string are looked at one by one before a native search takes over (a timestamp is 24). */
+const SHORT_STRING = 32;
 /** Nesting deeper than this is not vouched for (a parser may refuse it); no rollout line comes near. */
 const MAX_DEPTH = 200;
 
@@ -78,43 +78,9 @@ export function skipSpace(bytes: Uint8Array, at: number): number {
 }
 
 /**
- * The last buffer's bytes as 32-bit words, made once per buffer (a chunk holds many lines) rather
- * than once per line; held weakly, so a buffer read to its end is not kept alive by it.
- */
-let lastWords: WeakRef<Uint32Array> | undefined;
-
-function wordsOf(buffer: ArrayBufferLike): Uint32Array {
-  const cached = lastWords?.deref();
-  if (cached !== undefined && cached.buffer === buffer) return cached;
-  const view = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
-  lastWords = new WeakRef(view);
-  return view;
-}
-
-/** Whether a byte below U+0020 lies before `end`. */
-function holdsControlByte(bytes: Uint8Array, end: number): boolean {
-  let i = 0;
-  // Four bytes at a time where the memory is aligned: (x - 0x20…) & ~x & 0x80… is not 0 exactly
-  // when one of the four bytes is below 0x20 (the classic "has a byte less than n" test).
-  const aligned = Math.min(end, (4 - (bytes.byteOffset & 3)) & 3);
-  for (; i < aligned; i++) if ((bytes[i] ?? 0) < SPACE) return true;
-  const words = (end - i) >> 2;
-  if (words > 0) {
-    const view = wordsOf(bytes.buffer);
-    const first = (bytes.byteOffset + i) >> 2;
-    for (let w = first; w < first + words; w++) {
-      const x = view[w] ?? 0;
-      if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
-    }
-    i += words * 4;
-  }
-  for (; i < end; i++) if ((bytes[i] ?? 0) < SPACE) return true;
-  return false;
-}
-
-/**
  * The end (past its closing quote) of the string whose opening quote is at `at`; an unknown
- * escape is not JSON. Only within `isWholeObject`, which rules out control characters.
+ * escape is not JSON. A raw control character inside it (JSON forbids them) is not looked for:
+ * see `isWholeObject`.
  */
 export function stringEnd(bytes: Uint8Array, at: number): number {
   lastStringEscaped = false;
@@ -175,17 +141,14 @@ function literalEnd(bytes: Uint8Array, at: number): number {
 export function valueEnd(bytes: Uint8Array, at: number, depth: number): number {
   const byte = bytes[at];
   if (byte === QUOTE) return stringEnd(bytes, at);
-  if (byte === OPEN_BRACE) return objectEnd(bytes, at, depth + 1, anyMember);
+  if (byte === OPEN_BRACE) return objectEnd(bytes, at, depth + 1);
   if (byte === OPEN_BRACKET) return arrayEnd(bytes, at, depth + 1);
   if (byte === MINUS || isDigit(byte)) return numberEnd(bytes, at);
   return literalEnd(bytes, at);
 }
 
-/** A member whose key does not matter: only its value is checked. */
-export const anyMember: MemberReader = (bytes, _keyStart, _keyEnd, _keyEscaped, valueAt, depth) => valueEnd(bytes, valueAt, depth);
-
-/** The end of the object whose `{` is at `at`, each member's value read by `member`. */
-export function objectEnd(bytes: Uint8Array, at: number, depth: number, member: MemberReader): number {
+/** The end of the object whose `{` is at `at`, each member's value read by `member` (without one: only checked). */
+export function objectEnd(bytes: Uint8Array, at: number, depth: number, member?: MemberReader): number {
   if (depth > MAX_DEPTH) return -1;
   let i = skipSpace(bytes, at + 1);
   if (bytes[i] === CLOSE_BRACE) return i + 1;
@@ -196,7 +159,8 @@ export function objectEnd(bytes: Uint8Array, at: number, depth: number, member: 
     const keyEscaped = lastStringEscaped;
     const colon = skipSpace(bytes, keyEnd);
     if (bytes[colon] !== COLON) return -1;
-    const end = member(bytes, i + 1, keyEnd - 1, keyEscaped, skipSpace(bytes, colon + 1), depth);
+    const valueAt = skipSpace(bytes, colon + 1);
+    const end = member === undefined ? valueEnd(bytes, valueAt, depth) : member(bytes, i + 1, keyEnd - 1, keyEscaped, valueAt, depth);
     if (end === -1) return -1;
     i = skipSpace(bytes, end);
     if (bytes[i] === CLOSE_BRACE) return i + 1;
@@ -221,17 +185,19 @@ function arrayEnd(bytes: Uint8Array, at: number, depth: number): number {
 
 /**
  * Whether `bytes` are one JSON object and nothing else but whitespace, each top-level member
- * read by `member`. A control character anywhere (even a tab between tokens, which JSON allows)
- * is doubt. It is looked for last, once for the whole line and four bytes at a time, so that no
- * string needs a look at its bytes one by one, and a line `member` gives up on costs nothing more.
+ * read by `member`: its structure, numbers, literals and escapes as JSON.parse checks them. One
+ * thing is not looked for: a raw control character inside a string, which JSON.parse refuses.
+ * Looking would cost a look at every byte of every string (encrypted reasoning is half a
+ * rollout's bytes), no writer and no crash leaves one (a torn line ends at the cut, and the
+ * next write onto it breaks the structure, which is checked), and such a line, refused by the
+ * parse, would hold nothing to read either way: only its warning is lost.
  */
 export function isWholeObject(bytes: Uint8Array, member: MemberReader): boolean {
-  let last = bytes.length;
-  while (last > 0 && (bytes[last - 1] === SPACE || bytes[last - 1] === CR)) last--;
   nextBackslash = 0; // not looked for yet: the first string looks from where it starts
   const start = skipSpace(bytes, 0);
   if (bytes[start] !== OPEN_BRACE) return false;
-  return objectEnd(bytes, start, 1, member) === last && !holdsControlByte(bytes, last);
+  const end = objectEnd(bytes, start, 1, member);
+  return end !== -1 && skipSpace(bytes, end) === bytes.length;
 }
 
 /** Whether the bytes from `start` to `end` spell `name` exactly. */

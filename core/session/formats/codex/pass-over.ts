@@ -63,10 +63,19 @@ function reset(): void {
 }
 
 function kindOf(bytes: Uint8Array, start: number, end: number): Kind | undefined {
-  if (spells(bytes, start, end, EVENT)) return KIND.event;
-  if (spells(bytes, start, end, RESPONSE_ITEM)) return KIND.item;
-  if (spells(bytes, start, end, WORLD_STATE) || spells(bytes, start, end, TOKEN_RECORD)) return KIND.record;
-  return undefined;
+  // The four names differ in length: one comparison picks the only one a value can be.
+  switch (end - start) {
+    case EVENT.length:
+      return spells(bytes, start, end, EVENT) ? KIND.event : undefined;
+    case RESPONSE_ITEM.length:
+      return spells(bytes, start, end, RESPONSE_ITEM) ? KIND.item : undefined;
+    case WORLD_STATE.length:
+      return spells(bytes, start, end, WORLD_STATE) ? KIND.record : undefined;
+    case TOKEN_RECORD.length:
+      return spells(bytes, start, end, TOKEN_RECORD) ? KIND.record : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Whether what the payload's type says rules the line out for its kind (so the walk stops early). */
