@@ -17,10 +17,10 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 const COLON = 0x3a;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 export const OPEN_BRACE = 0x7b;
-export const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACE = 0x7d;
 const LETTER_E = 0x65;
 const LETTER_CAPITAL_E = 0x45;
 const PLUS = 0x2b;
@@ -56,6 +56,7 @@ let lastStringEscaped = false;
  */
 let nextBackslash = -1;
 
+/** Whether the string `stringEnd` read last holds an escape: then its bytes need not spell its text. */
 export function wasEscaped(): boolean {
   return lastStringEscaped;
 }
@@ -69,7 +70,7 @@ function isHexDigit(byte: number | undefined): boolean {
 }
 
 /** The first byte at or after `at` that is no JSON whitespace. */
-export function skipSpace(bytes: Uint8Array, at: number): number {
+function skipSpace(bytes: Uint8Array, at: number): number {
   for (;;) {
     const byte = bytes[at];
     if (byte !== SPACE && byte !== LF && byte !== CR && byte !== TAB) return at;
