@@ -3,11 +3,11 @@
  * with known modification times, and the files a walk must pass over (subagents' transcripts,
  * files that are no sessions, links out of an agent's folder and in a loop).
  */
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentName } from "../core/index.ts";
-import { plantSession } from "../fixtures/agent-homes.ts";
+import { plantSession, transcriptAs } from "../fixtures/agent-homes.ts";
 import { cleanEnv } from "../fixtures/run-agent.ts";
 
 /** Seconds since the epoch: the planted sessions are from 2026-09-20 on, ten seconds apart. */
@@ -84,6 +84,16 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
     join(claudeProject, "agent-a2.jsonl"),
     `${JSON.stringify({ type: "user", isSidechain: true, uuid: "u2", parentUuid: null, sessionId: IDS.app["claude-code"], cwd: "/x", message: { role: "user", content: "sub" } })}\n`,
   );
+  // A Codex subagent's rollout (spawn_agent): the same folder and cwd as the user's, its id starting
+  // as theirs does, and newer than every session (the user stopped while it ran).
+  const codexDay = join(paths[IDS.app.codex] ?? "", "..");
+  const subagentId = "a4000000-0000-4000-8000-0000000000aa";
+  const subagent = join(codexDay, `rollout-2026-11-30T12-00-09-${subagentId}.jsonl`);
+  const spawned = `"source":{"subagent":{"thread_spawn":{"parent_thread_id":"${IDS.app.codex}","depth":1}}},"thread_source":"subagent"`;
+  const rollout = transcriptAs("codex", subagentId, join(home, "work", "app"));
+  if (!rollout.includes('"source":"exec","thread_source":"user"')) throw new Error("the real Codex rollout no longer names its source");
+  writeFileSync(subagent, rollout.replace('"source":"exec","thread_source":"user"', spawned));
+  utimesSync(subagent, T0 + 50, T0 + 50);
   // Not sessions: a file that is not JSON, an empty one, a pi file whose first line is no header.
   const piFolder = join(paths[IDS.app.pi] ?? "", "..");
   writeFileSync(join(piFolder, "notes.jsonl"), "not a session\n");

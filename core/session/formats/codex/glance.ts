@@ -3,6 +3,7 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { objectsOf, requestTitle, textOf } from "../glance.ts";
 import type { GlanceInput, SessionGlance } from "../types.ts";
 import { isHarnessText } from "./harness.ts";
+import { spawnedThread } from "./spawned.ts";
 
 /**
  * The user's first words: Codex lists sessions by the first `user_message` event; a rollout
@@ -27,10 +28,16 @@ function firstRequest(records: readonly JsonObject[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The rollout's id, cwd and first request, from its first lines. A thread Codex ran for itself
+ * (a subagent, a review; see spawned.ts) is no session of the user's: undefined, as for a file of
+ * another agent, so listing it, choosing it as the newest session and finding it by id all pass
+ * it over. Given by its path, it is still read (and said to be what it is).
+ */
 export function glanceCodex({ head }: GlanceInput): SessionGlance | undefined {
   const records = objectsOf(head);
   const meta = records[0];
-  if (meta?.type !== "session_meta" || !isObject(meta.payload)) return undefined;
+  if (meta?.type !== "session_meta" || !isObject(meta.payload) || spawnedThread(meta.payload)) return undefined;
   const id = stringField(meta.payload, "id");
   if (id === undefined || id === "") return undefined;
   return { id, cwd: stringField(meta.payload, "cwd"), title: undefined, firstRequest: firstRequest(records.slice(1)) };

@@ -31,15 +31,23 @@ describe("lines with nothing to read are passed over unparsed; anything else is 
     ],
     ["a rollback event", `${T}"type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}`, false],
     ["a message", `${T}"type":"response_item","payload":{"type":"message","role":"user","content":[]}}`, false],
-    ["an event written with other key order", `{"type":"event_msg","timestamp":"x","payload":{}}`, false],
-    ["an event with spaces", `{"timestamp": "x", "type": "event_msg", "payload": {}}`, false],
+    // Whole JSON in any key order and spacing is proven as well as serde's own.
+    ["an event written with other key order", `{"type":"event_msg","timestamp":"x","payload":{}}`, true],
+    ["an event with spaces", `{"timestamp": "x", "type": "event_msg", "payload": {}}`, true],
+    ["a rollback written with another key order", `${T}"type":"event_msg","payload":{"num_turns":1,"type":"thread_rolled_back"}}`, false],
+    [
+      "readable reasoning, encrypted content first",
+      `${T}"type":"response_item","payload":{"type":"reasoning","summary":[],"encrypted_content":"g","content":[{"type":"reasoning_text","text":"hm"}]}}`,
+      false,
+    ],
+    ["a line whose type is given twice", `${T}"type":"event_msg","payload":{},"type":"response_item"}`, false],
     ["a torn event", `${T}"type":"event_msg","payload":{"type":"token_co`, false],
     [
       "a torn event, the next line written onto it",
       `${T}"type":"event_msg","payload":{"ty${T}"type":"response_item","payload":{"type":"message","role":"user","content":[]}}`,
       false,
     ],
-    ["a CRLF line", `${T}"type":"event_msg","payload":{}}\r`, false],
+    ["a CRLF line (JSON whitespace after the object)", `${T}"type":"event_msg","payload":{}}\r`, true],
   ])("%s", (_, line, passedOver) => {
     expect(nothingToRead(bytes(line))).toBe(passedOver);
   });

@@ -3,93 +3,148 @@
  * decoded nor parsed (see `splitLines`'s `passOver`): about half of a rollout's lines and bytes
  * are events, records and encrypted reasoning.
  */
+import { isWholeObject, type MemberReader, objectEnd, OPEN_BRACE, QUOTE, spells, stringEnd, valueEnd, wasEscaped } from "./json-bytes.ts";
+
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-/**
- * How Codex begins every line: serde writes `timestamp`, `ordinal` (newer versions), `type`,
- * `payload`, in this order and without spaces. A line written otherwise is simply parsed.
- */
-const TIMESTAMP_OPEN = utf8('{"timestamp":"');
-const ORDINAL_KEY = utf8(',"ordinal":');
-const TYPE_KEY = utf8(',"type":');
 /** Line types that are no conversation; any other type this reader does not know is reported once. */
 export const PASSED_OVER: ReadonlySet<string> = new Set(["event_msg", "world_state", "token_usage_record"]);
-/** The passed-over types by their first letter: one byte rules out most lines, without a loop over the patterns. */
-const EVENT = utf8('"event_msg","payload":{');
-const WORLD_STATE = utf8('"world_state","payload":{');
-const TOKEN_RECORD = utf8('"token_usage_record","payload":{');
-/** Reasoning (its id is optional) whose summary is empty: encrypted only, unless it has readable `content`. */
-const REASONING_OPEN = utf8('"response_item","payload":{"type":"reasoning",');
-const ID_KEY = utf8('"id":"');
-const EMPTY_SUMMARY = utf8('"summary":[],');
-const NEXT_LINE_START = utf8('{"timestamp":');
-/** Events are tagged first (`{"type":…}`); this one drops turns, and is read. */
-const ROLLBACK = utf8('"event_msg","payload":{"type":"thread_rolled_back"');
-/** Reasoning's fields come in the order summary, content, encrypted_content. */
-const READABLE_CONTENT = utf8('"content":[');
-const QUOTE = 0x22;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACE = 0x7b;
-const LETTER_E = 0x65;
-const LETTER_R = 0x72;
-const LETTER_T = 0x74;
-const LETTER_W = 0x77;
 
-function startsAt(bytes: Uint8Array, pattern: Uint8Array, at: number): boolean {
-  if (at + pattern.length > bytes.length) return false;
-  for (let i = 0; i < pattern.length; i++) if (bytes[at + i] !== pattern[i]) return false;
-  return true;
+const TYPE = utf8("type");
+const PAYLOAD = utf8("payload");
+const SUMMARY = utf8("summary");
+const CONTENT = utf8("content");
+const EVENT = utf8("event_msg");
+const WORLD_STATE = utf8("world_state");
+const TOKEN_RECORD = utf8("token_usage_record");
+const RESPONSE_ITEM = utf8("response_item");
+/** The one event the reader reads: it drops turns. */
+const ROLLBACK = utf8("thread_rolled_back");
+const REASONING = utf8("reasoning");
+const NULL = utf8("null");
+const EMPTY_ARRAY = utf8("[]");
+
+/** What a line's type says before its payload is seen: which rule the payload must meet. */
+const KIND = {
+  /** Not seen yet (the payload may come first in a line not written by serde). */
+  unknown: 0,
+  /** `world_state`, `token_usage_record`: nothing in them is read. */
+  record: 1,
+  /** `event_msg`: read only when its payload's type is the rollback. */
+  event: 2,
+  /** `response_item`: passed over only as reasoning with nothing readable. */
+  item: 3,
+} as const;
+type Kind = (typeof KIND)[keyof typeof KIND];
+
+/**
+ * What the walk over one line found at the two levels the reader looks at: the line's own
+ * members and its payload's. One object, reset per line: the walk allocates nothing.
+ */
+const seen: { kind: Kind } & Record<"types" | "payloads" | "innerTypes" | "summaries" | "contents", number> &
+  Record<"innerRollback" | "innerReasoning" | "readable", boolean> = {
+  kind: KIND.unknown,
+  types: 0,
+  payloads: 0,
+  innerTypes: 0,
+  /** The payload's `type` as far as it matters: a rollback, reasoning, or something else. */
+  innerRollback: false,
+  innerReasoning: false,
+  summaries: 0,
+  contents: 0,
+  /** A reasoning `summary` or `content` that is neither `[]` nor `null`. */
+  readable: false,
+};
+
+function reset(): void {
+  seen.kind = KIND.unknown;
+  seen.types = seen.payloads = seen.innerTypes = seen.summaries = seen.contents = 0;
+  seen.innerRollback = seen.innerReasoning = seen.readable = false;
 }
 
-/** Whether a second line's start (`{"timestamp":`) occurs in `bytes` at or after `from`. */
-function holdsLineStart(bytes: Uint8Array, from: number): boolean {
-  for (let at = bytes.indexOf(OPEN_BRACE, from); at !== -1; at = bytes.indexOf(OPEN_BRACE, at + 1))
-    if (startsAt(bytes, NEXT_LINE_START, at)) return true;
-  return false;
-}
-
-/** Whether the type whose value starts at `at` is one passed over (see `PASSED_OVER`, and encrypted reasoning). */
-function passedOverType(line: Uint8Array, at: number): boolean {
-  // The byte after the opening quote tells the candidates apart.
-  switch (line[at + 1]) {
-    case LETTER_E:
-      return startsAt(line, EVENT, at) && !startsAt(line, ROLLBACK, at);
-    case LETTER_W:
-      return startsAt(line, WORLD_STATE, at);
-    case LETTER_T:
-      return startsAt(line, TOKEN_RECORD, at);
-    case LETTER_R:
-      return startsAt(line, REASONING_OPEN, at) && encryptedOnlyAt(line, at + REASONING_OPEN.length);
+function kindOf(bytes: Uint8Array, start: number, end: number): Kind | undefined {
+  // The four names differ in length: one comparison picks the only one a value can be.
+  switch (end - start) {
+    case EVENT.length:
+      return spells(bytes, start, end, EVENT) ? KIND.event : undefined;
+    case RESPONSE_ITEM.length:
+      return spells(bytes, start, end, RESPONSE_ITEM) ? KIND.item : undefined;
+    case WORLD_STATE.length:
+      return spells(bytes, start, end, WORLD_STATE) ? KIND.record : undefined;
+    case TOKEN_RECORD.length:
+      return spells(bytes, start, end, TOKEN_RECORD) ? KIND.record : undefined;
     default:
-      return false;
+      return undefined;
   }
 }
 
-/** Where the value of a line's `type` starts, or -1 when the line does not begin as Codex writes them. */
-function typeValueAt(line: Uint8Array): number {
-  if (!startsAt(line, TIMESTAMP_OPEN, 0)) return -1;
-  let at = line.indexOf(QUOTE, TIMESTAMP_OPEN.length) + 1;
-  if (at === 0) return -1;
-  if (startsAt(line, ORDINAL_KEY, at)) for (at += ORDINAL_KEY.length; (line[at] ?? 0) >= 0x30 && (line[at] ?? 0) <= 0x39; ) at++;
-  return startsAt(line, TYPE_KEY, at) ? at + TYPE_KEY.length : -1;
+/** Whether what the payload's type says rules the line out for its kind (so the walk stops early). */
+function ruledOut(): boolean {
+  return (seen.kind === KIND.event && seen.innerRollback) || (seen.kind === KIND.item && seen.innerTypes > 0 && !seen.innerReasoning);
 }
 
-/** After `"reasoning",`: an optional `"id":"…",`, an empty summary, and no readable content. */
-function encryptedOnlyAt(line: Uint8Array, at: number): boolean {
-  if (startsAt(line, ID_KEY, at)) at = line.indexOf(QUOTE, at + ID_KEY.length) + 2;
-  return at > 1 && startsAt(line, EMPTY_SUMMARY, at) && !startsAt(line, READABLE_CONTENT, at + EMPTY_SUMMARY.length);
+/** A value that holds no reasoning text: `[]` or `null` (spaces inside the brackets are not vouched for). */
+function isEmpty(bytes: Uint8Array, start: number, end: number): boolean {
+  return spells(bytes, start, end, EMPTY_ARRAY) || spells(bytes, start, end, NULL);
 }
+
+/**
+ * A payload member. A key spelled with an escape may be any of the ones read, and a key given
+ * twice leaves JSON.parse the last: either is doubt, and the line is parsed.
+ */
+const payloadMember: MemberReader = (bytes, keyStart, keyEnd, keyEscaped, valueAt, depth) => {
+  if (keyEscaped) return -1;
+  if (spells(bytes, keyStart, keyEnd, TYPE)) {
+    if (++seen.innerTypes > 1 || bytes[valueAt] !== QUOTE) return -1;
+    const end = stringEnd(bytes, valueAt);
+    if (end === -1 || wasEscaped()) return -1;
+    seen.innerRollback = spells(bytes, valueAt + 1, end - 1, ROLLBACK);
+    seen.innerReasoning = spells(bytes, valueAt + 1, end - 1, REASONING);
+    return ruledOut() ? -1 : end;
+  }
+  const summary = spells(bytes, keyStart, keyEnd, SUMMARY);
+  if (summary || spells(bytes, keyStart, keyEnd, CONTENT)) {
+    if ((summary ? ++seen.summaries : ++seen.contents) > 1) return -1;
+    const end = valueEnd(bytes, valueAt, depth);
+    if (end !== -1 && !isEmpty(bytes, valueAt, end)) seen.readable = true;
+    return end;
+  }
+  return valueEnd(bytes, valueAt, depth);
+};
+
+/** A member of the line itself: `type` (one of the kinds passed over) and `payload` (an object) once each. */
+const lineMember: MemberReader = (bytes, keyStart, keyEnd, keyEscaped, valueAt, depth) => {
+  if (keyEscaped) return -1;
+  if (spells(bytes, keyStart, keyEnd, TYPE)) {
+    if (++seen.types > 1 || bytes[valueAt] !== QUOTE) return -1;
+    const end = stringEnd(bytes, valueAt);
+    if (end === -1 || wasEscaped()) return -1;
+    const kind = kindOf(bytes, valueAt + 1, end - 1);
+    if (kind === undefined) return -1;
+    seen.kind = kind;
+    return ruledOut() ? -1 : end;
+  }
+  if (spells(bytes, keyStart, keyEnd, PAYLOAD)) {
+    if (++seen.payloads > 1 || bytes[valueAt] !== OPEN_BRACE) return -1;
+    return objectEnd(bytes, valueAt, depth + 1, payloadMember);
+  }
+  return valueEnd(bytes, valueAt, depth);
+};
 
 /**
  * Whether a line can be passed over without decoding or parsing it (see `splitLines`): about
  * half of a rollout's lines and bytes are events, records and encrypted reasoning, which the
- * conversation does not need. It is read from the bytes: decoding would cost as much as the
- * parsing saved. Only a line that looks whole is passed over: it ends its object and holds no
- * second line's start (what a torn line followed by the next write looks like). Anything else
- * is parsed, and reported if broken.
+ * conversation does not need. It is read from the bytes (decoding would cost as much as the
+ * parsing saved), and passed over only when they PROVE there is nothing in it: whole JSON (as
+ * JSON.parse checks it, but for raw control characters in strings: see `isWholeObject`), one plain `type` (an event that is no rollback, a record, or reasoning
+ * whose `summary` and `content` are empty) and one object `payload`, in any order and spacing.
+ * Anything in doubt (an escape in a key or a type, a key given twice, a torn or broken line) is
+ * parsed, and reported if broken. Serde writes `type` before `payload`, so a conversation line
+ * is given up on at its type, having cost a few bytes' look.
  */
 export function nothingToRead(line: Uint8Array): boolean {
-  if (line[line.length - 1] !== CLOSE_BRACE) return false;
-  const at = typeValueAt(line);
-  return at !== -1 && passedOverType(line, at) && !holdsLineStart(line, 1);
+  reset();
+  if (!isWholeObject(line, lineMember) || seen.types !== 1 || seen.payloads !== 1) return false;
+  if (seen.kind === KIND.item) return seen.innerReasoning && !seen.readable;
+  return !ruledOut();
 }

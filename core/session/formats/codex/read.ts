@@ -14,6 +14,7 @@ import { EntryChain, type Origin } from "./chain.ts";
 import { addCompaction } from "./compaction.ts";
 import { readItem } from "./items.ts";
 import { nothingToRead, PASSED_OVER } from "./pass-over.ts";
+import { spawnedThread, spawnedThreadNotice } from "./spawned.ts";
 
 function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a Codex session: ${why}`, { file, line });
@@ -65,6 +66,7 @@ export function readCodexRollout(input: string | SessionBytes, file = "session",
     if (first.done) throw notASession(file, "the file is empty");
     if (first.value.passedOver) throw notASession(file, 'the first line is not a "session_meta" record', first.value.line);
     const header = readHeader(first.value, file);
+    const spawned = spawnedThread(header.raw);
     const chain = new EntryChain();
     const problems: LineProblem[] = [];
     const unknownTypes = new Set<string>();
@@ -86,6 +88,7 @@ export function readCodexRollout(input: string | SessionBytes, file = "session",
       malformedLines: problems.map((p) => p.line),
       problems,
       unknownTypes: [...unknownTypes],
+      notices: spawned && [`line ${header.line}: ${spawnedThreadNotice(spawned)}`],
       missingFinalNewline: !last.ended,
     };
   } finally {
