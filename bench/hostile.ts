@@ -68,6 +68,17 @@ const FILES: [name: string, make: () => string | Uint8Array][] = [
   [`${MB} MB user message, torn (no closing brace)`, () => conversation(user("x".repeat(SIZE))).slice(0, -40)],
   [`${MB} MB of raw random bytes`, () => randomBytes(SIZE, 7)],
   [`${Math.max(1, MB / 10)} MB of NUL bytes`, () => new Uint8Array((SIZE / 10) | 0)],
+  // A Codex event the pass-over walks without parsing: every escape of its one string must cost one look, not one search to its end.
+  [
+    `${MB} MB Codex event line of escapes`,
+    () =>
+      [
+        '{"timestamp":"2026-11-30T12:00:00.000Z","type":"session_meta","payload":{"id":"0b5e55ed-0000-4000-8000-000000000001","timestamp":"2026-11-30T12:00:00.000Z","cwd":"/home/me/app","originator":"codex_cli_rs","cli_version":"0.169.0"}}',
+        '{"timestamp":"2026-11-30T12:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"start"}]}}',
+        `{"timestamp":"2026-11-30T12:00:02.000Z","type":"event_msg","payload":{"type":"agent_message_delta","delta":"${"\\t".repeat(SIZE / 2)}"}}`,
+        "",
+      ].join("\n"),
+  ],
   ["1,000,000-deep array line after the header", () => `${header}\n${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}\n`],
   [
     "tool-call arguments nested 1,000,000 deep",

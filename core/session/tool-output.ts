@@ -136,7 +136,8 @@ export function readToolResult(
 ): ToolResultReading {
   const envelope = jsonEnvelope(output);
   const text = envelope ? envelope.text : output;
-  const statement = readStatement(text, isError, tool.framing);
+  // Inside Codex's JSON envelope the command speaks from the first byte: no statement of the agent's is read there.
+  const statement = envelope ? undefined : readStatement(text, isError, tool.framing);
   const refused = statement?.meaning === "refused";
   const cutShort = statement?.meaning === "cut short";
   const toolFailed = statement?.meaning === "failed";

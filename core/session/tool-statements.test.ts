@@ -136,6 +136,15 @@ describe("Codex 0.169's statements, on each of its tools", () => {
       expect(outcomeOf(codexCall(tool, output))).toEqual({ commands: [["npm run build", null, false]], modified: [] });
   });
 
+  // Inside the envelope the command speaks from its first byte: what it printed is no statement of Codex's.
+  test.each(CODEX_TEXTS.flatMap((row) => [0, 1].map((exit) => ({ ...row, exit }))))(
+    "the older JSON envelope, exit $exit, output starting with $means text $text: the envelope's code stands",
+    ({ text, exit }) => {
+      const envelope = JSON.stringify({ output: `${text}\nmore output\n`, metadata: { exit_code: exit, duration_seconds: 0.1 } });
+      expect(outcomeOf(codexCall("shell", envelope)).commands).toEqual([["npm run build", exit, exit !== 0]]);
+    },
+  );
+
   test("the older JSON envelope still states its code, and a patch's plain success text changed its file", () => {
     expect(outcomeOf(codexCall("shell", '{"output":"ok\\n","metadata":{"exit_code":0,"duration_seconds":0.1}}')).commands).toEqual([
       ["npm run build", 0, false],

@@ -82,6 +82,22 @@ describe("a step's status: done only on evidence", () => {
     ['git commit -m "x" && git push', "[main 1111111] x", null, false, ["done", "unknown"]],
     ["npm publish", "", null, false, ["unknown"]],
     ["git checkout -b next", "Switched to a new branch 'next'", null, false, ["done"]],
+    // git prints a rejected ref with its arrow too: that is no push.
+    [
+      "git push origin main",
+      "To github.com:o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",
+      1,
+      true,
+      ["failed"],
+    ],
+    ["git push origin main", " ! [remote rejected] main -> main (pre-receive hook declined)", null, false, ["unknown"]],
+    ["git push origin main", " + 1a2b3c4...5d6e7f8 main -> main (forced update)", null, true, ["done"]],
+    // A dry run makes nothing: no step at all.
+    ["npm publish --dry-run", "+ tinyfetch@2.3.0", 0, false, []],
+    ["git push --dry-run origin main", "   8d1e0b7..4f2a9c1  main -> main", 0, false, []],
+    ["git push -n origin main", "   8d1e0b7..4f2a9c1  main -> main", 0, false, []],
+    ["git commit --dry-run -m x", "", 0, false, []],
+    ["git commit -n -m x", "[main 1234567] x", 0, false, ["done"]],
     // A check's "no" (exit 1, not failed) is an answer: the step ran.
     ["git tag v1 && test -f x", "", 1, false, ["done"]],
   ])("%p, output %p, exit %p, failed %p", (command, output, exitCode, failed, statuses) => {

@@ -56,7 +56,7 @@ function detailOf(kind: MilestoneKind, step: string, match: RegExpExecArray, out
     case "commit":
       return commitDetail(step, output);
     case "push": {
-      const refs = [...output.matchAll(/->\s+(\S+)/g)].map((m) => m[1] ?? "");
+      const refs = pushedRefs(output);
       return refs.length > 0
         ? [...new Set(refs)].join(", ")
         : step
@@ -72,10 +72,19 @@ function detailOf(kind: MilestoneKind, step: string, match: RegExpExecArray, out
   }
 }
 
+/**
+ * The refs a push updated, from git's ref lines (`   8d1e0b7..4f2a9c1  main -> main`, ` * [new tag]
+ * v1 -> v1`, ` + a...b main -> main (forced update)`); a rejected one (` ! [rejected] main -> main
+ * (fetch first)`, ` ! [remote rejected] …`) updated nothing.
+ */
+function pushedRefs(output: string): string[] {
+  return [...output.matchAll(/^[ \t]*[^!\s].*?->\s+(\S+)/gm)].map((m) => m[1] ?? "");
+}
+
 /** Proof in the output that a step of a failed command still happened (a later step failed). */
 function happened(kind: MilestoneKind, output: string): boolean {
   if (kind === "commit") return /\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\]/.test(output);
-  if (kind === "push") return /->\s+\S+/.test(output);
+  if (kind === "push") return pushedRefs(output).length > 0;
   if (kind === "branch") return /Switched to a new branch/.test(output);
   return false;
 }
@@ -97,6 +106,8 @@ function statusOf(kind: MilestoneKind, output: string, end: RunEnd): MilestoneSt
 export function readMilestones(command: string, output: string, end: RunEnd, excerpt: string | undefined, at: number): Milestone[] {
   const milestones: Milestone[] = [];
   for (const step of command.split(/\s*(?:&&|;)\s*/)) {
+    // A dry run makes nothing: it is no attempt at the step.
+    if (/(?:^|\s)--dry-run\b/.test(step) || /\bgit\s+push\b.*\s-\w*n\b/.test(step)) continue;
     for (const [kind, pattern] of STEP) {
       const match = pattern.exec(step);
       if (!match) continue;
@@ -133,8 +144,16 @@ export function describeMilestone(milestone: Milestone): string {
 export function unsettledAttempts(milestones: readonly Milestone[], status: "failed" | "unknown"): Milestone[] {
   const settles = (later: Milestone) => later.status === "done" || (status === "unknown" && later.status === "failed");
   return milestones.filter(
-    (m) => m.status === status && !milestones.some((later) => later.kind === m.kind && later.at > m.at && settles(later)),
+    (m) => m.status === status && !milestones.some((later) => later.at > m.at && sameStep(m, later) && settles(later)),
   );
+}
+
+/** Whether `later` attempts the step `earlier` attempted: of the same kind, and a push of the same ref (when both name one). */
+function sameStep(earlier: Milestone, later: Milestone): boolean {
+  if (earlier.kind !== later.kind) return false;
+  if (earlier.kind !== "push" || earlier.detail === "" || later.detail === "") return true;
+  const refs = earlier.detail.split(", ");
+  return later.detail.split(", ").some((ref) => refs.includes(ref));
 }
 
 /** The kinds in the order first attempted: "version bump, commit, tag, push, publish". */

@@ -93,8 +93,10 @@ export function stringEnd(bytes: Uint8Array, at: number): number {
     if (byte === BACKSLASH) break;
   }
   let from = at + 1;
+  // Each search starts where the last one ended, and the quote is looked for again only once an
+  // escape passed it (`\"`): a string of many escapes costs one pass, not one per escape.
+  let quote = bytes.indexOf(QUOTE, from);
   for (;;) {
-    const quote = bytes.indexOf(QUOTE, from);
     if (quote === -1) return -1;
     if (nextBackslash !== -1 && nextBackslash < from) nextBackslash = bytes.indexOf(BACKSLASH, from);
     if (nextBackslash === -1 || nextBackslash > quote) return quote + 1;
@@ -107,6 +109,7 @@ export function stringEnd(bytes: Uint8Array, at: number): number {
     } else if (SHORT_ESCAPES.has(named)) from = nextBackslash + 2;
     else return -1;
     nextBackslash = bytes.indexOf(BACKSLASH, from);
+    if (quote < from) quote = bytes.indexOf(QUOTE, from);
   }
 }
 
