@@ -192,6 +192,18 @@ describe("agent handoff without a path", () => {
     expect(readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort()).toEqual(before);
   });
 
+  test("--session with the id of a thread Codex ran for itself: exit 2, saying what it is and whose, nothing written", async () => {
+    const before = readdirSync(join(fake.paths[IDS.app.codex] ?? "", "..")).sort();
+    const run = await runAgent(["handoff", "--session", "A4000000-0000-4000-8000-0000000000AA"], fake.env(), fake.app);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toStartWith(
+      `error: --session A4000000-0000-4000-8000-0000000000AA: Codex a4000000-0000-4000-8000-0000000000aa is a thread Codex ran for itself (subagent: thread_spawn) of session ${IDS.app.codex}, not a session the user worked in; hand off the session it belongs to, or name its file: `,
+    );
+    expect(run.stderr).toEndWith("rollout-2026-11-30T12-00-09-a4000000-0000-4000-8000-0000000000aa.jsonl\n");
+    expect(readdirSync(join(fake.paths[IDS.app.codex] ?? "", "..")).sort()).toEqual(before);
+  });
+
   test.each<[string, string[], (home: FakeHome) => string]>([
     [
       "no session worked in the folder",

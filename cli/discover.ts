@@ -36,6 +36,8 @@ export interface DiscoveryScope {
 export interface Discovery {
   /** Newest first (by the file's modification time, as the agents pick "the most recent"). */
   sessions: FoundSession[];
+  /** Threads an agent ran for itself (`glance.agentThread`), kept apart: never listed or chosen, only named when asked for by id. */
+  agentThreads: FoundSession[];
   /** The folders looked in, for a message when nothing was found. */
   lookedIn: string[];
 }
@@ -188,6 +190,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
   const candidates = findCandidates(home, scope, lookedIn, warn);
   const realCwds = new Map<string, string | undefined>();
   const sessions: FoundSession[] = [];
+  const agentThreads: FoundSession[] = [];
   for (const candidate of candidates) {
     let seen: ReturnType<typeof glanceFile>;
     const [claimed] = candidate.claims;
@@ -208,7 +211,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     if (seen === undefined) continue;
     if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
     if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);
-    sessions.push({
+    (seen.glance.agentThread === undefined ? sessions : agentThreads).push({
       format,
       path: candidate.path,
       bytes: seen.ends.bytes,
@@ -218,7 +221,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     });
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-  return { sessions, lookedIn };
+  return { sessions, agentThreads, lookedIn };
 }
 
 /** A path below `root` as segments (`[]` for the root itself), links resolved; undefined when it lies elsewhere. */

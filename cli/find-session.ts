@@ -84,7 +84,16 @@ function byId(wanted: string, formats: readonly SessionFormat[], home: AgentHome
   const found = discoverSessions(home, { formats }, (line) => logger.debug(line));
   const matches = matchingId(found.sessions, wanted);
   const [only, ...others] = matches;
-  if (only === undefined) throw noneFound(`${noSession(formats)} has an id starting with ${wanted}`, found);
+  if (only === undefined) {
+    // The id may be a thread the agent ran for itself: say what it is, not that nothing has the id.
+    const [thread] = matchingId(found.agentThreads, wanted);
+    if (thread !== undefined)
+      throw new AgentError(
+        "USAGE",
+        `--session ${wanted}: ${thread.format.label} ${asField(thread.glance.id)} is ${asField(thread.glance.agentThread ?? "")}, not a session the user worked in; hand off the session it belongs to, or name its file: ${asField(thread.path)}`,
+      );
+    throw noneFound(`${noSession(formats)} has an id starting with ${wanted}`, found);
+  }
   if (others.length === 0) return only;
   const width = Math.max(...matches.map((s) => s.format.name.length));
   const listed = matches.slice(0, MAX_LISTED).map((s) => `\n  ${s.format.name.padEnd(width)}  ${asField(s.glance.id)}  ${asField(s.path)}`);
@@ -116,7 +125,10 @@ function newestFileIn(folder: string, formats: readonly SessionFormat[], logger:
     try {
       const ends = readFileEnds(path);
       const format = ends && detectFormat(ends.head);
-      if (!ends || !format || !formats.includes(format) || !format.glance({ head: ends.head, tail: ends.tail, fileName: name })) continue;
+      const glance =
+        ends && format && formats.includes(format) ? format.glance({ head: ends.head, tail: ends.tail, fileName: name }) : undefined;
+      // A thread the agent ran for itself is no session of the user's (see SessionGlance.agentThread).
+      if (!ends || glance === undefined || glance.agentThread !== undefined) continue;
       if (!newest || ends.mtimeMs > newest.mtimeMs) newest = { path, mtimeMs: ends.mtimeMs };
     } catch (error) {
       logger.debug(`${asField(path)}: cannot read this file (${error instanceof Error ? error.message : String(error)}); left out`);

@@ -178,6 +178,12 @@ export interface SessionGlance {
   title: string | undefined;
   /** The first thing the user asked, on one line, when the head holds it. */
   firstRequest: string | undefined;
+  /**
+   * Set when the file is a thread the agent ran for itself (a Codex subagent, a review), no
+   * session the user worked in: what it is, in words. Listing and searching leave such a file
+   * out; `--session` with its id says what it is instead of that no session has the id.
+   */
+  agentThread?: string;
 }
 
 /** A session file to continue in its agent. */

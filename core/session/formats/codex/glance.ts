@@ -3,7 +3,7 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { objectsOf, requestTitle, textOf } from "../glance.ts";
 import type { GlanceInput, SessionGlance } from "../types.ts";
 import { isHarnessText } from "./harness.ts";
-import { spawnedThread } from "./spawned.ts";
+import { describeSpawnedThread, spawnedThread } from "./spawned.ts";
 
 /**
  * The user's first words: Codex lists sessions by the first `user_message` event; a rollout
@@ -37,8 +37,16 @@ function firstRequest(records: readonly JsonObject[]): string | undefined {
 export function glanceCodex({ head }: GlanceInput): SessionGlance | undefined {
   const records = objectsOf(head);
   const meta = records[0];
-  if (meta?.type !== "session_meta" || !isObject(meta.payload) || spawnedThread(meta.payload)) return undefined;
+  if (meta?.type !== "session_meta" || !isObject(meta.payload)) return undefined;
   const id = stringField(meta.payload, "id");
   if (id === undefined || id === "") return undefined;
-  return { id, cwd: stringField(meta.payload, "cwd"), title: undefined, firstRequest: firstRequest(records.slice(1)) };
+  const glance: SessionGlance = {
+    id,
+    cwd: stringField(meta.payload, "cwd"),
+    title: undefined,
+    firstRequest: firstRequest(records.slice(1)),
+  };
+  const spawned = spawnedThread(meta.payload);
+  if (spawned) glance.agentThread = describeSpawnedThread(spawned);
+  return glance;
 }

@@ -47,9 +47,12 @@ describe("a thread Codex ran for itself is no session of the user's: not glanced
     const warnings = describeSessionProblems(session, analyzeBranch(session));
     if (said === undefined) {
       expect(glance?.id).toBe("019f624a-cc95-7c50-b9fa-1db381270b73");
+      expect(glance?.agentThread).toBeUndefined();
       expect(warnings).toEqual([]);
     } else {
-      expect(glance).toBeUndefined();
+      // Glanced at as what it is (discovery keeps it apart), never as a session of the user's.
+      expect(glance?.agentThread).toStartWith("a thread Codex ran for itself ");
+      expect(glance?.agentThread).toContain(said);
       // Given by its path it is read all the same: its conversation, and one line saying what it is.
       expect(analyzeBranch(session).branchMessages).toBe(1);
       expect(warnings).toHaveLength(1);

@@ -48,8 +48,13 @@ export function spawnedThread(meta: JsonObject): SpawnedThread | undefined {
   };
 }
 
+/** `a thread Codex ran for itself (subagent: thread_spawn) of session <parent>`. */
+export function describeSpawnedThread(thread: SpawnedThread): string {
+  const parent = thread.parentId === undefined ? "" : ` of session ${thread.parentId}`;
+  return `a thread Codex ran for itself (${thread.role})${parent}`;
+}
+
 /** The reader's one line about a spawned thread handed to it by path: it is read, and said to be no session of the user's. */
 export function spawnedThreadNotice(thread: SpawnedThread): string {
-  const parent = thread.parentId === undefined ? "" : ` of session ${thread.parentId}`;
-  return `a thread Codex ran for itself (${thread.role})${parent}, not a session the user worked in: listing and searching leave it out; hand off the session it belongs to for the user's work`;
+  return `${describeSpawnedThread(thread)}, not a session the user worked in: listing and searching leave it out; hand off the session it belongs to for the user's work`;
 }
