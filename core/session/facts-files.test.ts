@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { assistant, bash, call, toolResult } from "../../fixtures/sessions/builders.ts";
-import { factsOf, toolTurn } from "./facts.testing.ts";
+import { factsOf, toolTurn } from "../../fixtures/sessions/facts-of.ts";
 
 describe("files read and modified", () => {
   test.each([

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { assistant, bash, call, message, text, user, type Fields } from "../../fixtures/sessions/builders.ts";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { looksLikeHandoffInstruction } from "./facts.ts";
-import { factsOf, toolTurn } from "./facts.testing.ts";
+import { factsOf, toolTurn } from "../../fixtures/sessions/facts-of.ts";
 import { readExitCode } from "./runs.ts";
 import { pathArgument, replacementArgument } from "./tools.ts";
 
