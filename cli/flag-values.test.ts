@@ -27,7 +27,19 @@ const NAMING: Record<string, { flag: string; short?: string }[]> = {
 };
 /** Value flags where an empty value means the default (a script's unset `$FOCUS`, `$MODEL`…). */
 const DEFAULTING: Record<string, string[]> = {
-  handoff: ["focus", "model", "provider", "timeout", "retries", "context-window", "max-output-tokens", "engine", "to", "agent"],
+  handoff: [
+    "focus",
+    "model",
+    "provider",
+    "timeout",
+    "retries",
+    "context-window",
+    "max-output-tokens",
+    "max-input-tokens",
+    "engine",
+    "to",
+    "agent",
+  ],
   inspect: [],
 };
 const COMMANDS = { handoff: handoffCommand, inspect: inspectCommand };

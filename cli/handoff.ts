@@ -179,6 +179,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     target,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
+    inputLimit: options.inputLimit,
     engine: offline ? "offline" : "llm",
     facts: options.facts,
     redact: options.redact,

@@ -7,11 +7,13 @@ import {
   isProviderId,
   PROVIDER_IDS,
   type AgentName,
+  type InputLimit,
   type ProviderProfile,
 } from "../core/index.ts";
 import {
   agentBinSetting,
   describeChoice,
+  describeGiven,
   describeSource,
   resolveSettings,
   tokenCount,
@@ -57,6 +59,8 @@ export interface HandoffOptions extends SessionSource {
   contextWindow: number;
   /** Caps the document's length; `undefined` leaves it to the endpoint. */
   maxOutputTokens: number | undefined;
+  /** The most input tokens the run may send (`--max-input-tokens`); undefined: no limit. */
+  inputLimit: InputLimit | undefined;
   /** Who writes the document, and the line that says why when it was chosen for the user. */
   engine: Engine;
   engineNotice: string | undefined;
@@ -122,6 +126,11 @@ function resolveWindow(
     throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
   }
   return { contextWindow, maxOutputTokens };
+}
+
+function inputLimitOf(setting: Resolved<number | undefined>): InputLimit | undefined {
+  const tokens = setting.value;
+  return tokens === undefined ? undefined : { tokens, setBy: describeGiven("max-input-tokens", { ...setting, value: tokens }) };
 }
 
 /**
@@ -201,6 +210,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
     ...resolveWindow(args, settings.contextWindow, chosen.engine),
+    inputLimit: inputLimitOf(settings.maxInputTokens),
     engine: chosen.engine,
     engineNotice: chosen.notice,
     unusedByAgent: isAgentEngine(chosen.engine)
