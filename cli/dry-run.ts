@@ -1,12 +1,5 @@
 import type { ConsolaInstance } from "consola/core";
-import {
-  checkRunPlan,
-  estimateTokens,
-  planHandoffRequests,
-  runHandoff,
-  type Complete,
-  type HandoffInput,
-} from "../core/index.ts";
+import { checkRunPlan, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";

@@ -17,6 +17,11 @@ export const HANDOFF_ARGS = {
     description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it",
     valueHint: "id",
   },
+  pick: {
+    type: "boolean",
+    description:
+      "Choose the session from a list of every agent's recent sessions (this folder's first, newest first; type to search by title or folder); on a terminal only",
+  },
   focus: {
     type: "string",
     alias: "f",
@@ -149,6 +154,7 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
     title: "EXAMPLES",
     commands: [
       'agent handoff --focus "finish the migration"',
+      "agent handoff --pick",
       "agent handoff --agent claude --exec",
       "agent handoff --session 01a22c83",
       "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",

@@ -124,6 +124,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       quiet: false,
       verbose: false,
       exec: false,
+      pick: false,
     });
   });
 

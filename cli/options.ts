@@ -76,6 +76,8 @@ export interface HandoffOptions extends SessionSource {
   verbose: boolean;
   /** Continue the new session in its agent once everything is written (`--exec`). */
   exec: boolean;
+  /** Choose the session from a list on the terminal (`--pick`). */
+  pick: boolean;
 }
 
 /** The flags as citty parsed them (loosely typed: citty's own types are per command). */
@@ -188,6 +190,12 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   if (exec && out === OUT_TO_STDOUT) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   const dryRun = args["dry-run"] === true || args.dryRun === true;
   if (exec && dryRun) throw new AgentError("USAGE", "--dry-run writes no session for --exec to continue; use one of them");
+  const pick = args.pick === true;
+  if (pick && (source.sessionPath !== undefined || source.sessionId !== undefined))
+    throw new AgentError(
+      "USAGE",
+      `--pick chooses the session from a list, and ${source.sessionPath ?? `--session ${source.sessionId}`} names one; leave out one of them`,
+    );
   const apiKey = apiKeyFrom(env);
   const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
   const profile = resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl);
@@ -222,5 +230,6 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     quiet: args.quiet === true,
     verbose: args.verbose === true,
     exec,
+    pick,
   };
 }
