@@ -19,7 +19,8 @@ export interface CommandWords {
   redirections: Redirection[];
 }
 
-const OPERATOR = /^(?:&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|<)/;
+/** Sticky: matched where the scan stands, so a line of many `>` costs linear time (no slice per operator). */
+const OPERATOR = /&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|</y;
 
 /** Reads `step` into its words and redirections. */
 export function readCommand(step: string): CommandWords {
@@ -51,7 +52,8 @@ export function readCommand(step: string): CommandWords {
       [inWord, bare] = [true, false];
     } else if (/\s/.test(char)) end();
     else if ((char === "<" || char === ">" || (char === "&" && step[i + 1] === ">")) && step[i + 1] !== "(") {
-      const operator = OPERATOR.exec(step.slice(i))?.[0] ?? char;
+      OPERATOR.lastIndex = i;
+      const operator = OPERATOR.exec(step)?.[0] ?? char;
       // `2>err.log`: the digits just before are its descriptor; `a>b` is the word `a`, then stdout to b.
       const digits = inWord && bare && /^\d+$/.test(word) ? Number(word) : undefined;
       if (digits === undefined) end();
