@@ -2,6 +2,7 @@ import type { ConsolaInstance } from "consola/core";
 import {
   agentEngine,
   AgentError,
+  checkRunPlan,
   estimateTokens,
   planHandoffRequests,
   renderAgentPrompt,
@@ -13,6 +14,7 @@ import { findAgentExecutable } from "./agent-bin.ts";
 import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { planTarget } from "./run-plan.ts";
 import { printJson, printText } from "./stdout.ts";
 
 /** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
@@ -92,5 +94,7 @@ export async function printAgentDryRun(
   logger.info(
     `dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`,
   );
+  // Refused after it is shown, as the real run would be (see cli/dry-run.ts).
+  checkRunPlan(planned.plan, planTarget(input), input.inputLimit);
   return EXIT.ok;
 }

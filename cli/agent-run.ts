@@ -8,6 +8,8 @@ import {
   describeAgentFailure,
   MESSAGE_LIMIT,
   describeAgentTimeout,
+  describeRunPlan,
+  planTargetOf,
   renderAgentPrompt,
   runHandoff,
   type AgentEngine,
@@ -20,7 +22,7 @@ import { OUTPUT_LIMIT_BYTES, runAgentProcess } from "./agent-process.ts";
 import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
-import { createProgress } from "./progress.ts";
+import { createProgress, type Progress } from "./progress.ts";
 import { shortForPeople } from "./printed.ts";
 import { isInteractive } from "./report.ts";
 import { asField } from "./terminal.ts";
@@ -133,7 +135,7 @@ export async function callAgent(
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
-  const progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
+  let progress: Progress | undefined;
   const reported: UsageReports = { runs: 0, withUsage: 0 };
   try {
     logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
@@ -142,6 +144,11 @@ export async function callAgent(
       ...realEffects(),
       signal,
       notice: (line) => logger.debug(line),
+      // The plan is said before the status line starts: both are on stderr.
+      onPlan: (plan) => {
+        logger.info(describeRunPlan(plan, planTargetOf(input)));
+        progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
+      },
     });
     return { ...result, usageReported: usageComplete(reported) };
   } catch (error) {
@@ -149,7 +156,7 @@ export async function callAgent(
       throw new AgentError("HANDOFF_FAILED", describeAgentTimeout(engine, options.timeoutMs / 1000));
     throw error;
   } finally {
-    progress.stop();
+    progress?.stop();
     clearTimeout(timer);
   }
 }

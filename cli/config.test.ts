@@ -30,12 +30,13 @@ describe("agent config", () => {
       stdout: [
         `config file  ${path} (none)`,
         "",
-        "model           gpt-4.1-mini                         default",
-        "base-url        OpenAI's API                         default",
-        "context-window  128000                               default",
-        "engine          auto (offline: no model configured)  default",
-        "to              the source's agent                   default",
-        "api key         not set                              OPENAI_API_KEY (read from the environment only)",
+        "model             gpt-4.1-mini                         default",
+        "base-url          OpenAI's API                         default",
+        "context-window    128000                               default",
+        "max-input-tokens  no limit                             default",
+        "engine            auto (offline: no model configured)  default",
+        "to                the source's agent                   default",
+        "api key           not set                              OPENAI_API_KEY (read from the environment only)",
         "",
       ].join("\n"),
     });
@@ -45,6 +46,7 @@ describe("agent config", () => {
     const { path, env } = withConfig('# mine\nmodel = "file-model"\ncontext-window = 32768\n', {
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
       OPENAI_API_KEY: "sk-config-test-0123456789",
+      AGENT_MAX_INPUT_TOKENS: "500000",
     });
     const run = await runAgent(["config", "--json", "-m", "flag-model"], env);
     expect(run.code).toBe(0);
@@ -56,6 +58,7 @@ describe("agent config", () => {
         model: { value: "flag-model", askedOfEndpoint: false, source: "flag", from: "--model" },
         "base-url": { value: "http://127.0.0.1:9/v1", source: "env", from: "OPENAI_BASE_URL" },
         "context-window": { value: 32768, source: "file", from: path, line: 3 },
+        "max-input-tokens": { value: 500000, source: "env", from: "AGENT_MAX_INPUT_TOKENS" },
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
         to: { value: null, source: "default", from: null },
         "claude-code-bin": { value: null, source: "default", from: null },
@@ -70,8 +73,8 @@ describe("agent config", () => {
   test("a local endpoint and no model set: the model is shown as asked of the endpoint, wherever the URL came from", async () => {
     const { path, env } = withConfig('base-url = "http://localhost:11434/v1"\n');
     const table = await runAgent(["config"], env);
-    expect(table.stdout).toContain("model           (asked of the endpoint)    default\n");
-    expect(table.stdout).toContain(`base-url        http://localhost:11434/v1  ${path}:1\n`);
+    expect(table.stdout).toContain("model             (asked of the endpoint)    default\n");
+    expect(table.stdout).toContain(`base-url          http://localhost:11434/v1  ${path}:1\n`);
     const json = JSON.parse((await runAgent(["config", "--json"], env)).stdout);
     expect(json.settings.model).toEqual({ value: null, askedOfEndpoint: true, source: "default", from: null });
     // A model set anywhere is the one used; a non-local endpoint still gets the default.
@@ -91,7 +94,7 @@ describe("agent config", () => {
   test("the table names the file and line a setting came from", async () => {
     const { path, env } = withConfig('engine = "offline"\n');
     const run = await runAgent(["config"], env);
-    expect(run.stdout).toContain(`engine          offline             ${path}:1\n`);
+    expect(run.stdout).toContain(`engine            offline             ${path}:1\n`);
     expect(run.stdout.split("\n").filter((line) => /\s$/.test(line))).toEqual([]);
   });
 
@@ -172,7 +175,7 @@ describe("a config file agent handoff cannot use stops the run before anything i
       "an unknown key",
       'model = "m"\nbase_url = "http://h/v1"\n',
       (p) =>
-        `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+        `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     ["a bad value", 'context-window = "32k"\n', (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],

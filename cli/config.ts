@@ -16,6 +16,7 @@ const CONFIG_ARGS = {
   model: HANDOFF_ARGS.model,
   "base-url": HANDOFF_ARGS["base-url"],
   "context-window": HANDOFF_ARGS["context-window"],
+  "max-input-tokens": HANDOFF_ARGS["max-input-tokens"],
   engine: HANDOFF_ARGS.engine,
   to: HANDOFF_ARGS.to,
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the table" },
@@ -26,7 +27,7 @@ export const CONFIG_HELP: CommandHelp = {
   name: "config",
   summary: "Show the settings agent handoff would use, and where each came from",
   description:
-    "Show the settings agent handoff would use (model, base URL, context window, engine, the agent the new session is for) and where each came from: a flag, the environment, the config file, or the default. " +
+    "Show the settings agent handoff would use (model, base URL, context window, input token limit, engine, the agent the new session is for) and where each came from: a flag, the environment, the config file, or the default. " +
     "Give the same flags as to agent handoff to see what they change.",
   args: CONFIG_ARGS,
   sections: [
@@ -38,6 +39,7 @@ export const CONFIG_HELP: CommandHelp = {
         '  model = "qwen3:8b"',
         '  base-url = "http://localhost:11434/v1"',
         "  context-window = 32768",
+        "  max-input-tokens = 500000",
         '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
         "",
@@ -115,6 +117,7 @@ export function buildConfigReport({ settings, file, apiKeySet, engine, clean, as
       model: { value: asked ? null : clean(settings.model.value), askedOfEndpoint: asked, ...sourceOf(settings.model) },
       "base-url": { value: baseUrl === undefined ? null : clean(describeUrl(baseUrl)), ...sourceOf(settings.baseUrl) },
       "context-window": { value: settings.contextWindow.value, ...sourceOf(settings.contextWindow) },
+      "max-input-tokens": { value: settings.maxInputTokens.value ?? null, ...sourceOf(settings.maxInputTokens) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
       to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
       ...binReports(settings, clean),
@@ -133,6 +136,11 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
     ["model", asked ? ASKED : clean(settings.model.value), describeSource(settings.model.source)],
     ["base-url", baseUrl === undefined ? "OpenAI's API" : clean(describeUrl(baseUrl)), describeSource(settings.baseUrl.source)],
     ["context-window", String(settings.contextWindow.value), describeSource(settings.contextWindow.source)],
+    [
+      "max-input-tokens",
+      settings.maxInputTokens.value === undefined ? "no limit" : String(settings.maxInputTokens.value),
+      describeSource(settings.maxInputTokens.source),
+    ],
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
     // An agent's executable only when one is named: most people use the one on PATH.

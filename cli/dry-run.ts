@@ -1,5 +1,5 @@
 import type { ConsolaInstance } from "consola/core";
-import { estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import { checkRunPlan, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";
@@ -7,6 +7,7 @@ import { isAgentEngine } from "./engine.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
 import { printJson, printText } from "./stdout.ts";
 
@@ -21,7 +22,8 @@ function plural(n: number, word: string): string {
  * `--dry-run`: sends nothing and writes nothing. The model engine's requests are printed
  * exactly as they would leave the machine (redacted): one object, or an array in order for a
  * condensed plan; the offline engine's document is printed as it would be written. With
- * `--json`, stdout is one object either way.
+ * `--json`, stdout is one object either way. A plan over `--max-input-tokens` is printed, then
+ * refused as the real run would refuse it (exit 2): a script sees the real run's answer.
  */
 export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
   if (isAgentEngine(options.engine)) return printAgentDryRun(options.engine, input, options, logger);
@@ -62,5 +64,7 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
   logger.info(
     `dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`,
   );
+  // Shown whole, then refused as the real run would be: the same line and exit status (see README: --max-input-tokens).
+  checkRunPlan(planned.plan, planTarget(input), input.inputLimit);
   return EXIT.ok;
 }

@@ -17,7 +17,7 @@ async function argsOf(command: typeof handoffCommand | typeof inspectCommand): P
  * below until someone decides which rule it falls under.
  */
 const SWITCHES: Record<string, string[]> = {
-  handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose", "exec"],
+  handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose", "exec", "pick"],
   inspect: ["json", "strict", "quiet", "verbose"],
 };
 /** Value flags whose value names a file, an entry or an endpoint: empty is never "the default". */
@@ -27,7 +27,19 @@ const NAMING: Record<string, { flag: string; short?: string }[]> = {
 };
 /** Value flags where an empty value means the default (a script's unset `$FOCUS`, `$MODEL`…). */
 const DEFAULTING: Record<string, string[]> = {
-  handoff: ["focus", "model", "provider", "timeout", "retries", "context-window", "max-output-tokens", "engine", "to", "agent"],
+  handoff: [
+    "focus",
+    "model",
+    "provider",
+    "timeout",
+    "retries",
+    "context-window",
+    "max-output-tokens",
+    "max-input-tokens",
+    "engine",
+    "to",
+    "agent",
+  ],
   inspect: [],
 };
 const COMMANDS = { handoff: handoffCommand, inspect: inspectCommand };

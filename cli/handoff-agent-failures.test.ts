@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CLI, runAgent } from "../fixtures/run-agent.ts";
+import { CLI, runAgent, splitPlanLine } from "../fixtures/run-agent.ts";
 import { isAlive, useAgentSandbox } from "./agent-engines.testing.ts";
 
 const sandbox = useAgentSandbox();
@@ -318,7 +318,8 @@ describe("an agent that does not finish", () => {
       proc.kill("SIGINT");
     }
     const pressed = Date.now();
-    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const [rawStderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const { stderr } = splitPlanLine(rawStderr);
     // Not when a helper outside its group lets go of the output (it sleeps 30 s).
     expect(Date.now() - pressed).toBeLessThan(15_000);
     expect([code, stderr]).toEqual([130, "Handoff cancelled\n"]);

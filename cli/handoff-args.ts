@@ -17,6 +17,11 @@ export const HANDOFF_ARGS = {
     description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it",
     valueHint: "id",
   },
+  pick: {
+    type: "boolean",
+    description:
+      "Choose the session from a list of every agent's recent sessions (this folder's first, newest first; type to search by title or folder); on a terminal only",
+  },
   focus: {
     type: "string",
     alias: "f",
@@ -77,6 +82,12 @@ export const HANDOFF_ARGS = {
       "Cap on the document's length in tokens, kept free in the window (default: a quarter of the window, at most 8192, not sent)",
     valueHint: "n",
   },
+  "max-input-tokens": {
+    type: "string",
+    description:
+      "Refuse a run that would send more input tokens than this, before anything is sent (exit 2); every run that sends says its plan first (env AGENT_MAX_INPUT_TOKENS; default: no limit)",
+    valueHint: "tokens",
+  },
   engine: {
     type: "string",
     description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeFormatNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
@@ -114,6 +125,7 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
       ["AGENT_MODEL", "The model, as --model"],
       ["AGENT_PROVIDER", "The provider profile, as --provider"],
       ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],
+      ["AGENT_MAX_INPUT_TOKENS", "The most input tokens a run may send, as --max-input-tokens"],
       ["AGENT_ENGINE", "The engine, as --engine"],
       ["AGENT_TO", "The agent the new session is for, as --to"],
       [
@@ -125,7 +137,7 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
   {
     title: "CONFIG FILE",
     text: [
-      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window, engine, to and each agent engine's executable (claude-code-bin, codex-bin, pi-bin, omp-bin). A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
+      "~/.config/agent/config.toml ($XDG_CONFIG_HOME/agent/config.toml when set) keeps model, base-url, context-window, max-input-tokens, engine, to and each agent engine's executable (claude-code-bin, codex-bin, pi-bin, omp-bin). A flag wins over the environment, which wins over the file. See agent help config; agent config shows what is in effect.",
     ],
   },
   {
@@ -142,6 +154,7 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
     title: "EXAMPLES",
     commands: [
       'agent handoff --focus "finish the migration"',
+      "agent handoff --pick",
       "agent handoff --agent claude --exec",
       "agent handoff --session 01a22c83",
       "agent handoff session.jsonl --base-url http://localhost:11434/v1 -m qwen3:8b",

@@ -2,8 +2,12 @@ import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   AgentError,
+  describeRunPlan,
   errorMessage,
+  checkRunPlan,
   isAgentError,
+  planHandoffRequests,
+  planTargetOf,
   runHandoff,
   splitLines,
   type HandoffDeps,
@@ -19,6 +23,7 @@ import { createModelPort } from "./model.ts";
 import { askEndpointForModel } from "./model-list.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
+import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
 import { isInteractive } from "./report.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
@@ -77,8 +82,10 @@ export async function callModel(
   };
   let progress: Progress | undefined;
   try {
+    // A model still to be asked of the endpoint: a run over the limit is refused before the endpoint is contacted at all.
+    if (options.model === undefined && input.inputLimit !== undefined)
+      checkRunPlan(planHandoffRequests(input).plan, planTarget(input), input.inputLimit);
     const model = options.model ?? (await askEndpointForModel(endpoint, signal));
-    progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
     logger.debug(
       `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`,
     );
@@ -90,6 +97,11 @@ export async function callModel(
         ...realEffects(),
         signal,
         notice: (line) => logger.debug(line),
+        // The plan is said before the status line starts: both are on stderr.
+        onPlan: (plan) => {
+          logger.info(describeRunPlan(plan, planTargetOf({ ...input, model })));
+          progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
+        },
       },
     );
     return { ...result, usageReported: usageComplete(reported) };

@@ -28,6 +28,7 @@ import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSessionToHandOff } from "./find-session.ts";
+import { pickSession } from "./pick.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
@@ -45,7 +46,8 @@ export const handoffCommand = defineCommand({
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const loaded = await loadSession(findSessionToHandOff(options, logger), { leafId: options.leafId, logger });
+    const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSessionToHandOff(options, logger);
+    const loaded = await loadSession(sessionPath, { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
     // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
     const { header } = loaded.session;
@@ -179,6 +181,7 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     target,
     contextWindow: options.contextWindow,
     maxOutputTokens: options.maxOutputTokens,
+    inputLimit: options.inputLimit,
     engine: offline ? "offline" : "llm",
     facts: options.facts,
     redact: options.redact,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent } from "../fixtures/run-agent.ts";
+import { CLI, cleanEnv, REPO, runAgent, splitPlanLine } from "../fixtures/run-agent.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../fixtures/secrets.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
@@ -15,7 +15,9 @@ async function interrupt(args: string[], env: Record<string, string>, ready: () 
   for (let i = 0; i < 400 && !ready(); i++) await Bun.sleep(25);
   await Bun.sleep(delayMs);
   proc.kill(signal);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, rawStderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  // The plan line a sending run starts with is the plan tests' (fixtures/run-agent.ts).
+  const { stderr } = splitPlanLine(rawStderr);
   return { stdout, stderr, code };
 }
 

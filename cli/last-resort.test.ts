@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
-import { CLI, REPO } from "../fixtures/run-agent.ts";
+import { CLI, REPO, splitPlanLine } from "../fixtures/run-agent.ts";
 import { describeBug } from "./report.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
@@ -34,7 +34,9 @@ describe("an error nothing caught ends the run with one line, recognisably a bug
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, rawStderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    // The plan line a sending run starts with is the plan tests' (fixtures/run-agent.ts).
+    const { stderr } = splitPlanLine(rawStderr);
     expect([code, stdout]).toEqual([1, ""]);
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines.find((line) => line.startsWith("error:"))).toStartWith(

@@ -114,6 +114,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       systemPromptFile: undefined,
       contextWindow: 128_000,
       maxOutputTokens: undefined,
+      inputLimit: undefined,
       engine: "offline",
       engineNotice: expect.stringContaining("no model configured"),
       unusedByAgent: [],
@@ -123,6 +124,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       quiet: false,
       verbose: false,
       exec: false,
+      pick: false,
     });
   });
 

@@ -7,11 +7,13 @@ import {
   isProviderId,
   PROVIDER_IDS,
   type AgentName,
+  type InputLimit,
   type ProviderProfile,
 } from "../core/index.ts";
 import {
   agentBinSetting,
   describeChoice,
+  describeGiven,
   describeSource,
   resolveSettings,
   tokenCount,
@@ -57,6 +59,8 @@ export interface HandoffOptions extends SessionSource {
   contextWindow: number;
   /** Caps the document's length; `undefined` leaves it to the endpoint. */
   maxOutputTokens: number | undefined;
+  /** The most input tokens the run may send (`--max-input-tokens`); undefined: no limit. */
+  inputLimit: InputLimit | undefined;
   /** Who writes the document, and the line that says why when it was chosen for the user. */
   engine: Engine;
   engineNotice: string | undefined;
@@ -72,6 +76,8 @@ export interface HandoffOptions extends SessionSource {
   verbose: boolean;
   /** Continue the new session in its agent once everything is written (`--exec`). */
   exec: boolean;
+  /** Choose the session from a list on the terminal (`--pick`). */
+  pick: boolean;
 }
 
 /** The flags as citty parsed them (loosely typed: citty's own types are per command). */
@@ -122,6 +128,11 @@ function resolveWindow(
     throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
   }
   return { contextWindow, maxOutputTokens };
+}
+
+function inputLimitOf(setting: Resolved<number | undefined>): InputLimit | undefined {
+  const tokens = setting.value;
+  return tokens === undefined ? undefined : { tokens, setBy: describeGiven("max-input-tokens", { ...setting, value: tokens }) };
 }
 
 /**
@@ -179,6 +190,12 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   if (exec && out === OUT_TO_STDOUT) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
   const dryRun = args["dry-run"] === true || args.dryRun === true;
   if (exec && dryRun) throw new AgentError("USAGE", "--dry-run writes no session for --exec to continue; use one of them");
+  const pick = args.pick === true;
+  if (pick && (source.sessionPath !== undefined || source.sessionId !== undefined))
+    throw new AgentError(
+      "USAGE",
+      `--pick chooses the session from a list, and ${source.sessionPath ?? `--session ${source.sessionId}`} names one; leave out one of them`,
+    );
   const apiKey = apiKeyFrom(env);
   const chosen = resolveEngine(settings.engine.value, { apiKey, baseUrl }, describeChoice(settings.engine));
   const profile = resolveProfile(text(args.provider), text(env.AGENT_PROVIDER), baseUrl);
@@ -201,6 +218,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
     ...resolveWindow(args, settings.contextWindow, chosen.engine),
+    inputLimit: inputLimitOf(settings.maxInputTokens),
     engine: chosen.engine,
     engineNotice: chosen.notice,
     unusedByAgent: isAgentEngine(chosen.engine)
@@ -212,5 +230,6 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     quiet: args.quiet === true,
     verbose: args.verbose === true,
     exec,
+    pick,
   };
 }

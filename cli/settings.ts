@@ -37,6 +37,8 @@ export interface Settings {
   model: Resolved<string>;
   baseUrl: Resolved<string | undefined>;
   contextWindow: Resolved<number>;
+  /** The most input tokens a handoff may send; undefined: no limit. */
+  maxInputTokens: Resolved<number | undefined>;
   engine: Resolved<EngineChoice>;
   /** The agent the new session is for; undefined: the source's own. */
   to: Resolved<AgentName | undefined>;
@@ -156,11 +158,16 @@ function parseWindow(value: unknown, label: string): number {
   return tokenCount(label, value) ?? DEFAULT_CONTEXT_WINDOW;
 }
 
+function parseLimit(value: unknown, label: string): number | undefined {
+  return tokenCount(label, value);
+}
+
 /** Every setting the config file may hold. A new one is one row here and one field in `Settings`. */
 const SETTINGS = {
   model: { key: "model", env: "AGENT_MODEL", parse: parseText, fallback: DEFAULT_MODEL },
   baseUrl: { key: "base-url", env: "OPENAI_BASE_URL", parse: parseUrl, fallback: undefined },
   contextWindow: { key: "context-window", env: "AGENT_CONTEXT_WINDOW", parse: parseWindow, fallback: DEFAULT_CONTEXT_WINDOW },
+  maxInputTokens: { key: "max-input-tokens", env: "AGENT_MAX_INPUT_TOKENS", parse: parseLimit, fallback: undefined },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
   claudeCodeBin: { key: "claude-code-bin", env: "AGENT_CLAUDE_CODE_BIN", parse: parseText, fallback: undefined },
@@ -249,6 +256,7 @@ export function resolveSettings(
     model: pick(SETTINGS.model, args, env, file),
     baseUrl: pick(SETTINGS.baseUrl, args, env, file),
     contextWindow: pick(SETTINGS.contextWindow, args, env, file),
+    maxInputTokens: pick(SETTINGS.maxInputTokens, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
     claudeCodeBin: pick(SETTINGS.claudeCodeBin, args, env, file),
@@ -274,6 +282,13 @@ export function describeSource(source: SettingSource): string {
   if (source.kind === "flag" || source.kind === "env") return source.name;
   if (source.kind === "file") return `${source.path}${source.line === undefined ? "" : `:${source.line}`}`;
   return "default";
+}
+
+/** How a setting was given, for a message about it: `--max-input-tokens 500000`, `AGENT_MAX_INPUT_TOKENS=500000`, `max-input-tokens = 500000 (<file>:<line>)`. */
+export function describeGiven(key: string, { value, source }: Resolved<string | number>): string {
+  if (source.kind === "env") return `${source.name}=${value}`;
+  if (source.kind === "file") return `${key} = ${typeof value === "string" ? JSON.stringify(value) : value} (${describeSource(source)})`;
+  return `--${key} ${value}`;
 }
 
 /** How a choice was written, for a message about it: `--engine llm`, `AGENT_ENGINE=llm`, `engine = "llm" (<file>:<line>)`. */

@@ -22,7 +22,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO } from "../fixtures/run-agent.ts";
+import { CLI, cleanEnv, REPO, splitPlanLine } from "../fixtures/run-agent.ts";
 import { assistant, chain, text, user } from "../fixtures/sessions/builders.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
 
@@ -81,7 +81,9 @@ async function interrupt(args: string[], src: string, moment: Moment, signal: No
     await Bun.sleep(150);
   }
   proc.kill(signal);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, rawStderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  // The plan line a sending run starts with is the plan tests' (fixtures/run-agent.ts).
+  const { stderr } = splitPlanLine(rawStderr);
   return { stdout, stderr, code };
 }
 
@@ -135,7 +137,8 @@ describe.skipIf(!onLinux)("a signal after the files are written (stdout stuck): 
     await until(() => existsSync(out) && readFileSync(src, "utf8").length > before.length);
     await Bun.sleep(100);
     proc.kill(signal);
-    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const [rawStderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const { stderr } = splitPlanLine(rawStderr);
     closeSync(reader);
     expect(code).toBe(130);
     expect(stderr).toBe(`interrupted; already written: ${out} (the new session), ${src} (the handoff recorded)\n`);

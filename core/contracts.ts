@@ -105,6 +105,8 @@ export interface ConfigJson {
     model: { value: string | null; askedOfEndpoint: boolean } & SettingSourceJson;
     "base-url": { value: string | null } & SettingSourceJson;
     "context-window": { value: number } & SettingSourceJson;
+    /** `null`: no limit. */
+    "max-input-tokens": { value: number | null } & SettingSourceJson;
     engine: { value: string; resolved: string | null } & SettingSourceJson;
     to: { value: string | null } & SettingSourceJson;
     /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
@@ -181,6 +183,7 @@ export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
   model: true,
   "base-url": true,
   "context-window": true,
+  "max-input-tokens": true,
   engine: true,
   to: true,
   "claude-code-bin": true,

@@ -47,12 +47,14 @@ export {
   assertSomethingToHandOff,
   OFFLINE_MODEL,
   planHandoffRequests,
+  planTargetOf,
   runHandoff,
   type HandoffDeps,
   type HandoffInput,
   type HandoffResult,
 } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
+export { checkRunPlan, describeRunPlan, type InputLimit, type PlanTarget, type RunPlan } from "./handoff/run-plan.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";

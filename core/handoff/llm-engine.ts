@@ -11,6 +11,7 @@ import { planCondensation, type CondensePlan } from "./condense/plan.ts";
 import { describePlan, reportCondensed, type CondenseReport } from "./condense/report.ts";
 import { buildFinalRequest, buildNotesRequest, type RequestSetup } from "./condense/requests.ts";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction, renderRepairInstruction } from "./prompt.ts";
+import { checkRunPlan, checkUnplannedRequest, type InputLimit, type PlanTarget, type RunPlan } from "./run-plan.ts";
 import { findMissingSections } from "./validate.ts";
 
 export interface ModelEngineInput {
@@ -25,11 +26,17 @@ export interface ModelEngineInput {
   maxOutputTokens?: number;
   /** Room a reasoning model thinks in, added to every output limit sent (see providers/shape.ts). */
   reasoningAllowance?: number;
+  /** The most input tokens the run may send (`--max-input-tokens`); see run-plan.ts. */
+  inputLimit?: InputLimit;
+  /** Who the requests go to, for the plan's messages; default the model. */
+  sendsTo?: PlanTarget;
 }
 
 export interface ModelEngineDeps {
   complete: Complete;
   signal?: AbortSignal;
+  /** Told the plan once it is checked against the limit, before the first request is sent. */
+  onPlan?: (plan: RunPlan) => void;
 }
 
 /** A document as the model wrote it, and what it cost. */
@@ -77,6 +84,27 @@ export interface PlannedRequests {
   lines: string[];
   /** `null` when nothing would be condensed. */
   condensed: CondenseReport | null;
+  /** How many requests, and their input tokens together: what `--max-input-tokens` is checked against. */
+  plan: RunPlan;
+}
+
+/** Our estimate of each request a plan makes, in order; notes not yet written count at their limit. */
+function estimateRequests(plan: CondensePlan, setup: RequestSetup): number[] {
+  const folded = plan.chunks.length > 0;
+  return [
+    ...plan.chunks.map(
+      (_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve),
+    ),
+    estimateRequestTokens(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
+  ];
+}
+
+function sum(numbers: readonly number[]): number {
+  return numbers.reduce((total, n) => total + n, 0);
+}
+
+function targetOf(input: ModelEngineInput): PlanTarget {
+  return input.sendsTo ?? { model: input.model };
 }
 
 /**
@@ -90,17 +118,13 @@ export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
   const requests = plan.chunks.map((_, i) => buildNotesRequest(setup, plan, i, i === 0 ? undefined : placeholderNotes(i)));
   requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
   // Estimates count the notes at their limit, not at the placeholder's length.
-  const estimates = [
-    ...plan.chunks.map(
-      (_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve),
-    ),
-    estimateRequestTokens(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
-  ];
-  const tokensSent = estimates.reduce((sum, n) => sum + n, 0);
+  const estimates = estimateRequests(plan, setup);
+  const tokensSent = sum(estimates);
   return {
     requests,
     lines: describePlan(plan, estimates),
     condensed: plan.mode === "whole" ? null : reportCondensed(plan, undefined, { requests: requests.length, tokensSent }),
+    plan: { requests: requests.length, inputTokens: tokensSent },
   };
 }
 
@@ -217,7 +241,9 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
       { role: "assistant" as const, content: document },
       { role: "user" as const, content: renderRepairInstruction(missing) },
     ];
-    const repair = await completeRequest({ ...first.sent, messages }, plan.budget.promptLimit, deps, tally);
+    const request = { ...first.sent, messages };
+    checkUnplannedRequest(tally.tokensSent, estimateRequestTokens(request), "a repair request (--strict)", input.inputLimit);
+    const repair = await completeRequest(request, plan.budget.promptLimit, deps, tally);
     answeredBy = repair.completion.model ?? answeredBy;
     finishReason = repair.completion.finishReason;
     document = documentFrom(repair.completion, repair.sent);
@@ -262,6 +288,18 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
         `${describeRefusals(refused, window)}; planning smaller cannot work (${error.message}); is --context-window right for this model? (the endpoint said: ${lastRefusal})`,
       );
     }
+    const planned = { requests: plan.chunks.length + 1, inputTokens: sum(estimateRequests(plan, setupFor(input))) };
+    if (halvings === 0) {
+      // Before anything is sent: a plan over the limit is refused, any other is told.
+      checkRunPlan(planned, targetOf(input), input.inputLimit);
+      deps.onPlan?.(planned);
+    } else
+      checkUnplannedRequest(
+        tally.tokensSent,
+        planned.inputTokens,
+        "the smaller plan made after the endpoint refused a request as too large",
+        input.inputLimit,
+      );
     try {
       const written = await runPlan(plan, input, deps, tally);
       const condensed = plan.mode === "whole" && halvings === 0 ? null : reportCondensed(plan, written.notes, tally);

@@ -16,6 +16,7 @@ import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
 import { formatNamed } from "../session/formats/table.ts";
 import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
+import type { InputLimit, PlanTarget, RunPlan } from "./run-plan.ts";
 import { createSecretsGuard, type SecretsGuard } from "./secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
@@ -61,6 +62,8 @@ export interface HandoffInput {
   redact?: boolean;
   /** Strings never sent, written or restored, whatever `redact` says (the API key). */
   withheld?: readonly string[];
+  /** The most input tokens the run may send (`--max-input-tokens`): a larger plan is refused before anything is sent. */
+  inputLimit?: InputLimit;
 }
 
 /** Effects the pipeline needs, passed in so core stays pure and tests stay exact. */
@@ -74,6 +77,8 @@ export interface HandoffDeps {
   signal?: AbortSignal;
   /** Told of each change made to requests after the endpoint refused a parameter (`-v`). */
   notice?: (line: string) => void;
+  /** Told the run's plan (requests, input tokens) before the first request is sent; never for the offline engine. */
+  onPlan?: (plan: RunPlan) => void;
 }
 
 export interface HandoffResult {
@@ -121,13 +126,23 @@ function allowanceFor(input: HandoffInput): number {
   return reasoningAllowance(profileOf(input), input.model, input.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
 }
 
+/** Who a handoff's requests go to: the model, or the agent whose CLI runs them. */
+export function planTargetOf(input: HandoffInput): PlanTarget {
+  return input.api === "agent-cli" ? { agent: input.model } : { model: input.model };
+}
+
 /**
  * Every request a handoff would send, exactly as they would leave the machine (redacted, the
  * key withheld, shaped as the provider takes it), and the plan in words (`--dry-run` prints them).
  */
 export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
   const guard = guardFor(input);
-  const planned = planDocumentRequests({ ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input) });
+  const planned = planDocumentRequests({
+    ...input,
+    ...guard.outgoing(),
+    reasoningAllowance: allowanceFor(input),
+    sendsTo: planTargetOf(input),
+  });
   const requests = planned.requests.map((r) => shapeRequest(guard.request(r), profileOf(input)));
   return { ...planned, requests, redacted: guard.redacted };
 }
@@ -198,7 +213,10 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const written =
     input.engine === "offline"
       ? writeOffline(input, readNotes())
-      : await writeDocumentWithModel({ ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input) }, { ...deps, complete });
+      : await writeDocumentWithModel(
+          { ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input), sendsTo: planTargetOf(input) },
+          { ...deps, complete },
+        );
   throwIfCancelled(deps.signal);
   // The one place originals come back: after the last request, in the document only. Facts come
   // from code, after the model: no summary can lose them. The key is blanked from all of it.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { fileChangesIn } from "./shell-changes.ts";
+import { shellFileEvents } from "./shell-changes.ts";
 
 const paths = (events: FileEvent[]) => events.map((e) => (e.op === "delete" ? `${e.path}${e.named ? " (named)" : ""}` : e.path));
 
@@ -23,7 +23,7 @@ describe("what a shell command deletes", () => {
     ['echo "rm -rf /" && git commit -m "rm a.ts"', []],
     ["npm rm left-pad", []],
   ])("%p deletes %p", (command, expected) => {
-    expect(paths(fileChangesIn(command).filter((e) => e.op === "delete"))).toEqual(expected);
+    expect(paths(shellFileEvents(command).filter((e) => e.op === "delete"))).toEqual(expected);
   });
 });
 

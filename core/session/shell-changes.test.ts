@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { fileChangesIn } from "./shell-changes.ts";
+import { shellFileEvents } from "./shell-changes.ts";
 
-const show = (command: string) => fileChangesIn(command).map((e) => `${e.op} ${e.path}`);
+/** What the line changed; what it read is shell-reads.test.ts's. */
+const show = (command: string) =>
+  shellFileEvents(command)
+    .filter((e) => e.op !== "read")
+    .map((e) => `${e.op} ${e.path}`);
 
 describe("the files a shell command writes (and moves away), in order", () => {
   test.each([
@@ -100,7 +104,7 @@ describe("rarer spellings of the same changes", () => {
   });
 
   test("a moved file is listed deleted under its old name even when the branch never touched it", () => {
-    expect(fileChangesIn("mv legacy.ts modern.ts")).toEqual([
+    expect(shellFileEvents("mv legacy.ts modern.ts")).toEqual([
       { op: "delete", path: "legacy.ts", named: true },
       { op: "write", path: "modern.ts" },
     ]);

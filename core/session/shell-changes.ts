@@ -1,5 +1,6 @@
 /**
- * The files a shell command changed, read off its words: what it deletes (`rm`, `rmdir`,
+ * The files a shell command read and changed, read off its words: what it reads into the session
+ * (`cat`, `sed -n`, `head` on a file: the table is in shell-reads.ts), what it deletes (`rm`, `rmdir`,
  * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
  * the target of `mv`, `git mv` and `cp`; `mv` also deletes its sources), also inside `bash -c '…'`. Relative paths lie in the folder a
  * `cd` earlier in the line moved to (inside a subshell `( … )`, only there). Not a shell: globs and
@@ -8,9 +9,10 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
+import { readsOfStep } from "./shell-reads.ts";
 
-/** A cheap first look: most commands name no program that changes files, and redirect nowhere. */
-const MAY_CHANGE = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp)\b|>/;
+/** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
+const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
 /** Programs that delete the files they name. */
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
@@ -165,10 +167,10 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
   return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
 }
 
-/** The files a shell command deletes and writes, as file events in order (see the top of this file). */
-export function fileChangesIn(command: string): FileEvent[] {
+/** The files a shell command reads, deletes and writes, as file events in order (see the top of this file). */
+export function shellFileEvents(command: string): FileEvent[] {
   const events: FileEvent[] = [];
-  if (!MAY_CHANGE.test(command)) return events;
+  if (!MAY_TOUCH.test(command)) return events;
   // `undefined`: the working directory; `null`: somewhere we cannot name (`cd -`, `cd $X`).
   let dir: string | null | undefined;
   const place = (word: string): string | undefined => {
@@ -196,11 +198,12 @@ export function fileChangesIn(command: string): FileEvent[] {
               : `${dir}/${to}`;
     } else if (/^(?:ba|z|da)?sh$/.test(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
       // `bash -c '…'`: the script's own changes, from the folder this step ran in.
-      for (const event of fileChangesIn(words[2])) {
+      for (const event of shellFileEvents(words[2])) {
         const path = place(event.path);
         if (path !== undefined) events.push({ ...event, path });
       }
     } else {
+      for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
       const { written, deleted, named } = changesOfStep(text, words);
       for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
       for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });

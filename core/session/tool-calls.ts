@@ -12,14 +12,14 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
-import { fileChangesIn } from "./shell-changes.ts";
+import { shellFileEvents } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
 import type { ResultFraming } from "./tool-statements.ts";
 import { classifyToolCall, toolFraming, type ToolAction } from "./tools.ts";
 
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
-  /** A command's result: its verdict, what it printed (every poll's share included), and the files it deleted and wrote (only when it succeeded). */
+  /** A command's result: its verdict, what it printed (every poll's share included), and the files it read, deleted and wrote (only when it succeeded). */
   | { kind: "run"; payload: T; command: string; output: string; verdict: RunVerdict; events: FileEvent[] }
   /** A command still running: no verdict until a poll states its code. */
   | { kind: "running"; payload: T }
@@ -117,8 +117,9 @@ export class ToolCalls<T> {
     reportedFailed = false,
   ): Settlement<T> {
     const verdict = judgeRun(command, exitCode, output, reportedFailed);
-    // What a command deleted or wrote changed only if it ran to success (or to a check's answer).
-    const events = changesHappened({ command, ...verdict }) ? fileChangesIn(inWorkdir(command, workdir)) : [];
+    // What a command read, deleted or wrote counts only if it ran to success (or to a check's answer):
+    // `cat missing.txt` read nothing.
+    const events = changesHappened({ command, ...verdict }) ? shellFileEvents(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };
   }
 

@@ -146,11 +146,13 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       if (step.run !== undefined) notes.milestones = notes.milestones.filter((m) => m.at !== run.at || m.command !== command);
       notes.milestones.push(...readMilestones(command, output, verdict, excerpt, run.at));
       step.run = run;
-      // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did
-      // (what it deleted, perhaps a whole folder, is in the facts' deleted list).
+      // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did,
+      // one that read a file (`sed -n '1,80p' f`) like a read did (what it deleted, perhaps a
+      // whole folder, is in the facts' deleted list).
       for (const event of settled.events) {
-        if (event.op !== "write") continue;
+        if (event.op === "delete") continue;
         notes.touched.push({ text: event.path, at: step.at });
+        if (event.op === "read") continue;
         notes.edits.push({ text: event.path, at: step.at });
         step.edit = true;
       }

@@ -80,7 +80,8 @@ describe("every shape of a rollout", () => {
   test("facts: commands with exit codes from each output shape, the patch's files, the user's own command, the model", () => {
     expect(analysis.facts).toEqual({
       cwd: "/home/dev/shop",
-      filesRead: [],
+      // Codex reads files only through its shell: `cat src/server.ts`.
+      filesRead: ["src/server.ts"],
       // The patch moved src/server.ts to src/app.ts: the old name is gone.
       filesModified: ["src/limit.ts", "src/app.ts"],
       filesDeleted: ["src/server.ts", "src/old.ts"],

@@ -1,0 +1,91 @@
+/**
+ * `agent handoff --pick`: the recent sessions of every agent in a searchable list on the terminal,
+ * as `claude --resume` and `codex resume` offer theirs; the one chosen is handed off. The list is
+ * drawn by @clack/prompts' autocomplete on stderr (stdout stays the product's); Esc or Ctrl-C is
+ * "Handoff cancelled", exit 130, with nothing written.
+ */
+import { realpathSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { autocomplete, isCancel } from "@clack/prompts";
+import type { ConsolaInstance } from "consola/core";
+import { AgentError, describeFormats, type AgentName } from "../core/index.ts";
+import { agentHome } from "./agent-home.ts";
+import { discoverSessions, type FoundSession } from "./discover.ts";
+import { currentFolder, formatsFor } from "./find-session.ts";
+import { describeAge } from "./ls-render.ts";
+import { listForPicking, matchesSearch, type PickChoice } from "./pick-list.ts";
+import { asField } from "./terminal.ts";
+
+/** The sessions to choose from; swappable for the shared session listing when there is one. */
+export type ListSessions = (agent: AgentName | undefined, logger: ConsolaInstance) => { sessions: FoundSession[]; lookedIn: string[] };
+
+/** Every session of the agents in scope, as `agent ls --all` finds them. */
+export const listAllSessions: ListSessions = (agent, logger) =>
+  discoverSessions(agentHome(), { formats: formatsFor(agent) }, (line) => logger.debug(line));
+
+/** Rows shown at once; the search narrows the rest. */
+const MAX_ROWS = 12;
+
+/** Whether a recorded cwd names the current folder, as written or once its links are resolved. */
+function inFolder(folder: { cwd: string; aliases: string[] }): (session: FoundSession) => boolean {
+  const names = new Set([folder.cwd, ...folder.aliases]);
+  return ({ glance }) => {
+    if (glance.cwd === undefined || !isAbsolute(glance.cwd)) return false;
+    if (names.has(resolve(glance.cwd))) return true;
+    try {
+      return realpathSync(glance.cwd) === folder.cwd;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** Refuses `--pick` off a terminal: the list needs one to be shown on and answered from. */
+export function checkCanPick(terminal: { stdin: boolean; stderr: boolean }): void {
+  if (!terminal.stdin || !terminal.stderr)
+    throw new AgentError(
+      "USAGE",
+      `--pick shows a list on the terminal, and ${terminal.stdin ? "stderr" : "stdin"} is not one; name the session instead: a path, --session <id>, or nothing for the newest of this folder`,
+    );
+}
+
+/**
+ * Asks which session to hand off and returns its file. The list is the sessions `list` finds,
+ * the current folder's first, newest first; typing narrows it by title, folder and id.
+ */
+export async function pickSession(
+  agent: AgentName | undefined,
+  logger: ConsolaInstance,
+  list: ListSessions = listAllSessions,
+): Promise<string> {
+  checkCanPick({ stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true });
+  const found = list(agent, logger);
+  if (found.sessions.length === 0)
+    throw new AgentError("USAGE", `no session of ${agent ?? describeFormats()} to pick from (looked in ${found.lookedIn.join(", ")})`);
+  const now = Date.now();
+  const choices = listForPicking(found.sessions, {
+    here: inFolder(currentFolder()),
+    now,
+    home: agentHome().home,
+    width: (process.stderr.columns || 80) - 6,
+  });
+  const byPath = new Map<string, PickChoice>(choices.map((choice) => [choice.path, choice]));
+  const chosen = await autocomplete<string>({
+    message: "Hand off which session? (type to search by title or folder; Esc cancels)",
+    options: choices.map((choice) => ({ value: choice.path, label: choice.label })),
+    maxItems: MAX_ROWS,
+    filter: (search, option) => {
+      const choice = byPath.get(option.value);
+      return choice !== undefined && matchesSearch(search, choice);
+    },
+    input: process.stdin,
+    output: process.stderr,
+  });
+  if (isCancel(chosen)) throw new AgentError("CANCELLED", "Handoff cancelled");
+  const session = found.sessions.find((s) => s.path === chosen);
+  if (session !== undefined)
+    logger.info(
+      `Handing off the ${session.format.label} session ${asField(session.glance.id)}, updated ${describeAge(session.mtimeMs, now)}: ${asField(session.path)}`,
+    );
+  return chosen;
+}

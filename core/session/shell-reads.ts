@@ -1,0 +1,144 @@
+/**
+ * The files a shell step read into the session: a program whose job is to show a file's content
+ * (all of it, or a range of its lines), named as its operand or fed on stdin (`< f`), with its
+ * output reaching the session. One table, for every agent's shell tool and the user's `!`
+ * commands alike (Codex reads files only this way: `sed -n '1,200p' f`, `nl -ba f | sed -n …`).
+ *
+ * | counts as a read | why |
+ * |---|---|
+ * | `cat`, `tac`, `nl`, `head`, `tail`, `less`, `more`, `bat`/`batcat` on a file | they print its content |
+ * | `sed` on a file (`sed -n '1,20p' f`, `sed 's/a/b/' f`) | it prints the file's lines, selected or edited |
+ *
+ * | not a read | why |
+ * |---|---|
+ * | `sed -i`, `cat > f`, `cat <<EOF > f` | a write (shell-changes.ts), nothing shown |
+ * | any of the above with stdout sent to a file (`cat a > b`, `head a >> b`, `&>`) | the content went to the file, not to the session |
+ * | `grep`, `rg`, `awk`, `jq`, `cut`, `sort`, `diff` | they show what a pattern or a program picks, not the file |
+ * | `wc`, `stat`, `file`, `ls`, `xxd`, `od`, `hexdump`, `strings` | counts, metadata or bytes, not the text |
+ * | a glob, a `$VARIABLE`, `-` (stdin), a `/dev/` path | no file we can name (shell-changes.ts's `place`) |
+ */
+import { readCommand, type CommandWords } from "./shell-command.ts";
+
+interface Reader {
+  /** Short options that take a value (`-n 5`, `-n5`). */
+  short: string;
+  /** Long options that take a value when given without `=` (`--lines 5`). */
+  long: readonly string[];
+  /** Words starting with `+` are options (`less +G f`, `tail +5 f`). */
+  plus?: boolean;
+  /** Its first operand is a script, not a file (`sed`), unless `-e`/`-f` gave one. */
+  script?: boolean;
+}
+
+const BAT: Reader = {
+  short: "lHrm",
+  long: [
+    "language",
+    "highlight-line",
+    "line-range",
+    "map-syntax",
+    "tabs",
+    "wrap",
+    "terminal-width",
+    "color",
+    "italic-text",
+    "decorations",
+    "paging",
+    "pager",
+    "theme",
+    "style",
+    "file-name",
+    "diff-context",
+    "squeeze-limit",
+    "nonprintable-notation",
+    "binary",
+    "strip-ansi",
+  ],
+};
+
+const READERS: Readonly<Record<string, Reader>> = {
+  cat: { short: "", long: [] },
+  tac: { short: "s", long: ["separator"] },
+  nl: {
+    short: "bdfhilnsvw",
+    long: [
+      "body-numbering",
+      "section-delimiter",
+      "footer-numbering",
+      "header-numbering",
+      "line-increment",
+      "join-blank-lines",
+      "number-format",
+      "number-separator",
+      "starting-line-number",
+      "number-width",
+    ],
+  },
+  head: { short: "nc", long: ["lines", "bytes"], plus: true },
+  tail: { short: "ncs", long: ["lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats"], plus: true },
+  less: {
+    short: "bhjkoOpPtTxyzD#",
+    long: ["log-file", "pattern", "tag", "tabs", "window", "max-back-scroll", "max-forw-scroll"],
+    plus: true,
+  },
+  more: { short: "n", long: ["lines"], plus: true },
+  bat: BAT,
+  batcat: BAT,
+  sed: { short: "efl", long: ["expression", "file", "line-length"], script: true },
+};
+
+/** A `sed` that edits in place writes its files (shell-changes.ts) and shows nothing. */
+function editsInPlace(words: readonly string[]): boolean {
+  return words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+}
+
+/** The operands of a reader's words (after the program), its options and their values left out. */
+function operandsOf(words: readonly string[], reader: Reader): string[] {
+  const operands: string[] = [];
+  let scripted = false;
+  let options = true;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] ?? "";
+    if (!options || word === "-" || !(word.startsWith("-") || (reader.plus === true && word.startsWith("+")))) {
+      operands.push(word);
+      continue;
+    }
+    if (word === "--") {
+      options = false;
+      continue;
+    }
+    if (word.startsWith("--")) {
+      const [name = "", value] = word.slice(2).split(/=(.*)/s, 2);
+      if (name === "expression" || name === "file") scripted = true;
+      if (value === undefined && reader.long.includes(name)) i++;
+      continue;
+    }
+    if (word.startsWith("+")) continue;
+    // A cluster of short options (`-ba`, `-n5`, `-sn`): the first that takes a value takes the rest, or the next word.
+    for (let j = 1; j < word.length; j++) {
+      const letter = word[j] ?? "";
+      if (!reader.short.includes(letter)) continue;
+      if (letter === "e" || letter === "f") scripted = reader.script === true || scripted;
+      if (j === word.length - 1) i++;
+      break;
+    }
+  }
+  return reader.script === true && !scripted ? operands.slice(1) : operands;
+}
+
+/** Whether the step's output goes to a file (`> f`, `>> f`, `&> f`), not to the session; `>&2` still reaches it. */
+function outputToFile(command: CommandWords): boolean {
+  return command.redirections.some((r) => (r.fd === 1 || r.fd === "&") && (r.op === ">" || r.op === ">>" || r.op === ">|"));
+}
+
+/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into the session, as written. */
+export function readsOfStep(step: string, prefix: RegExp): string[] {
+  const command = readCommand(step);
+  const words = [...command.words];
+  while (words[0] !== undefined && prefix.test(words[0])) words.shift();
+  const reader = READERS[words[0] ?? ""];
+  if (reader === undefined || outputToFile(command)) return [];
+  if (reader.script === true && editsInPlace(words)) return [];
+  const fromStdin = command.redirections.filter((r) => r.fd === 0 && (r.op === "<" || r.op === "<>")).map((r) => r.target);
+  return [...operandsOf(words, reader), ...fromStdin];
+}
