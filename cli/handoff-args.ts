@@ -1,22 +1,12 @@
 import type { ArgsDef } from "citty";
 import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../core/index.ts";
+import { SESSION_ARGS } from "./handoff-source.ts";
 import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
-  path: {
-    type: "positional",
-    description:
-      "The session file to hand off (- reads it from stdin), or a folder: the newest session file in it, else the newest session that worked in it. Default: the newest session, of any agent, that worked in the current folder",
-    required: false,
-  },
-  agent: { type: "string", description: `Only look for sessions of this agent: ${describeFormatNames()}`, valueHint: "agent" },
-  session: {
-    type: "string",
-    description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it",
-    valueHint: "id",
-  },
+  ...SESSION_ARGS,
   focus: {
     type: "string",
     alias: "f",
