@@ -20,7 +20,7 @@ export interface LsOptions {
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /** `2026-07-01`, `2026-07-01T09:30`, `2026-07-01 09:30:00`, `2026-07-01T09:30:00.000Z`, `…+02:00`. */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * `--since`: a duration back from `now` (`90s`, `30m`, `2h`, `7d`, `2w`), or an ISO date or time;
@@ -32,8 +32,8 @@ export function parseSince(text: string, now: number): number {
   if (duration) return now - Number(duration[1]) * (UNIT_MS[duration[2]?.toLowerCase() ?? ""] ?? 0);
   const iso = ISO.exec(trimmed);
   if (iso) {
-    const [, year, month, day, hour = "00", minute = "00", second = "00", zone] = iso;
-    const ms = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${normalZone(zone)}`);
+    const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", zone] = iso;
+    const ms = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${normalZone(zone)}`);
     // A day that does not exist (2026-02-31) is refused, not rolled over into March.
     if (Number.isFinite(ms) && Number(month) >= 1 && Number(month) <= 12 && Number(day) <= daysIn(Number(year), Number(month))) return ms;
   }
