@@ -11,7 +11,7 @@
  * newest-session.ts), and anything newer that could not be read is named.
  */
 import { realpathSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
@@ -44,32 +44,29 @@ export function currentFolder(env: Readonly<Record<string, string | undefined>> 
   return { cwd, aliases };
 }
 
-/**
- * Whether a word that names nothing on disk is taken for an id: one made of what ids are made of
- * (every agent's are), that does not look like a file's name (`x.jsonl` is a missing file).
- */
+/** Whether a word that names nothing on disk is taken for an id: one made of what ids are made of (every agent's are; no path separator). */
 function mayBeId(word: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(word) && !SESSION_NAME.test(word) && !word.includes(sep);
+  return /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(word);
 }
 
-/** How a session file's name ends (`.jsonl`, `.jsonl.zst`; `.json` as a slip of the keyboard). */
+/** How a session file's name ends (`.jsonl`, `.jsonl.zst`; `.json` as a slip of the keyboard): such a word names a file, there or not. */
 const SESSION_NAME = /\.jsonl?(?:\.zst)?$/i;
 
 function describeSession(found: FoundSession, now: number): string {
   return `${found.format.label} session ${asField(found.glance.id)}, updated ${describeAge(found.mtimeMs, now)}`;
 }
 
-/** What a command says it does with the session it found: `Handing off`, `Inspecting`. */
-export type Verb = string;
-
-/** The path of the session a command is about; a session found by searching is named on stderr. */
-export function findSession(source: SessionSource, verb: Verb, logger: ConsolaInstance): string {
+/**
+ * The path of the session a command is about; a session found by searching is named on stderr,
+ * after `verb` (what the command does with it: `Handing off`, `Inspecting`).
+ */
+export function findSession(source: SessionSource, verb: string, logger: ConsolaInstance): string {
   const formats = formatsFor(source.agent);
   const home = agentHome();
   const warn = (line: string) => logger.debug(line);
   const path = source.sessionPath;
   const now = Date.now();
-  // A folder named like a session file was meant as one: reading it says what it is.
+  // A word named like a session file is one, even a folder or nothing: reading it says what is wrong.
   const at = path === undefined || path === "-" ? undefined : SESSION_NAME.test(path) ? "file" : whatIsAt(path);
   if (path !== undefined && at === "nothing" && mayBeId(path)) {
     const found = sessionById(path, { flag: false }, formats, home, warn);
@@ -112,7 +109,7 @@ export function findSession(source: SessionSource, verb: Verb, logger: ConsolaIn
 function announce(
   choice: NewestChoice,
   logger: ConsolaInstance,
-  said: { verb: Verb; where: string; now: number },
+  said: { verb: string; where: string; now: number },
 ): FoundSession | undefined {
   const { pick, passedOver } = choice;
   for (const { found, ours } of passedOver)
