@@ -146,7 +146,7 @@ export const HANDOFF_HELP: CommandHelp = {
   summary: "Write a handoff document for a session and start a new session holding it",
   description:
     "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print the document. " +
-    "Without a path, the session is the newest one that worked in the current folder, of any agent (--agent narrows it); stderr says which file, and the command that continues the new session. " +
+    "Without a path, the session is the newest one that worked in the current folder, of any agent (--agent narrows it), passing over sessions agent handoff wrote that hold nothing but the document; stderr says which file, and the command that continues the new session. " +
     "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
   args: HANDOFF_ARGS,
   sections: HANDOFF_HELP_SECTIONS,
