@@ -65,7 +65,7 @@ export function reasonOf(error: unknown): string {
 }
 
 /** When `path` last changed, as far as can be told without reading it. */
-function changedAt(path: string): number | undefined {
+export function changedAt(path: string): number | undefined {
   try {
     return statSync(path).mtimeMs;
   } catch {

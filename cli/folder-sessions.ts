@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AgentError, detectFormat, type SessionFormat } from "../core/index.ts";
-import { reasonOf, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
+import { changedAt, reasonOf, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
 import { readFileEnds } from "./glance-file.ts";
 import { asField } from "./terminal.ts";
 
@@ -64,12 +64,4 @@ function glanceAny(path: string, formats: readonly SessionFormat[]): FoundSessio
   if (ends === undefined || format === undefined || !formats.includes(format)) return undefined;
   const glance = format.glance({ head: ends.head, tail: ends.tail, fileName: basename(path) });
   return glance && { format, path, bytes: ends.bytes, textBytes: ends.textBytes, mtimeMs: ends.mtimeMs, glance };
-}
-
-function changedAt(path: string): number | undefined {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
 }

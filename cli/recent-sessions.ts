@@ -53,7 +53,8 @@ export interface RecentSession extends FoundSession {
 }
 
 /**
- * The recent sessions of every agent in `formats`: those that worked in `folder` first, then
+ * The recent sessions of every agent in `formats`: those that worked in `folder` (the current
+ * folder as a real path: find-session.ts's currentFolder().cwd) first, then
  * the others, each part newest first, each part cut by `filter`. Agents' own threads are left
  * out (as everywhere); so, with `withoutHandoffSessions`, are sessions `agent handoff` wrote that
  * nothing happened in yet (which reads each that may be one whole: a few small files, usually).
