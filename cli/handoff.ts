@@ -50,7 +50,12 @@ export const handoffCommand = defineCommand({
     // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
     const { header } = loaded.session;
     recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
-    assertSomethingToHandOff(loaded.session, loaded.analysis, loaded.file.path, asField);
+    assertSomethingToHandOff(
+      loaded.session,
+      loaded.analysis,
+      loaded.file.path === "-" ? "the session on stdin" : loaded.file.path,
+      asField,
+    );
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     if (options.unusedByAgent.length > 0) {
       logger.warn(
