@@ -67,7 +67,7 @@ describe("bash", () => {
     [["ls", "--agent", "p"], ["pi"]],
     [
       ["ls", "-"],
-      ["--all", "-a", "--agent", "--long", "-l", "--json", "--quiet", "-q", "--verbose", "-v", "--help", "-h"],
+      ["--all", "-a", "--agent", "--limit", "--since", "--long", "-l", "--json", "--quiet", "-q", "--verbose", "-v", "--help", "-h"],
     ],
     [
       ["completion", ""],

@@ -137,7 +137,7 @@ describe("one id in two files", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toStartWith(
-      `error: --session ${wanted(IDS.app.pi)} is the id of 2 session files; name the one to hand off by its path:\n`,
+      `error: --session ${wanted(IDS.app.pi)} is the id of 2 session files; name the one you mean by its path:\n`,
     );
     expect(run.stderr).toContain(`${IDS.app.pi}  ${source}\n`);
     expect(run.stderr).toContain(`${IDS.app.pi}  ${copy}`);

@@ -165,7 +165,8 @@ describe("agent handoff without a path", () => {
     const piFolder = join(fake.paths[IDS.other.pi] ?? "", "..");
     const run = await runAgent(["handoff", piFolder, "--dry-run", "--engine", "offline"], fake.env(), fake.empty);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`Handing off the newest session in ${piFolder}: ${fake.paths[IDS.other.pi]}\n`);
+    expect(run.stderr).toContain(`Handing off the newest pi session ${IDS.other.pi}, updated `);
+    expect(run.stderr).toContain(` ago, in ${piFolder}: ${fake.paths[IDS.other.pi]}\n`);
   });
 
   test("a folder argument with no session files in it: the newest session that worked there", async () => {

@@ -40,16 +40,37 @@ export interface Discovery {
   agentThreads: FoundSession[];
   /** The folders looked in, for a message when nothing was found. */
   lookedIn: string[];
+  /** Files and folders in the search that could not be read (each also reported through `warn`). */
+  unreadable: Unreadable[];
+}
+
+/** A session file, or a folder of them, that could not be read: the one picked may not be the newest. */
+export interface Unreadable {
+  path: string;
+  folder: boolean;
+  /** When it last changed (a folder: when a file in it was last added or removed); undefined when even that cannot be told. */
+  mtimeMs: number | undefined;
+  /** Why, in words (`permission denied`). */
+  reason: string;
 }
 
 /** Reports a folder or file that could not be read: a warning, shown with `--verbose`. */
 export type Warn = (line: string) => void;
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   const code = error instanceof Error && "code" in error ? String(error.code) : "";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "ELOOP") return "too many symbolic links";
   return error instanceof Error ? error.message : String(error);
+}
+
+/** When `path` last changed, as far as can be told without reading it. */
+export function changedAt(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A path with its links resolved; undefined when there is nothing there. */
@@ -99,15 +120,17 @@ function walk(
   isSessionName: (name: string) => boolean,
   seen: Set<string>,
   out: Found[],
-  warn: Warn,
+  report: Report,
 ): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code !== "ENOENT" && code !== "ENOTDIR")
-      warn(`${asField(dir)}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      report.warn(`${asField(dir)}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
+      report.unreadable.push({ path: dir, folder: true, mtimeMs: changedAt(dir), reason: reasonOf(error) });
+    }
     return;
   }
   for (const entry of entries) {
@@ -122,7 +145,7 @@ function walk(
     if (seen.has(real)) continue;
     seen.add(real);
     if (depth > 0) {
-      if (real === path || isKind(real, "folder")) walk(path, depth - 1, rootReal, isSessionName, seen, out, warn);
+      if (real === path || isKind(real, "folder")) walk(path, depth - 1, rootReal, isSessionName, seen, out, report);
     } else if (real === path || isKind(real, "file")) out.push({ path, real });
   }
 }
@@ -141,8 +164,14 @@ function searchFolders(format: SessionFormat, home: AgentHome, scope: DiscoveryS
   return { folders, depth: 0 };
 }
 
+/** Where a walk reports what it could not read: a line for `--verbose`, and the list for the choice. */
+interface Report {
+  warn: Warn;
+  unreadable: Unreadable[];
+}
+
 /** The session files of every agent in scope; a file two agents share a root for goes to the one its first lines name. */
-function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string[], warn: Warn): Candidate[] {
+function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string[], report: Report): Candidate[] {
   const now = new Date();
   const byReal = new Map<string, Candidate>();
   for (const format of scope.formats) {
@@ -158,7 +187,7 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
     for (const folder of folders) {
       // A folder for a cwd is walked as part of its root: a link in it may not lead out either.
       const start = folder === root ? rootReal : resolve(rootReal, relative(root, folder));
-      if (inside(rootReal, start)) walk(start, depth, rootReal, isSessionName, seen, found, warn);
+      if (inside(rootReal, start)) walk(start, depth, rootReal, isSessionName, seen, found, report);
     }
     for (const file of found) {
       const known = byReal.get(file.real);
@@ -173,7 +202,7 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
  * Whether a recorded cwd names `cwd` (a real path): as written, or once its links are resolved.
  * Only an absolute path names a folder: a relative one (`.`) would name whichever folder we run in.
  */
-function sameFolder(recorded: string | undefined, cwd: string, cache: Map<string, string | undefined>): boolean {
+export function sameFolder(recorded: string | undefined, cwd: string, cache: Map<string, string | undefined>): boolean {
   if (recorded === undefined || !isAbsolute(recorded)) return false;
   const absolute = resolve(recorded);
   if (absolute === cwd) return true;
@@ -187,7 +216,8 @@ function sameFolder(recorded: string | undefined, cwd: string, cache: Map<string
  */
 export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: Warn): Discovery {
   const lookedIn: string[] = [];
-  const candidates = findCandidates(home, scope, lookedIn, warn);
+  const unreadable: Unreadable[] = [];
+  const candidates = findCandidates(home, scope, lookedIn, { warn, unreadable });
   const realCwds = new Map<string, string | undefined>();
   const sessions: FoundSession[] = [];
   const agentThreads: FoundSession[] = [];
@@ -206,6 +236,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
       }
     } catch (error) {
       warn(`${asField(candidate.path)}: cannot read this file (${reasonOf(error)}); left out`);
+      unreadable.push({ path: candidate.path, folder: false, mtimeMs: changedAt(candidate.path), reason: reasonOf(error) });
       continue;
     }
     if (seen === undefined) continue;
@@ -221,7 +252,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     });
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-  return { sessions, agentThreads, lookedIn };
+  return { sessions, agentThreads, lookedIn, unreadable };
 }
 
 /** A path below `root` as segments (`[]` for the root itself), links resolved; undefined when it lies elsewhere. */

@@ -1,39 +1,34 @@
 /**
- * The session file `agent handoff` hands off when it was not named by a file path: the newest
- * session of the current folder, of a folder given as the argument, or the one with an id
- * (`--session`). Messages say which file was chosen and, when none was, where we looked.
+ * The one resolver of the session a command is about (`agent handoff`, `agent inspect`): every
+ * such command takes the same selectors (cli/handoff-source.ts reads them from its flags).
+ * - a word given as the session: a path when a file or folder is there (`-`: stdin), otherwise
+ *   an id or the start of one;
+ * - `--session <id or start>`;
+ * - `--agent`, narrowing any search;
+ * - nothing: the newest session of the current folder.
+ * A file is taken as it is (reading it says what is wrong with it); anything else is searched
+ * for, and stderr names the file found. The newest is the newest with work in it (see
+ * newest-session.ts), and anything newer that could not be read is named.
  */
-import { readdirSync, realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import {
-  AgentError,
-  describeFormats,
-  detectFormat,
-  FORMATS,
-  formatNamed,
-  type AgentHome,
-  type AgentName,
-  type SessionFormat,
-} from "../core/index.ts";
+import { AgentError, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { discoverSessions, type Discovery, type FoundSession } from "./discover.ts";
-import { readFileEnds } from "./glance-file.ts";
+import type { FoundSession, Unreadable } from "./discover.ts";
+import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "./handoff-source.ts";
 import { describeAge } from "./ls-render.ts";
+import { describeCount, nearestParentWithSessions } from "./nearest-sessions.ts";
+import { chooseNewest, type NewestChoice } from "./newest-session.ts";
+import { describeUnreadable, noneFound, noSession } from "./none-found.ts";
+import { sessionsOfFolder } from "./recent-sessions.ts";
+import { sessionById } from "./session-by-id.ts";
 import { asField } from "./terminal.ts";
-
-/** How many matches an ambiguous id lists before saying how many more there are. */
-const MAX_LISTED = 20;
 
 /** The agents in scope: the one `--agent` names, or all. */
 export function formatsFor(agent: AgentName | undefined): readonly SessionFormat[] {
   return agent === undefined ? FORMATS : [formatNamed(agent)];
-}
-
-/** `no pi session`, `no session of pi, omp, Claude Code or Codex`. */
-function noSession(formats: readonly SessionFormat[]): string {
-  return formats.length === 1 ? `no ${formats[0]?.label} session` : `no session of ${describeFormats()}`;
 }
 
 /** The current folder as the agents record it: its real path, and `$PWD` when that names it through a link. */
@@ -49,111 +44,36 @@ export function currentFolder(env: Readonly<Record<string, string | undefined>> 
   return { cwd, aliases };
 }
 
+/** Whether a word that names nothing on disk is taken for an id: one made of what ids are made of (every agent's are; no path separator). */
+function mayBeId(word: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(word);
+}
+
+/** How a session file's name ends (`.jsonl`, `.jsonl.zst`; `.json` as a slip of the keyboard): such a word names a file, there or not. */
+const SESSION_NAME = /\.jsonl?(?:\.zst)?$/i;
+
 function describeSession(found: FoundSession, now: number): string {
   return `${found.format.label} session ${asField(found.glance.id)}, updated ${describeAge(found.mtimeMs, now)}`;
 }
 
-/** The newest session that recorded `folder` as its cwd. */
-function newestFor(
-  folder: { cwd: string; aliases: string[] },
-  formats: readonly SessionFormat[],
-  home: AgentHome,
-  logger: ConsolaInstance,
-): FoundSession {
-  const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases }, (line) => logger.debug(line));
-  const newest = found.sessions[0];
-  if (newest === undefined) throw noneFound(`${noSession(formats)} worked in ${folder.cwd}`, found);
-  return newest;
-}
-
-function noneFound(what: string, found: Discovery): AgentError {
-  return new AgentError(
-    "USAGE",
-    `${what} (looked in ${found.lookedIn.join(", ")}); name a session file or use --session <id> (agent ls --all lists them)`,
-  );
-}
-
-/** The sessions whose id is `wanted`, or starts with it (any case); an exact match wins over longer ones. */
-export function matchingId(sessions: readonly FoundSession[], wanted: string): FoundSession[] {
-  const lower = wanted.toLowerCase();
-  const exact = sessions.filter((s) => s.glance.id.toLowerCase() === lower);
-  return exact.length > 0 ? exact : sessions.filter((s) => s.glance.id.toLowerCase().startsWith(lower));
-}
-
-function byId(wanted: string, formats: readonly SessionFormat[], home: AgentHome, logger: ConsolaInstance): FoundSession {
-  const found = discoverSessions(home, { formats }, (line) => logger.debug(line));
-  const matches = matchingId(found.sessions, wanted);
-  const [only, ...others] = matches;
-  if (only === undefined) {
-    // The id may be a thread the agent ran for itself: say what it is, not that nothing has the id.
-    const [thread] = matchingId(found.agentThreads, wanted);
-    if (thread !== undefined)
-      throw new AgentError(
-        "USAGE",
-        `--session ${wanted}: ${thread.format.label} ${asField(thread.glance.id)} is ${asField(thread.glance.agentThread ?? "")}, not a session the user worked in; hand off the session it belongs to, or name its file: ${asField(thread.path)}`,
-      );
-    throw noneFound(`${noSession(formats)} has an id starting with ${wanted}`, found);
-  }
-  if (others.length === 0) return only;
-  const width = Math.max(...matches.map((s) => s.format.name.length));
-  const listed = matches.slice(0, MAX_LISTED).map((s) => `\n  ${s.format.name.padEnd(width)}  ${asField(s.glance.id)}  ${asField(s.path)}`);
-  const more = matches.length > MAX_LISTED ? `\n  … and ${matches.length - MAX_LISTED} more` : "";
-  // A copied file keeps its id: more of the id cannot tell the copies apart, their paths can.
-  const sameId = matches.every((s) => s.glance.id.toLowerCase() === only.glance.id.toLowerCase());
-  const ask = sameId
-    ? `is the id of ${matches.length} session files; name the one to hand off by its path:`
-    : `matches ${matches.length} sessions; give more of the id:`;
-  throw new AgentError("USAGE", `--session ${wanted} ${ask}${listed.join("")}${more}`);
-}
-
 /**
- * The newest session file directly in `folder` (a folder of session files, such as an agent's
- * folder for one project), of the agents in scope; undefined when it holds none.
+ * The path of the session a command is about; a session found by searching is named on stderr,
+ * after `verb` (what the command does with it: `Handing off`, `Inspecting`).
  */
-function newestFileIn(folder: string, formats: readonly SessionFormat[], logger: ConsolaInstance): string | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch (error) {
-    throw new AgentError("FILE", `${folder}: cannot read this folder (${error instanceof Error ? error.message : String(error)})`, {
-      file: folder,
-    });
-  }
-  let newest: { path: string; mtimeMs: number } | undefined;
-  for (const name of names.filter((n) => /\.jsonl(?:\.zst)?$/.test(n))) {
-    const path = join(folder, name);
-    try {
-      const ends = readFileEnds(path);
-      const format = ends && detectFormat(ends.head);
-      const glance =
-        ends && format && formats.includes(format) ? format.glance({ head: ends.head, tail: ends.tail, fileName: name }) : undefined;
-      // A thread the agent ran for itself is no session of the user's (see SessionGlance.agentThread).
-      if (!ends || glance === undefined || glance.agentThread !== undefined) continue;
-      if (!newest || ends.mtimeMs > newest.mtimeMs) newest = { path, mtimeMs: ends.mtimeMs };
-    } catch (error) {
-      logger.debug(`${asField(path)}: cannot read this file (${error instanceof Error ? error.message : String(error)}); left out`);
-    }
-  }
-  return newest?.path;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The path of the session to hand off. A file path (or `-`) is taken as it is (reading it says
- * what is wrong with it); anything else is searched for, and the file found is named on stderr.
- */
-export function findSessionToHandOff(source: SessionSource, logger: ConsolaInstance): string {
+export function findSession(source: SessionSource, verb: string, logger: ConsolaInstance): string {
   const formats = formatsFor(source.agent);
   const home = agentHome();
+  const warn = (line: string) => logger.debug(line);
   const path = source.sessionPath;
-  if (path !== undefined && (path === "-" || !isFolder(path))) {
+  const now = Date.now();
+  // A word named like a session file is one, even a folder or nothing: reading it says what is wrong.
+  const at = path === undefined || path === "-" ? undefined : SESSION_NAME.test(path) ? "file" : whatIsAt(path);
+  if (path !== undefined && at === "nothing" && mayBeId(path)) {
+    const found = sessionById(path, { flag: false }, formats, home, warn);
+    logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
+    return found.path;
+  }
+  if (path !== undefined && at !== "folder") {
     if (source.agent !== undefined)
       throw new AgentError(
         "USAGE",
@@ -161,21 +81,82 @@ export function findSessionToHandOff(source: SessionSource, logger: ConsolaInsta
       );
     return path;
   }
-  const now = Date.now();
   if (source.sessionId !== undefined) {
-    const found = byId(source.sessionId, formats, home, logger);
-    logger.info(`Handing off the ${describeSession(found, now)}: ${asField(found.path)}`);
+    const found = sessionById(source.sessionId, { flag: true }, formats, home, warn);
+    logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
     return found.path;
   }
-  if (path !== undefined) {
-    const file = newestFileIn(path, formats, logger);
-    if (file !== undefined) {
-      logger.info(`Handing off the newest session in ${asField(path)}: ${asField(file)}`);
-      return file;
-    }
+  const folder = path === undefined ? currentFolder() : { cwd: realpathSync(resolve(path)), aliases: [], named: path };
+  const found = sessionsOfFolder(home, formats, folder, warn);
+  const choice = chooseNewest(found.sessions, found.unreadable);
+  // Session files in the folder named: the newest of them, said to be from there.
+  const pick = announce(choice, logger, { verb, where: found.worked === undefined ? `, in ${asField(path ?? "")}` : "", now });
+  if (pick !== undefined) return pick.path;
+  if (found.worked === undefined)
+    throw noneFound(`no session file in ${asField(path ?? "")} holds work to hand off`, found.lookedIn, nothingChosen(choice));
+  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(home, formats, folder.cwd, warn) : undefined;
+  const withWork = choice.passedOver.length > 0 ? " with work to hand off" : "";
+  throw noneFound(`${noSession(formats)}${withWork} worked in ${asField(folder.cwd)}`, found.lookedIn, [
+    ...nothingChosen(choice),
+    nearest && `the nearest are in a parent folder: ${describeCount(nearest.count)} worked in ${asField(nearest.folder)}`,
+  ]);
+}
+
+/**
+ * Says what the choice took, what it passed over (at `-v`) and what newer it could not read
+ * (a warning: the session taken may not be the one the user means); returns the pick.
+ */
+function announce(
+  choice: NewestChoice,
+  logger: ConsolaInstance,
+  said: { verb: string; where: string; now: number },
+): FoundSession | undefined {
+  const { pick, passedOver } = choice;
+  for (const { found, ours } of passedOver)
+    logger.debug(
+      `passed over ${asField(found.path)}: a handoff session${ours.source === undefined ? "" : ` written from ${asField(ours.source)}`}, with nothing after the document yet`,
+    );
+  if (pick === undefined) return undefined;
+  for (const unreadable of choice.newerUnreadable) logger.warn(describeNewerUnreadable(unreadable));
+  logger.info(
+    `${said.verb} the newest ${describeSession(pick, said.now)}${said.where}: ${asField(pick.path)}${describePassedOver(choice, pick)}`,
+  );
+  return pick;
+}
+
+function describeNewerUnreadable(unreadable: Unreadable): string {
+  return unreadable.folder
+    ? `${asField(unreadable.path)} changed after the session chosen was written, but cannot be read (${unreadable.reason}): the sessions in it are left out`
+    : `${asField(unreadable.path)} is newer than the session chosen, but cannot be read (${unreadable.reason}): left out`;
+}
+
+/** ` (the newer session <id> is a handoff session written from it, …)`: the newest of the folder, when it was ours. */
+function describePassedOver(choice: NewestChoice, pick: FoundSession): string {
+  const [newest] = choice.passedOver;
+  if (newest === undefined) return "";
+  const source = newest.ours.source;
+  const from = source === undefined ? "" : ` written from ${sameFile(source, pick.path) ? "it" : asField(source)}`;
+  const count = choice.passedOver.length;
+  const id = asField(newest.found.glance.id);
+  return count === 1
+    ? ` (the newer session ${id} is a handoff session${from}, with nothing after the document yet)`
+    : ` (the ${count} newer sessions are handoff sessions with nothing after the document yet${from === "" ? "" : `; the newest, ${id}, was${from}`})`;
+}
+
+/** Why nothing was chosen, beyond there being no session: our handoff sessions, files we could not read. */
+function nothingChosen(choice: NewestChoice): (string | undefined)[] {
+  const [newest] = choice.passedOver;
+  const ours =
+    newest &&
+    `${choice.passedOver.length === 1 ? "the one there is a handoff session" : `the ${choice.passedOver.length} there are handoff sessions`} with nothing after the document yet (the newest, ${asField(newest.found.glance.id)}, ${newest.ours.source === undefined ? "agent handoff wrote" : `was written from ${asField(newest.ours.source)}`})`;
+  return [ours, describeUnreadable(choice.newerUnreadable)];
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
   }
-  const folder = path === undefined ? currentFolder() : { cwd: realpathSync(resolve(path)), aliases: [] };
-  const found = newestFor(folder, formats, home, logger);
-  logger.info(`Handing off the newest ${describeSession(found, now)}: ${asField(found.path)}`);
-  return found.path;
 }

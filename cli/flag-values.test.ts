@@ -23,7 +23,7 @@ const SWITCHES: Record<string, string[]> = {
 /** Value flags whose value names a file, an entry or an endpoint: empty is never "the default". */
 const NAMING: Record<string, { flag: string; short?: string }[]> = {
   handoff: [{ flag: "out", short: "o" }, { flag: "leaf" }, { flag: "system-prompt-file" }, { flag: "base-url" }, { flag: "session" }],
-  inspect: [{ flag: "leaf" }],
+  inspect: [{ flag: "leaf" }, { flag: "session" }],
 };
 /** Value flags where an empty value means the default (a script's unset `$FOCUS`, `$MODEL`…). */
 const DEFAULTING: Record<string, string[]> = {
@@ -40,7 +40,7 @@ const DEFAULTING: Record<string, string[]> = {
     "to",
     "agent",
   ],
-  inspect: [],
+  inspect: ["agent"],
 };
 const COMMANDS = { handoff: handoffCommand, inspect: inspectCommand };
 
@@ -146,8 +146,8 @@ describe("through the CLI: exit 2, nothing written, the source untouched", () =>
     [["handoff", "", "--engine", "offline"], "handoff", "<path>"],
     [["handoff", "--engine", "offline", "--", ""], "handoff", "<path>"],
     [["handoff", "", "--session", "x"], "handoff", "<path>"],
-    [["inspect", ""], "inspect", "<session>"],
-    [["inspect", "--json", ""], "inspect", "<session>"],
+    [["inspect", ""], "inspect", "<path>"],
+    [["inspect", "--json", ""], "inspect", "<path>"],
     [["completion", ""], "completion", "<shell>"],
   ])("%p: exit 2, one line", async (args, command, name) => {
     const run = await runAgent(args, cleanEnv(sandbox.home), sandbox.dir);

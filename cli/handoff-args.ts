@@ -1,22 +1,12 @@
 import type { ArgsDef } from "citty";
 import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../core/index.ts";
+import { SESSION_ARGS } from "./handoff-source.ts";
 import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
-  path: {
-    type: "positional",
-    description:
-      "The session file to hand off (- reads it from stdin), or a folder: the newest session file in it, else the newest session that worked in it. Default: the newest session, of any agent, that worked in the current folder",
-    required: false,
-  },
-  agent: { type: "string", description: `Only look for sessions of this agent: ${describeFormatNames()}`, valueHint: "agent" },
-  session: {
-    type: "string",
-    description: "Hand off the session with this id (or a unique start of it), wherever its agent keeps it",
-    valueHint: "id",
-  },
+  ...SESSION_ARGS,
   pick: {
     type: "boolean",
     description:
@@ -169,7 +159,7 @@ export const HANDOFF_HELP: CommandHelp = {
   summary: "Write a handoff document for a session and start a new session holding it",
   description:
     "Write a handoff document for a session (with a model, or offline when none is configured), start a new session file holding it, and print the document. " +
-    "Without a path, the session is the newest one that worked in the current folder, of any agent (--agent narrows it); stderr says which file, and the command that continues the new session. " +
+    "Without a path, the session is the newest one that worked in the current folder, of any agent (--agent narrows it), passing over sessions agent handoff wrote that hold nothing but the document; stderr says which file, and the command that continues the new session. " +
     "The key comes from OPENAI_API_KEY; any OpenAI-compatible endpoint works.",
   args: HANDOFF_ARGS,
   sections: HANDOFF_HELP_SECTIONS,

@@ -1,10 +1,28 @@
 /**
- * Which session `agent handoff` is to hand off, as the flags say it (pure): a path (a file, `-`
- * for stdin, or a folder), an id (`--session`), or nothing (the newest session of the current
- * folder); `--agent` narrows the search. Finding the file is cli/find-session.ts's work.
+ * Which session a command is about, as its flags say it (pure): every command that names a
+ * session (`handoff`, `inspect`) takes these same flags. A word (a file, `-` for stdin, a folder,
+ * or an id), an id (`--session`), or nothing (the newest session of the current folder);
+ * `--agent` narrows the search. Finding the file is cli/find-session.ts's work.
  */
-import { AgentError, type AgentName } from "../core/index.ts";
+import type { ArgsDef } from "citty";
+import { AgentError, describeFormatNames, type AgentName } from "../core/index.ts";
 import { parseAgent } from "./settings.ts";
+
+/** The flags that say which session: the same for every command that names one (help and completion read them). */
+export const SESSION_ARGS = {
+  path: {
+    type: "positional",
+    description:
+      "The session: a session file (- reads it from stdin); a folder: the newest session file in it, else the newest session that worked in it; or, when no such file or folder is there, a session id or a unique start of one. Default: the newest session, of any agent, that worked in the current folder",
+    required: false,
+  },
+  agent: { type: "string", description: `Only look for sessions of this agent: ${describeFormatNames()}`, valueHint: "agent" },
+  session: {
+    type: "string",
+    description: "The session with this id (or a unique start of it), wherever its agent keeps it",
+    valueHint: "id",
+  },
+} satisfies ArgsDef;
 
 export interface SessionSource {
   /** A path as given: a session file, `-`, or a folder; undefined to search. */

@@ -27,7 +27,7 @@ import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
-import { findSessionToHandOff } from "./find-session.ts";
+import { findSession } from "./find-session.ts";
 import { pickSession } from "./pick.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { printJson, printText } from "./stdout.ts";
@@ -46,13 +46,18 @@ export const handoffCommand = defineCommand({
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSessionToHandOff(options, logger);
+    const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSession(options, "Handing off", logger);
     const loaded = await loadSession(sessionPath, { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
     // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
     const { header } = loaded.session;
     recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
-    assertSomethingToHandOff(loaded.analysis);
+    assertSomethingToHandOff(
+      loaded.session,
+      loaded.analysis,
+      loaded.file.path === "-" ? "the session on stdin" : loaded.file.path,
+      asField,
+    );
     if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
     if (options.unusedByAgent.length > 0) {
       logger.warn(

@@ -67,8 +67,8 @@ describe("--help", () => {
 
   test.each([
     ["handoff", "agent handoff [options] [path]"],
-    ["inspect", "agent inspect [options] <session>"],
-    ["ls", "agent ls [options]"],
+    ["inspect", "agent inspect [options] [path]"],
+    ["ls", "agent ls [options] [folder]"],
     ["completion", "agent completion <shell>"],
   ])("agent help %s prints what agent %s --help prints", async (name, usage) => {
     const [viaHelp, viaFlag] = await Promise.all([runAgent(["help", name], env), runAgent([name, "--help"], env)]);
@@ -161,7 +161,7 @@ describe("extra words are a usage error, not ignored", () => {
     ],
     [
       ["inspect", "fixtures/example.jsonl", "extra"],
-      'unexpected argument "extra": this command takes <session> only (see agent inspect --help)',
+      'unexpected argument "extra": this command takes <path> only (see agent inspect --help)',
     ],
   ])("agent %p: exit 2, one line, nothing written", async (args, message) => {
     const home = mkdtempSync(join(tmpdir(), "agent-extra-"));

@@ -1,7 +1,9 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CommandHelp } from "./help.ts";
-import { buildInspectReport, describeFormats, renderInspectReport } from "../core/index.ts";
+import { buildInspectReport, renderInspectReport } from "../core/index.ts";
 import { checkpoint } from "./cancel.ts";
+import { findSession } from "./find-session.ts";
+import { resolveSessionSource, SESSION_ARGS } from "./handoff-source.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { loadSession } from "./session.ts";
 import { fieldForStdout } from "./printed.ts";
@@ -9,11 +11,8 @@ import { printJson, printText } from "./stdout.ts";
 import { LOGGING_ARGS } from "./logging-args.ts";
 
 const INSPECT_ARGS = {
-  session: {
-    type: "positional",
-    description: `The session file (.jsonl) written by ${describeFormats()}; - reads it from stdin`,
-    required: true,
-  },
+  // The same selectors as every command that names a session (`agent handoff`'s).
+  ...SESSION_ARGS,
   leaf: { type: "string", description: "Inspect the branch ending at this entry id instead of the last entry", valueHint: "id" },
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the summary" },
   strict: { type: "boolean", description: "Fail (exit 2) on any malformed line instead of skipping it" },
@@ -23,7 +22,9 @@ const INSPECT_ARGS = {
 export const INSPECT_HELP: CommandHelp = {
   name: "inspect",
   summary: "Show what a session holds and what a handoff of it would carry",
-  description: "Show what a session holds and what a handoff of it would carry: branch, context size, files, commands.",
+  description:
+    "Show what a session holds and what a handoff of it would carry: branch, context size, files, commands. " +
+    "The session is chosen as agent handoff chooses it: without one named, the newest that worked in the current folder (stderr says which file).",
   args: INSPECT_ARGS,
 };
 
@@ -32,8 +33,9 @@ export const inspectCommand = defineCommand({
   args: INSPECT_ARGS,
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const loaded = await loadSession(args.session, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
-    const report = buildInspectReport(args.session, loaded.session, loaded.analysis, loaded.warnings);
+    const path = findSession(resolveSessionSource(args), "Inspecting", logger);
+    const loaded = await loadSession(path, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
+    const report = buildInspectReport(path, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
     await checkpoint();
     await (args.json ? printJson(report) : printText(`${renderInspectReport(report, loaded.session.version, fieldForStdout)}\n`));

@@ -1,23 +1,40 @@
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { analyzeBranch, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
+import { AgentError, analyzeBranch, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
 import { readSessionFile } from "./files.ts";
-import { currentFolder, formatsFor } from "./find-session.ts";
+import { currentFolder } from "./find-session.ts";
+import { whatIsAt } from "./folder-sessions.ts";
 import type { CommandHelp } from "./help.ts";
+import { resolveLsOptions, type LsOptions } from "./ls-options.ts";
 import { estimateTokensOfBytes, renderTable, renderTabs, type ListedSession } from "./ls-render.ts";
+import { describeCount, nearestParentWithSessions } from "./nearest-sessions.ts";
+import { keepRecent, sessionsOfFolder } from "./recent-sessions.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { clearedForStdout } from "./printed.ts";
-import { parseAgent } from "./settings.ts";
 import { cutLine } from "./shorten.ts";
 import { printJson, printText } from "./stdout.ts";
 import { asField } from "./terminal.ts";
 
 const LS_ARGS = {
+  folder: {
+    type: "positional",
+    description:
+      "List the sessions that worked in this folder instead of the current one (a folder of session files, such as an agent's folder for one project: the session files in it)",
+    required: false,
+  },
   all: { type: "boolean", alias: "a", description: "Sessions of every folder, not only the ones that worked in the current folder" },
   agent: { type: "string", description: `Only this agent's sessions: ${describeFormatNames()}`, valueHint: "agent" },
+  limit: { type: "string", description: "At most this many sessions, the newest", valueHint: "n" },
+  since: {
+    type: "string",
+    description: "Only sessions updated since then: a duration back from now (30m, 2h, 7d) or an ISO date or time (2026-07-01)",
+    valueHint: "when",
+  },
   long: { type: "boolean", alias: "l", description: "Also count each session's messages (reads every file whole: slower)" },
   json: { type: "boolean", description: "Print one JSON array on stdout instead of the table" },
   quiet: { type: "boolean", alias: "q", description: "Print warnings and errors only" },
@@ -38,7 +55,7 @@ export const LS_HELP: CommandHelp = {
   name: "ls",
   summary: "List the sessions that worked in the current folder, newest first",
   description:
-    `List the sessions of ${describeFormats()} that worked in the current folder (the working directory each session recorded), newest first. ` +
+    `List the sessions of ${describeFormats()} that worked in the current folder, or the folder named (the working directory each session recorded), newest first. ` +
     "Fast: only the first and last lines of each file are read. On a terminal, a table that fits its width; in a pipe, one tab-separated line per session (updated, agent, id, bytes, estimated tokens, title, cwd, path).",
   args: LS_ARGS,
   sections: [
@@ -53,6 +70,7 @@ export const LS_HELP: CommandHelp = {
       commands: [
         "agent ls",
         "agent ls --all --agent claude",
+        "agent ls ~/code/app --since 7d --limit 5",
         "agent ls --json | jq -r '.[0].path'",
         "agent handoff --session $(agent ls --json | jq -r '.[1].id')",
       ],
@@ -95,18 +113,23 @@ export const lsCommand = defineCommand({
   args: { ...LS_ARGS, ...HIDDEN_ARGS },
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const formats = formatsFor(args.agent ? parseAgent(args.agent, "--agent") : undefined);
-    const folder = args.all ? undefined : currentFolder();
-    const found = discoverSessions(agentHome(), { formats, cwd: folder?.cwd, cwdAliases: folder?.aliases }, (line) => logger.debug(line));
+    const options = resolveLsOptions(args, Date.now());
+    const home = agentHome();
+    const warn = (line: string) => logger.debug(line);
+    const folder = options.all ? undefined : namedOrCurrentFolder(options.folder);
+    const found = folder
+      ? sessionsOfFolder(home, options.formats, folder, warn)
+      : discoverSessions(home, { formats: options.formats }, warn);
+    const sessions = keepRecent(found.sessions, options);
     if (args.ids)
       return printText(
-        found.sessions
+        sessions
           .filter((s) => COMPLETABLE_ID.test(s.glance.id))
           .map((s) => `${s.glance.id}\n`)
           .join(""),
       ).then(() => EXIT.ok);
     const rows: ListedSession[] = [];
-    for (const session of found.sessions) {
+    for (const session of sessions) {
       if (!args.long) {
         rows.push(listed(session));
         continue;
@@ -115,12 +138,7 @@ export const lsCommand = defineCommand({
       await checkpoint();
       rows.push({ ...listed(session), messages: countMessages(session, logger) });
     }
-    if (rows.length === 0)
-      logger.info(
-        folder
-          ? `no session worked in ${folder.cwd} (looked in ${found.lookedIn.join(", ")}); agent ls --all lists every folder's`
-          : `no sessions (looked in ${found.lookedIn.join(", ")})`,
-      );
+    if (rows.length === 0) logger.info(describeNoneListed(found, options, folder && "worked" in found ? found.worked : undefined, warn));
     if (args.json) await printJson(rows);
     else if (rows.length > 0 && process.stdout.isTTY) {
       const now = new Date();
@@ -129,10 +147,40 @@ export const lsCommand = defineCommand({
           width: process.stdout.columns || 80,
           utcOffsetMinutes: -now.getTimezoneOffset(),
           home: agentHome().home,
-          all: args.all === true,
+          all: options.all,
         }),
       );
     } else await printText(renderTabs(rows));
     return EXIT.ok;
   },
 });
+
+/** The folder `agent ls` lists: the one named (which must be one), else the current one. */
+function namedOrCurrentFolder(named: string | undefined): { cwd: string; aliases: string[]; named?: string } {
+  if (named === undefined) return currentFolder();
+  const at = whatIsAt(named);
+  if (at !== "folder")
+    throw new AgentError(
+      "FILE",
+      at === "nothing" ? `${named}: no such folder` : `${named}: not a folder (agent inspect ${named} shows a session file)`,
+      { file: named },
+    );
+  return { cwd: realpathSync(resolve(named)), aliases: [], named };
+}
+
+/** The line an empty list gets: where we looked, since when, and where the nearest sessions are. */
+function describeNoneListed(
+  found: { sessions: readonly FoundSession[]; lookedIn: readonly string[] },
+  options: LsOptions,
+  worked: string | undefined,
+  warn: (line: string) => void,
+): string {
+  const since = options.sinceMs === undefined ? "" : ` updated since ${new Date(options.sinceMs).toISOString()}`;
+  const looked = `(looked in ${found.lookedIn.map(asField).join(", ")})`;
+  if (options.all) return `no sessions${since} ${looked}`;
+  if (worked === undefined) return `no session file${since} in ${asField(options.folder ?? "")}`;
+  const older = found.sessions.length > 0 ? `; --since leaves out ${found.sessions.length} older` : "";
+  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(), options.formats, worked, warn) : undefined;
+  const there = nearest ? `; the nearest are in a parent folder: ${describeCount(nearest.count)} worked in ${asField(nearest.folder)}` : "";
+  return `no session${since} worked in ${asField(worked)} ${looked}${older}${there}; agent ls --all lists every folder's`;
+}

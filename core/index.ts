@@ -31,6 +31,7 @@ export type {
   SessionPlace,
 } from "./session/formats/types.ts";
 export type { ContextMessage } from "./session/messages.ts";
+export { handoffOnly, type HandoffOnly } from "./session/handoff-only.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
 export { buildInspectReport, renderInspectReport, type InspectReport, type ShowField } from "./session/report.ts";
 export type { ResolveBlob } from "./session/convert.ts";
@@ -77,4 +78,4 @@ export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
 export { MESSAGE_LIMIT } from "./agent-run/output.ts";
 export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";
-export { TITLE_MAX } from "./session/formats/glance.ts";
+export { mayOpenWithHandoff, TITLE_MAX } from "./session/formats/glance.ts";

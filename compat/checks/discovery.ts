@@ -9,7 +9,10 @@
  * - the printed command (`resume.argv` in `--json`), run as it is in a terminal in `resume.cwd`
  *   with the agent on the PATH under that command's name, opens it too: a prompt typed there
  *   reaches the model after the document.
- * Each agent is set up and resumed as the matrix's targets are (targets.ts).
+ * Each agent is set up and resumed as the matrix's targets are (targets.ts). Around the
+ * continuing, `agent handoff` with no path again: before it, the new session holds nothing but
+ * our document and the source is still the one to hand off; after it, the agent's own turn in the
+ * new session makes it work, and it is the one handed off.
  */
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +36,8 @@ const TYPED = "COMPAT-TYPED: carry on from the handoff";
 interface HandedOff {
   /** The document as the new session hands it to the model. */
   wrapped: string;
+  /** The new session's file. */
+  sessionFile: string;
   resume: { argv: string[]; cwd: string };
 }
 
@@ -51,13 +56,27 @@ async function handOffHere({ sandbox, dns }: TargetRun, placed: string): Promise
   must(json.sourceFile === placed, `handed off ${String(json.sourceFile)}, not ${placed}`);
   must(run.stderr.includes(placed), `stderr does not name the file it handed off: ${run.stderr}`);
   const document = stringField(json, "document");
+  const sessionFile = stringField(json, "sessionFile");
   const resume = json.resume;
-  must(document !== undefined, "--json has no document");
+  must(document !== undefined && sessionFile !== undefined, "--json has no document or no sessionFile");
   must(
     isObject(resume) && isStrings(resume.argv) && typeof resume.cwd === "string",
     `resume is not {argv, cwd}: ${JSON.stringify(resume)}`,
   );
-  return { wrapped: wrapHandoffDocument(document), resume: { argv: resume.argv, cwd: resume.cwd } };
+  return { wrapped: wrapHandoffDocument(document), sessionFile, resume: { argv: resume.argv, cwd: resume.cwd } };
+}
+
+/** `agent handoff --dry-run` in the project with no path (writes nothing): the file it names as handed off, and the offline document. */
+async function wouldHandOff({ sandbox, dns }: TargetRun): Promise<{ file: string; document: string }> {
+  const run = await runAgent(
+    [process.execPath, join(REPO, "cli/index.ts"), "handoff", "--engine", "offline", "--dry-run"],
+    { cwd: sandbox.project, env: sandbox.env(), timeoutMs: 60_000 },
+    dns,
+  );
+  must(run.exitCode === 0, `agent handoff --dry-run failed: ${describeRun(run)}`);
+  const file = /^Handing off the newest .*?, updated [^:]*: (.*?)(?: \(the .*)?$/m.exec(run.stderr)?.[1];
+  must(file !== undefined, `stderr does not say which file it would hand off: ${run.stderr}`);
+  return { file, document: run.stdout };
 }
 
 /** The messages of the first conversation request since `from` that carries `prompt` as a message (not inside a request for a title). */
@@ -134,7 +153,12 @@ export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, 
       return `continue with: ${made.resume.argv.map((word) => (word.includes("/") ? "<file>" : word)).join(" ")}`;
     });
     if (!made) return;
-    const { wrapped, resume } = made;
+    const { wrapped, resume, sessionFile } = made;
+    await checks.run(agent.name, "run again, it hands off the source again: the new session holds nothing but our document", async () => {
+      const again = await wouldHandOff(run);
+      must(again.file === placed, `it would hand off ${again.file}, not the source ${placed}`);
+      return undefined;
+    });
     await checks.run(
       agent.name,
       'then its own "continue the most recent session" continues the new session: the document reaches the model',
@@ -142,6 +166,16 @@ export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, 
         const turn = await target.resume(run, undefined, NEXT);
         must(carriesVerbatim(turn.messages, wrapped), "the handoff document is not in its request: it continued another session");
         return undefined;
+      },
+    );
+    await checks.run(
+      agent.name,
+      "once continued, agent handoff with no path hands off the new session: the agent's turn in it is work",
+      async () => {
+        const after = await wouldHandOff(run);
+        must(after.file !== placed, `it would hand off the source ${placed} again, passing over the session the agent continued`);
+        must(after.document.includes(`> ${NEXT}`), `its last user request is not ${NEXT}: ${after.file} (written ${sessionFile})`);
+        return after.file === sessionFile ? undefined : `the agent continued in a file of its own: ${after.file}`;
       },
     );
     await checks.run(

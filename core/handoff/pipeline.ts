@@ -4,6 +4,7 @@ import { GENERIC, type ProviderProfile } from "../llm/providers/profile.ts";
 import { reasoningAllowance, shapeRequest } from "../llm/providers/shape.ts";
 import type { Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
+import { handoffOnly } from "../session/handoff-only.ts";
 import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
@@ -102,8 +103,27 @@ export interface HandoffResult {
 /** The model name recorded for documents the offline engine wrote. */
 export const OFFLINE_MODEL = "offline";
 
-/** Refuses a branch with fewer than two messages: there is nothing to hand off. */
-export function assertSomethingToHandOff(analysis: BranchAnalysis): void {
+/**
+ * Refuses what holds nothing to hand off: a session we wrote that nothing happened in since
+ * (handing it off would only wrap our document again; its source holds the work), and a branch
+ * with fewer than two messages. `file` is the session as the user named it; `show` writes a path
+ * as one field of a line (cli's asField: a line break in it as `\n`).
+ */
+export function assertSomethingToHandOff(
+  session: Session,
+  analysis: BranchAnalysis,
+  file: string,
+  show: (text: string) => string = (text) => text,
+): void {
+  const ours = handoffOnly(session);
+  if (ours !== undefined) {
+    const from = ours.source === undefined ? "" : ` from ${show(ours.source)}`;
+    const instead = ours.source === undefined ? "the session it came from" : show(ours.source);
+    throw new AgentError(
+      "NOTHING_TO_HAND_OFF",
+      `Nothing to hand off: ${show(file)} is a handoff session (agent handoff wrote it${from}) with nothing after the document yet; hand off ${instead} instead, or continue this one in its agent first`,
+    );
+  }
   if (analysis.branchMessages < 2) throw new AgentError("NOTHING_TO_HAND_OFF", "Nothing to hand off (no messages yet)");
 }
 
@@ -202,7 +222,7 @@ function freshEntryIds(deps: HandoffDeps, taken: Set<string>): () => string {
  * Writes nothing itself; the caller writes only after this resolves.
  */
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
-  assertSomethingToHandOff(input.analysis);
+  assertSomethingToHandOff(input.session, input.analysis, input.sourcePath);
   const guard = guardFor(input);
   // The offline engine and the facts section both read the branch's notes: read them at most once.
   let notes: OfflineNotes | undefined;

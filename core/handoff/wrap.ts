@@ -1,4 +1,5 @@
 import {
+  HANDOFF_ACKNOWLEDGEMENT,
   HANDOFF_CLOSE as CLOSE,
   HANDOFF_ESCAPED_CLOSE as ESCAPED_CLOSE,
   HANDOFF_OPEN as OPEN,
@@ -7,11 +8,8 @@ import {
 
 export { TRAILER };
 
-/**
- * What the new session's assistant answers to the document, in every format that writes an answer:
- * the next model sees it after the document, before the user's next words.
- */
-export const ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
+/** What the new session's assistant answers to the document (its text lives with the wrapper's, for readers too). */
+export const ACKNOWLEDGEMENT = HANDOFF_ACKNOWLEDGEMENT;
 
 /**
  * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).

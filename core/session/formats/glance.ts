@@ -1,6 +1,7 @@
 /** What the formats' glances share: lines parsed leniently, and text made into a one-line title. */
 import { isObject, type JsonObject } from "../../json.ts";
 import { isWrappedHandoff } from "./handoff-text.ts";
+import type { SessionGlance } from "./types.ts";
 
 /** A title or request longer than this is cut: a list shows one line of it. */
 export const TITLE_MAX = 200;
@@ -33,6 +34,18 @@ export function oneLine(text: string): string | undefined {
   return flat === "" ? undefined : flat;
 }
 
+/** How the title of a session that opens with a handoff document (ours) begins. */
+const HANDOFF_TITLE = "handoff: ";
+
+/**
+ * Whether a session may open with a handoff document, as far as its first lines tell: their first
+ * request is one (its title says so), or they did not reach a first request. Someone who typed
+ * "handoff: …" as their first words passes too: the whole file decides (session/handoff-only.ts).
+ */
+export function mayOpenWithHandoff(glance: SessionGlance): boolean {
+  return glance.firstRequest === undefined || glance.firstRequest.startsWith(HANDOFF_TITLE);
+}
+
 /**
  * A user's first words as a title. A handoff document that opens a session (ours) says
  * `handoff: ` and its first line of prose (the goal), not the wrapper.
@@ -44,7 +57,7 @@ export function requestTitle(text: string): string | undefined {
     .split("\n")
     .map((line) => line.trim())
     .find((line) => line !== "" && !line.startsWith("#"));
-  return oneLine(`handoff: ${prose ?? ""}`);
+  return oneLine(`${HANDOFF_TITLE}${prose ?? ""}`);
 }
 
 /** The text blocks of a message's content (a string is one block), joined by newlines. */

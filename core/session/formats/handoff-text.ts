@@ -12,6 +12,12 @@ export const HANDOFF_CLOSE = "</handoff-context>";
 export const HANDOFF_ESCAPED_CLOSE = "<\\/handoff-context>";
 /** The sentence after the wrapper. */
 export const HANDOFF_TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
+/**
+ * What the new session's assistant answers to the document, in every format that writes an
+ * answer: the next model sees it after the document, before the user's next words. Readers know
+ * it too: a session holding only the document and this answer is one nothing happened in yet.
+ */
+export const HANDOFF_ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
 
 /**
  * The document a wrapped handoff message holds, exactly as it was before it was wrapped: the
