@@ -1,6 +1,6 @@
 /** What the formats' glances share: lines parsed leniently, and text made into a one-line title. */
 import { isObject, type JsonObject } from "../../json.ts";
-import { isWrappedHandoff } from "./handoff-text.ts";
+import { unwrapHandoffDocument } from "./handoff-text.ts";
 
 /** A title or request longer than this is cut: a list shows one line of it. */
 export const TITLE_MAX = 200;
@@ -38,9 +38,9 @@ export function oneLine(text: string): string | undefined {
  * `handoff: ` and its first line of prose (the goal), not the wrapper.
  */
 export function requestTitle(text: string): string | undefined {
-  if (!isWrappedHandoff(text)) return oneLine(text);
-  const prose = text
-    .slice("<handoff-context>\n".length)
+  const document = unwrapHandoffDocument(text);
+  if (document === undefined) return oneLine(text);
+  const prose = document
     .split("\n")
     .map((line) => line.trim())
     .find((line) => line !== "" && !line.startsWith("#"));
