@@ -26,6 +26,9 @@ describe("hostile input", () => {
     ["numbered END lines", "    12\tMIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n    13\t-----END PRIVATE KEY-----\n"],
     ["PEM headers before line prefixes", "-----BEGIN RSA PRIVATE KEY-----\n> | 12: "],
     ["aligned assignments without values", "password            =            "],
+    ["JWT starts glued by - and _", "eyJ-eyJ_"],
+    ["prefixes glued by _ and -", "_ghp_-sk-_AIza-npm_"],
+    ["prefixes after percent escapes", "%3DeyJ%3Dghp_%253Dsk-"],
   ];
   test.each(shapes)("a 5 MB line of %s completes", (_name, unit) => {
     const line = unit.repeat(Math.ceil(MB5 / unit.length));
