@@ -71,6 +71,13 @@ const SECRETS: [text: string, secret: string, kind: string][] = [
   ["db_password = Swordfish # set by ops", "Swordfish", "password"],
   ["token: abcdefgh - the old one", "abcdefgh", "token"],
   ["password = swordfish / rotated monthly", "swordfish", "password"],
+  // After a type annotation, the value is what follows the `=` (pydantic, TypeScript, Kotlin).
+  ['api_key: str = "abc123xyzSECRET"', "abc123xyzSECRET", "api-key"],
+  ['    api_key: SecretStr = "Hunter2isMyPass"', "Hunter2isMyPass", "api-key"],
+  ['val apiToken: String = "swordfishXYZ1"', "swordfishXYZ1", "token"],
+  ['password: Optional[str] = "s3cr3t-pw"', "s3cr3t-pw", "password"],
+  ['secret: string | null = "q9w8e7r6t5"', "q9w8e7r6t5", "secret"],
+  ["token: str = refreshToken", "refreshToken", "token"],
 ];
 
 /** Text that reads as code or prose, and must come back unchanged. */
@@ -113,6 +120,9 @@ const NOT_SECRETS = [
   // Provably references, under D's rule: a property path, a call, `$VAR`, `${…}`, `%VAR%`, the
   // environment, a type or literal word; an expression the line goes on with; a stand-in.
   "api_key: SecretStr",
+  "private apiKey: string = process.env.OPENAI_API_KEY;",
+  "let password: String? = nil",
+  "password: str == expected",
   "password: str",
   "token = undefined",
   "secret: None",

@@ -29,6 +29,16 @@ const KEY_WORD =
 /** Between a key and its value: `=`, `:`, `:=`, `=>`, `?=`, with blanks around (aligned columns). */
 const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
 
+/**
+ * A type annotation between a key and its `=` (`api_key: str = "…"`, `val token: String = "…"`,
+ * `password: Optional[str] = …`, `secret: string | null = …`): the value is what follows the `=`,
+ * not the type. Bounded, each part one class, and the type's name taken whole (a lookahead and
+ * its backreference: nothing backtracks into it when no `=` follows), so a scan stays linear.
+ */
+const ANNOTATION =
+  String.raw`(?:[ \t]{0,8}:[ \t]{0,8}(?=(?<type>[A-Za-z_][\w.]{0,40}))\k<type>(?:[[<][^\]>\n=]{0,60}[\]>])?[?!]?` +
+  String.raw`(?:[ \t]{0,4}\|[ \t]{0,4}[A-Za-z_][\w.]{0,40}){0,3}(?=[ \t]{0,64}=[^=>]))?`;
+
 /** An unquoted value: to the end of its token; it does not start with a soft stop (`password=,next=1` has none). */
 const BARE_VALUE = String.raw`[^\s"'${"`"}\\,;&|][^\s"'${"`"}\\]{0,511}`;
 
@@ -41,6 +51,7 @@ export const ASSIGNMENT_PATTERN = new RegExp(
     String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
     KEY_WORD.replace("<word>", "<word2>") +
     String.raw`(?:\\{0,2}["'])?` +
+    ANNOTATION +
     SEPARATOR +
     ")(?:" +
     String.raw`"(?<dq>(?:\\.|[^"\\\r\n]){1,512})"` +

@@ -29,6 +29,8 @@ describe("hostile input", () => {
     ["JWT starts glued by - and _", "eyJ-eyJ_"],
     ["prefixes glued by _ and -", "_ghp_-sk-_AIza-npm_"],
     ["prefixes after percent escapes", "%3DeyJ%3Dghp_%253Dsk-"],
+    ["type annotations without a value", "password: Optional[str] | None "],
+    ["annotations that never reach =", "token: a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q "],
   ];
   test.each(shapes)("a 5 MB line of %s completes", (_name, unit) => {
     const line = unit.repeat(Math.ceil(MB5 / unit.length));

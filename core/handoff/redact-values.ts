@@ -161,10 +161,13 @@ export interface ValueSetting {
  */
 export type BareVerdict = "code" | "name" | "secret";
 
-export function judgeBareValue(token: string, value: string, setting: ValueSetting): BareVerdict {
+/** `settingOf` is asked only when the value alone does not decide (most values do). */
+export function judgeBareValue(token: string, value: string, settingOf: () => ValueSetting): BareVerdict {
   // A stand-in is judged whole: `sk-...` is not the secret `sk-`.
-  if (isPlaceholderValue(token) || isPlaceholderValue(value) || isReference(value)) return "code";
-  if (setting.separation !== "spaced" || !IDENTIFIER.test(value)) return "secret";
+  if (isPlaceholderValue(token) || (value !== token && isPlaceholderValue(value)) || isReference(value)) return "code";
+  if (!IDENTIFIER.test(value)) return "secret";
+  const setting = settingOf();
+  if (setting.separation !== "spaced") return "secret";
   if (setting.operatorFollows) return "code";
   if (!readsAsName(value)) return "secret";
   return setting.keyInSentence ? "code" : "name";

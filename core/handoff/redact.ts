@@ -163,11 +163,11 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       if (bare === undefined) return match[0];
       const value = bare.slice(0, bareValueLength(bare));
       const end = index + match[0].length;
-      const verdict = judgeBareValue(bare, value, {
+      const verdict = judgeBareValue(bare, value, () => ({
         separation: separationOf(lead, flag !== undefined),
         keyInSentence: isKeyInSentence(lead, text.slice(Math.max(0, index - 2), index)),
         operatorFollows: value === bare && operatorFollows(text.slice(end, end + 8)),
-      });
+      }));
       if (verdict === "code") return match[0];
       return `${lead}${placeholderFor(value, kind, verdict === "secret")}${bare.slice(value.length)}`;
     });
