@@ -78,6 +78,9 @@ const SECRETS: [text: string, secret: string, kind: string][] = [
   ['password: Optional[str] = "s3cr3t-pw"', "s3cr3t-pw", "password"],
   ['secret: string | null = "q9w8e7r6t5"', "q9w8e7r6t5", "secret"],
   ["token: str = refreshToken", "refreshToken", "token"],
+  // Dots that end a sentence are not an elided key: the value without them is the secret.
+  ["PASSWORD=Hunter2xyz...", "Hunter2xyz", "password"],
+  ["the token: Zx9Cv8Bn7Ml6Kj5H…", "Zx9Cv8Bn7Ml6Kj5H", "token"],
 ];
 
 /** Text that reads as code or prose, and must come back unchanged. */
@@ -135,6 +138,8 @@ const NOT_SECRETS = [
   "token = cached ?? fresh",
   "OPENAI_API_KEY=sk-...",
   "export GROQ_API_KEY=gsk_...",
+  "ANTHROPIC_API_KEY=sk-ant-...",
+  "GITHUB_TOKEN=ghp_…",
   // A key word inside a sentence is no key: the word after it is prose.
   "The secret: keep the parser small",
   "Next token: the parser reads one",

@@ -82,7 +82,8 @@ function count(text: string, char: string): number {
 
 /**
  * How much of an unquoted value's token is the value: without the separators that end a
- * statement or a sentence (`abc;`, `abc,`, `abc.`) and without closers it did not open
+ * statement or a sentence (`abc;`, `abc,`, `abc.`, `abc…`: a value cut for display is still most
+ * of a secret) and without closers it did not open
  * (`{ password: abc }` → `abc`, `f(token=abc)` → `abc`). Returns the value's length.
  */
 export function bareValueLength(token: string): number {
@@ -92,7 +93,7 @@ export function bareValueLength(token: string): number {
     if (last === undefined) return 0;
     const opener = CLOSERS[last];
     const value = token.slice(0, end);
-    if (",;:.".includes(last) || (opener !== undefined && count(value, opener) < count(value, last))) end--;
+    if (",;:.…".includes(last) || (opener !== undefined && count(value, opener) < count(value, last))) end--;
     else return end;
   }
 }
@@ -161,10 +162,18 @@ export interface ValueSetting {
  */
 export type BareVerdict = "code" | "name" | "secret";
 
+/**
+ * A token prefix and an ellipsis, as docs write a key they do not show (`sk-...`, `gsk_…`,
+ * `sk-ant-...`): the prefix is no secret. A value that merely ends a sentence with dots
+ * (`Hunter2xyz...`) is one, without its dots.
+ */
+function isElidedPrefix(token: string): boolean {
+  return /^[A-Za-z0-9_-]{0,16}[-_](?:\.\.\.|…)$/.test(token);
+}
+
 /** `settingOf` is asked only when the value alone does not decide (most values do). */
 export function judgeBareValue(token: string, value: string, settingOf: () => ValueSetting): BareVerdict {
-  // A stand-in is judged whole: `sk-...` is not the secret `sk-`.
-  if (isPlaceholderValue(token) || (value !== token && isPlaceholderValue(value)) || isReference(value)) return "code";
+  if (isElidedPrefix(token) || isPlaceholderValue(value) || isReference(value)) return "code";
   if (!IDENTIFIER.test(value)) return "secret";
   const setting = settingOf();
   if (setting.separation !== "spaced") return "secret";
