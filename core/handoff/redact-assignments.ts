@@ -117,3 +117,8 @@ const OPERATOR_AFTER = /^[ \t]+(?:\?\??|\|\||&&|[=!]==?)(?:[ \t]|$)/;
 export function operatorFollows(after: string): boolean {
   return OPERATOR_AFTER.test(after);
 }
+
+/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is no word). */
+export function wordsFollow(after: string): boolean {
+  return /^[ \t]+\p{L}/u.test(after);
+}

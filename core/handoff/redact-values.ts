@@ -150,6 +150,8 @@ export interface ValueSetting {
   keyInSentence: boolean;
   /** The line goes on with an operator after the value (`x = value ? a : b`, `x = value || y`): it is an expression. */
   operatorFollows: boolean;
+  /** More words follow the value on its line (`api-key: the key is not read from …`): the key labels prose. */
+  wordsFollow: boolean;
 }
 
 /**
@@ -157,7 +159,8 @@ export interface ValueSetting {
  * - `code`: provably not a secret (a reference, a type or literal word, a stand-in): sent as it is;
  * - `name`: a word that reads as a name, after `key: ` or `key = ` (where code puts names):
  *   replaced where found, but not wherever else it recurs, where it is the name in code it reads
- *   as (`refreshToken` all over a file); left alone when the key is only a word in a sentence;
+ *   as (`refreshToken` all over a file); left alone when the key is only a word in a sentence or
+ *   a label before one (`First pass: rewrite the parser`, `api-key: the key is not read …`);
  * - `secret`: replaced, here and wherever it recurs.
  */
 export type BareVerdict = "code" | "name" | "secret";
@@ -179,5 +182,5 @@ export function judgeBareValue(token: string, value: string, settingOf: () => Va
   if (setting.separation !== "spaced") return "secret";
   if (setting.operatorFollows) return "code";
   if (!readsAsName(value)) return "secret";
-  return setting.keyInSentence ? "code" : "name";
+  return setting.keyInSentence || setting.wordsFollow ? "code" : "name";
 }

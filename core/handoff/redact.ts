@@ -6,6 +6,7 @@ import {
   operatorFollows,
   secretKeyKind,
   separationOf,
+  wordsFollow,
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
@@ -167,6 +168,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
         separation: separationOf(lead, flag !== undefined),
         keyInSentence: isKeyInSentence(lead, text.slice(Math.max(0, index - 2), index)),
         operatorFollows: value === bare && operatorFollows(text.slice(end, end + 8)),
+        wordsFollow: value === bare && wordsFollow(text.slice(end, end + 8)),
       }));
       if (verdict === "code") return match[0];
       return `${lead}${placeholderFor(value, kind, verdict === "secret")}${bare.slice(value.length)}`;
