@@ -47,6 +47,14 @@ const TOKEN_START = String.raw`(?<![A-Za-z0-9](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[
  * inside such a run, a long run holding many `eyJ` would be scanned again from each (quadratic).
  */
 const JWT_START = String.raw`(?<![A-Za-z0-9_-](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[nrt]))`;
+/**
+ * TOKEN_START where the token's literal start follows: the cheap literal test fails first at
+ * almost every position, so the lookbehind is only evaluated where a token could begin.
+ */
+function startOf(literal: string): string {
+  return `(?=${literal})${TOKEN_START}`;
+}
+
 /** A token of letters and digits ends where they do (a `_`, `-` or `%` may follow it, as above). */
 const TOKEN_END = "(?![A-Za-z0-9])";
 /** A token whose own characters include `_` and `-` ends only where those do too. */
@@ -78,18 +86,21 @@ export const TOKEN_RULES: readonly TokenRule[] = [
       "(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?",
   },
   // Anthropic: sk-ant-<purpose><2 digits>-<base64url>; before OpenAI, which shares "sk-".
-  { kind: "anthropic-key", body: `${TOKEN_START}sk-ant-[a-z]{2,8}\\d{2}-[A-Za-z0-9_-]{32,}` },
+  { kind: "anthropic-key", body: `${startOf("sk-ant-")}sk-ant-[a-z]{2,8}\\d{2}-[A-Za-z0-9_-]{32,}` },
   // OpenRouter: sk-or-v1- plus 64 hex digits; before OpenAI, which shares "sk-".
-  { kind: "openrouter-key", body: `${TOKEN_START}sk-or-v\\d{1,2}-[A-Za-z0-9]{32,}${TOKEN_END}` },
+  { kind: "openrouter-key", body: `${startOf("sk-or-v")}sk-or-v\\d{1,2}-[A-Za-z0-9]{32,}${TOKEN_END}` },
   // OpenAI and the many endpoints that copied its shape: sk-, then a long random run, which may
   // start with a short segment (proj-, svcacct-, admin-, None-). Random: a digit or both cases.
-  { kind: "openai-key", body: `${TOKEN_START}sk-[A-Za-z0-9_-]{20,}`, accept: (secret) => isRandomLooking(secret.slice(3)) },
+  { kind: "openai-key", body: `${startOf("sk-")}sk-[A-Za-z0-9_-]{20,}`, accept: (secret) => isRandomLooking(secret.slice(3)) },
   // GitHub: ghp_/gho_/ghu_/ghs_/ghr_ plus 36 base62 characters; fine-grained github_pat_….
-  { kind: "github-token", body: `${TOKEN_START}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,244})${TOKEN_END}` },
+  {
+    kind: "github-token",
+    body: `${startOf("gh[pousr]_|github_pat_")}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,244})${TOKEN_END}`,
+  },
   // GitLab: personal, project, deploy, runner, CI-build, feed and SCIM tokens.
-  { kind: "gitlab-token", body: `${TOKEN_START}gl(?:pat|ptt|dt|rt|cbt|ft|soat)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,}){0,2}` },
+  { kind: "gitlab-token", body: `${startOf("gl")}gl(?:pat|ptt|dt|rt|cbt|ft|soat)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,}){0,2}` },
   // AWS access key ids: AKIA (long-term) or ASIA (temporary) plus 16 base32 characters.
-  { kind: "aws-access-key-id", body: `${TOKEN_START}A(?:KI|SI)A[A-Z2-7]{16}${TOKEN_END}` },
+  { kind: "aws-access-key-id", body: `${startOf("A[KS]IA")}A(?:KI|SI)A[A-Z2-7]{16}${TOKEN_END}` },
   // AWS secret access keys have no prefix: only the name they are assigned to gives them away.
   {
     kind: "aws-secret-key",
@@ -97,16 +108,16 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     body: `[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])`,
   },
   // Google API keys: AIza plus 35 base64url characters.
-  { kind: "google-api-key", body: `${TOKEN_START}AIza[A-Za-z0-9_-]{35}${NOT_BEFORE_TOKEN}` },
+  { kind: "google-api-key", body: `${startOf("AIza")}AIza[A-Za-z0-9_-]{35}${NOT_BEFORE_TOKEN}` },
   // Slack: bot/user/app-level/refresh tokens, then incoming-webhook and workflow URLs.
-  { kind: "slack-token", body: `${TOKEN_START}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}` },
+  { kind: "slack-token", body: `${startOf("xox|xapp")}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}` },
   { kind: "slack-webhook", body: `https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,}` },
   // Stripe: secret and restricted keys in live or test mode, live publishable keys, webhook secrets.
-  { kind: "stripe-key", body: `${TOKEN_START}(?:(?:sk|rk)_(?:live|test)_|pk_live_|whsec_)[A-Za-z0-9]{16,}` },
+  { kind: "stripe-key", body: `${startOf("[sr]k_|pk_|whsec_")}(?:(?:sk|rk)_(?:live|test)_|pk_live_|whsec_)[A-Za-z0-9]{16,}` },
   // npm automation/publish tokens.
-  { kind: "npm-token", body: `${TOKEN_START}npm_[A-Za-z0-9]{36}${TOKEN_END}` },
+  { kind: "npm-token", body: `${startOf("npm_")}npm_[A-Za-z0-9]{36}${TOKEN_END}` },
   // JWT: base64url JSON header and payload (both start `{"` → `eyJ`), then the signature.
-  { kind: "jwt", body: `${JWT_START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
+  { kind: "jwt", body: `(?=eyJ)${JWT_START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
   // Credentials in an Authorization header, whatever the token looks like.
   { kind: "bearer-token", lead: "(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}", body: "[A-Za-z0-9._~+/-]{16,}=*" },
   { kind: "basic-auth", lead: "(?<![A-Za-z0-9])Basic[ \\t]{1,4}", body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
