@@ -11,6 +11,7 @@ const BENCHMARKS = [
   "load-codex.ts",
   "load-claude-code.ts",
   "handoff.ts",
+  "redact.ts",
   "condense.ts",
   "kill.ts",
   "signals.ts",

@@ -18,7 +18,7 @@ import { formatNamed } from "../session/formats/table.ts";
 import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
 import type { InputLimit, PlanTarget, RunPlan } from "./run-plan.ts";
-import { createSecretsGuard, type SecretsGuard } from "./secrets-guard.ts";
+import { createSecretsGuard, type DocumentSources, type SecretsGuard } from "./secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 
@@ -172,8 +172,8 @@ function withholdModel(model: RestoredModel, withhold: (text: string) => string)
   return { pi, omp: model.omp === undefined ? undefined : withhold(model.omp) };
 }
 
-function withSessionFacts(document: string, input: HandoffInput, notes: OfflineNotes): string {
-  const facts = renderSessionFacts(input.analysis.facts, input.sourcePath, {
+function withSessionFacts(document: string, input: HandoffInput, sources: DocumentSources, notes: OfflineNotes): string {
+  const facts = renderSessionFacts(sources.facts, input.sourcePath, {
     constraints: userConstraints(notes),
     sourceIsStream: input.sourceIsStream,
   });
@@ -181,12 +181,12 @@ function withSessionFacts(document: string, input: HandoffInput, notes: OfflineN
 }
 
 /** The offline engine's document, in the shape the model engine returns. */
-function writeOffline(input: HandoffInput, notes: OfflineNotes): EngineResult {
+function writeOffline(sources: DocumentSources, notes: OfflineNotes): EngineResult {
   const document = writeOfflineDocument({
-    context: input.analysis.context,
-    facts: input.analysis.facts,
-    focus: input.focus,
-    cwd: input.session.header.cwd,
+    context: sources.context,
+    facts: sources.facts,
+    focus: sources.focus,
+    cwd: sources.cwd,
     notes,
   });
   return {
@@ -224,24 +224,31 @@ function freshEntryIds(deps: HandoffDeps, taken: Set<string>): () => string {
 export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promise<HandoffResult> {
   assertSomethingToHandOff(input.session, input.analysis, input.sourcePath);
   const guard = guardFor(input);
+  // What code writes into the document (the offline engine's sections, Session Facts) is
+  // written from redacted text, so its cuts never go through a secret; restored below.
+  let sources: DocumentSources | undefined;
+  const readSources = (): DocumentSources => (sources ??= guard.forDocument(input.analysis.facts, input.session.header.cwd));
   // The offline engine and the facts section both read the branch's notes: read them at most once.
   let notes: OfflineNotes | undefined;
-  const readNotes = (): OfflineNotes => (notes ??= extractNotes(input.analysis.context));
+  const readNotes = (): OfflineNotes => (notes ??= extractNotes(readSources().context));
   // The model engine sees only what may be sent; its port withholds the key and redacts answers,
   // and the provider port inside it shapes each request as the provider takes it.
   const complete = guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice }));
   const written =
     input.engine === "offline"
-      ? writeOffline(input, readNotes())
+      ? writeOffline(readSources(), readNotes())
       : await writeDocumentWithModel(
           { ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input), sendsTo: planTargetOf(input) },
           { ...deps, complete },
         );
   throwIfCancelled(deps.signal);
+  // Counted before Session Facts redacts what it quotes: that never leaves. Nor does anything the
+  // offline engine redacts.
+  const redacted = input.engine === "offline" ? 0 : guard.redacted;
   // The one place originals come back: after the last request, in the document only. Facts come
   // from code, after the model: no summary can lose them. The key is blanked from all of it.
-  const restored = guard.restore(written.document);
-  const document = guard.withhold(input.facts === false ? restored : withSessionFacts(restored, input, readNotes()));
+  const whole = input.facts === false ? written.document : withSessionFacts(written.document, input, readSources(), readNotes());
+  const document = guard.withhold(guard.restore(whole));
 
   const now = deps.now();
   const sessionId = input.sessionId ?? deps.newSessionId();
@@ -300,6 +307,6 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     recording,
     warnings: written.warnings,
     condensed: written.condensed,
-    redacted: guard.redacted,
+    redacted,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "./redact.ts";
-import { readsAsName } from "./redact-assignments.ts";
+import { readsAsName } from "./redact-values.ts";
 
 /** [text, the secret in it, its kind]: the values an outside review found sent in clear, and their neighbours. */
 const SECRETS: [text: string, secret: string, kind: string][] = [
@@ -55,6 +55,32 @@ const SECRETS: [text: string, secret: string, kind: string][] = [
   ["GET /data?token=abc123def&page=2 HTTP/1.1", "abc123def&page=2", "token"],
   // A URL's password, its user name empty.
   ["REDIS_URL=redis://:Sup3rRedis9x@cache:6379/0", "Sup3rRedis9x", "url-password"],
+  // A bare word under a secret's key is a secret unless it is provably a reference (issue 22 D):
+  // words that read as names are no proof, nor is mixed case.
+  ["api_key: abcdefghijklmnopqrstuvwxyzLEAKtwo", "abcdefghijklmnopqrstuvwxyzLEAKtwo", "api-key"],
+  ["secret = qwertyuiopLEAKthree", "qwertyuiopLEAKthree", "secret"],
+  ["password = user_input", "user_input", "password"],
+  ["secret = generated_secret", "generated_secret", "secret"],
+  ["token = refreshToken", "refreshToken", "token"],
+  ["password: hashed", "hashed", "password"],
+  ["TOKEN: DB_PASSWORD_2", "DB_PASSWORD_2", "token"],
+  ["Password: swordfish", "swordfish", "password"],
+  ["  secret: correcthorse", "correcthorse", "secret"],
+  ["{ apiKey: swordfishValue }", "swordfishValue", "api-key"],
+  ["const token = refreshToken;", "refreshToken", "token"],
+  ["db_password = Swordfish # set by ops", "Swordfish", "password"],
+  ["token: abcdefgh - the old one", "abcdefgh", "token"],
+  ["password = swordfish / rotated monthly", "swordfish", "password"],
+  // After a type annotation, the value is what follows the `=` (pydantic, TypeScript, Kotlin).
+  ['api_key: str = "abc123xyzSECRET"', "abc123xyzSECRET", "api-key"],
+  ['    api_key: SecretStr = "Hunter2isMyPass"', "Hunter2isMyPass", "api-key"],
+  ['val apiToken: String = "swordfishXYZ1"', "swordfishXYZ1", "token"],
+  ['password: Optional[str] = "s3cr3t-pw"', "s3cr3t-pw", "password"],
+  ['secret: string | null = "q9w8e7r6t5"', "q9w8e7r6t5", "secret"],
+  ["token: str = refreshToken", "refreshToken", "token"],
+  // Dots that end a sentence are not an elided key: the value without them is the secret.
+  ["PASSWORD=Hunter2xyz...", "Hunter2xyz", "password"],
+  ["the token: Zx9Cv8Bn7Ml6Kj5H…", "Zx9Cv8Bn7Ml6Kj5H", "token"],
 ];
 
 /** Text that reads as code or prose, and must come back unchanged. */
@@ -68,11 +94,6 @@ const NOT_SECRETS = [
   "token: Promise<string>",
   "apiKey: config.apiKey,",
   "password = os.environ['DB_PASSWORD']",
-  "password = user_input",
-  "secret = generated_secret",
-  "token = refreshToken",
-  "password: hashed",
-  "TOKEN: DB_PASSWORD_2",
   "password = bcrypt.hash(pw, 10)",
   "f(password=None)",
   "api_key: str = Field(default=None)",
@@ -99,6 +120,32 @@ const NOT_SECRETS = [
   "password = self.password2",
   "def check(password: str = None):",
   "password?: string;",
+  // Provably references, under D's rule: a property path, a call, `$VAR`, `${…}`, `%VAR%`, the
+  // environment, a type or literal word; an expression the line goes on with; a stand-in.
+  "api_key: SecretStr",
+  "private apiKey: string = process.env.OPENAI_API_KEY;",
+  "let password: String? = nil",
+  "password: str == expected",
+  "password: str",
+  "token = undefined",
+  "secret: None",
+  "password = process.env.DB_PASSWORD",
+  'token = os.environ["GITHUB_TOKEN"]',
+  "set API_KEY=%OPENAI_API_KEY%",
+  "api_key: $OPENAI_API_KEY",
+  "const hasApiKey = restoredModel ? !!(await getApiKeyForModel(restoredModel)) : false;",
+  'password = input || ""',
+  "token = cached ?? fresh",
+  "OPENAI_API_KEY=sk-...",
+  "export GROQ_API_KEY=gsk_...",
+  "ANTHROPIC_API_KEY=sk-ant-...",
+  "GITHUB_TOKEN=ghp_…",
+  // A key word inside a sentence is no key: the word after it is prose.
+  "The secret: keep the parser small",
+  "Next token: the parser reads one",
+  // Nor is a key that labels a sentence: our own messages say `api-key: the API key is not read …`.
+  "config.toml:2: api-key: the API key is not read from the config file",
+  "Token: the unit the model counts",
 ];
 
 describe("assignments", () => {
@@ -134,6 +181,36 @@ describe("assignments", () => {
     ["authorizationUrl", "https://example.com/oauth/authorize", "https://example.com/oauth/authorize"],
   ])("the value of header %p (%p) is a credential whatever its scheme", (key, value, expected) => {
     expect(createRedactor().redactAssigned(key, value)).toBe(expected);
+  });
+});
+
+describe("a word that reads as a name, under a secret's key", () => {
+  test("is replaced where it was found, not where it recurs as a name; a secret found elsewhere recurs", () => {
+    const redactor = createRedactor();
+    const texts = ["token = refreshToken", "const next = refreshToken.rotate();", "password = Hunter2isMyPass", "log(Hunter2isMyPass)"];
+    const once = texts.map((t) => redactor.redact(t));
+    const [named = "", asName = "", secret = "", recurring = ""] = texts;
+    expect(once).toEqual(["token = [REDACTED:token:1]", asName, "password = [REDACTED:password:1]", recurring]);
+    expect(once.map((t) => redactor.redactKnown(t))).toEqual([
+      "token = [REDACTED:token:1]",
+      asName,
+      "password = [REDACTED:password:1]",
+      "log([REDACTED:password:1])",
+    ]);
+    expect(redactor.restore(once.join("\n"))).toBe([named, asName, secret, recurring].join("\n"));
+  });
+
+  test("found as a secret anywhere (after `=`), it recurs too", () => {
+    const redactor = createRedactor();
+    expect(redactor.redact("token = refreshToken")).toBe("token = [REDACTED:token:1]");
+    expect(redactor.redact("TOKEN=refreshToken")).toBe("TOKEN=[REDACTED:token:1]");
+    expect(redactor.redactKnown("call(refreshToken)")).toBe("call([REDACTED:token:1])");
+  });
+
+  test("in an object: every value under a secret's key", () => {
+    expect(createRedactor().redact("{ password: hashedPassword, token: refreshToken }")).toBe(
+      "{ password: [REDACTED:password:1], token: [REDACTED:token:1] }",
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { notAfterWord } from "./redact-rules.ts";
+import type { Separation } from "./redact-values.ts";
 
 /**
  * `<key><separator><value>` where only the key says the value is a secret: `DB_PASSWORD=…`,
@@ -15,8 +16,7 @@ import { notAfterWord } from "./redact-rules.ts";
  *   `key=value` cannot be told from one; redacting a neighbour too costs the model a detail, a
  *   secret's tail sent in clear costs the secret. Closing punctuation the value did not open
  *   is left out.
- * A value that reads as code (a call, a property path, a type, a variable's name) or stands in
- * for a secret (`${TOKEN}`, `xxx`, `<your-key>`) is left alone.
+ * What the value is (a secret, or provably not one) is redact-values.ts's to say.
  */
 
 /**
@@ -28,6 +28,16 @@ const KEY_WORD =
 
 /** Between a key and its value: `=`, `:`, `:=`, `=>`, `?=`, with blanks around (aligned columns). */
 const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
+
+/**
+ * A type annotation between a key and its `=` (`api_key: str = "…"`, `val token: String = "…"`,
+ * `password: Optional[str] = …`, `secret: string | null = …`): the value is what follows the `=`,
+ * not the type. Bounded, each part one class, and the type's name taken whole (a lookahead and
+ * its backreference: nothing backtracks into it when no `=` follows), so a scan stays linear.
+ */
+const ANNOTATION =
+  String.raw`(?:[ \t]{0,8}:[ \t]{0,8}(?=(?<type>[A-Za-z_][\w.]{0,40}))\k<type>(?:[[<][^\]>\n=]{0,60}[\]>])?[?!]?` +
+  String.raw`(?:[ \t]{0,4}\|[ \t]{0,4}[A-Za-z_][\w.]{0,40}){0,3}(?=[ \t]{0,64}=[^=>]))?`;
 
 /** An unquoted value: to the end of its token; it does not start with a soft stop (`password=,next=1` has none). */
 const BARE_VALUE = String.raw`[^\s"'${"`"}\\,;&|][^\s"'${"`"}\\]{0,511}`;
@@ -41,6 +51,7 @@ export const ASSIGNMENT_PATTERN = new RegExp(
     String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
     KEY_WORD.replace("<word>", "<word2>") +
     String.raw`(?:\\{0,2}["'])?` +
+    ANNOTATION +
     SEPARATOR +
     ")(?:" +
     String.raw`"(?<dq>(?:\\.|[^"\\\r\n]){1,512})"` +
@@ -79,143 +90,35 @@ export function assignmentKind(word: string): string {
   return "api-key";
 }
 
-/** Words that, as an unquoted value, are code or configuration rather than a secret. */
-const NOT_SECRETS = new Set([
-  // types and keywords (`password: string`, `token = await …`)
-  "string",
-  "number",
-  "boolean",
-  "bool",
-  "any",
-  "unknown",
-  "object",
-  "never",
-  "void",
-  "str",
-  "int",
-  "bytes",
-  "null",
-  "undefined",
-  "none",
-  "nil",
-  "true",
-  "false",
-  "yes",
-  "no",
-  "on",
-  "off",
-  "new",
-  "await",
-  "async",
-  "this",
-  "self",
-  "function",
-  "typeof",
-  "const",
-  "let",
-  "var",
-  "return",
-  "optional",
-  "required",
-  // stand-ins people write instead of a real value
-  "changeme",
-  "change-me",
-  "password",
-  "secret",
-  "token",
-  "example",
-  "placeholder",
-  "redacted",
-  "dummy",
-  "test",
-  "todo",
-  "empty",
-]);
-
-/** True for values that stand in for a secret rather than being one: `${TOKEN}`, `xxx`, `<your-key>`, `…`, a placeholder. */
-export function isPlaceholderValue(value: string): boolean {
-  const v = value.trim();
-  if (v.length < 3) return true;
-  if (/^(?:\$|\{\{|%\(?\w|\\?\[REDACTED|\[withheld\]|<.*>$)/.test(v)) return true;
-  if (/^[xX*.#_-]+$|^(.)\1*$/.test(v)) return true;
-  if (/^(?:your|my)[_-]?[a-z_-]*$/i.test(v) || /^(?:\.\.\.|…)|(?:\.\.\.|…)$/.test(v)) return true;
-  return NOT_SECRETS.has(v.toLowerCase());
-}
-
-const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{", ">": "<" };
-
-function count(text: string, char: string): number {
-  return text.split(char).length - 1;
-}
-
-/**
- * How much of an unquoted value's token is the value: without the separators that end a
- * statement or a sentence (`abc;`, `abc,`, `abc.`) and without closers it did not open
- * (`{ password: abc }` → `abc`, `f(token=abc)` → `abc`). Returns the value's length.
- */
-export function bareValueLength(token: string): number {
-  let end = token.length;
-  for (;;) {
-    const last = token[end - 1];
-    if (last === undefined) return 0;
-    const opener = CLOSERS[last];
-    const value = token.slice(0, end);
-    if (",;:.".includes(last) || (opener !== undefined && count(value, opener) < count(value, last))) end--;
-    else return end;
-  }
-}
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const PATH = String.raw`[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*`;
-/** `a.b.c`, `settings.db.password`, `config?.apiKey`. */
-const PROPERTY_PATH = new RegExp(`^${PATH}$`);
-/** `getToken()`, `z.string().min(8)`, `jwt.sign(payload,` (cut at a space), `os.environ[`, `Promise<string>`. */
-const CODE_EXPRESSION = new RegExp(String.raw`^${PATH}(?:\([^()]*(?:\)(?:\??\.${PATH}(?:\([^()]*\))?)*[;,)]*)?$|[[<])`);
-
-/** How the value was attached to its key: `key=value`, `key: value` or `key = value`, `--key value`. */
-export type Separation = "tight" | "spaced" | "flag";
-
-/**
- * True when a single word reads as a name in code rather than a secret: words of letters
- * (`hashed`, `refreshToken`, `Token`, `user_input`, `DB_PASSWORD_2`), each of a sensible length.
- * A digit inside a word (`Hunter2isMyPass`, `hunter2`), a long unbroken run
- * (`abcdefghijklmnopqrst`) or mixed case without words (`xKjHgFdSaQ`) reads as a secret.
- */
-export function readsAsName(word: string): boolean {
-  const parts = word.split(/[_$]+/).filter((p) => p !== "");
-  return parts.every((part) => {
-    const match = /^([A-Za-z]*)(\d*)$/.exec(part);
-    if (!match) return false;
-    const [, letters = "", digits = ""] = match;
-    // A number closes a compound name (`user_input2`, `KEY_2`); alone on a word it is a password.
-    if (digits.length > 0 && (parts.length < 2 || digits.length > 2)) return false;
-    if (letters === "") return true;
-    if (/^(?:[a-z]+|[A-Z]+)$/.test(letters)) return letters.length <= 16;
-    const words = letters.split(/(?=[A-Z][a-z])/);
-    return letters.length / words.length >= 3;
-  });
-}
-
-/** A property path whose every part reads as a name (`config.db.password`, `self.token2`), not `P4ss.w0rd6`. */
-function isNamePath(value: string): boolean {
-  return (
-    PROPERTY_PATH.test(value) && value.includes(".") && value.split(/\??\./).every((part) => readsAsName(part.replace(/\d{1,3}$/, "")))
-  );
-}
-
-/** True when an unquoted value reads as code or configuration rather than a secret. */
-export function looksLikeCode(value: string, separation: Separation): boolean {
-  if (value.startsWith("-")) return true; // a flag (`--password --verbose`) or a negative number
-  if (/^\d{1,5}$/.test(value)) return true; // `max_token: 100`
-  if (isNamePath(value)) return true;
-  if (CODE_EXPRESSION.test(value)) return true;
-  // After `key=` (env, flags) a word is a value; after `key: ` or `key = ` it may be a name.
-  return separation === "spaced" && IDENTIFIER.test(value) && readsAsName(value);
-}
-
 /** How a matched lead attaches its value. */
 export function separationOf(lead: string, isFlag: boolean): Separation {
   if (isFlag) return "flag";
   const separator = lead.slice(lead.search(/[ \t:=>?]*$/));
   return separator.includes(":") || /\s/.test(separator) ? "spaced" : "tight";
+}
+
+/**
+ * Whether a lead's key is only a word in a sentence (`First pass: `, `the token: `): one plain
+ * word, unquoted, after another word and one blank on the same line, and a lone `:` after it.
+ * A key of code or configuration stands at the start of its line, after a bracket, a comma or a
+ * quote, is a compound name (`db_password`, `apiKey`), or takes `=`.
+ */
+export function isKeyInSentence(lead: string, before: string): boolean {
+  return /^[A-Za-z]+[ \t]*:[ \t]*$/.test(lead) && /[\p{L}\p{N}] $/u.test(before);
+}
+
+/**
+ * After a value, an operator only code goes on with: `?` (a conditional), `??`, `||`, `&&`, `==`,
+ * `!=`. Not `-`, `/`, `+` or `>`, which notes and prose use after a word too (`token: abc - old`).
+ */
+const OPERATOR_AFTER = /^[ \t]+(?:\?\??|\|\||&&|[=!]==?)(?:[ \t]|$)/;
+
+/** Whether `after` (the text right after a value) goes on with an operator. */
+export function operatorFollows(after: string): boolean {
+  return OPERATOR_AFTER.test(after);
+}
+
+/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is no word). */
+export function wordsFollow(after: string): boolean {
+  return /^[ \t]+\p{L}/u.test(after);
 }

@@ -26,6 +26,11 @@ describe("hostile input", () => {
     ["numbered END lines", "    12\tMIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc\n    13\t-----END PRIVATE KEY-----\n"],
     ["PEM headers before line prefixes", "-----BEGIN RSA PRIVATE KEY-----\n> | 12: "],
     ["aligned assignments without values", "password            =            "],
+    ["JWT starts glued by - and _", "eyJ-eyJ_"],
+    ["prefixes glued by _ and -", "_ghp_-sk-_AIza-npm_"],
+    ["prefixes after percent escapes", "%3DeyJ%3Dghp_%253Dsk-"],
+    ["type annotations without a value", "password: Optional[str] | None "],
+    ["annotations that never reach =", "token: a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q "],
   ];
   test.each(shapes)("a 5 MB line of %s completes", (_name, unit) => {
     const line = unit.repeat(Math.ceil(MB5 / unit.length));

@@ -5,10 +5,11 @@
  * password). Assignments (`password=…`), where only the key says it is a secret, are in
  * redact-assignments.ts.
  *
- * Every pattern stays linear on hostile input: a token may only start where the character
- * before it could not continue it (a negative lookbehind on its own character class), every
- * run is a single character class followed by something outside it, and the free-text parts
- * have upper bounds. So no position is scanned more than a few times.
+ * Every pattern stays linear on hostile input: a token may not start right after a letter or a
+ * digit (a negative lookbehind, TOKEN_START), and one whose run is unbounded and may fail at its
+ * end (a JWT) not after its own run's characters either; every run is a single character class
+ * followed by something outside it, and the free-text parts have upper bounds. So no position is
+ * scanned more than a few times.
  */
 
 export interface TokenRule {
@@ -31,8 +32,32 @@ export function notAfterWord(extra: string): string {
   return String.raw`(?<![A-Za-mo-qsu-z0-9${extra}]|(?<!\\)[nrt])`;
 }
 
-/** A token never starts after a character that could continue it. */
-const NOT_AFTER_TOKEN = notAfterWord("_-");
+/**
+ * Where a token with a known prefix may start: not right after a letter or a digit, which would
+ * make the prefix the inside of a longer word (`task-…`, `disk…`), except the last of a percent
+ * escape (`?auth%3Dghp_…`, `Bearer%20sk-…`, also escaped twice, `%253D`) or of a JSON escape
+ * (`\nghp_…`). After `_` and `-` too: names glue a token in (`exec_command_ghp_…`,
+ * `x-access-token-ghp_…`), and the prefix with its random run says what it is on its own.
+ * (Written as one negative lookbehind with two inside it, checked only after a letter or digit.)
+ */
+const TOKEN_START = String.raw`(?<![A-Za-z0-9](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[nrt]))`;
+/**
+ * Where a JWT may start: as a token, but not after `_` or `-` either. Its first part is an
+ * unbounded run of base64url, `_` and `-` included, that only a dot ends: were it allowed to start
+ * inside such a run, a long run holding many `eyJ` would be scanned again from each (quadratic).
+ */
+const JWT_START = String.raw`(?<![A-Za-z0-9_-](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[nrt]))`;
+/**
+ * TOKEN_START where the token's literal start follows: the cheap literal test fails first at
+ * almost every position, so the lookbehind is only evaluated where a token could begin.
+ */
+function startOf(literal: string): string {
+  return `(?=${literal})${TOKEN_START}`;
+}
+
+/** A token of letters and digits ends where they do (a `_`, `-` or `%` may follow it, as above). */
+const TOKEN_END = "(?![A-Za-z0-9])";
+/** A token whose own characters include `_` and `-` ends only where those do too. */
 const NOT_BEFORE_TOKEN = "(?![A-Za-z0-9_-])";
 
 /**
@@ -61,18 +86,21 @@ export const TOKEN_RULES: readonly TokenRule[] = [
       "(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?",
   },
   // Anthropic: sk-ant-<purpose><2 digits>-<base64url>; before OpenAI, which shares "sk-".
-  { kind: "anthropic-key", body: `${NOT_AFTER_TOKEN}sk-ant-[a-z]{2,8}\\d{2}-[A-Za-z0-9_-]{32,}` },
+  { kind: "anthropic-key", body: `${startOf("sk-ant-")}sk-ant-[a-z]{2,8}\\d{2}-[A-Za-z0-9_-]{32,}` },
   // OpenRouter: sk-or-v1- plus 64 hex digits; before OpenAI, which shares "sk-".
-  { kind: "openrouter-key", body: `${NOT_AFTER_TOKEN}sk-or-v\\d{1,2}-[A-Za-z0-9]{32,}${NOT_BEFORE_TOKEN}` },
+  { kind: "openrouter-key", body: `${startOf("sk-or-v")}sk-or-v\\d{1,2}-[A-Za-z0-9]{32,}${TOKEN_END}` },
   // OpenAI and the many endpoints that copied its shape: sk-, then a long random run, which may
   // start with a short segment (proj-, svcacct-, admin-, None-). Random: a digit or both cases.
-  { kind: "openai-key", body: `${NOT_AFTER_TOKEN}sk-[A-Za-z0-9_-]{20,}`, accept: (secret) => isRandomLooking(secret.slice(3)) },
+  { kind: "openai-key", body: `${startOf("sk-")}sk-[A-Za-z0-9_-]{20,}`, accept: (secret) => isRandomLooking(secret.slice(3)) },
   // GitHub: ghp_/gho_/ghu_/ghs_/ghr_ plus 36 base62 characters; fine-grained github_pat_….
-  { kind: "github-token", body: `${NOT_AFTER_TOKEN}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,244})${NOT_BEFORE_TOKEN}` },
+  {
+    kind: "github-token",
+    body: `${startOf("gh[pousr]_|github_pat_")}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{50,244})${TOKEN_END}`,
+  },
   // GitLab: personal, project, deploy, runner, CI-build, feed and SCIM tokens.
-  { kind: "gitlab-token", body: `${NOT_AFTER_TOKEN}gl(?:pat|ptt|dt|rt|cbt|ft|soat)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,}){0,2}` },
+  { kind: "gitlab-token", body: `${startOf("gl")}gl(?:pat|ptt|dt|rt|cbt|ft|soat)-[A-Za-z0-9_-]{20,}(?:\\.[A-Za-z0-9_-]{2,}){0,2}` },
   // AWS access key ids: AKIA (long-term) or ASIA (temporary) plus 16 base32 characters.
-  { kind: "aws-access-key-id", body: `${notAfterWord("")}A(?:KI|SI)A[A-Z2-7]{16}(?![A-Za-z0-9])` },
+  { kind: "aws-access-key-id", body: `${startOf("A[KS]IA")}A(?:KI|SI)A[A-Z2-7]{16}${TOKEN_END}` },
   // AWS secret access keys have no prefix: only the name they are assigned to gives them away.
   {
     kind: "aws-secret-key",
@@ -80,16 +108,16 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     body: `[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])`,
   },
   // Google API keys: AIza plus 35 base64url characters.
-  { kind: "google-api-key", body: `${NOT_AFTER_TOKEN}AIza[A-Za-z0-9_-]{35}${NOT_BEFORE_TOKEN}` },
+  { kind: "google-api-key", body: `${startOf("AIza")}AIza[A-Za-z0-9_-]{35}${NOT_BEFORE_TOKEN}` },
   // Slack: bot/user/app-level/refresh tokens, then incoming-webhook and workflow URLs.
-  { kind: "slack-token", body: `${NOT_AFTER_TOKEN}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}` },
+  { kind: "slack-token", body: `${startOf("xox|xapp")}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}` },
   { kind: "slack-webhook", body: `https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,}` },
   // Stripe: secret and restricted keys in live or test mode, live publishable keys, webhook secrets.
-  { kind: "stripe-key", body: `${NOT_AFTER_TOKEN}(?:(?:sk|rk)_(?:live|test)_|pk_live_|whsec_)[A-Za-z0-9]{16,}` },
+  { kind: "stripe-key", body: `${startOf("[sr]k_|pk_|whsec_")}(?:(?:sk|rk)_(?:live|test)_|pk_live_|whsec_)[A-Za-z0-9]{16,}` },
   // npm automation/publish tokens.
-  { kind: "npm-token", body: `${NOT_AFTER_TOKEN}npm_[A-Za-z0-9]{36}${NOT_BEFORE_TOKEN}` },
+  { kind: "npm-token", body: `${startOf("npm_")}npm_[A-Za-z0-9]{36}${TOKEN_END}` },
   // JWT: base64url JSON header and payload (both start `{"` → `eyJ`), then the signature.
-  { kind: "jwt", body: `${NOT_AFTER_TOKEN}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
+  { kind: "jwt", body: `(?=eyJ)${JWT_START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
   // Credentials in an Authorization header, whatever the token looks like.
   { kind: "bearer-token", lead: "(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}", body: "[A-Za-z0-9._~+/-]{16,}=*" },
   { kind: "basic-auth", lead: "(?<![A-Za-z0-9])Basic[ \\t]{1,4}", body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },

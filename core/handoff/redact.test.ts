@@ -127,8 +127,6 @@ describe("createRedactor leaves ordinary code and text alone", () => {
     "const token = await fetchToken(user);",
     "password = os.environ['DB_PASSWORD']",
     "const apiKey = process.env.OPENAI_API_KEY ?? config.apiKey;",
-    "password = user_input",
-    "{ password: hashedPassword, token: refreshToken }",
     "api_key = ${API_KEY}",
     'password: "${DB_PASSWORD}"',
     "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}",

@@ -2,15 +2,16 @@ import {
   ASSIGNMENT_HINT,
   ASSIGNMENT_PATTERN,
   assignmentKind,
-  bareValueLength,
-  isPlaceholderValue,
-  looksLikeCode,
+  isKeyInSentence,
+  operatorFollows,
   secretKeyKind,
   separationOf,
+  wordsFollow,
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
+import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
  * Replaces likely secrets with stable placeholders before text leaves the machine, and puts
@@ -75,9 +76,18 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const originals = new Map<string, string>(); // placeholder → secret
   const kinds: Record<string, number> = {};
 
-  function placeholderFor(secret: string, kind: string): string {
+  // Placeholders of values that read as names in code (`token = refreshToken`): replaced where
+  // found, not wherever their text recurs (there it is the name). Found as a secret anywhere, a
+  // value leaves this set.
+  const foundOnlyWhereFound = new Set<string>();
+  let knownChanges = 0;
+
+  function placeholderFor(secret: string, kind: string, recurs = true): string {
     const known = placeholders.get(secret);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (recurs && foundOnlyWhereFound.delete(known)) knownChanges++;
+      return known;
+    }
     const n = (kinds[kind] ?? 0) + 1;
     kinds[kind] = n;
     const placeholder = `[${word}:${kind}:${n}]`;
@@ -85,6 +95,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     // A value may hold a token already replaced (`API_KEY=pre-[…:github-token:1]`): its
     // original is kept whole, so one restore pass gives everything back.
     originals.set(placeholder, restore(secret));
+    if (recurs) knownChanges++;
+    else foundOnlyWhereFound.add(placeholder);
     return placeholder;
   }
 
@@ -97,12 +109,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   // Rebuilt when a secret was found since the last build.
-  let known: { size: number; replace: ReplaceKnown } = { size: 0, replace: (text) => text };
+  let known: { changes: number; replace: ReplaceKnown } = { changes: 0, replace: (text) => text };
   function redactKnown(text: string): string {
-    if (known.size !== originals.size) {
+    if (known.changes !== knownChanges) {
       const byOriginal = new Map<string, string>();
-      for (const [placeholder, original] of originals) if (!byOriginal.has(original)) byOriginal.set(original, placeholder);
-      known = { size: originals.size, replace: createKnownReplacer(byOriginal, issued) };
+      for (const [placeholder, original] of originals)
+        if (!foundOnlyWhereFound.has(placeholder) && !byOriginal.has(original)) byOriginal.set(original, placeholder);
+      known = { changes: knownChanges, replace: createKnownReplacer(byOriginal, issued) };
     }
     return known.replace(text);
   }
@@ -139,7 +152,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   function redactAssignments(text: string): string {
-    return replaceMatches(text, ASSIGNMENT_PATTERN, (match) => {
+    return replaceMatches(text, ASSIGNMENT_PATTERN, (match, index) => {
       const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
@@ -150,8 +163,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       }
       if (bare === undefined) return match[0];
       const value = bare.slice(0, bareValueLength(bare));
-      if (isPlaceholderValue(value) || looksLikeCode(value, separationOf(lead, flag !== undefined))) return match[0];
-      return `${lead}${placeholderFor(value, kind)}${bare.slice(value.length)}`;
+      const end = index + match[0].length;
+      const verdict = judgeBareValue(bare, value, () => ({
+        separation: separationOf(lead, flag !== undefined),
+        keyInSentence: isKeyInSentence(lead, text.slice(Math.max(0, index - 2), index)),
+        operatorFollows: value === bare && operatorFollows(text.slice(end, end + 8)),
+        wordsFollow: value === bare && wordsFollow(text.slice(end, end + 8)),
+      }));
+      if (verdict === "code") return match[0];
+      return `${lead}${placeholderFor(value, kind, verdict === "secret")}${bare.slice(value.length)}`;
     });
   }
 
@@ -181,13 +201,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
 }
 
-/** `text.replace(pattern, fn)` with a typed match; `pattern` must be global. Re-entrant. */
-function replaceMatches(text: string, pattern: RegExp, replace: (match: RegExpMatchArray) => string): string {
+/** `text.replace(pattern, fn)` with a typed match and where it starts; `pattern` must be global. Re-entrant. */
+function replaceMatches(text: string, pattern: RegExp, replace: (match: RegExpMatchArray, index: number) => string): string {
   let out = "";
   let from = 0;
   for (const match of text.matchAll(pattern)) {
     const index = match.index ?? from;
-    out += text.slice(from, index) + replace(match);
+    out += text.slice(from, index) + replace(match, index);
     from = index + match[0].length;
   }
   return from === 0 ? text : out + text.slice(from);

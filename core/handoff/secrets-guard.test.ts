@@ -203,3 +203,38 @@ describe("every value under a secret's key, whatever its type and depth", () => 
     expect(guard.redacted).toBe(0);
   });
 });
+
+describe("what a document is written from (forDocument)", () => {
+  const TOKEN = "ghp_4Fk9Lq2Xm7Vr1Tz8Nc3Bw6Hd0Js5Gy2Pa7Ue";
+  const KEY = "Zq8localproxykey44LmNp0wXyQ7";
+  const context: ContextMessage[] = [
+    { role: "user", kind: "user", content: [{ type: "text", text: `deploy with ${TOKEN}` }], entryId: "e1" },
+  ];
+  const facts = {
+    cwd: "/home/me/app",
+    filesRead: [`/home/me/app/${TOKEN}.txt`],
+    filesModified: [],
+    filesDeleted: [],
+    commands: [{ command: `curl -H "Authorization: token ${TOKEN}" ${KEY}`, exitCode: 0, by: "tool" as const, failed: false }],
+    models: ["openai/gpt-5"],
+    lastUserRequest: `deploy with ${TOKEN} and ${KEY}`,
+  };
+
+  test("facts and cwd are redacted with the context's placeholders, the key withheld; restore gives them back", () => {
+    const guard = createSecretsGuard({ context, withheld: [KEY] });
+    const sources = guard.forDocument(facts, "/home/me/app");
+    expect(sources.context).toEqual(guard.outgoing().context);
+    expect(sources.facts.lastUserRequest).toBe("deploy with [REDACTED:github-token:1] and [withheld]");
+    expect(sources.facts.commands).toEqual([
+      { command: 'curl -H "Authorization: token [REDACTED:github-token:1]" [withheld]', exitCode: 0, by: "tool", failed: false },
+    ]);
+    expect(sources.facts.filesRead).toEqual(["/home/me/app/[REDACTED:github-token:1].txt"]);
+    expect(sources.cwd).toBe("/home/me/app");
+    expect(sources.facts.filesRead.map(guard.restore)).toEqual(facts.filesRead);
+  });
+
+  test("with --no-redact: only the key is withheld", () => {
+    const sources = createSecretsGuard({ context, withheld: [KEY], redact: false }).forDocument(facts, undefined);
+    expect(sources.facts.lastUserRequest).toBe(`deploy with ${TOKEN} and [withheld]`);
+  });
+});

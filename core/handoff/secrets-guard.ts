@@ -1,4 +1,5 @@
 import type { ChatRequest, Complete } from "../llm/types.ts";
+import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
 import { mapContextText, mapRequestText, type TextMap } from "./text-maps.ts";
@@ -22,6 +23,22 @@ export interface OutgoingInput {
   systemPrompt: string | undefined;
 }
 
+declare const guarded: unique symbol;
+
+/**
+ * What a document is written from (the offline engine's sections, Session Facts), as the guard
+ * passed it: redacted like a request (the key withheld), so every cut a document makes (a quote
+ * cut to its length, a command to one line, a sentence to a bullet) cuts placeholders, never a
+ * secret; `restore` then puts back each placeholder left whole, and a secret a cut went through
+ * stays out. Only `SecretsGuard.forDocument` makes one.
+ */
+export type DocumentSources = {
+  context: ContextMessage[];
+  facts: SessionFacts;
+  focus: string | undefined;
+  cwd: string | undefined;
+} & { readonly [guarded]: true };
+
 /**
  * The secrets rules of one handoff, each at one boundary:
  * - input: the context, focus and system prompt are redacted (and the key withheld) before
@@ -32,6 +49,8 @@ export interface OutgoingInput {
  *   an endpoint may echo the key), so every text the engine can put in a later request, notes
  *   and first answers included, holds placeholders only, and nothing restored can go back out;
  *   every request loses the key on its way out, whatever the flags;
+ * - the document: built only from `forDocument`'s sources (redacted as the input is), so a cut
+ *   of text is always made after redaction, never through a secret;
  * - the end: `restore` runs once, on the final document, after the last request; `withhold`
  *   runs on everything written or printed. The key is never restored.
  */
@@ -42,6 +61,8 @@ export interface SecretsGuard {
   request(request: ChatRequest): ChatRequest;
   /** The model port: every request passed through `request`; answers redacted, never restored. */
   port(complete: Complete): Complete;
+  /** What a document is written from: the input as it may be sent, and `facts` and `cwd` redacted the same way. */
+  forDocument(facts: SessionFacts, cwd: string | undefined): DocumentSources;
   /** The originals back in place of the placeholders this run issued. */
   restore(text: string): string;
   withhold: Withhold;
@@ -58,6 +79,17 @@ function inputTexts(context: readonly ContextMessage[], extra: readonly (string 
   };
   mapContextText(context, { text: collect, assigned: (_key, value) => collect(value), opaque: (text) => text });
   return texts;
+}
+
+/** Plain data (facts: strings, numbers, lists, records) with every string passed through `map`, whatever fields it grows. */
+function mapStrings<T>(value: T, map: (text: string) => string): T {
+  const walk = (item: unknown): unknown => {
+    if (typeof item === "string") return map(item);
+    if (Array.isArray(item)) return item.map(walk);
+    if (typeof item !== "object" || item === null) return item;
+    return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
+  };
+  return walk(value) as T;
 }
 
 /** Withheld first: the key must not become a redactor's original, which would be restored. */
@@ -107,6 +139,13 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
 
   const request = (r: ChatRequest): ChatRequest => mapRequestText(r, withholding);
 
+  function forDocument(facts: SessionFacts, cwd: string | undefined): DocumentSources {
+    const { context, focus } = prepare();
+    // Each text passes both passes at once: a secret the context held has its placeholder already.
+    const map = (text: string) => (redactor ? redactor.redactKnown(redactor.redact(withhold(text))) : withhold(text));
+    return { context, focus, cwd: cwd === undefined ? undefined : map(cwd), facts: mapStrings(facts, map) } as DocumentSources;
+  }
+
   return {
     outgoing: prepare,
     request,
@@ -116,6 +155,7 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
       const text = redactor ? redactor.redactKnown(redactor.redact(withhold(completion.text))) : withhold(completion.text);
       return { ...completion, text };
     },
+    forDocument,
     restore: (text) => redactor?.restore(text) ?? text,
     withhold,
     get redacted() {

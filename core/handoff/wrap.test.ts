@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isWrappedHandoff, unwrapHandoffDocument } from "../session/formats/handoff-text.ts";
+import { CLOSE_LIKE_VARIANTS } from "../../fixtures/close-like-tags.ts";
 import { wrapHandoffDocument } from "./wrap.ts";
 
 describe("wrapHandoffDocument", () => {
@@ -11,16 +12,13 @@ describe("wrapHandoffDocument", () => {
 
   const TAIL =
     "\n</handoff-context>\n\nThe above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
-  test.each([
-    ["a closing tag mid-line", "a </handoff-context> b", "a <\\/handoff-context> b"],
-    ["a closing tag on its own line", "x\n</handoff-context>\ny", "x\n<\\/handoff-context>\ny"],
-    ["two closing tags", "</handoff-context></handoff-context>", "<\\/handoff-context><\\/handoff-context>"],
-    ["a closing tag at the very end", "x </handoff-context>", "x <\\/handoff-context>"],
-    ["an opening tag: unchanged", "<handoff-context> x", "<handoff-context> x"],
-    ["an already escaped tag: unchanged", "<\\/handoff-context>", "<\\/handoff-context>"],
-    ["other cases and spacings: unchanged", "</Handoff-Context> </handoff-context >", "</Handoff-Context> </handoff-context >"],
-  ])("writes %s inside the wrapper as <\\/handoff-context>, nothing else changed", (_, document, inside) => {
+  test.each(CLOSE_LIKE_VARIANTS)("writes %s with a backslash before the slash, nothing else changed", (_, document, inside) => {
     expect(wrapHandoffDocument(document)).toBe(`<handoff-context>\n${inside}${TAIL}`);
+  });
+
+  test.each(CLOSE_LIKE_VARIANTS)("%s: no closing tag a loose reader takes is left inside the wrapper", (_, document) => {
+    const inside = wrapHandoffDocument(document).slice("<handoff-context>\n".length, -TAIL.length);
+    expect(inside).not.toMatch(/<[ \t\r\n]*\/[ \t]*handoff-context[ \t\r\n]*>/i);
   });
 });
 
@@ -28,27 +26,20 @@ describe("reading a wrapped document back (unwrapHandoffDocument) undoes exactly
   test.each([
     ["a plain document", "## Goal\nShip it."],
     ["the empty document", ""],
-    ["a closing tag mid-line", "a </handoff-context> b"],
-    ["a closing tag on its own line", "x\n</handoff-context>\ny"],
-    ["a closing tag at the very end", "x </handoff-context>"],
     ["a closing tag at the very start", "</handoff-context> x"],
-    ["two closing tags in a row", "</handoff-context></handoff-context>"],
-    ["an opening tag", "<handoff-context> x"],
     ["a whole wrapper quoted inside", wrapHandoffDocument("an older document")],
-    ["other cases and spacings", "</Handoff-Context> </handoff-context >"],
+    ["a wrapper quoted inside a quoted wrapper", wrapHandoffDocument(wrapHandoffDocument("</Handoff-Context >"))],
     ["leading and trailing newlines", "\n\n## Goal\n\n"],
     [
       "the trailer sentence itself",
       "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.",
     ],
     ["CRLF line ends", "## Goal\r\nShip it.\r\n"],
+    ["every loose spelling on one line", CLOSE_LIKE_VARIANTS.map(([, document]) => document).join(" ")],
+    ["backslashes that are not before a tag's slash", String.raw`C:\temp\ <\ /handoff-context> \/handoff-context> \\`],
+    ...CLOSE_LIKE_VARIANTS.map(([name, document]) => [name, document] as const),
   ])("%s comes back byte for byte", (_, document) => {
     expect(unwrapHandoffDocument(wrapHandoffDocument(document))).toBe(document);
-  });
-
-  test("the spec's one ambiguity: a document that itself spelled the escape reads back unescaped", () => {
-    // handoff.md: inside the wrapper only `</handoff-context>` is escaped, nothing else changes.
-    expect(unwrapHandoffDocument(wrapHandoffDocument("<\\/handoff-context>"))).toBe("</handoff-context>");
   });
 
   test.each([

@@ -1,9 +1,9 @@
 import {
   HANDOFF_ACKNOWLEDGEMENT,
   HANDOFF_CLOSE as CLOSE,
-  HANDOFF_ESCAPED_CLOSE as ESCAPED_CLOSE,
   HANDOFF_OPEN as OPEN,
   HANDOFF_TRAILER as TRAILER,
+  escapeInsideWrapper,
 } from "../session/formats/handoff-text.ts";
 
 export { TRAILER };
@@ -13,12 +13,13 @@ export const ACKNOWLEDGEMENT = HANDOFF_ACKNOWLEDGEMENT;
 
 /**
  * The exact content of the handoff message that opens the new session (spec: handoff.md step 6).
- * A `</handoff-context>` the document itself contains is written `<\/handoff-context>`; nothing
- * else changes. Reading it back (`unwrapHandoffDocument`, session/formats/handoff-text.ts) undoes
- * exactly that.
+ * Anything in the document a loose reader could take for the closing tag (`</handoff-context>`,
+ * `</HANDOFF-CONTEXT >`, `< /handoff-context>`, one split by a line break) gets a backslash
+ * before its slash; nothing else changes. Reading it back (`unwrapHandoffDocument`,
+ * session/formats/handoff-text.ts) undoes exactly that, byte for byte.
  */
 export function wrapHandoffDocument(document: string): string {
-  return `${OPEN}\n${document.replaceAll(CLOSE, ESCAPED_CLOSE)}\n${CLOSE}\n\n${TRAILER}`;
+  return `${OPEN}\n${escapeInsideWrapper(document)}\n${CLOSE}\n\n${TRAILER}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** What the formats' glances share: lines parsed leniently, and text made into a one-line title. */
 import { isObject, type JsonObject } from "../../json.ts";
-import { isWrappedHandoff } from "./handoff-text.ts";
+import { isWrappedHandoff, unwrapHandoffDocument } from "./handoff-text.ts";
 import type { SessionGlance } from "./types.ts";
 
 /** A title or request longer than this is cut: a list shows one line of it. */
@@ -51,9 +51,9 @@ export function mayOpenWithHandoff(glance: SessionGlance): boolean {
  * `handoff: ` and its first line of prose (the goal), not the wrapper.
  */
 export function requestTitle(text: string): string | undefined {
-  if (!isWrappedHandoff(text)) return oneLine(text);
-  const prose = text
-    .slice("<handoff-context>\n".length)
+  const document = unwrapHandoffDocument(text);
+  if (document === undefined) return oneLine(text);
+  const prose = document
     .split("\n")
     .map((line) => line.trim())
     .find((line) => line !== "" && !line.startsWith("#"));

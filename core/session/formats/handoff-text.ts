@@ -8,8 +8,6 @@
 
 export const HANDOFF_OPEN = "<handoff-context>";
 export const HANDOFF_CLOSE = "</handoff-context>";
-/** How the writer spells a closing tag inside the document, so no reader takes it for the wrapper's end. */
-export const HANDOFF_ESCAPED_CLOSE = "<\\/handoff-context>";
 /** The sentence after the wrapper. */
 export const HANDOFF_TRAILER = "The above is a handoff document from a previous session. Use this context to continue the work seamlessly.";
 /**
@@ -20,11 +18,31 @@ export const HANDOFF_TRAILER = "The above is a handoff document from a previous 
 export const HANDOFF_ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
 
 /**
+ * What a loose reader (a model, a lenient parser) could take for the wrapper's closing tag
+ * (spec: handoff.md step 6): `<`, blanks or line breaks, `/`, blanks, `handoff-context` in any
+ * case, blanks or line breaks, `>`. Backslashes a document already holds before the slash are
+ * part of the match, so escaping adds one more and reading back removes one: the round trip is
+ * byte for byte whatever the document held. Each run is one character class followed by
+ * something outside it, so a scan stays linear.
+ */
+const CLOSE_LIKE = /<([ \t\r\n]*)(\\*)\/([ \t]*handoff-context[ \t\r\n]*>)/gi;
+/** The same, written by the escape: at least one backslash before the slash; the last one is ours. */
+const ESCAPED_CLOSE_LIKE = /<([ \t\r\n]*)(\\*)\\\/([ \t]*handoff-context[ \t\r\n]*>)/gi;
+
+/** A document as it goes inside the wrapper: a backslash before the slash of everything close-like. */
+export function escapeInsideWrapper(document: string): string {
+  return document.replace(CLOSE_LIKE, "<$1$2\\/$3");
+}
+
+/** The document `escapeInsideWrapper` was given: one backslash less before each escaped slash. */
+export function unescapeInsideWrapper(inside: string): string {
+  return inside.replace(ESCAPED_CLOSE_LIKE, "<$1$2/$3");
+}
+
+/**
  * The document a wrapped handoff message holds, exactly as it was before it was wrapped: the
  * text between `<handoff-context>\n` (at the start) and the last `\n</handoff-context>`, with
- * the writer's one escape undone (`<\/handoff-context>` → `</handoff-context>`). Undefined when
- * the text is not a wrapper. A document that itself contained the escaped spelling reads back
- * unescaped: the spec's wrapper escapes nothing else, so the two cannot be told apart.
+ * the writer's escape undone (`unescapeInsideWrapper`). Undefined when the text is not a wrapper.
  */
 export function unwrapHandoffDocument(text: string): string | undefined {
   const open = `${HANDOFF_OPEN}\n`;
@@ -34,7 +52,7 @@ export function unwrapHandoffDocument(text: string): string | undefined {
   if (end < open.length - 1) return undefined;
   // `<handoff-context>\n</handoff-context>`: the newline is shared, the document is empty.
   const inside = end < open.length ? "" : text.slice(open.length, end);
-  return inside.replaceAll(HANDOFF_ESCAPED_CLOSE, HANDOFF_CLOSE);
+  return unescapeInsideWrapper(inside);
 }
 
 /**

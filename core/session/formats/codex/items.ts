@@ -44,11 +44,15 @@ const SILENT_TYPES = new Set([
 
 const NONE: ItemMeaning = { kind: "none" };
 
-/** `data:<mime>;base64,<data>` as an image block; any other URL as a short note (we fetch nothing). */
+/**
+ * `data:<mime>;base64,<data>` as an image block; any other URL as a note naming it (we fetch
+ * nothing). The URL is kept whole: a reader cuts nothing, since its text is redacted later and a
+ * cut made first would send the start of a token the cut went through (a signed URL's `?auth=`).
+ */
 function imageBlock(url: string): Block {
   const data = /^data:([\w.+/-]+);base64,(.*)$/s.exec(url);
   if (data?.[1] && data[2] !== undefined) return { type: "image", data: data[2], mimeType: data[1] };
-  return { type: "text", text: `[image: ${url.length > 200 ? `${url.slice(0, 200)}…` : url}]` };
+  return { type: "text", text: `[image: ${url}]` };
 }
 
 /** Codex labels an attached image with `<image name=…>` … `</image>` text parts around it: not the user's words. */
