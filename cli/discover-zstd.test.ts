@@ -27,6 +27,13 @@ function runOfA(mebibytes: number): Buffer {
   return Buffer.concat(Array.from({ length: mebibytes / 16 }, () => frame));
 }
 
+/** The frame with eight bytes past its header flipped: the decoder stops there with an error. */
+function damaged(frame: Buffer): Buffer {
+  const copy = Buffer.from(frame);
+  for (let i = 20; i < 28; i++) copy[i] = (copy[i] ?? 0) ^ 0x5a;
+  return copy;
+}
+
 interface Case {
   name: string;
   /** The compressed file, given the rollout's text. */
@@ -59,6 +66,14 @@ const CASES: Case[] = [
     title: FIRST_REQUEST,
     tokens: () => null,
     note: "decompresses to more than 1000 times its size; listed from its first lines, size unknown",
+  },
+  {
+    // The decoder reports damage after the step that found it, as an event: heard, not a crash of ls (exit 1).
+    name: "a damaged frame after the whole session",
+    bytes: (text) => Buffer.concat([zstdCompressSync(Buffer.from(text)), damaged(zstdCompressSync(Buffer.from(text.repeat(20))))]),
+    title: FIRST_REQUEST,
+    tokens: () => null,
+    note: "is damaged; listed from its first lines, size unknown",
   },
 ];
 

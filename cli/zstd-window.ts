@@ -75,6 +75,12 @@ export function zstdWindow(path: string, headBytes: number, tailBytes: number): 
   const decoder = new ZstdDecompress();
   const stepper = stepperOf(decoder);
   if (stepper === undefined) return undefined;
+  // A damaged stream is reported through the stream's error event, after the step that found it
+  // threw: heard here, or it would end the process as an error nobody listened for.
+  let damaged = false;
+  decoder.on("error", () => {
+    damaged = true;
+  });
   const fd = openSync(path, "r");
   try {
     const input = new Uint8Array(IN_CHUNK);
@@ -91,7 +97,13 @@ export function zstdWindow(path: string, headBytes: number, tailBytes: number): 
       let inLeft = read;
       // One input chunk can hold far more text than the buffer: step until it is used up and the buffer is not filled.
       for (;;) {
-        stepper.step.writeSync(0, input, inOff, inLeft, out, 0, OUT_CHUNK);
+        try {
+          stepper.step.writeSync(0, input, inOff, inLeft, out, 0, OUT_CHUNK);
+        } catch {
+          damaged = true;
+        }
+        const isDamaged = () => ({ head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp: "is damaged" });
+        if (damaged) return isDamaged();
         const [outLeft = 0, inAfter = 0] = stepper.state;
         const produced = OUT_CHUNK - outLeft;
         consumed += inLeft - inAfter;
@@ -113,9 +125,10 @@ export function zstdWindow(path: string, headBytes: number, tailBytes: number): 
               ? `decompresses to more than ${MAX_GLANCE_RATIO} times its size`
               : undefined;
         if (gaveUp) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp };
-        // A damaged stream stops moving: what came out so far is all there is.
-        if (!progressed) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp: "is damaged" };
-        if (inLeft === 0 && outLeft > 0) break;
+        // This chunk is used up: a step that filled the buffer may have more to give, an empty one wants the next chunk.
+        if (inLeft === 0 && (outLeft > 0 || produced === 0)) break;
+        // A damaged stream stops moving with input left: what came out so far is all there is.
+        if (!progressed) return isDamaged();
       }
     }
     return { head: head.slice(0, headLength), tail: tail.bytes(), textBytes: total, gaveUp: undefined };
