@@ -16,7 +16,7 @@ import { decompressIfZstd } from "./zstd.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const WORDS = "the of and to in is for on that with as at by from parser file test line read write session tool call output error".split(" ");
+const WORDS = "the of and to in is for on that with as at by from parser file test line read write session tool".split(" ");
 
 /** A real Codex rollout, padded with events of ordinary words to exactly `bytes` of text. */
 function rolloutOfSize(base: string, bytes: number): Buffer {
@@ -61,7 +61,10 @@ const frames = (size: number): Shape => ({
     return Buffer.concat(parts);
   },
 });
-const skippableFirst: Shape = { name: "a skippable frame first", compress: (text) => Buffer.concat([SKIPPABLE, Bun.zstdCompressSync(text)]) };
+const skippableFirst: Shape = {
+  name: "a skippable frame first",
+  compress: (text) => Buffer.concat([SKIPPABLE, Bun.zstdCompressSync(text)]),
+};
 
 const BASE = transcriptAs("codex", "c5000000-0000-4000-8000-000000000000", "/home/me/app");
 const SIZES = [
