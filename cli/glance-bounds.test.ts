@@ -74,6 +74,7 @@ function glanceOne(agent: AgentName, write: (path: string, transcript: string) =
     bytes: glanceReads.bytes - before.bytes,
     text: glanceReads.text - before.text,
     listed: found.sessions.map((s) => s.glance.id),
+    title: found.sessions[0]?.glance.title,
     notes,
     id,
   };
@@ -82,6 +83,15 @@ function glanceOne(agent: AgentName, write: (path: string, transcript: string) =
 /** The agent's real first line, cut before its end: a line that never ends. */
 const openFirstLine = (transcript: string) => transcript.slice(0, transcript.indexOf("\n") - 10);
 const lastLine = (transcript: string) => `\n${transcript.trimEnd().split("\n").at(-1)}\n`;
+
+const idIn = (text: string) => text.match(/"sessionId":"([^"]+)"/)?.[1];
+/** Claude Code's bookkeeping lines (queued prompts: a session id, no folder) of 10 KiB each, `bytes` of them. */
+const queued = (text: string, bytes: number) =>
+  Array.from(
+    { length: bytes / (10 * KiB) },
+    () =>
+      `${JSON.stringify({ type: "queue-operation", operation: "enqueue", sessionId: idIn(text), content: "x".repeat(10 * KiB - 120) })}\n`,
+  ).join("");
 
 describe("a glance reads each file's ends, once", () => {
   test.each(AGENTS)("%s: an ordinary 40 MB session costs its two ends", (agent) => {
@@ -112,13 +122,26 @@ describe("a glance reads each file's ends, once", () => {
 
   test("a Claude Code session whose first 64 KiB name no folder: the wider head is read on, not again", () => {
     // Bookkeeping lines with no cwd first (as a long queued prompt makes), then the conversation.
+    const seen = glanceOne("claude-code", (path, text) => writeSparse(path, `${queued(text, 200 * KiB)}${text}`, 40 * MiB, lastLine(text)));
+    expect(seen.listed).toEqual([seen.id]);
+    // More than the ends (the wider head was read), less than the ends and the wider head again (it was read on).
+    expect(seen.bytes).toBeGreaterThan(ENDS);
+    expect(seen.bytes).toBeLessThanOrEqual(MiB + 64 * KiB + 1);
+  });
+
+  test("the same, in a file of 300 KB: the wider head reaches the tail, and the file is read whole, once", () => {
+    let size = 0;
     const seen = glanceOne("claude-code", (path, text) => {
-      const id = text.match(/"sessionId":"([^"]+)"/)?.[1];
-      const queued = JSON.stringify({ type: "queue-operation", operation: "enqueue", sessionId: id, content: "x".repeat(200 * KiB) });
-      writeSparse(path, `${queued}\n${text}`, 40 * MiB, lastLine(text));
+      const titled = JSON.stringify({ type: "custom-title", customTitle: "The title, on the last line", sessionId: idIn(text) });
+      const head = `${queued(text, 150 * KiB)}${text}`;
+      const whole = `${head}${"\n".repeat(300 * KiB - head.length - titled.length - 1)}${titled}\n`;
+      size = Buffer.byteLength(whole);
+      writeFileSync(path, whole);
     });
     expect(seen.listed).toEqual([seen.id]);
-    expect(seen.bytes).toBeLessThanOrEqual(MiB + 64 * KiB + 1);
+    expect(seen.title).toBe("The title, on the last line");
+    expect(seen.bytes).toBeGreaterThanOrEqual(size);
+    expect(seen.bytes).toBeLessThanOrEqual(size + 1);
   });
 
   test.each([
