@@ -8,6 +8,7 @@ import { join } from "node:path";
 const BENCHMARKS = [
   "load.ts",
   "ls.ts",
+  "ls-broken.ts",
   "load-codex.ts",
   "load-claude-code.ts",
   "handoff.ts",

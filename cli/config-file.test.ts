@@ -32,6 +32,18 @@ describe("keyLines", () => {
   test("a key that only appears inside a value or a comment is not found there", () => {
     expect(keyLines('# model = "x"\nnote = "model = y"\nmodel = "z"', ["model"])).toEqual({ model: 3 });
   });
+
+  test.each<[string, string, string[], Record<string, number>]>([
+    ["a byte-order mark and CRLF line ends", "\uFEFFmodel = 'm'\r\nengine = \"llm\"\r\n", ["model", "engine"], { model: 1, engine: 2 }],
+    ["a quoted key with an escape", '"mod\\u0065l" = 1\n', ["model"], { model: 1 }],
+    ["a literal key with a space", "'my key' = 1\n", ["my key"], { "my key": 1 }],
+    ["a key after a multi-line array of numbers", "a = [\n  1.5,\n  2.5,\n]\nmodel = 'x' # model = y\n", ["model"], { model: 5 }],
+    ["lines like keys inside a multi-line string", "x = '''\nmodel = 1\n'''\nmodel = 2\n", ["model"], { model: 4 }],
+    ["a key inside an inline table is not top-level", "t = { a.b = 1, model = 2 }\nmodel = 3\n", ["model"], { model: 2 }],
+    ["a key under a table header is not top-level", "[engine]\nmodel = 1\n", ["engine", "model"], { engine: 1 }],
+  ])("%s", (_, text, keys, lines) => {
+    expect(keyLines(text, keys)).toEqual(lines);
+  });
 });
 
 describe("findErrorLine", () => {

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { chooseProfile, createRedactor, createWithholder, isAgentError, isProviderId } from "../core/index.ts";
 import type { ConfigJson } from "../core/index.ts";
-import { configPath, loadConfigFile } from "./config-file.ts";
+import { configPath, readConfigFile } from "./config-file.ts";
 import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
 import { resolveModel } from "./options.ts";
@@ -165,7 +165,7 @@ export const configCommand = defineCommand({
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
     const path = configPath(process.env);
-    const loaded = loadConfigFile(path);
+    const loaded = await readConfigFile(process.env);
     const settings = resolveSettings(args, process.env, loaded);
     const apiKey = apiKeyFrom(process.env);
     let engine: Engine | undefined;

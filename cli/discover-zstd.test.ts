@@ -4,7 +4,7 @@
  * first lines with its size unknown instead of being decompressed whole.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
@@ -25,6 +25,13 @@ const MiB = 1024 * 1024;
 function runOfA(mebibytes: number): Buffer {
   const frame = zstdCompressSync(Buffer.alloc(16 * MiB, 0x61));
   return Buffer.concat(Array.from({ length: mebibytes / 16 }, () => frame));
+}
+
+/** The frame with eight bytes past its header flipped: the decoder stops there with an error. */
+function damaged(frame: Buffer): Buffer {
+  const copy = Buffer.from(frame);
+  for (let i = 20; i < 28; i++) copy[i] = (copy[i] ?? 0) ^ 0x5a;
+  return copy;
 }
 
 interface Case {
@@ -59,6 +66,14 @@ const CASES: Case[] = [
     title: FIRST_REQUEST,
     tokens: () => null,
     note: "decompresses to more than 1000 times its size; listed from its first lines, size unknown",
+  },
+  {
+    // The decoder reports damage after the step that found it, as an event: heard, not a crash of ls (exit 1).
+    name: "a damaged frame after the whole session",
+    bytes: (text) => Buffer.concat([zstdCompressSync(Buffer.from(text)), damaged(zstdCompressSync(Buffer.from(text.repeat(20))))]),
+    title: FIRST_REQUEST,
+    tokens: () => null,
+    note: "is damaged; listed from its first lines, size unknown",
   },
 ];
 
@@ -100,13 +115,23 @@ describe("agent ls with a compressed rollout", () => {
   });
 });
 
+/** The window on the file at `path`, read from its first byte. */
+function windowOf(path: string, headBytes: number, tailBytes: number) {
+  const fd = openSync(path, "r");
+  try {
+    return zstdWindow(fd, new Uint8Array(), { headBytes, tailBytes, firstLineBytes: 256 * 1024 });
+  } finally {
+    closeSync(fd);
+  }
+}
+
 describe("the bounded window", () => {
   test("holds at most the head and tail asked for, however large the text", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-zstw-")));
     made.push(dir);
     const path = join(dir, "x.zst");
     writeFileSync(path, Buffer.concat([zstdCompressSync(Buffer.from("head\n")), runOfA(1024)]));
-    const window = zstdWindow(path, 1000, 500);
+    const window = windowOf(path, 1000, 500);
     expect(window?.head.length).toBe(1000);
     expect(window?.tail).toBeUndefined();
     expect(window?.textBytes).toBeUndefined();
@@ -119,7 +144,7 @@ describe("the bounded window", () => {
     const path = join(dir, "x.zst");
     const text = Array.from({ length: 50_000 }, (_, i) => `line ${i}\n`).join("");
     writeFileSync(path, zstdCompressSync(Buffer.from(text)));
-    const window = zstdWindow(path, 100, 20);
+    const window = windowOf(path, 100, 20);
     expect(Buffer.from(window?.head ?? []).toString()).toBe(text.slice(0, 100));
     expect(Buffer.from(window?.tail ?? []).toString()).toBe(text.slice(-20));
     expect(window?.textBytes).toBe(Buffer.byteLength(text));

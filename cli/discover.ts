@@ -7,7 +7,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { detectFormat, type AgentHome, type SessionFormat, type SessionGlance } from "../core/index.ts";
+import type { AgentHome, SessionFormat, SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "./terminal.ts";
@@ -223,17 +223,9 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
   const agentThreads: FoundSession[] = [];
   for (const candidate of candidates) {
     let seen: ReturnType<typeof glanceFile>;
-    const [claimed] = candidate.claims;
-    if (claimed === undefined) continue;
-    let format = claimed;
     try {
-      seen = glanceFile(format, candidate.path);
       // Two agents keeping sessions in one folder (pi's and omp's PI_CODING_AGENT_DIR): the file's own lines say whose it is.
-      const named = candidate.claims.length > 1 && seen ? detectFormat(seen.ends.head) : undefined;
-      if (named && named !== format && candidate.claims.includes(named)) {
-        format = named;
-        seen = glanceFile(format, candidate.path);
-      }
+      seen = glanceFile(candidate.claims, candidate.path, (note) => warn(`${asField(candidate.path)}: ${note}`));
     } catch (error) {
       warn(`${asField(candidate.path)}: cannot read this file (${reasonOf(error)}); left out`);
       unreadable.push({ path: candidate.path, folder: false, mtimeMs: changedAt(candidate.path), reason: reasonOf(error) });
@@ -243,7 +235,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     if (scope.cwd !== undefined && !sameFolder(seen.glance.cwd, scope.cwd, realCwds)) continue;
     if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);
     (seen.glance.agentThread === undefined ? sessions : agentThreads).push({
-      format,
+      format: seen.format,
       path: candidate.path,
       bytes: seen.ends.bytes,
       textBytes: seen.ends.textBytes,

@@ -16,7 +16,7 @@ import { callAgent } from "./agent-run.ts";
 import { isAgentEngine, noModelNotice } from "./engine.ts";
 import { type HandoffJson, stringField } from "../core/index.ts";
 import { agentHome, destinationFolder } from "./agent-home.ts";
-import { configPath, loadConfigFile } from "./config-file.ts";
+import { readConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from "./handoff-run.ts";
@@ -39,7 +39,7 @@ export const handoffCommand = defineCommand({
   args: HANDOFF_ARGS,
   async run({ args }) {
     const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const options = resolveHandoffOptions(args, process.env, loadConfigFile(configPath(process.env)));
+    const options = resolveHandoffOptions(args, process.env, await readConfigFile(process.env));
     // The base URL may come from a flag or the config file: its credentials are withheld too.
     const withheld = configuredSecrets(process.env, options.baseUrl);
     withholdFromOutput(withheld);

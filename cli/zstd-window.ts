@@ -4,8 +4,8 @@
  * buffer. A zstd file packs repetitive text tens of thousands to one, so a 34 KB file can hold a
  * gigabyte; decompressing stops at a cap, and the listing then says the size is unknown.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { ZstdDecompress } from "node:zlib";
+import { glanceReads, readInto } from "./glance-read.ts";
 
 /** Past this much text, a compressed file is not read to its end for a glance. */
 export const MAX_GLANCE_TEXT_BYTES = 256 * 1024 * 1024;
@@ -66,32 +66,58 @@ class Tail {
   }
 }
 
+export interface WindowBounds {
+  headBytes: number;
+  tailBytes: number;
+  /** The text's first line must end within this many bytes, or the window is given up on there. */
+  firstLineBytes: number;
+}
+
 /**
- * The ends of the zstd file at `path`'s text, decompressed a chunk at a time. Reading stops at
- * `MAX_GLANCE_TEXT_BYTES` of text or a ratio no session log reaches; then only the head is known.
+ * The ends of a zstd file's text, decompressed a chunk at a time: `start` is what the caller read
+ * of the file already (from its first byte), the rest is read from `fd` after it, each byte once.
+ * Reading stops at `MAX_GLANCE_TEXT_BYTES` of text, at a ratio no session log reaches, and where
+ * the first line has gone on past `firstLineBytes`; then only the head is known.
  * Undefined when the decoder cannot be driven this way (nothing is decompressed then).
  */
-export function zstdWindow(path: string, headBytes: number, tailBytes: number): TextWindow | undefined {
+export function zstdWindow(fd: number, start: Uint8Array, bounds: WindowBounds): TextWindow | undefined {
+  const { headBytes, tailBytes, firstLineBytes } = bounds;
   const decoder = new ZstdDecompress();
   const stepper = stepperOf(decoder);
   if (stepper === undefined) return undefined;
-  const fd = openSync(path, "r");
+  // A damaged stream is reported through the stream's error event, after the step that found it
+  // threw: heard here, or it would end the process as an error nobody listened for.
+  let damaged = false;
+  decoder.on("error", () => {
+    damaged = true;
+  });
   try {
-    const input = new Uint8Array(IN_CHUNK);
+    const buffer = new Uint8Array(IN_CHUNK);
     const out = new Uint8Array(OUT_CHUNK);
     const head = new Uint8Array(headBytes);
     const tail = new Tail(tailBytes);
     let headLength = 0;
+    let firstLineEnded = false;
     let total = 0;
     let consumed = 0;
-    for (;;) {
-      const read = readSync(fd, input, 0, IN_CHUNK, null);
-      if (read === 0) break;
+    let position = start.length;
+    const partial = (gaveUp: string) => ({ head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp });
+    for (let input = start; ; ) {
+      if (input.length === 0) {
+        input = buffer.subarray(0, readInto(fd, buffer, position));
+        position += input.length;
+        if (input.length === 0) break;
+      }
       let inOff = 0;
-      let inLeft = read;
+      let inLeft = input.length;
       // One input chunk can hold far more text than the buffer: step until it is used up and the buffer is not filled.
       for (;;) {
-        stepper.step.writeSync(0, input, inOff, inLeft, out, 0, OUT_CHUNK);
+        try {
+          stepper.step.writeSync(0, input, inOff, inLeft, out, 0, OUT_CHUNK);
+        } catch {
+          damaged = true;
+        }
+        if (damaged) return partial("is damaged");
         const [outLeft = 0, inAfter = 0] = stepper.state;
         const produced = OUT_CHUNK - outLeft;
         consumed += inLeft - inAfter;
@@ -104,23 +130,28 @@ export function zstdWindow(path: string, headBytes: number, tailBytes: number): 
           head.set(chunk.subarray(0, take), headLength);
           headLength += take;
         }
+        firstLineEnded ||= chunk.subarray(0, Math.max(0, firstLineBytes - total)).includes(10);
         tail.push(chunk);
         total += produced;
+        glanceReads.text += produced;
         const gaveUp =
-          total > MAX_GLANCE_TEXT_BYTES
-            ? `decompresses to more than ${MAX_GLANCE_TEXT_BYTES / (1 << 20)} MiB`
-            : total > RATIO_AFTER_BYTES && total > consumed * MAX_GLANCE_RATIO
-              ? `decompresses to more than ${MAX_GLANCE_RATIO} times its size`
-              : undefined;
-        if (gaveUp) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp };
-        // A damaged stream stops moving: what came out so far is all there is.
-        if (!progressed) return { head: head.slice(0, headLength), tail: undefined, textBytes: undefined, gaveUp: "is damaged" };
-        if (inLeft === 0 && outLeft > 0) break;
+          total >= firstLineBytes && !firstLineEnded
+            ? `has no line break in its first ${firstLineBytes / 1024} KiB of text`
+            : total > MAX_GLANCE_TEXT_BYTES
+              ? `decompresses to more than ${MAX_GLANCE_TEXT_BYTES / (1 << 20)} MiB`
+              : total > RATIO_AFTER_BYTES && total > consumed * MAX_GLANCE_RATIO
+                ? `decompresses to more than ${MAX_GLANCE_RATIO} times its size`
+                : undefined;
+        if (gaveUp) return partial(gaveUp);
+        // This chunk is used up: a step that filled the buffer may have more to give, an empty one wants the next chunk.
+        if (inLeft === 0 && (outLeft > 0 || produced === 0)) break;
+        // A damaged stream stops moving with input left: what came out so far is all there is.
+        if (!progressed) return partial("is damaged");
       }
+      input = input.subarray(input.length);
     }
     return { head: head.slice(0, headLength), tail: tail.bytes(), textBytes: total, gaveUp: undefined };
   } finally {
-    closeSync(fd);
     decoder.close();
   }
 }

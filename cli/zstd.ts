@@ -102,9 +102,11 @@ function* inflate(bytes: Uint8Array, label: string, limit: number): Generator<Ui
       // As for `ls`: no session log packs this tightly (real rollouts: ~10×); stop long before the size bound.
       if (total > RATIO_AFTER_BYTES && total > inOff * MAX_GLANCE_RATIO)
         throw fail(`decompresses to more than ${MAX_GLANCE_RATIO} times its size`);
-      if (!progressed) throw fail("damaged");
       if (produced > 0) yield out.subarray(0, produced);
-      if (inLeft === 0 && outLeft > 0) return;
+      // No input left: a step that filled the buffer may have more to give, an empty one is the end
+      // (the frames were whole). An empty step with input left is a stream that stopped moving.
+      if (inLeft === 0 && (outLeft > 0 || produced === 0)) return;
+      if (!progressed) throw fail("damaged");
     }
   } finally {
     decoder.close();

@@ -109,3 +109,50 @@ describe("captureDocument", () => {
     expect(captureDocument(answer)).toBe(expected);
   });
 });
+
+/**
+ * What "quoted" meant when each closing tag read the answer's whole prefix again (quadratic:
+ * 32,000 quoted tags took 15 s): kept here as the definition the one-pass reading must match.
+ */
+function quotedByDefinition(text: string, index: number): boolean {
+  const before = text.slice(0, index);
+  if ((before.match(/^[ \t]*(`{3,}|~{3,})/gm)?.length ?? 0) % 2 === 1) return true;
+  const line = before.slice(before.lastIndexOf("\n") + 1);
+  return (line.match(/`/g)?.length ?? 0) % 2 === 1;
+}
+
+/** The document by that definition: after the first closing tag that is not quoted (unless an opening tag came first). */
+function documentByDefinition(answer: string): string {
+  const text = answer.trim();
+  if (/^<think(ing)?>/i.test(text)) return captureDocument(answer);
+  for (const close of text.matchAll(/<\/think(?:ing)?>/gi)) {
+    if (quotedByDefinition(text, close.index)) continue;
+    return /<think(?:ing)?>/i.test(text.slice(0, close.index)) ? captureDocument(text) : captureDocument(text.slice(close.index));
+  }
+  return captureDocument(text);
+}
+
+describe("captureDocument reads the answer once, however many closing tags it quotes", () => {
+  test("200,000 closing tags quoted in code spans, then the reasoning's end: the document after it", () => {
+    const answer = `${"`</think>` ".repeat(200_000)}\n</think>\n${DOC}`;
+    expect(captureDocument(answer)).toBe(DOC);
+  });
+
+  test("100,000 fenced blocks that quote the tag, then the reasoning's end", () => {
+    const answer = `${"```\n</think>\n```\n".repeat(100_000)}</think>\n${DOC}`;
+    expect(captureDocument(answer)).toBe(DOC);
+  });
+
+  test("random answers of fences, backticks, tildes and line breaks: quoted exactly as defined", () => {
+    const pieces = ["`", "```", "~~~", " ", "\t", "\n", "\r", "\u2028", "x", "</think>", "<think>", "</THINKING>", "## Goal"];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const answer = Array.from({ length: next(30) }, () => pieces[next(pieces.length)]).join("");
+      expect([answer, captureDocument(answer)]).toEqual([answer, documentByDefinition(answer)]);
+    }
+  });
+});

@@ -137,6 +137,20 @@ describe("one definition of a failed run", () => {
     expect(judgeRun(command, exitCode, output)).toEqual({ exitCode, failed });
   });
 
+  // One look per step, not one search to the end per check: 20,000 checks chained by && took 5 s, 100,000 minutes.
+  test.each([
+    ["100,000 checks chained by &&: nothing hidden", `${"npm test && ".repeat(100_000)}echo built`, false],
+    ["100,000 checks chained by &&, then || true: hidden", `${"npm test && ".repeat(100_000)}echo built || true`, true],
+    ["100,000 steps, the one check last: nothing hidden", `${"echo a && ".repeat(100_000)}npm test`, false],
+    [
+      "100,000 steps, a check among them, piped at the end: hidden",
+      `${"echo a && ".repeat(50_000)}npm test && ${"echo a && ".repeat(50_000)}echo a | head`,
+      true,
+    ],
+  ])("%s", (_, command, failed) => {
+    expect(judgeRun(command, 0, " 1 fail")).toEqual({ exitCode: 0, failed });
+  });
+
   test.each([
     ["no code", null],
     ["a non-zero code", 2],
