@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import { CLI, runAgent } from "../fixtures/run-agent.ts";
 import { createFakeHome, IDS, type FakeHome } from "./discover.testing.ts";
-import { describeResume, runAsChild, shellQuote } from "./resume.ts";
+import { shellQuote } from "./paste-line.ts";
+import { describeResume, runAsChild } from "./resume.ts";
 
 let fake: FakeHome;
 beforeAll(() => {
@@ -140,12 +141,13 @@ describe("the command that continues the new session", () => {
     // A control: one line still, the same word once bash reads it.
     ["out\nNew session started", "$'out\\nNew session started'"],
     ["a\r\tb", "$'a\\r\\tb'"],
-    ["a\tb", "'a\tb'"],
+    // A tab shows as a blank (and pasted may complete a word): written as an escape too.
+    ["a\tb", "$'a\\tb'"],
     ["it's \\ \x1b]0;T\x07", "$'it\\'s \\\\ \\x1b]0;T\\x07'"],
   ])("shell quoting: %p is written %p", (word, quoted) => {
     expect(shellQuote(word)).toBe(quoted);
     expect(Bun.spawnSync(["bash", "-c", `printf %s ${quoted}`]).stdout.toString()).toBe(word);
-    expect(describeResume({ argv: ["pi", "--session", word], cwd: undefined }, "/")).toBe(`pi --session ${quoted}`);
+    expect(describeResume({ argv: ["pi", "--session", word], cwd: undefined }, "/").command).toBe(`pi --session ${quoted}`);
   });
 });
 
