@@ -280,7 +280,7 @@ describe("agent inspect usage errors", () => {
     { args: [`${S}/v1.jsonl`, "--strikt"], message: "unknown option --strikt; did you mean --strict? (see agent inspect --help)" },
     { args: [`${S}/v1.jsonl`, "--leef", "x"], message: "unknown option --leef; did you mean --leaf? (see agent inspect --help)" },
     { args: [`${S}/v1.jsonl`, "--zzzzzzzz"], message: "unknown option --zzzzzzzz (see agent inspect --help)" },
-    { args: [], message: "Missing required positional argument: SESSION (see agent inspect --help)" },
+    { args: [], message: "argument <session> is missing (see agent inspect --help)" },
   ])("$args → exit 2: $message", ({ args, message }) => {
     const run = inspect(args);
     expect(run).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${message}\n` });

@@ -5,6 +5,7 @@ import { isAgentError, type ErrorCode } from "../core/index.ts";
 import { CancelledError, printCancellationWith } from "./cancel.ts";
 import { StdoutError } from "./stdout.ts";
 import { FailureWithCommand } from "./paste-line.ts";
+import { CommandLineError } from "./usage.ts";
 import { forPeople, forPeopleSaid, PasteLine, type Said } from "./printed.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
@@ -147,7 +148,7 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     const status = EXIT_BY_CODE[error.code];
     const exact = logger.withTag(VERBATIM);
     // A command to paste at its end stays a part of its own (see PasteLine).
-    const lead = error instanceof FailureWithCommand ? error.lead : error.message;
+    const lead = error instanceof FailureWithCommand ? error.lead : error instanceof CommandLineError ? error.withPointer : error.message;
     const command = error instanceof FailureWithCommand ? [error.command] : [];
     if (error.code === "HANDOFF_FAILED") exact.error(`Handoff failed: ${lead}`, ...command);
     else if (error.code === "CANCELLED") exact.error("Handoff cancelled");

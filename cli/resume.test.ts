@@ -276,8 +276,12 @@ describe("--exec", () => {
       "error: --exec: /tmp/agent-exec-x.jsonl: Claude Code resumes a session only from a file named <uuid>.jsonl",
     ],
     ["Claude Code is not on the PATH", ["--to", "claude"], "error: --exec: claude (Claude Code) is not on the PATH"],
-    ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them\n"],
-    ["with --dry-run", ["--dry-run"], "error: --dry-run writes no session for --exec to continue; use one of them\n"],
+    ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them (see agent handoff --help)\n"],
+    [
+      "with --dry-run",
+      ["--dry-run"],
+      "error: --dry-run writes no session for --exec to continue; use one of them (see agent handoff --help)\n",
+    ],
   ])("a usage error before anything is asked or written: %s", async (_, args, message) => {
     const folders = [join(fake.paths[IDS.app.pi] ?? "", ".."), join(fake.paths[IDS.app.omp] ?? "", "..")];
     const before = folders.map((folder) => readdirSync(folder).sort());

@@ -15,6 +15,7 @@ import { commandToPaste, FailureWithCommand } from "./paste-line.ts";
 import type { PasteLine } from "./printed.ts";
 import type { NewSessionPlace } from "./handoff-run.ts";
 import { currentFolderIfAny, stderrWritten } from "./report.ts";
+import { CommandLineError } from "./usage.ts";
 
 /**
  * The id the file's name gives the session, for an agent that finds a session by its name
@@ -123,7 +124,7 @@ export function checkCanContinue(
   cwd: string | undefined,
   terminal: Terminal = processTerminal(),
 ): void {
-  if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
+  if ("stdout" in place) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
   // In the agent's folder the file gets the name its agent gives it, which carries its id. The
@@ -135,7 +136,7 @@ export function checkCanContinue(
     execFolder(cwd).folder,
     "path" in place,
   );
-  if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
+  if (command === undefined) throw new CommandLineError(`--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
   const program = Bun.which(name);
   const who = name === format.label ? name : `${name} (${format.label})`;
