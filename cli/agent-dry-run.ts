@@ -1,5 +1,6 @@
 import type { ConsolaInstance } from "consola/core";
 import {
+  countOf,
   agentEngine,
   AgentError,
   estimateTokens,
@@ -88,9 +89,9 @@ export async function printAgentDryRun(
       `${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`,
     );
   }
-  if (planned.redacted > 0) logger.info(`${planned.redacted} likely secret${planned.redacted === 1 ? "" : "s"} replaced by placeholders`);
+  if (planned.redacted > 0) logger.info(`${countOf(planned.redacted, "likely secret")} replaced by placeholders`);
   logger.info(
-    `dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`,
+    `dry run: ${countOf(runs.length, "run")} of ${executable}, ~${countOf(estimatedTokens, "token")} of context; nothing run, nothing written`,
   );
   return EXIT.ok;
 }
