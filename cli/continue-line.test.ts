@@ -10,47 +10,17 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
-import { useHandoffSandbox } from "./handoff.testing.ts";
+import { partsOf, piSessionIn, useHandoffSandbox } from "./handoff.testing.ts";
+import { bytesOf, runInShell, SHELLS } from "./paste-line.testing.ts";
 
 const sandbox = useHandoffSandbox();
 
-const SHELLS = ["bash", "zsh"].filter((shell) => Bun.which(shell) !== null);
 const TARGETS = ["pi", "omp", "claude-code", "codex"];
-
-/** A pi session in `cwd` with one request and its answer. */
-function piSession(cwd: string): string {
-  const lines = [
-    { type: "session", version: 3, id: "7c4e2a91-3b5d-4f60-8a17-c2d9e0f1a2b3", timestamp: "2026-11-29T14:00:00.000Z", cwd },
-    {
-      type: "message",
-      id: "b0000001",
-      parentId: null,
-      timestamp: "2026-11-29T14:01:00.000Z",
-      message: { role: "user", content: "Fix the upload test in src/upload.ts.", timestamp: 1795942860000 },
-    },
-    {
-      type: "message",
-      id: "b0000002",
-      parentId: "b0000001",
-      timestamp: "2026-11-29T14:02:00.000Z",
-      message: { role: "assistant", content: [{ type: "text", text: "Fixed." }], provider: "openai", model: "gpt-5", stopReason: "stop" },
-    },
-  ];
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
-}
 
 /** What `shell` runs for `line`: each command's name and words, NUL after each (cd and the agents are functions that print them). */
 function pasted(shell: string, line: string): Buffer {
   const say = ["cd", "pi", "omp", "claude", "codex"].map((name) => `${name}() { printf '%s\\0' ${name} "$@"; }`).join("\n");
-  const args = shell === "zsh" ? ["-f", "-s"] : ["--norc", "--noprofile", "-s"];
-  const run = Bun.spawnSync([shell, ...args], { stdin: Buffer.from(`${say}\n${line}\n`) });
-  expect(run.stderr.toString()).toBe("");
-  return Buffer.from(run.stdout);
-}
-
-/** The bytes a program gives the system for `words` (a lone surrogate as U+FFFD, as Bun and Node encode it), NUL after each. */
-function bytesOf(words: readonly string[]): Buffer {
-  return Buffer.concat(words.map((word) => Buffer.from(`${word}\0`, "utf8")));
+  return runInShell(shell, `${say}\n${line}\n`);
 }
 
 interface Handoff {
@@ -102,7 +72,7 @@ describe("the line to paste names exactly the folder and the file of --json's re
   test.each(NAMES)("a cwd holding %s, every target agent", async (_, name) => {
     const cwd = `/home/dev/${name}/work`;
     const source = join(sandbox.dir, "source.jsonl");
-    writeFileSync(source, piSession(cwd));
+    writeFileSync(source, piSessionIn(cwd));
     for (const to of TARGETS) {
       const run = await handOff(source, to);
       expect({ to, code: run.code }).toEqual({ to, code: 0 });
@@ -121,7 +91,7 @@ describe("the line to paste names exactly the folder and the file of --json's re
       const folder = join(sandbox.dir, name.replaceAll("/", "-"));
       mkdirSync(folder, { recursive: true });
       const source = join(folder, "source.jsonl");
-      writeFileSync(source, piSession("/home/dev/app"));
+      writeFileSync(source, piSessionIn("/home/dev/app"));
       const run = await handOff(source, "pi");
       expect(run.code).toBe(0);
       expect(run.resume?.argv).toEqual(["pi", "--session", run.sessionFile]);
@@ -134,7 +104,7 @@ describe("the line to paste names exactly the folder and the file of --json's re
   test("a cwd holding a NUL (no folder can): no line, which would end the word there; --json's resume holds the cwd", async () => {
     const cwd = "/home/dev/a\0b";
     const source = join(sandbox.dir, "source.jsonl");
-    writeFileSync(source, piSession(cwd));
+    writeFileSync(source, piSessionIn(cwd));
     // omp names its folder after the cwd, which no file system takes: a usage error of its own.
     for (const to of ["pi", "claude-code", "codex"]) {
       const run = await handOff(source, to);
@@ -159,19 +129,13 @@ const SECRETS: [string, string][] = [
   ["a Slack webhook", "https://hooks.slack.com/services/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"],
 ];
 
-/** Every 12 of `text`'s letters and digits in a row. */
-function partsOf(text: string): string[] {
-  const letters = text.replace(/\[REDACTED:[a-z0-9-]+:\d+\]/g, " ").replace(/[^A-Za-z0-9]/g, "");
-  return Array.from({ length: Math.max(1, letters.length - 11) }, (_, i) => letters.slice(i, i + 12));
-}
-
 const NOT_PRINTED = `the command in --json's "resume" (not printed here: it names a path that looks like a secret)`;
 
 describe("a command that would show a secret-looking word is not printed: the line says where it is", () => {
   test.each(SECRETS)("a cwd holding %s, every target agent", async (_, secret) => {
     const cwd = `/home/dev/${secret}/app`;
     const source = join(sandbox.dir, "source.jsonl");
-    writeFileSync(source, piSession(cwd));
+    writeFileSync(source, piSessionIn(cwd));
     for (const to of TARGETS) {
       const run = await handOff(source, to);
       expect({ to, code: run.code }).toEqual({ to, code: 0 });
@@ -188,7 +152,7 @@ describe("a command that would show a secret-looking word is not printed: the li
     const folder = join(sandbox.dir, secret);
     mkdirSync(folder, { recursive: true });
     const source = join(folder, "source.jsonl");
-    writeFileSync(source, piSession("/home/dev/app"));
+    writeFileSync(source, piSessionIn("/home/dev/app"));
     const run = await handOff(source, "pi");
     expect(run.code).toBe(0);
     expect(continueLine(run.stderr)).toBe(NOT_PRINTED);
@@ -199,7 +163,7 @@ describe("a command that would show a secret-looking word is not printed: the li
   test("a cwd holding the configured API key: not printed, and withheld from --json too", async () => {
     const key = "sk-test-configured-key-0123456789";
     const source = join(sandbox.dir, "source.jsonl");
-    writeFileSync(source, piSession(`/home/dev/${key}/app`));
+    writeFileSync(source, piSessionIn(`/home/dev/${key}/app`));
     for (const to of TARGETS) {
       const run = await handOff(source, to, { OPENAI_API_KEY: key });
       expect({ to, code: run.code }).toEqual({ to, code: 0 });

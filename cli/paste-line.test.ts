@@ -8,21 +8,11 @@ import { REPO } from "../fixtures/run-agent.ts";
 import { shellQuote } from "./paste-line.ts";
 import { forPeopleSaid, PasteLine } from "./printed.ts";
 import { NOT_AS_ITSELF, stripControls } from "./terminal.ts";
-
-const SHELLS = ["bash", "zsh"].filter((shell) => Bun.which(shell) !== null);
+import { bytesOf, runInShell, SHELLS } from "./paste-line.testing.ts";
 
 /** What `shell` reads `quoted` (one word each) back as: each word's bytes, NUL after each. */
 function readBack(shell: string, quoted: readonly string[]): Buffer {
-  // zsh -f: no startup files; a script read from stdin is parsed as typed lines are.
-  const script = `printf '%s\\0' ${quoted.join(" ")}\n`;
-  const run = Bun.spawnSync([shell, ...(shell === "zsh" ? ["-f"] : ["--norc", "--noprofile"]), "-s"], { stdin: Buffer.from(script) });
-  expect(run.stderr.toString()).toBe("");
-  return Buffer.from(run.stdout);
-}
-
-/** The bytes a program passes the system for `words` (a lone surrogate as U+FFFD, as Bun and Node encode it), NUL after each. */
-function bytesOf(words: readonly string[]): Buffer {
-  return Buffer.concat(words.map((word) => Buffer.from(`${word}\0`, "utf8")));
+  return runInShell(shell, `printf '%s\\0' ${quoted.join(" ")}\n`);
 }
 
 /**
@@ -40,6 +30,11 @@ function codePoints(): string[] {
 }
 
 describe("shellQuote: one word as bash and zsh read it back", () => {
+  // zsh is read back with where it is installed; bash always, or nothing here would be checked.
+  test("bash is here to read the words back", () => {
+    expect(SHELLS).toContain("bash");
+  });
+
   const chars = codePoints();
 
   test("each of them, in a word: the quoted word shows every character as itself, and no output filter would change it", () => {
