@@ -112,7 +112,8 @@ async function runCommandLine(name: string, rest: string[]): Promise<number> {
 
 /** `error` as a problem with the words given to `name` when it is one; citty's own (none expected: findFlagProblem comes first) in our words. */
 function inWordsOf(name: string, error: unknown): unknown {
-  if (error instanceof CommandLineError) return error.command === undefined ? new CommandLineError(error.message, name) : error;
+  if (error instanceof CommandLineError)
+    return error.command === undefined ? new CommandLineError(error.problem, name, error.example) : error;
   if (!(error instanceof Error) || error.name !== "CLIError") return error;
   const message = error.message.replace(/\x1b\[[0-9;]*m/g, "");
   return new CommandLineError(message.charAt(0).toLowerCase() + message.slice(1), name);

@@ -78,7 +78,8 @@ describe("shellQuote: one word as bash and zsh read it back", () => {
 });
 
 describe("the output boundary prints a command to paste as it is, or says where it is", () => {
-  const line = (command: string, words: string[]) => new PasteLine(command, words, '--json\'s "resume"');
+  const line = (command: string, words: string[]) =>
+    new PasteLine(command, words, (why) => `the command in --json's "resume" (not printed here: ${why})`);
 
   test("a line every filter keeps: printed as it is, the text around it filtered", () => {
     expect(forPeopleSaid(["Continue with: \x1b[2J", line("cd '/srv/my app' && pi", ["/srv/my app", "pi"]), "\n"])).toBe(
@@ -122,7 +123,7 @@ describe("a failure whose message ends with a command to paste (--exec's)", () =
     const script = [
       `import { createLogger, reportError } from ${JSON.stringify(`${REPO}/cli/report.ts`)};`,
       `import { commandToPaste, FailureWithCommand } from ${JSON.stringify(`${REPO}/cli/paste-line.ts`)};`,
-      `const line = commandToPaste(["claude", "--resume", "0c1d"], ${JSON.stringify(cwd)}, "/", "--json's \\"resume\\"");`,
+      `const line = commandToPaste(["claude", "--resume", "0c1d"], ${JSON.stringify(cwd)}, "/", (why) => "the command in --json's \\"resume\\" (not printed here: " + why + ")");`,
       `process.exitCode = reportError(new FailureWithCommand("HANDOFF_FAILED", "claude is no longer on the PATH; continue with:", line), createLogger());`,
     ].join("\n");
     const run = Bun.spawnSync([process.execPath, "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" } });

@@ -38,12 +38,17 @@ export function shellQuote(word: string): string {
 
 /**
  * `argv` as a line to paste, with `cd <cwd> &&` first when it runs elsewhere than `here`;
- * `exactIn` says where the exact command is when the line cannot be printed.
+ * `instead` says where the exact command is when the line cannot be printed (see PasteLine).
  */
-export function commandToPaste(argv: readonly string[], cwd: string | undefined, here: string | undefined, exactIn: string): PasteLine {
+export function commandToPaste(
+  argv: readonly string[],
+  cwd: string | undefined,
+  here: string | undefined,
+  instead: (why: string) => string,
+): PasteLine {
   const line = argv.map(shellQuote).join(" ");
   const elsewhere = cwd !== undefined && cwd !== here;
-  return new PasteLine(elsewhere ? `cd ${shellQuote(cwd)} && ${line}` : line, elsewhere ? [cwd, ...argv] : [...argv], exactIn);
+  return new PasteLine(elsewhere ? `cd ${shellQuote(cwd)} && ${line}` : line, elsewhere ? [cwd, ...argv] : [...argv], instead);
 }
 
 /**
@@ -55,7 +60,8 @@ export class FailureWithCommand extends AgentError {
     code: ErrorCode,
     readonly lead: string,
     readonly command: PasteLine,
+    location?: { file?: string; line?: number },
   ) {
-    super(code, `${lead} ${command.command}`);
+    super(code, `${lead} ${command.command}`, location);
   }
 }

@@ -129,14 +129,14 @@ export function forPeople(text: string): string {
  * name, a `[REDACTED:…]` that bash reads as a glob), so the boundary prints it unfiltered, once
  * it has checked, when printing, that no filter would change it: every character shows as
  * itself, and nothing in it or in any word it was made from is withheld, looks like a secret
- * or holds a part of one found in the session's cwd. Otherwise it prints where the exact
- * command is (`exactIn`) and why it is not shown.
+ * or holds a part of one found in the session's cwd. Otherwise it prints `instead`, given why
+ * (where the exact command is, and why it is not shown).
  */
 export class PasteLine {
   constructor(
     readonly command: string,
     readonly words: readonly string[],
-    readonly exactIn: string,
+    readonly instead: (why: string) => string,
   ) {}
 }
 
@@ -162,7 +162,7 @@ function whyNotPrinted({ command, words }: PasteLine): string | undefined {
 
 function showPasteLine(line: PasteLine): string {
   const why = whyNotPrinted(line);
-  return why === undefined ? line.command : `the command in ${line.exactIn} (not printed here: ${why})`;
+  return why === undefined ? line.command : forPeople(line.instead(why));
 }
 
 /** A message made of parts for a person: each text part as `forPeople` makes it, each command to paste as it is or not at all (see PasteLine). */

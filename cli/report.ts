@@ -147,9 +147,13 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
   if (isAgentError(error)) {
     const status = EXIT_BY_CODE[error.code];
     const exact = logger.withTag(VERBATIM);
-    // A command to paste at its end stays a part of its own (see PasteLine).
-    const lead = error instanceof FailureWithCommand ? error.lead : error instanceof CommandLineError ? error.withPointer : error.message;
-    const command = error instanceof FailureWithCommand ? [error.command] : [];
+    // A command to paste in it stays a part of its own (see PasteLine).
+    const [lead, command]: [string, Said[]] =
+      error instanceof FailureWithCommand
+        ? [error.lead, [error.command]]
+        : error instanceof CommandLineError
+          ? [error.problem, error.after]
+          : [error.message, []];
     if (error.code === "HANDOFF_FAILED") exact.error(`Handoff failed: ${lead}`, ...command);
     else if (error.code === "CANCELLED") exact.error("Handoff cancelled");
     else if (error.code === "NOTHING_TO_HAND_OFF") exact.warn(error.message);

@@ -48,12 +48,12 @@ export function resumeCommandFor(
   return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot, env: home.env });
 }
 
-/** Where the exact command is when its line cannot be printed. */
-const RESUME_IN_JSON = `--json's "resume"`;
+/** What is said in place of the command when its line cannot be printed: where the exact one is. */
+const resumeInJson = (why: string) => `the command in --json's "resume" (not printed here: ${why})`;
 
 /** The command as a person pastes it: with `cd <folder> &&` first when it runs elsewhere than `here` (see PasteLine). */
 export function describeResume(command: ResumeCommand, here: string | undefined): PasteLine {
-  return commandToPaste(command.argv, command.cwd, here, RESUME_IN_JSON);
+  return commandToPaste(command.argv, command.cwd, here, resumeInJson);
 }
 
 /** For `--json`. */

@@ -135,6 +135,17 @@ describe("an unquoted --focus whose stray word is taken for the session", () => 
     expect(run.stderr).toContain(`; if "parser" is part of --focus, quote it all: ${quoted}`);
   });
 
+  // The words to type are a command to paste: never a rewritten one (a placeholder in it would be sent as the focus).
+  test("a stray word that looks like a secret: the hint describes the quoting instead of showing it", async () => {
+    const token = "ghp_Zx9Kq2Lm4Np6Rs8Tv0Wy1Ab3Cd5Ef7Gh9Ij1K";
+    const run = await runAgent(["handoff", "--focus", "use", token, "--engine", "offline"], cleanEnv(home), here);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEndWith(
+      '; if "[REDACTED:github-token:1]" is part of --focus, quote it all: --focus and the whole text in quotes\n',
+    );
+    expect(run.stderr).not.toContain("Zx9Kq2Lm4Np6");
+  });
+
   test("a quoted --focus and a session that is there: no hint", async () => {
     const run = await runAgent(
       ["handoff", "--focus", "finish the parser", SESSION, "--engine", "offline", "--dry-run"],

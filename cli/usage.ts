@@ -5,7 +5,8 @@
  */
 import type { ArgsDef } from "citty";
 import { AgentError, isAgentError } from "../core/index.ts";
-import { shellQuote } from "./paste-line.ts";
+import { FailureWithCommand, shellQuote } from "./paste-line.ts";
+import { PasteLine, type Said } from "./printed.ts";
 
 /**
  * A problem with the words typed: an unknown command or flag, a missing, empty or extra
@@ -15,15 +16,18 @@ import { shellQuote } from "./paste-line.ts";
  */
 export class CommandLineError extends AgentError {
   constructor(
-    message: string,
+    readonly problem: string,
     readonly command?: string,
+    /** Words to type instead, ending the problem (`--focus 'finish the parser'`): a command to paste (see PasteLine). */
+    readonly example?: PasteLine,
   ) {
-    super("USAGE", message);
+    super("USAGE", example === undefined ? problem : `${problem} ${example.command}`);
   }
 
-  /** The message with the help to read, as reportError prints it after `error: ` (not `line`: Bun gives every error one). */
-  get withPointer(): string {
-    return `${this.message} (see agent ${this.command === undefined ? "" : `${this.command} `}--help)`;
+  /** What reportError prints after the problem, as the logger's parts: the example, then the help to read. */
+  get after(): Said[] {
+    const pointer = `(see agent ${this.command === undefined ? "" : `${this.command} `}--help)`;
+    return this.example === undefined ? [pointer] : [this.example, pointer];
   }
 }
 
@@ -87,8 +91,9 @@ export function withQuoteHint(error: unknown, rawArgs: readonly string[], argsDe
   const [, ...strays] = split.words;
   if (!strays.some((word) => mentions(error.message, word))) return error;
   const text = split.words.join(" ");
-  const message = `${error.message}; if "${strays.join(" ")}" is part of ${split.flag}, quote it all: ${split.flag} ${shellQuote(text)}`;
-  return error instanceof CommandLineError
-    ? new CommandLineError(message, error.command)
-    : new AgentError(error.code, message, error.location);
+  // What the user typed, quoted: printed as it is, or (a word that looks like a secret) described.
+  const example = new PasteLine(`${split.flag} ${shellQuote(text)}`, [text], () => `${split.flag} and the whole text in quotes`);
+  const hint = `if "${strays.join(" ")}" is part of ${split.flag}, quote it all:`;
+  if (error instanceof CommandLineError) return new CommandLineError(`${error.problem}; ${hint}`, error.command, example);
+  return new FailureWithCommand(error.code, `${error.message}; ${hint}`, example, error.location);
 }
