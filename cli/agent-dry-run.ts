@@ -14,16 +14,12 @@ import { findAgentExecutable } from "./agent-bin.ts";
 import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { shellQuote } from "./paste-line.ts";
 import { printJson, printText } from "./stdout.ts";
 
 /** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
 export const SCRATCH_PLACEHOLDER = "<new empty folder>";
 export const TEMP_PLACEHOLDER = "<new temporary folder>";
-
-/** One word of a command line as a POSIX shell reads it back. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
 
 /** The executable a run would start; when there is none, the bare command, and the line the run would fail with. */
 function executableFor(name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
