@@ -1,5 +1,6 @@
 import type { ConsolaInstance } from "consola/core";
 import {
+  countOf,
   agentEngine,
   AgentError,
   checkRunPlan,
@@ -14,17 +15,13 @@ import { findAgentExecutable } from "./agent-bin.ts";
 import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
+import { shellQuote } from "./paste-line.ts";
 import { planTarget } from "./run-plan.ts";
 import { printJson, printText } from "./stdout.ts";
 
 /** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
 export const SCRATCH_PLACEHOLDER = "<new empty folder>";
 export const TEMP_PLACEHOLDER = "<new temporary folder>";
-
-/** One word of a command line as a POSIX shell reads it back. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
 
 /** The executable a run would start; when there is none, the bare command, and the line the run would fail with. */
 function executableFor(name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
@@ -90,9 +87,9 @@ export async function printAgentDryRun(
       `${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`,
     );
   }
-  if (planned.redacted > 0) logger.info(`${planned.redacted} likely secret${planned.redacted === 1 ? "" : "s"} replaced by placeholders`);
+  if (planned.redacted > 0) logger.info(`${countOf(planned.redacted, "likely secret")} replaced by placeholders`);
   logger.info(
-    `dry run: ${runs.length} run${runs.length === 1 ? "" : "s"} of ${executable}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing run, nothing written`,
+    `dry run: ${countOf(runs.length, "run")} of ${executable}, ~${countOf(estimatedTokens, "token")} of context; nothing run, nothing written`,
   );
   // Refused after it is shown, as the real run would be (see cli/dry-run.ts).
   checkRunPlan(planned.plan, planTarget(input), input.inputLimit);

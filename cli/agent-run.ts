@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
+  countOf,
   AgentError,
   agentEngine,
   agentEnvironment,
@@ -56,7 +57,7 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         );
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
-      logger.debug(`running ${executable} in ${scratch} (${prompt.body.length} characters on stdin)`);
+      logger.debug(`running ${executable} in ${scratch} (${countOf(prompt.body.length, "character")} on stdin)`);
       const run = await runAgentProcess(executable, plan, {
         cwd: scratch,
         env: agentEnvironment(engine, process.env, plan.env),
@@ -138,7 +139,7 @@ export async function callAgent(
   let progress: Progress | undefined;
   const reported: UsageReports = { runs: 0, withUsage: 0 };
   try {
-    logger.debug(`engine ${name}: ${executable}; ${input.analysis.context.length} context messages`);
+    logger.debug(`engine ${name}: ${executable}; ${countOf(input.analysis.context.length, "context message")}`);
     const result = await runHandoff(input, {
       complete: countingUsage(createAgentPort(engine, executable, logger), reported),
       ...realEffects(),

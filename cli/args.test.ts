@@ -87,7 +87,7 @@ describe("findFlagProblem on agent handoff", () => {
 
 describe("findFlagProblem on any definition", () => {
   const def: ArgsDef = {
-    file: { type: "positional" },
+    file: { type: "positional", required: false },
     level: { type: "enum", options: ["a", "b"], alias: ["l", "lvl"] },
     keepGoing: { type: "boolean" },
   };
@@ -105,6 +105,16 @@ describe("findFlagProblem on any definition", () => {
     ["a word too many", ["a", "b"], 'unexpected argument "b": this command takes <file> only'],
   ])("%s", (_, argv, expected) => {
     expect(findFlagProblem(argv, def)).toBe(expected);
+  });
+
+  // citty's own message would be another style ("Missing required positional argument: FILE").
+  test.each<[string, string[], ArgsDef["file"], string | undefined]>([
+    ["a required positional left out", [], { type: "positional" }, "argument <file> is missing"],
+    ["a required positional left out, a flag given", ["--json"], { type: "positional" }, "argument <file> is missing"],
+    ["a positional with a default", [], { type: "positional", default: "x" }, undefined],
+    ["a positional not required", [], { type: "positional", required: false }, undefined],
+  ])("%s", (_, argv, file, expected) => {
+    expect(findFlagProblem(argv, { file, json: { type: "boolean" } })).toBe(expected);
   });
 
   test.each([

@@ -88,7 +88,8 @@ function emptyValueMessage(shown: string, flag: FlagRule): string {
  * - a short flag's value does not start with "=": citty reads `-o=x` as the value "=x";
  * - no more words than the command has positionals (after `--` too): citty ignores the rest;
  * - no positional is an empty string (`agent handoff "$SESSION"` with it unset): citty takes it
- *   as not given, and `agent handoff` would hand off the newest session instead.
+ *   as not given, and `agent handoff` would hand off the newest session instead;
+ * - every positional citty requires is there (its own message would be another style).
  */
 export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): string | undefined {
   const { long, short } = flagTable(argsDef);
@@ -141,7 +142,16 @@ export function findFlagProblem(rawArgs: readonly string[], argsDef: ArgsDef): s
     }
     if (value === "" && flag.namesSomething) return emptyValueMessage(`--${name}`, flag);
   }
-  return emptyWordMessage(words, argsDef) ?? extraWordMessage(words, argsDef);
+  return emptyWordMessage(words, argsDef) ?? missingWordMessage(words, argsDef) ?? extraWordMessage(words, argsDef);
+}
+
+/** A positional citty requires (no `required: false`, no default) that was not given: said here, in our words, not in citty's. */
+function missingWordMessage(words: readonly string[], argsDef: ArgsDef): string | undefined {
+  const positionals = Object.entries(argsDef).filter(([, def]) => def.type === "positional");
+  const missing = positionals.find(
+    ([, def], i) => i >= words.length && def.required !== false && !("default" in def && def.default !== undefined),
+  );
+  return missing === undefined ? undefined : `argument <${missing[0]}> is missing`;
 }
 
 function emptyWordMessage(words: readonly string[], argsDef: ArgsDef): string | undefined {

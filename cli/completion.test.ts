@@ -130,7 +130,7 @@ describe("what the scripts are made of", () => {
     expect(await runAgent(["completion", "tcsh"], fake.env())).toEqual({
       code: 2,
       stdout: "",
-      stderr: 'error: agent completion takes bash, zsh or fish, not "tcsh"\n',
+      stderr: 'error: argument <shell> takes bash, zsh or fish, not "tcsh" (see agent completion --help)\n',
     });
   });
 });

@@ -1,11 +1,11 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { AgentError } from "../core/index.ts";
 import { bashScript, fishScript, zshScript } from "./completion-scripts.ts";
 import { completionSpec } from "./completion-spec.ts";
 import type { CommandHelp } from "./help.ts";
 import { EXIT } from "./report.ts";
 import { printOwnText } from "./stdout.ts";
 import { matchChoice } from "./choice.ts";
+import { CommandLineError } from "./usage.ts";
 
 const SCRIPTS = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
@@ -41,7 +41,7 @@ export function completionCommand(listCommands: () => readonly CommandHelp[]) {
     async run({ args }) {
       // Own words only: `in` would take `constructor` for a shell.
       const shell = matchChoice(args.shell, SHELLS);
-      if (shell === undefined) throw new AgentError("USAGE", `agent completion takes bash, zsh or fish, not "${args.shell}"`);
+      if (shell === undefined) throw new CommandLineError(`argument <shell> takes bash, zsh or fish, not "${args.shell}"`);
       await printOwnText(SCRIPTS[shell](completionSpec(listCommands())));
       return EXIT.ok;
     },

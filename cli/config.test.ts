@@ -36,7 +36,7 @@ describe("agent config", () => {
         "max-input-tokens  no limit                             default",
         "engine            auto (offline: no model configured)  default",
         "to                the source's agent                   default",
-        "api key           not set                              OPENAI_API_KEY (read from the environment only)",
+        "API key           not set                              OPENAI_API_KEY (read from the environment only)",
         "",
       ].join("\n"),
     });
@@ -137,6 +137,29 @@ describe("agent config", () => {
       stdout: "",
       stderr: 'error: unexpected argument "show": this command takes no arguments (see agent config --help)\n',
     });
+  });
+});
+
+describe("agent config spells each term one way in everything it prints", () => {
+  // Every such line but the help's headings, which are all capitals like every heading (USAGE, OPTIONS).
+  const SPELLINGS: [RegExp, string][] = [
+    // As words (a key the user wrote, `api-key`, is quoted as written).
+    [/config(?:uration)? file/gi, "config file"],
+    [/\bapi key\b/gi, "API key"],
+  ];
+  test("the table (with and without a file), --help, and the warnings and errors about the file", async () => {
+    const none = withConfig(undefined);
+    const runs = [await runAgent(["config"], none.env), await runAgent(["config", "--help"], none.env)];
+    const found = withConfig('engine = "llm"\n');
+    runs.push(await runAgent(["config"], found.env), await runAgent(["config", "--to", "nope"], found.env));
+    runs.push(await runAgent(["config"], withConfig("modle = 1\n").env), await runAgent(["config"], withConfig("api-key = 1\n").env));
+    const lines = runs.flatMap((run) => `${run.stdout}\n${run.stderr}`.split("\n")).filter((line) => line !== line.toUpperCase());
+    const other = SPELLINGS.flatMap(([pattern, spelling]) =>
+      lines.flatMap((line) => [...line.matchAll(pattern)].map((m) => m[0]).filter((word) => word !== spelling)),
+    );
+    expect(other).toEqual([]);
+    // Each term was there to be checked.
+    for (const [, spelling] of SPELLINGS) expect(lines.some((line) => line.includes(spelling))).toBe(true);
   });
 });
 

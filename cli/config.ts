@@ -147,7 +147,7 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
     ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] =>
       bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]],
     ),
-    ["api key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
+    ["API key", apiKeySet ? "set" : "not set", "OPENAI_API_KEY (read from the environment only)"],
   ];
   const name = Math.max(...rows.map(([n]) => n.length));
   const value = Math.max(...rows.map(([, v]) => v.length));

@@ -249,7 +249,7 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     expect(here.code).toBe(0);
     const out = JSON.parse(here.stdout);
     expect(out.resume).toEqual({ argv: ["codex", "resume", out.sessionId], cwd });
-    // Run from elsewhere, the line to paste goes to the folder first, quoted for a POSIX shell.
+    // Run from elsewhere, the line to paste goes to the folder first, quoted for bash and zsh.
     const elsewhere = await runAgent(
       ["handoff", "--no-record", "--engine", "offline", "--session", "e0000000-0000-4000-8000-000000000000"],
       cleanEnv(home),
@@ -257,7 +257,7 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     );
     expect(elsewhere.code).toBe(0);
     const line = /Continue with: (.*)\n/.exec(elsewhere.stderr)?.[1] ?? "";
-    const shell = Bun.spawnSync(["/bin/sh", "-c", line.replace(/ && pi .*/, " && pwd")], { env: cleanEnv(home) });
+    const shell = Bun.spawnSync(["bash", "-c", line.replace(/ && pi .*/, " && pwd")], { env: cleanEnv(home) });
     expect(shell.stdout.toString()).toBe(`${cwd}\n`);
   });
 });

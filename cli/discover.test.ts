@@ -237,8 +237,11 @@ describe("agent handoff without a path", () => {
       "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them\n",
     ],
     [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both\n"],
-    [["handoff", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider"\n'],
-    [["ls", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider"\n'],
+    [
+      ["handoff", "--agent", "aider"],
+      'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent handoff --help)\n',
+    ],
+    [["ls", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent ls --help)\n'],
     [["handoff", "--session="], "error: option --session needs an id, not an empty string (see agent handoff --help)\n"],
   ])("agent %p: a usage error", async (args, stderr) => {
     expect(await runAgent(args, fake.env(), fake.app)).toEqual({ code: 2, stdout: "", stderr });

@@ -1,5 +1,5 @@
 import type { ConsolaInstance } from "consola/core";
-import { checkRunPlan, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import { checkRunPlan, countOf, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";
@@ -13,10 +13,6 @@ import { printJson, printText } from "./stdout.ts";
 
 /** The offline engine never calls the model; reaching this is a bug, and says so. */
 const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /**
  * `--dry-run`: sends nothing and writes nothing. The model engine's requests are printed
@@ -60,9 +56,9 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     logger.info(
       `no model named: the model is asked of ${describeUrl(options.baseUrl)} (its list of models) when the handoff runs; nothing is contacted now`,
     );
-  if (planned.redacted > 0) logger.info(`${plural(planned.redacted, "likely secret")} replaced by placeholders`);
+  if (planned.redacted > 0) logger.info(`${countOf(planned.redacted, "likely secret")} replaced by placeholders`);
   logger.info(
-    `dry run: ${plural(planned.requests.length, "request")}, ~${estimatedTokens.toLocaleString("en-US")} tokens of context; nothing sent, nothing written`,
+    `dry run: ${countOf(planned.requests.length, "request")}, ~${countOf(estimatedTokens, "token")} of context; nothing sent, nothing written`,
   );
   // Shown whole, then refused as the real run would be: the same line and exit status (see README: --max-input-tokens).
   checkRunPlan(planned.plan, planTarget(input), input.inputLimit);

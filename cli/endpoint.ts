@@ -1,4 +1,4 @@
-import { AgentError, createWithholder, type ProviderProfile } from "../core/index.ts";
+import { countOf, AgentError, createWithholder, type ProviderProfile } from "../core/index.ts";
 import type { ConsolaInstance } from "consola/core";
 import { isRetryable, type Failure } from "./model-failure.ts";
 import { describeUrl, urlSecrets } from "./secrets.ts";
@@ -77,10 +77,6 @@ export function silenceFailure(where: string, silenceMs: number, timeoutMs: numb
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 /** What the model port and the model lookup share: one endpoint, printed one way, reached one way. */
 export interface Endpoint {
   baseUrl: string;
@@ -144,7 +140,7 @@ export async function withRetries<T>(
       if (n >= attempts)
         throw new AgentError(
           "HANDOFF_FAILED",
-          `${thrown.error.message} (gave up after ${plural(n, "attempt")}${options.retries === 0 ? "; --retries 0" : ""})`,
+          `${thrown.error.message} (gave up after ${countOf(n, "attempt")}${options.retries === 0 ? "; --retries 0" : ""})`,
         );
       const delay = retryDelayMs(thrown.headers, n);
       options.logger.debug(`attempt ${n} of ${attempts} failed: ${thrown.error.message}; retrying in ${(delay / 1000).toFixed(1)}s`);

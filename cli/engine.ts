@@ -1,5 +1,6 @@
 import { AgentError, findFormat, type AgentName } from "../core/index.ts";
 import { ENGINE_CHOICES } from "./settings.ts";
+import { CommandLineError } from "./usage.ts";
 
 /** Who writes the document: a model endpoint, code, or an installed agent's own CLI (see cli/agent-run.ts). */
 export type Engine = "llm" | "offline" | AgentName;
@@ -50,7 +51,7 @@ export function resolveEngine(
     default: {
       const agent = choice === undefined ? undefined : findFormat(choice);
       if (agent) return { engine: agent.name };
-      throw new AgentError("USAGE", `--engine takes ${ENGINE_CHOICES}, not "${choice}"`);
+      throw new CommandLineError(`--engine takes ${ENGINE_CHOICES}, not "${choice}"`);
     }
   }
 }

@@ -80,7 +80,7 @@ describe("every other setting from a list follows the same rule", () => {
     const run = await runAgent(["completion", shell], cleanEnv(sandbox.home));
     expect({ code: run.code, stderr: run.stderr }).toEqual({
       code: 2,
-      stderr: `error: agent completion takes bash, zsh or fish, not "${shell}"\n`,
+      stderr: `error: argument <shell> takes bash, zsh or fish, not "${shell}" (see agent completion --help)\n`,
     });
   });
 });

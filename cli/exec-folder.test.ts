@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 
 import { basename, join } from "node:path";
 import { CLI, cleanEnv, HAS_SCRIPT, REPO } from "../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
-import { shellQuote } from "./resume.ts";
+import { shellQuote } from "./paste-line.ts";
 
 const sandbox = useHandoffSandbox();
 

@@ -377,6 +377,20 @@ describe("--dry-run with an agent engine", () => {
     expect(fakeRuns()).toEqual([]);
   });
 
+  // Quoted as a line to paste is (paste-line.ts): the screen's filter would strip U+0085 from the path and name another program.
+  test("an executable whose path holds a character the screen's filter strips: the command line writes it as an escape", async () => {
+    const odd = join(sandbox.dir, "bin\u0085x");
+    mkdirSync(odd);
+    writeFileSync(join(odd, "claude"), readFileSync(join(sandbox.bin, "claude")), { mode: 0o755 });
+    const run = await runAgent(
+      ["handoff", source(), "--engine", "claude", "--dry-run"],
+      env({ AGENT_CLAUDE_CODE_BIN: join(odd, "claude") }),
+      sandbox.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(` $'${sandbox.dir}/bin\\xc2\\x85x/claude' -p --output-format json`);
+  });
+
   test("with the agent not installed: the command names it bare, and a line says the real run would fail", async () => {
     const run = await runAgent(["handoff", source(), "--engine", "omp", "--dry-run"], env({ PATH: "/usr/bin:/bin" }), sandbox.dir);
     expect(run.code).toBe(0);

@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
+  countOf,
   AgentError,
   describeRunPlan,
   errorMessage,
@@ -87,7 +88,7 @@ export async function callModel(
       checkRunPlan(planHandoffRequests(input).plan, planTarget(input), input.inputLimit);
     const model = options.model ?? (await askEndpointForModel(endpoint, signal));
     logger.debug(
-      `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${input.analysis.context.length} context messages`,
+      `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${countOf(input.analysis.context.length, "context message")}`,
     );
     const reported: UsageReports = { runs: 0, withUsage: 0 };
     const result = await runHandoff(

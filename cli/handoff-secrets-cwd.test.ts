@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
-import { useHandoffSandbox } from "./handoff.testing.ts";
+import { partsOf, piSessionIn, useHandoffSandbox } from "./handoff.testing.ts";
 
 const sandbox = useHandoffSandbox();
 
@@ -29,34 +29,6 @@ const SECRETS: [string, string][] = [
   ["a URL's password", "postgres://app:Qv7_Lk2-Zp9.Xw4Rt8Mn3@db/app"],
 ];
 
-/** A pi session in `cwd` with one request and its answer. */
-function piSession(cwd: string): string {
-  const lines = [
-    { type: "session", version: 3, id: "7c4e2a91-3b5d-4f60-8a17-c2d9e0f1a2b3", timestamp: "2026-11-29T14:00:00.000Z", cwd },
-    {
-      type: "message",
-      id: "b0000001",
-      parentId: null,
-      timestamp: "2026-11-29T14:01:00.000Z",
-      message: { role: "user", content: "Fix the upload test in src/upload.ts.", timestamp: 1795942860000 },
-    },
-    {
-      type: "message",
-      id: "b0000002",
-      parentId: "b0000001",
-      timestamp: "2026-11-29T14:02:00.000Z",
-      message: { role: "assistant", content: [{ type: "text", text: "Fixed." }], provider: "openai", model: "gpt-5", stopReason: "stop" },
-    },
-  ];
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
-}
-
-/** Every 12 of `text`'s letters and digits in a row (placeholders left out). */
-function partsOf(text: string): string[] {
-  const letters = text.replace(/\[REDACTED:[a-z0-9-]+:\d+\]/g, " ").replace(/[^A-Za-z0-9]/g, "");
-  return Array.from({ length: Math.max(1, letters.length - 11) }, (_, i) => letters.slice(i, i + 12));
-}
-
 function leaked(secret: string, stderr: string): string[] {
   const printed = new Set(partsOf(stderr));
   return partsOf(secret).filter((part) => printed.has(part));
@@ -68,7 +40,7 @@ describe("a secret in the cwd never reaches stderr through a name made from the 
 
     test.each(["claude-code", "codex", "pi"])(`${what}: a new %s session`, async (to) => {
       const source = join(sandbox.dir, "source.jsonl");
-      writeFileSync(source, piSession(cwd));
+      writeFileSync(source, piSessionIn(cwd));
       // From pi to pi the session goes beside the source; -o is not given, so the others go where their agent looks.
       const run = await runAgent(["handoff", source, "--engine", "offline", "--to", to], cleanEnv(sandbox.home), sandbox.dir);
       expect(run.code).toBe(0);
@@ -79,7 +51,7 @@ describe("a secret in the cwd never reaches stderr through a name made from the 
 
   test("the error for a folder name no file system takes (omp's, made from a cwd holding a key) names no part of the key, and nothing is written", async () => {
     const source = join(sandbox.dir, "source.jsonl");
-    writeFileSync(source, piSession(`/home/dev/${PEM}/app`));
+    writeFileSync(source, piSessionIn(`/home/dev/${PEM}/app`));
     const run = await runAgent(["handoff", source, "--engine", "offline", "--to", "omp"], cleanEnv(sandbox.home), sandbox.dir);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("more than 255 bytes");

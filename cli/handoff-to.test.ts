@@ -168,7 +168,11 @@ describe("--to, the rest of the rules", () => {
     const src = sandbox.source();
     const original = readFileSync(src);
     const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "gemini"], cleanEnv(sandbox.home));
-    expect([run.code, run.stdout, run.stderr]).toEqual([2, "", `error: --to takes ${describeFormatNames()}, not "gemini"\n`]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      "",
+      `error: --to takes ${describeFormatNames()}, not "gemini" (see agent handoff --help)\n`,
+    ]);
     sandbox.expectNothingWritten(src, original);
   });
 

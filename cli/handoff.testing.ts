@@ -74,3 +74,31 @@ export function useHandoffSandbox(): HandoffSandbox {
     },
   };
 }
+
+/** A pi session working in `cwd`, with one request and its answer: the smallest source a handoff takes. */
+export function piSessionIn(cwd: string): string {
+  const lines = [
+    { type: "session", version: 3, id: "7c4e2a91-3b5d-4f60-8a17-c2d9e0f1a2b3", timestamp: "2026-11-29T14:00:00.000Z", cwd },
+    {
+      type: "message",
+      id: "b0000001",
+      parentId: null,
+      timestamp: "2026-11-29T14:01:00.000Z",
+      message: { role: "user", content: "Fix the upload test in src/upload.ts.", timestamp: 1795942860000 },
+    },
+    {
+      type: "message",
+      id: "b0000002",
+      parentId: "b0000001",
+      timestamp: "2026-11-29T14:02:00.000Z",
+      message: { role: "assistant", content: [{ type: "text", text: "Fixed." }], provider: "openai", model: "gpt-5", stopReason: "stop" },
+    },
+  ];
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}
+
+/** Every 12 of `text`'s letters and digits in a row (placeholders left out): what no message may share with a secret. */
+export function partsOf(text: string): string[] {
+  const letters = text.replace(/\[REDACTED:[a-z0-9-]+:\d+\]/g, " ").replace(/[^A-Za-z0-9]/g, "");
+  return Array.from({ length: Math.max(1, letters.length - 11) }, (_, i) => letters.slice(i, i + 12));
+}

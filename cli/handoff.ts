@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import {
+  countOf,
   AGENT_ENGINES,
   AgentError,
   assertSomethingToHandOff,
@@ -88,9 +89,7 @@ export const handoffCommand = defineCommand({
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
-        logger.info(
-          `${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`,
-        );
+        logger.info(`${countOf(result.redacted, "likely secret")} replaced by placeholders before sending (restored in the document)`);
       return { result, ...(await writeOutputs(result, place, loaded.file, logger, cancel)) };
     });
 

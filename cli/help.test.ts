@@ -157,7 +157,7 @@ describe("extra words are a usage error, not ignored", () => {
     ],
     [
       ["handoff", "fixtures/example.jsonl", "--focus", "finish", "the", "parser"],
-      'unexpected argument "the": this command takes <path> only (see agent handoff --help)',
+      `unexpected argument "the": this command takes <path> only; if "the parser" is part of --focus, quote it all: --focus 'finish the parser' (see agent handoff --help)`,
     ],
     [
       ["inspect", "fixtures/example.jsonl", "extra"],

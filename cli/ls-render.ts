@@ -7,6 +7,7 @@ import type { LsSessionJson } from "../core/index.ts";
 import { clearedForStdout } from "./printed.ts";
 import { fitEnd, fitMiddle } from "./shorten.ts";
 import { asField, stripControls } from "./terminal.ts";
+import { countOf } from "../core/index.ts";
 
 /** One session as `agent ls --json` prints it: the contract lives in core (core/contracts.ts). */
 export type ListedSession = LsSessionJson;
@@ -28,7 +29,7 @@ export function describeAge(mtimeMs: number, now: number): string {
   ];
   for (const [size, unit] of steps) {
     const count = Math.floor(seconds / size);
-    if (count >= 1) return `${count} ${unit}${count === 1 ? "" : "s"} ago`;
+    if (count >= 1) return `${countOf(count, unit)} ago`;
   }
   return "just now";
 }

@@ -1,7 +1,7 @@
 import { runCommand, type CommandDef } from "citty";
-import type { ConsolaInstance } from "consola/core";
-import { AgentError, describeFormats } from "../core/index.ts";
+import { describeFormats } from "../core/index.ts";
 import { findFlagProblem, suggest } from "./args.ts";
+import { CommandLineError, withQuoteHint } from "./usage.ts";
 import { CONFIG_HELP, configCommand } from "./config.ts";
 import { handoffCommand } from "./handoff.ts";
 import { HANDOFF_HELP } from "./handoff-args.ts";
@@ -41,9 +41,15 @@ function mainHelp(columns: number | undefined): string {
   );
 }
 
-function unknownCommand(name: string): AgentError {
+function unknownCommand(name: string): CommandLineError {
   const hint = suggest(name, Object.keys(COMMANDS));
-  return new AgentError("USAGE", `unknown command "${name}"${hint ? `; did you mean "${hint}"?` : ""} (see agent --help)`);
+  return new CommandLineError(`unknown command "${name}"${hint ? `; did you mean "${hint}"?` : ""}`);
+}
+
+/** The commands, in words: `handoff, ls, inspect, config or completion`. */
+function commandNames(): string {
+  const names = Object.keys(COMMANDS);
+  return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
 /**
@@ -58,13 +64,10 @@ export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger({ quiet, verbose });
   const [name, ...rest] = argv;
 
-  if (name === undefined) {
-    // No command is a usage error: the usage goes where errors go, and stdout stays empty.
-    logger.error(`a command is needed\n\n${mainHelp(process.stderr.columns)}`);
-    return EXIT.usage;
-  }
   try {
-    return await runCommandLine(name, rest, logger);
+    // No command is a usage error, in the one style: stdout stays empty.
+    if (name === undefined) throw new CommandLineError(`a command is needed: ${commandNames()}`);
+    return await runCommandLine(name, rest);
   } catch (error) {
     return reportError(error, logger);
   }
@@ -75,7 +78,7 @@ async function printHelp(words: readonly string[]): Promise<number> {
   const [first, ...rest] = words;
   // `agent help --help` is the same request as `agent help`.
   const [topic, extra] = first === "--help" || first === "-h" ? rest : words;
-  if (extra !== undefined) throw new AgentError("USAGE", `unexpected argument "${extra}": agent help takes one command (see agent --help)`);
+  if (extra !== undefined) throw new CommandLineError(`unexpected argument "${extra}": agent help takes one command`);
   if (topic === undefined) {
     await printOwnText(mainHelp(process.stdout.columns));
     return EXIT.ok;
@@ -86,29 +89,32 @@ async function printHelp(words: readonly string[]): Promise<number> {
   return EXIT.ok;
 }
 
-async function runCommandLine(name: string, rest: string[], logger: ConsolaInstance): Promise<number> {
+async function runCommandLine(name: string, rest: string[]): Promise<number> {
   if (name === "help" || name === "--help" || name === "-h") return printHelp(rest);
   if (name === "--version" || name === "-V") {
-    if (rest[0] !== undefined) throw new AgentError("USAGE", `unexpected argument "${rest[0]}" after ${name} (see agent --help)`);
+    if (rest[0] !== undefined) throw new CommandLineError(`unexpected argument "${rest[0]}" after ${name}`);
     await printOwnText(`${packageJson.version}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];
   if (!command) throw unknownCommand(name);
   if (rest.includes("--help") || rest.includes("-h")) return printHelp([name]);
-  const args = typeof command.run.args === "function" ? await command.run.args() : await command.run.args;
-  const problem = findFlagProblem(rest, args ?? {});
-  if (problem) {
-    logger.error(`${problem} (see agent ${name} --help)`);
-    return EXIT.usage;
-  }
-
+  const args = (typeof command.run.args === "function" ? await command.run.args() : await command.run.args) ?? {};
   try {
+    const problem = findFlagProblem(rest, args);
+    if (problem) throw new CommandLineError(problem);
     const { result } = await runCommand(command.run, { rawArgs: rest });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof Error && error.name === "CLIError")
-      throw new AgentError("USAGE", `${error.message.replace(/\x1b\[[0-9;]*m/g, "")} (see agent ${name} --help)`);
-    throw error;
+    throw withQuoteHint(inWordsOf(name, error), rest, args);
   }
+}
+
+/** `error` as a problem with the words given to `name` when it is one; citty's own (none expected: findFlagProblem comes first) in our words. */
+function inWordsOf(name: string, error: unknown): unknown {
+  if (error instanceof CommandLineError)
+    return error.command === undefined ? new CommandLineError(error.problem, name, error.example) : error;
+  if (!(error instanceof Error) || error.name !== "CLIError") return error;
+  const message = error.message.replace(/\x1b\[[0-9;]*m/g, "");
+  return new CommandLineError(message.charAt(0).toLowerCase() + message.slice(1), name);
 }

@@ -1,6 +1,5 @@
 import { isAgentEngine, resolveEngine, type Engine } from "./engine.ts";
 import {
-  AgentError,
   agentEngine,
   chooseProfile,
   isLocalEndpoint,
@@ -23,6 +22,7 @@ import {
 import { apiKeyFrom } from "./secrets.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
 import { matchChoice } from "./choice.ts";
+import { CommandLineError } from "./usage.ts";
 
 export { DEFAULT_MODEL } from "./settings.ts";
 export const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -95,7 +95,7 @@ function positiveNumber(flag: string, value: unknown, fallback: number, max: num
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max)
-    throw new AgentError("USAGE", `${flag} takes a positive number up to ${max}, not "${String(value)}"`);
+    throw new CommandLineError(`${flag} takes a positive number up to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
@@ -103,7 +103,7 @@ function wholeNumber(flag: string, value: unknown, fallback: number, max: number
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > max)
-    throw new AgentError("USAGE", `${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
+    throw new CommandLineError(`${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
@@ -125,7 +125,7 @@ function resolveWindow(
         : window.source.kind === "default"
           ? "the default context window"
           : `the context window (${describeSource(window.source)})`;
-    throw new AgentError("USAGE", `--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
+    throw new CommandLineError(`--max-output-tokens ${maxOutputTokens} must be smaller than ${from} ${contextWindow}`);
   }
   return { contextWindow, maxOutputTokens };
 }
@@ -162,8 +162,7 @@ function resolveProfile(flag: string | undefined, fromEnv: string | undefined, b
   const word = matchChoice(value, ["auto", ...PROVIDER_IDS]);
   if (word === "auto") return chooseProfile(baseUrl);
   if (word === undefined || !isProviderId(word))
-    throw new AgentError(
-      "USAGE",
+    throw new CommandLineError(
       `${flag === undefined ? "AGENT_PROVIDER" : "--provider"} takes auto or one of ${PROVIDER_IDS.join(", ")}, not "${value}"`,
     );
   return chooseProfile(baseUrl, word);
@@ -185,15 +184,14 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
   const out = text(args.out);
   const json = args.json === true;
   if (out === OUT_TO_STDOUT && json)
-    throw new AgentError("USAGE", "-o - puts the new session on stdout, where --json would put its object; use one of them");
+    throw new CommandLineError("-o - puts the new session on stdout, where --json would put its object; use one of them");
   const exec = args.exec === true;
-  if (exec && out === OUT_TO_STDOUT) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
+  if (exec && out === OUT_TO_STDOUT) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   const dryRun = args["dry-run"] === true || args.dryRun === true;
-  if (exec && dryRun) throw new AgentError("USAGE", "--dry-run writes no session for --exec to continue; use one of them");
+  if (exec && dryRun) throw new CommandLineError("--dry-run writes no session for --exec to continue; use one of them");
   const pick = args.pick === true;
   if (pick && (source.sessionPath !== undefined || source.sessionId !== undefined))
-    throw new AgentError(
-      "USAGE",
+    throw new CommandLineError(
       `--pick chooses the session from a list, and ${source.sessionPath ?? `--session ${source.sessionId}`} names one; leave out one of them`,
     );
   const apiKey = apiKeyFrom(env);

@@ -112,7 +112,7 @@ describe("-o - writes the new session to stdout", () => {
     const original = readFileSync(src);
     const args = ["handoff", src, "--engine", "offline", ...extra];
     const run = await runAgent(extra.includes("--out=-") ? args : [...args, "-o", "-"], cleanEnv(sandbox.home), sandbox.dir);
-    expect(run).toEqual({ code: 2, stdout: "", stderr: `error: ${message}\n` });
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `error: ${message} (see agent handoff --help)\n` });
     sandbox.expectNothingWritten(src, original);
   });
 

@@ -1,6 +1,6 @@
 import { createRedactor, createWithholder, DEFAULT_PLACEHOLDER_WORD, type Withhold } from "../core/index.ts";
 import { cutLine, markCleared, type Cleared } from "./shorten.ts";
-import { asField, stripControls } from "./terminal.ts";
+import { asField, NOT_AS_ITSELF, stripControls, visiblePart } from "./terminal.ts";
 
 /**
  * The one boundary every character we print passes: stdout and stderr, every command, every
@@ -120,6 +120,54 @@ function replaceInStretch(text: string): string {
 export function forPeople(text: string): string {
   // Withheld first: the configured key reads `[withheld]` as everywhere, not as a placeholder.
   return replaceSecretParts(redactor.redactKnown(redactor.redact(withhold(stripControls(text)))));
+}
+
+/**
+ * A command for a person to paste (`Continue with: …`), given to the logger as one part of a
+ * message: printed exactly as `command`, the shell words quoted from `words`, or not at all.
+ * Filtering a quoted command would change what it names (a U+0085 stripped from a folder's
+ * name, a `[REDACTED:…]` that bash reads as a glob), so the boundary prints it unfiltered, once
+ * it has checked, when printing, that no filter would change it: every character shows as
+ * itself, and nothing in it or in any word it was made from is withheld, looks like a secret
+ * or holds a part of one found in the session's cwd. Otherwise it prints `instead`, given why
+ * (where the exact command is, and why it is not shown).
+ */
+export class PasteLine {
+  constructor(
+    readonly command: string,
+    readonly words: readonly string[],
+    readonly instead: (why: string) => string,
+  ) {}
+}
+
+/** What a message for a person is made of: our text and the data it quotes (filtered), and commands to paste (see PasteLine). */
+export type Said = string | PasteLine;
+
+/** Why `line` cannot be printed as it is; undefined when it can. */
+function whyNotPrinted({ command, words }: PasteLine): string | undefined {
+  // No shell passes a NUL on: `$'\x00'` ends the word there, and names another path.
+  if (words.some((word) => word.includes("\0"))) return "it names a path holding a NUL character, which no command can pass on";
+  if (!command.isWellFormed() || NOT_AS_ITSELF.test(command) || stripControls(command) !== command) {
+    return "it holds characters that cannot be shown as they are";
+  }
+  // Each word also as a person would see it: a secret with an invisible character in it is one still.
+  const texts = [command, ...words.flatMap((word) => [word, stripControls(word), visiblePart(word)])];
+  if (texts.some((text) => withhold(text) !== text)) return "it names a path holding a configured secret, which --json withholds too";
+  // A redactor of its own: what it finds is not printed, so it must not number the placeholders printed.
+  const rules = createRedactor();
+  const changed = (text: string) => rules.redact(text) !== text || redactor.redactKnown(text) !== text || replaceSecretParts(text) !== text;
+  if (texts.some(changed)) return "it names a path that looks like a secret";
+  return undefined;
+}
+
+function showPasteLine(line: PasteLine): string {
+  const why = whyNotPrinted(line);
+  return why === undefined ? line.command : forPeople(line.instead(why));
+}
+
+/** A message made of parts for a person: each text part as `forPeople` makes it, each command to paste as it is or not at all (see PasteLine). */
+export function forPeopleSaid(parts: readonly Said[]): string {
+  return parts.map((part) => (typeof part === "string" ? forPeople(part) : showPasteLine(part))).join("");
 }
 
 /** Text for stdout: on a terminal as a person reads it; elsewhere the exact bytes, less what is withheld. */

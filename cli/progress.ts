@@ -1,4 +1,5 @@
 import { forPeople } from "./printed.ts";
+import { countOf } from "../core/index.ts";
 
 /**
  * A live status line on stderr while the model writes: elapsed time and tokens received.
@@ -18,7 +19,7 @@ export function createProgress(enabled: boolean, text: string): Progress {
   let shown = false;
   const draw = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    process.stderr.write(`\r\x1b[2K${label} · ${seconds}s · ~${Math.ceil(chars / 4)} tokens received`);
+    process.stderr.write(`\r\x1b[2K${label} · ${seconds}s · ~${countOf(Math.ceil(chars / 4), "token")} received`);
     shown = true;
   };
   const timer = setInterval(draw, 250);

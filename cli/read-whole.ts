@@ -9,7 +9,7 @@
  * is checked, so nothing swapped in between a look and the read gets read.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { AgentError } from "../core/index.ts";
+import { countOf, AgentError } from "../core/index.ts";
 import { describeNonFile } from "./files.ts";
 import { fsReason } from "./fs-errors.ts";
 
@@ -28,7 +28,7 @@ export function describeSize(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+  return unit === 0 ? countOf(bytes, "byte") : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /**

@@ -4,7 +4,9 @@ import { createConsola, type ConsolaInstance, type LogObject } from "consola/cor
 import { isAgentError, type ErrorCode } from "../core/index.ts";
 import { CancelledError, printCancellationWith } from "./cancel.ts";
 import { StdoutError } from "./stdout.ts";
-import { forPeople } from "./printed.ts";
+import { FailureWithCommand } from "./paste-line.ts";
+import { CommandLineError } from "./usage.ts";
+import { forPeople, forPeopleSaid, PasteLine, type Said } from "./printed.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
 export const EXIT = {
@@ -50,11 +52,16 @@ const PREFIX: Partial<Record<string, string>> = {
   trace: "trace: ",
 };
 
-/** Our messages are strings; node:util's formatter would cost ~15 ms of start-up to load. */
-function formatArgs(args: readonly unknown[]): string {
-  return args
-    .map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? (arg.stack ?? arg.message) : JSON.stringify(arg)))
-    .join(" ");
+/**
+ * Our messages are strings, and commands to paste kept as they are for the boundary (see
+ * PasteLine), joined by spaces; node:util's formatter would cost ~15 ms of start-up to load.
+ */
+function formatArgs(args: readonly unknown[]): Said[] {
+  return args.flatMap((arg, i): Said[] => {
+    const part =
+      typeof arg === "string" || arg instanceof PasteLine ? arg : arg instanceof Error ? (arg.stack ?? arg.message) : JSON.stringify(arg);
+    return i === 0 ? [part] : [" ", part];
+  });
 }
 
 let stderrListening = false;
@@ -65,14 +72,14 @@ let stderrListening = false;
  * for people: it passes the output boundary (no controls, nothing withheld); `lead` is our own
  * (a coloured prefix) and goes as it is.
  */
-export function writeStderr(text: string, lead = ""): void {
+export function writeStderr(text: string | readonly Said[], lead = ""): void {
   if (!stderrListening) {
     stderrListening = true;
     process.stderr.on("error", () => {});
   }
   pendingStderr++;
   try {
-    process.stderr.write(lead + forPeople(text), stderrWriteDone);
+    process.stderr.write(lead + (typeof text === "string" ? forPeople(text) : forPeopleSaid(text)), stderrWriteDone);
   } catch {
     // Nowhere left to report it.
     stderrWriteDone();
@@ -125,7 +132,7 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
           // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
           const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
-          writeStderr(`${text}\n`, painted);
+          writeStderr([...text, "\n"], painted);
         },
       },
     ],
@@ -140,10 +147,17 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
   if (isAgentError(error)) {
     const status = EXIT_BY_CODE[error.code];
     const exact = logger.withTag(VERBATIM);
-    if (error.code === "HANDOFF_FAILED") exact.error(`Handoff failed: ${error.message}`);
+    // A command to paste in it stays a part of its own (see PasteLine).
+    const [lead, command]: [string, Said[]] =
+      error instanceof FailureWithCommand
+        ? [error.lead, [error.command]]
+        : error instanceof CommandLineError
+          ? [error.problem, error.after]
+          : [error.message, []];
+    if (error.code === "HANDOFF_FAILED") exact.error(`Handoff failed: ${lead}`, ...command);
     else if (error.code === "CANCELLED") exact.error("Handoff cancelled");
     else if (error.code === "NOTHING_TO_HAND_OFF") exact.warn(error.message);
-    else logger.error(error.message);
+    else logger.error(lead, ...command);
     return status;
   }
   if (error instanceof CancelledError) {

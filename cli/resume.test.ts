@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import { CLI, runAgent } from "../fixtures/run-agent.ts";
 import { createFakeHome, IDS, type FakeHome } from "./discover.testing.ts";
-import { describeResume, runAsChild, shellQuote } from "./resume.ts";
+import { shellQuote } from "./paste-line.ts";
+import { describeResume, runAsChild } from "./resume.ts";
 
 let fake: FakeHome;
 beforeAll(() => {
@@ -140,12 +141,13 @@ describe("the command that continues the new session", () => {
     // A control: one line still, the same word once bash reads it.
     ["out\nNew session started", "$'out\\nNew session started'"],
     ["a\r\tb", "$'a\\r\\tb'"],
-    ["a\tb", "'a\tb'"],
+    // A tab shows as a blank (and pasted may complete a word): written as an escape too.
+    ["a\tb", "$'a\\tb'"],
     ["it's \\ \x1b]0;T\x07", "$'it\\'s \\\\ \\x1b]0;T\\x07'"],
   ])("shell quoting: %p is written %p", (word, quoted) => {
     expect(shellQuote(word)).toBe(quoted);
     expect(Bun.spawnSync(["bash", "-c", `printf %s ${quoted}`]).stdout.toString()).toBe(word);
-    expect(describeResume({ argv: ["pi", "--session", word], cwd: undefined }, "/")).toBe(`pi --session ${quoted}`);
+    expect(describeResume({ argv: ["pi", "--session", word], cwd: undefined }, "/").command).toBe(`pi --session ${quoted}`);
   });
 });
 
@@ -274,8 +276,12 @@ describe("--exec", () => {
       "error: --exec: /tmp/agent-exec-x.jsonl: Claude Code resumes a session only from a file named <uuid>.jsonl",
     ],
     ["Claude Code is not on the PATH", ["--to", "claude"], "error: --exec: claude (Claude Code) is not on the PATH"],
-    ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them\n"],
-    ["with --dry-run", ["--dry-run"], "error: --dry-run writes no session for --exec to continue; use one of them\n"],
+    ["with -o -", ["-o", "-"], "error: -o - writes no session file for --exec to continue; use one of them (see agent handoff --help)\n"],
+    [
+      "with --dry-run",
+      ["--dry-run"],
+      "error: --dry-run writes no session for --exec to continue; use one of them (see agent handoff --help)\n",
+    ],
   ])("a usage error before anything is asked or written: %s", async (_, args, message) => {
     const folders = [join(fake.paths[IDS.app.pi] ?? "", ".."), join(fake.paths[IDS.app.omp] ?? "", "..")];
     const before = folders.map((folder) => readdirSync(folder).sort());

@@ -11,8 +11,11 @@ import { AgentError, errorMessage, type ResumeCommand, type SessionFormat } from
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { removeCancelHandlers } from "./cancel.ts";
 import { pathUnder } from "./discover.ts";
+import { commandToPaste, FailureWithCommand } from "./paste-line.ts";
+import type { PasteLine } from "./printed.ts";
 import type { NewSessionPlace } from "./handoff-run.ts";
 import { currentFolderIfAny, stderrWritten } from "./report.ts";
+import { CommandLineError } from "./usage.ts";
 
 /**
  * The id the file's name gives the session, for an agent that finds a session by its name
@@ -45,30 +48,12 @@ export function resumeCommandFor(
   return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot, env: home.env });
 }
 
-/**
- * `'it''s'` quoting for a POSIX shell, only where a word needs it. A word holding a line break
- * or another control (not a tab) is written `$'…'` with escapes (`\\n`, `\\x1b`): still the same word pasted
- * into bash, zsh or a POSIX 2024 sh, and the command stays on its one line, where no part of a
- * path can start a line that looks like ours.
- */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  // A tab shows as a blank and quotes as itself: only what breaks or drives the line needs `$'…'`.
-  if (!/[\u0000-\u0008\u000a-\u001f\u007f]/.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
-  const escaped = word.replace(/[\u0000-\u001f\u007f'\\]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    if (c === "\t") return "\\t";
-    if (c === "'" || c === "\\") return `\\${c}`;
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
-  return `$'${escaped}'`;
-}
+/** What is said in place of the command when its line cannot be printed: where the exact one is. */
+const resumeInJson = (why: string) => `the command in --json's "resume" (not printed here: ${why})`;
 
-/** The command as a person pastes it: with `cd <folder> &&` first when it runs elsewhere than `here`. */
-export function describeResume(command: ResumeCommand, here: string | undefined): string {
-  const line = command.argv.map(shellQuote).join(" ");
-  return command.cwd !== undefined && command.cwd !== here ? `cd ${shellQuote(command.cwd)} && ${line}` : line;
+/** The command as a person pastes it: with `cd <folder> &&` first when it runs elsewhere than `here` (see PasteLine). */
+export function describeResume(command: ResumeCommand, here: string | undefined): PasteLine {
+  return commandToPaste(command.argv, command.cwd, here, resumeInJson);
 }
 
 /** For `--json`. */
@@ -139,7 +124,7 @@ export function checkCanContinue(
   cwd: string | undefined,
   terminal: Terminal = processTerminal(),
 ): void {
-  if ("stdout" in place) throw new AgentError("USAGE", "-o - writes no session file for --exec to continue; use one of them");
+  if ("stdout" in place) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
   // In the agent's folder the file gets the name its agent gives it, which carries its id. The
@@ -151,7 +136,7 @@ export function checkCanContinue(
     execFolder(cwd).folder,
     "path" in place,
   );
-  if (command === undefined) throw new AgentError("USAGE", `--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
+  if (command === undefined) throw new CommandLineError(`--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
   const program = Bun.which(name);
   const who = name === format.label ? name : `${name} (${format.label})`;
@@ -184,7 +169,7 @@ export function sayHowToContinue(
 ): void {
   if (command === undefined && idNamedBy(format, sessionFile, "") === undefined) logger.warn(noResumeReason(format, sessionFile));
   else if (command === undefined) logger.info(noResumeReason(format, sessionFile));
-  else logger.info(`Continue with: ${describeResume(command, currentFolderIfAny())}`);
+  else logger.info("Continue with:", describeResume(command, currentFolderIfAny()));
 }
 
 /**
@@ -225,9 +210,10 @@ export async function continueInAgent(
   if (gone) logger.warn(`${sessionCwd} (the session's folder) is not there any more; running ${name} in ${folder ?? "this folder"}`);
   const program = Bun.which(name);
   if (program === null)
-    throw new AgentError(
+    throw new FailureWithCommand(
       "HANDOFF_FAILED",
-      `${name} is no longer on the PATH; continue with: ${describeResume(command, currentFolderIfAny())}`,
+      `${name} is no longer on the PATH; continue with:`,
+      describeResume(command, currentFolderIfAny()),
     );
   const cwd = command.cwd;
   await stderrWritten();
@@ -238,9 +224,10 @@ export async function continueInAgent(
       process.execve(program, [name, ...args], process.env);
     } catch (error) {
       // Not a program this system runs (a script without #!, a noexec mount): the session is written all the same.
-      throw new AgentError(
+      throw new FailureWithCommand(
         "HANDOFF_FAILED",
-        `could not start ${program}: ${execFailure(error)}; the new session is written, continue with: ${describeResume(command, currentFolderIfAny())}`,
+        `could not start ${program}: ${execFailure(error)}; the new session is written, continue with:`,
+        describeResume(command, currentFolderIfAny()),
       );
     }
   }

@@ -2,6 +2,7 @@ import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames
 import { suggest } from "./args.ts";
 import { matchChoice } from "./choice.ts";
 import { shortForPeople } from "./printed.ts";
+import { valueError } from "./usage.ts";
 
 /**
  * The settings a user would otherwise repeat on every run, each from the first place that gives
@@ -79,8 +80,7 @@ function shown(value: unknown): string {
 export function tokenCount(label: string, value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
   const parsed = typeof value === "string" || typeof value === "number" ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed) || parsed < 1)
-    throw new AgentError("USAGE", `${label} takes a whole number of tokens, not ${shown(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) throw valueError(label, `${label} takes a whole number of tokens, not ${shown(value)}`);
   return parsed;
 }
 
@@ -92,7 +92,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 function parseText(value: unknown, label: string): string {
-  if (typeof value !== "string") throw new AgentError("USAGE", `${label} takes text, not ${shown(value)}`);
+  if (typeof value !== "string") throw valueError(label, `${label} takes text, not ${shown(value)}`);
   return value;
 }
 
@@ -127,7 +127,7 @@ function parseUrl(value: unknown, label: string): string {
   if (!isHttpUrl(url)) {
     // Echoed only when it is meant as a URL (`scheme:` first); anything else may be a pasted key.
     const quoted = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) && !looksSecret(maskedUrl(url)) ? ` ${JSON.stringify(maskedUrl(url))}` : "";
-    throw new AgentError("USAGE", `${label}${quoted} ${urlProblem(url)}`);
+    throw valueError(label, `${label}${quoted} ${urlProblem(url)}`);
   }
   return url;
 }
@@ -144,14 +144,14 @@ export function parseEngine(value: unknown, label: string): EngineChoice {
   if (word !== undefined) return word;
   const agent = typeof value === "string" ? findFormat(value) : undefined;
   if (agent) return agent.name;
-  throw new AgentError("USAGE", `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);
+  throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);
 }
 
 /** An agent's name or alias (`claude`), as the format table spells it. */
 export function parseAgent(value: unknown, label: string): AgentName {
   const format = typeof value === "string" ? findFormat(value) : undefined;
   if (format) return format.name;
-  throw new AgentError("USAGE", `${label} takes ${describeFormatNames()}, not ${shown(value)}`);
+  throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value)}`);
 }
 
 function parseWindow(value: unknown, label: string): number {

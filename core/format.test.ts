@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
-import { formatCount } from "./format.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { countOf, formatCount } from "./format.ts";
 
 test.each([
   [0, "0"],
@@ -8,4 +10,35 @@ test.each([
   [1234567, "1,234,567"],
 ])("formatCount(%p) is %p", (n, expected) => {
   expect(formatCount(n)).toBe(expected);
+});
+
+test.each<[number, string, string | undefined, string]>([
+  [0, "message", undefined, "0 messages"],
+  [1, "message", undefined, "1 message"],
+  [2, "message", undefined, "2 messages"],
+  [1, "entry", "entries", "1 entry"],
+  [3, "entry", "entries", "3 entries"],
+  [12345, "token", undefined, "12,345 tokens"],
+])("countOf(%p, %p, %p) is %p", (n, one, many, expected) => {
+  expect(countOf(n, one, many)).toBe(expected);
+});
+
+/** Every source file of the program (not its tests) under `folder`. */
+function sources(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts") && !name.endsWith(".testing.ts"))
+    .map((name) => join(folder, name));
+}
+
+// A plural made by hand (`n === 1 ? "" : "s"`, `line(s)`) is how "1 messages" came about: countOf is the one rule.
+test("no count is put in the plural by hand outside countOf", () => {
+  const root = join(import.meta.dir, "..");
+  const byHand = /[=!]== 1 \? "[a-z ]*" : "[a-z ]*s"|[a-z]\(s\),? [a-z]/;
+  const comment = /^\s*(?:\*|\/\/|\/\*\*)/;
+  const found = [...sources(join(root, "cli")), ...sources(join(root, "core"))].flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (byHand.test(line) && !comment.test(line) ? [`${file.slice(root.length + 1)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  expect(found).toEqual([]);
 });

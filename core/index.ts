@@ -62,6 +62,7 @@ export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from
 export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
+export { countOf, formatCount } from "./format.ts";
 export type {
   ConfigJson,
   DryRunAgentJson,

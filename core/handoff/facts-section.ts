@@ -2,6 +2,7 @@ import type { CommandRun, SessionFacts } from "../session/facts.ts";
 import { uniquePaths } from "../session/paths.ts";
 import { describeOutcome, displayCommand } from "../session/runs.ts";
 import { markFencedLines } from "./fences.ts";
+import { countOf } from "../format.ts";
 
 export interface SessionFactsOptions {
   /** Paths listed per file list before "+N more" (default 15). */
@@ -70,7 +71,7 @@ function commandLines(commands: readonly CommandRun[], max: number, cwd: string 
   if (byUser > 0) counts.push(`${byUser} run by the user with \`!\``);
   const lines = [`- Commands run (${counts.join("; ")}):`];
   // The hidden runs are marked where they ran, so no one takes them for runs after the last one shown.
-  const hidden = (count: number) => `  - … ${count} ${count === 1 ? "run" : "runs"} not shown here`;
+  const hidden = (count: number) => `  - … ${countOf(count, "run")} not shown here`;
   let next = 0;
   for (const i of pickCommands(commands, max)) {
     const run = commands[i];

@@ -5,6 +5,7 @@ import type { ContextMessage } from "./messages.ts";
 import { estimateTokens } from "./tokens.ts";
 import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.ts";
 import type { Session } from "./types.ts";
+import { countOf } from "../format.ts";
 
 export interface AnalyzeOptions extends ContextOptions {
   /** Hand off the branch ending at this entry (or at the entry a line of this id became part of) instead of the last entry in the file. */
@@ -48,9 +49,7 @@ export function describeSessionProblems(session: Session, analysis: BranchAnalys
     const lines = session.problems.map((p) => p.line);
     const shown = lines.slice(0, 10).join(", ") + (lines.length > 10 ? ` and ${lines.length - 10} more` : "");
     const first = session.problems[0];
-    warnings.push(
-      `skipped ${lines.length} unusable line${lines.length === 1 ? "" : "s"}: ${shown}${first ? ` (line ${first.line}: ${first.reason})` : ""}`,
-    );
+    warnings.push(`skipped ${countOf(lines.length, "unusable line")}: ${shown}${first ? ` (line ${first.line}: ${first.reason})` : ""}`);
   }
   if (analysis.tree.duplicateIds.length > 0) {
     warnings.push(`entry ids used more than once (the later entry wins): ${analysis.tree.duplicateIds.slice(0, 5).join(", ")}`);

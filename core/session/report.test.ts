@@ -64,6 +64,18 @@ describe("the inspect report", () => {
     expect(row(rendered, "entries")).toBe(expected);
   });
 
+  // One rule for every count (countOf): "1 message", never "1 messages".
+  test.each([
+    { messages: 0, branch: "branch    0 entries, 0 messages", context: "context   0 messages, ~0 tokens" },
+    { messages: 1, branch: "branch    1 entry, 1 message", context: "context   1 message, ~1 token" },
+    { messages: 2, branch: "branch    2 entries, 2 messages", context: "context   2 messages, ~2 tokens" },
+  ])("$messages messages: the branch and context rows count in the singular or the plural", ({ messages, branch, context }) => {
+    const report = reportOf(messages === 0 ? jsonl([V3_HEADER]) : chain(Array.from({ length: messages }, (_, i) => user(i + 1, "hi"))));
+    // The estimate is the model's: one token a message here, so its row follows the same rule.
+    const rendered = renderInspectReport({ ...report, estimatedTokens: messages }, 3, showAsIs);
+    expect([row(rendered, "branch"), row(rendered, "context")]).toEqual([branch, context]);
+  });
+
   test("a header-only session has no leaf and no last ask", () => {
     const report = reportOf(jsonl([V3_HEADER]));
     expect(report).toMatchObject({ entries: 0, leafId: null, branchEntries: 0, contextMessages: 0, lastUserRequest: null });

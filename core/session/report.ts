@@ -1,4 +1,4 @@
-import { formatCount } from "../format.ts";
+import { countOf, formatCount } from "../format.ts";
 import type { BranchAnalysis } from "./analyze.ts";
 import type { CommandRun } from "./facts.ts";
 import type { AgentName } from "./formats/types.ts";
@@ -87,10 +87,10 @@ export function renderInspectReport(report: InspectReport, readAs: number, show:
   ];
   if (report.title) rows.push(["title", show(report.title)]);
   rows.push(
-    ["entries", `${report.entries}${skipped ? ` (${skipped} unusable line${skipped === 1 ? "" : "s"} skipped)` : ""}`],
+    ["entries", `${formatCount(report.entries)}${skipped ? ` (${countOf(skipped, "unusable line")} skipped)` : ""}`],
     ["leaf", report.leafId === null ? "(no entries)" : show(report.leafId)],
-    ["branch", `${report.branchEntries} entries, ${report.branchMessages} messages`],
-    ["context", `${report.contextMessages} messages, ~${formatCount(report.estimatedTokens)} tokens`],
+    ["branch", `${countOf(report.branchEntries, "entry", "entries")}, ${countOf(report.branchMessages, "message")}`],
+    ["context", `${countOf(report.contextMessages, "message")}, ~${countOf(report.estimatedTokens, "token")}`],
     ["models", report.models.map((model) => show(model)).join(", ") || "(none recorded)"],
     [
       "files",

@@ -1,4 +1,4 @@
-import { formatCount } from "../../format.ts";
+import { countOf } from "../../format.ts";
 import { escapeClosingTag } from "../../session/wrappers.ts";
 import { REQUIRED_SECTIONS } from "../prompt.ts";
 
@@ -74,7 +74,10 @@ export function isNotesPreface(text: string): boolean {
 
 /** The user-side message that opens a handoff request whose oldest part was folded into notes. */
 export function renderNotesPreface(input: PrefaceInput): string {
-  const what = `The first ${formatCount(input.foldedMessages)} messages of this session were too long to send in full; they were condensed, part by part, into these notes.`;
+  const what =
+    input.foldedMessages === 1
+      ? "The first message of this session was too long to send in full; it was condensed, part by part, into these notes."
+      : `The first ${countOf(input.foldedMessages, "message")} of this session were too long to send in full; they were condensed, part by part, into these notes.`;
   const after = input.recentFollows ? "The messages after them follow verbatim." : "No later messages are left to show.";
   const parts = [`${what} ${after}`, `<notes>\n${escapeClosingTag(input.notes, "notes")}\n</notes>`];
   if (input.latestRequest !== undefined) {

@@ -8,6 +8,7 @@ import { buildFinalRequest, buildNotesRequest, type PlannedParts, type RequestSe
 import { capToFit } from "./shorten.ts";
 import { renderTranscriptMessage, TRANSCRIPT_SEPARATOR } from "./transcript.ts";
 import { findLatestRequest, groupTurns, type Turn } from "./turns.ts";
+import { countOf } from "../../format.ts";
 
 export interface PlanInput extends RequestSetup {
   context: readonly ContextMessage[];
@@ -132,7 +133,8 @@ function fold(setup: RequestSetup, budget: Budget, light: LightResult, keep: num
   const notesFrame =
     estimateRequestTokens(buildNotesRequest(setup, { ...parts, chunks: [[]] }, 0, "")) + budget.notesReserve + NOTES_FRAME_SLACK;
   const room = budget.notesPromptLimit - notesFrame;
-  if (room < MIN_CHUNK_TOKENS) throw tooSmall(budget, `a notes request has room for only ~${Math.max(0, room)} tokens of the session`);
+  if (room < MIN_CHUNK_TOKENS)
+    throw tooSmall(budget, `a notes request has room for only ~${countOf(Math.max(0, room), "token")} of the session`);
   const packed = packChunks(turns.slice(0, first), room);
   return { ...base, ...parts, mode: "folded", chunks: packed.chunks, foldedTurns: first, messagesShortened: packed.shortened };
 }

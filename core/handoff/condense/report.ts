@@ -1,4 +1,4 @@
-import { formatCount } from "../../format.ts";
+import { countOf, formatCount } from "../../format.ts";
 import { estimateTokens } from "../../session/tokens.ts";
 import { SAFETY_MARGIN } from "./budget.ts";
 import type { CondensePlan } from "./plan.ts";
@@ -25,10 +25,6 @@ export interface CondenseReport {
   requests: number;
   /** Our estimate of the prompt tokens of all those requests together. */
   tokensSent: number;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** Our estimate of the handoff request's context; notes not yet written count at their limit. */
@@ -68,11 +64,11 @@ function cuts(parts: {
   turnsFolded: number;
 }): string[] {
   const said: string[] = [];
-  if (parts.toolResultsShortened > 0) said.push(`${plural(parts.toolResultsShortened, "tool result")} shortened to head and tail`);
-  if (parts.imagesReplaced > 0) said.push(`${plural(parts.imagesReplaced, "image")} left out`);
+  if (parts.toolResultsShortened > 0) said.push(`${countOf(parts.toolResultsShortened, "tool result")} shortened to head and tail`);
+  if (parts.imagesReplaced > 0) said.push(`${countOf(parts.imagesReplaced, "image")} left out`);
   if (parts.messagesFolded > 0)
-    said.push(`the oldest ${plural(parts.messagesFolded, "message")} (${plural(parts.turnsFolded, "turn")}) folded into notes`);
-  if (parts.messagesShortened > 0) said.push(`${plural(parts.messagesShortened, "message")} too large for one notes request cut to fit`);
+    said.push(`the oldest ${countOf(parts.messagesFolded, "message")} (${countOf(parts.turnsFolded, "turn")}) folded into notes`);
+  if (parts.messagesShortened > 0) said.push(`${countOf(parts.messagesShortened, "message")} too large for one notes request cut to fit`);
   return said;
 }
 
@@ -81,7 +77,7 @@ export function describeCondensed(report: CondenseReport): string[] {
   const what = cuts(report);
   const lines = [
     `condensed the context from ~${formatCount(report.tokensBefore)} to ~${formatCount(report.tokensAfter)} tokens for a ${formatCount(report.contextWindow)}-token window` +
-      `${what.length > 0 ? `: ${what.join(", ")}` : ""}; ${plural(report.requests, "request")} (~${formatCount(report.tokensSent)} prompt tokens in all)`,
+      `${what.length > 0 ? `: ${what.join(", ")}` : ""}; ${countOf(report.requests, "request")} (~${formatCount(report.tokensSent)} prompt tokens in all)`,
   ];
   if (report.halvings > 0) {
     lines.push(
@@ -106,7 +102,7 @@ export function describePlan(plan: CondensePlan, requestTokens: readonly number[
   if (plan.mode === "folded") {
     const latest = plan.latestRequest === undefined ? "" : "; the latest user request was among them and is quoted in the last request";
     lines.push(
-      `stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${plural(plan.chunks.length, "request")}; the latest ${plural(plan.recent.length, "message")} go verbatim${latest}`,
+      `stage 2: ${cuts({ ...plan, toolResultsShortened: 0, imagesReplaced: 0, messagesFolded: plan.foldedMessages, turnsFolded: plan.foldedTurns }).join(", ")}, over ${countOf(plan.chunks.length, "request")}; the latest ${countOf(plan.recent.length, "message")} go verbatim${latest}`,
     );
   }
   requestTokens.forEach((tokens, i) => {

@@ -2,6 +2,7 @@ import { modelChangeFields, type RestoredModel } from "../../restored-model.ts";
 import type { NewSessionFile, NewSessionInput, Recording, RecordingInput } from "../types.ts";
 import { upgradeToVersion3 } from "./upgrade.ts";
 import { unknownLayoutRefusal } from "../version.ts";
+import { countOf } from "../../../format.ts";
 
 /** `JSON.stringify` drops keys whose value is `undefined`, as the format wants. */
 function line(value: unknown): string {
@@ -137,7 +138,7 @@ export function renderRecording(input: RecordingInput): Recording {
   if (session.problems.length > 0) {
     return {
       mode: "skip",
-      reason: `the source is version ${session.version} with ${session.problems.length} unusable line(s), which upgrading it to version 3 would drop`,
+      reason: `the source is version ${session.version} with ${countOf(session.problems.length, "unusable line")}, which upgrading it to version 3 would drop`,
     };
   }
   if (session.titleSlot)
