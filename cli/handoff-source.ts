@@ -5,8 +5,9 @@
  * `--agent` narrows the search. Finding the file is cli/find-session.ts's work.
  */
 import type { ArgsDef } from "citty";
-import { AgentError, describeFormatNames, type AgentName } from "../core/index.ts";
+import { describeFormatNames, type AgentName } from "../core/index.ts";
 import { parseAgent } from "./settings.ts";
+import { CommandLineError } from "./usage.ts";
 
 /** The flags that say which session: the same for every command that names one (help and completion read them). */
 export const SESSION_ARGS = {
@@ -43,9 +44,9 @@ export function resolveSessionSource(args: Record<string, unknown>): SessionSour
   const agentFlag = text(args.agent);
   const agent = agentFlag === undefined ? undefined : parseAgent(agentFlag, "--agent");
   if (sessionPath !== undefined && sessionId !== undefined)
-    throw new AgentError("USAGE", `give a session path or --session ${sessionId}, not both`);
-  if (sessionId === "") throw new AgentError("USAGE", "option --session needs an id, not blanks");
+    throw new CommandLineError(`give a session path or --session ${sessionId}, not both`);
+  if (sessionId === "") throw new CommandLineError("option --session needs an id, not blanks");
   if (sessionPath === "-" && agent !== undefined)
-    throw new AgentError("USAGE", "--agent picks among the sessions found on this machine; - reads one from stdin");
+    throw new CommandLineError("--agent picks among the sessions found on this machine; - reads one from stdin");
   return { sessionPath, sessionId, agent };
 }

@@ -2,9 +2,10 @@
  * What `agent ls`'s flags ask for (pure, but for reading the clock's time zone in an ISO date):
  * which sessions (a folder, every folder, one agent) and how many (`--limit`, `--since`).
  */
-import { AgentError, type SessionFormat } from "../core/index.ts";
+import type { SessionFormat } from "../core/index.ts";
 import { formatsFor } from "./find-session.ts";
 import { parseAgent } from "./settings.ts";
+import { CommandLineError } from "./usage.ts";
 
 export interface LsOptions {
   formats: readonly SessionFormat[];
@@ -37,7 +38,7 @@ export function parseSince(text: string, now: number): number {
     // A day that does not exist (2026-02-31) is refused, not rolled over into March.
     if (Number.isFinite(ms) && Number(month) >= 1 && Number(month) <= 12 && Number(day) <= daysIn(Number(year), Number(month))) return ms;
   }
-  throw new AgentError("USAGE", `--since takes a duration (30m, 2h, 7d) or an ISO date (2026-07-01), not "${text}"`);
+  throw new CommandLineError(`--since takes a duration (30m, 2h, 7d) or an ISO date (2026-07-01), not "${text}"`);
 }
 
 function normalZone(zone: string | undefined): string {
@@ -53,7 +54,7 @@ function daysIn(year: number, month: number): number {
 export function parseLimit(text: string): number {
   const value = Number(text.trim());
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1)
-    throw new AgentError("USAGE", `--limit takes a whole number of sessions, at least 1, not "${text}"`);
+    throw new CommandLineError(`--limit takes a whole number of sessions, at least 1, not "${text}"`);
   return value;
 }
 
@@ -64,7 +65,7 @@ function text(value: unknown): string | undefined {
 export function resolveLsOptions(args: Record<string, unknown>, now: number): LsOptions {
   const folder = text(args.folder);
   const all = args.all === true;
-  if (folder !== undefined && all) throw new AgentError("USAGE", `give a folder or --all, not both (${folder} and --all)`);
+  if (folder !== undefined && all) throw new CommandLineError(`give a folder or --all, not both (${folder} and --all)`);
   const agent = text(args.agent);
   const limit = text(args.limit);
   const since = text(args.since);
