@@ -64,6 +64,7 @@ function plantMentioned(setup: EngineSetup): Planted {
   file("line-start", join(at, "line-start.txt"), (p) => `\n@${p}\n`);
   file("bracket", join(at, "bracket.txt"), (p) => `(see @${p})`);
   file("quote", join(at, "quote.txt"), (p) => `"@${p}"`);
+  file("brackets", join(at, "brackets.txt"), (p) => `[@${p}] {@${p}} <@${p}>`);
   file("backtick", join(at, "backtick.txt"), (p) => `\`@${p}\``);
   file("tab", join(at, "tab.txt"), (p) => `see\t@${p}`);
   file("cjk", join(at, "cjk.txt"), (p) => `见\u3002@${p}`);
