@@ -32,9 +32,10 @@ const OUTPUT_TOKENS = 87;
 /** How the checks run the agent: through `agent handoff --engine` once the product has it, else directly with the research's argv. */
 const VIA_PRODUCT = process.env.COMPAT_ENGINE_DIRECT !== "1";
 
-/** The planted secrets found (whole, or a telling line of one) in `sent`. */
+/** The planted secrets found (whole, or a telling line of one) in `sent`, read without the joiners that make a prompt inert. */
 function leaks(sent: string): { kind: string; value: string }[] {
-  return engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => sent.includes(fragment)));
+  const read = sent.replaceAll("\u2060", "");
+  return engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => read.includes(fragment)));
 }
 
 /** The conversation requests the fake received on the agent's wire. */
