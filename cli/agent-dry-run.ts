@@ -12,12 +12,14 @@ import {
   type HandoffInput,
 } from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
+import { describeNotPrivate, runsFolder, whyRunsFolderNotPrivate } from "./agent-scratch.ts";
 import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { shellQuote } from "./paste-line.ts";
 import { planTarget } from "./run-plan.ts";
 import { printJson, printText } from "./stdout.ts";
+import { asField } from "./terminal.ts";
 
 /** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
 export const SCRATCH_PLACEHOLDER = "<new empty folder>";
@@ -48,6 +50,10 @@ export async function printAgentDryRun(
 ): Promise<number> {
   const planned = planHandoffRequests(input);
   const executable = executableFor(name, options, logger);
+  // Where the run's folders would be made, checked as a real run checks it (nothing is made).
+  const runsHome = runsFolder(process.env);
+  const notPrivate = whyRunsFolderNotPrivate(runsHome);
+  if (notPrivate !== undefined) logger.warn(`a real run would fail: ${describeNotPrivate(agentEngine(name), notPrivate)}`);
   const runs = planned.requests.map((request) => {
     const plan = agentEngine(name).plan(renderAgentPrompt(request), SCRATCH_PLACEHOLDER);
     return {
@@ -87,6 +93,7 @@ export async function printAgentDryRun(
       `${runs.length > 1 ? `run ${i + 1} of ${runs.length}` : "would run"}: ${env}${run.command.map(shellQuote).join(" ")} < the prompt (in ${SCRATCH_PLACEHOLDER})`,
     );
   }
+  logger.info(`${SCRATCH_PLACEHOLDER} and ${TEMP_PLACEHOLDER}: made for each run under ${asField(runsHome)}, removed when it ends`);
   if (planned.redacted > 0) logger.info(`${countOf(planned.redacted, "likely secret")} replaced by placeholders`);
   logger.info(
     `dry run: ${countOf(runs.length, "run")} of ${executable}, ~${countOf(estimatedTokens, "token")} of context; nothing run, nothing written`,

@@ -11,6 +11,7 @@ import {
   describeAgentTimeout,
   describeRunPlan,
   planTargetOf,
+  fromInertText,
   renderAgentPrompt,
   runHandoff,
   type AgentEngine,
@@ -39,7 +40,8 @@ import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageRep
 export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance): Complete {
   return async (request, { signal }) => {
     const prompt = renderAgentPrompt(request);
-    // Not the user's project: the agent finds no files, settings or instructions of it there.
+    // Not the user's project, nor under a shared TMPDIR: the agent finds no files, settings or
+    // instructions of anyone's there, nor in any folder above it that another user could write.
     const root = makeScratchFolder(engine);
     try {
       // It runs in one folder and keeps its temporary files in the other (Claude Code leaves
@@ -81,9 +83,10 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
           describeAgentFailure(engine, outcome.failure, shortForPeople(outcome.message, MESSAGE_LIMIT)),
         );
       }
-      // "length" gives the same warning as the llm engine: the document may be cut short.
+      // "length" gives the same warning as the llm engine: the document may be cut short. The
+      // joiners that made the prompt inert come out of an answer that quotes it.
       return {
-        text: outcome.answer.text,
+        text: fromInertText(outcome.answer.text),
         finishReason: outcome.answer.cutShort === true ? "length" : "stop",
         usage: outcome.answer.usage,
         model: outcome.answer.model,

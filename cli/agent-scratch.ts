@@ -1,13 +1,46 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, type AgentEngine } from "../core/index.ts";
 import { killRunningAgents } from "./agent-process.ts";
+import { currentUser, folderChain, nearestExisting, whyNotPrivate } from "./private-folder.ts";
+
+type Env = Record<string, string | undefined>;
 
 /**
- * The folders agent runs work in, under TMPDIR: made per run, removed when it ends, and removed
- * too when we end at once (a second Ctrl-C exits without unwinding), after the agents are gone.
+ * Where agent runs get their folders: `${XDG_CACHE_HOME:-~/.cache}/agent/runs`, the user's own,
+ * never TMPDIR (a shared /tmp lets any user put a CLAUDE.md or AGENTS.md above the folder, and
+ * the agents read those). A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+ */
+export function runsFolder(env: Env, home = homedir()): string {
+  const base = env.XDG_CACHE_HOME;
+  return join(base && isAbsolute(base) ? base : join(home, ".cache"), "agent", "runs");
+}
+
+/** The line a run fails with when its folder could not be private. */
+export function describeNotPrivate(engine: AgentEngine, reason: string): string {
+  return `cannot give ${engine.command} a private folder to run in: ${reason}; set XDG_CACHE_HOME to a folder only you can write`;
+}
+
+/**
+ * Why a run in `runs` could not be private, checking only what exists (a dry run creates
+ * nothing); undefined when it could.
+ */
+export function whyRunsFolderNotPrivate(runs: string): string | undefined {
+  const me = currentUser();
+  if (me === undefined) return undefined;
+  try {
+    return whyNotPrivate(folderChain(nearestExisting(runs)), me);
+  } catch (error) {
+    return `${runs} cannot be checked (${codeOf(error)})`;
+  }
+}
+
+/**
+ * The folders agent runs work in, under the runs folder: made per run, removed when it ends, and
+ * removed too when we end at once (a second Ctrl-C exits without unwinding), after the agents
+ * are gone.
  */
 const live = new Set<string>();
 let exitHookInstalled = false;
@@ -21,22 +54,36 @@ function removeAllOnExit(): void {
   });
 }
 
-/** A new, empty folder of our own under TMPDIR; one we cannot make is a failure of the run, said plainly. */
-export function makeScratchFolder(engine: AgentEngine): string {
-  // Absolute: the agent runs in a folder inside it and gets paths into it (a relative TMPDIR
-  // would name folders that do not exist from there).
-  const parent = resolve(tmpdir());
+/**
+ * A new, empty folder of our own (0700) under the runs folder, with no folder above it another
+ * user could change: checked before anything is made, and again on the real path once the runs
+ * folder exists (a symbolic link may lead elsewhere). One we cannot make, or cannot trust, is a
+ * failure of the run, said plainly.
+ */
+export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): string {
+  const runs = runsFolder(env);
+  const refuse = (reason: string) => new AgentError("HANDOFF_FAILED", describeNotPrivate(engine, reason));
+  const before = whyRunsFolderNotPrivate(runs);
+  if (before !== undefined) throw refuse(before);
+  let root: string;
   try {
-    const root = mkdtempSync(join(parent, `agent-handoff-${engine.name}-`));
-    live.add(root);
-    removeAllOnExit();
-    return root;
+    mkdirSync(runs, { recursive: true, mode: 0o700 });
+    // Its real path: what the agent sees as its folder, and what is checked below.
+    root = realpathSync(mkdtempSync(join(runs, `${engine.name}-`)));
   } catch (error) {
     throw new AgentError(
       "HANDOFF_FAILED",
-      `cannot make a folder for ${engine.command} to run in under ${parent} (${codeOf(error)}); set TMPDIR to a folder you can write`,
+      `cannot make a folder for ${engine.command} to run in under ${runs} (${codeOf(error)}); set XDG_CACHE_HOME to a folder you can write`,
     );
   }
+  live.add(root);
+  removeAllOnExit();
+  const after = whyRunsFolderNotPrivate(root);
+  if (after !== undefined) {
+    removeScratchFolder(root, undefined);
+    throw refuse(after);
+  }
+  return root;
 }
 
 /**
@@ -44,10 +91,10 @@ export function makeScratchFolder(engine: AgentEngine): string {
  * one that still cannot go (an immutable file) is a warning naming it, never a failure of a
  * run that gave its answer, and never in place of the agent's own error.
  */
-export function removeScratchFolder(root: string, logger: ConsolaInstance): void {
+export function removeScratchFolder(root: string, logger: ConsolaInstance | undefined): void {
   live.delete(root);
   const error = tryRemove(root);
-  if (error !== undefined) logger.warn(`could not remove ${root}, the folder the agent ran in (${codeOf(error)}); remove it yourself`);
+  if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${codeOf(error)}); remove it yourself`);
 }
 
 function tryRemove(root: string): unknown {

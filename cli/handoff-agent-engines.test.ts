@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO, runAgent } from "../fixtures/run-agent.ts";
 import { useAgentSandbox } from "./agent-engines.testing.ts";
@@ -43,6 +43,8 @@ const EXPECTED_ARGV: Record<string, (system: string) => string[]> = {
       "features.unified_exec=false",
       "features.goals=false",
       "tools.experimental_request_user_input.enabled=false",
+      "project_doc_max_bytes=0",
+      "project_root_markers=[]",
       "-",
     ]),
   pi: (s) => [
@@ -122,19 +124,23 @@ describe("--engine <agent>: the installed agent writes the document", () => {
         "--auto-approve",
       ])
         expect(argv).not.toContain(dangerous);
-      // Not the project: a folder of its own under TMPDIR, gone afterwards.
-      expect(only?.cwd.startsWith(join(sandbox.tmp, `agent-handoff-${engine}-`))).toBe(true);
+      // Not the project, nor under TMPDIR: a private folder of its own under the user's cache, gone afterwards.
+      const runs = join(sandbox.home, ".cache", "agent", "runs");
+      expect(only?.cwd.startsWith(join(runs, `${engine}-`))).toBe(true);
       expect(existsSync(only?.cwd ?? "/")).toBe(false);
+      expect(statSync(runs).mode & 0o777).toBe(0o700);
       // Its temporary files in a folder beside it, gone too.
       expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
+      expect(readdirSync(runs)).toEqual([]);
       expect(readdirSync(sandbox.tmp)).toEqual([]);
-      // Empty but for Codex's instructions file, which replaces its own instructions with ours.
+      // Empty but for Codex's instructions file, which replaces its own instructions with ours,
+      // and omp's project marker, which keeps it from reading the folders above.
       if (engine === "codex") {
         expect(Object.keys(only?.scratch ?? {})).toEqual(["instructions.md"]);
         expect(only?.scratch["instructions.md"]?.startsWith(system)).toBe(true);
         expect(argv).toContain(`model_instructions_file=${JSON.stringify(join(only?.cwd ?? "", "instructions.md"))}`);
       } else {
-        expect(only?.scratch).toEqual({});
+        expect(only?.scratch).toEqual(engine === "omp" ? { ".git": "" } : {});
       }
       // The prompt: the transcript, our instruction with the focus, the last request.
       expect(only?.stdin).toContain(renderInstruction(FOCUS));
@@ -372,8 +378,13 @@ describe("--dry-run with an agent engine", () => {
     expect(run.stdout).toStartWith("Below is a coding session");
     expect(run.stdout).toEndWith(`${renderInstruction(FOCUS)}\n`);
     expect(run.stderr).toContain(
-      `would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`,
+      `would run: CLAUDE_CODE_MAX_RETRIES=2 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_FILE_MENTIONS=1 CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 TMPDIR='<new temporary folder>' ${join(sandbox.bin, "claude")} -p --output-format json --no-session-persistence --tools '' --permission-mode dontAsk`,
     );
+    expect(run.stderr).toContain(
+      `<new empty folder> and <new temporary folder>: made for each run under ${join(sandbox.home, ".cache", "agent", "runs")}, removed when it ends\n`,
+    );
+    // A dry run makes no folder.
+    expect(existsSync(join(sandbox.home, ".cache"))).toBe(false);
     expect(fakeRuns()).toEqual([]);
   });
 

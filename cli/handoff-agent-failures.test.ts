@@ -6,6 +6,12 @@ import { isAlive, useAgentSandbox } from "./agent-engines.testing.ts";
 
 const sandbox = useAgentSandbox();
 
+/** The run folders left behind: under the user's cache, where they are made (and TMPDIR, where nothing of ours goes). */
+function leftBehind(): string[] {
+  const runs = join(sandbox.home, ".cache", "agent", "runs");
+  return [...readdirSync(sandbox.tmp), ...(existsSync(runs) ? readdirSync(runs) : [])];
+}
+
 /** Runs a handoff with `engine` and checks what every failure must leave: exit 1, one line, nothing written. */
 async function expectFailure(engine: string, extraEnv: Record<string, string>, line: string, extraArgs: string[] = []): Promise<void> {
   const src = sandbox.source();
@@ -15,7 +21,7 @@ async function expectFailure(engine: string, extraEnv: Record<string, string>, l
   expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
   expect(readFileSync(src).equals(before)).toBe(true);
   // The scratch folder went with the run, whatever happened in it.
-  expect(readdirSync(sandbox.tmp)).toEqual([]);
+  expect(leftBehind()).toEqual([]);
 }
 
 const WHAT = {
@@ -88,19 +94,22 @@ describe("an agent run that gives no document: exit 1, one line naming the agent
     );
   });
 
-  test("omp saved the refused request (the whole prompt) in its logs: exactly that file is removed, and the line does not name it", async () => {
-    const logs = join(sandbox.home, ".omp", "logs", "http-400-requests");
-    const saved = join(logs, "1796052159556-2xjdvms163mg6.json");
-    const other = join(logs, "1796052159000-aaaaaaaaaaaaa.json");
-    mkdirSync(logs, { recursive: true });
-    writeFileSync(other, "{}");
-    await expectFailure(
-      "omp",
-      { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved },
-      "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))",
-    );
-    expect(readdirSync(logs)).toEqual(["1796052159000-aaaaaaaaaaaaa.json"]);
-  });
+  test.each(["", "Jane Doe", "Zoë Müller/日本", "two  spaces/ lead"])(
+    "omp saved the refused request (the whole prompt) in its logs under %p: exactly that file is removed, and the line does not name it",
+    async (under) => {
+      const logs = join(sandbox.home, under, ".omp", "logs", "http-400-requests");
+      const saved = join(logs, "1796052159556-2xjdvms163mg6.json");
+      const other = join(logs, "1796052159000-aaaaaaaaaaaaa.json");
+      mkdirSync(logs, { recursive: true });
+      writeFileSync(other, "{}");
+      await expectFailure(
+        "omp",
+        { FAKE_AGENT_MODE: "saved-request", FAKE_AGENT_SAVED: saved },
+        "omp did not answer (its request failed: 400 bad request bad request (type=invalid_request_error))",
+      );
+      expect(readdirSync(logs)).toEqual(["1796052159000-aaaaaaaaaaaaa.json"]);
+    },
+  );
 
   test("a long message is cut to one line of 300 characters", async () => {
     const message = `first line\n${"y".repeat(400)}`;
@@ -157,17 +166,6 @@ describe("finding the agent's executable", () => {
       { AGENT_CLAUDE_CODE_BIN: path },
       `could not start ${path}: ENOEXEC; is it the Claude Code executable?`,
     );
-  });
-
-  test("a TMPDIR that does not exist: one line saying so, before anything runs", async () => {
-    const missing = join(sandbox.root, "no-such-tmp");
-    const src = sandbox.source();
-    const run = await runAgent(["handoff", src, "--engine", "pi", "--no-record"], sandbox.env({ TMPDIR: missing }), sandbox.dir);
-    expect([run.code, run.stderr]).toEqual([
-      1,
-      `Handoff failed: cannot make a folder for pi to run in under ${missing} (ENOENT); set TMPDIR to a folder you can write\n`,
-    ]);
-    expect(sandbox.runs()).toEqual([]);
   });
 
   test("AGENT_CODEX_BIN naming an executable elsewhere is used, PATH or not", async () => {
@@ -287,7 +285,7 @@ describe("an agent that does not finish", () => {
     expect([run.code, run.stderr]).toEqual([code, stderr]);
     expect(existsSync(out)).toBe(code === 0);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(readdirSync(sandbox.tmp)).toEqual([]);
+    expect(leftBehind()).toEqual([]);
   });
 
   test.each([
@@ -328,11 +326,14 @@ describe("an agent that does not finish", () => {
     expect(isAlive(pid ?? 0)).toBe(false);
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
     // Its scratch folder and temporary files go even when we end at once (a second Ctrl-C).
-    expect(readdirSync(sandbox.tmp)).toEqual([]);
+    expect(leftBehind()).toEqual([]);
   });
 });
 
 describe("the scratch folder the agent ran in", () => {
+  /** Where the runs' folders go: the user's cache (cli/agent-scratch.ts). */
+  const runs = () => join(sandbox.home, ".cache", "agent", "runs");
+
   test("a read-only folder the agent left in its TMPDIR is removed all the same", async () => {
     const out = join(sandbox.dir, "new.jsonl");
     const run = await runAgent(
@@ -341,7 +342,7 @@ describe("the scratch folder the agent ran in", () => {
       sandbox.dir,
     );
     expect([run.code, run.stderr.startsWith("New session started")]).toEqual([0, true]);
-    expect(readdirSync(sandbox.tmp)).toEqual([]);
+    expect(leftBehind()).toEqual([]);
   });
 
   test.each(["codex", "claude-code"])("a relative TMPDIR (%s): the agent gets absolute paths that exist where it runs", async (engine) => {
@@ -354,11 +355,11 @@ describe("the scratch folder the agent ran in", () => {
     );
     expect(run.code).toBe(0);
     const [only] = sandbox.runs();
-    const root = join(sandbox.dir, "reltmp");
-    expect(only?.cwd.startsWith(`${root}/agent-handoff-${engine}-`)).toBe(true);
+    expect(only?.cwd.startsWith(`${runs()}/${engine}-`)).toBe(true);
     expect(only?.tmpdir).toBe(join(dirname(only?.cwd ?? ""), "tmp"));
     if (engine === "codex") expect(only?.argv).toContain(only?.cwd);
-    expect(readdirSync(root)).toEqual([]);
+    expect(readdirSync(join(sandbox.dir, "reltmp"))).toEqual([]);
+    expect(readdirSync(runs())).toEqual([]);
   });
 
   // Only root can make a file immutable; the agent's answer must survive a folder that cannot go.
@@ -370,14 +371,14 @@ describe("the scratch folder the agent ran in", () => {
       sandbox.env({ FAKE_AGENT_MODE: "immutable-temp" }),
       sandbox.dir,
     );
-    const [left] = readdirSync(sandbox.tmp);
-    const stuck = join(sandbox.tmp, left ?? "", "tmp", "stuck");
+    const [left] = readdirSync(runs());
+    const stuck = join(runs(), left ?? "", "tmp", "stuck");
     Bun.spawnSync(["chattr", "-i", stuck]);
-    expect(left).toStartWith("agent-handoff-claude-code-");
+    expect(left).toStartWith("claude-code-");
     expect(run.code).toBe(0);
     expect(existsSync(out)).toBe(true);
     expect(run.stderr.split("\n")[0]).toBe(
-      `warning: could not remove ${join(sandbox.tmp, left ?? "")}, the folder the agent ran in (EPERM); remove it yourself`,
+      `warning: could not remove ${join(runs(), left ?? "")}, the folder the agent ran in (EPERM); remove it yourself`,
     );
   });
 });

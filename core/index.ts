@@ -74,6 +74,7 @@ export type {
 } from "./contracts.ts";
 export { parseJsonOrUndefined, stringField } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
+export { fromInertText, toInertText } from "./handoff/agent-inert.ts";
 export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
 export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";

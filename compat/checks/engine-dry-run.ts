@@ -49,7 +49,8 @@ export async function checkEngineDryRun(agent: Agent, dir: string, checks: Check
         ? Object.fromEntries(Object.entries(first.files).filter((e): e is [string, string] => typeof e[1] === "string"))
         : {};
       printed = { command: strings(first.command), env, files, prompt: first.prompt };
-      const shown = `${run.stdout}\n${run.stderr}`;
+      // Read without the joiners that make the prompt inert: a secret must not hide behind them.
+      const shown = `${run.stdout}\n${run.stderr}`.replaceAll("\u2060", "");
       const leaked = engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => shown.includes(fragment)));
       return allOf([
         () => must(setup.fake.requests.length === 0, `the fake got ${setup.fake.requests.length} requests`),

@@ -6,14 +6,15 @@
  * process running, and leave the prompt in no file of the agent's HOME or TMPDIR. Ctrl-C while
  * the agent waits for the model must end the run (exit 130) and the agent with it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Agent, AgentName } from "../agents.ts";
 import type { Script } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
 import { WRITTEN_DOCUMENT } from "./resume.ts";
-import { handedOffPath, handoffCommand, runHandoffCli, setUpEngine } from "./engine-drivers.ts";
+import { handedOffPath, handoffCommand, runHandoffCli, setUpEngine, type EngineSetup } from "./engine-drivers.ts";
 import { filesHolding, processesWithHome } from "./engine-evidence.ts";
 import { LAST_REQUEST } from "./engine-session.ts";
 
@@ -52,12 +53,27 @@ const CASES: readonly FailureCase[] = [
   },
 ];
 
+/**
+ * A HOME with spaces and letters beyond ASCII: a path the agent names (omp's saved copy of a
+ * refused request) must still be found whole. The folder is moved there, and every variable
+ * that named it follows.
+ */
+const SPACED_HOME = "Zoë Müller home";
+
+function withSpacedHome(setup: EngineSetup): EngineSetup {
+  const before = setup.sandbox.home;
+  const home = join(dirname(before), SPACED_HOME);
+  renameSync(before, home);
+  const env = Object.fromEntries(Object.entries(setup.env).map(([name, value]) => [name, value.split(before).join(home)]));
+  return { ...setup, env, sandbox: { ...setup.sandbox, home } };
+}
+
 async function checkCase(agent: Agent, dir: string, failure: FailureCase, index: number, checks: Checks, dns: DnsLog): Promise<void> {
-  const setup = await setUpEngine(agent, dir, `fail${index}`, failure.script, failure.loggedOut);
+  const setup = withSpacedHome(await setUpEngine(agent, dir, `fail${index}`, failure.script, failure.loggedOut));
   try {
     await checks.run(
       agent.name,
-      `engine fails (${failure.label}): exit 1, one line naming ${setup.engine.command}, nothing written, nothing left running or on disk`,
+      `engine fails (${failure.label}; HOME "…/${SPACED_HOME}"): exit 1, one line naming ${setup.engine.command}, nothing written, nothing left running or on disk`,
       async () => {
         const started = performance.now();
         const run = await runHandoffCli(setup, ["--timeout", String(TIMEOUT_SECONDS)], dns, (TIMEOUT_SECONDS + 30) * 1000);

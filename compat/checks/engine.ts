@@ -6,7 +6,9 @@
  * model; none of the secrets planted in the session does; no tool is offered; the agent's
  * history holds no new session (and the session already there is untouched); no file in its
  * HOME or TMPDIR keeps the prompt. A control run of the same agent with its tools and history
- * on must be caught by the same checks; `--dry-run` must print a run that can be repeated by hand.
+ * on must be caught by the same checks; `--dry-run` must print a run that can be repeated by hand;
+ * no file the session names, nor any instruction file above the agent's folder, may reach the
+ * model (engine-mentions.ts, engine-instructions.ts).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,8 @@ import { WRITTEN_DOCUMENT } from "./resume.ts";
 import { filesHolding, historyChanges, offeredTools, secretFragments, sentText, snapshotHistory } from "./engine-evidence.ts";
 import { engineSecrets, ENGINE_FOCUS, FOCUS_MARK, LAST_REQUEST, placeExistingSession } from "./engine-session.ts";
 import { checkEngineDryRun } from "./engine-dry-run.ts";
+import { checkEngineInstructions } from "./engine-instructions.ts";
+import { checkEngineMentions } from "./engine-mentions.ts";
 import { directHandoff, productHandoff, setUpEngine, type EngineRun, type EngineSetup } from "./engine-drivers.ts";
 
 /** Token counts the fake reports, so the usage the product passes on is recognisable. */
@@ -28,9 +32,10 @@ const OUTPUT_TOKENS = 87;
 /** How the checks run the agent: through `agent handoff --engine` once the product has it, else directly with the research's argv. */
 const VIA_PRODUCT = process.env.COMPAT_ENGINE_DIRECT !== "1";
 
-/** The planted secrets found (whole, or a telling line of one) in `sent`. */
+/** The planted secrets found (whole, or a telling line of one) in `sent`, read without the joiners that make a prompt inert. */
 function leaks(sent: string): { kind: string; value: string }[] {
-  return engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => sent.includes(fragment)));
+  const read = sent.replaceAll("\u2060", "");
+  return engineSecrets().filter((secret) => secretFragments(secret.value).some((fragment) => read.includes(fragment)));
 }
 
 /** The conversation requests the fake received on the agent's wire. */
@@ -180,5 +185,7 @@ export async function checkEngines(
     await checkAgent(agent, dir, checks, dns);
     await checkControl(agent, dir, checks, dns);
     await checkEngineDryRun(agent, dir, checks, dns);
+    await checkEngineMentions(agent, dir, checks, dns);
+    await checkEngineInstructions(agent, dir, checks, dns);
   }
 }

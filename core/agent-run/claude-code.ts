@@ -42,11 +42,20 @@ function answeringModel(modelUsage: JsonObject): string | undefined {
 }
 
 /**
+ * What Claude Code reads on its own although it runs with no tools: every `@path` in the prompt
+ * (it sends the file, or lists the folder), and the CLAUDE.md, CLAUDE.local.md and
+ * .claude/rules of its folder and of every folder above it up to `/` (a `$TMPDIR/CLAUDE.md`
+ * another user left would steer the document), and the user's own. Its switches turn both off
+ * (read in its code, proven by `bun run compat`); the prompt is made inert anyway.
+ */
+const READS_NOTHING = { CLAUDE_CODE_DISABLE_FILE_MENTIONS: "1", CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1" };
+
+/**
  * Claude Code: `claude -p` with the prompt on stdin, one JSON result, no tools at all
  * (`--tools ""`: the request offers none), nothing that could ask for a permission, no MCP
- * servers or slash commands, our system prompt instead of its own (several KB about tools and
- * the machine; `--system-prompt` replaces it), and nothing saved
- * (`--no-session-persistence`): no session lands in the user's history.
+ * servers or slash commands, no file read for an `@` or as instructions, our system prompt
+ * instead of its own (several KB about tools and the machine; `--system-prompt` replaces it),
+ * and nothing saved (`--no-session-persistence`): no session lands in the user's history.
  */
 export const CLAUDE_CODE_ENGINE: AgentEngine = {
   name: "claude-code",
@@ -75,7 +84,7 @@ export const CLAUDE_CODE_ENGINE: AgentEngine = {
     // No self-update, telemetry or error reports on a handoff's behalf: only the model request leaves.
     return {
       args,
-      env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+      env: { CLAUDE_CODE_MAX_RETRIES: "2", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1", ...READS_NOTHING },
       stdin: placed.stdin,
     };
   },

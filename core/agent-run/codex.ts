@@ -21,6 +21,10 @@ const SETTINGS_OFF = [
   "include_permissions_instructions=false",
   "include_apps_instructions=false",
   "skills.include_instructions=false",
+  // No AGENTS.md of a project: none of its folder, and no folder above it taken for the
+  // project's root (a `.git` another user made in /tmp would make one, and its AGENTS.md ours).
+  "project_doc_max_bytes=0",
+  "project_root_markers=[]",
 ];
 
 /** The file in the scratch folder that replaces Codex's own instructions with ours. */

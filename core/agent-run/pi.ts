@@ -6,8 +6,12 @@ import type { AgentEngine, AgentOutcome, AgentRunOutput } from "./types.ts";
 const LOGGED_OUT =
   /no api key|no models available|no model selected|not authenticated|\/login|^401\b|unauthori[sz]ed|authentication_error|invalid (x-)?api[- ]key/i;
 
-/** omp saves a refused request (our whole prompt) and names the file: `raw-http-request=<path>`. */
-const SAVED_REQUEST = /\n?raw-http-request=(\S+)/g;
+/**
+ * omp saves a refused request (our whole prompt) and names the file on a line of its own,
+ * `raw-http-request=<path>`: the path is the rest of that line, spaces and all (a HOME may hold
+ * them).
+ */
+const SAVED_REQUEST = /(?:^|\n)raw-http-request=([^\n]*\S)[^\S\n]*/g;
 
 /** The last assistant message of the run: from its `message_end` events, else `agent_end`'s list. */
 function lastAssistant(events: readonly JsonObject[]): JsonObject | undefined {
@@ -89,6 +93,14 @@ export const PI_ENGINE: AgentEngine = {
   read,
 };
 
+/**
+ * omp reads the AGENTS.md, CLAUDE.md, `.omp/` and `.agents/` of the folders above its own, up to
+ * the nearest one holding a `.git` (else up to HOME when it runs under it, else up to `/`),
+ * `--no-rules` or not. An empty `.git` in its folder makes that folder the project: it looks no
+ * higher than its own folder, or, under HOME, than the folders between it and HOME (ours).
+ */
+export const OMP_PROJECT_MARKER = ".git";
+
 /** omp: as pi, with omp's own switches (rules instead of context files, no LSP, no title request). */
 export const OMP_ENGINE: AgentEngine = {
   name: "omp",
@@ -102,7 +114,7 @@ export const OMP_ENGINE: AgentEngine = {
     const args = ["-p", "--mode", "json", "--no-session", "--no-tools", "--no-skills", "--no-rules", "--no-lsp", "--no-title"];
     const placed = systemPromptPlacement(prompt, "--system-prompt");
     args.push(...placed.args);
-    return { args, env: {}, stdin: placed.stdin };
+    return { args, env: {}, stdin: placed.stdin, files: { [OMP_PROJECT_MARKER]: "" } };
   },
   skipLine,
   read,

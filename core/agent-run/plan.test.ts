@@ -59,3 +59,24 @@ describe("the run each agent gets", () => {
     expect(codex.plan({ system: "", body: "b" }, "/s").files).toEqual({});
   });
 });
+
+describe("what each agent would read on its own is turned off (issue 22 A6, A12; proven by bun run compat)", () => {
+  const plans = Object.fromEntries(AGENT_ENGINES.map((e) => [e.name, e.plan(PROMPT, "/tmp/scratch")]));
+
+  test("Claude Code: no file for an @-mention, no CLAUDE.md of any folder or of the user", () => {
+    expect(plans["claude-code"]?.env).toMatchObject({ CLAUDE_CODE_DISABLE_FILE_MENTIONS: "1", CLAUDE_CODE_DISABLE_CLAUDE_MDS: "1" });
+  });
+
+  test("Codex: no AGENTS.md of a project, and no folder above its own taken for the project", () => {
+    const args = plans.codex?.args ?? [];
+    for (const setting of ["project_doc_max_bytes=0", "project_root_markers=[]"]) expect(args[args.indexOf(setting) - 1]).toBe("-c");
+  });
+
+  test("omp: a project marker in its folder, so it reads no folder above it up to HOME", () => {
+    expect(plans.omp?.files).toEqual({ ".git": "" });
+  });
+
+  test("pi: no context files (it expands nothing in a prompt)", () => {
+    expect(plans.pi?.args).toContain("--no-context-files");
+  });
+});

@@ -21,8 +21,8 @@ const session = chain([
 ]);
 
 /** The prompt an agent engine gets for the session's one handoff request. */
-function promptFor(focus?: string) {
-  const { requests } = planHandoffRequests(inputFor(session, { focus }));
+function promptFor(focus?: string, source = session, systemPrompt?: string) {
+  const { requests } = planHandoffRequests(inputFor(source, { focus, systemPrompt }));
   expect(requests).toHaveLength(1);
   return renderAgentPrompt(requests[0]!);
 }
@@ -56,6 +56,25 @@ describe("the transcript prompt an agent gets", () => {
     );
     expect(body).toContain('<tool-call name="bash">\n{"command":"bun test src/parse.test.ts"}\n</tool-call>');
     expect(body).toContain("<user>\nFix the failing test next.\n</user>");
+  });
+
+  test("no text of the session, the focus or the system prompt can make an agent read a file, inject a skill or run a command", () => {
+    const mentions = "notes in @/abs/notes.txt, key @~/.ssh/id_test, use $skill-creator, ask ^openai/gpt-5";
+    const mentioning = chain([
+      user(1, mentions),
+      assistant(2, [text(`Reading ${mentions}`), call("c1", "bash", { command: `cat @/abs/notes.txt $skill` })]),
+      toolResult(3, "c1", "bash", mentions),
+      compaction("e02", mentions),
+      user(5, "Go on."),
+      assistant(6, [text("Done.")]),
+    ]);
+    const prompt = promptFor("read @/abs/focus.txt", mentioning, "/review first");
+    const acted = /(?:^|[\s([{<"'`])@\S|\$[A-Za-z0-9_:-]|(?:^|\s)\^\S/u;
+    expect(prompt.body).not.toMatch(acted);
+    expect(prompt.system).toBe("\u2060/review first");
+    // Read with the joiners taken out, it is the session's text.
+    expect(prompt.body.replaceAll("\u2060", "")).toContain(`<tool-result name="bash">\n${mentions}\n</tool-result>`);
+    expect(prompt.body.replaceAll("\u2060", "")).toContain("Additional focus: read @/abs/focus.txt");
   });
 
   test("text that would close its tag early is escaped", () => {

@@ -1,5 +1,6 @@
 import type { ChatContentPart, ChatMessage, ChatRequest } from "../llm/types.ts";
 import { BRANCH_SUMMARY_PREFACE, COMPACTION_PREFACE } from "../session/wrappers.ts";
+import { toInertText } from "./agent-inert.ts";
 import { isNotesPreface } from "./condense/notes-prompt.ts";
 
 /**
@@ -107,6 +108,10 @@ const TRANSCRIPT_LEAD =
  * message as a transcript, then that last message (our instruction, with `Additional focus:`
  * when there is one; or a notes prompt; or a repair request) word for word. The instruction
  * comes after the transcript, as in the model engine: it speaks of "the session above".
+ *
+ * Both parts are made inert (agent-inert.ts): this is the one place every agent engine's prompt
+ * passes, the dry run's included, so no text of the session (or the focus, or an earlier answer
+ * quoted in a repair) can make the agent read a file, inject a skill or run a command.
  */
 export function renderAgentPrompt(request: ChatRequest): AgentPrompt {
   const [first, ...rest] = request.messages;
@@ -121,5 +126,5 @@ export function renderAgentPrompt(request: ChatRequest): AgentPrompt {
   if (history.length > 0)
     parts.push(TRANSCRIPT_LEAD, `<transcript>\n${history.map((m) => renderTurn(m, names)).join("\n\n")}\n</transcript>`);
   if (ask !== undefined) parts.push(ask);
-  return { system, body: parts.join("\n\n") };
+  return { system: toInertText(system), body: toInertText(parts.join("\n\n")) };
 }
