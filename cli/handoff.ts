@@ -84,7 +84,7 @@ export const handoffCommand = defineCommand({
         logger.info(
           `${result.redacted} likely secret${result.redacted === 1 ? "" : "s"} replaced by placeholders before sending (restored in the document)`,
         );
-      return { result, ...(await writeOutputs(result, place, loaded.file, logger, cancel)) };
+      return { result, ...(await writeOutputs(result, place, target, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).
