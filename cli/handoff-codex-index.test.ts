@@ -17,7 +17,7 @@ const sandbox = useHandoffSandbox();
 const CWD = "/home/me/parser";
 const HISTORY = [
   { id: "01a23323-a7bd-7741-bcfb-ed40ef0ac6d8", cwd: CWD, atMs: 1796154304520, prompt: "first task" },
-  { id: "01a23323-aece-7d42-a354-9e78d59db8a6", cwd: CWD, atMs: 1796154306390, prompt: "second task", provider: "fake" },
+  { id: "01a23323-aece-7d42-a354-9e78d59db8a6", cwd: CWD, atMs: 1796154306390, prompt: "second task" },
 ];
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
@@ -89,7 +89,7 @@ describe("agent handoff --to codex in a used Codex home", () => {
     usedHome(config);
     const run = await handOff();
     expect(run.code).toBe(0);
-    expect(newest(CWD)?.model_provider).toBe(provider);
+    expect(newest(CWD)).toMatchObject({ id: run.json?.sessionId, model_provider: provider });
   });
 
   test("--dry-run writes nothing: no rollout, no row", async () => {
