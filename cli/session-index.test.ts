@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codex } from "../core/session/formats/codex/index.ts";
 import type { SessionIndex } from "../core/index.ts";
-import { createCodexState, threadRows } from "../fixtures/codex-state.ts";
+import { columnDefaults, createCodexState, threadRows } from "../fixtures/codex-state.ts";
 import { REPO } from "../fixtures/run-agent.ts";
 import { addIndexRow, type IndexOutcome } from "./session-index.ts";
 
@@ -44,18 +44,6 @@ function ourRow() {
     acknowledgement: "",
   }).content;
   return index.row({ content, path: join(dir, `rollout-${ID}.jsonl`), modifiedMs: 1796154308710.4, config: undefined });
-}
-
-/** Each column's default in the schema (what a column the row leaves out holds). */
-function defaults(path: string): Record<string, unknown> {
-  const handle = new Database(path, { readonly: true });
-  try {
-    const columns = handle.query<{ name: string; dflt_value: string | null }, []>("PRAGMA table_info(threads)").all();
-    const evaluate = (sql: string) => handle.query<{ v: unknown }, []>(`SELECT ${sql} AS v`).get()?.v;
-    return Object.fromEntries(columns.map((c) => [c.name, c.dflt_value === null ? null : evaluate(c.dflt_value)]));
-  } finally {
-    handle.close();
-  }
 }
 
 /** Holds the database's write lock from another process for `ms`; resolves once it holds it. */
@@ -144,7 +132,7 @@ describe("the SQLite port adds the new session's row to Codex's thread index", (
     const rows = threadRows(db);
     expect<unknown>(rows.filter((row) => row.id !== ID)).toEqual(before);
     expect(rows.map((row) => row.id)).toEqual([...HISTORY.map((h) => h.id), ID].sort());
-    expect(rows.find((row) => row.id === ID)).toEqual({ ...defaults(db), ...ourRow().values });
+    expect(rows.find((row) => row.id === ID)).toEqual({ ...columnDefaults(db), ...ourRow().values });
   });
 
   test("the other rows stay as they were, byte for byte, and ours is the newest of its folder", () => {
