@@ -112,6 +112,20 @@ describe("agent handoff --to codex in a used Codex home", () => {
     expect(threadRows(database())).toEqual(before);
   });
 
+  test("-o into Codex's own folder: a row when the name is a rollout's carrying the id, none for another name", async () => {
+    usedHome();
+    const day = join(codexHome(), "sessions", "2026", "12", "01");
+    mkdirSync(day, { recursive: true });
+    const id = "0c0de000-1000-4000-8000-000000000001";
+    const named = await handOff("-o", join(day, `rollout-2026-12-01T10-00-00-${id}.jsonl`));
+    expect(named.code).toBe(0);
+    expect(newest(CWD)).toMatchObject({ id, rollout_path: join(day, `rollout-2026-12-01T10-00-00-${id}.jsonl`) });
+    const before = threadRows(database());
+    const other = await handOff("-o", join(day, "handoff.jsonl"));
+    expect(other.code).toBe(0);
+    expect(threadRows(database())).toEqual(before);
+  });
+
   test("a fresh home (no thread index) or one not scanned yet: no row and no database made; Codex's scan finds the file", async () => {
     const fresh = await handOff();
     expect(fresh.code).toBe(0);

@@ -63,7 +63,7 @@ async function lockFor(path: string, ms: number): Promise<Bun.Subprocess> {
 /** What is there to compare after: the rows of a database, the bytes of another file, or the kind of thing it is. */
 function snapshot(path: string): unknown {
   if (!existsSync(path)) return "nothing";
-  if (statSync(path).isDirectory()) return "a folder";
+  if (!statSync(path).isFile()) return "no regular file";
   try {
     return threadRows(path);
   } catch {
@@ -105,7 +105,9 @@ const STATES: [string, ((path: string) => void) | undefined, Expected][] = [
     (p) => new Database(p, { create: true }).close(),
     { leftOut: "cannot write to it (no such table: _sqlx_migrations)" },
   ],
-  ["a folder in its place", (p) => mkdirSync(p), { leftOut: "cannot open it (unable to open database file)" }],
+  ["a folder in its place", (p) => mkdirSync(p), { leftOut: "it is not a regular file" }],
+  // SQLite would wait on it for ever.
+  ["a pipe in its place", (p) => void Bun.spawnSync(["mkfifo", p]), { leftOut: "it is not a regular file" }],
   [
     "a row with the new session's id already there",
     (p) => createCodexState(p, { backfill: "complete", threads: [...HISTORY, { id: ID, cwd: "/elsewhere", atMs: 1, prompt: "mine" }] }),

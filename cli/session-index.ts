@@ -8,9 +8,17 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, errorMessage, type IndexRow, type NewSessionFile, type SessionFormat, type SessionIndex } from "../core/index.ts";
+import {
+  AgentError,
+  errorMessage,
+  type AgentHome,
+  type IndexRow,
+  type NewSessionFile,
+  type SessionFormat,
+  type SessionIndex,
+} from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { pathUnder } from "./discover.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
@@ -61,6 +69,8 @@ export function addIndexRow(path: string, index: SessionIndex, row: () => IndexR
   // A fresh home: the agent's first scan finds the file by itself; nothing is created for it.
   if (!existsSync(path))
     return { added: false, needless: "there is no database yet, and the agent's first scan will list the new session" };
+  // SQLite would take a pipe or a device for a database and wait on it for ever.
+  if (!statSync(path).isFile()) return { added: false, leftOut: "it is not a regular file" };
   let db: Database;
   try {
     db = new Database(path, { readwrite: true, create: false });
@@ -101,15 +111,27 @@ function readAgentConfig(path: string): unknown {
 }
 
 /**
+ * Whether the agent's own scan of its sessions folder would take the file at `path` as session
+ * `sessionId`: at its depth below the root, with a session's name carrying that id. Only such a
+ * file gets a row: an `-o` file elsewhere, or under another name, is one the agent does not list.
+ */
+function scannedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome): boolean {
+  const folders = pathUnder(joinSegments(format.location.sessionsRoot(home)), dirname(path));
+  const layout = format.location.sessionFiles(home);
+  const name = basename(path);
+  if (folders === undefined || folders.length !== layout.folders || !layout.isSessionName(name)) return false;
+  return layout.idInName === undefined || layout.idInName(name) === sessionId;
+}
+
+/**
  * After the new session is written (and given its last modification time): its row in the
- * target agent's session index, when the agent keeps one and the file lies in the agent's
- * sessions folder (an `-o` file elsewhere is one the agent cannot list or open by id anyway).
+ * target agent's session index, when the agent keeps one and would list the file.
  */
 export function indexNewSession(format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
   const index = format.sessionIndex;
   if (!index) return;
   const home = agentHome();
-  if (pathUnder(joinSegments(format.location.sessionsRoot(home)), dirname(path)) === undefined) return;
+  if (!scannedByAgent(format, path, session.sessionId, home)) return;
   const database = joinSegments(index.database(home));
   const outcome = addIndexRow(database, index, () => {
     const config = readAgentConfig(joinSegments(index.configFile(home)));
