@@ -92,6 +92,25 @@ describe("agent handoff --to codex in a used Codex home", () => {
     expect(newest(CWD)).toMatchObject({ id: run.json?.sessionId, model_provider: provider });
   });
 
+  // [case, config.toml, the environment's extra variables]: Codex's database placed elsewhere.
+  const PLACES: [string, (dir: string) => string, (dir: string) => Record<string, string>][] = [
+    ["sqlite_home in config.toml", (dir) => `sqlite_home = "${dir}"\n`, () => ({})],
+    ["CODEX_SQLITE_HOME", () => "", (dir) => ({ CODEX_SQLITE_HOME: dir })],
+  ];
+  test.each(PLACES)("a thread index Codex keeps elsewhere (%s): the row goes there", async (_, config, vars) => {
+    const elsewhere = join(sandbox.home, "codex-db");
+    mkdirSync(elsewhere);
+    mkdirSync(codexHome(), { recursive: true });
+    writeFileSync(join(codexHome(), "config.toml"), config(elsewhere));
+    createCodexState(join(elsewhere, "state_5.sqlite"), { backfill: "complete", threads: HISTORY });
+    const args = ["handoff", sandbox.source(), "--to", "codex", "--engine", "offline", "--json"];
+    const run = await runAgent(args, cleanEnv(sandbox.home, vars(elsewhere)));
+    expect(run.code).toBe(0);
+    expect(warnings(run.stderr)).toEqual([]);
+    expect(threadRows(join(elsewhere, "state_5.sqlite")).map((row) => row.id)).toContain(JSON.parse(run.stdout).sessionId);
+    expect(existsSync(database())).toBe(false);
+  });
+
   test("--dry-run writes nothing: no rollout, no row", async () => {
     usedHome();
     const before = threadRows(database());
@@ -166,7 +185,7 @@ describe("agent handoff --to codex in a used Codex home", () => {
     const config = join(codexHome(), "config.toml");
     const [warning = ""] = warnings(run.stderr);
     expect(warnings(run.stderr)).toHaveLength(1);
-    expect(warning).toStartWith(`warning: ${database()}: cannot read ${config} (`);
+    expect(warning).toStartWith(`warning: ${config}: cannot read it (TOML Parse error: `);
     expect(warning).toEndWith(leftOut("", run.json?.sessionId ?? "").slice(`warning: ${database()}: `.length));
     expect(threadRows(database())).toEqual(before);
   });

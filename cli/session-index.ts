@@ -98,9 +98,9 @@ export function addIndexRow(path: string, index: SessionIndex, row: () => IndexR
   }
 }
 
-/** The agent's configuration, parsed; undefined when there is none. Throws an AgentError naming the file when it cannot be read. */
+/** The agent's configuration, parsed; undefined when there is none. Throws an AgentError saying why it cannot be read. */
 function readAgentConfig(path: string): unknown {
-  const cannotRead = (reason: string) => new AgentError("FILE", `cannot read ${asField(path)} (${reason})`, { file: path });
+  const cannotRead = (reason: string) => new AgentError("FILE", `cannot read it (${reason})`, { file: path });
   const text = readTextFile(path, cannotRead, MAX_TEXT_FILE_BYTES, "undefined");
   if (text === undefined) return undefined;
   try {
@@ -132,15 +132,23 @@ export function indexNewSession(format: SessionFormat, session: NewSessionFile, 
   if (!index) return;
   const home = agentHome();
   if (!scannedByAgent(format, path, session.sessionId, home)) return;
-  const database = joinSegments(index.database(home));
-  const outcome = addIndexRow(database, index, () => {
-    const config = readAgentConfig(joinSegments(index.configFile(home)));
-    return index.row({ content: session.content, path, modifiedMs: statSync(path).mtimeMs, config });
-  });
+  const leftOut = (file: string, reason: string) =>
+    logger.warn(
+      `${asField(file)}: ${reason}; the new session was not added to ${index.label}, so ${index.listedBy} will not show it; \`${index.byIdCommand(session.sessionId)}\` opens it`,
+    );
+  // The configuration says where the index is, and what the row holds (Codex's provider).
+  const configFile = joinSegments(index.configFile(home));
+  let config: unknown;
+  try {
+    config = readAgentConfig(configFile);
+  } catch (error) {
+    return leftOut(configFile, errorMessage(error));
+  }
+  const database = joinSegments(index.database(home, config));
+  const outcome = addIndexRow(database, index, () =>
+    index.row({ content: session.content, path, modifiedMs: statSync(path).mtimeMs, config }),
+  );
   if (outcome.added) logger.debug(`${asField(database)}: the new session added to ${index.label}`);
   else if ("needless" in outcome) logger.debug(`${asField(database)}: not added to ${index.label}: ${outcome.needless}`);
-  else
-    logger.warn(
-      `${asField(database)}: ${outcome.leftOut}; the new session was not added to ${index.label}, so ${index.listedBy} will not show it; \`${index.byIdCommand(session.sessionId)}\` opens it`,
-    );
+  else leftOut(database, outcome.leftOut);
 }

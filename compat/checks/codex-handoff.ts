@@ -10,7 +10,7 @@
  * source format, is the handoff matrix's (matrix.ts); the row itself, against the one Codex's own
  * scan makes, is codex-index.ts's.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
 import { TRAILER } from "../../core/handoff/wrap.ts";
@@ -83,26 +83,34 @@ async function writeNewSession(sandbox: Sandbox, codexHome: string, source: stri
 }
 
 /** A fresh sandbox with Codex pointed at a fake, and the source's cwd moved into it. */
-function prepare(name: string, file: string): { sandbox: Sandbox; codexHome: string; source: string; fake: FakeModelServer } {
+function prepare(
+  name: string,
+  file: string,
+  elsewhere: boolean,
+): { sandbox: Sandbox; codexHome: string; source: string; fake: FakeModelServer } {
   const sandbox = createSandbox(name);
   const fake = startFakeModelServer(() => ({ text: "COMPAT-REPLY: carrying on." }), Object.values(SERVED_MODELS).flat());
-  const codexHome = prepareCodex(sandbox, fake);
+  const codexHome = prepareCodex(sandbox, fake, elsewhere ? [`sqlite_home = "${join(sandbox.home, "codex-db")}"`] : []);
   const source = join(sandbox.project, "source.jsonl");
   writeFileSync(source, withCwd(readFileSync(join(REPO, file), "utf8"), sandbox.project));
   return { sandbox, codexHome, source, fake };
 }
 
-/** The two homes: one holding nothing yet, one where Codex ran twice in the project (its thread index scanned). */
+/**
+ * The homes: one holding nothing yet, one where Codex ran twice in the project (its thread index
+ * scanned), and one such whose index lies in the folder `sqlite_home` names (the screens once).
+ */
 const HOMES = [
-  { used: false, where: "in a fresh home" },
-  { used: true, where: "in a used home (its thread index scanned)" },
+  { used: false, elsewhere: false, screens: true, where: "in a fresh home" },
+  { used: true, elsewhere: false, screens: true, where: "in a used home (its thread index scanned)" },
+  { used: true, elsewhere: true, screens: false, where: "in a used home whose thread index is in sqlite_home" },
 ] as const;
 
 /** In each home: `exec resume --last`, the picker (newest first), `resume --last`. */
 export async function checkCodexHandoff(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
-  for (const { used, where } of HOMES) {
+  for (const { used, elsewhere, screens, where } of HOMES) {
     const newest = async (name: string) => {
-      const prepared = prepare(`${name}${used ? "-used" : ""}`, SOURCE);
+      const prepared = prepare(`${name}${used ? "-used" : ""}`, SOURCE, elsewhere);
       if (used) {
         for (const prompt of HISTORY_PROMPTS) await execStart(agent, dir, prepared.sandbox, prepared.codexHome, prompt, dns);
         // The picker lists interactive threads only: one of those too, older than the new session.
@@ -117,6 +125,13 @@ export async function checkCodexHandoff(agent: Agent, dir: string, checks: Check
         agent.name,
         `${where}: finds the new session as the newest (codex exec resume --last), document and all`,
         async () => {
+          if (elsewhere) {
+            const inHome = existsSync(join(last.codexHome, "state_5.sqlite"));
+            must(
+              existsSync(join(last.sandbox.home, "codex-db", "state_5.sqlite")) && !inHome,
+              "Codex did not keep its index in sqlite_home",
+            );
+          }
           const { thread, input } = await execResume(agent, dir, last.sandbox, last.codexHome, last.fake, ["--last"], PROMPT, dns);
           must(thread === last.written.id, `continued thread ${thread}, not the new session ${last.written.id}`);
           must(carriesVerbatim(input, last.written.document), "the handoff document did not reach the model verbatim");
@@ -126,6 +141,7 @@ export async function checkCodexHandoff(agent: Agent, dir: string, checks: Check
     } finally {
       await last.fake.stop();
     }
+    if (!screens) continue;
     for (const [words, shows] of [
       [
         ["resume"],

@@ -33,9 +33,9 @@ export interface PlacedSession {
 export interface SessionIndex {
   /** What it is called in messages ("Codex's thread index"). */
   label: string;
-  /** The database, under the agent's home. */
-  database(home: AgentHome): PathSegments;
-  /** The configuration file whose settings the row may need (Codex's model provider). */
+  /** The database, as the agent's environment and its configuration (parsed; undefined when there is none) place it. */
+  database(home: AgentHome, config: unknown): PathSegments;
+  /** The configuration file that may place the database and whose settings the row may need (Codex's model provider). */
   configFile(home: AgentHome): PathSegments;
   /**
    * SQL giving one row with the column `version`: the schema version the database is at; NULL

@@ -29,12 +29,13 @@ function rollout(source: NewSessionInput["source"] = { format: "pi", agentVersio
 const index = codex.sessionIndex;
 
 describe("Codex's thread index: the row for a rollout we wrote, as Codex's own scan makes it", () => {
-  test("is in the Codex home, with the schema version we tested and the scan's mark", () => {
-    expect(index?.database({ home: "/home/me", env: {}, tmpdir: "/tmp" })).toEqual(["/home/me", ".codex", "state_5.sqlite"]);
-    expect(index?.database({ home: "/home/me", env: { CODEX_HOME: "/srv/codex" }, tmpdir: "/tmp" })).toEqual([
-      "/srv/codex",
-      "state_5.sqlite",
-    ]);
+  test("is where Codex keeps it, with the schema version we tested", () => {
+    const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp" });
+    expect(index?.database(home({}), undefined)).toEqual(["/home/me", ".codex", "state_5.sqlite"]);
+    expect(index?.database(home({ CODEX_HOME: "/srv/codex" }), undefined)).toEqual(["/srv/codex", "state_5.sqlite"]);
+    // Codex's own order: `sqlite_home` in its configuration, then CODEX_SQLITE_HOME, then its home.
+    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { model: "o3" })).toEqual(["/var/codex", "state_5.sqlite"]);
+    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { sqlite_home: "/data/db" })).toEqual(["/data/db", "state_5.sqlite"]);
     expect(index?.configFile({ home: "/home/me", env: {}, tmpdir: "/tmp" })).toEqual(["/home/me", ".codex", "config.toml"]);
     expect(index?.testedSchemaVersions).toEqual([62]);
   });

@@ -8,6 +8,7 @@
  * column by column with Codex 0.169.0, and proves that the real Codex lists the row.
  */
 import { isObject, stringField } from "../../../json.ts";
+import type { AgentHome, PathSegments } from "../home.ts";
 import type { IndexRow, PlacedSession, SessionIndex } from "../session-index.ts";
 import { codexHome } from "./location.ts";
 import { epochMs } from "./time.ts";
@@ -107,9 +108,20 @@ export function codexThreadRow({ content, path, modifiedMs, config }: PlacedSess
   };
 }
 
+/**
+ * Where Codex keeps `state_5.sqlite`: the folder `sqlite_home` in its configuration names, else
+ * `CODEX_SQLITE_HOME`, else its home.
+ */
+function databaseFolder(home: AgentHome, config: unknown): PathSegments {
+  const configured = isObject(config) ? stringField(config, "sqlite_home") : undefined;
+  const fromEnv = home.env.CODEX_SQLITE_HOME;
+  if (configured) return [configured];
+  return fromEnv ? [fromEnv] : codexHome(home);
+}
+
 export const codexThreadIndex: SessionIndex = {
   label: "Codex's thread index",
-  database: (home) => [...codexHome(home), "state_5.sqlite"],
+  database: (home, config) => [...databaseFolder(home, config), "state_5.sqlite"],
   configFile: (home) => [...codexHome(home), "config.toml"],
   // sqlx records each migration with `success`; one that failed half way leaves the schema in no version.
   schemaVersionSql: "SELECT CASE WHEN MIN(success) = 1 THEN MAX(version) END AS version FROM _sqlx_migrations",
