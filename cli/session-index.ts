@@ -142,7 +142,8 @@ export function indexNewSession(format: SessionFormat, session: NewSessionFile, 
   try {
     config = readAgentConfig(configFile);
   } catch (error) {
-    return leftOut(configFile, errorMessage(error));
+    leftOut(configFile, errorMessage(error));
+    return;
   }
   const database = joinSegments(index.database(home, config));
   const outcome = addIndexRow(database, index, () =>
