@@ -15,6 +15,7 @@ import {
   type HandoffInput,
   type HandoffResult,
   type Recording,
+  type SessionFormat,
 } from "../core/index.ts";
 import { createFolders, removeCreatedFolders } from "./agent-home.ts";
 import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
@@ -30,6 +31,7 @@ import { isInteractive } from "./report.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
 import { removeTempFiles, type Content } from "./temp-file.ts";
 import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
+import { indexNewSession } from "./session-index.ts";
 import { asField } from "./terminal.ts";
 
 /** The clock and fresh ids. */
@@ -206,11 +208,13 @@ function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, 
  * For `-o -` only the recording is written here, and the caller prints the session after it.
  * Recording first means whatever file the printed session lands in is newer than the source,
  * so an agent's "continue the most recent session" finds the new one; a new session written
- * here gets a modification time after the recording's.
+ * here gets a modification time after the recording's, and then, where the target agent keeps
+ * an index of its sessions (Codex), its row there (a warning when it cannot be added).
  */
 export async function writeOutputs(
   result: HandoffResult,
   place: NewSessionPlace,
+  target: SessionFormat,
   file: SessionFile,
   logger: ConsolaInstance,
   cancel: AbortSignal,
@@ -230,6 +234,8 @@ export async function writeOutputs(
       logger.warn(
         `${sessionFile}: could not make it newer than ${asField(file.path)}; the agent's "continue the most recent session" may open the old one`,
       );
+    // Last, once the file and its time are final: the agent's own index lists it by that time.
+    indexNewSession(target, result.newSession, sessionFile, logger);
     return { sessionFile, recorded };
   } finally {
     lock?.release();

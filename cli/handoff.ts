@@ -90,7 +90,7 @@ export const handoffCommand = defineCommand({
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
         logger.info(`${countOf(result.redacted, "likely secret")} replaced by placeholders before sending (restored in the document)`);
-      return { result, ...(await writeOutputs(result, place, loaded.file, logger, cancel)) };
+      return { result, ...(await writeOutputs(result, place, target, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).

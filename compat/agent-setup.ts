@@ -85,8 +85,16 @@ export function configureAgent(
  * with no session, the most recent one of the folder it runs in (`-c`).
  */
 export function continueCommand(agent: Agent, installDir: string, session: string | undefined, prompt: string): string[] {
+  return printCommand(agent, installDir, session === undefined ? ["-c"] : ["--session", session], prompt);
+}
+
+/** The command that starts a new session of pi's or omp's own in the folder it runs in, with one prompt, and exits. */
+export function startCommand(agent: Agent, installDir: string, prompt: string): string[] {
+  return printCommand(agent, installDir, [], prompt);
+}
+
+function printCommand(agent: Agent, installDir: string, which: readonly string[], prompt: string): string[] {
   const bin = join(installDir, agent.bin);
-  const which = session === undefined ? ["-c"] : ["--session", session];
   if (agent.name === "pi") return [bin, "--print", "--offline", "--no-extensions", "--no-skills", "--no-context-files", ...which, prompt];
   return [bin, "--print", "--no-extensions", "--no-skills", "--no-rules", "--no-lsp", "--no-title", ...which, prompt];
 }

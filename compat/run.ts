@@ -18,6 +18,7 @@ import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
 import { checkCodexHandoff } from "./checks/codex-handoff.ts";
+import { checkCodexIndex } from "./checks/codex-index.ts";
 import { checkClaudeCodeReading } from "./checks/claude-code-reading.ts";
 import { checkClaudeCodeResume } from "./checks/claude-code-resume.ts";
 import { checkMatrix } from "./checks/matrix.ts";
@@ -120,6 +121,7 @@ async function inside(options: Options): Promise<number> {
     if (family("resume")) {
       for (const agent of [pi, omp]) if (agent) await checkResume(agent, dirs.get(agent.name) ?? "", checks, dns);
       if (claude) await checkClaudeCodeResume(claude, dirs.get(claude.name) ?? "", checks, dns);
+      if (codexAgent) await checkCodexIndex(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
       if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
     }
     if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);

@@ -30,6 +30,7 @@ export type {
   SessionGlance,
   SessionPlace,
 } from "./session/formats/types.ts";
+export type { IndexRow, PlacedSession, SessionIndex, SqlValue } from "./session/formats/session-index.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { handoffOnly, type HandoffOnly } from "./session/handoff-only.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";

@@ -3,6 +3,7 @@
  * are run in one (terminal.ts), the screen read until it shows what is awaited or a time limit
  * passes.
  */
+import type { FakeModelServer } from "../fake/server.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { codexEnv } from "./codex.ts";
 import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
@@ -35,4 +36,35 @@ export async function readTuiScreen(
     terminal.close();
   }
   return compactScreen(screen);
+}
+
+/**
+ * Codex's interactive screen started with `prompt` as its first message (`codex "<prompt>"`),
+ * closed once the fake has answered it: an interactive thread of Codex's own, the kind its picker
+ * lists (it leaves `codex exec` threads out). False when it did not get that far, or tmux is not
+ * installed.
+ */
+export async function startInScreen(
+  bin: string,
+  prompt: string,
+  sandbox: Sandbox,
+  codexHome: string,
+  fake: FakeModelServer,
+): Promise<boolean> {
+  const from = fake.requests.length;
+  const terminal = openTerminal({
+    argv: [bin, "--no-daemon", prompt],
+    cwd: sandbox.project,
+    env: codexEnv(sandbox, codexHome),
+    sandbox,
+    rows: 50,
+  });
+  if (terminal === undefined) return false;
+  try {
+    const asked = () => fake.requests.slice(from).some((r) => r.wire === "responses" && JSON.stringify(r.body).includes(prompt));
+    // Answered: the reply is on the screen, so the turn (and the thread's row) is written.
+    return (await waitFor(asked, 30_000)) && (await waitFor(() => terminal.screen().includes("COMPAT-REPLY"), 15_000));
+  } finally {
+    terminal.close();
+  }
 }

@@ -30,6 +30,25 @@ export function prepareCodex(sandbox: Sandbox, fake: FakeModelServer, extra: rea
   return codexHome;
 }
 
+/** `codex exec "<prompt>"` in the project: a new thread of Codex's own (it indexes it in its state database); its id. */
+export async function execStart(
+  agent: Agent,
+  dir: string,
+  sandbox: Sandbox,
+  codexHome: string,
+  prompt: string,
+  dns: DnsLog,
+): Promise<string | undefined> {
+  const run = await runAgent(
+    [join(dir, agent.bin), "exec", "--skip-git-repo-check", "--json", prompt],
+    { cwd: sandbox.project, env: codexEnv(sandbox, codexHome), timeoutMs: 120_000 },
+    dns,
+  );
+  must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
+  must(run.exitCode === 0, describeRun(run));
+  return /"thread_id":"([^"]+)"/.exec(run.stdout)?.[1];
+}
+
 /** `codex exec resume <id|--last> "<prompt>"`: the thread it continued and the input of its first model request. */
 export async function execResume(
   agent: Agent,

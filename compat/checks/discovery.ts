@@ -1,11 +1,15 @@
 /**
- * No paths to type, judged by the real agents. Each agent's real transcript is put where that
- * agent keeps the sandbox project's sessions (as the matrix puts its sources), and
- * `agent handoff --json` runs in the project with NO path: it must pick that file, say so on
- * stderr, and print the command that continues the new session. Then
+ * No paths to type, judged by the real agents, in homes with history (history.ts): each agent
+ * first runs twice in the sandbox project itself, as a user's earlier work, so its home holds its
+ * older sessions, indexes and notes. Then each agent's real transcript is put where that agent
+ * keeps the project's sessions (as the matrix puts its sources), and `agent handoff --json` runs
+ * in the project with NO path: it must pick that file, say so on stderr, and print the command
+ * that continues the new session. Then
  * - the agent's own "continue the most recent session of this folder" (`pi -c`, `omp -c`,
  *   `claude -c`, `codex exec resume --last`) continues the NEW session, not the source that
- *   recording touched: the document reaches the model;
+ *   recording touched nor the earlier work: the document reaches the model. omp in the terminal
+ *   where it ran before follows its note for that terminal instead and reopens that session, as
+ *   the README says (the printed command is the way there);
  * - the printed command (`resume.argv` in `--json`), run as it is in a terminal in `resume.cwd`
  *   with the agent on the PATH under that command's name, opens it too: a prompt typed there
  *   reaches the model after the document.
@@ -22,6 +26,7 @@ import type { Agent } from "../agents.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import { outsideNames, type DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
+import { HISTORY_PROMPTS, HISTORY_TERMINAL, makeHistory, ompNotedSession } from "./history.ts";
 import { placeSource } from "./matrix.ts";
 import { REPO } from "./reading.ts";
 import { must, type Checks } from "./report.ts";
@@ -146,6 +151,10 @@ export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, 
   try {
     target.prepare(run);
     target.prepareScreen(run);
+    const used = await checks.run(agent.name, "a home with history: the agent itself ran twice in the project before", () =>
+      makeHistory(run),
+    );
+    if (!used) return;
     const placed = placeSource(agent.name, sandbox);
     let made: HandedOff | undefined;
     await checks.run(agent.name, "agent handoff with no path, in the project, hands off its newest session and says which", async () => {
@@ -168,6 +177,24 @@ export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, 
         return undefined;
       },
     );
+    if (agent.name === "omp")
+      await checks.run(
+        agent.name,
+        "in the terminal where it ran before, omp -c follows its note there and reopens that session",
+        async () => {
+          const noted = ompNotedSession(run);
+          const turn = await target.resume(run, undefined, NEXT, HISTORY_TERMINAL);
+          must(
+            !carriesVerbatim(turn.messages, wrapped),
+            "it continued the new session: omp no longer follows its note first (the README says it does)",
+          );
+          must(
+            carriesVerbatim(turn.messages, HISTORY_PROMPTS[1]),
+            `it continued neither the new session nor the one its note names (${noted})`,
+          );
+          return "as the README says; the printed omp --resume <file> opens the new one there";
+        },
+      );
     await checks.run(
       agent.name,
       "once continued, agent handoff with no path hands off the new session: the agent's turn in it is work",

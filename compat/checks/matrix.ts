@@ -71,7 +71,7 @@ function modelEngineTarget(source: AgentName): AgentName {
 }
 
 /** Where `format`'s agent keeps the sessions of the sandbox's project, as our own location table says. */
-function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): string {
+export function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): string {
   const place: SessionPlace = {
     home: sandbox.home,
     env: {},

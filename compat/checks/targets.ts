@@ -7,12 +7,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent, AgentName } from "../agents.ts";
-import { agentEnv, configureAgent, continueCommand, FAKE_KEY } from "../agent-setup.ts";
+import { agentEnv, configureAgent, continueCommand, FAKE_KEY, startCommand } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { checkTranscript, claudeConfigDir, claudeEnv, runClaude } from "./claude-code.ts";
-import { checkRollout, codexEnv, codexHomeOf, execResume, prepareCodex } from "./codex.ts";
+import { checkRollout, codexEnv, codexHomeOf, execResume, execStart, prepareCodex } from "./codex.ts";
 import { must } from "./report.ts";
 import { carriesVerbatim, checkSessionFile, conversationRequests } from "./session-file.ts";
 
@@ -51,9 +51,16 @@ export interface ResumeTarget {
   /**
    * Continues `session` with `prompt` in the sandbox's project, headless; the request that carried
    * the prompt. With no session, the agent's own "continue the most recent session of this
-   * folder" (`pi -c`, `claude -c`, `codex exec resume --last`).
+   * folder" (`pi -c`, `claude -c`, `codex exec resume --last`). `env` is added to the agent's
+   * environment (a terminal's identity, for omp's per-terminal note).
    */
-  resume(run: TargetRun, session: WrittenSession | undefined, prompt: string): Promise<SentTurn>;
+  resume(run: TargetRun, session: WrittenSession | undefined, prompt: string, env?: Record<string, string>): Promise<SentTurn>;
+  /**
+   * Starts a new session of the agent's own in the sandbox's project with `prompt`, headless
+   * (`pi -p`, `claude -p`, `codex exec`), as a user's earlier work: the history a used home holds
+   * (its files, its indexes, its notes).
+   */
+  start(run: TargetRun, prompt: string, env?: Record<string, string>): Promise<void>;
   /** The environment the agent runs with in the sandbox (its configuration there, the fake's key). */
   env(run: TargetRun): Record<string, string>;
   /** What its interactive screen needs beyond `prepare`: first-run questions answered ahead, update checks off. */
@@ -81,11 +88,11 @@ const piFamily: ResumeTarget = {
   env: ({ sandbox }) => agentEnv(sandbox),
   prepareScreen: () => {},
   screenLookups: [],
-  async resume({ agent, dir, sandbox, fake, dns }, session, prompt) {
+  async resume({ agent, dir, sandbox, fake, dns }, session, prompt, env = {}) {
     const before = fake.requests.length;
     const run = await runAgent(
       continueCommand(agent, dir, session?.path, prompt),
-      { cwd: sandbox.project, env: agentEnv(sandbox), timeoutMs: 120_000 },
+      { cwd: sandbox.project, env: { ...agentEnv(sandbox), ...env }, timeoutMs: 120_000 },
       dns,
     );
     must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
@@ -93,6 +100,12 @@ const piFamily: ResumeTarget = {
     const turn = conversationRequests(fake.requests.slice(before), "").find((request) => carriesVerbatim(request.messages, prompt));
     must(turn !== undefined, `sent no request carrying the prompt; ${describeRun(run)}`);
     return turn;
+  },
+  async start({ agent, dir, sandbox, dns }, prompt, env = {}) {
+    const options = { cwd: sandbox.project, env: { ...agentEnv(sandbox), ...env }, timeoutMs: 120_000 };
+    const run = await runAgent(startCommand(agent, dir, prompt), options, dns);
+    must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
+    must(run.exitCode === 0, describeRun(run));
   },
   checkFile: (session) => checkSessionFile(session.path, session.content),
 };
@@ -116,8 +129,10 @@ const claudeCode: ResumeTarget = {
     writeFileSync(join(claudeConfigDir(sandbox), ".claude.json"), JSON.stringify(state));
   },
   screenLookups: [],
-  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) =>
-    runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"]),
+  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt, env = {}) =>
+    runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"], env),
+  start: async ({ agent, dir, sandbox, fake, dns }, prompt, env = {}) =>
+    void (await runClaude(agent, dir, sandbox, fake, dns, prompt, [], env)),
   checkFile: (session) => checkTranscript(session.path, session.content),
 };
 
@@ -138,6 +153,7 @@ const codex: ResumeTarget = {
     must(carriesVerbatim(sent.input, prompt), "the prompt is not in its request");
     return { model: sent.model, messages: sent.input };
   },
+  start: async ({ agent, dir, sandbox, dns }, prompt) => void (await execStart(agent, dir, sandbox, codexHomeOf(sandbox), prompt, dns)),
   checkFile: (session) => checkRollout(session.path, session.content),
 };
 

@@ -3,7 +3,7 @@
  * a private tmux server (its socket in the sandbox), its screen is read (scrollback included),
  * keys are typed into it, and the server is killed at the end.
  */
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Sandbox } from "../sandbox.ts";
 
@@ -53,6 +53,9 @@ export function openTerminal(options: {
     pressEnter: () => void tmux(["send-keys", "-t", "0", "Enter"]),
     close: () => {
       tmux(["kill-server"]);
+      // The socket outlives the server: the next terminal of the same sandbox, opened while the
+      // old server is still exiting, found it and could not start ("tmux could not start a session").
+      rmSync(socket, { force: true });
       endLeftovers(dirname(options.sandbox.home));
     },
   };

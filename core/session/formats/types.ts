@@ -2,6 +2,10 @@ import type { TokenUsage } from "../../llm/types.ts";
 import type { LineLimits, RawLine, SessionBytes } from "../lines.ts";
 import type { RestoredModel } from "../restored-model.ts";
 import type { Session } from "../types.ts";
+import type { AgentHome, PathSegments } from "./home.ts";
+import type { SessionIndex } from "./session-index.ts";
+
+export type { AgentHome, PathSegments } from "./home.ts";
 
 /**
  * The agents whose sessions we read and write, in their one spelling: flag values (`--to`),
@@ -89,16 +93,6 @@ export type Recording =
     }
   | { mode: "skip"; reason: string };
 
-/** Where the agents keep their files on this machine, as cli sees it; core only combines it. */
-export interface AgentHome {
-  /** The user's home folder. */
-  home: string;
-  /** The environment, for the agents' overrides (`PI_CODING_AGENT_DIR`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** The system's folder for temporary files (omp names the folders of sessions there its own way). */
-  tmpdir: string;
-}
-
 /** What decides the folder a new session goes in. */
 export interface SessionPlace extends AgentHome {
   /** The session's working directory. */
@@ -107,13 +101,6 @@ export interface SessionPlace extends AgentHome {
   /** As in `NewSessionInput`: for agents that file sessions by local date. */
   utcOffsetMinutes: number;
 }
-
-/**
- * A path as segments, joined by cli with node:path (core has no path module). The first may be a
- * whole path (the home folder, an override from the environment); every later one is a single
- * folder name.
- */
-export type PathSegments = readonly string[];
 
 /** Which files under an agent's sessions root are its sessions. */
 export interface SessionFileLayout {
@@ -254,4 +241,9 @@ export interface SessionFormat {
   resumeCommand(target: ResumeTarget): ResumeCommand | undefined;
   /** Where the agent keeps the content-addressed blobs its sessions refer to (omp's images), if it does. */
   blobFolder?: (home: AgentHome) => PathSegments;
+  /**
+   * The agent's own index of its sessions, where it keeps one that its "continue the latest"
+   * reads (Codex's thread table): a new session written into its folder gets a row there.
+   */
+  sessionIndex?: SessionIndex;
 }

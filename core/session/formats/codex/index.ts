@@ -4,6 +4,7 @@ import type { SessionFormat } from "../types.ts";
 import { glanceCodex } from "./glance.ts";
 import { codexLocation } from "./location.ts";
 import { readCodexRollout } from "./read.ts";
+import { codexThreadIndex } from "./thread-index.ts";
 import { renderCodexSession } from "./write.ts";
 
 /** The Codex CLI version `bun run compat` last ran (compat/agents.ts). */
@@ -37,4 +38,6 @@ export const codex: SessionFormat = {
   glance: glanceCodex,
   // Codex finds a rollout by the id in its name, only under its own sessions folder; it takes no path.
   resumeCommand: ({ sessionId, cwd, underRoot }) => (underRoot === undefined ? undefined : { argv: ["codex", "resume", sessionId], cwd }),
+  // Once Codex has scanned its sessions folder it lists threads from its database only.
+  sessionIndex: codexThreadIndex,
 };

@@ -4,7 +4,7 @@ import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../ty
 const ROLLOUT_NAME = /^rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
 /** `CODEX_HOME`, else `~/.codex`. */
-function codexHome({ home, env }: AgentHome): PathSegments {
+export function codexHome({ home, env }: AgentHome): PathSegments {
   const dir = env.CODEX_HOME;
   return dir ? [dir] : [home, ".codex"];
 }

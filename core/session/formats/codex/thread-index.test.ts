@@ -1,0 +1,104 @@
+import { describe, expect, test } from "bun:test";
+import { wrapHandoffDocument } from "../../../handoff/wrap.ts";
+import type { NewSessionInput } from "../types.ts";
+import { codex } from "./index.ts";
+import { configuredProvider, threadTitle } from "./thread-index.ts";
+
+const NOW = new Date("2026-11-30T23:30:05.123Z");
+const SESSION_ID = "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a";
+const WRAPPED = wrapHandoffDocument("## Goal\nShip rate limiting.\n\n## Next Steps\n1. run the tests");
+const PATH = "/home/me/.codex/sessions/2026/11/30/rollout-2026-11-30T23-30-05-9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a.jsonl";
+/** The file's modification time, with the fraction the file system gives (Codex keeps whole milliseconds). */
+const MODIFIED_MS = NOW.getTime() + 2.7;
+
+function rollout(source: NewSessionInput["source"] = { format: "pi", agentVersion: undefined, modelProvider: undefined }): string {
+  return codex.renderNewSession({
+    wrappedDocument: WRAPPED,
+    sessionId: SESSION_ID,
+    newEntryId: () => "00000000",
+    timestamp: NOW,
+    utcOffsetMinutes: 0,
+    cwd: "/home/me/app",
+    parentSession: "/home/me/src.jsonl",
+    model: { pi: { provider: "openai", modelId: "gpt-5" }, omp: "openai/gpt-5" },
+    source,
+    acknowledgement: "",
+  }).content;
+}
+
+const index = codex.sessionIndex;
+
+describe("Codex's thread index: the row for a rollout we wrote, as Codex's own scan makes it", () => {
+  test("is where Codex keeps it, with the schema version we tested", () => {
+    const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp" });
+    expect(index?.database(home({}), undefined)).toEqual(["/home/me", ".codex", "state_5.sqlite"]);
+    expect(index?.database(home({ CODEX_HOME: "/srv/codex" }), undefined)).toEqual(["/srv/codex", "state_5.sqlite"]);
+    // Codex's own order: `sqlite_home` in its configuration, then CODEX_SQLITE_HOME, then its home.
+    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { model: "o3" })).toEqual(["/var/codex", "state_5.sqlite"]);
+    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { sqlite_home: "/data/db" })).toEqual(["/data/db", "state_5.sqlite"]);
+    expect(index?.configFile({ home: "/home/me", env: {}, tmpdir: "/tmp" })).toEqual(["/home/me", ".codex", "config.toml"]);
+    expect(index?.testedSchemaVersions).toEqual([62]);
+  });
+
+  test("holds the file's id, path, cwd, times and first message, listed with the interactive sessions", () => {
+    const row = index?.row({ content: rollout(), path: PATH, modifiedMs: MODIFIED_MS, config: undefined });
+    const updated = NOW.getTime() + 2;
+    expect(row).toEqual({
+      table: "threads",
+      values: {
+        id: SESSION_ID,
+        rollout_path: PATH,
+        created_at: Math.floor(NOW.getTime() / 1000),
+        created_at_ms: NOW.getTime(),
+        updated_at: Math.floor(updated / 1000),
+        updated_at_ms: updated,
+        recency_at: Math.floor(updated / 1000),
+        recency_at_ms: updated,
+        source: "vscode",
+        model_provider: "openai",
+        cwd: "/home/me/app",
+        title: WRAPPED,
+        first_user_message: WRAPPED,
+        preview: WRAPPED,
+        sandbox_policy:
+          '{"type":"managed","file_system":{"type":"restricted","entries":[{"path":{"type":"special","value":{"kind":"root"}},"access":"read"}]},"network":"restricted"}',
+        approval_mode: "on-request",
+        cli_version: "0.169.0",
+        originator: "agent-handoff",
+        history_mode: "legacy",
+      },
+    });
+  });
+
+  test("names the provider the rollout names (a Codex source's), else the configured one", () => {
+    const fromCodex = rollout({ format: "codex", agentVersion: "0.160.0", modelProvider: "my-proxy" });
+    const values = (content: string, config: unknown) => index?.row({ content, path: PATH, modifiedMs: MODIFIED_MS, config }).values;
+    expect(values(fromCodex, { model_provider: "azure" })?.model_provider).toBe("my-proxy");
+    expect(values(fromCodex, undefined)?.cli_version).toBe("0.160.0");
+    expect(values(rollout(), { model_provider: "azure" })?.model_provider).toBe("azure");
+  });
+
+  // [case, config.toml parsed, the provider Codex lists sessions under]
+  const PROVIDERS: [string, unknown, string][] = [
+    ["no config file", undefined, "openai"],
+    ["a config naming none", { model: "gpt-5" }, "openai"],
+    ["the top-level model_provider", { model_provider: "fake" }, "fake"],
+    ["the active profile's", { model_provider: "fake", profile: "work", profiles: { work: { model_provider: "azure" } } }, "azure"],
+    ["a profile naming none: the top-level one", { model_provider: "fake", profile: "work", profiles: { work: { model: "o3" } } }, "fake"],
+    ["a profile that is not there", { model_provider: "fake", profile: "gone", profiles: {} }, "fake"],
+    ["a value of another type", { model_provider: 3, profile: ["x"] }, "openai"],
+  ];
+  test.each(PROVIDERS)("the configured provider: %s", (_, config, provider) => {
+    expect(configuredProvider(config)).toBe(provider);
+  });
+
+  // [case, the user_message event's text, the title Codex gives it]
+  const TITLES: [string, string, string][] = [
+    ["our document, as it is", WRAPPED, WRAPPED],
+    ["blanks around it trimmed", "\n  carry on \t\n", "carry on"],
+    ["the text after Codex's old request marker", "context first\n## My request for Codex: fix the parser\n", "fix the parser"],
+  ];
+  test.each(TITLES)("the title: %s", (_, message, title) => {
+    expect(threadTitle(message)).toBe(title);
+  });
+});
