@@ -15,12 +15,13 @@ import { isAgentError } from "../core/index.ts";
 import { cleanEnv, REPO } from "../fixtures/run-agent.ts";
 import { findErrorLine, loadConfigFile } from "./config-file.ts";
 import { MAX_TEXT_FILE_BYTES } from "./read-whole.ts";
+import { CONFIG_KEYS } from "./settings.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-config-hostile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const times = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join("");
-const KNOWN = "model, base-url, context-window, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin";
+const KNOWN = CONFIG_KEYS.join(", ");
 
 /** What `loadConfigFile` makes of `text`: the keys it read or its one line of error, and how often it parsed. */
 function load(text: string): { outcome: string; parses: number } {

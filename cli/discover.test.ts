@@ -234,9 +234,9 @@ describe("agent handoff without a path", () => {
   test.each<[string[], string]>([
     [
       ["handoff", "x.jsonl", "--agent", "pi"],
-      "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them\n",
+      "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them (see agent handoff --help)\n",
     ],
-    [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both\n"],
+    [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both (see agent handoff --help)\n"],
     [
       ["handoff", "--agent", "aider"],
       'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent handoff --help)\n',

@@ -13,18 +13,19 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../core/index.ts";
+import { countOf, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "./handoff-source.ts";
 import { describeAge } from "./ls-render.ts";
-import { describeCount, nearestParentWithSessions } from "./nearest-sessions.ts";
+import { nearestParentWithSessions } from "./nearest-sessions.ts";
 import { chooseNewest, type NewestChoice } from "./newest-session.ts";
 import { describeUnreadable, noneFound, noSession } from "./none-found.ts";
 import { sessionsOfFolder } from "./recent-sessions.ts";
 import { sessionById } from "./session-by-id.ts";
 import { asField } from "./terminal.ts";
+import { CommandLineError } from "./usage.ts";
 
 /** The agents in scope: the one `--agent` names, or all. */
 export function formatsFor(agent: AgentName | undefined): readonly SessionFormat[] {
@@ -75,10 +76,7 @@ export function findSession(source: SessionSource, verb: string, logger: Consola
   }
   if (path !== undefined && at !== "folder") {
     if (source.agent !== undefined)
-      throw new AgentError(
-        "USAGE",
-        `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`,
-      );
+      throw new CommandLineError(`--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`);
     return path;
   }
   if (source.sessionId !== undefined) {
@@ -98,7 +96,7 @@ export function findSession(source: SessionSource, verb: string, logger: Consola
   const withWork = choice.passedOver.length > 0 ? " with work to hand off" : "";
   throw noneFound(`${noSession(formats)}${withWork} worked in ${asField(folder.cwd)}`, found.lookedIn, [
     ...nothingChosen(choice),
-    nearest && `the nearest are in a parent folder: ${describeCount(nearest.count)} worked in ${asField(nearest.folder)}`,
+    nearest && `the nearest are in a parent folder: ${countOf(nearest.count, "session")} worked in ${asField(nearest.folder)}`,
   ]);
 }
 

@@ -68,18 +68,18 @@ describe("agent ls <folder>, --limit, --since", () => {
   });
 
   test.each<[string, (f: FakeHome) => string[], (f: FakeHome) => string]>([
-    ["a folder and --all", (f) => [f.app, "--all"], (f) => `error: give a folder or --all, not both (${f.app} and --all)\n`],
+    ["a folder and --all", (f) => [f.app, "--all"], (f) => `error: give a folder or --all, not both (${f.app} and --all) (see agent ls --help)\n`],
     ["a folder that is not there", (f) => [join(f.home, "nowhere")], (f) => `error: ${join(f.home, "nowhere")}: no such folder\n`],
     [
       "a session file, not a folder",
       (f) => [f.paths[IDS.app.pi] ?? ""],
       (f) => `error: ${f.paths[IDS.app.pi]}: not a folder (agent inspect ${f.paths[IDS.app.pi]} shows a session file)\n`,
     ],
-    ["--limit 0", () => ["--limit", "0"], () => 'error: --limit takes a whole number of sessions, at least 1, not "0"\n'],
+    ["--limit 0", () => ["--limit", "0"], () => 'error: --limit takes a whole number of sessions, at least 1, not "0" (see agent ls --help)\n'],
     [
       "--since a word",
       () => ["--since", "yesterday"],
-      () => 'error: --since takes a duration (30m, 2h, 7d) or an ISO date (2026-07-01), not "yesterday"\n',
+      () => 'error: --since takes a duration (30m, 2h, 7d) or an ISO date (2026-07-01), not "yesterday" (see agent ls --help)\n',
     ],
   ])("%s: exit 2, one line", async (_, args, message) => {
     const run = await runAgent(["ls", ...args(fake)], fake.env(), fake.app);

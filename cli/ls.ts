@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, analyzeBranch, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
+import { AgentError, analyzeBranch, countOf, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
@@ -12,7 +12,7 @@ import { whatIsAt } from "./folder-sessions.ts";
 import type { CommandHelp } from "./help.ts";
 import { resolveLsOptions, type LsOptions } from "./ls-options.ts";
 import { estimateTokensOfBytes, renderTable, renderTabs, type ListedSession } from "./ls-render.ts";
-import { describeCount, nearestParentWithSessions } from "./nearest-sessions.ts";
+import { nearestParentWithSessions } from "./nearest-sessions.ts";
 import { keepRecent, sessionsOfFolder } from "./recent-sessions.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { clearedForStdout } from "./printed.ts";
@@ -181,6 +181,8 @@ function describeNoneListed(
   if (worked === undefined) return `no session file${since} in ${asField(options.folder ?? "")}`;
   const older = found.sessions.length > 0 ? `; --since leaves out ${found.sessions.length} older` : "";
   const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(), options.formats, worked, warn) : undefined;
-  const there = nearest ? `; the nearest are in a parent folder: ${describeCount(nearest.count)} worked in ${asField(nearest.folder)}` : "";
+  const there = nearest
+    ? `; the nearest are in a parent folder: ${countOf(nearest.count, "session")} worked in ${asField(nearest.folder)}`
+    : "";
   return `no session${since} worked in ${asField(worked)} ${looked}${older}${there}; agent ls --all lists every folder's`;
 }

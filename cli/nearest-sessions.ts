@@ -15,11 +15,6 @@ export interface NearestSessions {
   count: number;
 }
 
-/** `1 session`, `4 sessions`. */
-export function describeCount(count: number): string {
-  return `${count} session${count === 1 ? "" : "s"}`;
-}
-
 /** `cwd`'s parent folders, closest first, up to the root. */
 function parentsOf(cwd: string): string[] {
   const parents: string[] = [];

@@ -15,6 +15,7 @@ import { currentFolder, formatsFor } from "./find-session.ts";
 import { describeAge } from "./ls-render.ts";
 import { listForPicking, matchesSearch, type PickChoice } from "./pick-list.ts";
 import { asField } from "./terminal.ts";
+import { CommandLineError } from "./usage.ts";
 
 /** The sessions to choose from; swappable for the shared session listing when there is one. */
 export type ListSessions = (agent: AgentName | undefined, logger: ConsolaInstance) => { sessions: FoundSession[]; lookedIn: string[] };
@@ -43,8 +44,7 @@ function inFolder(folder: { cwd: string; aliases: string[] }): (session: FoundSe
 /** Refuses `--pick` off a terminal: the list needs one to be shown on and answered from. */
 export function checkCanPick(terminal: { stdin: boolean; stderr: boolean }): void {
   if (!terminal.stdin || !terminal.stderr)
-    throw new AgentError(
-      "USAGE",
+    throw new CommandLineError(
       `--pick shows a list on the terminal, and ${terminal.stdin ? "stderr" : "stdin"} is not one; name the session instead: a path, --session <id>, or nothing for the newest of this folder`,
     );
 }
