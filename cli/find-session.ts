@@ -76,7 +76,9 @@ export function findSession(source: SessionSource, verb: string, logger: Consola
   }
   if (path !== undefined && at !== "folder") {
     if (source.agent !== undefined)
-      throw new CommandLineError(`--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`);
+      throw new CommandLineError(
+        `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`,
+      );
     return path;
   }
   if (source.sessionId !== undefined) {

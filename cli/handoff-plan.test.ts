@@ -164,7 +164,10 @@ describe("where the limit came from, named in the refusal", () => {
   test.each([["0"], ["-5"], ["1.5"], ["many"]])("--max-input-tokens %s is a usage error before anything is read", async (value) => {
     const target = engineFor("llm");
     const run = await runAgent(["handoff", sandbox.source(EXAMPLE), `--max-input-tokens=${value}`], target.env);
-    expect([run.code, run.stderr]).toEqual([2, `error: --max-input-tokens takes a whole number of tokens, not ${JSON.stringify(value)} (see agent handoff --help)\n`]);
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      `error: --max-input-tokens takes a whole number of tokens, not ${JSON.stringify(value)} (see agent handoff --help)\n`,
+    ]);
     expect(target.sent()).toBe(0);
   });
 });

@@ -68,14 +68,22 @@ describe("agent ls <folder>, --limit, --since", () => {
   });
 
   test.each<[string, (f: FakeHome) => string[], (f: FakeHome) => string]>([
-    ["a folder and --all", (f) => [f.app, "--all"], (f) => `error: give a folder or --all, not both (${f.app} and --all) (see agent ls --help)\n`],
+    [
+      "a folder and --all",
+      (f) => [f.app, "--all"],
+      (f) => `error: give a folder or --all, not both (${f.app} and --all) (see agent ls --help)\n`,
+    ],
     ["a folder that is not there", (f) => [join(f.home, "nowhere")], (f) => `error: ${join(f.home, "nowhere")}: no such folder\n`],
     [
       "a session file, not a folder",
       (f) => [f.paths[IDS.app.pi] ?? ""],
       (f) => `error: ${f.paths[IDS.app.pi]}: not a folder (agent inspect ${f.paths[IDS.app.pi]} shows a session file)\n`,
     ],
-    ["--limit 0", () => ["--limit", "0"], () => 'error: --limit takes a whole number of sessions, at least 1, not "0" (see agent ls --help)\n'],
+    [
+      "--limit 0",
+      () => ["--limit", "0"],
+      () => 'error: --limit takes a whole number of sessions, at least 1, not "0" (see agent ls --help)\n',
+    ],
     [
       "--since a word",
       () => ["--since", "yesterday"],

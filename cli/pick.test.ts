@@ -82,8 +82,14 @@ describe("--pick is for a terminal, and names no session itself", () => {
       ["--pick"],
       "--pick shows a list on the terminal, and stdin is not one; name the session instead: a path, --session <id>, or nothing for the newest of this folder (see agent handoff --help)",
     ],
-    [["--pick", "some.jsonl"], "--pick chooses the session from a list, and some.jsonl names one; leave out one of them (see agent handoff --help)"],
-    [["--pick", "--session", "0a1b"], "--pick chooses the session from a list, and --session 0a1b names one; leave out one of them (see agent handoff --help)"],
+    [
+      ["--pick", "some.jsonl"],
+      "--pick chooses the session from a list, and some.jsonl names one; leave out one of them (see agent handoff --help)",
+    ],
+    [
+      ["--pick", "--session", "0a1b"],
+      "--pick chooses the session from a list, and --session 0a1b names one; leave out one of them (see agent handoff --help)",
+    ],
   ])("agent handoff %j: a usage error, exit 2, nothing written", async (args, message) => {
     const before = readdirSync(join(home, ".pi", "agent", "sessions"), { recursive: true }).length;
     const run = await runAgent(["handoff", ...args, "--engine", "offline"], cleanEnv(home), folders.app);

@@ -1,6 +1,6 @@
 /** What the formats' glances share: lines parsed leniently, and text made into a one-line title. */
 import { isObject, type JsonObject } from "../../json.ts";
-import { isWrappedHandoff, unwrapHandoffDocument } from "./handoff-text.ts";
+import { unwrapHandoffDocument } from "./handoff-text.ts";
 import type { SessionGlance } from "./types.ts";
 
 /** A title or request longer than this is cut: a list shows one line of it. */
