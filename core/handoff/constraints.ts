@@ -1,4 +1,4 @@
-import type { OfflineNotes } from "./offline/extract.ts";
+import type { OfflineNotes } from "./offline/note-types.ts";
 
 /**
  * The rules and preferences users stated on the branch ("never …", "always run …"), as

@@ -1,6 +1,7 @@
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
-import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
+import { extractNotes } from "./offline/extract.ts";
+import type { OfflineNotes } from "./offline/note-types.ts";
 import { renderGoal } from "./offline/goal.ts";
 import { renderConstraints, renderProgress, type SectionInput } from "./offline/render.ts";
 import { renderCriticalContext, renderDecisions, renderNextSteps } from "./offline/render-context.ts";

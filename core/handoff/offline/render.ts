@@ -2,7 +2,7 @@ import { relativeInText } from "../../session/paths.ts";
 import { describeOutcome, displayCommand } from "../../session/runs.ts";
 import { inlineCode, shortCommand } from "../facts-section.ts";
 import type { Background } from "./background.ts";
-import type { OfflineNotes, Run, Step } from "./extract.ts";
+import type { OfflineNotes, Run, Step } from "./note-types.ts";
 import { describeMilestone, type Milestone, unsettledAttempts } from "./milestones.ts";
 import { dedupeBy, newest, newestWithin, spread } from "./select.ts";
 import type { Report } from "./reports.ts";

@@ -2,18 +2,11 @@
  * Reading the back-and-forth: the assistant's offers ("Want me to fix it too?") and the options
  * it laid out, what the user chose or put off, and the rules the user stated in their own words.
  */
-import type { Exchange, OfflineNotes } from "./extract.ts";
+import type { Exchange, Offer, OfflineNotes } from "./note-types.ts";
 import { isConstraint, isOffer } from "./patterns.ts";
 import { stripFillers, userProse } from "./prose.ts";
 import type { UserRequest } from "./requests.ts";
 import { capText, collapseWhitespace, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
-
-/** An offer the assistant ended a reply with, with the sentences that explain it. */
-export interface Offer {
-  /** Up to three sentences ending with the question, on one line. */
-  text: string;
-  at: number;
-}
 
 /** The last sentences of a text, up to `count`, ending with its last sentence. */
 export function lastSentences(text: string, count: number, max: number): string {

@@ -3,11 +3,11 @@ import { normalizePath } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
 import { runViews } from "./checks.ts";
 import { closedAt, readReports, type Report } from "./reports.ts";
-import type { Exchange, OfflineNotes, Run, Step } from "./extract.ts";
+import type { Exchange, Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
 import type { Milestone } from "./milestones.ts";
 import { isOffer, isOpenItem } from "./patterns.ts";
-import { lastSentences, type Offer } from "./replies.ts";
+import { lastSentences } from "./replies.ts";
 import { isWorkRequest, type UserRequest } from "./requests.ts";
 import { capText, countWords, splitSentences } from "./text.ts";
 
