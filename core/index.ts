@@ -60,7 +60,6 @@ export { checkRunPlan, describeRunPlan, type InputLimit, type PlanTarget, type R
 export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
-export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
 export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./handoff/redact.ts";
 export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
 export { countOf, formatCount } from "./format.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { sectionOf as section } from "../offline.testing.ts";
+import { sectionOf as section } from "./sections.testing.ts";
 import { isAcknowledgement, isCourtesyOnly } from "./closings.ts";
 import { classifyRequest } from "./requests.ts";
 import { assistant, call, offline, result, text, user } from "./session.testing.ts";

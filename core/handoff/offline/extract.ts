@@ -11,7 +11,8 @@ import { readMilestones } from "./milestones.ts";
 import type { Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { noteChoices, noteConstraints, noteReply } from "./replies.ts";
 import { classifyRequest } from "./requests.ts";
-import { capText, errorExcerpt, firstErrorLine, isSlashCommand, splitSentences } from "./text.ts";
+import { isUserRequest } from "../notes/constraints.ts";
+import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
 import { classifyEnding, isDecision } from "./patterns.ts";
 
 /** A call as the notes keep it until its result comes. */
@@ -140,7 +141,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   let pendingOffer: Offer | undefined;
 
   const noteRequest = (text: string, at: number): void => {
-    if (text.trim() === "" || isSlashCommand(text) || looksLikeHandoffInstruction(text)) return;
+    if (!isUserRequest(text)) return;
     const previous = notes.exchanges.at(-1);
     const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
     if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);

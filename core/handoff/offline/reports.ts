@@ -6,7 +6,7 @@
 import type { RunViews } from "./checks.ts";
 import type { Exchange, Run } from "./note-types.ts";
 import { changesOrChecks, isCompletion, isOffer, isOpenItem } from "./patterns.ts";
-import { capText, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
+import { capText, countWords, splitSentences, stripCodeBlocks } from "../notes/text.ts";
 
 export interface Report {
   text: string;

@@ -9,7 +9,7 @@ import type { Milestone } from "./milestones.ts";
 import { isOffer, isOpenItem } from "./patterns.ts";
 import { lastSentences } from "./replies.ts";
 import { isWorkRequest, type UserRequest } from "./requests.ts";
-import { capText, countWords, splitSentences } from "./text.ts";
+import { capText, countWords, splitSentences } from "../notes/text.ts";
 
 /** Where the work stood when the session ended. */
 export type TurnState =
