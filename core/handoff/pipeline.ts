@@ -8,7 +8,7 @@ import { handoffOnly } from "../session/handoff-only.ts";
 import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
-import type { CondenseReport } from "./condense/report.ts";
+import type { CondenseReport } from "./condense/condense-report.ts";
 import { userConstraints } from "./notes/constraints.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";

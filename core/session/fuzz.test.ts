@@ -6,7 +6,7 @@ import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import type { ContextMessage } from "./messages.ts";
 import { parseSession } from "./formats/pi/parse.ts";
-import { buildInspectReport, renderInspectReport } from "./report.ts";
+import { buildInspectReport, renderInspectReport } from "./inspect-report.ts";
 import {
   CORE_TYPES,
   createMutators,

@@ -4,7 +4,7 @@
  * keys once (a long session has hundreds of runs).
  */
 import { isCheckCommand } from "../../session/runs.ts";
-import { runKeys, type RunKeys, settles } from "../../session/settled.ts";
+import { runKeys, type RunKeys, settles } from "../../session/settled-failures.ts";
 import type { Run } from "./note-types.ts";
 
 export interface RunViews {

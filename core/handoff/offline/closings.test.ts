@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { sectionOf as section } from "./sections.testing.ts";
 import { isAcknowledgement, isCourtesyOnly } from "./closings.ts";
-import { classifyRequest } from "./requests.ts";
+import { classifyRequest } from "./user-requests.ts";
 import { assistant, call, offline, result, text, user } from "./session.testing.ts";
 
 describe("closings are recognised by shape, in a few languages", () => {

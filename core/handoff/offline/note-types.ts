@@ -1,7 +1,7 @@
-import type { Background } from "./background.ts";
+import type { Background } from "./earlier-summaries.ts";
 import type { Milestone } from "./milestones.ts";
 import type { TurnEnding } from "./patterns.ts";
-import type { UserRequest } from "./requests.ts";
+import type { UserRequest } from "./user-requests.ts";
 
 /** What the offline engine notes of a branch (extract.ts writes them; the sections read them). */
 

@@ -4,7 +4,7 @@ import { inlineCode } from "../notes/inline-code.ts";
 import { relevance } from "./focus.ts";
 import { unsettledAttempts } from "./milestones.ts";
 import { pasteHeadline, userProse } from "../notes/prose.ts";
-import type { UserRequest } from "./requests.ts";
+import type { UserRequest } from "./user-requests.ts";
 import { commandCode, describeFailure, groupFailures, local, quote, type SectionInput } from "./render.ts";
 import { dedupeBy, newest } from "./select.ts";
 import { capText, firstParagraph } from "../notes/text.ts";

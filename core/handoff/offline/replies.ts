@@ -6,7 +6,7 @@ import type { Exchange, Offer, OfflineNotes } from "./note-types.ts";
 import { rulesIn } from "../notes/constraints.ts";
 import { isOffer } from "./patterns.ts";
 import { stripFillers, userProse } from "../notes/prose.ts";
-import type { UserRequest } from "./requests.ts";
+import type { UserRequest } from "./user-requests.ts";
 import { capText, collapseWhitespace, countWords, splitSentences, stripCodeBlocks } from "../notes/text.ts";
 
 /** The last sentences of a text, up to `count`, ending with its last sentence. */

@@ -2,13 +2,13 @@ import type { SessionFacts } from "../../session/facts.ts";
 import { normalizePath } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
 import { runViews } from "./checks.ts";
-import { closedAt, readReports, type Report } from "./reports.ts";
+import { closedAt, readReports, type Report } from "./reported-work.ts";
 import type { Exchange, Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
 import type { Milestone } from "./milestones.ts";
 import { isOffer, isOpenItem } from "./patterns.ts";
 import { lastSentences } from "./replies.ts";
-import { isWorkRequest, type UserRequest } from "./requests.ts";
+import { isWorkRequest, type UserRequest } from "./user-requests.ts";
 import { capText, countWords, splitSentences } from "../notes/text.ts";
 
 /** Where the work stood when the session ended. */

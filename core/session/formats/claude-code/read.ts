@@ -20,7 +20,7 @@ import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "..
 import type { LineProblem, Session } from "../../types.ts";
 import { addAssistantLine, type MessageIds } from "./assistant.ts";
 import { addAttachmentLine } from "./attachment.ts";
-import { BackgroundTasks } from "./background.ts";
+import { BackgroundTasks } from "./background-tasks.ts";
 import { ChainBuilder, PASS_THROUGH_PREFIX } from "./chain.ts";
 import { addSystemLine } from "./compaction.ts";
 import { HeaderFacts } from "./header.ts";

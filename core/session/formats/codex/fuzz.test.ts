@@ -5,7 +5,7 @@ import { isAgentError } from "../../../errors.ts";
 import { createSecretsGuard } from "../../../handoff/secrets-guard.ts";
 import { buildRequest } from "../../../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "../../analyze.ts";
-import { buildInspectReport, renderInspectReport } from "../../report.ts";
+import { buildInspectReport, renderInspectReport } from "../../inspect-report.ts";
 import {
   CORE_TYPES,
   createMutators,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { classifyRequest, statementOf } from "./requests.ts";
+import { classifyRequest, statementOf } from "./user-requests.ts";
 import { userProse } from "../notes/prose.ts";
 
 describe("what a user message is", () => {
