@@ -133,7 +133,8 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
     const found = mapInput(textMap(redactor, withhold));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).
-    outgoing = redactor ? mapInput(knownMap(redactor), found) : found;
+    // Nothing found, nothing recurs: the texts are not walked again.
+    outgoing = redactor && redactor.count > 0 ? mapInput(knownMap(redactor), found) : found;
     return outgoing;
   }
 
