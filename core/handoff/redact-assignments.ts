@@ -118,7 +118,7 @@ export function operatorFollows(after: string): boolean {
   return OPERATOR_AFTER.test(after);
 }
 
-/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is no word). */
+/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is not a word). */
 export function wordsFollow(after: string): boolean {
   return /^[ \t]+\p{L}/u.test(after);
 }

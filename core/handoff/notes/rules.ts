@@ -40,7 +40,7 @@ function clauses(sentence: string): string[] {
 }
 
 /** A user's rule or preference: "never …", "always …", "don't …", "no console logs!", "X only." */
-/** A bug report's verdict ("… got a crash, that should never happen") is no rule to keep. */
+/** A bug report's verdict ("… got a crash, that should never happen") is not a rule to keep. */
 const VERDICT = /\b(?:that|this|it) (?:should|must) never happen\b/i;
 
 export function isConstraint(sentence: string): boolean {

@@ -130,7 +130,7 @@ describe("the planted facts", () => {
     expect(goal).toContain('- Focus for this handoff: "only the README part"');
     const steps = section(document, "## Next Steps").split("\n");
     expect(steps[0]).toContain("README.md");
-    // The re-run of the checkout test is no step of the README part.
+    // The re-run of the checkout test is not a step of the README part.
     expect(steps.join("\n")).not.toContain("bun test");
   });
 });

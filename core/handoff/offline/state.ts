@@ -143,7 +143,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const since = objective?.at ?? 0;
   const turn = readTurn(notes.exchanges);
   // "Continue", "go on" carry on the newest work asked for, never the first objective; a one-word
-  // aside ("ls", "status?") is no work to name as the latest request.
+  // aside ("ls", "status?") is not work to name as the latest request.
   const latest = focus ? objective : (notes.requests.filter((r) => isWorkRequest(r) && countWords(r.statement) >= 2).at(-1) ?? objective);
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);

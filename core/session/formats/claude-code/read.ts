@@ -61,7 +61,7 @@ function parseLine(raw: RawLine): JsonObject | string {
 /**
  * What makes a conversation line unusable, checked here so a broken one is reported with its
  * number rather than half read: an id or a parent of the wrong type would silently cut the
- * chain, a message that is no object (or whose content is neither text nor blocks) would
+ * chain, a message that is not an object (or whose content is neither text nor blocks) would
  * silently drop a turn.
  */
 function chainLineProblem(value: JsonObject): string | undefined {
