@@ -9,8 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBranch, parseSession } from "../core/index.ts";
-import { createRedactor } from "../core/handoff/redact.ts";
-import { createSecretsGuard } from "../core/handoff/secrets-guard.ts";
+import { createRedactor } from "../core/secrets/redact.ts";
+import { createSecretsGuard } from "../core/secrets/secrets-guard.ts";
 import { median, ms } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);

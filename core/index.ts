@@ -60,8 +60,8 @@ export { checkRunPlan, describeRunPlan, type InputLimit, type PlanTarget, type R
 export { describeCondensed, type CondenseReport } from "./handoff/condense/condense-report.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
-export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./handoff/redact.ts";
-export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
+export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./secrets/redact.ts";
+export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./secrets/withhold.ts";
 export { countOf, formatCount } from "./format.ts";
 export type {
   ConfigJson,

@@ -16,7 +16,7 @@ import { formatNamed } from "../session/formats/table.ts";
 import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
 import type { InputLimit, PlanTarget, RunPlan } from "./run-plan.ts";
-import { createSecretsGuard, type DocumentSources, type SecretsGuard } from "./secrets-guard.ts";
+import { createSecretsGuard, type DocumentSources, type SecretsGuard } from "../secrets/secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 

@@ -2,7 +2,7 @@ import type { ChatRequest, Complete } from "../llm/types.ts";
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
-import { mapContextText, mapRequestText, type TextMap } from "./text-maps.ts";
+import { mapContextText, mapRequestText, type TextMap } from "./outgoing-strings.ts";
 import { createWithholder, type Withhold } from "./withhold.ts";
 
 /** What a handoff may send, before the guard. */
