@@ -4,7 +4,7 @@
  * for it: URL-encoded queries, snake_case and kebab-case runs, `key: word` lines, percent escapes.
  * Median of RUNS runs each, in this process (no startup in the figure). Also prints how many
  * secrets each real session gives: a real session's placeholders are false positives unless
- * shown otherwise (core/handoff/redact-real-sessions.test.ts pins each one).
+ * shown otherwise (core/secrets/redact-real-sessions.test.ts pins each one).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -5,12 +5,17 @@ import { dirname, join } from "node:path";
 import { describeCycle, findCycles, findLayerBreaks, importSpecifiers, readImportGraph, type LayerRule } from "../scripts/import-graph.ts";
 
 // The graph says the design (ARCHITECTURE.md): no import cycle, type imports included; the
-// session model stands below handoff/ and llm/; core reaches nothing outside it; the offline
+// session model stands below handoff/ and llm/, secrets/ below handoff/; core reaches nothing outside it; the offline
 // engine is one room with one door (offline/index.ts), which the pipeline opens only when it runs.
 const under = (folder: string) => (file: string) => file.startsWith(folder);
 const RULES: readonly LayerRule[] = [
   { why: "core/session/ must not import core/handoff/", from: under("core/session/"), to: under("core/handoff/") },
   { why: "core/session/ must not import core/llm/", from: under("core/session/"), to: under("core/llm/") },
+  {
+    why: "core/secrets/ must not import core/handoff/ (handoff uses the guard, not the reverse)",
+    from: under("core/secrets/"),
+    to: under("core/handoff/"),
+  },
   { why: "core/ must not import cli/", from: under("core/"), to: under("cli/") },
   { why: "core/ must not import fixtures/", from: under("core/"), to: under("fixtures/") },
   {
