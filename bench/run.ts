@@ -12,6 +12,7 @@ const BENCHMARKS = [
   "load-codex.ts",
   "load-claude-code.ts",
   "handoff.ts",
+  "core-import.ts",
   "redact.ts",
   "condense.ts",
   "kill.ts",
