@@ -13,6 +13,7 @@ const BENCHMARKS = [
   "load-claude-code.ts",
   "handoff.ts",
   "core-import.ts",
+  "session-facts.ts",
   "redact.ts",
   "condense.ts",
   "kill.ts",
