@@ -1,11 +1,12 @@
-import { lazyWordSet } from "../../lazy.ts";
 /**
- * The offline engine reads English. This file says when a text is plainly in another language,
- * so the engine can say it did not read it rather than guess: a reply it cannot read is never
+ * The notes (the user's rules for Session Facts, the offline engine's reading) are read in
+ * English. This file says when a text is plainly in another language, so the engine can say it
+ * did not read it rather than guess: a reply it cannot read is never
  * called a completion, and a user it cannot read is never said to have stated no rules. It also
  * knows the words a few languages use for "never", "always" and "must", so the plainest rules
  * are still quoted. Everything else stays English-first.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 /** Common English words; a text with more words of another language than these is not English. */
 const ENGLISH = lazyWordSet(

@@ -1,10 +1,10 @@
-import { lazyWordSet } from "../../lazy.ts";
 /**
  * Acknowledgements and closings: user messages that ask for nothing ("ok", "perfect — thanks",
  * "Thanks a lot, that's all", "merci, c'est tout"), and assistant replies that report nothing
  * ("Sure.", "You're welcome!"). Recognised by shape: closing phrases are taken out, and what
  * is left must be only words of thanks or approval.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 /** Words that, alone or together, only acknowledge ("ok", "perfect, thanks!", "wow, it works", "great job", "👍"). */
 const ACKNOWLEDGEMENT_WORDS = lazyWordSet(

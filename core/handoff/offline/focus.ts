@@ -1,8 +1,8 @@
-import { lazyWordSet } from "../../lazy.ts";
 /**
  * `--focus` shapes the document: the goal follows the request closest to it, and the next steps
  * it names come first, while steps about what it says to leave alone are dropped.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 export interface FocusTerms {
   /** Words of what to work on. */
