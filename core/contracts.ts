@@ -3,10 +3,10 @@
  * builds its object against (a field missing or added is a type error there) and a list of its
  * keys, checked against the interface here and against the README by core/contracts.test.ts.
  */
-import type { CondenseReport } from "./handoff/condense/report.ts";
+import type { CondenseReport } from "./handoff/condense/condense-report.ts";
 import type { ChatRequest, TokenUsage } from "./llm/types.ts";
 import type { AgentName } from "./session/formats/types.ts";
-import type { InspectReport } from "./session/report.ts";
+import type { InspectReport } from "./session/inspect-report.ts";
 
 /** `agent handoff --json`. */
 export interface HandoffJson {

@@ -68,7 +68,7 @@ describe("a token glued into URL-encoded text or a name is still found", () => {
   });
 });
 
-describe("a prefix inside a longer word is no token", () => {
+describe("a prefix inside a longer word is not a token", () => {
   test.each([
     ["after a letter", `task${GITHUB}`],
     ["after a digit", `x9${GITHUB}`],

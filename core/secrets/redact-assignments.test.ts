@@ -140,7 +140,7 @@ const NOT_SECRETS = [
   "export GROQ_API_KEY=gsk_...",
   "ANTHROPIC_API_KEY=sk-ant-...",
   "GITHUB_TOKEN=ghp_…",
-  // A key word inside a sentence is no key: the word after it is prose.
+  // A key word inside a sentence is not a key: the word after it is prose.
   "The secret: keep the parser small",
   "Next token: the parser reads one",
   // Nor is a key that labels a sentence: our own messages say `api-key: the API key is not read …`.

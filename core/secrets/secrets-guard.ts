@@ -2,7 +2,7 @@ import type { ChatRequest, Complete } from "../llm/types.ts";
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
-import { mapContextText, mapRequestText, type TextMap } from "./text-maps.ts";
+import { mapContextText, mapRequestText, type TextMap } from "./outgoing-strings.ts";
 import { createWithholder, type Withhold } from "./withhold.ts";
 
 /** What a handoff may send, before the guard. */
@@ -133,7 +133,8 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
     const found = mapInput(textMap(redactor, withhold));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).
-    outgoing = redactor ? mapInput(knownMap(redactor), found) : found;
+    // Nothing found, nothing recurs: the texts are not walked again.
+    outgoing = redactor && redactor.count > 0 ? mapInput(knownMap(redactor), found) : found;
     return outgoing;
   }
 

@@ -11,7 +11,7 @@ import {
   uuid,
 } from "../../../../fixtures/sessions/claude-code/builders.ts";
 import { analyzeBranch } from "../../analyze.ts";
-import { readTaskNotification } from "./background.ts";
+import { readTaskNotification } from "./background-tasks.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
 const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000b9", cwd: "/home/dev/shop" };

@@ -1,6 +1,6 @@
 import { unwrapHandoffDocument } from "../../session/formats/handoff-text.ts";
 import { GOAL_TITLE, isPlaceholder, splitSections, type Section } from "./summary-sections.ts";
-import { capText, firstParagraph } from "./text.ts";
+import { capText, firstParagraph } from "../notes/text.ts";
 
 /**
  * What an earlier summary says: a compaction summary (the best record of compacted work) or

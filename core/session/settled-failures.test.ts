@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type LaterRun, settles, testsRan } from "./settled.ts";
+import { type LaterRun, settles, testsRan } from "./settled-failures.ts";
 
 const passed = (command: string, output = ""): LaterRun => ({ command, exitCode: 0, failed: false, ranTests: testsRan(command, output) });
 const failed = (command: string, output: string, exitCode = 1): LaterRun => ({

@@ -3,11 +3,13 @@
  * question, an approval, an acknowledgement, a question about the tool, or only a paste. The
  * goal is built from objectives; approvals and answers belong to the request they answer.
  */
-import { inlineCode } from "../facts-section.ts";
-import { isForeign } from "./language.ts";
-import { isConstraint, isMetaQuestion } from "./patterns.ts";
-import { pasteHeadline, stripFillers, userProse } from "./prose.ts";
-import { capText, collapseWhitespace, countWords, isAcknowledgement, splitSentences } from "./text.ts";
+import { inlineCode } from "../notes/inline-code.ts";
+import { isForeign } from "../notes/language.ts";
+import { isConstraint } from "../notes/rules.ts";
+import { isMetaQuestion } from "./patterns.ts";
+import { isAcknowledgement } from "./closings.ts";
+import { pasteHeadline, stripFillers, userProse } from "../notes/prose.ts";
+import { capText, collapseWhitespace, countWords, splitSentences } from "../notes/text.ts";
 
 export type RequestKind = "objective" | "followup" | "question" | "answer" | "approval" | "ack" | "meta" | "paste";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readBackground } from "./background.ts";
+import { readBackground } from "./earlier-summaries.ts";
 
 describe("an earlier summary gives a goal only through its own goal section", () => {
   test.each([

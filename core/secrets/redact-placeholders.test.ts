@@ -74,7 +74,7 @@ describe("placeholders never collide with the input", () => {
     ["no placeholder-like text: the plain word", ["hello", "token=x"], "REDACTED"],
     ["a literal placeholder: the next word", ["old doc: [REDACTED:github-token:1]"], "REDACTED-2"],
     ["escaped, and the next word too: the one after", ["\\[REDACTED:password:1\\]", "[REDACTED-2:x:1]"], "REDACTED-3"],
-    ["the word without the colon is no collision", ["REDACTED, REDACTED-2 and [REDACTED]"], "REDACTED"],
+    ["the word without the colon is not a collision", ["REDACTED, REDACTED-2 and [REDACTED]"], "REDACTED"],
   ])("%s", (_what, texts, word) => {
     expect(choosePlaceholderWord(texts)).toBe(word);
   });

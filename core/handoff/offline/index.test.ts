@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { analyzeBranch, parseSession } from "../index.ts";
-import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
-import { writeOfflineDocument } from "./offline.ts";
-import { extractNotes } from "./offline/extract.ts";
-import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "./offline.testing.ts";
-import { findMissingSections } from "./validate.ts";
+import { analyzeBranch, parseSession } from "../../index.ts";
+import { appendSessionFacts, renderSessionFacts } from "../facts-section.ts";
+import { writeOfflineDocument } from "./index.ts";
+import { extractNotes } from "./extract.ts";
+import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "./sections.testing.ts";
+import { findMissingSections } from "../validate.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
+const ROOT = join(import.meta.dir, "..", "..", "..");
 
 async function load(relativePath: string) {
   const session = parseSession(await Bun.file(join(ROOT, relativePath)).text(), relativePath);
@@ -130,7 +130,7 @@ describe("the planted facts", () => {
     expect(goal).toContain('- Focus for this handoff: "only the README part"');
     const steps = section(document, "## Next Steps").split("\n");
     expect(steps[0]).toContain("README.md");
-    // The re-run of the checkout test is no step of the README part.
+    // The re-run of the checkout test is not a step of the README part.
     expect(steps.join("\n")).not.toContain("bun test");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { classifyRequest, statementOf } from "./requests.ts";
-import { userProse } from "./prose.ts";
+import { classifyRequest, statementOf } from "./user-requests.ts";
+import { userProse } from "../notes/prose.ts";
 
 describe("what a user message is", () => {
   test.each([

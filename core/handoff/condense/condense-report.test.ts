@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../prompt.ts";
 import { workSession } from "./condense.testing.ts";
 import { planCondensation } from "./plan.ts";
-import { describeCondensed, describePlan, reportCondensed, type CondenseReport } from "./report.ts";
+import { describeCondensed, describePlan, reportCondensed, type CondenseReport } from "./condense-report.ts";
 
 const REPORT: CondenseReport = {
   contextWindow: 32_000,

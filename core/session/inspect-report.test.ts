@@ -3,7 +3,7 @@ import { chain, jsonl, user, V3_HEADER } from "../../fixtures/sessions/builders.
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import { parseSession } from "./formats/pi/parse.ts";
-import { buildInspectReport, renderInspectReport } from "./report.ts";
+import { buildInspectReport, renderInspectReport } from "./inspect-report.ts";
 
 /** Fields as they are, cut as the CLI cuts (the CLI also withholds and escapes). */
 const showAsIs = (text: string, max?: number) => (max !== undefined && text.length > max ? `${text.slice(0, max - 1)}…` : text);

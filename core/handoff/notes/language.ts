@@ -1,33 +1,29 @@
 /**
- * The offline engine reads English. This file says when a text is plainly in another language,
- * so the engine can say it did not read it rather than guess: a reply it cannot read is never
+ * The notes (the user's rules for Session Facts, the offline engine's reading) are read in
+ * English. This file says when a text is plainly in another language, so the engine can say it
+ * did not read it rather than guess: a reply it cannot read is never
  * called a completion, and a user it cannot read is never said to have stated no rules. It also
  * knows the words a few languages use for "never", "always" and "must", so the plainest rules
  * are still quoted. Everything else stays English-first.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 /** Common English words; a text with more words of another language than these is not English. */
-const ENGLISH = new Set(
-  "the a an and or but of to in on at for with from by is are was were be been it its this that these those i you we they not yes do does did have has had will would can could should now all some any as if so then than what which who when where why how there here just also".split(
-    " ",
-  ),
+const ENGLISH = lazyWordSet(
+  "the a an and or but of to in on at for with from by is are was were be been it its this that these those i you we they not yes do does did have has had will would can could should now all some any as if so then than what which who when where why how there here just also",
 );
 
 /**
  * Common words of German, French, Spanish, Portuguese, Italian and Dutch that are not English
  * words too (so "die", "in", "no", "a" are missing).
  */
-const OTHER = new Set(
-  [
-    "der das und ist nicht ich noch wird mit auf für eine einen einem einer dem den des sich auch nach bei wir zu von bitte dafür schon jetzt wurde werden kann muss sind habe aber oder wenn dann weil ohne nur sehr mehr wieder kein keine",
-    "le la les et est pas je une des du que qui dans pour sur avec ce cette sont ai été fait mais très aussi maintenant encore",
-    "el los las y es una por para con del lo está son ya pero muy también ahora todavía",
-    "os não uma um com da em já são também agora ainda",
-    "il gli è che non della sono già anche ora ancora",
-    "het een niet ik nog wordt met voor ook zijn dat van",
-  ]
-    .join(" ")
-    .split(" "),
+const OTHER = lazyWordSet(
+  "der das und ist nicht ich noch wird mit auf für eine einen einem einer dem den des sich auch nach bei wir zu von bitte dafür schon jetzt wurde werden kann muss sind habe aber oder wenn dann weil ohne nur sehr mehr wieder kein keine",
+  "le la les et est pas je une des du que qui dans pour sur avec ce cette sont ai été fait mais très aussi maintenant encore",
+  "el los las y es una por para con del lo está son ya pero muy también ahora todavía",
+  "os não uma um com da em já são também agora ainda",
+  "il gli è che non della sono già anche ora ancora",
+  "het een niet ik nog wordt met voor ook zijn dat van",
 );
 
 /** Letters of scripts other than Latin (Han, Kana, Hangul, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai …). */
@@ -48,8 +44,8 @@ function commonWords(sample: string): { english: number; other: number } {
   let english = 0;
   let other = 0;
   for (const word of sample.toLowerCase().split(/[^\p{L}]+/u)) {
-    if (ENGLISH.has(word)) english++;
-    else if (OTHER.has(word)) other++;
+    if (ENGLISH().has(word)) english++;
+    else if (OTHER().has(word)) other++;
   }
   return { english, other };
 }

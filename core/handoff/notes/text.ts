@@ -77,8 +77,6 @@ export function firstParagraph(text: string): string {
   return "";
 }
 
-export { isAcknowledgement } from "./closings.ts";
-
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
 export function isSlashCommand(text: string): boolean {
   return /^\/[\w:-]*$/.test(text.trim());

@@ -2,7 +2,7 @@ import { countOf, formatCount } from "../../format.ts";
 import { estimateTokens } from "../../session/tokens.ts";
 import { SAFETY_MARGIN } from "./budget.ts";
 import type { CondensePlan } from "./plan.ts";
-import { handoffContext } from "./requests.ts";
+import { handoffContext } from "./condensed-requests.ts";
 
 /** What was condensed to fit the window, as `--json` shows it under `condensed`. */
 export interface CondenseReport {

@@ -4,9 +4,9 @@
  * marked where the command results contradict it ("All tests pass" after a failing test run).
  */
 import type { RunViews } from "./checks.ts";
-import type { Exchange, Run } from "./extract.ts";
+import type { Exchange, Run } from "./note-types.ts";
 import { changesOrChecks, isCompletion, isOffer, isOpenItem } from "./patterns.ts";
-import { capText, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
+import { capText, countWords, splitSentences, stripCodeBlocks } from "../notes/text.ts";
 
 export interface Report {
   text: string;

@@ -152,7 +152,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   function redactAssignments(text: string): string {
-    return replaceMatches(text, ASSIGNMENT_PATTERN, (match, index) => {
+    return replaceMatchesInLines(text, assignmentLines(text), ASSIGNMENT_PATTERN, (match, index) => {
       const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
@@ -199,6 +199,50 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       return { ...kinds };
     },
   };
+}
+
+/** Any key word of an assignment (ASSIGNMENT_HINT), found one after another. */
+const ASSIGNMENT_HINTS = new RegExp(ASSIGNMENT_HINT.source, "gi");
+
+/**
+ * The lines of `text` (each with its line break) that hold an assignment's key word, as
+ * [start, end) pairs: no assignment holds a line break (keys, separators and values stop at
+ * one, and no lookbehind reaches past one), so the pattern needs to see only these lines,
+ * not the whole text (the literal key words are found first, the pattern runs after).
+ */
+function assignmentLines(text: string): [number, number][] {
+  const lines: [number, number][] = [];
+  const hints = new RegExp(ASSIGNMENT_HINTS);
+  for (let hint = hints.exec(text); hint !== null; hint = hints.exec(text)) {
+    const start = text.lastIndexOf("\n", hint.index - 1) + 1;
+    const next = text.indexOf("\n", hint.index);
+    const end = next === -1 ? text.length : next + 1;
+    lines.push([start, end]);
+    hints.lastIndex = end;
+  }
+  return lines;
+}
+
+/**
+ * `replaceMatches` over only the given [start, end) ranges of `text` (in order, apart), where
+ * every match lies: the pattern runs on each range alone, `replace` gets the index in `text`.
+ */
+function replaceMatchesInLines(
+  text: string,
+  ranges: readonly [number, number][],
+  pattern: RegExp,
+  replace: (match: RegExpMatchArray, index: number) => string,
+): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of ranges) {
+    for (const match of text.slice(start, end).matchAll(pattern)) {
+      const index = start + (match.index ?? 0);
+      out += text.slice(from, index) + replace(match, index);
+      from = index + match[0].length;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** `text.replace(pattern, fn)` with a typed match and where it starts; `pattern` must be global. Re-entrant. */

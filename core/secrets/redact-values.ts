@@ -167,7 +167,7 @@ export type BareVerdict = "code" | "name" | "secret";
 
 /**
  * A token prefix and an ellipsis, as docs write a key they do not show (`sk-...`, `gsk_…`,
- * `sk-ant-...`): the prefix is no secret. A value that merely ends a sentence with dots
+ * `sk-ant-...`): the prefix is not a secret. A value that merely ends a sentence with dots
  * (`Hunter2xyz...`) is one, without its dots.
  */
 function isElidedPrefix(token: string): boolean {

@@ -2,21 +2,8 @@ import { notAfterWord } from "./redact-rules.ts";
 import type { Separation } from "./redact-values.ts";
 
 /**
- * `<key><separator><value>` where only the key says the value is a secret: `DB_PASSWORD=…`,
- * `"apiKey": "…"`, `password = …` (ini), `token: …` (YAML), `password := …` (Go),
- * `'password' => …` (PHP, Ruby), `--auth-token …`. The rule, in three parts:
- * - a key ends in a secret word (`pass` as a word of its own: `DB_PASS`, not `bypass`; `pwd`
- *   after another word: `MYSQL_PWD`, not the shell's `PWD`); separators are `=`, `:`, `:=`, `=>`
- *   and `?=`, with any run of spaces or tabs around them (aligned columns), or, after a
- *   `--flag`, spaces alone;
- * - a quoted value is the whole quoted string, escapes included (`"it's"`, `"a\"b"`, YAML's
- *   `'it''s'`);
- * - an unquoted value runs to the end of its token (whitespace or a quote), `,` `;` `&` `|`
- *   included: a secret may hold any of them (`P@ss;word=x`), and a tail that looks like the next
- *   `key=value` cannot be told from one; redacting a neighbour too costs the model a detail, a
- *   secret's tail sent in clear costs the secret. Closing punctuation the value did not open
- *   is left out.
- * What the value is (a secret, or provably not one) is redact-values.ts's to say.
+ * `<key><separator><value>` where only the key says the value is a secret (`DB_PASSWORD=…`, `"apiKey": "…"`,
+ * `--auth-token …`). The rule in full (keys, separators, quoted and bare values): docs/design/redaction-assignments.md.
  */
 
 /**
@@ -118,7 +105,7 @@ export function operatorFollows(after: string): boolean {
   return OPERATOR_AFTER.test(after);
 }
 
-/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is no word). */
+/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is not a word). */
 export function wordsFollow(after: string): boolean {
   return /^[ \t]+\p{L}/u.test(after);
 }

@@ -1,10 +1,11 @@
-import type { SessionFacts } from "../session/facts.ts";
-import type { ContextMessage } from "../session/messages.ts";
-import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
-import { renderGoal } from "./offline/goal.ts";
-import { renderConstraints, renderProgress, type SectionInput } from "./offline/render.ts";
-import { renderCriticalContext, renderDecisions, renderNextSteps } from "./offline/render-context.ts";
-import { readWorkState } from "./offline/state.ts";
+import type { SessionFacts } from "../../session/facts.ts";
+import type { ContextMessage } from "../../session/messages.ts";
+import { extractNotes } from "./extract.ts";
+import type { OfflineNotes } from "./note-types.ts";
+import { renderGoal } from "./goal.ts";
+import { renderConstraints, renderProgress, type SectionInput } from "./render.ts";
+import { renderCriticalContext, renderDecisions, renderNextSteps } from "./render-context.ts";
+import { readWorkState } from "./state.ts";
 
 export interface OfflineInput {
   /** The branch context (what the model would see), root first. */
