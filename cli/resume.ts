@@ -16,6 +16,7 @@ import type { PasteLine } from "./printed.ts";
 import type { NewSessionPlace } from "./handoff-run.ts";
 import { currentFolderIfAny, stderrWritten } from "./report.ts";
 import { CommandLineError } from "./usage.ts";
+import { errorCode, fsReason, FS_REASONS } from "./fs-errors.ts";
 
 /**
  * The id the file's name gives the session, for an agent that finds a session by its name
@@ -72,13 +73,11 @@ export function noResumeReason(format: SessionFormat, path: string): string {
   return `${path}: ${format.label} continues sessions only from its own folder (${joinSegments(format.location.sessionsRoot(agentHome()))}), so there is no command that continues this one`;
 }
 
-const NOT_A_PROGRAM = "not a program this system can run (a script without a #! line?)";
+const NOT_A_PROGRAM = FS_REASONS.ENOEXEC;
 
+/** Why the system would not run a program: a noexec mount refuses with EACCES even with the x bit set. */
 function execFailure(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  if (code === "ENOEXEC") return NOT_A_PROGRAM;
-  if (code === "EACCES") return "permission denied (on a noexec mount?)";
-  return errorMessage(error);
+  return errorCode(error) === "EACCES" ? `${fsReason(error)} (on a noexec mount?)` : fsReason(error);
 }
 
 /**

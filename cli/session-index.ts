@@ -23,6 +23,7 @@ import { agentHome, joinSegments } from "./agent-home.ts";
 import { pathUnder } from "./discover.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { asField } from "./terminal.ts";
+import { errorCode } from "./fs-errors.ts";
 
 /** How long a write lock another process holds is waited for. */
 export const BUSY_WAIT_MS = 2000;
@@ -34,7 +35,7 @@ const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Why SQLite refused, in words: a lock held past the wait, or its own message. */
 function sqliteReason(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  const code = errorCode(error);
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
     return `it stayed locked by another process for ${BUSY_WAIT_MS / 1000} s (a Codex writing to it?)`;
   return `cannot write to it (${errorMessage(error)})`;
