@@ -25,6 +25,7 @@ import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { createLogger, EXIT } from "./report.ts";
 import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
+import { notRecordable, sayRecordOutcome } from "./record.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
@@ -69,10 +70,8 @@ export const handoffCommand = defineCommand({
     const stream = loaded.file.stream;
     if (options.record && !options.dryRun) {
       // One line, the first reason that applies: the format keeps no record of ours, or there is no file to write back to.
-      if (!loaded.format.record)
-        logger.info(`${asField(loaded.file.path)}: a ${loaded.format.label} session: the source was left untouched`);
-      else if (stream)
-        logger.warn(`${asField(loaded.file.path)}: not recorded in the source: ${stream}, not a file it could be written back to`);
+      const why = notRecordable(loaded.format, stream);
+      if (why) sayRecordOutcome({ recorded: false, why }, loaded.file.path, logger);
     }
     const place = options.dryRun ? undefined : newSessionPlace(options.out, loaded, target);
     // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.

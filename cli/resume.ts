@@ -7,7 +7,7 @@ import { accessSync, closeSync, constants as fsConstants, openSync, readSync, st
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { constants } from "node:os";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, errorMessage, type ResumeCommand, type SessionFormat } from "../core/index.ts";
+import { AgentError, type ResumeCommand, type SessionFormat } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { removeCancelHandlers } from "./cancel.ts";
 import { pathUnder } from "./discover.ts";
