@@ -1,10 +1,8 @@
-import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   countOf,
   AgentError,
   describeRunPlan,
-  errorMessage,
   checkRunPlan,
   isAgentError,
   planHandoffRequests,
@@ -15,7 +13,7 @@ import {
   type HandoffResult,
   type SessionFormat,
 } from "../core/index.ts";
-import { createFolders, removeCreatedFolders } from "./agent-home.ts";
+import { writeNewSession, type NewSessionPlace } from "./new-session-place.ts";
 import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import type { SessionFile } from "./files.ts";
 import { createModelPort } from "./model.ts";
@@ -29,7 +27,7 @@ import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageRep
 import { recordIntoSource, lockForRecording, sayRecordOutcome, type NotRecorded } from "./record.ts";
 import type { Lock } from "./lock.ts";
 import { removeTempFiles } from "./temp-file.ts";
-import { createFileAtomically, makeNewerThan } from "./write.ts";
+import { makeNewerThan } from "./write.ts";
 import { indexNewSession } from "./session-index.ts";
 import { asField } from "./terminal.ts";
 
@@ -117,23 +115,6 @@ export async function callModel(
   }
 }
 
-/** Where the new session goes: stdout (`-o -`), the path `-o` names, or a folder known once the session's time is. */
-export type NewSessionPlace = { stdout: true } | { path: string } | { folder: (timestamp: Date) => string };
-
-/** Writes the new session where it goes, creating the agent's folders it needs; nothing is left behind when it fails. */
-function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, { stdout: true }>): string {
-  const path = "path" in place ? place.path : join(place.folder(result.newSession.timestamp), result.newSession.fileName);
-  let created: string | undefined;
-  try {
-    if ("folder" in place) created = createFolders(dirname(path));
-    createFileAtomically(path, result.newSession.content);
-  } catch (error) {
-    removeCreatedFolders(dirname(path), created);
-    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
-  }
-  return path;
-}
-
 /**
  * Writes what the pipeline returned: a signal that came while it was computed is seen first;
  * the lock is taken (its wait can be cancelled, with nothing written yet), a last checkpoint
@@ -176,7 +157,7 @@ export async function writeOutputs(
   try {
     await checkpoint();
     if ("stdout" in place) return { sessionFile: undefined, recorded: record() };
-    const sessionFile = writeNewSession(result, place);
+    const sessionFile = writeNewSession(result.newSession, place);
     const recorded = record();
     // Recording touched the source after the new session was written; the agents continue the
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.

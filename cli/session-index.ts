@@ -8,7 +8,7 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   AgentError,
@@ -20,10 +20,10 @@ import {
   type SessionIndex,
 } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
-import { pathUnder } from "./discover.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { asField } from "./terminal.ts";
 import { errorCode } from "./fs-errors.ts";
+import { idNamedBy, pathUnderSessionsRoot } from "./new-session-place.ts";
 
 /** How long a write lock another process holds is waited for. */
 export const BUSY_WAIT_MS = 2000;
@@ -117,11 +117,10 @@ function readAgentConfig(path: string): unknown {
  * file gets a row: an `-o` file elsewhere, or under another name, is one the agent does not list.
  */
 function scannedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome): boolean {
-  const folders = pathUnder(joinSegments(format.location.sessionsRoot(home)), dirname(path));
+  const under = pathUnderSessionsRoot(format, path, home);
   const layout = format.location.sessionFiles(home);
-  const name = basename(path);
-  if (folders === undefined || folders.length !== layout.folders || !layout.isSessionName(name)) return false;
-  return layout.idInName === undefined || layout.idInName(name) === sessionId;
+  if (under === undefined || under.length !== layout.folders + 1 || !layout.isSessionName(basename(path))) return false;
+  return idNamedBy(format, path, sessionId, home) === sessionId;
 }
 
 /**
