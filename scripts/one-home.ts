@@ -10,9 +10,11 @@ import { join } from "node:path";
 export interface HomeRule {
   /** What the one home holds, for the message. */
   readonly idea: string;
-  /** The file (relative to the repository) allowed to spell it. */
+  /** The file (relative to the repository) allowed to spell it, or the folder (ending in `/`) whose files may. */
   readonly home: string;
   readonly copy: RegExp;
+  /** Only files under this folder are checked (default: all). */
+  readonly under?: string;
 }
 
 export const HOME_RULES: readonly HomeRule[] = [
@@ -36,6 +38,18 @@ export const HOME_RULES: readonly HomeRule[] = [
     home: "core/session/formats/handoff-text.ts",
     copy: /<\/?handoff-context>/,
   },
+  {
+    idea: "how an agent names the new session and its id (idInName, nameWithId, findsSessionsOnlyInItsFolder)",
+    home: "cli/new-session-place.ts",
+    copy: /\b(?:idInName|nameWithId|findsSessionsOnlyInItsFolder)\b/,
+    under: "cli/",
+  },
+  {
+    idea: "agent knowledge (a table keyed by an agent's name)",
+    home: "core/",
+    copy: /^\s*["']?(?:claude-code|codex|omp|pi)["']?\s*:/,
+    under: "cli/",
+  },
 ];
 
 export interface HomeViolation {
@@ -56,7 +70,8 @@ export function findCopies(file: string, text: string, rules: readonly HomeRule[
   const found: HomeViolation[] = [];
   const lines = text.split("\n");
   for (const rule of rules) {
-    if (rule.home === file) continue;
+    if (rule.home === file || (rule.home.endsWith("/") && file.startsWith(rule.home))) continue;
+    if (rule.under !== undefined && !file.startsWith(rule.under)) continue;
     lines.forEach((line, index) => {
       if (rule.copy.test(codeOf(line)))
         found.push({ file, line: index + 1, problem: `spells ${rule.idea} again; use the one in ${rule.home}` });
