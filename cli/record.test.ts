@@ -11,11 +11,7 @@ const PREFIX = "s.jsonl: not recorded in the source: ";
 describe("one message for a handoff not recorded in the source", () => {
   // [the reason, how loud, the words after the prefix]
   const CASES: [NotRecorded, "info" | "warn", string][] = [
-    [
-      { kind: "format", label: "Claude Code" },
-      "info",
-      "a Claude Code session, which its agent keeps no record of ours in; it was left untouched",
-    ],
+    [{ kind: "format", label: "Claude Code" }, "info", "a Claude Code session is never written to; it was left untouched"],
     [{ kind: "stream", stream: "stdin" }, "warn", "stdin, not a file it could be written back to"],
     [{ kind: "refused", reason: "its session version 9 is newer" }, "warn", "its session version 9 is newer"],
     [

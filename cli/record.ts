@@ -34,7 +34,7 @@ export type RecordOutcome = { recorded: true; notice: string | undefined } | { r
 export function notRecordedReason(why: NotRecorded): string {
   switch (why.kind) {
     case "format":
-      return `a ${why.label} session, which its agent keeps no record of ours in; it was left untouched`;
+      return `a ${why.label} session is never written to; it was left untouched`;
     case "stream":
       return `${why.stream}, not a file it could be written back to`;
     case "refused":
