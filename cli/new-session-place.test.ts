@@ -7,6 +7,7 @@ import {
   createFolders,
   destinationFolder,
   idNamingOf,
+  listedByAgent,
   newSessionPlace,
   removeCreatedFolders,
   writeNewSession,
@@ -252,5 +253,23 @@ describe("newSessionPlace: the one decision, with the id the file's name gives",
     );
     expect(existsSync(join(dir, "a", "c"))).toBe(false);
     expect(existsSync(folder)).toBe(true);
+  });
+});
+
+describe("listedByAgent: whether the agent's own scan takes the new file as that session (then it gets a row in the agent's index)", () => {
+  const UUID = "0190e7a0-3c4d-7e8f-9a0b-1c2d3e4f5a6b";
+  const OTHER = "0190e7a0-3c4d-7e8f-9a0b-000000000000";
+  const real = (name: string): SessionFormat => FORMATS.find((f) => f.name === name) ?? format("pi");
+  const rollout = `rollout-2026-11-30T08-00-00-${UUID}.jsonl`;
+  test.each<[string, string, string, string, boolean]>([
+    ["Codex, in its dated folder, named by the id", "codex", `/home/me/.codex/sessions/2026/11/30/${rollout}`, UUID, true],
+    ["Codex, named by another id", "codex", `/home/me/.codex/sessions/2026/11/30/${rollout}`, OTHER, false],
+    ["Codex, one folder too shallow", "codex", `/home/me/.codex/sessions/2026/11/${rollout}`, UUID, false],
+    ["Codex, outside its sessions", "codex", `/tmp/${rollout}`, UUID, false],
+    ["Codex, a name it does not resume by", "codex", "/home/me/.codex/sessions/2026/11/30/handoff.jsonl", UUID, false],
+    ["Claude Code, in a project folder", "claude-code", `/home/me/.claude/projects/-work-app/${UUID}.jsonl`, UUID, true],
+    ["pi, any name in a cwd's folder", "pi", "/home/me/.pi/agent/sessions/--work-app--/new.jsonl", UUID, true],
+  ])("%s: %p", (_, name, path, id, listed) => {
+    expect(listedByAgent(real(name), path, id, HOME)).toBe(listed);
   });
 });

@@ -58,6 +58,18 @@ export function pathUnderSessionsRoot(format: SessionFormat, path: string, home:
   return folder === undefined ? undefined : [...folder, basename(path)];
 }
 
+/**
+ * Whether the agent's own scan of its sessions folder would take the file at `path` as session
+ * `sessionId`: at its depth below the root, with a session's name carrying that id. Only such a
+ * file gets a row in its index: an `-o` file elsewhere, or under another name, is one the agent does not list.
+ */
+export function listedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome = agentHome()): boolean {
+  const under = pathUnderSessionsRoot(format, path, home);
+  const layout = format.location.sessionFiles(home);
+  if (under === undefined || under.length !== layout.folders + 1 || !layout.isSessionName(basename(path))) return false;
+  return idNamedBy(format, path, sessionId, home) === sessionId;
+}
+
 /** Whether the agent opens a session file wherever it lies (pi, omp), so a new one may go beside its source. */
 export function opensFilesAnywhere(format: SessionFormat): boolean {
   return !format.location.findsSessionsOnlyInItsFolder;

@@ -27,6 +27,12 @@ describe("each idea has one home in the source", () => {
     ["the wrapper's open tag", "cli/glance-x.ts", 'const OPEN = "<handoff-context>";', "core/session/formats/handoff-text.ts"],
     ["the wrapper's close tag", "core/z.ts", "text.endsWith(`\\n</handoff-context>`)", "core/session/formats/handoff-text.ts"],
     ["an id read from a file name", "cli/resume.ts", "  const id = layout.idInName?.(basename(path));", "cli/new-session-place.ts"],
+    [
+      "a format's location read elsewhere",
+      "cli/resume.ts",
+      "  const root = joinSegments(format.location.sessionsRoot(home));",
+      "cli/new-session-place.ts",
+    ],
     ["a table keyed by agent", "cli/resume.ts", '  "claude-code": "<uuid>.jsonl",', "core/"],
     ["a table keyed by agent, bare key", "cli/settings.ts", "  codex: settings.codexBin,", "core/"],
   ];
@@ -43,6 +49,7 @@ describe("each idea has one home in the source", () => {
     ["the fs home", "cli/fs-errors.ts", '  EACCES: "permission denied",'],
     ["a comment line", "cli/x.ts", " * The `<handoff-context>` wrapper, `permission denied`."],
     ["a format's own layout", "core/session/formats/codex/location.ts", "    idInName: (name) => ROLLOUT_NAME.exec(name)?.[1],"],
+    ["discovery, finding the sessions that exist", "cli/discover.ts", "  const layout = format.location.sessionFiles(home);"],
     ["agent names in core", "core/agent-run/table.ts", '  "claude-code": claudeCodeEngine,'],
     ["a trailing comment", "cli/x.ts", 'f(); // "code" in error was read here once'],
     ["the stack for a bug", "cli/x.ts", "const m = error instanceof Error ? `${error.name}: ${error.message}` : String(error);"],

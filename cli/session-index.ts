@@ -8,22 +8,13 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { basename } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import {
-  AgentError,
-  errorMessage,
-  type AgentHome,
-  type IndexRow,
-  type NewSessionFile,
-  type SessionFormat,
-  type SessionIndex,
-} from "../core/index.ts";
+import { AgentError, errorMessage, type IndexRow, type NewSessionFile, type SessionFormat, type SessionIndex } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { asField } from "./terminal.ts";
 import { errorCode } from "./fs-errors.ts";
-import { idNamedBy, pathUnderSessionsRoot } from "./new-session-place.ts";
+import { listedByAgent } from "./new-session-place.ts";
 
 /** How long a write lock another process holds is waited for. */
 export const BUSY_WAIT_MS = 2000;
@@ -112,18 +103,6 @@ function readAgentConfig(path: string): unknown {
 }
 
 /**
- * Whether the agent's own scan of its sessions folder would take the file at `path` as session
- * `sessionId`: at its depth below the root, with a session's name carrying that id. Only such a
- * file gets a row: an `-o` file elsewhere, or under another name, is one the agent does not list.
- */
-function scannedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome): boolean {
-  const under = pathUnderSessionsRoot(format, path, home);
-  const layout = format.location.sessionFiles(home);
-  if (under === undefined || under.length !== layout.folders + 1 || !layout.isSessionName(basename(path))) return false;
-  return idNamedBy(format, path, sessionId, home) === sessionId;
-}
-
-/**
  * After the new session is written (and given its last modification time): its row in the
  * target agent's session index, when the agent keeps one and would list the file.
  */
@@ -131,7 +110,7 @@ export function indexNewSession(format: SessionFormat, session: NewSessionFile, 
   const index = format.sessionIndex;
   if (!index) return;
   const home = agentHome();
-  if (!scannedByAgent(format, path, session.sessionId, home)) return;
+  if (!listedByAgent(format, path, session.sessionId, home)) return;
   const leftOut = (file: string, reason: string) =>
     logger.warn(
       `${asField(file)}: ${reason}; the new session was not added to ${index.label}, so ${index.listedBy} will not show it; \`${index.byIdCommand(session.sessionId)}\` opens it`,
