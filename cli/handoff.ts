@@ -16,7 +16,7 @@ import { callAgent } from "./agent-run.ts";
 import { isAgentEngine, noModelNotice } from "./engine.ts";
 import { type HandoffJson, stringField } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { newSessionPlace } from "./new-session-place.ts";
+import { newSessionPlace, type NewSessionPlace } from "./new-session-place.ts";
 import { readConfigFile } from "./config-file.ts";
 import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
@@ -72,21 +72,7 @@ export const handoffCommand = defineCommand({
       const why = notRecordable(loaded.format, stream);
       if (why) sayRecordOutcome({ recorded: false, why }, loaded.file.path, logger);
     }
-    const place = options.dryRun
-      ? undefined
-      : newSessionPlace(
-          {
-            out: options.out,
-            // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
-            sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
-            sourceFormat: loaded.format,
-            target,
-            cwd: loaded.session.header.cwd,
-            home: agentHome(),
-            currentFolder: process.cwd(),
-          },
-          new Date(),
-        );
+    const place = options.dryRun ? undefined : placeOfNewSession(options.out, loaded, target);
     const input = { ...handoffInput(loaded, options, withheld, target), sessionId: place && "path" in place ? place.namedId : undefined };
     if (options.dryRun || place === undefined) return printDryRun(input, options, logger);
     if (options.exec) checkCanContinue(target, place, loaded.session.header.cwd);
@@ -145,6 +131,23 @@ export const handoffCommand = defineCommand({
     return EXIT.ok;
   },
 });
+
+/** Where the new session goes (see new-session-place.ts), for this source and target; checked before the model is called. */
+function placeOfNewSession(out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
+  return newSessionPlace(
+    {
+      out,
+      // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
+      sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
+      sourceFormat: loaded.format,
+      target,
+      cwd: loaded.session.header.cwd,
+      home: agentHome(),
+      currentFolder: process.cwd(),
+    },
+    new Date(),
+  );
+}
 
 function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[], target: SessionFormat): HandoffInput {
   const offline = options.engine === "offline";
