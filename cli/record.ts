@@ -13,7 +13,7 @@ import { appendIfUnchanged, replaceIfUnchanged } from "./write.ts";
 
 /** Why the handoff was not recorded into the source. */
 export type NotRecorded =
-  /** Its format keeps no record of ours (Claude Code, Codex): expected, so said as information. */
+  /** Its format is never recorded into (Claude Code, Codex): expected, so said as information. */
   | { kind: "format"; label: string }
   /** Read from a stream: no file to write back to. */
   | { kind: "stream"; stream: string }
@@ -54,7 +54,7 @@ export function notRecordedReason(why: NotRecorded): string {
   }
 }
 
-/** The one message for a handoff not recorded, and how loud: a format that keeps no record is no surprise. */
+/** The one message for a handoff not recorded, and how loud: information for a format never recorded into, else a warning. */
 export function describeNotRecorded(path: string, why: NotRecorded): { level: "info" | "warn"; text: string } {
   return {
     level: why.kind === "format" ? "info" : "warn",
