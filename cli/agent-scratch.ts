@@ -5,6 +5,7 @@ import type { ConsolaInstance } from "consola/core";
 import { AgentError, type AgentEngine } from "../core/index.ts";
 import { killRunningAgents } from "./agent-process.ts";
 import { currentUser, folderChain, nearestExisting, whyNotPrivate } from "./private-folder.ts";
+import { fsReason } from "./fs-errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -33,7 +34,7 @@ export function whyRunsFolderNotPrivate(runs: string): string | undefined {
   try {
     return whyNotPrivate(folderChain(nearestExisting(runs)), me);
   } catch (error) {
-    return `${runs} cannot be checked (${codeOf(error)})`;
+    return `${runs} cannot be checked (${fsReason(error)})`;
   }
 }
 
@@ -73,7 +74,7 @@ export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): 
   } catch (error) {
     throw new AgentError(
       "HANDOFF_FAILED",
-      `cannot make a folder for ${engine.command} to run in under ${runs} (${codeOf(error)}); set XDG_CACHE_HOME to a folder you can write`,
+      `cannot make a folder for ${engine.command} to run in under ${runs} (${fsReason(error)}); set XDG_CACHE_HOME to a folder you can write`,
     );
   }
   live.add(root);
@@ -94,7 +95,7 @@ export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): 
 export function removeScratchFolder(root: string, logger: ConsolaInstance | undefined): void {
   live.delete(root);
   const error = tryRemove(root);
-  if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${codeOf(error)}); remove it yourself`);
+  if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${fsReason(error)}); remove it yourself`);
 }
 
 function tryRemove(root: string): unknown {
@@ -120,9 +121,4 @@ function makeWritable(folder: string): void {
   } catch {
     // What cannot be changed shows in the second try's error.
   }
-}
-
-function codeOf(error: unknown): string {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { errorCode, fsReason } from "./fs-errors.ts";
 import { forJson, forStdout } from "./printed.ts";
 import { stringifyForTerminal } from "./terminal.ts";
 
@@ -17,17 +18,8 @@ export class StdoutError extends Error {
   }
 }
 
-const REASONS: Record<string, string> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "disk quota exceeded",
-  EBADF: "stdout is closed",
-  EIO: "input/output error",
-  EFBIG: "file too large",
-};
-
-function codeOf(error: unknown): string {
-  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";
-}
+/** What only stdout says; every other code in the one file-system wording (fs-errors.ts). */
+const STDOUT_REASONS: Record<string, string> = { EBADF: "stdout is closed" };
 
 /**
  * Whether the process started with stdout closed (`>&-`). Bun then opens /dev/null there itself,
@@ -55,17 +47,17 @@ let closedAtStart: boolean | undefined;
 function writeStdout(text: string, written: readonly string[]): Promise<void> {
   if (readerLeft) return Promise.resolve();
   closedAtStart ??= startedWithStdoutClosed();
-  if (closedAtStart) return Promise.reject(new StdoutError(REASONS.EBADF ?? "EBADF", written));
+  if (closedAtStart) return Promise.reject(new StdoutError(STDOUT_REASONS.EBADF ?? "EBADF", written));
   ignoreStreamErrorEvents();
   return new Promise((resolve, reject) => {
     process.stdout.write(text, (error) => {
       if (!error) return resolve();
-      const code = codeOf(error);
+      const code = errorCode(error);
       if (code === "EPIPE") {
         readerLeft = true;
         return resolve();
       }
-      reject(new StdoutError(REASONS[code] ?? (code || error.message), written));
+      reject(new StdoutError(STDOUT_REASONS[code] ?? fsReason(error), written));
     });
   });
 }

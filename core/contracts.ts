@@ -5,6 +5,7 @@
  */
 import type { CondenseReport } from "./handoff/condense/condense-report.ts";
 import type { ChatRequest, TokenUsage } from "./llm/types.ts";
+import type { AgentBinKey } from "./agent-run/table.ts";
 import type { AgentName } from "./session/formats/types.ts";
 import type { InspectReport } from "./session/inspect-report.ts";
 
@@ -110,11 +111,7 @@ export interface ConfigJson {
     engine: { value: string; resolved: string | null } & SettingSourceJson;
     to: { value: string | null } & SettingSourceJson;
     /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
-    "claude-code-bin": { value: string | null } & SettingSourceJson;
-    "codex-bin": { value: string | null } & SettingSourceJson;
-    "pi-bin": { value: string | null } & SettingSourceJson;
-    "omp-bin": { value: string | null } & SettingSourceJson;
-  };
+  } & Record<AgentBinKey, { value: string | null } & SettingSourceJson>;
   apiKey: { set: boolean; from: "OPENAI_API_KEY" };
 }
 

@@ -112,6 +112,11 @@ export interface SessionFileLayout {
    * Absent for agents that open a file of any name (pi, omp).
    */
   idInName?(name: string): string | undefined;
+  /**
+   * The name `idInName` reads an id from, as a person should write it (`<uuid>.jsonl`), for the
+   * message that says why a file of another name cannot be resumed. Present with `idInName`.
+   */
+  nameWithId?: string;
 }
 
 /** Where an agent keeps its sessions: pure facts, so cli does all the file-system work. */

@@ -88,6 +88,11 @@ export const claudeCodeLocation: AgentLocation = {
   alsoFindsSessionsIn: (place: SessionPlace) =>
     claudeProjectFolders(place.cwd, place.env).alsoReads.map((name) => [...configDir(place), "projects", name]),
   // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.
-  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name), idInName: idOfSessionFileName }),
+  sessionFiles: () => ({
+    folders: 1,
+    isSessionName: (name) => SESSION_FILE.test(name),
+    idInName: idOfSessionFileName,
+    nameWithId: "<uuid>.jsonl",
+  }),
   filesByCwd: true,
 };

@@ -1,9 +1,19 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentError, FORMATS, type AgentHome, type SessionFormat } from "../core/index.ts";
-import { createFolders, destinationFolder, removeCreatedFolders, type DestinationInput } from "./agent-home.ts";
+import {
+  createFolders,
+  destinationFolder,
+  idNamingOf,
+  listedByAgent,
+  newSessionPlace,
+  removeCreatedFolders,
+  writeNewSession,
+  type DestinationInput,
+  type NewSessionPlace,
+} from "./new-session-place.ts";
 
 const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp" };
 const NOW = new Date("2026-11-30T08:00:00.000Z");
@@ -145,5 +155,121 @@ describe("which agents find a session only in their own folder", () => {
       ["claude-code", true],
       ["codex", true],
     ]);
+  });
+});
+
+describe("newSessionPlace: the one decision, with the id the file's name gives", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "new-session-place-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const real = (name: string): SessionFormat => {
+    const found = FORMATS.find((f) => f.name === name);
+    if (!found) throw new Error(`no ${name} in the table`);
+    return found;
+  };
+  const UUID = "0190e7a0-3c4d-7e8f-9a0b-1c2d3e4f5a6b";
+  /** The place, with the folder function called at NOW, so the table compares plain values. */
+  const settle = (place: NewSessionPlace) => ("folder" in place ? { ...place, folder: place.folder(NOW) } : place);
+  const byName = (nameNeeded: string) => ({ byName: true, nameNeeded });
+
+  test.each<[string, string | undefined, string, unknown]>([
+    ["-o -: stdout", "-", "pi", { stdout: true }],
+    [
+      "-o a pi file: the file; pi reads the id inside",
+      "new.jsonl",
+      "pi",
+      { path: "new.jsonl", namedId: undefined, naming: { byName: false } },
+    ],
+    [
+      "-o a Claude Code file named by a uuid: the uuid is its id",
+      `${UUID}.jsonl`,
+      "claude-code",
+      { path: `${UUID}.jsonl`, namedId: UUID, naming: byName("<uuid>.jsonl") },
+    ],
+    [
+      "-o a Claude Code file of another name: no id from it",
+      "handoff.jsonl",
+      "claude-code",
+      { path: "handoff.jsonl", namedId: undefined, naming: byName("<uuid>.jsonl") },
+    ],
+    [
+      "-o a Codex rollout name: the uuid at its end",
+      `rollout-2026-11-30T08-00-00-${UUID}.jsonl`,
+      "codex",
+      { path: `rollout-2026-11-30T08-00-00-${UUID}.jsonl`, namedId: UUID, naming: byName("rollout-<time>-<uuid>.jsonl") },
+    ],
+    ["no -o, pi to pi: beside the source", undefined, "pi", { folder: "/home/me/.pi/agent/sessions/--w--", naming: { byName: false } }],
+    [
+      "no -o, pi to Claude Code: its project folder for the cwd",
+      undefined,
+      "claude-code",
+      { folder: "/home/me/.claude/projects/-work-app", naming: byName("<uuid>.jsonl") },
+    ],
+  ])("%s", (_, out, target, expected) => {
+    const typed = out === undefined || out === "-" ? out : join(dir, out);
+    const place = newSessionPlace(
+      { ...input({ sourceFormat: real("pi"), target: real(target) }), sourcePath: "/home/me/.pi/agent/sessions/--w--/s.jsonl", out: typed },
+      NOW,
+    );
+    const want =
+      expected && typeof expected === "object" && "path" in expected ? { ...expected, path: join(dir, String(expected.path)) } : expected;
+    expect<unknown>(settle(place)).toEqual(want);
+  });
+
+  test.each([
+    ["an existing file", (p: string) => writeFileSync(p, "x"), "already exists; refusing to overwrite it"],
+    ["a folder", (p: string) => mkdirSync(p), "is a folder; -o takes the new session's file name"],
+  ])("-o naming %s: refused before anything is asked", (_, make, words) => {
+    const path = join(dir, "taken.jsonl");
+    make(path);
+    expect(() => newSessionPlace({ ...input({}), out: path }, NOW)).toThrow(words);
+  });
+
+  test("no -o and no cwd for another agent's folder: the usage error, before anything is asked", () => {
+    expect(() => newSessionPlace({ ...input({ target: real("codex"), cwd: undefined }), out: undefined }, NOW)).toThrow(
+      "say where the new session goes with -o",
+    );
+  });
+
+  test("how each agent in the table knows the id: from the name exactly when its layout reads one there", () => {
+    for (const format of FORMATS) {
+      const layout = format.location.sessionFiles(HOME);
+      expect(idNamingOf(format, HOME).byName).toBe(layout.idInName !== undefined);
+    }
+  });
+
+  test("writeNewSession: into the folder, creating it; the folders it made are taken back when the file cannot be written", () => {
+    const folder = join(dir, "a", "b");
+    const session = { content: "x\n", fileName: "s.jsonl", sessionId: "s", timestamp: NOW };
+    expect(writeNewSession(session, { folder: () => folder, naming: { byName: false } })).toBe(join(folder, "s.jsonl"));
+    expect(readFileSync(join(folder, "s.jsonl"), "utf8")).toBe("x\n");
+    // A name no file system takes fails after the folders are made: they go again, the one that was there stays.
+    const tooLong = { ...session, fileName: `${"n".repeat(300)}.jsonl` };
+    expect(() => writeNewSession(tooLong, { folder: () => join(dir, "a", "c", "d"), naming: { byName: false } })).toThrow(
+      "could not write the new session",
+    );
+    expect(existsSync(join(dir, "a", "c"))).toBe(false);
+    expect(existsSync(folder)).toBe(true);
+  });
+});
+
+describe("listedByAgent: whether the agent's own scan takes the new file as that session (then it gets a row in the agent's index)", () => {
+  const UUID = "0190e7a0-3c4d-7e8f-9a0b-1c2d3e4f5a6b";
+  const OTHER = "0190e7a0-3c4d-7e8f-9a0b-000000000000";
+  const real = (name: string): SessionFormat => FORMATS.find((f) => f.name === name) ?? format("pi");
+  const rollout = `rollout-2026-11-30T08-00-00-${UUID}.jsonl`;
+  test.each<[string, string, string, string, boolean]>([
+    ["Codex, in its dated folder, named by the id", "codex", `/home/me/.codex/sessions/2026/11/30/${rollout}`, UUID, true],
+    ["Codex, named by another id", "codex", `/home/me/.codex/sessions/2026/11/30/${rollout}`, OTHER, false],
+    ["Codex, one folder too shallow", "codex", `/home/me/.codex/sessions/2026/11/${rollout}`, UUID, false],
+    ["Codex, outside its sessions", "codex", `/tmp/${rollout}`, UUID, false],
+    ["Codex, a name it does not resume by", "codex", "/home/me/.codex/sessions/2026/11/30/handoff.jsonl", UUID, false],
+    ["Claude Code, in a project folder", "claude-code", `/home/me/.claude/projects/-work-app/${UUID}.jsonl`, UUID, true],
+    ["pi, any name in a cwd's folder", "pi", "/home/me/.pi/agent/sessions/--work-app--/new.jsonl", UUID, true],
+  ])("%s: %p", (_, name, path, id, listed) => {
+    expect(listedByAgent(real(name), path, id, HOME)).toBe(listed);
   });
 });
