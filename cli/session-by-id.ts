@@ -30,7 +30,9 @@ export function sessionById(
 ): FoundSession {
   const shown = asked.flag ? `--session ${wanted}` : wanted;
   const found = discoverSessions(home, { formats }, warn);
-  const matches = matchingId(found.sessions, wanted);
+  // A file whose first line was too long to glance at is known by the id in its name.
+  const glanced = matchingId(found.sessions, wanted);
+  const matches = glanced.length > 0 ? glanced : matchingId(found.givenUp, wanted);
   const [only, ...others] = matches;
   if (only === undefined) {
     // The id may be a thread the agent ran for itself: say what it is, not that nothing has the id.
