@@ -37,7 +37,9 @@ export function parseSince(text: string, now: number): number {
     const ms = now - Number(duration[1]) * (UNIT_MS[duration[2]?.toLowerCase() ?? ""] ?? 0);
     // A time is a date only within ±8.64e15 ms of 1970 (about 270,000 years): further back is no time to list from.
     if (Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS) return ms;
-    throw new CommandLineError(`--since ${trimmed} reaches back further than a date can (about 270,000 years); give a shorter duration or an ISO date`);
+    throw new CommandLineError(
+      `--since ${trimmed} reaches back further than a date can (about 270,000 years); give a shorter duration or an ISO date`,
+    );
   }
   const iso = ISO.exec(trimmed);
   if (iso) {

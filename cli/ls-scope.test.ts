@@ -127,18 +127,15 @@ describe("--since and --limit, as read", () => {
     ...["", "yesterday", "7", "d", "-7d", "7 days", "2026-02-31", "2025-02-29", "2026-13-01", "2026-7-1", "July 1", "1e3m"],
     // Further back than a date reaches: a usage error, never a RangeError when the time is printed.
     ...["99999999999d", "100000000000000s", `${"9".repeat(400)}s`, "15000000w", "2000000000000h", "146000000000m"],
-  ])(
-    "--since %p is a usage error",
-    (text) => {
-      let thrown: unknown;
-      try {
-        parseSince(text, NOW);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(isAgentError(thrown) && thrown.code).toBe("USAGE");
-    },
-  );
+  ])("--since %p is a usage error", (text) => {
+    let thrown: unknown;
+    try {
+      parseSince(text, NOW);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isAgentError(thrown) && thrown.code).toBe("USAGE");
+  });
 
   test.each<[string, number | undefined]>([
     ["1", 1],
