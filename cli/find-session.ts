@@ -126,7 +126,7 @@ function announce(
 
 function describeNewerUnreadable(unreadable: Unreadable): string {
   return unreadable.folder
-    ? `${asField(unreadable.path)} changed after the session chosen was written, but cannot be read (${unreadable.reason}): the sessions in it are left out`
+    ? `${asField(unreadable.path)} cannot be read (${unreadable.reason}): the sessions in it are left out, and one may be newer than the session chosen`
     : `${asField(unreadable.path)} is newer than the session chosen, but cannot be read (${unreadable.reason}): left out`;
 }
 
