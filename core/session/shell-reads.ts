@@ -16,6 +16,12 @@
  * | `grep`, `rg`, `awk`, `jq`, `cut`, `sort`, `diff` | they show what a pattern or a program picks, not the file |
  * | `wc`, `stat`, `file`, `ls`, `xxd`, `od`, `hexdump`, `strings` | counts, metadata or bytes, not the text |
  * | a glob, a `$VARIABLE`, `-` (stdin), a `/dev/` path | no file we can name (shell-changes.ts's `place`) |
+ * | any of the above piped into a step that does not pass the text on (`cat f \| wc -l`, `cat f \| grep x`, `head f \| sort`) | the session saw what that step made of it, as if it had read the file itself |
+ *
+ * Through a pipe, the text reaches the session when every step after it passes its input on to
+ * its own output, and the last one's output is not sent to a file: a reader of stdin (`\| sed -n
+ * '1,80p'`, `\| head`, `\| less`, `\| cat -`) or `tee`. A name starting with `-` is an
+ * operand when written as a path (`./-n`) or after `--`.
  */
 import { readCommand, type CommandWords } from "./shell-command.ts";
 
@@ -131,11 +137,33 @@ function outputToFile(command: CommandWords): boolean {
   return command.redirections.some((r) => (r.fd === 1 || r.fd === "&") && (r.op === ">" || r.op === ">>" || r.op === ">|"));
 }
 
-/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into the session, as written. */
-export function readsOfStep(step: string, prefix: RegExp): string[] {
-  const command = readCommand(step);
+/** The step's program and its words after any prefixes (`sudo`, `VAR=x`). */
+function programOf(command: CommandWords, prefix: RegExp): string[] {
   const words = [...command.words];
   while (words[0] !== undefined && prefix.test(words[0])) words.shift();
+  return words;
+}
+
+/**
+ * Whether a step given text on stdin by a pipe passes it on to its own output (which a pipe or
+ * the session takes next): a reader with no file of its own to read (or `-` for stdin), or `tee`;
+ * never a step whose output or input is a file.
+ */
+export function passesInputOn(step: string, prefix: RegExp): boolean {
+  const command = readCommand(step);
+  if (outputToFile(command) || command.redirections.some((r) => r.fd === 0)) return false;
+  const words = programOf(command, prefix);
+  if (words[0] === "tee") return true;
+  const reader = READERS[words[0] ?? ""];
+  if (reader === undefined || (reader.script === true && editsInPlace(words))) return false;
+  const operands = operandsOf(words, reader);
+  return operands.length === 0 || operands.includes("-");
+}
+
+/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */
+export function readsOfStep(step: string, prefix: RegExp): string[] {
+  const command = readCommand(step);
+  const words = programOf(command, prefix);
   const reader = READERS[words[0] ?? ""];
   if (reader === undefined || outputToFile(command)) return [];
   if (reader.script === true && editsInPlace(words)) return [];
