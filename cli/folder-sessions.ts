@@ -67,7 +67,8 @@ export function sessionFilesIn(
 function glanceAny(path: string, formats: readonly SessionFormat[], gaveUp: (reason: string) => void): FoundSession | undefined {
   const ends = readFileEnds(path);
   if (ends?.firstLineGivenUp === true && ends.note !== undefined) gaveUp(ends.note.split(";")[0] ?? ends.note);
-  const format = ends && detectFormat(ends.head);
+  // A first line given up on leaves the last lines to say whose file it is (Claude Code's repeat who and where on every line).
+  const format = ends && detectFormat(ends.firstLineGivenUp === true ? ends.tail : ends.head);
   if (ends === undefined || format === undefined || !formats.includes(format)) return undefined;
   const glance = format.glance({ head: ends.head, tail: ends.tail, fileName: basename(path), folderName: basename(dirname(path)) });
   return glance && { format, path, bytes: ends.bytes, textBytes: ends.textBytes, mtimeMs: ends.mtimeMs, glance };

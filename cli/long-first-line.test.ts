@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { AgentName } from "../core/index.ts";
 import { plantSession } from "../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
@@ -93,6 +93,14 @@ describe("a session whose first line is longer than a glance reads", () => {
       expect(run.stderr).toStartWith(
         `warning: ${path} is newer than the session chosen, but cannot be read (its first line does not end within 256 KiB): left out\n`,
       );
+  });
+
+  test.each(CASES)("$name: agent ls <its folder> lists it when its last lines name the folder", async (c) => {
+    const { env, app, path } = setUp(c);
+    const run = await runAgent(["ls", "--json", dirname(path)], env, app);
+    expect(run.code).toBe(0);
+    const ids: unknown = JSON.parse(run.stdout);
+    expect(Array.isArray(ids) ? ids.map((s) => s.id).sort() : ids).toEqual(c.listed ? [OLD, LONG] : [OLD]);
   });
 
   test.each(CASES)("$name: found by its id, as a word and with --session, and read whole", async (c) => {
