@@ -115,3 +115,27 @@ describe("a session whose first line is longer than a glance reads", () => {
     }
   });
 });
+
+describe("many newer files that could not be read", () => {
+  test("three are named, then one line says how many more (-v names each)", async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-long-first-")));
+    made.push(home);
+    const app = join(home, "work", "app");
+    mkdirSync(app, { recursive: true });
+    const agentHome = { home, env: {}, tmpdir: home };
+    plantSession(agentHome, { agent: "codex", id: OLD, cwd: app, mtime: T0 });
+    const broken = [1, 2, 3, 4, 5].map((n) => {
+      const path = plantSession(agentHome, { agent: "codex", id: `0c00000${n}-0000-4000-8000-00000000000c`, cwd: app, mtime: T0 });
+      lengthenFirstLine("codex", path);
+      utimesSync(path, T0 + n * 60, T0 + n * 60);
+      return path;
+    });
+    const run = await runAgent(["inspect", "--json"], cleanEnv(home), app);
+    expect(run.code).toBe(0);
+    const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning: "));
+    expect(warnings).toHaveLength(4);
+    expect(warnings.at(-1)).toBe("warning: and 2 more files or folders newer than the session chosen could not be read (-v names them)");
+    const verbose = await runAgent(["inspect", "--json", "-v"], cleanEnv(home), app);
+    for (const path of broken) expect(verbose.stderr).toContain(`${path}: its first line does not end within 256 KiB`);
+  });
+});
