@@ -218,11 +218,24 @@ describe("agent handoff without a path", () => {
       (h) =>
         `error: no omp session worked in ${h.empty} (looked in ${join(h.home, ".omp", "agent", "sessions", "-work-empty")}); name a session file or use --session <id> (agent ls --all lists them)\n`,
     ],
+    // The advice fits what was given: no "use --session" to one who did, none to name a file to one whose word was no file.
     [
-      "no id starts so",
+      "no id starts so, with --session",
       ["--session", "ffff"],
       (h) =>
-        `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); name a session file`,
+        `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); agent ls --all lists every session with its id\n`,
+    ],
+    [
+      "no id starts so, as a word",
+      ["ffff"],
+      (h) =>
+        `error: ffff: no such file or folder, and no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); check the path, or give an id agent ls --all lists\n`,
+    ],
+    [
+      "no id starts so, with --session and --agent",
+      ["--session", "ffff", "--agent", "codex"],
+      (h) =>
+        `error: no Codex session has an id starting with ffff (looked in ${join(h.home, ".codex", "sessions")}); agent ls --all lists every session with its id\n`,
     ],
   ])("none found (%s): exit 2 with where it looked", async (_, args, message) => {
     const run = await runAgent(["handoff", ...args], fake.env(), fake.empty);

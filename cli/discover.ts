@@ -6,7 +6,7 @@
  * search). Each file is glanced at (its first and last lines), never read whole.
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { AgentHome, SessionFormat, SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
@@ -43,6 +43,11 @@ export interface Discovery {
   lookedIn: string[];
   /** Files and folders in the search that could not be read (each also reported through `warn`). */
   unreadable: Unreadable[];
+  /**
+   * Session files given up on before their first line ended (also in `unreadable`), known only
+   * by the id in their name (`glance` holds just that): found by id, read whole then.
+   */
+  givenUp: FoundSession[];
 }
 
 /** A session file, or a folder of them, that could not be read: the one picked may not be the newest. */
@@ -214,14 +219,35 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
   const realCwds = new Map<string, string | undefined>();
   const sessions: FoundSession[] = [];
   const agentThreads: FoundSession[] = [];
+  const givenUp: FoundSession[] = [];
   for (const candidate of candidates) {
     let seen: ReturnType<typeof glanceFile>;
+    let gaveUp: string | undefined;
     try {
       // Two agents keeping sessions in one folder (pi's and omp's PI_CODING_AGENT_DIR): the file's own lines say whose it is.
-      seen = glanceFile(candidate.claims, candidate.path, (note) => warn(`${asField(candidate.path)}: ${note}`));
+      seen = glanceFile(candidate.claims, candidate.path, (note) => {
+        gaveUp = note;
+        warn(`${asField(candidate.path)}: ${note}`);
+      });
     } catch (error) {
       warn(`${asField(candidate.path)}: cannot read this file (${fsReason(error)}); left out`);
       unreadable.push({ path: candidate.path, folder: false, mtimeMs: changedAt(candidate.path), reason: fsReason(error) });
+      continue;
+    }
+    if (seen === undefined && gaveUp !== undefined) {
+      // Given up on unread, it may be the session wanted: it counts as unreadable, and its name still gives its id.
+      const mtimeMs = changedAt(candidate.path);
+      unreadable.push({ path: candidate.path, folder: false, mtimeMs, reason: reasonOfGivenUp(gaveUp) });
+      const id = idInFileName(candidate, home);
+      if (id !== undefined && mtimeMs !== undefined && candidate.claims[0] !== undefined)
+        givenUp.push({
+          format: candidate.claims[0],
+          path: candidate.path,
+          bytes: sizeOf(candidate.path),
+          textBytes: undefined,
+          mtimeMs,
+          glance: { id, cwd: undefined, title: undefined, firstRequest: undefined },
+        });
       continue;
     }
     if (seen === undefined) continue;
@@ -237,7 +263,31 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     });
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-  return { sessions, agentThreads, lookedIn, unreadable };
+  return { sessions, agentThreads, lookedIn, unreadable, givenUp };
+}
+
+/** `its first line does not end within 256 KiB`: the note's first clause, as the reason a file could not be read. */
+function reasonOfGivenUp(note: string): string {
+  return note.split(";")[0] ?? note;
+}
+
+/** The id the file's name gives, for the first agent claiming it that names its files by id. */
+function idInFileName(candidate: Candidate, home: AgentHome): string | undefined {
+  const name = basename(candidate.path);
+  for (const format of candidate.claims) {
+    const { idInName } = format.location.sessionFiles(home);
+    const id = idInName?.(name);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** A path below `root` as segments (`[]` for the root itself), links resolved; undefined when it lies elsewhere. */

@@ -117,16 +117,26 @@ function announce(
       `passed over ${asField(found.path)}: a handoff session${ours.source === undefined ? "" : ` written from ${asField(ours.source)}`}, with nothing after the document yet`,
     );
   if (pick === undefined) return undefined;
-  for (const unreadable of choice.newerUnreadable) logger.warn(describeNewerUnreadable(unreadable));
+  // A few are named; a thousand broken rollouts are one line more, not a thousand (-v names each).
+  const named = choice.newerUnreadable.slice(0, MAX_NEWER_NAMED);
+  for (const unreadable of named) logger.warn(describeNewerUnreadable(unreadable));
+  const more = choice.newerUnreadable.length - named.length;
+  if (more > 0)
+    logger.warn(
+      `and ${countOf(more, "more file or folder", "more files or folders")} newer than the session chosen could not be read (-v names them)`,
+    );
   logger.info(
     `${said.verb} the newest ${describeSession(pick, said.now)}${said.where}: ${asField(pick.path)}${describePassedOver(choice, pick)}`,
   );
   return pick;
 }
 
+/** How many newer files that could not be read are named at normal verbosity. */
+const MAX_NEWER_NAMED = 3;
+
 function describeNewerUnreadable(unreadable: Unreadable): string {
   return unreadable.folder
-    ? `${asField(unreadable.path)} changed after the session chosen was written, but cannot be read (${unreadable.reason}): the sessions in it are left out`
+    ? `${asField(unreadable.path)} cannot be read (${unreadable.reason}): the sessions in it are left out, and one may be newer than the session chosen`
     : `${asField(unreadable.path)} is newer than the session chosen, but cannot be read (${unreadable.reason}): left out`;
 }
 

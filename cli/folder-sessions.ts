@@ -4,7 +4,7 @@
  * `agent inspect <folder>` and `agent ls <folder>` take before the sessions that worked there.
  */
 import { lstatSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { AgentError, detectFormat, type SessionFormat } from "../core/index.ts";
 import { changedAt, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
 import { readFileEnds } from "./glance-file.ts";
@@ -45,7 +45,10 @@ export function sessionFilesIn(
   for (const name of names.filter((n) => SESSION_FILE_NAME.test(n))) {
     const path = join(folder, name);
     try {
-      const found = glanceAny(path, formats);
+      const found = glanceAny(path, formats, (reason) => {
+        warn(`${asField(path)}: ${reason}; not read as a session (name its path to read it whole)`);
+        unreadable.push({ path, folder: false, mtimeMs: changedAt(path), reason });
+      });
       // A thread the agent ran for itself is no session of the user's (see SessionGlance.agentThread).
       if (found !== undefined && found.glance.agentThread === undefined) sessions.push(found);
     } catch (error) {
@@ -57,11 +60,16 @@ export function sessionFilesIn(
   return { sessions, unreadable };
 }
 
-/** The file as the format its first lines name sees it, when that format is in scope. */
-function glanceAny(path: string, formats: readonly SessionFormat[]): FoundSession | undefined {
+/**
+ * The file as the format its first lines name sees it, when that format is in scope; a file whose
+ * first line was given up on cannot say whose it is, and is told to `gaveUp` (why, in words).
+ */
+function glanceAny(path: string, formats: readonly SessionFormat[], gaveUp: (reason: string) => void): FoundSession | undefined {
   const ends = readFileEnds(path);
-  const format = ends && detectFormat(ends.head);
+  if (ends?.firstLineGivenUp === true && ends.note !== undefined) gaveUp(ends.note.split(";")[0] ?? ends.note);
+  // A first line given up on leaves the last lines to say whose file it is (Claude Code's repeat who and where on every line).
+  const format = ends && detectFormat(ends.firstLineGivenUp === true ? ends.tail : ends.head);
   if (ends === undefined || format === undefined || !formats.includes(format)) return undefined;
-  const glance = format.glance({ head: ends.head, tail: ends.tail, fileName: basename(path) });
+  const glance = format.glance({ head: ends.head, tail: ends.tail, fileName: basename(path), folderName: basename(dirname(path)) });
   return glance && { format, path, bytes: ends.bytes, textBytes: ends.textBytes, mtimeMs: ends.mtimeMs, glance };
 }

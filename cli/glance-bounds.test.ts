@@ -83,6 +83,8 @@ function glanceOne(agent: AgentName, write: (path: string, transcript: string) =
 /** The agent's real first line, cut before its end: a line that never ends. */
 const openFirstLine = (transcript: string) => transcript.slice(0, transcript.indexOf("\n") - 10);
 const lastLine = (transcript: string) => `\n${transcript.trimEnd().split("\n").at(-1)}\n`;
+/** The last `count` lines (Claude Code's last conversation line lies a few bookkeeping lines up). */
+const lastLines = (transcript: string, count: number) => `\n${transcript.trimEnd().split("\n").slice(-count).join("\n")}\n`;
 
 const idIn = (text: string) => text.match(/"sessionId":"([^"]+)"/)?.[1];
 /** Claude Code's bookkeeping lines (queued prompts: a session id, no folder) of 10 KiB each, `bytes` of them. */
@@ -100,12 +102,17 @@ describe("a glance reads each file's ends, once", () => {
     expect(seen.bytes).toBeLessThanOrEqual(ENDS);
   });
 
-  test.each(AGENTS)("%s: a 40 MB file whose first line never ends: 256 KiB read, not listed, named at -v", (agent) => {
-    const seen = glanceOne(agent, (path, text) => writeSparse(path, openFirstLine(text), 40 * MiB, lastLine(text)));
-    expect(seen.listed).toEqual([]);
-    expect(seen.bytes).toBe(MAX_FIRST_LINE_BYTES);
+  test.each<[AgentName, boolean]>([
+    ["pi", false],
+    ["omp", false],
+    ["claude-code", true],
+    ["codex", false],
+  ])("%s: a 40 MB file whose first line never ends: 256 KiB and the tail read, listed from its last lines: %p", (agent, listed) => {
+    const seen = glanceOne(agent, (path, text) => writeSparse(path, openFirstLine(text), 40 * MiB, lastLines(text, 8)));
+    expect(seen.listed).toEqual(listed ? [seen.id] : []);
+    expect(seen.bytes).toBe(MAX_FIRST_LINE_BYTES + 64 * KiB + 1);
     expect(seen.notes).toEqual([
-      `${seen.path}: its first line does not end within 256 KiB; not read as a session (name its path to read it whole)`,
+      `${seen.path}: its first line does not end within 256 KiB; ${listed ? "listed from its last lines" : "not read as a session"} (name its path to read it whole)`,
     ]);
   });
 

@@ -3,11 +3,11 @@
  * sessions needs (an id, a cwd, a title), at the cost of two small reads per file however large
  * it is. Each byte is read at most once (all reads go through glance-read.ts, which counts them);
  * a first line that does not end within `MAX_FIRST_LINE_BYTES` is given up on there, for every
- * agent. A zstd-compressed rollout has no middle to skip: it is streamed through, keeping only
+ * agent (the last lines are still read: Claude Code's say where the session lies). A zstd-compressed rollout has no middle to skip: it is streamed through, keeping only
  * its ends, and given up on past a cap (then its size is unknown).
  */
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { detectFormat, type SessionFormat, type SessionGlance } from "../core/index.ts";
 import { readAt } from "./glance-read.ts";
 import { startsWithZstdMagic } from "./zstd.ts";
@@ -34,6 +34,8 @@ export interface FileEnds {
   textBytes: number | undefined;
   /** Why the file was not read as a whole glance (its first line never ends; a compressed one's end not reached), for `--verbose`. */
   note?: string;
+  /** Set when its first line did not end within `MAX_FIRST_LINE_BYTES` (or its text's, compressed): `head` is then empty, and the file is unreadable for a glance. */
+  firstLineGivenUp?: boolean;
   mtimeMs: number;
 }
 
@@ -63,6 +65,8 @@ function joined(...parts: Uint8Array[]): Uint8Array {
 
 const givenUp = `its first line does not end within ${MAX_FIRST_LINE_BYTES / 1024} KiB; not read as a session (name its path to read it whole)`;
 
+const givenUpButListed = `its first line does not end within ${MAX_FIRST_LINE_BYTES / 1024} KiB; listed from its last lines (name its path to read it whole)`;
+
 /**
  * A plain file's ends as read so far: the head from the first byte, and the tail from `tailFrom`
  * to the last (after the byte before it, which tells whether the tail's first line is whole).
@@ -83,7 +87,8 @@ class PlainEnds {
       head = this.head = joined(head, more);
     }
     this.tailFrom = Math.max(head.length, size - END_BYTES);
-    if (this.isWhole() || !this.firstLineEnds()) this.tail = new Uint8Array();
+    // A first line given up on still leaves the last lines to read: Claude Code repeats its folder on every line.
+    if (this.isWhole()) this.tail = new Uint8Array();
     else if (this.tailFrom > head.length) this.tail = readAt(fd, size - this.tailFrom + 1, this.tailFrom - 1);
     else this.tail = joined(head.subarray(-1), readAt(fd, size - this.tailFrom, this.tailFrom));
   }
@@ -111,7 +116,14 @@ class PlainEnds {
       const lines = linesOf(this.head, { start: false, end: false });
       return { head: lines, tail: lines, textBytes: this.size };
     }
-    if (!this.firstLineEnds()) return { head: [], tail: [], textBytes: this.size, note: givenUp };
+    if (!this.firstLineEnds())
+      return {
+        head: [],
+        tail: linesOf(this.tail, { start: true, end: false }),
+        textBytes: this.size,
+        note: givenUp,
+        firstLineGivenUp: true,
+      };
     const head = linesOf(this.head, { start: false, end: true });
     return { head, tail: linesOf(this.tail, { start: true, end: false }), textBytes: this.size };
   }
@@ -126,7 +138,13 @@ function compressedEnds(fd: number, size: number, start: Uint8Array): Omit<FileE
   const head = linesOf(window.head, { start: false, end: !whole });
   if (window.tail === undefined) {
     const listed = head.length > 0 ? "listed from its first lines, size unknown" : "not read as a session (name its path to read it whole)";
-    return { head, tail: [], textBytes: undefined, note: `it ${window.gaveUp}; ${listed}` };
+    return {
+      head,
+      tail: [],
+      textBytes: undefined,
+      note: `it ${window.gaveUp}; ${listed}`,
+      ...(head.length === 0 ? { firstLineGivenUp: true } : {}),
+    };
   }
   return { head, tail: whole ? head : linesOf(window.tail, { start: true, end: false }), textBytes: window.textBytes };
 }
@@ -185,22 +203,25 @@ export interface GlancedFile {
  */
 export function glanceFile(formats: readonly SessionFormat[], path: string, note?: (line: string) => void): GlancedFile | undefined {
   const fileName = basename(path);
+  const folderName = basename(dirname(path));
   return withEnds(path, END_BYTES, (file): GlancedFile | undefined => {
     let ends = file.ends;
     const [claimed] = formats;
     if (claimed === undefined) return undefined;
     const named = formats.length > 1 ? detectFormat(ends.head) : undefined;
     const format = named !== undefined && formats.includes(named) ? named : claimed;
-    let glance = format.glance({ head: ends.head, tail: ends.tail, fileName });
+    let glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName });
     if (glance === undefined || glance.cwd === undefined) {
       const wider = file.widen(WIDE_HEAD_BYTES);
       if (wider !== undefined) {
         ends = wider;
-        glance = format.glance({ head: ends.head, tail: ends.tail, fileName });
+        glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName });
       }
     }
     // A file given up on before its first line ended is said to be so; one that is simply no session of these agents is not.
     if (glance === undefined && ends.head.length === 0 && ends.note !== undefined) note?.(ends.note);
+    // Listed from its last lines alone (Claude Code's), it is said to be so instead.
+    if (glance !== undefined && ends.firstLineGivenUp === true) ends = { ...ends, note: givenUpButListed };
     return glance && { format, ends, glance };
   });
 }

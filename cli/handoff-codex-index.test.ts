@@ -96,6 +96,10 @@ describe("agent handoff --to codex in a used Codex home", () => {
   const PLACES: [string, (dir: string) => string, (dir: string) => Record<string, string>][] = [
     ["sqlite_home in config.toml", (dir) => `sqlite_home = "${dir}"\n`, () => ({})],
     ["CODEX_SQLITE_HOME", () => "", (dir) => ({ CODEX_SQLITE_HOME: dir })],
+    // As Codex reads them: `~/` is HOME, a relative path lies in Codex's home (the config file's folder).
+    ["sqlite_home = ~/codex-db", () => 'sqlite_home = "~/codex-db"\n', () => ({})],
+    ["sqlite_home relative to Codex's home", () => 'sqlite_home = "../codex-db"\n', () => ({})],
+    ["CODEX_SQLITE_HOME with blanks around it", () => "", (dir) => ({ CODEX_SQLITE_HOME: ` ${dir} ` })],
   ];
   test.each(PLACES)("a thread index Codex keeps elsewhere (%s): the row goes there", async (_, config, vars) => {
     const elsewhere = join(sandbox.home, "codex-db");
@@ -109,6 +113,15 @@ describe("agent handoff --to codex in a used Codex home", () => {
     expect(warnings(run.stderr)).toEqual([]);
     expect(threadRows(join(elsewhere, "state_5.sqlite")).map((row) => row.id)).toContain(JSON.parse(run.stdout).sessionId);
     expect(existsSync(database())).toBe(false);
+  });
+
+  test.each(["", "  "])("CODEX_SQLITE_HOME=%j is not set: the row goes in Codex's home", async (blank) => {
+    usedHome();
+    const args = ["handoff", sandbox.source(), "--to", "codex", "--engine", "offline", "--json"];
+    const run = await runAgent(args, cleanEnv(sandbox.home, { CODEX_SQLITE_HOME: blank }));
+    expect(run.code).toBe(0);
+    expect(warnings(run.stderr)).toEqual([]);
+    expect(threadRows(database()).map((row) => row.id)).toContain(JSON.parse(run.stdout).sessionId);
   });
 
   test("--dry-run writes nothing: no rollout, no row", async () => {

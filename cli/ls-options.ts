@@ -18,6 +18,9 @@ export interface LsOptions {
   sinceMs: number | undefined;
 }
 
+/** The furthest a JavaScript date reaches from 1970, either way, in ms. */
+const MAX_TIME_MS = 8.64e15;
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /** `2026-07-01`, `2026-07-01T09:30`, `2026-07-01 09:30:00`, `2026-07-01T09:30:00.000Z`, `…+02:00`. */
@@ -30,7 +33,14 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3}
 export function parseSince(text: string, now: number): number {
   const trimmed = text.trim();
   const duration = /^(\d+)\s*([smhdw])$/i.exec(trimmed);
-  if (duration) return now - Number(duration[1]) * (UNIT_MS[duration[2]?.toLowerCase() ?? ""] ?? 0);
+  if (duration) {
+    const ms = now - Number(duration[1]) * (UNIT_MS[duration[2]?.toLowerCase() ?? ""] ?? 0);
+    // A time is a date only within ±8.64e15 ms of 1970 (about 270,000 years): further back is no time to list from.
+    if (Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS) return ms;
+    throw new CommandLineError(
+      `--since ${trimmed} reaches back further than a date can (about 270,000 years); give a shorter duration or an ISO date`,
+    );
+  }
   const iso = ISO.exec(trimmed);
   if (iso) {
     const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", zone] = iso;

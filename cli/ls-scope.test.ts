@@ -89,6 +89,12 @@ describe("agent ls <folder>, --limit, --since", () => {
       () => ["--since", "yesterday"],
       () => 'error: --since takes a duration (30m, 2h, 7d) or an ISO date (2026-07-01), not "yesterday" (see agent ls --help)\n',
     ],
+    [
+      "--since a duration further back than a date reaches",
+      () => ["--since", "99999999999d"],
+      () =>
+        "error: --since 99999999999d reaches back further than a date can (about 270,000 years); give a shorter duration or an ISO date (see agent ls --help)\n",
+    ],
   ])("%s: exit 2, one line", async (_, args, message) => {
     const run = await runAgent(["ls", ...args(fake)], fake.env(), fake.app);
     expect(run).toEqual({ code: 2, stdout: "", stderr: message(fake) });
@@ -117,18 +123,19 @@ describe("--since and --limit, as read", () => {
     expect(parseSince(text, NOW)).toBe(expected);
   });
 
-  test.each(["", "yesterday", "7", "d", "-7d", "7 days", "2026-02-31", "2025-02-29", "2026-13-01", "2026-7-1", "July 1", "1e3m"])(
-    "--since %p is a usage error",
-    (text) => {
-      let thrown: unknown;
-      try {
-        parseSince(text, NOW);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(isAgentError(thrown) && thrown.code).toBe("USAGE");
-    },
-  );
+  test.each([
+    ...["", "yesterday", "7", "d", "-7d", "7 days", "2026-02-31", "2025-02-29", "2026-13-01", "2026-7-1", "July 1", "1e3m"],
+    // Further back than a date reaches: a usage error, never a RangeError when the time is printed.
+    ...["99999999999d", "100000000000000s", `${"9".repeat(400)}s`, "15000000w", "2000000000000h", "146000000000m"],
+  ])("--since %p is a usage error", (text) => {
+    let thrown: unknown;
+    try {
+      parseSince(text, NOW);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isAgentError(thrown) && thrown.code).toBe("USAGE");
+  });
 
   test.each<[string, number | undefined]>([
     ["1", 1],

@@ -6,7 +6,8 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { AgentHome, SessionFormat } from "../core/index.ts";
-import { discoverSessions, type Warn } from "./discover.ts";
+import type { Warn } from "./discover.ts";
+import { sessionsToChoose } from "./recent-sessions.ts";
 
 export interface NearestSessions {
   /** The parent folder (a real path). */
@@ -35,7 +36,8 @@ export function nearestParentWithSessions(
   const parents = parentsOf(cwd);
   const counts = new Map(parents.map((folder) => [folder, 0]));
   const real = new Map<string, string>();
-  for (const found of discoverSessions(home, { formats }, warn).sessions) {
+  // As every choice does, our handoff sessions with nothing in them yet are no sessions to point to.
+  for (const found of sessionsToChoose(home, formats, warn).sessions) {
     const recorded = found.glance.cwd;
     // Only an absolute path names a folder (see discover.ts's sameFolder).
     if (recorded === undefined || !isAbsolute(recorded)) continue;

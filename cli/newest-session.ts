@@ -19,7 +19,12 @@ export interface NewestChoice {
   pick: FoundSession | undefined;
   /** Handoff sessions newer than the pick, newest first. */
   passedOver: PassedOver[];
-  /** What could not be read and changed after the pick was written (all of it, when nothing was picked). */
+  /**
+   * What could not be read and may hold newer work than the pick: every folder (a folder's time
+   * changes only when a file is added or removed, not when one in it is written: an old folder
+   * can hold today's session), and the files that changed after the pick was written (all of
+   * them, when nothing was picked).
+   */
   newerUnreadable: Unreadable[];
 }
 
@@ -37,6 +42,6 @@ export function chooseNewest(sessions: readonly FoundSession[], unreadable: read
   }
   const after = pick?.mtimeMs ?? Number.NEGATIVE_INFINITY;
   // A time that cannot be told may be later: it is kept.
-  const newerUnreadable = unreadable.filter((u) => u.mtimeMs === undefined || u.mtimeMs > after);
+  const newerUnreadable = unreadable.filter((u) => u.folder || u.mtimeMs === undefined || u.mtimeMs > after);
   return { pick, passedOver, newerUnreadable };
 }

@@ -19,14 +19,20 @@ export function describeUnreadable(unreadable: readonly Unreadable[]): string | 
   return `could not read ${named.join(", ")}${more}`;
 }
 
+/** What to do next when a search found nothing: the advice `noneFound` ends with unless told otherwise. */
+export const NAME_A_SESSION = "name a session file or use --session <id> (agent ls --all lists them)";
+
 /**
- * `<what> (looked in …); <hints>; name a session file or use --session <id> (agent ls --all lists them)`:
- * each hint a clause of its own (what could not be read, where the nearest sessions are).
+ * `<what> (looked in …); <hints>; <advice>`: each hint a clause of its own (what could not be
+ * read, where the nearest sessions are); the advice fits how the session was asked for (no
+ * "use --session" to someone who just did), `NAME_A_SESSION` when it was not named at all.
  */
-export function noneFound(what: string, lookedIn: readonly string[], hints: readonly (string | undefined)[] = []): AgentError {
+export function noneFound(
+  what: string,
+  lookedIn: readonly string[],
+  hints: readonly (string | undefined)[] = [],
+  advice = NAME_A_SESSION,
+): AgentError {
   const said = hints.filter((hint) => hint !== undefined).map((hint) => `; ${hint}`);
-  return new AgentError(
-    "USAGE",
-    `${what} (looked in ${lookedIn.map(asField).join(", ")})${said.join("")}; name a session file or use --session <id> (agent ls --all lists them)`,
-  );
+  return new AgentError("USAGE", `${what} (looked in ${lookedIn.map(asField).join(", ")})${said.join("")}; ${advice}`);
 }

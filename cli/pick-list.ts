@@ -6,7 +6,7 @@
 import type { FoundSession } from "./discover.ts";
 import { describeAge, tildePath } from "./ls-render.ts";
 import { clearedForPeople } from "./printed.ts";
-import { cutLine, fitEnd } from "./shorten.ts";
+import { cutLine, displayWidth, fitEnd, fitMiddle, type Cleared } from "./shorten.ts";
 
 export interface PickChoice {
   /** The session file handed off when this is chosen. */
@@ -26,7 +26,35 @@ export interface PickListOptions {
   width: number;
 }
 
+/** The widest a title gets, and the least it keeps when the folder needs the room. */
 const TITLE_WIDTH = 48;
+const MIN_TITLE_WIDTH = 8;
+/** "Claude Code", the longest agent label, and "59 minutes ago", the longest age. */
+const AGENT_WIDTH = 11;
+const AGE_WIDTH = 14;
+/** The columns besides the title and the folder: agent, age, and the gaps between the four. */
+const FIXED_WIDTH = AGENT_WIDTH + AGE_WIDTH + 3 * 2;
+
+/** The columns of the list: the title gives way first, so the folder shows whole wherever it can. */
+interface Columns {
+  title: number;
+  folder: number;
+}
+
+function folderOf(session: FoundSession, home: string): Cleared {
+  return clearedForPeople(session.glance.cwd === undefined ? "(no folder)" : tildePath(session.glance.cwd, home));
+}
+
+/**
+ * The widths for `sessions` in `width` columns: the folder as wide as the longest one, the title
+ * the rest (at most 48, at least 8); a folder longer than what is left is cut in its middle.
+ */
+function columnsFor(sessions: readonly FoundSession[], options: PickListOptions): Columns {
+  const room = Math.max(0, options.width - FIXED_WIDTH);
+  const longest = Math.max(0, ...sessions.map((s) => displayWidth(folderOf(s, options.home))));
+  const title = Math.min(TITLE_WIDTH, Math.max(MIN_TITLE_WIDTH, room - longest));
+  return { title, folder: Math.max(5, room - title) };
+}
 
 /** The sessions in the order they are listed: the current folder's first, newest first within each part. */
 export function orderForPicking(sessions: readonly FoundSession[], here: (session: FoundSession) => boolean): FoundSession[] {
@@ -34,19 +62,20 @@ export function orderForPicking(sessions: readonly FoundSession[], here: (sessio
   return [...newest.filter(here), ...newest.filter((s) => !here(s))];
 }
 
-function labelFor(session: FoundSession, options: PickListOptions): string {
+function labelFor(session: FoundSession, options: PickListOptions, columns: Columns): string {
   const { glance } = session;
-  const title = cutLine(clearedForPeople(glance.title ?? glance.firstRequest ?? "(no title)"), TITLE_WIDTH);
-  const folder = glance.cwd === undefined ? "(no folder)" : tildePath(glance.cwd, options.home);
-  const line = `${title.padEnd(TITLE_WIDTH)}  ${session.format.label.padEnd(11)}  ${describeAge(session.mtimeMs, options.now).padEnd(14)}  ${folder}`;
+  const title = cutLine(clearedForPeople(glance.title ?? glance.firstRequest ?? "(no title)"), columns.title);
+  const folder = fitMiddle(folderOf(session, options.home), columns.folder);
+  const line = `${title.padEnd(columns.title)}  ${session.format.label.padEnd(AGENT_WIDTH)}  ${describeAge(session.mtimeMs, options.now).padEnd(AGE_WIDTH)}  ${folder}`;
   return fitEnd(clearedForPeople(line), Math.max(20, options.width));
 }
 
 /** The choices `--pick` offers, in order. */
 export function listForPicking(sessions: readonly FoundSession[], options: PickListOptions): PickChoice[] {
+  const columns = columnsFor(sessions, options);
   return orderForPicking(sessions, options.here).map((session) => ({
     path: session.path,
-    label: labelFor(session, options),
+    label: labelFor(session, options, columns),
     searched: [session.glance.title ?? session.glance.firstRequest ?? "", session.glance.cwd ?? "", session.glance.id]
       .join("\n")
       .toLowerCase(),

@@ -76,6 +76,41 @@ describe("the list --pick shows", () => {
   });
 });
 
+describe("the list --pick shows, at a terminal's width: the title gives way first, so the folder shows", () => {
+  const long = "Refactor the session discovery so that every agent's folders are walked once";
+  const sessionsIn = (cwd: string) => [
+    found("/s/1", { id: "aaa1", cwd, title: long }, 5),
+    found("/s/2", { id: "bbb2", cwd: "/h/code/web", firstRequest: "Short" }, 4),
+  ];
+  // The width is the terminal's less the 6 columns @clack/prompts draws before each row.
+  test.each<[string, number, string, string]>([
+    ["80 columns, a folder under HOME", 74, "/h/code/app", "~/code/app"],
+    ["80 columns, a long folder", 74, "/srv/projects/customer-billing/app", "/srv/projects/customer-billing/app"],
+    ["120 columns", 114, "/h/code/app", "~/code/app"],
+    ["60 columns", 54, "/h/code/app", "~/code/app"],
+  ])("%s: the folder whole, the title cut, the line within the width", (_, width, cwd, shown) => {
+    const [first, second] = listForPicking(sessionsIn(cwd), { here: () => true, now: 10, home: "/h", width });
+    expect(first?.label).toEndWith(`  ${shown}`);
+    expect(second?.label).toEndWith("  ~/code/web");
+    expect(first?.label.length).toBeLessThanOrEqual(width);
+    // The titles line up: the agent column starts at the same place on every row.
+    expect(first?.label.indexOf("pi ")).toBe(second?.label.indexOf("pi "));
+    if (width < 100) expect(first?.label).toContain("…");
+  });
+
+  test("a folder longer than the room left is cut in its middle: its start and its last folder show", () => {
+    const cwd = `/srv/${"deep/".repeat(20)}app`;
+    const [choice] = listForPicking([found("/s/1", { id: "a", cwd, title: "Fix it" }, 1)], {
+      here: () => true,
+      now: 10,
+      home: "/h",
+      width: 74,
+    });
+    expect(choice?.label.length).toBeLessThanOrEqual(74);
+    expect(choice?.label).toMatch(/ \/srv\/de.*….*\/app$/);
+  });
+});
+
 describe("--pick is for a terminal, and names no session itself", () => {
   test.each([
     [
@@ -100,8 +135,8 @@ describe("--pick is for a terminal, and names no session itself", () => {
 
 const TMUX = Bun.which("tmux");
 
-/** A tmux server of the test's own (its own socket), running one command in a 140×30 terminal. */
-function startTerminal(command: string[], cwd: string) {
+/** A tmux server of the test's own (its own socket), running one command in a terminal 140 (or `columns`) by 30. */
+function startTerminal(command: string[], cwd: string, columns = 140) {
   const socket = join(root, "tmux.sock");
   const rc = join(root, "rc");
   const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
@@ -116,7 +151,7 @@ function startTerminal(command: string[], cwd: string) {
     Bun.spawnSync([TMUX ?? "tmux", "-S", socket, ...args], {
       env: { PATH: env.PATH ?? "/usr/bin:/bin", HOME: home, TERM: "xterm-256color" },
     });
-  tmux("new-session", "-d", "-x", "140", "-y", "30", shell);
+  tmux("new-session", "-d", "-x", String(columns), "-y", "30", shell);
   const screen = () => tmux("capture-pane", "-p", "-t", "0").stdout.toString();
   /** Waits (at most 10 s) until `ready` holds for the screen. */
   const waitFor = async (ready: (text: string) => boolean, what: string) => {
@@ -179,6 +214,24 @@ describe(`agent handoff --pick on a real terminal${TMUX ? "" : " (skipped: tmux 
       expect(report.sourceFile).toBe(chosen?.path);
       expect(report.sourceFormat).toBe("codex");
       expect(terminal.screen()).toContain(`Handing off the Codex session ${chosen?.id}`);
+    } finally {
+      terminal.stop();
+    }
+  });
+
+  test.skipIf(!TMUX)("at 80 columns, every row shows its folder", async () => {
+    const terminal = startTerminal(pickArgs, folders.app, 80);
+    try {
+      await terminal.waitFor((s) => s.includes("Search:") && /[●○]/.test(s), "the list");
+      const rows = terminal
+        .screen()
+        .split("\n")
+        .filter((line) => /[●○]/.test(line));
+      expect(rows.length).toBe(sessions.length);
+      // A folder is cut in its middle only where it cannot fit: its last folder shows on every row.
+      for (const row of rows) expect(row).toMatch(/(?:\/app|\/web)\s*$/);
+      terminal.keys("Escape");
+      expect(await terminal.exited()).toBe(130);
     } finally {
       terminal.stop();
     }

@@ -8,21 +8,25 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { autocomplete, isCancel } from "@clack/prompts";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, describeFormats, type AgentName } from "../core/index.ts";
+import { AgentError, countOf, describeFormats, type AgentName } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { discoverSessions, type FoundSession } from "./discover.ts";
+import type { FoundSession } from "./discover.ts";
 import { currentFolder, formatsFor } from "./find-session.ts";
 import { describeAge } from "./ls-render.ts";
 import { listForPicking, matchesSearch, type PickChoice } from "./pick-list.ts";
+import { sessionsToChoose } from "./recent-sessions.ts";
 import { asField } from "./terminal.ts";
 import { CommandLineError } from "./usage.ts";
 
-/** The sessions to choose from; swappable for the shared session listing when there is one. */
-export type ListSessions = (agent: AgentName | undefined, logger: ConsolaInstance) => { sessions: FoundSession[]; lookedIn: string[] };
+/** The sessions to choose from, and how many handoff sessions with nothing in them yet were passed over. */
+export type ListSessions = (
+  agent: AgentName | undefined,
+  logger: ConsolaInstance,
+) => { sessions: FoundSession[]; lookedIn: string[]; passedOver?: number };
 
-/** Every session of the agents in scope, as `agent ls --all` finds them. */
+/** Every session of the agents in scope, as `agent ls --all` finds them, less our handoff sessions with nothing in them yet. */
 export const listAllSessions: ListSessions = (agent, logger) =>
-  discoverSessions(agentHome(), { formats: formatsFor(agent) }, (line) => logger.debug(line));
+  sessionsToChoose(agentHome(), formatsFor(agent), (line) => logger.debug(line));
 
 /** Rows shown at once; the search narrows the rest. */
 const MAX_ROWS = 12;
@@ -60,8 +64,15 @@ export async function pickSession(
 ): Promise<string> {
   checkCanPick({ stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true });
   const found = list(agent, logger);
-  if (found.sessions.length === 0)
-    throw new AgentError("USAGE", `no session of ${agent ?? describeFormats()} to pick from (looked in ${found.lookedIn.join(", ")})`);
+  if (found.sessions.length === 0) {
+    const ours = found.passedOver
+      ? `; ${countOf(found.passedOver, "handoff session")} with nothing after the document yet passed over`
+      : "";
+    throw new AgentError(
+      "USAGE",
+      `no session of ${agent ?? describeFormats()} to pick from (looked in ${found.lookedIn.join(", ")})${ours}`,
+    );
+  }
   const now = Date.now();
   const choices = listForPicking(found.sessions, {
     here: inFolder(currentFolder()),

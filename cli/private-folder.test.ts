@@ -14,7 +14,21 @@ describe("whether another user could change a folder or one above it", () => {
     ["ours, 0700", folder("/home/me/.cache", 0o40700), undefined],
     ["ours, 0755", folder("/home/me/.cache", 0o40755), undefined],
     ["root's, 0755", folder("/home/me/.cache", 0o40755, 0, 0), undefined],
-    ["writable by our own (private) group: umask 002", folder("/home/me/.cache", 0o40775), undefined],
+    [
+      "writable by our own primary group (umask 002): a primary group may be shared",
+      folder("/home/me/.cache", 0o40775),
+      "/home/me/.cache can be written by its group (gid 1000, mode 0775)",
+    ],
+    [
+      "writable by our primary group when it is a shared one (users)",
+      folder("/home/me/.cache", 0o40770, ME.uid, 100),
+      "/home/me/.cache can be written by its group (gid 100, mode 0770)",
+    ],
+    [
+      "root's, writable by root's group",
+      folder("/home/me/.cache", 0o40775, 0, 0),
+      "/home/me/.cache can be written by its group (gid 0, mode 0775)",
+    ],
     [
       "writable by another group",
       folder("/home/me/.cache", 0o40775, ME.uid, 100),
@@ -27,6 +41,8 @@ describe("whether another user could change a folder or one above it", () => {
     ["another user's, even 0755", folder("/home/me/.cache", 0o40755, 1001, ME.gid), "/home/me/.cache belongs to another user (uid 1001)"],
   ])("%s", (_, first, reason) => {
     expect(whyNotPrivate([first, ...ABOVE], ME)).toBe(reason);
+    // Whichever group we are in: our primary group makes no folder private.
+    expect(whyNotPrivate([first, ...ABOVE], { uid: ME.uid, gid: first.gid })).toBe(reason);
   });
 
   test("the first folder of the chain that fails is named, however high it is", () => {

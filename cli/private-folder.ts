@@ -28,14 +28,15 @@ const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, "0");
  * or undefined when none can. A folder must be ours or root's. One others can write is safe
  * only with the sticky bit (as /tmp has): they can add to it but never rename or remove what
  * is ours, and the next folder down must be ours or root's anyway. One its group can write is
- * safe when the group is our own (a user's private group, with umask 002).
+ * not, whatever the group, our own primary one too: a primary group is often shared (`users`,
+ * `staff`), and nothing here can tell a private group from one that is not.
  */
 export function whyNotPrivate(chain: readonly FolderFacts[], me: Me): string | undefined {
   for (const folder of chain) {
     if (folder.uid !== me.uid && folder.uid !== 0) return `${folder.path} belongs to another user (uid ${folder.uid})`;
     const sticky = (folder.mode & 0o1000) !== 0;
     if ((folder.mode & 0o002) !== 0 && !sticky) return `${folder.path} can be written by any user (mode ${octal(folder.mode)})`;
-    if ((folder.mode & 0o020) !== 0 && !sticky && folder.gid !== me.gid)
+    if ((folder.mode & 0o020) !== 0 && !sticky)
       return `${folder.path} can be written by its group (gid ${folder.gid}, mode ${octal(folder.mode)})`;
   }
   return undefined;

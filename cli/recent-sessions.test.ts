@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { FORMATS, formatNamed } from "../core/index.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../core/handoff/wrap.ts";
 import { createFakeHome, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
-import { listRecentSessions, type RecentFilter } from "./recent-sessions.ts";
+import { nearestParentWithSessions } from "./nearest-sessions.ts";
+import { listRecentSessions, sessionsToChoose, type RecentFilter } from "./recent-sessions.ts";
 
 let fake: FakeHome;
 const OURS = "a1000000-0000-4000-8000-0000000000e1";
@@ -57,5 +58,34 @@ describe("listRecentSessions: every agent's, the current folder's first, newest 
       [true, IDS.other.codex],
       [false, IDS.app.codex],
     ]);
+  });
+});
+
+describe("every list a user chooses from passes over the sessions agent handoff wrote that nothing happened in yet", () => {
+  test.each<[string, () => string[]]>([
+    ["the --pick list", () => sessionsToChoose(home(), FORMATS, () => {}).sessions.map((s) => s.glance.id)],
+    ["the --pick list, one agent's", () => sessionsToChoose(home(), [formatNamed("pi")], () => {}).sessions.map((s) => s.glance.id)],
+    [
+      "listRecentSessions, asked to",
+      () =>
+        listRecentSessions(home(), { formats: FORMATS, folder: fake.app, withoutHandoffSessions: true }, () => {}).map((s) => s.glance.id),
+    ],
+  ])("%s: ours is left out, the rest kept", (_, ids) => {
+    const listed = ids();
+    expect(listed).not.toContain(OURS);
+    expect(listed).toContain(IDS.app.pi);
+  });
+
+  test("the --pick list says at -v which it passed over, and counts them", () => {
+    const said: string[] = [];
+    const found = sessionsToChoose(home(), FORMATS, (line) => said.push(line));
+    expect(found.passedOver).toBe(1);
+    expect(said.filter((line) => line.startsWith("passed over "))).toEqual([
+      expect.stringMatching(new RegExp(`^passed over .*${OURS}.*: a handoff session, with nothing after the document yet$`)),
+    ]);
+  });
+
+  test("the nearest parent's count, for a folder with none: ours is not counted", () => {
+    expect(nearestParentWithSessions(home(), FORMATS, join(fake.app, "src"), () => {})).toEqual({ folder: fake.app, count: HERE.length });
   });
 });

@@ -6,6 +6,7 @@ import type { AgentHome, SessionFormat } from "../core/index.ts";
 import { discoverSessions, sameFolder, type Discovery, type FoundSession, type Warn } from "./discover.ts";
 import { sessionFilesIn } from "./folder-sessions.ts";
 import { handoffSessionOf } from "./handoff-session.ts";
+import { asField } from "./terminal.ts";
 
 /** How many, and since when: the newest `limit` of those updated at `sinceMs` or later. */
 export interface RecentFilter {
@@ -45,6 +46,25 @@ export function sessionsOfFolder(
     return { ...files, lookedIn: [folder.named], worked: undefined };
   const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases }, warn);
   return { ...found, unreadable: [...(files?.unreadable ?? []), ...found.unreadable], worked: folder.cwd };
+}
+
+/**
+ * The sessions a user may pick among, every folder's, newest first: as `agent ls --all` finds
+ * them, less the sessions `agent handoff` wrote that nothing happened in yet (as the no-path
+ * choice passes over them; each passed over is named at `-v`).
+ */
+export function sessionsToChoose(
+  home: AgentHome,
+  formats: readonly SessionFormat[],
+  warn: Warn,
+): Pick<Discovery, "sessions" | "lookedIn"> & { passedOver: number } {
+  const found = discoverSessions(home, { formats }, warn);
+  const sessions = found.sessions.filter((s) => {
+    if (handoffSessionOf(s) === undefined) return true;
+    warn(`passed over ${asField(s.path)}: a handoff session, with nothing after the document yet`);
+    return false;
+  });
+  return { sessions, lookedIn: found.lookedIn, passedOver: found.sessions.length - sessions.length };
 }
 
 export interface RecentSession extends FoundSession {

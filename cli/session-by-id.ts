@@ -30,7 +30,9 @@ export function sessionById(
 ): FoundSession {
   const shown = asked.flag ? `--session ${wanted}` : wanted;
   const found = discoverSessions(home, { formats }, warn);
-  const matches = matchingId(found.sessions, wanted);
+  // A file whose first line was too long to glance at is known by the id in its name.
+  const glanced = matchingId(found.sessions, wanted);
+  const matches = glanced.length > 0 ? glanced : matchingId(found.givenUp, wanted);
   const [only, ...others] = matches;
   if (only === undefined) {
     // The id may be a thread the agent ran for itself: say what it is, not that nothing has the id.
@@ -41,9 +43,14 @@ export function sessionById(
         `${shown}: ${thread.format.label} ${asField(thread.glance.id)} is ${asField(thread.glance.agentThread ?? "")}, not a session the user worked in; hand off the session it belongs to, or name its file: ${asField(thread.path)}`,
       );
     const what = `${noSession(formats)} has an id starting with ${wanted}`;
-    throw noneFound(asked.flag ? what : `${wanted}: no such file or folder, and ${what}`, found.lookedIn, [
-      describeUnreadable(found.unreadable),
-    ]);
+    // Advice for what was given: an id with --session (so not "use --session"), or a word that was neither a path nor an id.
+    const advice = asked.flag ? "agent ls --all lists every session with its id" : "check the path, or give an id agent ls --all lists";
+    throw noneFound(
+      asked.flag ? what : `${wanted}: no such file or folder, and ${what}`,
+      found.lookedIn,
+      [describeUnreadable(found.unreadable)],
+      advice,
+    );
   }
   if (others.length === 0) return only;
   const width = Math.max(...matches.map((s) => s.format.name.length));

@@ -124,7 +124,7 @@ export function indexNewSession(format: SessionFormat, session: NewSessionFile, 
     leftOut(configFile, errorMessage(error));
     return;
   }
-  const database = joinSegments(index.database(home, config));
+  const database = joinSegments(index.database(home, config, { content: session.content, currentFolder: process.cwd() }));
   const outcome = addIndexRow(database, index, () =>
     index.row({ content: session.content, path, modifiedMs: statSync(path).mtimeMs, config }),
   );

@@ -102,18 +102,22 @@ describe.skipIf(IS_ROOT && !HAS_SETPRIV)("a session newer than the one picked th
     expect(result.stderr).toContain(`Handing off the newest Claude Code session ${OLD}, updated `);
   });
 
-  test("the folder's Claude Code project folder, changed after the pick was written: named, its sessions left out", async () => {
+  test.each<[string, number]>([
+    ["changed after the pick was written", 3],
+    // A folder's time moves only when a file is added or removed: an old one can hold today's session.
+    ["unchanged since long before the pick", -48],
+  ])("the folder's Claude Code project folder, %s: named, its sessions left out", async (_, hoursLater) => {
     let folder = "";
     const { run } = setUp((at) => {
       at("pi", OLD, 0);
       folder = dirname(at("claude-code", NEW, 2));
-      utimesSync(folder, T0 + 3 * 3600, T0 + 3 * 3600);
+      utimesSync(folder, T0 + hoursLater * 3600, T0 + hoursLater * 3600);
       return [folder];
     });
     const result = await run(["handoff", "--dry-run", "--engine", "offline"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toStartWith(
-      `warning: ${folder} changed after the session chosen was written, but cannot be read (permission denied): the sessions in it are left out\n`,
+      `warning: ${folder} cannot be read (permission denied): the sessions in it are left out, and one may be newer than the session chosen\n`,
     );
     expect(result.stderr).toContain(`Handing off the newest pi session ${OLD}, updated `);
   });
@@ -155,9 +159,9 @@ describe("the choice keeps what it could not read that may be newer (the rule, w
     mtimeMs,
     glance: { id: String(mtimeMs), cwd: "/w", title: undefined, firstRequest: "Fix the typo." },
   });
-  const unreadable = (mtimeMs: number | undefined): Unreadable => ({
+  const unreadable = (mtimeMs: number | undefined, folder = false): Unreadable => ({
     path: `/u/${mtimeMs}`,
-    folder: false,
+    folder,
     mtimeMs,
     reason: "permission denied",
   });
@@ -168,8 +172,21 @@ describe("the choice keeps what it could not read that may be newer (the rule, w
     ["the same time as the pick is not newer", [20], [20], []],
     ["nothing picked: all of it", [], [30, 5], [30, 5]],
   ])("%s", (_, sessions, unreadables, kept) => {
-    const choice = chooseNewest(sessions.map(session), unreadables.map(unreadable));
+    const choice = chooseNewest(
+      sessions.map(session),
+      unreadables.map((u) => unreadable(u)),
+    );
     expect(choice.pick?.mtimeMs).toBe(sessions[0]);
     expect(choice.newerUnreadable.map((u) => u.mtimeMs)).toEqual(kept);
+  });
+
+  test.each<[string, number | undefined]>([
+    ["older than the pick", 5],
+    ["as old as the pick", 20],
+    ["newer", 30],
+    ["of a time that cannot be told", undefined],
+  ])("a folder that cannot be read is kept whatever its time: %s", (_, mtimeMs) => {
+    const choice = chooseNewest([session(20)], [unreadable(mtimeMs, true)]);
+    expect(choice.newerUnreadable.map((u) => [u.folder, u.mtimeMs])).toEqual([[true, mtimeMs]]);
   });
 });

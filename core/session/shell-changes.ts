@@ -9,7 +9,7 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
-import { readsOfStep } from "./shell-reads.ts";
+import { passesInputOn, readsOfStep } from "./shell-reads.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -181,7 +181,17 @@ export function shellFileEvents(command: string): FileEvent[] {
   };
   // The folders to return to when a subshell `( … )` ends: a `cd` inside one holds only there.
   const outer: (string | null | undefined)[] = [];
-  for (const step of splitSteps(command)) {
+  const steps = splitSteps(command);
+  // Whether what step `i` writes to its pipe reaches the session: every step after it passes it on (see shell-reads.ts).
+  const reachesSession = (i: number): boolean => {
+    for (let j = i + 1; j < steps.length; j++) {
+      const next = steps[j];
+      if (next === undefined || !passesInputOn(subshellParts(next.text).text, PREFIX)) return false;
+      if (next.next !== "|") return true;
+    }
+    return true;
+  };
+  for (const [i, step] of steps.entries()) {
     const { opened, text, closed } = subshellParts(step.text);
     for (let i = 0; i < opened; i++) outer.push(dir);
     const words = shellWords(text);
@@ -203,7 +213,8 @@ export function shellFileEvents(command: string): FileEvent[] {
         if (path !== undefined) events.push({ ...event, path });
       }
     } else {
-      for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
+      const shown = step.next !== "|" || reachesSession(i);
+      if (shown) for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
       const { written, deleted, named } = changesOfStep(text, words);
       for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
       for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });

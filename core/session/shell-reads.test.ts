@@ -49,7 +49,38 @@ const COMMANDS: readonly [command: string, read: string[]][] = [
   ["cat ~/.bashrc", ["~/.bashrc"]],
   // Pipes, chains, folders: each step on its own, in the folder a `cd` moved to.
   ["nl -ba src/app.ts | sed -n '120,200p'", ["src/app.ts"]],
-  ["cat package.json | grep -A 5 scripts", ["package.json"]],
+  // Through a pipe: read when every step after it passes the text on, and the last one's output reaches the session.
+  ["cat package.json | head -20", ["package.json"]],
+  ["cat src/a.ts | less", ["src/a.ts"]],
+  ["cat src/a.ts | cat -n -", ["src/a.ts"]],
+  ["nl -ba src/app.ts | sed -n '1,80p' | head -40", ["src/app.ts"]],
+  ["cat src/a.ts |& head", ["src/a.ts"]],
+  ["cat src/a.ts 2>&1 | tail -5", ["src/a.ts"]],
+  ["cat a.txt | tee copy.txt | head", ["a.txt"]],
+  // …not when a step makes something else of it (a count, a pick, a sort), or sends it to a file.
+  ["cat f | wc -l", []],
+  ["cat src/a.ts | wc -l", []],
+  ["cat package.json | grep -A 5 scripts", []],
+  ["head -100 data.csv | sort | uniq -c", []],
+  ["nl -ba src/app.ts | sed -n '1,80p' | wc -l", []],
+  ["cat src/a.ts | head -5 > top.txt", []],
+  ["cat src/a.ts | sed -i 's/a/b/' other.ts", []],
+  ["cat src/a.ts | head -5 other.ts", ["other.ts"]],
+  ["cat src/a.ts | xargs echo", []],
+  ["cat src/a.ts | sh", []],
+  ["(cat src/a.ts) | wc -c", []],
+  ["cat a.txt | wc -l; cat b.txt", ["b.txt"]],
+  ["cat a.txt | wc -l && head b.txt | cat", ["b.txt"]],
+  // A name starting with `-`, written as a path or after `--`, is a file; bare, an option.
+  ["cat ./-n", ["./-n"]],
+  ["cat -n ./-n", ["./-n"]],
+  ["cat -- -n", ["-n"]],
+  ["head -5 ./-n", ["./-n"]],
+  ["sed -n 1,5p ./-n", ["./-n"]],
+  ["tail ./-f ./+5", ["./-f", "./+5"]],
+  ["less -- -N", ["-N"]],
+  ["cat ./-n | wc -l", []],
+  ["cat -n", []],
   ["cd pkg && cat package.json && head -5 README.md", ["pkg/package.json", "pkg/README.md"]],
   ["(cd sub && cat a.txt); cat b.txt", ["sub/a.txt", "b.txt"]],
   ["ls src; cat src/index.ts", ["src/index.ts"]],
@@ -196,6 +227,8 @@ const THROUGH_AGENTS: readonly [string, string[]][] = [
   ["cat src/*.ts", []],
   ["cat > out.ts <<'EOF'\nx\nEOF", []],
   ["wc -l src/app.ts", []],
+  ["cat ./-n", ["-n"]],
+  ["cat src/app.ts | wc -l", []],
 ];
 
 describe("files read through the shell count as files read, for every agent", () => {

@@ -116,11 +116,33 @@ function outputToFile(command: CommandWords): boolean {
   return command.redirections.some((r) => (r.fd === 1 || r.fd === "&") && (r.op === ">" || r.op === ">>" || r.op === ">|"));
 }
 
-/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into the session, as written. */
-export function readsOfStep(step: string, prefix: RegExp): string[] {
-  const command = readCommand(step);
+/** The step's program and its words after any prefixes (`sudo`, `VAR=x`). */
+function programOf(command: CommandWords, prefix: RegExp): string[] {
   const words = [...command.words];
   while (words[0] !== undefined && prefix.test(words[0])) words.shift();
+  return words;
+}
+
+/**
+ * Whether a step given text on stdin by a pipe passes it on to its own output (which a pipe or
+ * the session takes next): a reader with no file of its own to read (or `-` for stdin), or `tee`;
+ * never a step whose output or input is a file.
+ */
+export function passesInputOn(step: string, prefix: RegExp): boolean {
+  const command = readCommand(step);
+  if (outputToFile(command) || command.redirections.some((r) => r.fd === 0)) return false;
+  const words = programOf(command, prefix);
+  if (words[0] === "tee") return true;
+  const reader = READERS[words[0] ?? ""];
+  if (reader === undefined || (reader.script === true && editsInPlace(words))) return false;
+  const operands = operandsOf(words, reader);
+  return operands.length === 0 || operands.includes("-");
+}
+
+/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */
+export function readsOfStep(step: string, prefix: RegExp): string[] {
+  const command = readCommand(step);
+  const words = programOf(command, prefix);
   const reader = READERS[words[0] ?? ""];
   if (reader === undefined || outputToFile(command)) return [];
   if (reader.script === true && editsInPlace(words)) return [];

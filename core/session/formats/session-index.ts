@@ -33,8 +33,12 @@ export interface PlacedSession {
 export interface SessionIndex {
   /** What it is called in messages ("Codex's thread index"). */
   label: string;
-  /** The database, as the agent's environment and its configuration (parsed; undefined when there is none) place it. */
-  database(home: AgentHome, config: unknown): PathSegments;
+  /**
+   * The database, as the agent's environment and its configuration (parsed; undefined when there
+   * is none) place it, for the new session `session.content` (a relative place may lie in the
+   * folder the agent runs in: the session's cwd, else `session.currentFolder`, ours).
+   */
+  database(home: AgentHome, config: unknown, session: { content: string; currentFolder: string }): PathSegments;
   /** The configuration file that may place the database and whose settings the row may need (Codex's model provider). */
   configFile(home: AgentHome): PathSegments;
   /**

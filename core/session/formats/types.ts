@@ -153,6 +153,8 @@ export interface GlanceInput {
   /** The last lines; they may repeat some of `head` when the file is short. */
   tail: readonly string[];
   fileName: string;
+  /** The name of the folder the file lies in (Claude Code's project folder: the encoded cwd), when known. */
+  folderName?: string;
 }
 
 /** What a session's first and last lines tell, without reading the rest: enough to list and find it. */

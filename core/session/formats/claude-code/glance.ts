@@ -3,7 +3,7 @@ import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { objectsOf, oneLine, requestTitle, textOf } from "../glance.ts";
 import type { GlanceInput, SessionGlance } from "../types.ts";
 import { HeaderFacts } from "./header.ts";
-import { idOfSessionFileName } from "./location.ts";
+import { claudeProjectFolderName, idOfSessionFileName } from "./location.ts";
 import { classifyUserText } from "./user-text.ts";
 
 /**
@@ -47,24 +47,44 @@ function firstRequest(records: readonly JsonObject[]): string | undefined {
 }
 
 /**
- * The session's id and cwd as the reader gathers them (every line repeats them), from the first
- * lines. A subagent's transcript (only side-chain lines) is not a session of its own.
+ * The cwd of a main-chain line among `records` whose project folder is `folderName`: the folder
+ * a session lies in, read from its last lines when its first ones cannot tell (a first line too
+ * long to read). Only a cwd that encodes to the folder's own name is taken, so a `cd` later in
+ * the session, or a file moved to another project's folder, names no folder it was not in.
  */
-export function glanceClaudeCode({ head, tail, fileName }: GlanceInput): SessionGlance | undefined {
+function cwdOfFolder(records: readonly JsonObject[], folderName: string): string | undefined {
+  for (const record of records) {
+    if (typeof record.uuid !== "string" || record.isSidechain === true) continue;
+    const cwd = stringField(record, "cwd");
+    if (cwd !== undefined && claudeProjectFolderName(cwd) === folderName) return cwd;
+  }
+  return undefined;
+}
+
+/** Whether the records are a subagent's transcript: side-chain lines only. */
+function onlySideChain(records: readonly JsonObject[]): boolean {
+  const chained = records.filter((record) => typeof record.uuid === "string");
+  return chained.length > 0 && chained.every((record) => record.isSidechain === true);
+}
+
+/**
+ * The session's id and cwd as the reader gathers them (every line repeats them), from the first
+ * lines; when there are none (the first line was too long to read), from the last lines,
+ * as far as the project folder's name confirms it. A subagent's transcript (only side-chain
+ * lines) is not a session of its own.
+ */
+export function glanceClaudeCode({ head, tail, fileName, folderName }: GlanceInput): SessionGlance | undefined {
   const records = objectsOf(head);
   const facts = new HeaderFacts();
-  let mainChain = false;
-  let sideChain = false;
-  for (const [i, record] of records.entries()) {
-    facts.see(record, i + 1);
-    if (typeof record.uuid !== "string") continue;
-    if (record.isSidechain === true) sideChain = true;
-    else mainChain = true;
-  }
-  if (sideChain && !mainChain) return undefined;
+  for (const [i, record] of records.entries()) facts.see(record, i + 1);
+  if (onlySideChain(records)) return undefined;
+  const tailRecords = objectsOf(tail);
   const header = facts.build(fileName);
-  if (header === undefined) return undefined;
+  // No first lines at all: the first was given up on (too long to read), and only the last can say where the session lies.
+  const cwd = head.length > 0 || folderName === undefined ? header?.cwd : cwdOfFolder(tailRecords, folderName);
   // Claude Code resumes by the file's name; the lines' sessionId can be a parent's (a fork starts with copied lines).
-  const id = idOfSessionFileName(fileName) ?? header.id;
-  return { id, cwd: header.cwd, title: titleOf(objectsOf(tail)) ?? titleOf(records), firstRequest: firstRequest(records) };
+  const id = idOfSessionFileName(fileName) ?? header?.id;
+  if (header === undefined && (cwd === undefined || id === undefined || onlySideChain(tailRecords))) return undefined;
+  if (id === undefined) return undefined;
+  return { id, cwd, title: titleOf(tailRecords) ?? titleOf(records), firstRequest: firstRequest(records) };
 }

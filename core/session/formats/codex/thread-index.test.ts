@@ -29,13 +29,55 @@ function rollout(source: NewSessionInput["source"] = { format: "pi", agentVersio
 const index = codex.sessionIndex;
 
 describe("Codex's thread index: the row for a rollout we wrote, as Codex's own scan makes it", () => {
-  test("is where Codex keeps it, with the schema version we tested", () => {
-    const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp" });
-    expect(index?.database(home({}), undefined)).toEqual(["/home/me", ".codex", "state_5.sqlite"]);
-    expect(index?.database(home({ CODEX_HOME: "/srv/codex" }), undefined)).toEqual(["/srv/codex", "state_5.sqlite"]);
-    // Codex's own order: `sqlite_home` in its configuration, then CODEX_SQLITE_HOME, then its home.
-    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { model: "o3" })).toEqual(["/var/codex", "state_5.sqlite"]);
-    expect(index?.database(home({ CODEX_SQLITE_HOME: "/var/codex" }), { sqlite_home: "/data/db" })).toEqual(["/data/db", "state_5.sqlite"]);
+  const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp" });
+  /** A rollout of ours whose session_meta records /home/me/app, written from /elsewhere. */
+  const placed = { content: rollout(), currentFolder: "/elsewhere" };
+
+  // Codex 0.169's own rule: `sqlite_home` in config.toml (its AbsolutePathBuf: `~` and `~/` are the
+  // home folder, other relative paths lie in Codex's home, the config file's folder), else
+  // CODEX_SQLITE_HOME trimmed and not blank (relative: in the folder Codex runs in), else its home.
+  test.each<[string, Record<string, string>, unknown, string]>([
+    ["nothing set: Codex's home", {}, undefined, "/home/me/.codex"],
+    ["CODEX_HOME", { CODEX_HOME: "/srv/codex" }, undefined, "/srv/codex"],
+    ["CODEX_SQLITE_HOME", { CODEX_SQLITE_HOME: "/var/codex" }, { model: "o3" }, "/var/codex"],
+    ["sqlite_home wins over CODEX_SQLITE_HOME", { CODEX_SQLITE_HOME: "/var/codex" }, { sqlite_home: "/data/db" }, "/data/db"],
+    ["sqlite_home = ~", {}, { sqlite_home: "~" }, "/home/me"],
+    ["sqlite_home = ~/db", {}, { sqlite_home: "~/db" }, "/home/me/db"],
+    ["sqlite_home = ~//db", {}, { sqlite_home: "~//db" }, "/home/me/db"],
+    ["sqlite_home = ~other/db: relative, in Codex's home", {}, { sqlite_home: "~other/db" }, "/home/me/.codex/~other/db"],
+    ["sqlite_home relative: in Codex's home", {}, { sqlite_home: "db" }, "/home/me/.codex/db"],
+    ["sqlite_home relative, with CODEX_HOME", { CODEX_HOME: "/srv/codex" }, { sqlite_home: "./state/../db" }, "/srv/codex/db"],
+    ["sqlite_home = ..", {}, { sqlite_home: ".." }, "/home/me"],
+    [
+      "sqlite_home empty: Codex's home, over CODEX_SQLITE_HOME",
+      { CODEX_SQLITE_HOME: "/var/codex" },
+      { sqlite_home: "" },
+      "/home/me/.codex",
+    ],
+    ["sqlite_home not a string: as if not set", { CODEX_SQLITE_HOME: "/var/codex" }, { sqlite_home: 5 }, "/var/codex"],
+    ["CODEX_SQLITE_HOME blank: not set", { CODEX_SQLITE_HOME: "   " }, undefined, "/home/me/.codex"],
+    ["CODEX_SQLITE_HOME empty: not set", { CODEX_SQLITE_HOME: "" }, undefined, "/home/me/.codex"],
+    ["CODEX_SQLITE_HOME with blanks around it: trimmed", { CODEX_SQLITE_HOME: " /var/codex\n" }, undefined, "/var/codex"],
+    [
+      "CODEX_SQLITE_HOME relative: in the session's folder, where Codex resumes it",
+      { CODEX_SQLITE_HOME: "db" },
+      undefined,
+      "/home/me/app/db",
+    ],
+    ["CODEX_SQLITE_HOME = ~/db: no ~ expansion", { CODEX_SQLITE_HOME: "~/db" }, undefined, "/home/me/app/~/db"],
+  ])("%s", (_, env, config, folder) => {
+    expect(index?.database(home(env), config, placed).join("/")).toBe(`${folder}/state_5.sqlite`);
+  });
+
+  test("a relative CODEX_SQLITE_HOME for a rollout with no absolute cwd: in the folder we run in", () => {
+    const content = rollout().replace('"cwd":"/home/me/app"', '"cwd":"app"');
+    expect(content).toContain('"cwd":"app"');
+    expect(index?.database(home({ CODEX_SQLITE_HOME: "db" }), undefined, { content, currentFolder: "/elsewhere" }).join("/")).toBe(
+      "/elsewhere/db/state_5.sqlite",
+    );
+  });
+
+  test("the config file and the schema version we tested", () => {
     expect(index?.configFile({ home: "/home/me", env: {}, tmpdir: "/tmp" })).toEqual(["/home/me", ".codex", "config.toml"]);
     expect(index?.testedSchemaVersions).toEqual([62]);
   });

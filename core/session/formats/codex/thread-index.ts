@@ -108,20 +108,66 @@ export function codexThreadRow({ content, path, modifiedMs, config }: PlacedSess
   };
 }
 
+/** Resolves `.`, `..` and repeated slashes in an absolute path, as Codex's `AbsolutePathBuf` does (no file system asked). */
+function normalized(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join("/")}`;
+}
+
+/** `path` against `base` when it is relative; absolute either way. */
+function against(base: string, path: string): string {
+  return normalized(path.startsWith("/") ? path : `${base}/${path}`);
+}
+
 /**
- * Where Codex keeps `state_5.sqlite`: the folder `sqlite_home` in its configuration names, else
- * `CODEX_SQLITE_HOME`, else its home.
+ * A path in Codex's configuration as Codex 0.169 reads one (its `AbsolutePathBuf`): `~` alone is
+ * the home folder and `~/…` (or `~//…`) lies in it; any other relative path, `~user` included, is
+ * relative to the folder of the file, Codex's home; `.` and `..` are resolved; empty is that folder.
  */
-function databaseFolder(home: AgentHome, config: unknown): PathSegments {
-  const configured = isObject(config) ? stringField(config, "sqlite_home") : undefined;
-  const fromEnv = home.env.CODEX_SQLITE_HOME;
-  if (configured) return [configured];
-  return fromEnv ? [fromEnv] : codexHome(home);
+function configuredPath(value: string, home: AgentHome): string {
+  const configFolder = codexHome(home).join("/");
+  if (value === "~") return normalized(home.home);
+  if (value.startsWith("~/")) return against(home.home, value.slice(2).replace(/^\/+/, ""));
+  return against(configFolder, value);
+}
+
+/**
+ * Where Codex keeps `state_5.sqlite`, as Codex 0.169 decides it: the folder `sqlite_home` in its
+ * configuration names (see `configuredPath`; an empty one is Codex's home), else
+ * `CODEX_SQLITE_HOME` trimmed, when not blank (no `~` expansion; a relative one lies in the
+ * folder Codex runs in: the new session's cwd, where its resume command runs, else ours), else
+ * its home.
+ */
+function databaseFolder(home: AgentHome, config: unknown, session: { content: string; currentFolder: string }): PathSegments {
+  const configured = isObject(config) && typeof config.sqlite_home === "string" ? config.sqlite_home : undefined;
+  if (configured !== undefined) return [configuredPath(configured, home)];
+  const fromEnv = home.env.CODEX_SQLITE_HOME?.trim();
+  if (fromEnv === undefined || fromEnv === "") return codexHome(home);
+  if (fromEnv.startsWith("/")) return [normalized(fromEnv)];
+  return [against(sessionCwd(session.content) ?? session.currentFolder, fromEnv)];
+}
+
+/** The absolute cwd a rollout's session_meta records, if it does. */
+function sessionCwd(content: string): string | undefined {
+  const lines = content.split("\n").filter((line) => line !== "");
+  let meta: Record<string, unknown> | undefined;
+  try {
+    meta = payloadOf(lines, "session_meta");
+  } catch {
+    return undefined;
+  }
+  const cwd = meta && stringField(meta, "cwd");
+  return cwd?.startsWith("/") ? cwd : undefined;
 }
 
 export const codexThreadIndex: SessionIndex = {
   label: "Codex's thread index",
-  database: (home, config) => [...databaseFolder(home, config), "state_5.sqlite"],
+  database: (home, config, session) => [...databaseFolder(home, config, session), "state_5.sqlite"],
   configFile: (home) => [...codexHome(home), "config.toml"],
   // sqlx records each migration with `success`; one that failed half way leaves the schema in no version.
   schemaVersionSql: "SELECT CASE WHEN MIN(success) = 1 THEN MAX(version) END AS version FROM _sqlx_migrations",
