@@ -5,13 +5,15 @@
  * (folder names are lossy encodings of a cwd: the header is trusted, the name only narrows the
  * search). Each file is glanced at (its first and last lines), never read whole.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { AgentHome, SessionFormat, SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "./terminal.ts";
 import { fsReason, isMissing } from "./fs-errors.ts";
+import { idInFileName } from "./new-session-place.ts";
+import { inside, realOrNothing } from "./real-paths.ts";
 
 export interface FoundSession {
   format: SessionFormat;
@@ -73,18 +75,6 @@ export function changedAt(path: string): number | undefined {
 }
 
 /** A path with its links resolved; undefined when there is nothing there. */
-function realOrNothing(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
 
 /** A session file found under a root: its path as found, and the file itself (links resolved). */
 interface Found {
@@ -238,7 +228,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
       // Given up on unread, it may be the session wanted: it counts as unreadable, and its name still gives its id.
       const mtimeMs = changedAt(candidate.path);
       unreadable.push({ path: candidate.path, folder: false, mtimeMs, reason: reasonOfGivenUp(gaveUp) });
-      const id = idInFileName(candidate, home);
+      const id = idOfFileName(candidate, home);
       if (id !== undefined && mtimeMs !== undefined && candidate.claims[0] !== undefined)
         givenUp.push({
           format: candidate.claims[0],
@@ -272,11 +262,9 @@ function reasonOfGivenUp(note: string): string {
 }
 
 /** The id the file's name gives, for the first agent claiming it that names its files by id. */
-function idInFileName(candidate: Candidate, home: AgentHome): string | undefined {
-  const name = basename(candidate.path);
+function idOfFileName(candidate: Candidate, home: AgentHome): string | undefined {
   for (const format of candidate.claims) {
-    const { idInName } = format.location.sessionFiles(home);
-    const id = idInName?.(name);
+    const id = idInFileName(format, candidate.path, home);
     if (id !== undefined) return id;
   }
   return undefined;
@@ -288,13 +276,4 @@ function sizeOf(path: string): number {
   } catch {
     return 0;
   }
-}
-
-/** A path below `root` as segments (`[]` for the root itself), links resolved; undefined when it lies elsewhere. */
-export function pathUnder(root: string, path: string): string[] | undefined {
-  const from = realOrNothing(root) ?? resolve(root);
-  const to = realOrNothing(path) ?? resolve(path);
-  if (!inside(from, to)) return undefined;
-  const rel = relative(from, to);
-  return rel === "" ? [] : rel.split(sep);
 }

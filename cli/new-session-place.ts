@@ -8,7 +8,7 @@ import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { AgentError, errorMessage, type AgentHome, type NewSessionFile, type PathSegments, type SessionFormat } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
-import { pathUnder } from "./discover.ts";
+import { pathUnder } from "./real-paths.ts";
 import { fileError } from "./fs-errors.ts";
 import { OUT_TO_STDOUT } from "./options.ts";
 import { NAME_MAX_BYTES } from "./temp-file.ts";
@@ -44,6 +44,11 @@ export function idNamingOf(format: SessionFormat, home: AgentHome = agentHome())
 export function idNamedBy(format: SessionFormat, path: string, sessionId: string, home: AgentHome = agentHome()): string | undefined {
   const layout = format.location.sessionFiles(home);
   return layout.idInName ? layout.idInName(basename(path)) : sessionId;
+}
+
+/** The id a file's name gives, for an agent that names its files by id (Claude Code, Codex); else undefined. */
+export function idInFileName(format: SessionFormat, path: string, home: AgentHome = agentHome()): string | undefined {
+  return format.location.sessionFiles(home).idInName?.(basename(path));
 }
 
 /** The folder under which `format`'s agent keeps every session. */
