@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { CANNED_DOCUMENT, startFakeOpenAI } from "../fixtures/fake-openai.ts";
 import { median, ms } from "./stats.ts";
 
@@ -20,7 +20,8 @@ const REPO = join(import.meta.dir, "..");
 const SESSIONS = join(REPO, "..", "shared", "sessions");
 const SESSION = join(SESSIONS, "large-session.jsonl");
 // BENCH_BINARY: another build to measure (an older one, for a before/after).
-const BINARY = process.env.BENCH_BINARY ?? join(REPO, "dist", "agent");
+// Each run has its scratch HOME as its cwd: a relative path is taken from where the bench was started.
+const BINARY = process.env.BENCH_BINARY ? resolve(process.env.BENCH_BINARY) : join(REPO, "dist", "agent");
 
 if (!existsSync(SESSION)) {
   console.log(`handoff bench skipped: ${SESSION} is not here (the shared sessions live beside the checkout, in ../shared/sessions)`);
