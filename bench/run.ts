@@ -6,12 +6,13 @@
 import { join } from "node:path";
 
 const BENCHMARKS = [
+  // First: the headline figures (the 1 MB handoff with dist/agent, its --no-redact twin, the dry runs, bare Bun).
+  "handoff.ts",
   "load.ts",
   "ls.ts",
   "ls-broken.ts",
   "load-codex.ts",
   "load-claude-code.ts",
-  "handoff.ts",
   "core-import.ts",
   "session-facts.ts",
   "redact.ts",

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { AGENT_OUTPUT_LIMIT_BYTES, type AgentRunOutput, type AgentRunPlan } from "../core/index.ts";
 import { createOutputSink, type OutputSink } from "./agent-output.ts";
 
@@ -70,8 +70,10 @@ export function runAgentProcess(
   { cwd, env, signal, skipLine }: ProcessOptions,
 ): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
-    let child: ReturnType<typeof spawn>;
+    let child: ChildProcess;
     try {
+      // node:child_process is loaded only when an agent runs.
+      const { spawn } = process.getBuiltinModule("node:child_process");
       child = spawn(executable, plan.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
       reject(error);

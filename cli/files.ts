@@ -1,6 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { isatty } from "node:tty";
 import { AgentError } from "../core/index.ts";
 import { fsReason } from "./fs-errors.ts";
 import { CancelledError } from "./cancel.ts";
@@ -113,7 +112,7 @@ function cannotOpen(path: string, error: unknown): AgentError {
 export async function openSessionInput(path: string, cancel: AbortSignal): Promise<OpenedSession> {
   if (path === "-") {
     // A person at a terminal would be left waiting for a session to be typed in.
-    if (isatty(0))
+    if (process.getBuiltinModule("node:tty").isatty(0))
       throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
     const file = {
       path: "-",

@@ -44,9 +44,6 @@ export const handoffCommand = defineCommand({
     // The base URL may come from a flag or the config file: its credentials are withheld too.
     const withheld = configuredSecrets(process.env, options.baseUrl);
     withholdFromOutput(withheld);
-    // Start loading the SDK (the slowest import) while the session is read; the model port's
-    // own import then finds it loaded or loading.
-    if (options.engine === "llm" && !options.dryRun) void import("openai");
     const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSession(options, "Handing off", logger);
     const loaded = await loadSession(sessionPath, { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.

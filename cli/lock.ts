@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
@@ -26,7 +25,7 @@ const LOCK_SUFFIX = ".lock";
 export function lockPathFor(path: string): string {
   const name = basename(path);
   if (Buffer.byteLength(name, "utf8") + LOCK_SUFFIX.length <= NAME_MAX_BYTES) return `${path}${LOCK_SUFFIX}`;
-  const tag = `.${createHash("sha256").update(name).digest("hex").slice(0, 8)}${LOCK_SUFFIX}`;
+  const tag = `.${new Bun.CryptoHasher("sha256").update(name).digest("hex").slice(0, 8)}${LOCK_SUFFIX}`;
   return join(dirname(path), `${fitBytes(name, NAME_MAX_BYTES - tag.length)}${tag}`);
 }
 

@@ -60,12 +60,23 @@ export function createModelPort(options: ModelPortOptions): Complete {
   };
   // Read through a function: the fetch above sets it while the stream is awaited.
   const lastNotAStream = (): NotAStream | undefined => notAStream;
+  // Set up once, at the first request: the SDK is the heaviest import, and dry runs never need it.
+  let sdk: typeof import("openai") | undefined;
+  let client: ReturnType<typeof newClient> | undefined;
 
   async function attempt(request: ChatRequest, signal: AbortSignal | undefined): Promise<Completion> {
-    // Loaded on first use: the SDK is the heaviest import, and dry runs never need it.
-    const sdk = await import("openai");
-    const client = newClient(sdk, fetchKeepingErrors);
-    const ctx = (): FailureContext => ({ where, baseUrl, model: request.model, profile: options.profile, body: lastErrorBody, scrub, sdk });
+    sdk ??= await import("openai");
+    client ??= newClient(sdk, fetchKeepingErrors);
+    const loaded = sdk;
+    const ctx = (): FailureContext => ({
+      where,
+      baseUrl,
+      model: request.model,
+      profile: options.profile,
+      body: lastErrorBody,
+      scrub,
+      sdk: loaded,
+    });
     // Covers the wait for headers and every silence mid-stream.
     const idle = new AbortController();
     let idleTimer: ReturnType<typeof setTimeout> | undefined;

@@ -6,7 +6,6 @@
  */
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { autocomplete, isCancel } from "@clack/prompts";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, countOf, describeFormats, type AgentName } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
@@ -80,6 +79,8 @@ export async function pickSession(
     home: agentHome().home,
     width: (process.stderr.columns || 80) - 6,
   });
+  // Loaded only here: the terminal list is the one thing that uses it, and loading it costs every run.
+  const { autocomplete, isCancel } = await import("@clack/prompts");
   const byPath = new Map<string, PickChoice>(choices.map((choice) => [choice.path, choice]));
   const chosen = await autocomplete<string>({
     message: "Hand off which session? (type to search by title or folder; Esc cancels)",

@@ -6,7 +6,7 @@
  * scanned its folder, then inserts the one row: no other row is changed. A row that cannot be
  * added is one warning, never a failed handoff: the file is written and opens by id.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, errorMessage, type IndexRow, type NewSessionFile, type SessionFormat, type SessionIndex } from "../core/index.ts";
@@ -65,7 +65,9 @@ export function addIndexRow(path: string, index: SessionIndex, row: () => IndexR
   if (!statSync(path).isFile()) return { added: false, leftOut: "it is not a regular file" };
   let db: Database;
   try {
-    db = new Database(path, { readwrite: true, create: false });
+    // bun:sqlite is loaded only when there is an index to write to.
+    const { Database: Sqlite } = process.getBuiltinModule("bun:sqlite") as typeof import("bun:sqlite");
+    db = new Sqlite(path, { readwrite: true, create: false });
   } catch (error) {
     return { added: false, leftOut: `cannot open it (${errorMessage(error)})` };
   }

@@ -4,7 +4,6 @@
  * buffer. A zstd file packs repetitive text tens of thousands to one, so a 34 KB file can hold a
  * gigabyte; decompressing stops at a cap, and the listing then says the size is unknown.
  */
-import { ZstdDecompress } from "node:zlib";
 import { glanceReads, readInto } from "./glance-read.ts";
 
 /** Past this much text, a compressed file is not read to its end for a glance. */
@@ -82,7 +81,8 @@ export interface WindowBounds {
  */
 export function zstdWindow(fd: number, start: Uint8Array, bounds: WindowBounds): TextWindow | undefined {
   const { headBytes, tailBytes, firstLineBytes } = bounds;
-  const decoder = new ZstdDecompress();
+  // Loaded only for a compressed file (see zstd.ts).
+  const decoder = new (process.getBuiltinModule("node:zlib").ZstdDecompress)();
   const stepper = stepperOf(decoder);
   if (stepper === undefined) return undefined;
   // A damaged stream is reported through the stream's error event, after the step that found it
