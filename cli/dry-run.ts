@@ -1,5 +1,14 @@
 import type { ConsolaInstance } from "consola/core";
-import { checkRunPlan, countOf, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import {
+  checkRunPlan,
+  countOf,
+  describeRunPlan,
+  estimateTokens,
+  planHandoffRequests,
+  runHandoff,
+  type Complete,
+  type HandoffInput,
+} from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";
@@ -51,6 +60,8 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
     await printJson(printed, { indent: 2 });
   }
+  // The line a real run prints before it sends anything, with the same numbers.
+  logger.info(describeRunPlan(planned.plan, planTarget(input)));
   for (const line of planned.lines) logger.info(line);
   if (options.model === undefined && options.baseUrl !== undefined)
     logger.info(

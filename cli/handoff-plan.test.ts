@@ -272,3 +272,23 @@ describe("--max-input-tokens covers every request sent, retries included", () =>
     expect(s.requests).toHaveLength(3);
   });
 });
+
+describe("--dry-run says the plan line a real run says, with its number", () => {
+  test.each<[Engine, string]>([
+    ["llm", "small"],
+    ["llm", "large"],
+    ["claude-code", "small"],
+    ["codex", "large"],
+  ])("--engine %s, a %s session", async (engine, size) => {
+    const { source, flags } = SIZES[size as keyof typeof SIZES];
+    const target = engineFor(engine);
+    const args = ["handoff", source(), "--engine", engine, "--no-record", ...flags];
+    const dry = await runAgent([...args, "--dry-run"], target.env);
+    expect(dry.code).toBe(0);
+    expect(target.sent()).toBe(0);
+    const real = await runAgent([...args, "-o", join(sandbox.dir, "new.jsonl")], target.env);
+    expect(real.code).toBe(0);
+    expect(planIn(dry)).toEqual(planIn(real));
+    expect(dry.plan).toBe(real.plan);
+  });
+});
