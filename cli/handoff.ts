@@ -124,7 +124,8 @@ export const handoffCommand = defineCommand({
         redacted: result.redacted,
         resume: resumeJson(resume),
       };
-      await printJson(report, { written });
+      // The paths and the resume command name our own new session and the source the user gave: exact, whatever the key is.
+      await printJson(report, { written, exact: ["sessionFile", "sourceFile", "resume"] });
     } else {
       await printText(`${result.document}\n`, { written });
     }
