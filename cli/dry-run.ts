@@ -6,7 +6,6 @@ import {
   estimateTokens,
   planHandoffRequests,
   runHandoff,
-  type Complete,
   type HandoffInput,
 } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
