@@ -124,8 +124,8 @@ export const handoffCommand = defineCommand({
         redacted: result.redacted,
         resume: resumeJson(resume),
       };
-      // The paths and the resume command name our own new session and the source the user gave: exact, whatever the key is.
-      await printJson(report, { written, exact: ["sessionFile", "sourceFile", "resume"] });
+      // The command that resumes our own new session: exact, whatever the key is (a script runs it).
+      await printJson(report, { written, exact: ["resume"] });
     } else {
       await printText(`${result.document}\n`, { written });
     }
