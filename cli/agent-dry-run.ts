@@ -4,6 +4,7 @@ import {
   agentEngine,
   AgentError,
   checkRunPlan,
+  describeRunPlan,
   estimateTokens,
   planHandoffRequests,
   renderAgentPrompt,
@@ -84,6 +85,8 @@ export async function printAgentDryRun(
         .join("");
     await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${filesOf(run)}${run.prompt}\n`).join("\n"));
   }
+  // The line a real run prints before it sends anything, with the same numbers.
+  logger.info(describeRunPlan(planned.plan, planTarget(input)));
   for (const line of planned.lines) logger.info(line);
   for (const [i, run] of runs.entries()) {
     const env = Object.entries(run.env)

@@ -39,7 +39,8 @@ import { fsReason } from "./fs-errors.ts";
  * something unreadable) is one line naming the agent and what to do.
  */
 export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance): Complete {
-  return async (request, { signal }) => {
+  return async (request, { signal, beforeSend }) => {
+    beforeSend?.(request);
     const prompt = renderAgentPrompt(request);
     // Not the user's project, nor under a shared TMPDIR: the agent finds no files, settings or
     // instructions of anyone's there, nor in any folder above it that another user could write.

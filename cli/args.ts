@@ -44,7 +44,18 @@ interface FlagRule {
 }
 
 /** Hints whose flags name something to act on (an empty value for them is never "the default"), in words. */
-const NAMING_HINTS: Record<string, string> = { path: "a path", id: "an id", url: "a URL" };
+/**
+ * Value flags whose empty value is refused, by their value hint: one naming a file, an entry or an
+ * endpoint, and every number (`--max-input-tokens "$LIMIT"` with it unset must not mean "no limit").
+ */
+const NAMING_HINTS: Record<string, string> = {
+  path: "a path",
+  id: "an id",
+  url: "a URL",
+  n: "a number",
+  seconds: "a number of seconds",
+  tokens: "a number of tokens",
+};
 
 function flagTable(argsDef: ArgsDef): { long: Map<string, FlagRule>; short: Map<string, FlagRule> } {
   const long = new Map<string, FlagRule>();

@@ -1,18 +1,23 @@
 import type { ConsolaInstance } from "consola/core";
-import { checkRunPlan, countOf, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
+import {
+  checkRunPlan,
+  countOf,
+  describeRunPlan,
+  estimateTokens,
+  planHandoffRequests,
+  runHandoff,
+  type HandoffInput,
+} from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { checkpoint } from "./cancel.ts";
 import { isAgentEngine } from "./engine.ts";
-import { realEffects } from "./handoff-run.ts";
+import { NO_REQUESTS, realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
 import { printJson, printText } from "./stdout.ts";
-
-/** The offline engine never calls the model; reaching this is a bug, and says so. */
-const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
 
 /**
  * `--dry-run`: sends nothing and writes nothing. The model engine's requests are printed
@@ -24,7 +29,7 @@ const noRequests: Complete = () => Promise.reject(new Error("the offline engine 
 export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
   if (isAgentEngine(options.engine)) return printAgentDryRun(options.engine, input, options, logger);
   if (options.engine === "offline") {
-    const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
+    const { document } = await runHandoff(input, { ...realEffects(), complete: NO_REQUESTS });
     // A signal that came while the document was computed ends the run before anything prints.
     await checkpoint();
     await (options.json
@@ -51,6 +56,8 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
     await printJson(printed, { indent: 2 });
   }
+  // The line a real run prints before it sends anything, with the same numbers.
+  logger.info(describeRunPlan(planned.plan, planTarget(input)));
   for (const line of planned.lines) logger.info(line);
   if (options.model === undefined && options.baseUrl !== undefined)
     logger.info(

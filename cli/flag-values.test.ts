@@ -20,26 +20,25 @@ const SWITCHES: Record<string, string[]> = {
   handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose", "exec", "pick"],
   inspect: ["json", "strict", "quiet", "verbose"],
 };
-/** Value flags whose value names a file, an entry or an endpoint: empty is never "the default". */
+/** Value flags whose value names a file, an entry or an endpoint, or is a number: empty is never "the default". */
 const NAMING: Record<string, { flag: string; short?: string }[]> = {
-  handoff: [{ flag: "out", short: "o" }, { flag: "leaf" }, { flag: "system-prompt-file" }, { flag: "base-url" }, { flag: "session" }],
+  handoff: [
+    { flag: "out", short: "o" },
+    { flag: "leaf" },
+    { flag: "system-prompt-file" },
+    { flag: "base-url" },
+    { flag: "session" },
+    { flag: "timeout" },
+    { flag: "retries" },
+    { flag: "context-window" },
+    { flag: "max-output-tokens" },
+    { flag: "max-input-tokens" },
+  ],
   inspect: [{ flag: "leaf" }, { flag: "session" }],
 };
 /** Value flags where an empty value means the default (a script's unset `$FOCUS`, `$MODEL`…). */
 const DEFAULTING: Record<string, string[]> = {
-  handoff: [
-    "focus",
-    "model",
-    "provider",
-    "timeout",
-    "retries",
-    "context-window",
-    "max-output-tokens",
-    "max-input-tokens",
-    "engine",
-    "to",
-    "agent",
-  ],
+  handoff: ["focus", "model", "provider", "engine", "to", "agent"],
   inspect: ["agent"],
 };
 const COMMANDS = { handoff: handoffCommand, inspect: inspectCommand };
@@ -86,7 +85,11 @@ describe("a flag that names something refuses an empty value", () => {
       ];
       test.each(forms)(`${name} %s %p`, async (...argv) => {
         const problem = findFlagProblem(["s.jsonl", ...argv], await argsOf(COMMANDS[name as keyof typeof COMMANDS]));
-        expect(problem).toMatch(new RegExp(`^option (--${flag}|-${short}) needs (a path|an id|a URL), not an empty string$`));
+        expect(problem).toMatch(
+          new RegExp(
+            `^option (--${flag}|-${short}) needs (a path|an id|a URL|a number|a number of seconds|a number of tokens), not an empty string$`,
+          ),
+        );
       });
       test(`${name} --${flag} with a value is fine`, async () => {
         expect(

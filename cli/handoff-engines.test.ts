@@ -96,3 +96,27 @@ describe("secrets", () => {
     for (const { value } of PLANTED_SECRETS) expect(run.stdout).not.toContain(inJson(value));
   });
 });
+
+describe("the offline engine never touches the network", () => {
+  // A base URL and no model: an llm run would ask the endpoint for its models first.
+  test.each<[string, string[], Record<string, string>, string | undefined]>([
+    ["--engine offline, the base URL from the environment", ["--engine", "offline"], {}, undefined],
+    ["--engine offline with a key", ["--engine", "offline"], { OPENAI_API_KEY: API_KEY }, undefined],
+    ["AGENT_ENGINE=offline", [], { AGENT_ENGINE: "offline" }, undefined],
+    ["engine = offline in the config file", [], {}, 'engine = "offline"\n'],
+    ["--engine offline --dry-run", ["--engine", "offline", "--dry-run"], {}, undefined],
+  ])("%s: no request, no model list", async (_, flags, extra, config) => {
+    const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
+    const env = cleanEnv(sandbox.home, { OPENAI_BASE_URL: s.url, ...extra });
+    if (config !== undefined) {
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      mkdirSync(join(sandbox.home, ".config", "agent"), { recursive: true });
+      writeFileSync(join(sandbox.home, ".config", "agent", "config.toml"), config);
+      env.XDG_CONFIG_HOME = join(sandbox.home, ".config");
+    }
+    const run = await runAgent(["handoff", sandbox.source(EXAMPLE), "--no-record", ...flags], env);
+    expect(run.stderr).not.toContain("error");
+    expect(run.code).toBe(0);
+    expect([s.requests.length, s.modelLists.length]).toEqual([0, 0]);
+  });
+});

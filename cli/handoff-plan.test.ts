@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { estimateRequestTokens } from "../core/handoff/condense/budget.ts";
 import { filler } from "../core/handoff/condense/condense.testing.ts";
 import type { ChatRequest } from "../core/index.ts";
+import { estimateTextTokens } from "../core/session/tokens.ts";
 import { CANNED_DOCUMENT, startFakeOpenAI, type FakeServer } from "../fixtures/fake-openai.ts";
 import { PLAN_LINE, runAgent, type AgentRun } from "../fixtures/run-agent.ts";
 import { assistant, call, chain, text, toolResult, user } from "../fixtures/sessions/builders.ts";
@@ -88,12 +89,26 @@ describe("the plan line, and --max-input-tokens refusing a larger run before any
         if (plan === undefined) throw new Error(`no plan line in:\n${first.stderr}`);
         expect(plan.requests).toBe(target.sent());
         if (size === "large") expect(plan.requests).toBeGreaterThan(1);
-        if (engine === "llm") {
-          const sentTokens = target.requests().reduce((sum, r) => sum + estimateRequestTokens(r), 0);
-          // Notes not yet written count at their limit: a condensed run sends no more than planned.
-          if (size === "small") expect(sentTokens).toBe(plan.tokens);
-          else expect(sentTokens).toBeLessThanOrEqual(plan.tokens);
-        }
+        // What was sent, by our estimate: the requests at the endpoint, or what each run of the
+        // agent was given (its prompt on stdin, its arguments, the files written for it; its folder
+        // counted as "."), not the chat request the prompt was made from.
+        const sentTokens =
+          engine === "llm"
+            ? target.requests().reduce((sum, r) => sum + estimateRequestTokens(r), 0)
+            : sandbox
+                .runs()
+                .reduce(
+                  (sum, run) =>
+                    sum +
+                    estimateTextTokens(run.stdin) +
+                    estimateTextTokens(run.argv.slice(1).join(" ").replaceAll(run.cwd, ".")) +
+                    Object.values(run.scratch).reduce((n, t) => n + estimateTextTokens(t), 0),
+                  0,
+                );
+        // Notes not yet written count at their limit: a condensed run sends no more than planned.
+        // (Parts estimated apart round up apart: up to a token each.)
+        if (size === "small") expect(Math.abs(sentTokens - plan.tokens)).toBeLessThanOrEqual(engine === "llm" ? 0 : 3);
+        else expect(sentTokens).toBeLessThanOrEqual(plan.tokens + 3 * plan.requests);
         const sentBefore = target.sent();
         for (const file of readdirSync(sandbox.dir)) if (file !== "source.jsonl") Bun.spawnSync(["rm", join(sandbox.dir, file)]);
 
@@ -206,4 +221,74 @@ describe("--dry-run and the limit: shown whole, then refused as the real run wou
       expect(target.sent()).toBe(0);
     },
   );
+});
+
+describe("--max-input-tokens covers every request sent, retries included", () => {
+  /** A first answer that makes the run send the same request again, and what makes it do so. */
+  const FIRST_FAILURES: [string, Record<string, unknown>, string[]][] = [
+    ["a 500", { status: 500 }, []],
+    ["a 429", { status: 429, headers: { "retry-after-ms": "1" } }, []],
+    ["a stream cut before the model finished", { text: "partial", cutBeforeFinish: true }, []],
+    [
+      "a refused parameter (sent again without it)",
+      {
+        status: 400,
+        error: {
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model.",
+          param: "max_tokens",
+          code: "unsupported_parameter",
+        },
+      },
+      ["--max-output-tokens", "500"],
+    ],
+  ];
+
+  test.each(FIRST_FAILURES)("after %s: a retry past the limit is not sent (exit 1); within it, both count", async (_, first, flags) => {
+    const s = startFakeOpenAI((_request, index) => (index <= 1 ? first : { text: CANNED_DOCUMENT }));
+    server = s;
+    const env = sandbox.env({ OPENAI_API_KEY: "sk-test-plan-0123456789", OPENAI_BASE_URL: s.url, AGENT_MODEL: "gpt-4.1-mini" });
+    const src = sandbox.source(EXAMPLE);
+    const original = readFileSync(src);
+    const args = ["handoff", src, "--no-record", "--retries", "2", ...flags];
+
+    // The plan allows exactly one request: the retry would be a second. (The first request of
+    // each run fails: the endpoint sees 0 and 1 fail, 2 answer.)
+    const dry = await runAgent([...args, "--dry-run", "--json"], env);
+    const planned = (JSON.parse(dry.stdout) as { requests: ChatRequest[] }).requests;
+    const tokens = planned.reduce((sum, r) => sum + estimateRequestTokens(r), 0);
+    const refused = await runAgent([...args, "--max-input-tokens", String(tokens)], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^Handoff failed: a retry of a request would send ~[\\d,]+ more input tokens, ~[\\d,]+ in all, more than --max-input-tokens ${tokens} allows; it was not sent\\n$`,
+      ),
+    );
+    expect(s.requests).toHaveLength(1);
+    expectOnlySource(src, original);
+
+    // Twice the plan: the retry is sent and the run succeeds.
+    const allowed = await runAgent([...args, "--max-input-tokens", String(2 * tokens + 100), "-o", join(sandbox.dir, "new.jsonl")], env);
+    expect(allowed.code).toBe(0);
+    expect(s.requests).toHaveLength(3);
+  });
+});
+
+describe("--dry-run says the plan line a real run says, with its number", () => {
+  test.each<[Engine, string]>([
+    ["llm", "small"],
+    ["llm", "large"],
+    ["claude-code", "small"],
+    ["codex", "large"],
+  ])("--engine %s, a %s session", async (engine, size) => {
+    const { source, flags } = SIZES[size as keyof typeof SIZES];
+    const target = engineFor(engine);
+    const args = ["handoff", source(), "--engine", engine, "--no-record", ...flags];
+    const dry = await runAgent([...args, "--dry-run"], target.env);
+    expect(dry.code).toBe(0);
+    expect(target.sent()).toBe(0);
+    const real = await runAgent([...args, "-o", join(sandbox.dir, "new.jsonl")], target.env);
+    expect(real.code).toBe(0);
+    expect(planIn(dry)).toEqual(planIn(real));
+    expect(dry.plan).toBe(real.plan);
+  });
 });

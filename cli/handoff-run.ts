@@ -8,6 +8,7 @@ import {
   planHandoffRequests,
   planTargetOf,
   runHandoff,
+  type Complete,
   type HandoffDeps,
   type HandoffInput,
   type HandoffResult,
@@ -58,8 +59,12 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
   }
 }
 
+/** The offline engine's port: it never sends, so reaching it is a bug, and says so. */
+export const NO_REQUESTS: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
+
 /**
  * Runs the pipeline with the real effects: HTTP, the clock, random ids, the --timeout deadline.
+ * The offline engine touches no network at all: no model is asked of the endpoint, no port opened.
  * With no model named at a local endpoint, the endpoint is asked for it first, within the same
  * deadline; the model it names is the one sent, recorded and printed.
  */
@@ -69,6 +74,8 @@ export async function callModel(
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<ReportedHandoffResult> {
+  if (input.engine === "offline")
+    return { ...(await runHandoff(input, { ...realEffects(), complete: NO_REQUESTS, signal: cancel })), usageReported: true };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);

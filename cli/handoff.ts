@@ -117,7 +117,8 @@ export const handoffCommand = defineCommand({
         redacted: result.redacted,
         resume: resumeJson(resume),
       };
-      await printJson(report, { written });
+      // The command that resumes our own new session: exact, whatever the key is (a script runs it).
+      await printJson(report, { written, exact: ["resume"] });
     } else {
       await printText(`${result.document}\n`, { written });
     }

@@ -145,5 +145,14 @@ export function createModelPort(options: ModelPortOptions): Complete {
     return { text, finishReason, usage, model };
   }
 
-  return (request, { signal }) => withRetries(() => attempt(request, signal), options, signal);
+  // Every attempt is told to the caller before it goes out, retries included: what it sends is counted (--max-input-tokens).
+  return (request, { signal, beforeSend }) =>
+    withRetries(
+      async () => {
+        beforeSend?.(request);
+        return attempt(request, signal);
+      },
+      options,
+      signal,
+    );
 }

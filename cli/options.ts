@@ -15,6 +15,7 @@ import {
   describeGiven,
   describeSource,
   resolveSettings,
+  parseDecimal,
   tokenCount,
   type ConfigFile,
   type Resolved,
@@ -92,16 +93,16 @@ function text(value: unknown): string | undefined {
 const MAX_TIMEOUT_SECONDS = 2_147_483;
 
 function positiveNumber(flag: string, value: unknown, fallback: number, max: number): number {
-  if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
+  if (value === undefined) return fallback;
+  const parsed = parseDecimal(value, true);
   if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max)
     throw new CommandLineError(`${flag} takes a positive number up to ${max}, not "${String(value)}"`);
   return parsed;
 }
 
 function wholeNumber(flag: string, value: unknown, fallback: number, max: number): number {
-  if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
+  if (value === undefined) return fallback;
+  const parsed = parseDecimal(value);
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > max)
     throw new CommandLineError(`${flag} takes a whole number from 0 to ${max}, not "${String(value)}"`);
   return parsed;

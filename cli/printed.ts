@@ -152,7 +152,7 @@ function whyNotPrinted({ command, words }: PasteLine): string | undefined {
   }
   // Each word also as a person would see it: a secret with an invisible character in it is one still.
   const texts = [command, ...words.flatMap((word) => [word, stripControls(word), visiblePart(word)])];
-  if (texts.some((text) => withhold(text) !== text)) return "it names a path holding a configured secret, which --json withholds too";
+  if (texts.some((text) => withhold(text) !== text)) return "it names a path holding a configured secret";
   // A redactor of its own: what it finds is not printed, so it must not number the placeholders printed.
   const rules = createRedactor();
   const changed = (text: string) => rules.redact(text) !== text || redactor.redactKnown(text) !== text || replaceSecretParts(text) !== text;

@@ -84,10 +84,21 @@ function shown(value: unknown): string {
   return "a date";
 }
 
-/** A count of tokens: a whole number of at least 1. */
+/**
+ * A number as people write one: plain decimal digits (`500000`), with a fraction only where
+ * `fraction` allows (`1.5`). `0x10`, `0b11`, `1e3`, ` 5`, `+5` and `` are not: `Number()` would
+ * take them all (the empty text as 0). A TOML number comes as a number, and is taken as it is.
+ */
+export function parseDecimal(value: unknown, fraction = false): number {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string" || !(fraction ? /^[0-9]+(?:\.[0-9]+)?$/ : /^[0-9]+$/).test(value)) return Number.NaN;
+  return Number(value);
+}
+
+/** A count of tokens: a whole number of at least 1. (An empty flag never gets here: cli/args.ts refuses it.) */
 export function tokenCount(label: string, value: unknown): number | undefined {
-  if (value === undefined || value === "") return undefined;
-  const parsed = typeof value === "string" || typeof value === "number" ? Number(value) : Number.NaN;
+  if (value === undefined) return undefined;
+  const parsed = parseDecimal(value);
   if (!Number.isSafeInteger(parsed) || parsed < 1) throw valueError(label, `${label} takes a whole number of tokens, not ${shown(value)}`);
   return parsed;
 }

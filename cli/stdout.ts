@@ -79,9 +79,22 @@ export function printText(text: string, options: { written?: readonly string[] }
   return writeStdout(forStdout(text, Boolean(process.stdout.isTTY)), options.written ?? []);
 }
 
-/** One JSON value and a newline; characters a terminal would act on are `\u` escapes; never a configured secret. */
-export function printJson(value: unknown, options: { written?: readonly string[]; indent?: number } = {}): Promise<void> {
-  return writeStdout(`${stringifyForTerminal(forJson(value), options.indent)}\n`, options.written ?? []);
+/**
+ * One JSON value and a newline; characters a terminal would act on are `\u` escapes; never a
+ * configured secret, except in the top-level fields `exact` names: values that name what this run
+ * wrote (the new session's path, the command that resumes it), which a script runs as they are.
+ * A short key that is also a word (`ollama`) in a folder's name must not change them.
+ */
+export function printJson(
+  value: unknown,
+  options: { written?: readonly string[]; indent?: number; exact?: readonly string[] } = {},
+): Promise<void> {
+  const exact = options.exact ?? [];
+  const cleared =
+    exact.length > 0 && typeof value === "object" && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exact.includes(key) ? item : forJson(item)]))
+      : forJson(value);
+  return writeStdout(`${stringifyForTerminal(cleared, options.indent)}\n`, options.written ?? []);
 }
 
 /**

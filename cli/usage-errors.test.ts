@@ -135,6 +135,20 @@ describe("an unquoted --focus whose stray word is taken for the session", () => 
     expect(run.stderr).toContain(`; if "parser" is part of --focus, quote it all: ${quoted}`);
   });
 
+  // The session typed beside the unquoted words is the argument it was meant as: never folded into the suggested focus.
+  test.each<[string, (session: string) => string[]]>([
+    ["the session after the words", (session) => ["--focus", "finish", "the", "parser", session]],
+    ["the session among the words", (session) => ["--focus", "finish", session, "the", "parser"]],
+    ["a session path that is not there", () => ["-f", "finish", "the", "parser", "./missing.jsonl"]],
+    ["a compressed rollout's name", () => ["--focus", "finish", "the", "parser", "rollout.jsonl.zst"]],
+  ])("%s: the hint quotes the words only", async (_, argsFor) => {
+    const run = await runAgent(["handoff", ...argsFor(SESSION), "--engine", "offline"], cleanEnv(home), here);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `if "the parser" is part of --focus, quote it all: --focus 'finish the parser' (see agent handoff --help)`,
+    );
+  });
+
   // The words to type are a command to paste: never a rewritten one (a placeholder in it would be sent as the focus).
   test("a stray word that looks like a secret: the hint describes the quoting instead of showing it", async () => {
     const token = "ghp_Zx9Kq2Lm4Np6Rs8Tv0Wy1Ab3Cd5Ef7Gh9Ij1K";

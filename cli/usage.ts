@@ -3,6 +3,7 @@
  * (a file, a session, an endpoint, a line of the config file) is not a problem of this kind: its
  * message names that thing instead.
  */
+import { existsSync } from "node:fs";
 import type { ArgsDef } from "citty";
 import { AgentError, isAgentError } from "../core/index.ts";
 import { FailureWithCommand, shellQuote } from "./paste-line.ts";
@@ -70,6 +71,11 @@ export function splitText(rawArgs: readonly string[], argsDef: ArgsDef): { flag:
   return undefined;
 }
 
+/** Whether a word typed on the command line reads as the session it names, not as prose. */
+function namesSession(word: string): boolean {
+  return /[/\\]|\.jsonl(?:\.zst)?$/i.test(word) || existsSync(word);
+}
+
 /** Whether `message` holds `word` whole (not `a` inside `a session`'s `as`): nothing but a space, a quote or punctuation around it. */
 function mentions(message: string, word: string): boolean {
   for (let at = message.indexOf(word); at !== -1; at = message.indexOf(word, at + 1)) {
@@ -88,9 +94,11 @@ function mentions(message: string, word: string): boolean {
 export function withQuoteHint(error: unknown, rawArgs: readonly string[], argsDef: ArgsDef): unknown {
   const split = splitText(rawArgs, argsDef);
   if (split === undefined || !isAgentError(error) || !["USAGE", "FILE", "NOT_A_SESSION"].includes(error.code)) return error;
-  const [, ...strays] = split.words;
+  // A word that names a session (a file or folder there, a `.jsonl` name, a path) is the
+  // argument it was typed as, not part of the text: the hint leaves it where it was.
+  const [first = "", ...strays] = split.words.filter((word, i) => i === 0 || !namesSession(word));
   if (!strays.some((word) => mentions(error.message, word))) return error;
-  const text = split.words.join(" ");
+  const text = [first, ...strays].join(" ");
   // What the user typed, quoted: printed as it is, or (a word that looks like a secret) described.
   const example = new PasteLine(`${split.flag} ${shellQuote(text)}`, [text], () => `${split.flag} and the whole text in quotes`);
   const hint = `if "${strays.join(" ")}" is part of ${split.flag}, quote it all:`;

@@ -76,8 +76,10 @@ describe("the key is withheld from every printed line and file, every command", 
       const run = await runAgent(args(src, sandbox.dir), cleanEnv(sandbox.home, { OPENAI_API_KEY: key }));
       expect(run.stderr).not.toContain("unexpected");
       expect(run.code).toBe(0);
-      expect(run.stdout + run.stderr).not.toContain(key);
-      if (quotes) expect(run.stdout + run.stderr).toContain("[withheld]");
+      // --json's resume is exact (the README): the command that continues our own new session.
+      const printed = run.stdout.replace(/"resume":\{"argv":\[[^\]]*\],"cwd":("[^"]*"|null)\}/, '"resume":"exact"');
+      expect(printed + run.stderr).not.toContain(key);
+      if (quotes) expect(printed + run.stderr).toContain("[withheld]");
       // Paths are the exception (see the README): the new session runs in the source's cwd.
       expect(writtenFiles(before).replaceAll(`"cwd":"/work/${key}"`, "")).not.toContain(key);
     });

@@ -73,7 +73,7 @@ export const CODEX_ENGINE: AgentEngine = {
   usesOpenAiVariables: true,
   loginHint: "run `codex login`",
   // Its models state 272,000 tokens, but it refuses a prompt over 1,048,576 characters: a
-  // window our estimate (characters / 4) fills well below that.
+  // window our estimate (never less than characters / 4) fills well below that.
   contextWindow: 200_000,
   promptLimit: 1_048_576,
   plan(prompt, scratch) {

@@ -30,6 +30,11 @@ export interface ModelEngineInput {
   inputLimit?: InputLimit;
   /** Who the requests go to, for the plan's messages; default the model. */
   sendsTo?: PlanTarget;
+  /**
+   * Our estimate of a request as it is actually sent, what the plan and `--max-input-tokens`
+   * count: by default the chat request; for an agent engine, the prompt and files its run gets.
+   */
+  measure?: (request: ChatRequest) => number;
 }
 
 export interface ModelEngineDeps {
@@ -88,14 +93,16 @@ export interface PlannedRequests {
   plan: RunPlan;
 }
 
-/** Our estimate of each request a plan makes, in order; notes not yet written count at their limit. */
-function estimateRequests(plan: CondensePlan, setup: RequestSetup): number[] {
+function measureOf(input: ModelEngineInput): (request: ChatRequest) => number {
+  return input.measure ?? estimateRequestTokens;
+}
+
+/** Our estimate of each request a plan makes, in order, as sent; notes not yet written count at their limit. */
+function estimateRequests(plan: CondensePlan, setup: RequestSetup, measure: (request: ChatRequest) => number): number[] {
   const folded = plan.chunks.length > 0;
   return [
-    ...plan.chunks.map(
-      (_, i) => estimateRequestTokens(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve),
-    ),
-    estimateRequestTokens(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
+    ...plan.chunks.map((_, i) => measure(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve)),
+    measure(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
   ];
 }
 
@@ -118,7 +125,7 @@ export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
   const requests = plan.chunks.map((_, i) => buildNotesRequest(setup, plan, i, i === 0 ? undefined : placeholderNotes(i)));
   requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
   // Estimates count the notes at their limit, not at the placeholder's length.
-  const estimates = estimateRequests(plan, setup);
+  const estimates = estimateRequests(plan, setup, measureOf(input));
   const tokensSent = sum(estimates);
   return {
     requests,
@@ -134,23 +141,51 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 
 /** Requests made and what they cost, across every attempt of one handoff. */
 interface Tally {
+  /** Requests sent, every attempt counted. */
   requests: number;
+  /** Our estimate of all of them together, as sent (`measure`): what `--max-input-tokens` bounds. */
   tokensSent: number;
   usage: TokenUsage;
   /** Our estimate of the last request sent, and the limit it was planned under. */
   last: { tokens: number; limit: number };
 }
 
-/** One request. An abort wins over whatever the port made of it (no text, partial text). */
-async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, tally: Tally): Promise<Completion> {
+/** How one handoff sends: its effects, what it has sent so far, and the rule for what it may still send. */
+interface Sender {
+  deps: ModelEngineDeps;
+  tally: Tally;
+  measure: (request: ChatRequest) => number;
+  inputLimit: InputLimit | undefined;
+}
+
+/**
+ * One request. Every attempt the port makes is counted as it goes out (`beforeSend`): the first
+ * is the one the plan (or the caller's own check) allowed; any later one, a retry after a failure
+ * or a resend without a refused parameter, is a request no plan foresaw, and is not sent when it
+ * would take the run past `--max-input-tokens`. An abort wins over whatever the port made of it.
+ */
+async function send(request: ChatRequest, limit: number, sender: Sender): Promise<Completion> {
+  const { deps, tally } = sender;
   throwIfCancelled(deps.signal);
-  const tokens = estimateRequestTokens(request);
-  tally.requests++;
-  tally.tokensSent += tokens;
-  tally.last = { tokens, limit };
-  const completion = await deps.complete(request, { signal: deps.signal });
+  tally.last = { tokens: estimateRequestTokens(request), limit };
+  let attempts = 0;
+  const beforeSend = (sent: ChatRequest): void => {
+    const tokens = sender.measure(sent);
+    if (attempts > 0) checkUnplannedRequest(tally.tokensSent, tokens, "a retry of a request", sender.inputLimit);
+    attempts++;
+    tally.requests++;
+    tally.tokensSent += tokens;
+  };
+  let completion: Completion;
+  try {
+    completion = await deps.complete(request, { signal: deps.signal, beforeSend });
+  } finally {
+    // A port that never said it sent (a fake in a test) is counted as one request.
+    if (attempts === 0) beforeSend(request);
+  }
+  // ...and the resends it reports, where it did not tell them either.
+  if (attempts === 1) tally.requests += completion.resent ?? 0;
   throwIfCancelled(deps.signal);
-  tally.requests += completion.resent ?? 0;
   tally.usage.inputTokens += completion.usage?.inputTokens ?? 0;
   tally.usage.outputTokens += completion.usage?.outputTokens ?? 0;
   const reasoning = completion.usage?.reasoningTokens;
@@ -168,11 +203,10 @@ async function send(request: ChatRequest, limit: number, deps: ModelEngineDeps, 
 async function completeRequest(
   request: ChatRequest,
   limit: number,
-  deps: ModelEngineDeps,
-  tally: Tally,
+  sender: Sender,
 ): Promise<{ completion: Completion; sent: ChatRequest }> {
   try {
-    return { completion: await send(request, limit, deps, tally), sent: request };
+    return { completion: await send(request, limit, sender), sent: request };
   } catch (error) {
     if (error instanceof CompletionError && error.failure !== "context_length") throw new AgentError("HANDOFF_FAILED", error.message);
     throw error;
@@ -210,12 +244,12 @@ interface Written {
 }
 
 /** Carries out one plan: the notes requests oldest first, then the handoff request (and a repair under `strict`). */
-async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelEngineDeps, tally: Tally): Promise<Written> {
+async function runPlan(plan: CondensePlan, input: ModelEngineInput, sender: Sender): Promise<Written> {
   const setup = setupFor(input);
   const warnings: string[] = [];
   let notes: string | undefined;
   for (let i = 0; i < plan.chunks.length; i++) {
-    const { completion, sent } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, deps, tally);
+    const { completion, sent } = await completeRequest(buildNotesRequest(setup, plan, i, notes), plan.budget.notesPromptLimit, sender);
     notes = captureDocument(completion.text);
     if (notes === "")
       throw new AgentError(
@@ -228,7 +262,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
       );
   }
 
-  const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, deps, tally);
+  const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, sender);
   let answeredBy = first.completion.model;
   let finishReason = first.completion.finishReason;
   let document = documentFrom(first.completion, first.sent);
@@ -242,8 +276,8 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, deps: ModelE
       { role: "user" as const, content: renderRepairInstruction(missing) },
     ];
     const request = { ...first.sent, messages };
-    checkUnplannedRequest(tally.tokensSent, estimateRequestTokens(request), "a repair request (--strict)", input.inputLimit);
-    const repair = await completeRequest(request, plan.budget.promptLimit, deps, tally);
+    checkUnplannedRequest(sender.tally.tokensSent, sender.measure(request), "a repair request (--strict)", input.inputLimit);
+    const repair = await completeRequest(request, plan.budget.promptLimit, sender);
     answeredBy = repair.completion.model ?? answeredBy;
     finishReason = repair.completion.finishReason;
     document = documentFrom(repair.completion, repair.sent);
@@ -273,6 +307,7 @@ function describeRefusals(refused: readonly number[], window: number): string {
  */
 export async function writeDocumentWithModel(input: ModelEngineInput, deps: ModelEngineDeps): Promise<EngineResult> {
   const tally: Tally = { requests: 0, tokensSent: 0, usage: { inputTokens: 0, outputTokens: 0 }, last: { tokens: 0, limit: 1 } };
+  const sender: Sender = { deps, tally, measure: measureOf(input), inputLimit: input.inputLimit };
   const window = input.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const refused: number[] = [];
   let lastRefusal = "";
@@ -288,7 +323,7 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
         `${describeRefusals(refused, window)}; planning smaller cannot work (${error.message}); is --context-window right for this model? (the endpoint said: ${lastRefusal})`,
       );
     }
-    const planned = { requests: plan.chunks.length + 1, inputTokens: sum(estimateRequests(plan, setupFor(input))) };
+    const planned = { requests: plan.chunks.length + 1, inputTokens: sum(estimateRequests(plan, setupFor(input), sender.measure)) };
     if (halvings === 0) {
       // Before anything is sent: a plan over the limit is refused, any other is told.
       checkRunPlan(planned, targetOf(input), input.inputLimit);
@@ -301,7 +336,7 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
         input.inputLimit,
       );
     try {
-      const written = await runPlan(plan, input, deps, tally);
+      const written = await runPlan(plan, input, sender);
       const condensed = plan.mode === "whole" && halvings === 0 ? null : reportCondensed(plan, written.notes, tally);
       const { document, answeredBy, finishReason, warnings } = written;
       return { document, usage: tally.usage, answeredBy, finishReason, requests: tally.requests, warnings, condensed };

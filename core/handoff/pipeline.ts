@@ -1,8 +1,10 @@
+import { estimateAgentRunTokens } from "../agent-run/prompt-tokens.ts";
+import { AGENT_ENGINES } from "../agent-run/table.ts";
 import { AgentError } from "../errors.ts";
 import { createProviderPort } from "../llm/providers/adapt.ts";
 import { GENERIC, type ProviderProfile } from "../llm/providers/profile.ts";
 import { reasoningAllowance, shapeRequest } from "../llm/providers/shape.ts";
-import type { Complete, TokenUsage } from "../llm/types.ts";
+import type { ChatRequest, Complete, TokenUsage } from "../llm/types.ts";
 import type { BranchAnalysis } from "../session/analyze.ts";
 import { handoffOnly } from "../session/handoff-only.ts";
 import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
@@ -150,6 +152,16 @@ export function planTargetOf(input: HandoffInput): PlanTarget {
 }
 
 /**
+ * What a request costs as it is sent, for the plan and `--max-input-tokens`: an agent engine's
+ * run is given the request as a transcript prompt, not as chat messages; undefined: the chat request.
+ */
+function measureFor(input: HandoffInput): ((request: ChatRequest) => number) | undefined {
+  if (input.api !== "agent-cli") return undefined;
+  const engine = AGENT_ENGINES.find((e) => e.name === input.model);
+  return engine === undefined ? undefined : (request) => estimateAgentRunTokens(engine, request);
+}
+
+/**
  * Every request a handoff would send, exactly as they would leave the machine (redacted, the
  * key withheld, shaped as the provider takes it), and the plan in words (`--dry-run` prints them).
  */
@@ -160,6 +172,7 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
     ...guard.outgoing(),
     reasoningAllowance: allowanceFor(input),
     sendsTo: planTargetOf(input),
+    measure: measureFor(input),
   });
   const requests = planned.requests.map((r) => shapeRequest(guard.request(r), profileOf(input)));
   return { ...planned, requests, redacted: guard.redacted };
@@ -236,7 +249,13 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     input.engine === "offline"
       ? await writeOffline(readSources())
       : await writeDocumentWithModel(
-          { ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input), sendsTo: planTargetOf(input) },
+          {
+            ...input,
+            ...guard.outgoing(),
+            reasoningAllowance: allowanceFor(input),
+            sendsTo: planTargetOf(input),
+            measure: measureFor(input),
+          },
           { ...deps, complete },
         );
   throwIfCancelled(deps.signal);

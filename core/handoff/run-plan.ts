@@ -6,7 +6,7 @@
  * not sent when it would take the run past the limit.
  */
 import { AgentError } from "../errors.ts";
-import { formatCount } from "../format.ts";
+import { countOf, formatCount } from "../format.ts";
 
 export interface RunPlan {
   requests: number;
@@ -23,12 +23,8 @@ export interface InputLimit {
 /** Who a plan's requests go to: a model at an endpoint, or an agent's own CLI (which brings its own model and instructions). */
 export type PlanTarget = { model: string } | { agent: string };
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
-
 function describeRequests(requests: number, to: PlanTarget): string {
-  return "agent" in to ? `${plural(requests, "run")} of ${to.agent}` : `${plural(requests, "request")} to ${to.model}`;
+  return "agent" in to ? `${countOf(requests, "run")} of ${to.agent}` : `${countOf(requests, "request")} to ${to.model}`;
 }
 
 /** The line printed before a run sends anything: `plan: 20 requests to gpt-4.1-mini, ~1,900,000 input tokens`. */

@@ -67,6 +67,13 @@ export interface Completion {
 
 export interface CompleteOptions {
   signal?: AbortSignal;
+  /**
+   * Called with each request right before it goes out, once for every attempt: the first, each
+   * retry after a failure, each resend without a refused parameter. A port calls it for every
+   * request it sends; when it throws, that request is not sent and the error is the port's.
+   * This is how `--max-input-tokens` counts every request sent, retries included.
+   */
+  beforeSend?: (request: ChatRequest) => void;
 }
 
 /**

@@ -71,7 +71,59 @@ describe("token estimates", () => {
 
   test("the richest fixture: its text plus one image", () => {
     const { analysis } = loadFixture("v3-branches.jsonl");
-    // 268 tokens of text and one image at 1200.
-    expect(analysis.estimatedTokens).toBe(1468);
+    // 271 tokens of text and one image at 1200.
+    expect(analysis.estimatedTokens).toBe(1471);
+  });
+});
+
+/** 4,000 characters of random base64 (a deterministic generator: the same bytes every run). */
+function base64Text(chars: number): string {
+  const bytes = new Uint8Array(Math.ceil((chars * 3) / 4));
+  let x = 12345;
+  for (let i = 0; i < bytes.length; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    bytes[i] = x >> 16;
+  }
+  return Buffer.from(bytes).toString("base64").slice(0, chars);
+}
+
+describe("the estimate is not low for text a tokenizer takes in small pieces", () => {
+  // The least tokens a character of each kind costs with today's tokenizers (cl100k, o200k,
+  // Claude's), by their published behaviour: Chinese, Japanese and Korean about one a
+  // character, emoji two or more, random base64 and hex one every two or three characters,
+  // digits in groups of three. The old estimate (characters / 4) was a quarter of that.
+  test.each([
+    ["Chinese", "我们需要修复解析器中的错误，然后运行所有测试。".repeat(50), 1],
+    ["Japanese", "パーサーのバグを直して、テストを全部実行してください。".repeat(50), 1],
+    ["Korean", "파서의 버그를 고치고 모든 테스트를 실행하세요".repeat(50), 0.9],
+    ["emoji", "🚀🔥✅😀👍🏽🎉".repeat(100), 2],
+    ["a family emoji (joined by ZWJ)", "👨‍👩‍👧‍👦".repeat(100), 1.5],
+    ["random base64", base64Text(4000), 0.6],
+    ["hex digests", "3f9a0c7e5b2d41f8a6c09e7d3b1f5a2c ".repeat(100), 0.5],
+    ["a long number", "31415926535897932384626433832795".repeat(100), 0.33],
+  ])("%s: at least %s tokens a character", (_, text, perChar) => {
+    const chars = [...text].length;
+    expect(estimateTextTokens(text)).toBeGreaterThanOrEqual(Math.ceil(chars * perChar));
+  });
+
+  test.each([
+    ["English prose", "The parser drops the last line when the file has no newline at the end. ".repeat(50)],
+    ["code", "export function parse(text: string): Line[] {\n  return text.split('\\n').map(readLine);\n}\n".repeat(50)],
+    ["a path", "/home/user/projects/agent/core/session/tokens.ts ".repeat(50)],
+  ])("%s stays at about four characters a token", (_, text) => {
+    const tokens = estimateTextTokens(text);
+    expect(tokens).toBeGreaterThanOrEqual(Math.ceil(text.length / 4));
+    expect(tokens).toBeLessThanOrEqual(Math.ceil(text.length / 3.5));
+  });
+
+  test("never below characters / 4, for any text", () => {
+    for (const text of ["", "a", "é", "我", "😀", "\u{10FFFF}", "\ud800", "x1".repeat(20), "0".repeat(7)])
+      expect(estimateTextTokens(text)).toBeGreaterThanOrEqual(Math.ceil(text.length / 4));
+  });
+
+  test("a message, a request and a text count the same text alike (one estimate)", () => {
+    const text = "修复 the parser 🚀 ".repeat(40) + base64Text(400);
+    const message = userWith([{ type: "text", text }]);
+    expect(estimateMessageTokens(message)).toBe(estimateTextTokens(text));
   });
 });

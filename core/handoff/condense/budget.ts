@@ -1,6 +1,6 @@
 import { AgentError } from "../../errors.ts";
 import type { ChatRequest } from "../../llm/types.ts";
-import { IMAGE_TOKENS } from "../../session/tokens.ts";
+import { estimateTextQuarters, estimateTextTokens, IMAGE_TOKENS } from "../../session/tokens.ts";
 
 /** The window we assume when none is given: what most hosted models offer today. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -9,7 +9,7 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 const DEFAULT_OUTPUT_RESERVE_MAX = 8192;
 
 /**
- * Our estimate (characters / 4) is off for code, for non-English text and for each provider's
+ * Our estimate (session/tokens.ts) is off for each tokenizer and for each provider's
  * framing of messages, so every prompt limit keeps this share of its room unused.
  */
 export const SAFETY_MARGIN = 0.1;
@@ -98,16 +98,16 @@ export function scaleAfterRefusal(scale: number, refusedTokens: number, limit: n
   return (scale * Math.min(1, refusedTokens / Math.max(1, limit))) / 2;
 }
 
-function contentChars(content: ChatRequest["messages"][number]["content"]): { chars: number; images: number } {
-  if (content === null) return { chars: 0, images: 0 };
-  if (typeof content === "string") return { chars: content.length, images: 0 };
-  let chars = 0;
+function contentQuarters(content: ChatRequest["messages"][number]["content"]): { quarters: number; images: number } {
+  if (content === null) return { quarters: 0, images: 0 };
+  if (typeof content === "string") return { quarters: estimateTextQuarters(content), images: 0 };
+  let quarters = 0;
   let images = 0;
   for (const part of content) {
-    if (part.type === "text") chars += part.text.length;
+    if (part.type === "text") quarters += estimateTextQuarters(part.text);
     else images++;
   }
-  return { chars, images };
+  return { quarters, images };
 }
 
 /**
@@ -115,12 +115,13 @@ function contentChars(content: ChatRequest["messages"][number]["content"]): { ch
  * declared tools, images at a fixed price. Larger than counting message text alone, never smaller.
  */
 export function estimateRequestTokens(request: ChatRequest): number {
-  let tokens = request.tools ? Math.ceil(JSON.stringify(request.tools).length / 4) : 0;
+  let tokens = request.tools ? estimateTextTokens(JSON.stringify(request.tools)) : 0;
   for (const message of request.messages) {
-    let { chars, images } = contentChars(message.content);
+    let { quarters, images } = contentQuarters(message.content);
     if (message.role === "assistant")
-      for (const call of message.tool_calls ?? []) chars += call.function.name.length + call.function.arguments.length;
-    tokens += MESSAGE_OVERHEAD + Math.ceil(chars / 4) + images * IMAGE_TOKENS;
+      for (const call of message.tool_calls ?? [])
+        quarters += estimateTextQuarters(call.function.name) + estimateTextQuarters(call.function.arguments);
+    tokens += MESSAGE_OVERHEAD + Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
   }
   return tokens;
 }

@@ -99,7 +99,7 @@ function packChunks(turns: readonly Turn[], room: number): { chunks: ContextMess
 function fold(setup: RequestSetup, budget: Budget, light: LightResult, keep: number, base: CondensePlan): CondensePlan {
   const turns = groupTurns(light.context);
   const costs = turns.map((t) => chatCost(t.messages));
-  const toolsCost = Math.ceil(JSON.stringify(stubTools(light.context)).length / 4);
+  const toolsCost = estimateTextTokens(JSON.stringify(stubTools(light.context)));
   const latest = keep >= 0 ? light.context[keep] : undefined;
 
   const partsFor = (first: number, quote: boolean): PlannedParts => ({
