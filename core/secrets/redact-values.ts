@@ -64,13 +64,27 @@ const NOT_SECRETS = new Set([
   "empty",
 ]);
 
+/**
+ * The whole value is a reference or a template, not a secret: `$VAR`, `${…}`, `$(…)`, `{{ … }}`,
+ * `%VAR%`, `%(name)s`, `<your-key>`, a placeholder (ours or withheld). Only whole: a value that
+ * merely starts with `$` or `%` (a bcrypt hash, `$2b$12$…`; `%Xk9…`) is a secret.
+ */
+const STAND_IN =
+  /^(?:\$[A-Za-z_]\w*(?:(?:->|::|\.|\[)\S*)?|\$\{\{.*|\$\{[^{}]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|%\(\w+\)[sdr]|<[^<>]*>)$/;
+/** A placeholder already in the text, ours (also `\[…\]`-escaped) or a withheld string's. */
+const PLACEHOLDER = /^(?:\\?\[REDACTED|\[withheld\])/;
+/** A run of one mask character (`xxx`, `****`, `...`, `###`), or one character repeated. */
+const MASK = /^[xX*.#_-]+$|^(.)\1*$/;
+/** Docs' words for "put yours here": `your-api-key`, `YOUR_API_KEY_HERE`, `your_token`. */
+const YOURS = /^your[_-][a-z_-]*$/i;
+/** An ellipsis alone, or after a short prefix that ends in `-` or `_` and before at most four characters (`sk-...`, `sk-...abcd`). */
+const ELIDED = /^(?:[A-Za-z0-9_-]{0,16}[-_])?(?:\.\.\.|…)[A-Za-z0-9]{0,4}$/;
+
 /** True for values that stand in for a secret rather than being one: `${TOKEN}`, `xxx`, `<your-key>`, `…`, a placeholder. */
 export function isPlaceholderValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 3) return true;
-  if (/^(?:\$|\{\{|%\(?\w|\\?\[REDACTED|\[withheld\]|<.*>$)/.test(v)) return true;
-  if (/^[xX*.#_-]+$|^(.)\1*$/.test(v)) return true;
-  if (/^(?:your|my)[_-]?[a-z_-]*$/i.test(v) || /^(?:\.\.\.|…)|(?:\.\.\.|…)$/.test(v)) return true;
+  if (STAND_IN.test(v) || PLACEHOLDER.test(v) || MASK.test(v) || YOURS.test(v) || ELIDED.test(v)) return true;
   return NOT_SECRETS.has(v.toLowerCase());
 }
 
@@ -135,7 +149,8 @@ function isNamePath(value: string): boolean {
 
 /** True when an unquoted value is provably code: a flag, a small number, a property path, a call, an index, a generic type. */
 export function isReference(value: string): boolean {
-  if (value.startsWith("-")) return true; // a flag (`--password --verbose`) or a negative number
+  // A flag (`--password --verbose`, `--token -v`) or a negative number; not any value after a `-`.
+  if (/^(?:--?[a-z][a-z-]*|-\d{1,5})$/.test(value)) return true;
   if (/^\d{1,5}$/.test(value)) return true; // `max_token: 100`
   return isNamePath(value) || CODE_EXPRESSION.test(value);
 }
