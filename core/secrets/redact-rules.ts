@@ -30,7 +30,7 @@ export interface TokenRule {
  * `\x1bM`). Each part is bounded, so checking it costs a few characters at most.
  */
 const ESCAPE_END = [
-  String.raw`%(?:25)?[0-9A-Fa-f]{2}`,
+  "%(?:25)?[0-9A-Fa-f]{2}",
   String.raw`\\(?:[nrtfbv]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})`,
   String.raw`(?:\x1b|\\(?:u001[bB]|x1[bB]|033|e))(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|[ -/]{0,4}[0-~])`,
   String.raw`\u009b[0-?]{0,32}[ -/]{0,8}[@-~]`,
@@ -121,7 +121,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // AWS secret access keys have no prefix: only the name they are assigned to gives them away.
   {
     kind: "aws-secret-key",
-    lead: `${notAfter("A-Za-z0-9")}(?:[Aa][Ww][Ss]_?)?(?:secret_?access_?key|SECRET_?ACCESS_?KEY|[Ss]ecret_?[Aa]ccess_?[Kk]ey)(?:\\\\{0,2}["'])?\\s{0,3}[:=]\\s{0,3}(?:\\\\{0,2}["'])?`,
+    lead: `(?<![A-Za-z0-9])(?:[Aa][Ww][Ss]_?)?(?:secret_?access_?key|SECRET_?ACCESS_?KEY|[Ss]ecret_?[Aa]ccess_?[Kk]ey)(?:\\\\{0,2}["'])?\\s{0,3}[:=]\\s{0,3}(?:\\\\{0,2}["'])?`,
     body: `[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])`,
   },
   // Google API keys: AIza plus 35 base64url characters.
@@ -136,15 +136,15 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // JWT: base64url JSON header and payload (both start `{"` → `eyJ`), then the signature.
   { kind: "jwt", body: `(?=eyJ)${JWT_START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
   // Credentials in an Authorization header, whatever the token looks like.
-  { kind: "bearer-token", lead: `${notAfter("A-Za-z0-9")}[Bb]earer[ \\t]{1,4}`, body: "[A-Za-z0-9._~+/-]{16,}=*" },
-  { kind: "basic-auth", lead: `${notAfter("A-Za-z0-9")}Basic[ \\t]{1,4}`, body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
+  { kind: "bearer-token", lead: `(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}`, body: "[A-Za-z0-9._~+/-]{16,}=*" },
+  { kind: "basic-auth", lead: `(?<![A-Za-z0-9])Basic[ \\t]{1,4}`, body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
   // Any other scheme (`Token …`, GitHub's `token …`, a custom one) or none: the value of an
   // Authorization header is a credential whatever it looks like. Bearer and Basic are left to
   // the rules above (their kinds say more). A value that reads as a name (`authHeader`) is code.
   {
     kind: "authorization",
     lead:
-      `${notAfter("A-Za-z0-9_-")}` +
+      "(?<![A-Za-z0-9_-])" +
       "(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)(?:\\\\{0,2}[\"'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,2}[\"'])?" +
       "(?![Bb]earer[ \\t]|Basic[ \\t])(?:[A-Za-z][A-Za-z0-9_-]{0,24}[ \\t]{1,4})?",
     body: "[A-Za-z0-9._~+/-]{12,}=*",
@@ -153,7 +153,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // The password part of scheme://user:password@host, the user name possibly empty (redis://:pw@host).
   {
     kind: "url-password",
-    lead: `${notAfter("A-Za-z0-9+.-")}[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"'<>]{0,64}:`,
+    lead: `(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"'<>]{0,64}:`,
     // However long: a password of 200 characters is as much a password. No lead starts inside
     // the run (the run holds no `/`, a lead needs `://`), so each character is read once.
     body: "[^\\s@/\"'<>]{1,4096}(?=@)",
