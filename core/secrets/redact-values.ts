@@ -5,8 +5,8 @@
  * literal word (`string`, `SecretStr`, `None`, `true`), a stand-in (`xxx`, `<your-key>`, `sk-...`),
  * or the start of an expression the line goes on with (`hasApiKey = model ? … : …`). A single
  * word that merely reads as a name (`hashed`, `refreshToken`, `user_input`) is a secret too: a
- * name hidden by mistake costs the model little, a password sent costs a lot. Such a word is
- * replaced where it was found, not wherever it recurs (see `BareVerdict`).
+ * name hidden by mistake costs the model little, a password sent costs a lot. Such a word, as
+ * every value judged a secret, is replaced wherever it recurs (issue 22, F5).
  */
 
 /** Words that, as an unquoted value, are code or configuration rather than a secret. */
@@ -173,9 +173,9 @@ export interface ValueSetting {
  * What to do with an unquoted value under a secret's key:
  * - `code`: provably not a secret (a reference, a type or literal word, a stand-in): sent as it is;
  * - `name`: a word that reads as a name, after `key: ` or `key = ` (where code puts names):
- *   replaced where found, but not wherever else it recurs, where it is the name in code it reads
- *   as (`refreshToken` all over a file); left alone when the key is only a word in a sentence or
- *   a label before one (`First pass: rewrite the parser`, `api-key: the key is not read …`);
+ *   replaced, here and wherever it recurs, as a secret is (a value once judged a secret is
+ *   withheld everywhere); left alone when the key is only a word in a sentence or a label
+ *   before one (`First pass: rewrite the parser`, `api-key: the key is not read …`);
  * - `secret`: replaced, here and wherever it recurs.
  */
 export type BareVerdict = "code" | "name" | "secret";
