@@ -6,7 +6,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { GITHUB, OPENAI } from "../../fixtures/redact-samples.ts";
+import type { ContextMessage } from "../session/messages.ts";
 import { createRedactor } from "./redact.ts";
+import { createSecretsGuard } from "./secrets-guard.ts";
 
 const AWS_ID = "AKIAIOSFODNN7EXAMPL2";
 const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
@@ -156,5 +158,35 @@ describe("a value read as a name is that secret wherever it recurs (F5)", () => 
     const out = redactor.redactKnown(redactor.redact(later));
     expect(out).not.toContain(value);
     expect(redactor.restore(out)).toBe(later);
+  });
+});
+
+describe("the guard: a name-like value found in one message is withheld from every other (F5)", () => {
+  test.each([
+    [
+      "a later user message",
+      (v: string): ContextMessage => ({ role: "user", kind: "user", content: [{ type: "text", text: `use ${v}` }], entryId: "u2" }),
+    ],
+    [
+      "a tool's output",
+      (v: string): ContextMessage =>
+        ({
+          role: "toolResult",
+          toolCallId: "c1",
+          toolName: "bash",
+          content: [{ type: "text", text: `$ echo $T\n${v}` }],
+          isError: false,
+          entryId: "t1",
+        }) as ContextMessage,
+    ],
+  ])("%s", (_place, recurs) => {
+    const value = "refreshTokenValue";
+    const context: ContextMessage[] = [
+      { role: "user", kind: "user", content: [{ type: "text", text: `token = ${value}` }], entryId: "u1" },
+      recurs(value),
+    ];
+    const sent = JSON.stringify(createSecretsGuard({ context }).outgoing());
+    expect(sent).not.toContain(value);
+    expect(sent.split("[REDACTED:token:1]").length - 1).toBe(2);
   });
 });
