@@ -10,7 +10,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FORMATS, readSession } from "../core/index.ts";
 import { unwrapHandoffDocument } from "../core/session/formats/handoff-text.ts";
-import { CLOSE_LIKE_VARIANTS } from "../fixtures/close-like-tags.ts";
+import { CLOSE_LIKE_MORE_VARIANTS, CLOSE_LIKE_VARIANTS as SPEC_VARIANTS } from "../fixtures/close-like-tags.ts";
+
+const CLOSE_LIKE_VARIANTS = [...SPEC_VARIANTS, ...CLOSE_LIKE_MORE_VARIANTS];
 import { CANNED_DOCUMENT } from "../fixtures/fake-openai.ts";
 import { runAgent } from "../fixtures/run-agent.ts";
 import { assistant, chain, text, user } from "../fixtures/sessions/builders.ts";

@@ -5,7 +5,9 @@
  * inside the written wrapper.
  */
 import { describe, expect, test } from "bun:test";
-import { CLOSE_LIKE_VARIANTS } from "../../fixtures/close-like-tags.ts";
+import { CLOSE_LIKE_MORE_VARIANTS, CLOSE_LIKE_VARIANTS as SPEC_VARIANTS } from "../../fixtures/close-like-tags.ts";
+
+const CLOSE_LIKE_VARIANTS = [...SPEC_VARIANTS, ...CLOSE_LIKE_MORE_VARIANTS];
 import { unwrapHandoffDocument } from "../session/formats/handoff-text.ts";
 import { FORMATS } from "../session/formats/table.ts";
 import type { SessionFormat } from "../session/formats/types.ts";

@@ -185,7 +185,8 @@ describe("assignments", () => {
 });
 
 describe("a word that reads as a name, under a secret's key", () => {
-  test("is replaced where it was found, not where it recurs as a name; a secret found elsewhere recurs", () => {
+  // Issue 22, F5: a value once judged a secret is withheld wherever it occurs, a name included.
+  test("is replaced where it was found and wherever it recurs, as every secret is", () => {
     const redactor = createRedactor();
     const texts = ["token = refreshToken", "const next = refreshToken.rotate();", "password = Hunter2isMyPass", "log(Hunter2isMyPass)"];
     const once = texts.map((t) => redactor.redact(t));
@@ -193,7 +194,7 @@ describe("a word that reads as a name, under a secret's key", () => {
     expect(once).toEqual(["token = [REDACTED:token:1]", asName, "password = [REDACTED:password:1]", recurring]);
     expect(once.map((t) => redactor.redactKnown(t))).toEqual([
       "token = [REDACTED:token:1]",
-      asName,
+      "const next = [REDACTED:token:1].rotate();",
       "password = [REDACTED:password:1]",
       "log([REDACTED:password:1])",
     ]);

@@ -23,30 +23,47 @@ export interface TokenRule {
 }
 
 /**
- * A lookbehind: the character before is not a letter, a digit or one of `extra`, except the
- * `n`, `r` or `t` of a JSON escape (`\n`): text that shows a JSON file puts one right before
- * each line's first word. (Written as one negative lookbehind: an alternation of two runs
- * ten times slower.)
+ * What may end right before a secret although its last character is a letter or a digit: the end
+ * of an escape, not of a word. A percent escape (`?auth%3Dghp_…`, `Bearer%20sk-…`, also escaped
+ * twice, `%253D`); a JSON or JS escape (`\nghp_…`, `\fghp_…`, `\u003dghp_…`, `key\x3dsk-…`); a
+ * terminal escape, raw or written as text (`\x1b[31mghp_…`, `\u001b[0m`, `\033[1m`, `\e[K`,
+ * `\x1bM`). Each part is bounded, so checking it costs a few characters at most.
  */
+const ESCAPE_END = [
+  "%(?:25)?[0-9A-Fa-f]{2}",
+  String.raw`\\(?:[nrtfbv]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})`,
+  String.raw`(?:\x1b|\\(?:u001[bB]|x1[bB]|033|e))(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|[ -/]{0,4}[0-~])`,
+  String.raw`\u009b[0-?]{0,32}[ -/]{0,8}[@-~]`,
+].join("|");
+
+/**
+ * A lookbehind: the character before is none of `chars` (a class's inside), except the last of an
+ * escape (ESCAPE_END): a control character or an escape before a secret is a boundary, as a
+ * blank is. (One negative lookbehind with one inside it, checked only after such a character:
+ * an alternation of two runs ten times slower.)
+ */
+export function notAfter(chars: string): string {
+  return `(?<![${chars}](?<!${ESCAPE_END}))`;
+}
+
+/** The start of a key or a value: not right after a letter, a digit or one of `extra` (as `notAfter`). */
 export function notAfterWord(extra: string): string {
-  return String.raw`(?<![A-Za-mo-qsu-z0-9${extra}]|(?<!\\)[nrt])`;
+  return notAfter(`A-Za-z0-9${extra}`);
 }
 
 /**
  * Where a token with a known prefix may start: not right after a letter or a digit, which would
- * make the prefix the inside of a longer word (`task-…`, `disk…`), except the last of a percent
- * escape (`?auth%3Dghp_…`, `Bearer%20sk-…`, also escaped twice, `%253D`) or of a JSON escape
- * (`\nghp_…`). After `_` and `-` too: names glue a token in (`exec_command_ghp_…`,
+ * make the prefix the inside of a longer word (`task-…`, `disk…`), except the last of an escape
+ * (ESCAPE_END). After `_` and `-` too: names glue a token in (`exec_command_ghp_…`,
  * `x-access-token-ghp_…`), and the prefix with its random run says what it is on its own.
- * (Written as one negative lookbehind with two inside it, checked only after a letter or digit.)
  */
-const TOKEN_START = String.raw`(?<![A-Za-z0-9](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[nrt]))`;
+const TOKEN_START = notAfter("A-Za-z0-9");
 /**
  * Where a JWT may start: as a token, but not after `_` or `-` either. Its first part is an
  * unbounded run of base64url, `_` and `-` included, that only a dot ends: were it allowed to start
  * inside such a run, a long run holding many `eyJ` would be scanned again from each (quadratic).
  */
-const JWT_START = String.raw`(?<![A-Za-z0-9_-](?<!%(?:25)?[0-9A-Fa-f]{2})(?<!\\[nrt]))`;
+const JWT_START = notAfter("A-Za-z0-9_-");
 /**
  * TOKEN_START where the token's literal start follows: the cheap literal test fails first at
  * almost every position, so the lookbehind is only evaluated where a token could begin.
@@ -119,15 +136,16 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // JWT: base64url JSON header and payload (both start `{"` → `eyJ`), then the signature.
   { kind: "jwt", body: `(?=eyJ)${JWT_START}eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*` },
   // Credentials in an Authorization header, whatever the token looks like.
-  { kind: "bearer-token", lead: "(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}", body: "[A-Za-z0-9._~+/-]{16,}=*" },
-  { kind: "basic-auth", lead: "(?<![A-Za-z0-9])Basic[ \\t]{1,4}", body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
+  { kind: "bearer-token", lead: `(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}`, body: "[A-Za-z0-9._~+/-]{16,}=*" },
+  { kind: "basic-auth", lead: `(?<![A-Za-z0-9])Basic[ \\t]{1,4}`, body: "[A-Za-z0-9+/]{12,}={0,2}(?![A-Za-z0-9+/=])" },
   // Any other scheme (`Token …`, GitHub's `token …`, a custom one) or none: the value of an
   // Authorization header is a credential whatever it looks like. Bearer and Basic are left to
   // the rules above (their kinds say more). A value that reads as a name (`authHeader`) is code.
   {
     kind: "authorization",
     lead:
-      "(?<![A-Za-z0-9_-])(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)(?:\\\\{0,2}[\"'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,2}[\"'])?" +
+      "(?<![A-Za-z0-9_-])" +
+      "(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)(?:\\\\{0,2}[\"'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,2}[\"'])?" +
       "(?![Bb]earer[ \\t]|Basic[ \\t])(?:[A-Za-z][A-Za-z0-9_-]{0,24}[ \\t]{1,4})?",
     body: "[A-Za-z0-9._~+/-]{12,}=*",
     accept: (secret) => /\d/.test(secret) || (secret.length >= 24 && /[a-z]/.test(secret) && /[A-Z]/.test(secret) && !secret.includes(".")),
@@ -135,8 +153,10 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   // The password part of scheme://user:password@host, the user name possibly empty (redis://:pw@host).
   {
     kind: "url-password",
-    lead: "(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@\"'<>]{0,64}:",
-    body: "[^\\s@/\"'<>]{1,128}(?=@)",
+    lead: `(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\\s:/@"'<>]{0,64}:`,
+    // However long: a password of 200 characters is as much a password. No lead starts inside
+    // the run (the run holds no `/`, a lead needs `://`), so each character is read once.
+    body: "[^\\s@/\"'<>]{1,4096}(?=@)",
   },
 ];
 

@@ -5,8 +5,8 @@
  * literal word (`string`, `SecretStr`, `None`, `true`), a stand-in (`xxx`, `<your-key>`, `sk-...`),
  * or the start of an expression the line goes on with (`hasApiKey = model ? … : …`). A single
  * word that merely reads as a name (`hashed`, `refreshToken`, `user_input`) is a secret too: a
- * name hidden by mistake costs the model little, a password sent costs a lot. Such a word is
- * replaced where it was found, not wherever it recurs (see `BareVerdict`).
+ * name hidden by mistake costs the model little, a password sent costs a lot. Such a word, as
+ * every value judged a secret, is replaced wherever it recurs (issue 22, F5).
  */
 
 /** Words that, as an unquoted value, are code or configuration rather than a secret. */
@@ -64,13 +64,27 @@ const NOT_SECRETS = new Set([
   "empty",
 ]);
 
+/**
+ * The whole value is a reference or a template, not a secret: `$VAR`, `${…}`, `$(…)`, `{{ … }}`,
+ * `%VAR%`, `%(name)s`, `<your-key>`, a placeholder (ours or withheld). Only whole: a value that
+ * merely starts with `$` or `%` (a bcrypt hash, `$2b$12$…`; `%Xk9…`) is a secret.
+ */
+const STAND_IN =
+  /^(?:\$[A-Za-z_]\w*(?:(?:->|::|\.|\[)\S*)?|\$\{\{.*|\$\{[^{}]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|%\(\w+\)[sdr]|<[^<>]*>)$/;
+/** A placeholder already in the text, ours (also `\[…\]`-escaped) or a withheld string's. */
+const PLACEHOLDER = /^(?:\\?\[REDACTED|\[withheld\])/;
+/** A run of one mask character (`xxx`, `****`, `...`, `###`), or one character repeated. */
+const MASK = /^[xX*.#_-]+$|^(.)\1*$/;
+/** Docs' words for "put yours here": `your-api-key`, `YOUR_API_KEY_HERE`, `your_token`. */
+const YOURS = /^your[_-][a-z_-]*$/i;
+/** An ellipsis alone, or after a short prefix that ends in `-` or `_` and before at most four characters (`sk-...`, `sk-...abcd`). */
+const ELIDED = /^(?:[A-Za-z0-9_-]{0,16}[-_])?(?:\.\.\.|…)[A-Za-z0-9]{0,4}$/;
+
 /** True for values that stand in for a secret rather than being one: `${TOKEN}`, `xxx`, `<your-key>`, `…`, a placeholder. */
 export function isPlaceholderValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 3) return true;
-  if (/^(?:\$|\{\{|%\(?\w|\\?\[REDACTED|\[withheld\]|<.*>$)/.test(v)) return true;
-  if (/^[xX*.#_-]+$|^(.)\1*$/.test(v)) return true;
-  if (/^(?:your|my)[_-]?[a-z_-]*$/i.test(v) || /^(?:\.\.\.|…)|(?:\.\.\.|…)$/.test(v)) return true;
+  if (STAND_IN.test(v) || PLACEHOLDER.test(v) || MASK.test(v) || YOURS.test(v) || ELIDED.test(v)) return true;
   return NOT_SECRETS.has(v.toLowerCase());
 }
 
@@ -135,7 +149,8 @@ function isNamePath(value: string): boolean {
 
 /** True when an unquoted value is provably code: a flag, a small number, a property path, a call, an index, a generic type. */
 export function isReference(value: string): boolean {
-  if (value.startsWith("-")) return true; // a flag (`--password --verbose`) or a negative number
+  // A flag (`--password --verbose`, `--token -v`) or a negative number; not any value after a `-`.
+  if (/^(?:--?[a-z][a-z-]*|-\d{1,5})$/.test(value)) return true;
   if (/^\d{1,5}$/.test(value)) return true; // `max_token: 100`
   return isNamePath(value) || CODE_EXPRESSION.test(value);
 }
@@ -158,9 +173,9 @@ export interface ValueSetting {
  * What to do with an unquoted value under a secret's key:
  * - `code`: provably not a secret (a reference, a type or literal word, a stand-in): sent as it is;
  * - `name`: a word that reads as a name, after `key: ` or `key = ` (where code puts names):
- *   replaced where found, but not wherever else it recurs, where it is the name in code it reads
- *   as (`refreshToken` all over a file); left alone when the key is only a word in a sentence or
- *   a label before one (`First pass: rewrite the parser`, `api-key: the key is not read …`);
+ *   replaced, here and wherever it recurs, as a secret is (a value once judged a secret is
+ *   withheld everywhere); left alone when the key is only a word in a sentence or a label
+ *   before one (`First pass: rewrite the parser`, `api-key: the key is not read …`);
  * - `secret`: replaced, here and wherever it recurs.
  */
 export type BareVerdict = "code" | "name" | "secret";

@@ -3,7 +3,9 @@ import {
   ASSIGNMENT_PATTERN,
   assignmentKind,
   isKeyInSentence,
+  MAY_HOLD_ESCAPE,
   operatorFollows,
+  PLAIN_ASSIGNMENT_PATTERN,
   secretKeyKind,
   separationOf,
   wordsFollow,
@@ -76,18 +78,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const originals = new Map<string, string>(); // placeholder → secret
   const kinds: Record<string, number> = {};
 
-  // Placeholders of values that read as names in code (`token = refreshToken`): replaced where
-  // found, not wherever their text recurs (there it is the name). Found as a secret anywhere, a
-  // value leaves this set.
-  const foundOnlyWhereFound = new Set<string>();
+  // Every value once judged a secret, a word that reads as a name included (`token =
+  // refreshToken`), is that secret wherever it recurs: `redactKnown` replaces them all.
   let knownChanges = 0;
 
-  function placeholderFor(secret: string, kind: string, recurs = true): string {
+  function placeholderFor(secret: string, kind: string): string {
     const known = placeholders.get(secret);
-    if (known !== undefined) {
-      if (recurs && foundOnlyWhereFound.delete(known)) knownChanges++;
-      return known;
-    }
+    if (known !== undefined) return known;
     const n = (kinds[kind] ?? 0) + 1;
     kinds[kind] = n;
     const placeholder = `[${word}:${kind}:${n}]`;
@@ -95,8 +92,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     // A value may hold a token already replaced (`API_KEY=pre-[…:github-token:1]`): its
     // original is kept whole, so one restore pass gives everything back.
     originals.set(placeholder, restore(secret));
-    if (recurs) knownChanges++;
-    else foundOnlyWhereFound.add(placeholder);
+    knownChanges++;
     return placeholder;
   }
 
@@ -113,8 +109,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   function redactKnown(text: string): string {
     if (known.changes !== knownChanges) {
       const byOriginal = new Map<string, string>();
-      for (const [placeholder, original] of originals)
-        if (!foundOnlyWhereFound.has(placeholder) && !byOriginal.has(original)) byOriginal.set(original, placeholder);
+      for (const [placeholder, original] of originals) if (!byOriginal.has(original)) byOriginal.set(original, placeholder);
       known = { changes: knownChanges, replace: createKnownReplacer(byOriginal, issued) };
     }
     return known.replace(text);
@@ -152,7 +147,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   function redactAssignments(text: string): string {
-    return replaceMatchesInLines(text, assignmentLines(text), ASSIGNMENT_PATTERN, (match, index) => {
+    return replaceMatchesInLines(text, assignmentLines(text), (match, index) => {
       const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
@@ -171,7 +166,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
         wordsFollow: value === bare && wordsFollow(text.slice(end, end + 8)),
       }));
       if (verdict === "code") return match[0];
-      return `${lead}${placeholderFor(value, kind, verdict === "secret")}${bare.slice(value.length)}`;
+      return `${lead}${placeholderFor(value, kind)}${bare.slice(value.length)}`;
     });
   }
 
@@ -224,19 +219,20 @@ function assignmentLines(text: string): [number, number][] {
 }
 
 /**
- * `replaceMatches` over only the given [start, end) ranges of `text` (in order, apart), where
- * every match lies: the pattern runs on each range alone, `replace` gets the index in `text`.
+ * `replaceMatches` of an assignment over only the given [start, end) ranges of `text` (in order,
+ * apart), where every match lies: the pattern runs on each range alone (the plain one where the
+ * range holds no escape), `replace` gets the index in `text`.
  */
 function replaceMatchesInLines(
   text: string,
   ranges: readonly [number, number][],
-  pattern: RegExp,
   replace: (match: RegExpMatchArray, index: number) => string,
 ): string {
   let out = "";
   let from = 0;
   for (const [start, end] of ranges) {
-    for (const match of text.slice(start, end).matchAll(pattern)) {
+    const line = text.slice(start, end);
+    for (const match of line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)) {
       const index = start + (match.index ?? 0);
       out += text.slice(from, index) + replace(match, index);
       from = index + match[0].length;

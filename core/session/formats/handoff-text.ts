@@ -18,16 +18,21 @@ export const HANDOFF_TRAILER = "The above is a handoff document from a previous 
 export const HANDOFF_ACKNOWLEDGEMENT = "I have read the handoff document and will continue the work from it.";
 
 /**
- * What a loose reader (a model, a lenient parser) could take for the wrapper's closing tag
- * (spec: handoff.md step 6): `<`, blanks or line breaks, `/`, blanks, `handoff-context` in any
- * case, blanks or line breaks, `>`. Backslashes a document already holds before the slash are
- * part of the match, so escaping adds one more and reading back removes one: the round trip is
- * byte for byte whatever the document held. Each run is one character class followed by
- * something outside it, so a scan stays linear.
+ * What a loose reader (a model, an HTML or XML parser) could take for the wrapper's closing tag
+ * (spec: handoff.md step 6): `<`, then anything that shows as blank or nothing (any whitespace,
+ * form feed and vertical tab included, and invisible characters), `/`, the same again,
+ * `handoff-context` in any case, then anything but a character that would go on with the name:
+ * `>`, a blank, `/` (`</handoff-context/>`), attributes (`</handoff-context foo>`, which an HTML
+ * reader closes at the next `>`, however far), or the end of the text. Backslashes a document
+ * already holds before the slash are part of the match, so escaping adds one more and reading
+ * back removes one: the round trip is byte for byte whatever the document held. Each run is one
+ * character class followed by something outside it, so a scan stays linear.
  */
-const CLOSE_LIKE = /<([ \t\r\n]*)(\\*)\/([ \t]*handoff-context[ \t\r\n]*>)/gi;
+const GAP = String.raw`[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*`;
+const NAME_ENDS = String.raw`handoff-context(?![\p{L}\p{N}_.:-])`;
+const CLOSE_LIKE = new RegExp(String.raw`<(${GAP})(\\*)\/(${GAP}${NAME_ENDS})`, "giu");
 /** The same, written by the escape: at least one backslash before the slash; the last one is ours. */
-const ESCAPED_CLOSE_LIKE = /<([ \t\r\n]*)(\\*)\\\/([ \t]*handoff-context[ \t\r\n]*>)/gi;
+const ESCAPED_CLOSE_LIKE = new RegExp(String.raw`<(${GAP})(\\*)\\\/(${GAP}${NAME_ENDS})`, "giu");
 
 /** A document as it goes inside the wrapper: a backslash before the slash of everything close-like. */
 export function escapeInsideWrapper(document: string): string {
