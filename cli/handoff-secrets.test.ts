@@ -103,9 +103,11 @@ describe("no secret reaches any request", () => {
   });
 
   test("condensed at a small window: notes requests, notes quoting placeholders, and the handoff request", async () => {
-    const server = quotingServer({ contextWindow: 6_000 });
+    // Small enough to condense, large enough that each notes answer's output cap holds every
+    // placeholder its request carries (the fake model quotes only what fits the cap it was sent).
+    const server = quotingServer({ contextWindow: 7000 });
     try {
-      const run = await runOn(server, ["--context-window", "6000"]);
+      const run = await runOn(server, ["--context-window", "7000"]);
       expect(run.stderr).toContain("New session started");
       expect(server.requests.length).toBeGreaterThan(2);
       expectNothingLeaked(server, run);
