@@ -29,9 +29,30 @@ export const REPO = join(import.meta.dir, "..");
 /** The commands in the order `agent help` lists them. */
 export const COMMAND_HELPS: readonly CommandHelp[] = [HANDOFF_HELP, LS_HELP, INSPECT_HELP, CONFIG_HELP, COMPLETION_HELP];
 
+function details(def: ArgDef): string | undefined {
+  return "details" in def && typeof def.details === "string" ? def.details : undefined;
+}
+
 function aliasesOf(def: ArgDef): string[] {
   const alias = "alias" in def ? def.alias : undefined;
   return alias === undefined ? [] : Array.isArray(alias) ? alias : [alias];
+}
+
+const WIDTH = 100;
+
+/** `text` as a list item at `lead`, wrapped to WIDTH between words (a word longer than a line stays whole). */
+function item(lead: string, text: string): string[] {
+  const indent = " ".repeat(lead.length);
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line.length > indent.length && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line.length === indent.length ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
 }
 
 /** One flag or argument as a list item: its name(s), its value, its default, what it does. */
@@ -40,7 +61,8 @@ function flagEntry(name: string, def: ArgDef): string[] {
   const lines: string[] = [];
   if (def.type === "positional") {
     lines.push(`- \`<${name}>\` (argument${def.required === false ? ", optional" : ""})`);
-    if (def.description) lines.push(`  - ${def.description}`);
+    if (def.description) lines.push(...item("  - ", def.description));
+    if (details(def)) lines.push(...item("  - ", `In full: ${details(def)}`));
     return lines;
   }
   const names = [`--${name}`, ...aliasesOf(def).map((a) => (a.length === 1 ? `-${a}` : `--${a}`))];
@@ -50,9 +72,10 @@ function flagEntry(name: string, def: ArgDef): string[] {
   lines.push(`  - value: ${value}`);
   if (def.type === "boolean") lines.push(`  - default: ${def.default === true ? "on" : "off"}`);
   else if (def.default !== undefined) lines.push(`  - default: \`${String(def.default)}\``);
-  if (def.description) lines.push(`  - ${def.description}`);
+  if (def.description) lines.push(...item("  - ", def.description));
   if (def.type === "boolean" && "negativeDescription" in def && def.negativeDescription)
-    lines.push(`  - \`--no-${name}\`: ${def.negativeDescription}`);
+    lines.push(...item("  - ", `\`--no-${name}\`: ${def.negativeDescription}`));
+  if (details(def)) lines.push(...item("  - ", `In full: ${details(def)}`));
   return lines;
 }
 
