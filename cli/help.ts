@@ -17,6 +17,12 @@ export type HelpSection =
   | { title: string; commands: readonly string[] }
   | { title: string; text: readonly string[] };
 
+/**
+ * Flag definitions as citty takes them, each with an optional `details`: what it does in full, for
+ * docs/flags.md (`bun run docs`); `--help` shows the one-line `description`.
+ */
+export type FlagsDef = Record<string, ArgDef & { details?: string }>;
+
 export interface CommandHelp {
   name: string;
   /** One line, for the list of commands. */

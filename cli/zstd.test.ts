@@ -171,13 +171,11 @@ describe("agent inspect on a zstd-compressed session", () => {
       () => zstdBomb(HEAD, 0x61, (1 << 30) + 1, 2048),
       "decompresses to more than 1024 MiB",
     ],
-  ])("a bomb %s: exit 2, one line naming it and the documented bound", (_, bomb, reason) => {
+  ])("a bomb %s: exit 2, one line naming it and the bound", (_, bomb, reason) => {
     const path = join(dir, "bomb.jsonl.zst");
     writeFileSync(path, bomb());
     const result = run([path]);
     expect(result).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${path}: not a session: it is zstd-compressed and ${reason}\n` });
-    const readme = readFileSync(join(REPO, "README.md"), "utf8");
-    expect(readme.includes("decompresses to more than 1 GiB is refused") && readme.includes("passes 1,000\ntimes")).toBe(true);
   });
 
   test("a cut-short file: exit 2, one line naming it, no stack", () => {

@@ -46,9 +46,8 @@ function withBadLine(original: Buffer, bad: Uint8Array, at: "middle" | "tail"): 
   return { bytes: Buffer.concat([original.subarray(0, cut), bad, Buffer.from("\n"), original.subarray(cut)]), line: 3 };
 }
 
-test("the bound is documented as 64 MiB", () => {
+test("the bound is 64 MiB", () => {
   expect(MAX_LINE_BYTES).toBe(64 * 1024 * 1024);
-  expect(readFileSync(join(REPO, "README.md"), "utf8").includes("longer than 64 MiB")).toBe(true);
 });
 
 describe("a line too long or holding NUL bytes is skipped unread, named by its number", () => {
