@@ -1,15 +1,14 @@
+import type { Run } from "./run.ts";
 import type { ConsolaInstance } from "consola/core";
 import { checkRunPlan, countOf, estimateTokens, planHandoffRequests, runHandoff, type Complete, type HandoffInput } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
-import { checkpoint } from "./cancel.ts";
 import { isAgentEngine } from "./engine.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
-import { printJson, printText } from "./stdout.ts";
 
 /** The offline engine never calls the model; reaching this is a bug, and says so. */
 const noRequests: Complete = () => Promise.reject(new Error("the offline engine sent a request"));
@@ -21,21 +20,21 @@ const noRequests: Complete = () => Promise.reject(new Error("the offline engine 
  * `--json`, stdout is one object either way. A plan over `--max-input-tokens` is printed, then
  * refused as the real run would refuse it (exit 2): a script sees the real run's answer.
  */
-export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
-  if (isAgentEngine(options.engine)) return printAgentDryRun(options.engine, input, options, logger);
+export async function printDryRun(run: Run, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+  if (isAgentEngine(options.engine)) return printAgentDryRun(run, options.engine, input, options, logger);
   if (options.engine === "offline") {
     const { document } = await runHandoff(input, { ...realEffects(), complete: noRequests });
     // A signal that came while the document was computed ends the run before anything prints.
-    await checkpoint();
+    await run.cancel.checkpoint();
     await (options.json
-      ? printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson)
-      : printText(`${document}\n`));
+      ? run.stdout.printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson)
+      : run.stdout.printText(`${document}\n`));
     logger.info("dry run: the offline engine sends nothing; nothing written");
     return EXIT.ok;
   }
   const planned = planHandoffRequests(input);
   const estimatedTokens = estimateTokens(input.analysis.context);
-  await checkpoint();
+  await run.cancel.checkpoint();
   if (options.json) {
     const report: DryRunRequestsJson = {
       dryRun: true,
@@ -46,10 +45,10 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
       redacted: planned.redacted,
       condensed: planned.condensed,
     };
-    await printJson(report);
+    await run.stdout.printJson(report);
   } else {
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
-    await printJson(printed, { indent: 2 });
+    await run.stdout.printJson(printed, { indent: 2 });
   }
   for (const line of planned.lines) logger.info(line);
   if (options.model === undefined && options.baseUrl !== undefined)

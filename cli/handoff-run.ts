@@ -18,7 +18,6 @@ import {
   type SessionFormat,
 } from "../core/index.ts";
 import { createFolders, removeCreatedFolders } from "./agent-home.ts";
-import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
 import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
 import { createModelPort } from "./model.ts";
@@ -27,9 +26,9 @@ import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
-import { isInteractive } from "./report.ts";
+import type { Run } from "./run.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
-import { removeTempFiles, type Content } from "./temp-file.ts";
+import type { Content } from "./temp-file.ts";
 import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
 import { indexNewSession } from "./session-index.ts";
 import { asField } from "./terminal.ts";
@@ -49,15 +48,15 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
  * its whole length, the computing, the model call, the wait for the lock, up to the writes.
  * Whatever was cancelled ends as CANCELLED (exit 130), and no temp file outlives the run.
  */
-export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
+export async function withCancellation<T>(run: Run, work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
   try {
-    return await asRunInProgress(work);
+    return await run.cancel.asRunInProgress(work);
   } catch (error) {
-    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED"))
+    if (run.cancel.signal.aborted && !(isAgentError(error) && error.code !== "CANCELLED"))
       throw new AgentError("CANCELLED", "Handoff cancelled");
     throw error;
   } finally {
-    removeTempFiles();
+    run.temps.removeAll();
   }
 }
 
@@ -67,6 +66,7 @@ export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise
  * deadline; the model it names is the one sent, recorded and printed.
  */
 export async function callModel(
+  run: Run,
   input: HandoffInput,
   options: HandoffOptions,
   logger: ConsolaInstance,
@@ -82,6 +82,7 @@ export async function callModel(
     retries: options.retries,
     logger,
     profile: options.profile,
+    printed: run.printed,
   };
   let progress: Progress | undefined;
   try {
@@ -103,7 +104,7 @@ export async function callModel(
         // The plan is said before the status line starts: both are on stderr.
         onPlan: (plan) => {
           logger.info(describeRunPlan(plan, planTargetOf({ ...input, model })));
-          progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
+          progress = createProgress(run, run.interactive && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
         },
       },
     );
@@ -119,10 +120,10 @@ export async function callModel(
 }
 
 /** Takes the source's lock for recording, or says why the handoff will not be recorded. */
-async function lockForRecording(file: SessionFile, logger: ConsolaInstance, cancel: AbortSignal): Promise<Lock | undefined> {
+async function lockForRecording(run: Run, file: SessionFile, logger: ConsolaInstance, cancel: AbortSignal): Promise<Lock | undefined> {
   try {
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
-    const lock = await acquireLock(file.realPath, { signal: cancel });
+    const lock = await acquireLock(run, file.realPath, { signal: cancel });
     if ("release" in lock) return lock;
     const lockPath = lockPathFor(file.realPath);
     if ("foreign" in lock) {
@@ -156,7 +157,7 @@ function rewrittenSource(recording: Extract<Recording, { mode: "rewrite" }>, fil
 }
 
 /** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
-function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
+function record(run: Run, result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
   const recording = result.recording;
   if (!recording || recording.mode === "skip") return false;
   if (recording.mode === "rewrite" && file.links > 1) {
@@ -169,7 +170,7 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
   let done: boolean;
   try {
     if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
-    else done = replaceIfUnchanged(file.realPath, rewrittenSource(recording, file), file);
+    else done = replaceIfUnchanged(run.temps, file.realPath, rewrittenSource(recording, file), file);
   } catch (error) {
     logger.warn(`${asField(file.path)}: not recorded in the source: ${errorMessage(error)}`);
     return false;
@@ -184,12 +185,12 @@ function record(result: HandoffResult, file: SessionFile, logger: ConsolaInstanc
 export type NewSessionPlace = { stdout: true } | { path: string } | { folder: (timestamp: Date) => string };
 
 /** Writes the new session where it goes, creating the agent's folders it needs; nothing is left behind when it fails. */
-function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, { stdout: true }>): string {
+function writeNewSession(run: Run, result: HandoffResult, place: Exclude<NewSessionPlace, { stdout: true }>): string {
   const path = "path" in place ? place.path : join(place.folder(result.newSession.timestamp), result.newSession.fileName);
   let created: string | undefined;
   try {
     if ("folder" in place) created = createFolders(dirname(path));
-    createFileAtomically(path, result.newSession.content);
+    createFileAtomically(run.temps, path, result.newSession.content);
   } catch (error) {
     removeCreatedFolders(dirname(path), created);
     throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
@@ -212,6 +213,7 @@ function writeNewSession(result: HandoffResult, place: Exclude<NewSessionPlace, 
  * an index of its sessions (Codex), its row there (a warning when it cannot be added).
  */
 export async function writeOutputs(
+  run: Run,
   result: HandoffResult,
   place: NewSessionPlace,
   target: SessionFormat,
@@ -219,15 +221,15 @@ export async function writeOutputs(
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
-  await checkpoint();
+  await run.cancel.checkpoint();
   const recording = result.recording;
   if (recording?.mode === "skip") logger.warn(`${asField(file.path)}: not recorded in the source: ${recording.reason}`);
-  const lock = recording && recording.mode !== "skip" ? await lockForRecording(file, logger, cancel) : undefined;
+  const lock = recording && recording.mode !== "skip" ? await lockForRecording(run, file, logger, cancel) : undefined;
   try {
-    await checkpoint();
-    if ("stdout" in place) return { sessionFile: undefined, recorded: lock ? record(result, file, logger) : false };
-    const sessionFile = writeNewSession(result, place);
-    const recorded = lock ? record(result, file, logger) : false;
+    await run.cancel.checkpoint();
+    if ("stdout" in place) return { sessionFile: undefined, recorded: lock ? record(run, result, file, logger) : false };
+    const sessionFile = writeNewSession(run, result, place);
+    const recorded = lock ? record(run, result, file, logger) : false;
     // Recording touched the source after the new session was written; the agents continue the
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
     if (recorded && !makeNewerThan(sessionFile, file.realPath))
@@ -235,7 +237,7 @@ export async function writeOutputs(
         `${sessionFile}: could not make it newer than ${asField(file.path)}; the agent's "continue the most recent session" may open the old one`,
       );
     // Last, once the file and its time are final: the agent's own index lists it by that time.
-    indexNewSession(target, result.newSession, sessionFile, logger);
+    indexNewSession(run, target, result.newSession, sessionFile, logger);
     return { sessionFile, recorded };
   } finally {
     lock?.release();

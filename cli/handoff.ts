@@ -18,48 +18,47 @@ import { isAgentEngine, noModelNotice } from "./engine.ts";
 import { type HandoffJson, stringField } from "../core/index.ts";
 import { agentHome, destinationFolder } from "./agent-home.ts";
 import { readConfigFile } from "./config-file.ts";
-import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
-import { createLogger, EXIT } from "./report.ts";
-import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
+import { EXIT } from "./report.ts";
+import { runOf, type Run } from "./run.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSession } from "./find-session.ts";
 import { pickSession } from "./pick.ts";
 import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
-import { printJson, printText } from "./stdout.ts";
 import { checkNewFilePath } from "./write.ts";
 import { asField } from "./terminal.ts";
 
 export const handoffCommand = defineCommand({
   meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
   args: HANDOFF_ARGS,
-  async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const options = resolveHandoffOptions(args, process.env, await readConfigFile(process.env));
+  async run({ args, data }) {
+    const run = runOf(data);
+    const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
+    const options = resolveHandoffOptions(args, run.env, await readConfigFile(run.env, run.cancel.signal));
     // The base URL may come from a flag or the config file: its credentials are withheld too.
-    const withheld = configuredSecrets(process.env, options.baseUrl);
-    withholdFromOutput(withheld);
+    const withheld = configuredSecrets(run.env, options.baseUrl);
+    run.printed.withholdFromOutput(withheld);
     // Start loading the SDK (the slowest import) while the session is read; the model port's
     // own import then finds it loaded or loading.
     if (options.engine === "llm" && !options.dryRun) void import("openai");
-    const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSession(options, "Handing off", logger);
-    const loaded = await loadSession(sessionPath, { leafId: options.leafId, logger });
+    const sessionPath = options.pick ? await pickSession(run, options.agent, logger) : findSession(run, options, "Handing off", logger);
+    const loaded = await loadSession(run, sessionPath, { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
     // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
     const { header } = loaded.session;
-    recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
+    run.printed.recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
     assertSomethingToHandOff(
       loaded.session,
       loaded.analysis,
       loaded.file.path === "-" ? "the session on stdin" : loaded.file.path,
       asField,
     );
-    if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
+    if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, run.env.PATH))));
     if (options.unusedByAgent.length > 0) {
       logger.warn(
         `${options.unusedByAgent.join(", ")} not used with --engine ${options.engine}: the agent answers with its own model and settings`,
@@ -74,23 +73,23 @@ export const handoffCommand = defineCommand({
       else if (stream)
         logger.warn(`${asField(loaded.file.path)}: not recorded in the source: ${stream}, not a file it could be written back to`);
     }
-    const place = options.dryRun ? undefined : newSessionPlace(options.out, loaded, target);
+    const place = options.dryRun ? undefined : newSessionPlace(run, options.out, loaded, target);
     // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.
-    const namedId = place && "path" in place ? idNamedBy(target, place.path, "") || undefined : undefined;
-    const input = { ...handoffInput(loaded, options, withheld, target), sessionId: namedId };
-    if (options.dryRun || place === undefined) return printDryRun(input, options, logger);
-    if (options.exec) checkCanContinue(target, place, loaded.session.header.cwd);
+    const namedId = place && "path" in place ? idNamedBy(agentHome(run.env), target, place.path, "") || undefined : undefined;
+    const input = { ...handoffInput(run, loaded, options, withheld, target), sessionId: namedId };
+    if (options.dryRun || place === undefined) return printDryRun(run, input, options, logger);
+    if (options.exec) checkCanContinue(run, target, place, loaded.session.header.cwd);
 
-    const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
+    const { result, sessionFile, recorded } = await withCancellation(run, async (cancel) => {
       const engine = options.engine;
       const result = isAgentEngine(engine)
-        ? await callAgent(engine, input, options, logger, cancel)
-        : await callModel(input, options, logger, cancel);
+        ? await callAgent(run, engine, input, options, logger, cancel)
+        : await callModel(run, input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
         logger.info(`${countOf(result.redacted, "likely secret")} replaced by placeholders before sending (restored in the document)`);
-      return { result, ...(await writeOutputs(result, place, target, loaded.file, logger, cancel)) };
+      return { result, ...(await writeOutputs(run, result, place, target, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).
@@ -99,13 +98,15 @@ export const handoffCommand = defineCommand({
       ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : []),
     ];
     // From here a signal ends the run at once, naming the files (which are complete).
-    markWritten(written);
+    run.cancel.markWritten(written);
     const resume =
-      sessionFile === undefined ? undefined : resumeCommandFor(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
+      sessionFile === undefined
+        ? undefined
+        : resumeCommandFor(agentHome(run.env), target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
-      await printText(result.newSession.content, { written });
+      await run.stdout.printText(result.newSession.content, { written });
     } else if (options.json) {
       const report: HandoffJson = {
         document: result.document,
@@ -124,14 +125,14 @@ export const handoffCommand = defineCommand({
         redacted: result.redacted,
         resume: resumeJson(resume),
       };
-      await printJson(report, { written });
+      await run.stdout.printJson(report, { written });
     } else {
-      await printText(`${result.document}\n`, { written });
+      await run.stdout.printText(`${result.document}\n`, { written });
     }
     logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
-    if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
+    if (sessionFile !== undefined) sayHowToContinue(run, resume, target, sessionFile, logger);
     if (options.exec && sessionFile !== undefined)
-      return await continueInAgent(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
+      return await continueInAgent(run, target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
     return EXIT.ok;
   },
 });
@@ -141,10 +142,10 @@ export const handoffCommand = defineCommand({
  * exist yet, or stdout), else beside the source or in the target agent's folder (see
  * destinationFolder; a session without a cwd fails here when that folder is needed).
  */
-function newSessionPlace(out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
+function newSessionPlace(run: Run, out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
   if (out === OUT_TO_STDOUT) return { stdout: true };
   if (out !== undefined) {
-    const path = resolve(out);
+    const path = resolve(run.cwd, out);
     checkNewFilePath(path, out);
     return { path };
   }
@@ -154,14 +155,20 @@ function newSessionPlace(out: string | undefined, loaded: LoadedSession, target:
     sourceFormat: loaded.format,
     target,
     cwd: loaded.session.header.cwd,
-    home: agentHome(),
-    currentFolder: process.cwd(),
+    home: agentHome(run.env),
+    currentFolder: run.cwd,
   };
   destinationFolder(destination, new Date());
   return { folder: (timestamp) => destinationFolder(destination, timestamp) };
 }
 
-function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[], target: SessionFormat): HandoffInput {
+function handoffInput(
+  run: Run,
+  loaded: LoadedSession,
+  options: HandoffOptions,
+  withheld: readonly string[],
+  target: SessionFormat,
+): HandoffInput {
   const offline = options.engine === "offline";
   const agent = isAgentEngine(options.engine) ? options.engine : undefined;
   return {
@@ -177,7 +184,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     // An agent gets the plain request, written out as a transcript: no provider's quirks apply.
     profile: agent ? chooseProfile(undefined, "generic") : options.profile,
     api: agent ? "agent-cli" : undefined,
-    systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
+    systemPrompt: options.systemPromptFile
+      ? readSystemPrompt(resolve(run.cwd, options.systemPromptFile), options.systemPromptFile)
+      : undefined,
     strict: options.strict,
     // A stream has no file to write back to.
     record: options.record && loaded.file.stream === undefined,
@@ -195,9 +204,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
   };
 }
 
-function readSystemPrompt(path: string): string {
+function readSystemPrompt(absolute: string, path: string): string {
   return readTextFile(
-    path,
+    absolute,
     (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path }),
     MAX_TEXT_FILE_BYTES,
   );

@@ -32,7 +32,7 @@ interface NotAStream {
  * Reasoning text, in whatever field it arrives, is never part of the answer.
  */
 export function createModelPort(options: ModelPortOptions): Complete {
-  const { baseUrl, where, scrub, silenceMs, client: newClient } = openEndpoint(options);
+  const { baseUrl, where, scrub, printed, silenceMs, client: newClient } = openEndpoint(options);
   // The SDK keeps only `error` of an error body; Google's array, vLLM's top-level `message`,
   // OpenRouter's wrapped upstream error and the codes we classify by would be lost. Keep the
   // last error body as it came; and a 200 that is not a stream, which the SDK would read as an
@@ -65,7 +65,16 @@ export function createModelPort(options: ModelPortOptions): Complete {
     // Loaded on first use: the SDK is the heaviest import, and dry runs never need it.
     const sdk = await import("openai");
     const client = newClient(sdk, fetchKeepingErrors);
-    const ctx = (): FailureContext => ({ where, baseUrl, model: request.model, profile: options.profile, body: lastErrorBody, scrub, sdk });
+    const ctx = (): FailureContext => ({
+      where,
+      baseUrl,
+      model: request.model,
+      profile: options.profile,
+      body: lastErrorBody,
+      scrub,
+      printed,
+      sdk,
+    });
     // Covers the wait for headers and every silence mid-stream.
     const idle = new AbortController();
     let idleTimer: ReturnType<typeof setTimeout> | undefined;

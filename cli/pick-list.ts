@@ -5,7 +5,7 @@
  */
 import type { FoundSession } from "./discover.ts";
 import { describeAge, tildePath } from "./ls-render.ts";
-import { clearedForPeople } from "./printed.ts";
+import type { PrintedFilter } from "./printed.ts";
 import { cutLine, fitEnd } from "./shorten.ts";
 
 export interface PickChoice {
@@ -18,6 +18,8 @@ export interface PickChoice {
 }
 
 export interface PickListOptions {
+  /** The run's printed-line filter: a cut comes only after it. */
+  printed: PrintedFilter;
   /** Whether a session worked in the current folder (its recorded cwd names it). */
   here: (session: FoundSession) => boolean;
   now: number;
@@ -36,6 +38,7 @@ export function orderForPicking(sessions: readonly FoundSession[], here: (sessio
 
 function labelFor(session: FoundSession, options: PickListOptions): string {
   const { glance } = session;
+  const clearedForPeople = (text: string) => options.printed.clearedForPeople(text);
   const title = cutLine(clearedForPeople(glance.title ?? glance.firstRequest ?? "(no title)"), TITLE_WIDTH);
   const folder = glance.cwd === undefined ? "(no folder)" : tildePath(glance.cwd, options.home);
   const line = `${title.padEnd(TITLE_WIDTH)}  ${session.format.label.padEnd(11)}  ${describeAge(session.mtimeMs, options.now).padEnd(14)}  ${folder}`;

@@ -1,3 +1,4 @@
+import { PrintedFilter } from "./printed.ts";
 /**
  * `agent handoff --pick`: the list (in process), the usage errors (spawned without a terminal),
  * and the picker itself through a real terminal: tmux runs the CLI, the test types a search,
@@ -43,7 +44,7 @@ describe("the list --pick shows", () => {
     found("/s/3", { id: "ccc3", cwd: "/p/app", title: "Newer, here" }, 4),
     found("/s/4", { id: "ddd4", cwd: "/p/other", firstRequest: "Oldest, elsewhere" }, 1),
   ];
-  const options = { here, now: 10, home: "/h", width: 200 };
+  const options = { printed: new PrintedFilter(), here, now: 10, home: "/h", width: 200 };
 
   test("the current folder's sessions first, then the rest, each part newest first", () => {
     expect(listForPicking(list, options).map((c) => c.path)).toEqual(["/s/3", "/s/2", "/s/1", "/s/4"]);

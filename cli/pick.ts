@@ -4,6 +4,7 @@
  * drawn by @clack/prompts' autocomplete on stderr (stdout stays the product's); Esc or Ctrl-C is
  * "Handoff cancelled", exit 130, with nothing written.
  */
+import type { Run } from "./run.ts";
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { autocomplete, isCancel } from "@clack/prompts";
@@ -18,11 +19,15 @@ import { asField } from "./terminal.ts";
 import { CommandLineError } from "./usage.ts";
 
 /** The sessions to choose from; swappable for the shared session listing when there is one. */
-export type ListSessions = (agent: AgentName | undefined, logger: ConsolaInstance) => { sessions: FoundSession[]; lookedIn: string[] };
+export type ListSessions = (
+  run: Run,
+  agent: AgentName | undefined,
+  logger: ConsolaInstance,
+) => { sessions: FoundSession[]; lookedIn: string[] };
 
 /** Every session of the agents in scope, as `agent ls --all` finds them. */
-export const listAllSessions: ListSessions = (agent, logger) =>
-  discoverSessions(agentHome(), { formats: formatsFor(agent) }, (line) => logger.debug(line));
+export const listAllSessions: ListSessions = (run, agent, logger) =>
+  discoverSessions(agentHome(run.env), { formats: formatsFor(agent) }, (line) => logger.debug(line));
 
 /** Rows shown at once; the search narrows the rest. */
 const MAX_ROWS = 12;
@@ -54,20 +59,23 @@ export function checkCanPick(terminal: { stdin: boolean; stderr: boolean }): voi
  * the current folder's first, newest first; typing narrows it by title, folder and id.
  */
 export async function pickSession(
+  run: Run,
   agent: AgentName | undefined,
   logger: ConsolaInstance,
   list: ListSessions = listAllSessions,
 ): Promise<string> {
-  checkCanPick({ stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true });
-  const found = list(agent, logger);
+  const { stdin, stderr, prompt } = run.io;
+  checkCanPick({ stdin: stdin.isTTY === true && prompt !== undefined, stderr: stderr.isTTY === true && prompt !== undefined });
+  const found = list(run, agent, logger);
   if (found.sessions.length === 0)
     throw new AgentError("USAGE", `no session of ${agent ?? describeFormats()} to pick from (looked in ${found.lookedIn.join(", ")})`);
   const now = Date.now();
   const choices = listForPicking(found.sessions, {
-    here: inFolder(currentFolder()),
+    printed: run.printed,
+    here: inFolder(currentFolder(run)),
     now,
-    home: agentHome().home,
-    width: (process.stderr.columns || 80) - 6,
+    home: agentHome(run.env).home,
+    width: (stderr.columns || 80) - 6,
   });
   const byPath = new Map<string, PickChoice>(choices.map((choice) => [choice.path, choice]));
   const chosen = await autocomplete<string>({
@@ -78,8 +86,8 @@ export async function pickSession(
       const choice = byPath.get(option.value);
       return choice !== undefined && matchesSearch(search, choice);
     },
-    input: process.stdin,
-    output: process.stderr,
+    input: prompt?.input,
+    output: prompt?.output,
   });
   if (isCancel(chosen)) throw new AgentError("CANCELLED", "Handoff cancelled");
   const session = found.sessions.find((s) => s.path === chosen);

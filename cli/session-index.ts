@@ -6,6 +6,7 @@
  * scanned its folder, then inserts the one row: no other row is changed. A row that cannot be
  * added is one warning, never a failed handoff: the file is written and opens by id.
  */
+import type { Run } from "./run.ts";
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
@@ -127,10 +128,10 @@ function scannedByAgent(format: SessionFormat, path: string, sessionId: string, 
  * After the new session is written (and given its last modification time): its row in the
  * target agent's session index, when the agent keeps one and would list the file.
  */
-export function indexNewSession(format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
+export function indexNewSession(run: Run, format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
   const index = format.sessionIndex;
   if (!index) return;
-  const home = agentHome();
+  const home = agentHome(run.env);
   if (!scannedByAgent(format, path, session.sessionId, home)) return;
   const leftOut = (file: string, reason: string) =>
     logger.warn(
