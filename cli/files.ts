@@ -147,7 +147,8 @@ export async function openSessionInput(
 
 /**
  * Opens a session file (a regular file; see `openSessionInput` for streams) and reads it in
- * chunks, synchronously: a regular file never keeps a read waiting.
+ * chunks, synchronously: a regular file never keeps a read waiting. A relative `path` is taken
+ * from `cwd` (the run's folder); paths found on disk are absolute and need none.
  */
 export function readSessionFile(path: string, cwd = "/"): { file: SessionFile; chunks: Generator<Uint8Array> } {
   const { absolutePath, stream, ...located } = locate(path, cwd);
