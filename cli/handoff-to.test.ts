@@ -209,9 +209,7 @@ describe("--to, the rest of the rules", () => {
     const same = await runAgent(["handoff", "-", "--engine", "offline", "--json"], env, sandbox.dir, fixture);
     expect(dirname(JSON.parse(same.stdout).sessionFile)).toBe(sandbox.dir);
     const other = await runAgent(["handoff", "-", "--engine", "offline", "--json", "--to", "omp"], env, sandbox.dir, fixture);
-    expect(dirname(JSON.parse(other.stdout).sessionFile)).toBe(
-      join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"),
-    );
+    expect(dirname(JSON.parse(other.stdout).sessionFile)).toBe(join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"));
   });
 });
 
