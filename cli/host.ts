@@ -39,7 +39,10 @@ function currentFolder(): string {
   }
 }
 
-/** The process's ids, exit and signals, without the cancel handlers (an in-process test uses this one). */
+/**
+ * The process's ids, exit hooks and signals, without the cancel handlers and without ending the
+ * process (an in-process test uses this one; the binary's adds both, see wireProcess).
+ */
 export function createProcessHost(stopCancelling: () => void = () => {}): ProcessHost {
   const execve = process.execve?.bind(process);
   return {
@@ -51,9 +54,6 @@ export function createProcessHost(stopCancelling: () => void = () => {}): Proces
     onExit(hook) {
       process.on("exit", hook);
       return () => process.off("exit", hook);
-    },
-    exitNow(code) {
-      process.exit(code);
     },
     execve:
       execve !== undefined && process.platform !== "win32"
@@ -112,9 +112,12 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
     process.exit(CANCELLED_EXIT);
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
-  const host = createProcessHost(() => {
-    for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
-  });
+  const host: ProcessHost = {
+    ...createProcessHost(() => {
+      for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
+    }),
+    exitNow: (code) => process.exit(code),
+  };
   return {
     host,
     io: () => ({

@@ -30,8 +30,12 @@ export interface ProcessHost {
   kill: Kill;
   /** Runs `hook` when the process exits, whatever the way; returns what removes it. */
   onExit(hook: () => void): () => void;
-  /** Ends the process now with `code` (a second Ctrl-C; the exit hooks run). */
-  exitNow(code: number): void;
+  /**
+   * Ends the process now with `code` (a signal outside a run in progress, a second Ctrl-C; the
+   * exit hooks run). Only the binary's host has it: a run in a test's process ends at its next
+   * checkpoint instead.
+   */
+  readonly exitNow?: ((code: number) => void) | undefined;
   /** Replaces the process image with `program` (POSIX execve), in `cwd`; returns only by throwing. Undefined where it cannot. */
   readonly execve?: ((program: string, argv: readonly string[], env: Env, cwd: string | undefined) => void) | undefined;
   /**
@@ -83,7 +87,7 @@ export class Run {
     this.cancel = new Cancellation({
       message: cancelledMessage(argv),
       say: (line) => this.stderr.write(line),
-      exitNow: (code) => io.host.exitNow(code),
+      exitNow: io.host.exitNow,
     });
     this.temps = new TempFiles(io.host.pid);
     this.agents = new AgentProcesses(io.host.kill);
