@@ -6,8 +6,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBranch, appendSessionFacts, parseSession, renderSessionFacts, writeOfflineDocument } from "../core/index.ts";
-import { userConstraints } from "../core/handoff/constraints.ts";
+import { analyzeBranch, appendSessionFacts, parseSession, renderSessionFacts } from "../core/index.ts";
+import { writeOfflineDocument } from "../core/handoff/offline/index.ts";
+import { userConstraints } from "../core/handoff/notes/constraints.ts";
 import { extractNotes } from "../core/handoff/offline/extract.ts";
 import { median, ms } from "./stats.ts";
 
@@ -38,7 +39,7 @@ for (const name of ["large-session.jsonl", "before-compaction.jsonl"]) {
   const engine = () => {
     const notes = extractNotes(analysis.context);
     const document = writeOfflineDocument({ context: analysis.context, facts: analysis.facts, notes, cwd: session.header.cwd });
-    return appendSessionFacts(document, renderSessionFacts(analysis.facts, file, { constraints: userConstraints(notes) }));
+    return appendSessionFacts(document, renderSessionFacts(analysis.facts, file, { constraints: userConstraints(analysis.context) }));
   };
   const fromText = () => {
     const parsed = parseSession(text, file);

@@ -4,8 +4,7 @@
  * model's own sections kept, Session Facts excluded (code writes that section; the question is
  * what the model kept). Pure: a document and a session in, a score out.
  */
-import { userConstraints } from "../core/handoff/constraints.ts";
-import { extractNotes } from "../core/handoff/offline/extract.ts";
+import { userConstraints } from "../core/handoff/notes/constraints.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
 import { parseSession } from "../core/session/formats/pi/parse.ts";
 
@@ -39,7 +38,7 @@ export function plantedFacts(sessionText: string): Fact[] {
   const facts: Fact[] = [
     ...paths.map((text): Fact => ({ kind: "path", text })),
     ...commands.map((text): Fact => ({ kind: "command", text })),
-    ...userConstraints(extractNotes(analysis.context)).map((text): Fact => ({ kind: "constraint", text })),
+    ...userConstraints(analysis.context).map((text): Fact => ({ kind: "constraint", text })),
   ];
   const last = analysis.facts.lastUserRequest?.trim();
   if (last) facts.push({ kind: "request", text: last });

@@ -4,13 +4,13 @@
  * for it: URL-encoded queries, snake_case and kebab-case runs, `key: word` lines, percent escapes.
  * Median of RUNS runs each, in this process (no startup in the figure). Also prints how many
  * secrets each real session gives: a real session's placeholders are false positives unless
- * shown otherwise (core/handoff/redact-real-sessions.test.ts pins each one).
+ * shown otherwise (core/secrets/redact-real-sessions.test.ts pins each one).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBranch, parseSession } from "../core/index.ts";
-import { createRedactor } from "../core/handoff/redact.ts";
-import { createSecretsGuard } from "../core/handoff/secrets-guard.ts";
+import { createRedactor } from "../core/secrets/redact.ts";
+import { createSecretsGuard } from "../core/secrets/secrets-guard.ts";
 import { median, ms } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);

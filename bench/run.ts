@@ -12,6 +12,8 @@ const BENCHMARKS = [
   "load-codex.ts",
   "load-claude-code.ts",
   "handoff.ts",
+  "core-import.ts",
+  "session-facts.ts",
   "redact.ts",
   "condense.ts",
   "kill.ts",

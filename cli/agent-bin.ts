@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { AgentError, describeMissingAgent, type AgentEngine } from "../core/index.ts";
+import { fsReason } from "./fs-errors.ts";
 import { describeSource, type Resolved } from "./settings.ts";
 
 /**
@@ -18,8 +19,7 @@ export function whyNotExecutable(path: string): string | undefined {
   try {
     isFile = statSync(path).isFile();
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "";
-    return code === "ENOENT" ? "no such file" : `cannot read it (${code || "unknown error"})`;
+    return fsReason(error);
   }
   if (!isFile) return "not a file";
   try {

@@ -28,6 +28,7 @@ import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
 import { asField } from "./terminal.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
+import { fsReason } from "./fs-errors.ts";
 
 /**
  * The model port for an agent engine: each request the pipeline makes (the handoff request, a
@@ -67,7 +68,7 @@ export function createAgentPort(run: Run, engine: AgentEngine, executable: strin
         skipLine: engine.skipLine,
       }).catch((error: unknown) => {
         // The file is there and executable, yet the system would not start it (no `#!` line, another platform's binary).
-        throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${reasonOf(error)}; is it the ${engine.label} executable?`);
+        throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${fsReason(error)}; is it the ${engine.label} executable?`);
       });
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
       if (ran.overflowed)
@@ -95,11 +96,6 @@ export function createAgentPort(run: Run, engine: AgentEngine, executable: strin
       removeScratchFolder(run.scratch, root, logger);
     }
   };
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ConsolaInstance } from "consola/core";
 import { AgentError, type AgentEngine } from "../core/index.ts";
 import { homeOf } from "./agent-home.ts";
 import { currentUser, folderChain, nearestExisting, whyNotPrivate } from "./private-folder.ts";
+import { fsReason } from "./fs-errors.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -32,7 +33,7 @@ export function whyRunsFolderNotPrivate(runs: string): string | undefined {
   try {
     return whyNotPrivate(folderChain(nearestExisting(runs)), me);
   } catch (error) {
-    return `${runs} cannot be checked (${codeOf(error)})`;
+    return `${runs} cannot be checked (${fsReason(error)})`;
   }
 }
 
@@ -77,7 +78,7 @@ export function makeScratchFolder(folders: ScratchFolders, engine: AgentEngine, 
   } catch (error) {
     throw new AgentError(
       "HANDOFF_FAILED",
-      `cannot make a folder for ${engine.command} to run in under ${runs} (${codeOf(error)}); set XDG_CACHE_HOME to a folder you can write`,
+      `cannot make a folder for ${engine.command} to run in under ${runs} (${fsReason(error)}); set XDG_CACHE_HOME to a folder you can write`,
     );
   }
   folders.add(root);
@@ -97,7 +98,7 @@ export function makeScratchFolder(folders: ScratchFolders, engine: AgentEngine, 
 export function removeScratchFolder(folders: ScratchFolders, root: string, logger: ConsolaInstance | undefined): void {
   folders.forget(root);
   const error = tryRemove(root);
-  if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${codeOf(error)}); remove it yourself`);
+  if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${fsReason(error)}); remove it yourself`);
 }
 
 function tryRemove(root: string): unknown {
@@ -123,9 +124,4 @@ function makeWritable(folder: string): void {
   } catch {
     // What cannot be changed shows in the second try's error.
   }
-}
-
-function codeOf(error: unknown): string {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-  return error instanceof Error ? error.message : String(error);
 }

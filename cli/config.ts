@@ -1,6 +1,16 @@
 import { runOf } from "./run.ts";
 import { defineCommand, type ArgsDef } from "citty";
-import { chooseProfile, createRedactor, createWithholder, isAgentError, isProviderId } from "../core/index.ts";
+import {
+  AGENT_ENGINES,
+  agentBinKey,
+  byAgentBinKey,
+  chooseProfile,
+  createRedactor,
+  createWithholder,
+  isAgentError,
+  isProviderId,
+} from "../core/index.ts";
+import type { AgentBinKey } from "../core/index.ts";
 import type { ConfigJson } from "../core/index.ts";
 import { configPath, readConfigFile } from "./config-file.ts";
 import { resolveEngine, type Engine } from "./engine.ts";
@@ -73,27 +83,15 @@ export function modelAskedOfEndpoint(settings: Settings, env: Record<string, str
   return resolveModel(settings.model, settings.baseUrl.value, profile) === undefined;
 }
 
-type AgentBinKey = "claude-code-bin" | "codex-bin" | "pi-bin" | "omp-bin";
-
-/** Each agent engine's executable setting, by its config key. */
+/** Each agent engine's executable setting, by its config key, in the engine table's order. */
 function agentBins(settings: Settings): [AgentBinKey, Resolved<string | undefined>][] {
-  return [
-    ["claude-code-bin", settings.claudeCodeBin],
-    ["codex-bin", settings.codexBin],
-    ["pi-bin", settings.piBin],
-    ["omp-bin", settings.ompBin],
-  ];
+  return AGENT_ENGINES.map((engine) => [agentBinKey(engine.name), settings.agentBins[engine.name]]);
 }
 
 /** The executables' part of `agent config --json`, one key per agent engine. */
 function binReports(settings: Settings, clean: Clean): Pick<ConfigJson["settings"], AgentBinKey> {
   const report = (bin: Resolved<string | undefined>) => ({ value: bin.value === undefined ? null : clean(bin.value), ...sourceOf(bin) });
-  return {
-    "claude-code-bin": report(settings.claudeCodeBin),
-    "codex-bin": report(settings.codexBin),
-    "pi-bin": report(settings.piBin),
-    "omp-bin": report(settings.ompBin),
-  };
+  return byAgentBinKey((engine) => report(settings.agentBins[engine.name]));
 }
 
 /** What both forms of the report are built from. */

@@ -11,6 +11,7 @@ import type { AgentHome, SessionFormat, SessionGlance } from "../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "./terminal.ts";
+import { fsReason, isMissing } from "./fs-errors.ts";
 
 export interface FoundSession {
   format: SessionFormat;
@@ -56,13 +57,6 @@ export interface Unreadable {
 
 /** Reports a folder or file that could not be read: a warning, shown with `--verbose`. */
 export type Warn = (line: string) => void;
-
-export function reasonOf(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "ELOOP") return "too many symbolic links";
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** When `path` last changed, as far as can be told without reading it. */
 export function changedAt(path: string): number | undefined {
@@ -126,10 +120,9 @@ function walk(
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
-      report.warn(`${asField(dir)}: cannot read this folder (${reasonOf(error)}); its sessions are left out`);
-      report.unreadable.push({ path: dir, folder: true, mtimeMs: changedAt(dir), reason: reasonOf(error) });
+    if (!isMissing(error)) {
+      report.warn(`${asField(dir)}: cannot read this folder (${fsReason(error)}); its sessions are left out`);
+      report.unreadable.push({ path: dir, folder: true, mtimeMs: changedAt(dir), reason: fsReason(error) });
     }
     return;
   }
@@ -227,8 +220,8 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
       // Two agents keeping sessions in one folder (pi's and omp's PI_CODING_AGENT_DIR): the file's own lines say whose it is.
       seen = glanceFile(candidate.claims, candidate.path, (note) => warn(`${asField(candidate.path)}: ${note}`));
     } catch (error) {
-      warn(`${asField(candidate.path)}: cannot read this file (${reasonOf(error)}); left out`);
-      unreadable.push({ path: candidate.path, folder: false, mtimeMs: changedAt(candidate.path), reason: reasonOf(error) });
+      warn(`${asField(candidate.path)}: cannot read this file (${fsReason(error)}); left out`);
+      unreadable.push({ path: candidate.path, folder: false, mtimeMs: changedAt(candidate.path), reason: fsReason(error) });
       continue;
     }
     if (seen === undefined) continue;

@@ -6,9 +6,10 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AgentError, detectFormat, type SessionFormat } from "../core/index.ts";
-import { changedAt, reasonOf, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
+import { changedAt, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
 import { readFileEnds } from "./glance-file.ts";
 import { asField } from "./terminal.ts";
+import { fsReason, isMissing } from "./fs-errors.ts";
 
 const SESSION_FILE_NAME = /\.jsonl(?:\.zst)?$/;
 
@@ -17,9 +18,8 @@ export function whatIsAt(path: string): "folder" | "file" | "nothing" {
   try {
     lstatSync(path);
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
     // Anything but "not there" (a folder we may not enter): a path, for reading it to say what is wrong.
-    return code === "ENOENT" || code === "ENOTDIR" ? "nothing" : "file";
+    return isMissing(error) ? "nothing" : "file";
   }
   try {
     return statSync(path).isDirectory() ? "folder" : "file";
@@ -38,7 +38,7 @@ export function sessionFilesIn(
   try {
     names = readdirSync(folder);
   } catch (error) {
-    throw new AgentError("FILE", `${folder}: cannot read this folder (${reasonOf(error)})`, { file: folder });
+    throw new AgentError("FILE", `${folder}: cannot read this folder (${fsReason(error)})`, { file: folder });
   }
   const sessions: FoundSession[] = [];
   const unreadable: Unreadable[] = [];
@@ -49,8 +49,8 @@ export function sessionFilesIn(
       // A thread the agent ran for itself is no session of the user's (see SessionGlance.agentThread).
       if (found !== undefined && found.glance.agentThread === undefined) sessions.push(found);
     } catch (error) {
-      warn(`${asField(path)}: cannot read this file (${reasonOf(error)}); left out`);
-      unreadable.push({ path, folder: false, mtimeMs: changedAt(path), reason: reasonOf(error) });
+      warn(`${asField(path)}: cannot read this file (${fsReason(error)}); left out`);
+      unreadable.push({ path, folder: false, mtimeMs: changedAt(path), reason: fsReason(error) });
     }
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));

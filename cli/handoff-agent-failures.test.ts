@@ -146,7 +146,7 @@ describe("finding the agent's executable", () => {
   test.each([
     ["a file without the execute bit", (p: string) => writeFileSync(p, "x"), "not executable"],
     ["a folder", (p: string) => mkdirSync(p), "not a file"],
-    ["nothing", () => {}, "no such file"],
+    ["nothing", () => {}, "no such file or folder"],
   ])("AGENT_CLAUDE_CODE_BIN naming %s", async (_, make, reason) => {
     const path = join(sandbox.root, "my-claude");
     make(path);
@@ -164,7 +164,7 @@ describe("finding the agent's executable", () => {
     await expectFailure(
       "claude-code",
       { AGENT_CLAUDE_CODE_BIN: path },
-      `could not start ${path}: ENOEXEC; is it the Claude Code executable?`,
+      `could not start ${path}: not a program this system can run (a script without a #! line?); is it the Claude Code executable?`,
     );
   });
 
@@ -216,7 +216,7 @@ describe("finding the agent's executable", () => {
         "a relative path that is not there: the line names the path tried",
         "./rel/claude",
         (file: string) =>
-          `${file}:2: ./rel/claude (${join(dirname(file), "rel", "claude")}): no such file; point it at the Claude Code executable`,
+          `${file}:2: ./rel/claude (${join(dirname(file), "rel", "claude")}): no such file or folder; point it at the Claude Code executable`,
       ],
       [
         "~user is not expanded",
@@ -378,7 +378,7 @@ describe("the scratch folder the agent ran in", () => {
     expect(run.code).toBe(0);
     expect(existsSync(out)).toBe(true);
     expect(run.stderr.split("\n")[0]).toBe(
-      `warning: could not remove ${join(runs(), left ?? "")}, the folder the agent ran in (EPERM); remove it yourself`,
+      `warning: could not remove ${join(runs(), left ?? "")}, the folder the agent ran in (operation not permitted); remove it yourself`,
     );
   });
 });

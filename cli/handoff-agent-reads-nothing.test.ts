@@ -181,7 +181,7 @@ describe("the folder an agent runs in: private, under the user's cache, with no 
     );
     expect([run.code, run.stderr]).toEqual([
       1,
-      `Handoff failed: cannot make a folder for pi to run in under ${runsUnder(file)} (ENOTDIR); set XDG_CACHE_HOME to a folder you can write\n`,
+      `Handoff failed: cannot make a folder for pi to run in under ${runsUnder(file)} (a part of the path is not a folder); set XDG_CACHE_HOME to a folder you can write\n`,
     ]);
     expect(sandbox.runs()).toEqual([]);
   });

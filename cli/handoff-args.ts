@@ -3,6 +3,7 @@ import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../core
 import { SESSION_ARGS } from "./handoff-source.ts";
 import type { CommandHelp, HelpSection } from "./help.ts";
 import { DEFAULT_MODEL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from "./options.ts";
+import { opensFilesAnywhere } from "./new-session-place.ts";
 
 /** The flags of `agent handoff`; `--help` prints these descriptions. */
 export const HANDOFF_ARGS = {
@@ -38,7 +39,7 @@ export const HANDOFF_ARGS = {
   out: {
     type: "string",
     alias: "o",
-    description: `Where to write the new session (default: beside a ${describeFormatsWhere((f) => !f.location.findsSessionsOnlyInItsFolder)} source handed to its own agent, else the agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)`,
+    description: `Where to write the new session (default: beside a ${describeFormatsWhere(opensFilesAnywhere)} source handed to its own agent, else the agent's folder for the source's cwd); never overwrites. - writes it to stdout (then the document goes to stderr, with -v only; not with --json)`,
     valueHint: "path",
   },
   leaf: { type: "string", description: "Hand off the branch ending at this entry id instead of the last entry", valueHint: "id" },

@@ -1,25 +1,20 @@
-import { dirname, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
   countOf,
   AgentError,
   describeRunPlan,
-  errorMessage,
   checkRunPlan,
   isAgentError,
   planHandoffRequests,
   planTargetOf,
   runHandoff,
-  splitLines,
   type HandoffDeps,
   type HandoffInput,
   type HandoffResult,
-  type Recording,
   type SessionFormat,
 } from "../core/index.ts";
-import { createFolders, removeCreatedFolders } from "./agent-home.ts";
-import { readSessionFile, type SessionFile } from "./files.ts";
-import { acquireLock, lockPathFor, type Lock } from "./lock.ts";
+import { writeNewSession, type NewSessionPlace } from "./new-session-place.ts";
+import type { SessionFile } from "./files.ts";
 import { createModelPort } from "./model.ts";
 import { askEndpointForModel } from "./model-list.ts";
 import type { HandoffOptions } from "./options.ts";
@@ -28,8 +23,9 @@ import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
 import type { Run } from "./run.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
-import type { Content } from "./temp-file.ts";
-import { appendIfUnchanged, createFileAtomically, makeNewerThan, replaceIfUnchanged } from "./write.ts";
+import { recordIntoSource, lockForRecording, sayRecordOutcome, type NotRecorded } from "./record.ts";
+import type { Lock } from "./lock.ts";
+import { makeNewerThan } from "./write.ts";
 import { indexNewSession } from "./session-index.ts";
 import { asField } from "./terminal.ts";
 
@@ -119,85 +115,6 @@ export async function callModel(
   }
 }
 
-/** Takes the source's lock for recording, or says why the handoff will not be recorded. */
-async function lockForRecording(run: Run, file: SessionFile, logger: ConsolaInstance, cancel: AbortSignal): Promise<Lock | undefined> {
-  try {
-    // Locked by the real path, so handoffs through a symlink and through the file share one lock.
-    const lock = await acquireLock(run, file.realPath, { signal: cancel });
-    if ("release" in lock) return lock;
-    const lockPath = lockPathFor(file.realPath);
-    if ("foreign" in lock) {
-      logger.warn(
-        `${asField(file.path)}: not recorded in the source: ${asField(lockPath)} is ${lock.foreign}, not a lock this tool made; it was left alone`,
-      );
-      return undefined;
-    }
-    const who = lock.heldBy === undefined ? "another process" : `process ${lock.heldBy}`;
-    logger.warn(
-      `${asField(file.path)}: not recorded in the source: ${who} holds ${asField(lockPath)} (another handoff recording into it?)`,
-    );
-  } catch (error) {
-    if (!isAgentError(error) || error.code !== "FILE") throw error;
-    logger.warn(`${asField(file.path)}: not recorded in the source: cannot lock it (${error.message})`);
-  }
-  return undefined;
-}
-
-/**
- * The source rewritten as its format asks (pi: a version 1 or 2 file as version 3) and then
- * `turn`, written piece by piece from its own lines read again now (the session in memory keeps
- * no text); abandoned when a line is no longer what was read.
- */
-function rewrittenSource(recording: Extract<Recording, { mode: "rewrite" }>, file: SessionFile): Content {
-  return (write) => {
-    if (recording.rewrite(splitLines(readSessionFile(file.realPath).chunks, { exact: true }), write)) return false;
-    write(recording.turn);
-    return true;
-  };
-}
-
-/** Appends (or, for an old format, rewrites) the source; a failure is a warning, never a torn file. */
-function record(run: Run, result: HandoffResult, file: SessionFile, logger: ConsolaInstance): boolean {
-  const recording = result.recording;
-  if (!recording || recording.mode === "skip") return false;
-  if (recording.mode === "rewrite" && file.links > 1) {
-    // Renaming a new file over it would leave the other names pointing at the old version.
-    logger.warn(
-      `${asField(file.path)}: not recorded in the source: it has ${file.links} hard links, and rewriting it to record the handoff would split them`,
-    );
-    return false;
-  }
-  let done: boolean;
-  try {
-    if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
-    else done = replaceIfUnchanged(run.temps, file.realPath, rewrittenSource(recording, file), file);
-  } catch (error) {
-    logger.warn(`${asField(file.path)}: not recorded in the source: ${errorMessage(error)}`);
-    return false;
-  }
-  if (!done)
-    logger.warn(`${asField(file.path)}: changed while we worked (is an agent still writing it?); the handoff was not recorded in it`);
-  else if (recording.mode === "rewrite") logger.info(`${asField(file.path)}: ${recording.notice}`);
-  return done;
-}
-
-/** Where the new session goes: stdout (`-o -`), the path `-o` names, or a folder known once the session's time is. */
-export type NewSessionPlace = { stdout: true } | { path: string } | { folder: (timestamp: Date) => string };
-
-/** Writes the new session where it goes, creating the agent's folders it needs; nothing is left behind when it fails. */
-function writeNewSession(run: Run, result: HandoffResult, place: Exclude<NewSessionPlace, { stdout: true }>): string {
-  const path = "path" in place ? place.path : join(place.folder(result.newSession.timestamp), result.newSession.fileName);
-  let created: string | undefined;
-  try {
-    if ("folder" in place) created = createFolders(dirname(path));
-    createFileAtomically(run.temps, path, result.newSession.content);
-  } catch (error) {
-    removeCreatedFolders(dirname(path), created);
-    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
-  }
-  return path;
-}
-
 /**
  * Writes what the pipeline returned: a signal that came while it was computed is seen first;
  * the lock is taken (its wait can be cancelled, with nothing written yet), a last checkpoint
@@ -223,13 +140,26 @@ export async function writeOutputs(
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
   await run.cancel.checkpoint();
   const recording = result.recording;
-  if (recording?.mode === "skip") logger.warn(`${asField(file.path)}: not recorded in the source: ${recording.reason}`);
-  const lock = recording && recording.mode !== "skip" ? await lockForRecording(run, file, logger, cancel) : undefined;
+  // Why it will not be recorded is said at once when known now: the format refused this source, or the lock was not taken.
+  const locked: { lock: Lock } | { why: NotRecorded } | undefined =
+    recording === undefined
+      ? undefined
+      : recording.mode === "skip"
+        ? { why: { kind: "refused", reason: recording.reason } }
+        : await lockForRecording(run, file, cancel);
+  if (locked && "why" in locked) sayRecordOutcome({ recorded: false, why: locked.why }, file.path, logger);
+  const lock = locked && "lock" in locked ? locked.lock : undefined;
+  const record = (): boolean => {
+    if (!lock || !recording || recording.mode === "skip") return false;
+    const outcome = recordIntoSource(run.temps, recording, file);
+    sayRecordOutcome(outcome, file.path, logger);
+    return outcome.recorded;
+  };
   try {
     await run.cancel.checkpoint();
-    if ("stdout" in place) return { sessionFile: undefined, recorded: lock ? record(run, result, file, logger) : false };
-    const sessionFile = writeNewSession(run, result, place);
-    const recorded = lock ? record(run, result, file, logger) : false;
+    if ("stdout" in place) return { sessionFile: undefined, recorded: record() };
+    const sessionFile = writeNewSession(run.temps, result.newSession, place);
+    const recorded = record();
     // Recording touched the source after the new session was written; the agents continue the
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
     if (recorded && !makeNewerThan(sessionFile, file.realPath))

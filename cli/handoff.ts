@@ -16,21 +16,22 @@ import { findOnPath } from "./agent-bin.ts";
 import { callAgent } from "./agent-run.ts";
 import { isAgentEngine, noModelNotice } from "./engine.ts";
 import { type HandoffJson, stringField } from "../core/index.ts";
-import { agentHome, destinationFolder } from "./agent-home.ts";
+import { agentHome } from "./agent-home.ts";
+import { newSessionPlace, type NewSessionPlace } from "./new-session-place.ts";
 import { readConfigFile } from "./config-file.ts";
 import { printDryRun } from "./dry-run.ts";
-import { callModel, withCancellation, writeOutputs, type NewSessionPlace } from "./handoff-run.ts";
+import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
-import { MODEL_ASKED_OF_ENDPOINT, OUT_TO_STDOUT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
+import { MODEL_ASKED_OF_ENDPOINT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { runOf, type Run } from "./run.ts";
+import { notRecordable, sayRecordOutcome } from "./record.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { loadSession, type LoadedSession } from "./session.ts";
 import { findSession } from "./find-session.ts";
 import { pickSession } from "./pick.ts";
-import { checkCanContinue, continueInAgent, idNamedBy, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
-import { checkNewFilePath } from "./write.ts";
+import { checkCanContinue, continueInAgent, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
 import { asField } from "./terminal.ts";
 
 export const handoffCommand = defineCommand({
@@ -68,15 +69,14 @@ export const handoffCommand = defineCommand({
     const stream = loaded.file.stream;
     if (options.record && !options.dryRun) {
       // One line, the first reason that applies: the format keeps no record of ours, or there is no file to write back to.
-      if (!loaded.format.record)
-        logger.info(`${asField(loaded.file.path)}: a ${loaded.format.label} session: the source was left untouched`);
-      else if (stream)
-        logger.warn(`${asField(loaded.file.path)}: not recorded in the source: ${stream}, not a file it could be written back to`);
+      const why = notRecordable(loaded.format, stream);
+      if (why) sayRecordOutcome({ recorded: false, why }, loaded.file.path, logger);
     }
-    const place = options.dryRun ? undefined : newSessionPlace(run, options.out, loaded, target);
-    // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.
-    const namedId = place && "path" in place ? idNamedBy(agentHome(run.env), target, place.path, "") || undefined : undefined;
-    const input = { ...handoffInput(run, loaded, options, withheld, target), sessionId: namedId };
+    const place = options.dryRun ? undefined : placeOfNewSession(run, options.out, loaded, target);
+    const input = {
+      ...handoffInput(run, loaded, options, withheld, target),
+      sessionId: place && "path" in place ? place.namedId : undefined,
+    };
     if (options.dryRun || place === undefined) return printDryRun(run, input, options, logger);
     if (options.exec) checkCanContinue(run, target, place, loaded.session.header.cwd);
 
@@ -137,29 +137,21 @@ export const handoffCommand = defineCommand({
   },
 });
 
-/**
- * Where the new session goes, checked before the model is called: `-o` (a file that must not
- * exist yet, or stdout), else beside the source or in the target agent's folder (see
- * destinationFolder; a session without a cwd fails here when that folder is needed).
- */
-function newSessionPlace(run: Run, out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
-  if (out === OUT_TO_STDOUT) return { stdout: true };
-  if (out !== undefined) {
-    const path = resolve(run.cwd, out);
-    checkNewFilePath(path, out);
-    return { path };
-  }
-  const destination = {
-    // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
-    sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
-    sourceFormat: loaded.format,
-    target,
-    cwd: loaded.session.header.cwd,
-    home: agentHome(run.env),
-    currentFolder: run.cwd,
-  };
-  destinationFolder(destination, new Date());
-  return { folder: (timestamp) => destinationFolder(destination, timestamp) };
+/** Where the new session goes (see new-session-place.ts), for this source and target; checked before the model is called. */
+function placeOfNewSession(run: Run, out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
+  return newSessionPlace(
+    {
+      out,
+      // Beside the file itself, not a link to it: the folder its agent lists and picks "the most recent" in.
+      sourcePath: loaded.file.stream ? undefined : loaded.file.realPath,
+      sourceFormat: loaded.format,
+      target,
+      cwd: loaded.session.header.cwd,
+      home: agentHome(run.env),
+      currentFolder: run.cwd,
+    },
+    new Date(),
+  );
 }
 
 function handoffInput(

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
-import { fileError } from "./fs-errors.ts";
+import { errorCode, fileError, isMissing } from "./fs-errors.ts";
 import { fitBytes, NAME_MAX_BYTES, writeTemp } from "./temp-file.ts";
 import type { Run } from "./run.ts";
 
@@ -48,10 +48,6 @@ function describeKind(stats: Stats): string {
   return stats.size === 0 ? "an empty file" : "a file";
 }
 
-function isMissing(error: unknown): boolean {
-  return error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR");
-}
-
 function examineLock(lockPath: string): LockState {
   let stats: Stats;
   try {
@@ -75,7 +71,7 @@ function examineLock(lockPath: string): LockState {
     }
   } catch (error) {
     if (isMissing(error)) return { kind: "absent" };
-    if (error instanceof Error && "code" in error && error.code === "ELOOP") return { kind: "foreign", what: "a symbolic link" };
+    if (errorCode(error) === "ELOOP") return { kind: "foreign", what: "a symbolic link" };
     throw fileError(lockPath, error);
   }
   if (!OUR_LOCK_CONTENT.test(content)) return { kind: "foreign", what: describeKind(stats) };
@@ -88,7 +84,7 @@ function isAlive(run: Run, pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but is not ours.
-    return error instanceof Error && "code" in error && error.code === "EPERM";
+    return errorCode(error) === "EPERM";
   }
 }
 
@@ -116,7 +112,7 @@ function tryCreate(run: Run, lockPath: string): boolean {
     linkSync(temp, lockPath);
     return true;
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "EEXIST") return false;
+    if (errorCode(error) === "EEXIST") return false;
     throw fileError(lockPath, error);
   } finally {
     run.temps.discard(temp);

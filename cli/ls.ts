@@ -2,7 +2,16 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand, type ArgsDef } from "citty";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, analyzeBranch, countOf, describeFormatNames, describeFormats, readSession, TITLE_MAX } from "../core/index.ts";
+import {
+  AgentError,
+  analyzeBranch,
+  countOf,
+  describeFormatNames,
+  describeFormats,
+  errorMessage,
+  readSession,
+  TITLE_MAX,
+} from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
 import { readSessionFile } from "./files.ts";
@@ -82,7 +91,7 @@ function countMessages(found: FoundSession, logger: ConsolaInstance): number | n
     const { session } = readSession(readSessionFile(found.path).chunks, found.path);
     return analyzeBranch(session).branchMessages;
   } catch (error) {
-    logger.debug(`${asField(found.path)}: could not be read whole (${error instanceof Error ? error.message : String(error)})`);
+    logger.debug(`${asField(found.path)}: could not be read whole (${errorMessage(error)})`);
     return null;
   }
 }

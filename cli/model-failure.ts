@@ -2,6 +2,7 @@ import type { PrintedFilter } from "./printed.ts";
 import { AgentError, classifyRefusal, CompletionError, errorMessage, isLoopbackHost, type ProviderProfile } from "../core/index.ts";
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
+import { errorCode } from "./fs-errors.ts";
 
 type Sdk = typeof import("openai");
 
@@ -74,7 +75,8 @@ function headersOf(error: unknown): Headers | undefined {
 /** `ECONNREFUSED` and friends, from an error or its cause. */
 function systemCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if ("code" in e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
+    const code = errorCode(e);
+    if (/^E[A-Z]+$/.test(code)) return code;
   }
   return undefined;
 }

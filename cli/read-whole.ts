@@ -11,7 +11,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { countOf, AgentError } from "../core/index.ts";
 import { describeNonFile } from "./files.ts";
-import { fsReason } from "./fs-errors.ts";
+import { fsReason, isMissing } from "./fs-errors.ts";
 
 /** Why a file could not be read: an error naming the path and what it was for. */
 export type CannotRead = (reason: string) => AgentError;
@@ -42,8 +42,7 @@ export function readRegularFile(path: string, cannotRead: CannotRead, maxBytes: 
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (missing && (code === "ENOENT" || code === "ENOTDIR")) return undefined;
+    if (missing && isMissing(error)) return undefined;
     throw cannotRead(fsReason(error));
   }
   try {

@@ -4,28 +4,18 @@
  * `--json`, and `--exec`, which runs it in place of this process.
  */
 import { accessSync, closeSync, constants as fsConstants, openSync, readSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { constants, platform } from "node:os";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, errorMessage, type AgentHome, type ResumeCommand, type SessionFormat } from "../core/index.ts";
-import { agentHome, joinSegments } from "./agent-home.ts";
-import { pathUnder } from "./discover.ts";
+import { AgentError, type AgentHome, type ResumeCommand, type SessionFormat } from "../core/index.ts";
+import { agentHome } from "./agent-home.ts";
 import { commandToPaste, FailureWithCommand } from "./paste-line.ts";
 import type { PasteLine } from "./printed.ts";
-import type { NewSessionPlace } from "./handoff-run.ts";
+import { idNamedBy, idNamingOf, pathUnderSessionsRoot, sessionsRootOf, type NewSessionPlace } from "./new-session-place.ts";
 import { currentFolderIfAny } from "./report.ts";
 import type { Run } from "./run.ts";
 import { CommandLineError } from "./usage.ts";
-
-/**
- * The id the file's name gives the session, for an agent that finds a session by its name
- * (Claude Code, Codex): undefined when the name is not one it resumes by; `sessionId` itself for
- * agents that open a file of any name.
- */
-export function idNamedBy(home: AgentHome, format: SessionFormat, path: string, sessionId: string): string | undefined {
-  const layout = format.location.sessionFiles(home);
-  return layout.idInName ? layout.idInName(basename(path)) : sessionId;
-}
+import { errorCode, fsReason, FS_REASONS } from "./fs-errors.ts";
 
 /**
  * The command that continues the session at `path` in `format`'s agent; undefined when that
@@ -39,11 +29,8 @@ export function resumeCommandFor(
   cwd: string | undefined,
   nameKnown = true,
 ): ResumeCommand | undefined {
-  if (nameKnown && idNamedBy(home, format, path, sessionId) !== sessionId) return undefined;
-  const root = joinSegments(format.location.sessionsRoot(home));
-  // The file may not be written yet (checked before the model is asked): its folder says where it will be.
-  const folder = pathUnder(root, dirname(path));
-  const underRoot = folder === undefined ? undefined : [...folder, basename(path)];
+  if (nameKnown && idNamedBy(format, path, sessionId, home) !== sessionId) return undefined;
+  const underRoot = pathUnderSessionsRoot(format, path, home);
   // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
   return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot, env: home.env });
 }
@@ -61,24 +48,20 @@ export function resumeJson(command: ResumeCommand | undefined): { argv: string[]
   return command ? { argv: [...command.argv], cwd: command.cwd ?? null } : null;
 }
 
-/** What a file must be named for `format`'s agent to resume it by id. */
-const NAME_NEEDED: Partial<Record<string, string>> = { "claude-code": "<uuid>.jsonl", codex: "rollout-<time>-<uuid>.jsonl" };
-
 /** Why there is no command: the agent resumes only a file named after its id, or only from its own folder. */
 export function noResumeReason(home: AgentHome, format: SessionFormat, path: string): string {
-  if (idNamedBy(home, format, path, "") === undefined) {
-    return `${path}: ${format.label} resumes a session only from a file named ${NAME_NEEDED[format.name] ?? "after its id"}, so there is no command that continues this one (name it so: the uuid in its name becomes the session's id)`;
+  const naming = idNamingOf(format, home);
+  if (naming.byName && idNamedBy(format, path, "", home) === undefined) {
+    return `${path}: ${format.label} resumes a session only from a file named ${naming.nameNeeded}, so there is no command that continues this one (name it so: the uuid in its name becomes the session's id)`;
   }
-  return `${path}: ${format.label} continues sessions only from its own folder (${joinSegments(format.location.sessionsRoot(home))}), so there is no command that continues this one`;
+  return `${path}: ${format.label} continues sessions only from its own folder (${sessionsRootOf(format, home)}), so there is no command that continues this one`;
 }
 
-const NOT_A_PROGRAM = "not a program this system can run (a script without a #! line?)";
+const NOT_A_PROGRAM = FS_REASONS.ENOEXEC;
 
+/** Why the system would not run a program: a noexec mount refuses with EACCES even with the x bit set. */
 function execFailure(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  if (code === "ENOEXEC") return NOT_A_PROGRAM;
-  if (code === "EACCES") return "permission denied (on a noexec mount?)";
-  return errorMessage(error);
+  return errorCode(error) === "EACCES" ? `${fsReason(error)} (on a noexec mount?)` : fsReason(error);
 }
 
 /**
@@ -138,7 +121,7 @@ export function checkCanContinue(
     home,
     format,
     path,
-    idNamedBy(home, format, path, "00000000-0000-0000-0000-000000000000") ?? "",
+    idNamedBy(format, path, "00000000-0000-0000-0000-000000000000", home) ?? "",
     execFolder(run, cwd).folder,
     "path" in place,
   );
@@ -175,7 +158,7 @@ export function sayHowToContinue(
   logger: ConsolaInstance,
 ): void {
   const home = agentHome(run.env);
-  if (command === undefined && idNamedBy(home, format, sessionFile, "") === undefined)
+  if (command === undefined && idNamedBy(format, sessionFile, "", home) === undefined)
     logger.warn(noResumeReason(home, format, sessionFile));
   else if (command === undefined) logger.info(noResumeReason(home, format, sessionFile));
   else logger.info("Continue with:", describeResume(command, currentFolderIfAny(run.cwd)));

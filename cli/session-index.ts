@@ -9,21 +9,13 @@
 import type { Run } from "./run.ts";
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import {
-  AgentError,
-  errorMessage,
-  type AgentHome,
-  type IndexRow,
-  type NewSessionFile,
-  type SessionFormat,
-  type SessionIndex,
-} from "../core/index.ts";
+import { AgentError, errorMessage, type IndexRow, type NewSessionFile, type SessionFormat, type SessionIndex } from "../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
-import { pathUnder } from "./discover.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { asField } from "./terminal.ts";
+import { errorCode } from "./fs-errors.ts";
+import { listedByAgent } from "./new-session-place.ts";
 
 /** How long a write lock another process holds is waited for. */
 export const BUSY_WAIT_MS = 2000;
@@ -35,7 +27,7 @@ const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Why SQLite refused, in words: a lock held past the wait, or its own message. */
 function sqliteReason(error: unknown): string {
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  const code = errorCode(error);
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
     return `it stayed locked by another process for ${BUSY_WAIT_MS / 1000} s (a Codex writing to it?)`;
   return `cannot write to it (${errorMessage(error)})`;
@@ -112,19 +104,6 @@ function readAgentConfig(path: string): unknown {
 }
 
 /**
- * Whether the agent's own scan of its sessions folder would take the file at `path` as session
- * `sessionId`: at its depth below the root, with a session's name carrying that id. Only such a
- * file gets a row: an `-o` file elsewhere, or under another name, is one the agent does not list.
- */
-function scannedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome): boolean {
-  const folders = pathUnder(joinSegments(format.location.sessionsRoot(home)), dirname(path));
-  const layout = format.location.sessionFiles(home);
-  const name = basename(path);
-  if (folders === undefined || folders.length !== layout.folders || !layout.isSessionName(name)) return false;
-  return layout.idInName === undefined || layout.idInName(name) === sessionId;
-}
-
-/**
  * After the new session is written (and given its last modification time): its row in the
  * target agent's session index, when the agent keeps one and would list the file.
  */
@@ -132,7 +111,7 @@ export function indexNewSession(run: Run, format: SessionFormat, session: NewSes
   const index = format.sessionIndex;
   if (!index) return;
   const home = agentHome(run.env);
-  if (!scannedByAgent(format, path, session.sessionId, home)) return;
+  if (!listedByAgent(format, path, session.sessionId, home)) return;
   const leftOut = (file: string, reason: string) =>
     logger.warn(
       `${asField(file)}: ${reason}; the new session was not added to ${index.label}, so ${index.listedBy} will not show it; \`${index.byIdCommand(session.sessionId)}\` opens it`,

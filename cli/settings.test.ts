@@ -1,7 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError, DEFAULT_CONTEXT_WINDOW, describeFormatNames, FORMATS, type AgentName } from "../core/index.ts";
+import { AGENT_ENGINES, AgentError, DEFAULT_CONTEXT_WINDOW, describeFormatNames, FORMATS, type AgentName } from "../core/index.ts";
 import { resolveHandoffOptions } from "./options.ts";
-import { DEFAULT_MODEL, describeSource, resolveSettings, type ConfigFile, type Settings } from "./settings.ts";
+import {
+  agentBinSetting,
+  CONFIG_KEYS,
+  DEFAULT_MODEL,
+  describeSource,
+  resolveSettings,
+  SETTING_ENV,
+  type ConfigFile,
+  type Settings,
+} from "./settings.ts";
 
 const PATH = "/home/me/.config/agent/config.toml";
 type Env = Record<string, string | undefined>;
@@ -256,5 +265,31 @@ describe("resolveHandoffOptions with a config file", () => {
     expect(() => resolveHandoffOptions(session, {}, file({ OPENAI_API_KEY: "sk-file" }))).toThrow(
       "set OPENAI_API_KEY in the environment instead",
     );
+  });
+});
+
+describe("each agent engine's executable: one setting per engine in the table, under the keys users' files have", () => {
+  // [agent, config key, environment variable]: the names README and users' config files use.
+  const KNOWN: [AgentName, string, string][] = [
+    ["claude-code", "claude-code-bin", "AGENT_CLAUDE_CODE_BIN"],
+    ["codex", "codex-bin", "AGENT_CODEX_BIN"],
+    ["pi", "pi-bin", "AGENT_PI_BIN"],
+    ["omp", "omp-bin", "AGENT_OMP_BIN"],
+  ];
+
+  test("the table's engines, in its order, are the known settings", () => {
+    expect(AGENT_ENGINES.map((e) => e.name)).toEqual(KNOWN.map(([agent]) => agent));
+    expect(CONFIG_KEYS.slice(-KNOWN.length)).toEqual(KNOWN.map(([, key]) => key));
+  });
+
+  test.each(KNOWN)("%s: %s in the file, %s in the environment, the environment first", (agent, key, env) => {
+    expect(SETTING_ENV[key]).toBe(env);
+    const fromFile = resolveSettings({}, {}, file({ [key]: "/opt/file-bin" }, { [key]: 3 }));
+    expect(agentBinSetting(fromFile, agent)).toEqual({ value: "/opt/file-bin", source: { kind: "file", path: PATH, line: 3 } });
+    const fromEnv = resolveSettings({}, { [env]: "/opt/env-bin" }, file({ [key]: "/opt/file-bin" }));
+    expect(agentBinSetting(fromEnv, agent)).toEqual({ value: "/opt/env-bin", source: { kind: "env", name: env } });
+    // Only its own agent's: every other engine keeps the one on PATH.
+    for (const [other] of KNOWN.filter(([a]) => a !== agent))
+      expect(agentBinSetting(fromEnv, other)).toEqual({ value: undefined, source: { kind: "default" } });
   });
 });

@@ -1,4 +1,15 @@
-import { AgentError, createRedactor, DEFAULT_CONTEXT_WINDOW, describeFormatNames, findFormat, type AgentName } from "../core/index.ts";
+import {
+  AGENT_ENGINES,
+  AgentError,
+  agentBinEnv,
+  agentBinKey,
+  byAgentEngine,
+  createRedactor,
+  DEFAULT_CONTEXT_WINDOW,
+  describeFormatNames,
+  findFormat,
+  type AgentName,
+} from "../core/index.ts";
 import { suggest } from "./args.ts";
 import { matchChoice } from "./choice.ts";
 import { quoteWithholding, type Quote } from "./printed.ts";
@@ -44,11 +55,8 @@ export interface Settings {
   engine: Resolved<EngineChoice>;
   /** The agent the new session is for; undefined: the source's own. */
   to: Resolved<AgentName | undefined>;
-  /** Each agent engine's executable, when it is not the one on PATH. */
-  claudeCodeBin: Resolved<string | undefined>;
-  codexBin: Resolved<string | undefined>;
-  piBin: Resolved<string | undefined>;
-  ompBin: Resolved<string | undefined>;
+  /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
+  agentBins: Readonly<Record<AgentName, Resolved<string | undefined>>>;
 }
 
 /** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
@@ -175,17 +183,27 @@ const SETTINGS = {
   maxInputTokens: { key: "max-input-tokens", env: "AGENT_MAX_INPUT_TOKENS", parse: parseLimit, fallback: undefined },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
-  claudeCodeBin: { key: "claude-code-bin", env: "AGENT_CLAUDE_CODE_BIN", parse: parseText, fallback: undefined },
-  codexBin: { key: "codex-bin", env: "AGENT_CODEX_BIN", parse: parseText, fallback: undefined },
-  piBin: { key: "pi-bin", env: "AGENT_PI_BIN", parse: parseText, fallback: undefined },
-  ompBin: { key: "omp-bin", env: "AGENT_OMP_BIN", parse: parseText, fallback: undefined },
-} satisfies { [K in keyof Settings]: SettingDef<Settings[K]["value"]> };
+} satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
-export const CONFIG_KEYS: readonly string[] = Object.values(SETTINGS).map((def) => def.key);
+/** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
+const AGENT_BIN_SETTINGS: Readonly<Record<AgentName, SettingDef<string | undefined>>> = byAgentEngine((engine) => ({
+  key: agentBinKey(engine.name),
+  env: agentBinEnv(engine.name),
+  parse: parseText,
+  fallback: undefined,
+}));
+
+/** Every setting, in the order `agent config` and messages list them: the engines' executables last, in the table's order. */
+const ALL_SETTINGS: readonly SettingDef<unknown>[] = [
+  ...Object.values(SETTINGS),
+  ...AGENT_ENGINES.map((engine) => AGENT_BIN_SETTINGS[engine.name]),
+];
+
+export const CONFIG_KEYS: readonly string[] = ALL_SETTINGS.map((def) => def.key);
 
 /** The environment variable each setting reads, for help and `agent config`. */
 export const SETTING_ENV: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.values(SETTINGS).flatMap((def) => (def.env ? [[def.key, def.env]] : [])),
+  ALL_SETTINGS.flatMap((def) => (def.env ? [[def.key, def.env]] : [])),
 );
 
 function camel(key: string): string {
@@ -266,22 +284,13 @@ export function resolveSettings(
     maxInputTokens: pick(SETTINGS.maxInputTokens, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
-    claudeCodeBin: pick(SETTINGS.claudeCodeBin, args, env, file),
-    codexBin: pick(SETTINGS.codexBin, args, env, file),
-    piBin: pick(SETTINGS.piBin, args, env, file),
-    ompBin: pick(SETTINGS.ompBin, args, env, file),
+    agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
   };
 }
 
 /** The setting that names an agent engine's executable. */
 export function agentBinSetting(settings: Settings, agent: AgentName): Resolved<string | undefined> {
-  const bins: Record<AgentName, Resolved<string | undefined>> = {
-    "claude-code": settings.claudeCodeBin,
-    codex: settings.codexBin,
-    pi: settings.piBin,
-    omp: settings.ompBin,
-  };
-  return bins[agent];
+  return settings.agentBins[agent];
 }
 
 /** Where a setting came from, in words: `--model`, `AGENT_MODEL`, `/home/me/.config/agent/config.toml:3`, `default`. */

@@ -1,3 +1,4 @@
+import { errorCode, fsReason } from "./fs-errors.ts";
 import type { PrintedFilter } from "./printed.ts";
 import { stringifyForTerminal } from "./terminal.ts";
 
@@ -16,17 +17,8 @@ export class StdoutError extends Error {
   }
 }
 
-const REASONS: Record<string, string> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "disk quota exceeded",
-  EBADF: "stdout is closed",
-  EIO: "input/output error",
-  EFBIG: "file too large",
-};
-
-function codeOf(error: unknown): string {
-  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";
-}
+/** What only stdout says; every other code in the one file-system wording (fs-errors.ts). */
+const STDOUT_REASONS: Record<string, string> = { EBADF: "stdout is closed" };
 
 /** Where the product goes: the run's stdout (`process.stdout`, or a memory stream in a test). */
 export interface OutputStream {
@@ -65,17 +57,17 @@ export class StdoutChannel {
    */
   private write(text: string, written: readonly string[]): Promise<void> {
     if (this.readerLeft) return Promise.resolve();
-    if (this.closedAtStart) return Promise.reject(new StdoutError(REASONS.EBADF ?? "EBADF", written));
+    if (this.closedAtStart) return Promise.reject(new StdoutError(STDOUT_REASONS.EBADF ?? "EBADF", written));
     this.ignoreStreamErrorEvents();
     return new Promise((resolve, reject) => {
       this.stream.write(text, (error) => {
         if (!error) return resolve();
-        const code = codeOf(error);
+        const code = errorCode(error);
         if (code === "EPIPE") {
           this.readerLeft = true;
           return resolve();
         }
-        reject(new StdoutError(REASONS[code] ?? (code || error.message), written));
+        reject(new StdoutError(STDOUT_REASONS[code] ?? fsReason(error), written));
       });
     });
   }

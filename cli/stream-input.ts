@@ -10,7 +10,7 @@ import { close, open, read } from "node:fs";
 import { promisify } from "node:util";
 import { AgentError } from "../core/index.ts";
 import { CancelledError } from "./cancel.ts";
-import { fsReason } from "./fs-errors.ts";
+import { errorCode, fsReason } from "./fs-errors.ts";
 import { startsWithZstdMagic } from "./zstd.ts";
 
 const openAsync = promisify(open);
@@ -47,7 +47,7 @@ export async function readStreamWhole(fd: number, label: string, cancel: AbortSi
         read = (await readAsync(fd, buffer, 0, buffer.length, null)).bytesRead;
       } catch (error) {
         // stdin may have been left non-blocking by whoever started us: wait for the writer.
-        if (error instanceof Error && "code" in error && error.code === "EAGAIN") {
+        if (errorCode(error) === "EAGAIN") {
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
           continue;
         }

@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
-import { FS_REASONS, fileError } from "./fs-errors.ts";
+import { fileError, fsReason } from "./fs-errors.ts";
 
 function unlinkQuietly(path: string): void {
   try {
@@ -91,10 +91,9 @@ function takeOwnership(fd: number, finalPath: string, owner: Ownership): void {
     // Owner first: changing it clears set-id bits, which the mode then puts back.
     fchownSync(fd, owner.uid, owner.gid);
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "";
     throw new AgentError(
       "FILE",
-      `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${FS_REASONS[code] ?? code}`,
+      `${finalPath}: the rewrite could not keep its owner (uid ${owner.uid}, gid ${owner.gid}): ${fsReason(error)}`,
       { file: finalPath },
     );
   }

@@ -1,7 +1,7 @@
 import { fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, closeSync, renameSync, statSync, utimesSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import { AgentError } from "../core/index.ts";
-import { fileError } from "./fs-errors.ts";
+import { FS_REASONS, fileError } from "./fs-errors.ts";
 import { asField } from "./terminal.ts";
 import { NAME_MAX_BYTES, writeAll, writeTemp, type Content, type TempFiles } from "./temp-file.ts";
 
@@ -40,7 +40,7 @@ export function checkNewFilePath(path: string, typed: string = path): void {
     const example = asField(join(path, "handoff.jsonl"));
     throw new AgentError("FILE", `${shown}${slash}: is a folder; -o takes the new session's file name (e.g. ${example})`, { file: path });
   }
-  if (stats) throw new AgentError("FILE", `${shown}: already exists; refusing to overwrite it`, { file: path });
+  if (stats) throw new AgentError("FILE", `${shown}: ${FS_REASONS.EEXIST}`, { file: path });
   const dir = dirname(path);
   let isDir = false;
   try {

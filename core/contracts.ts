@@ -3,10 +3,11 @@
  * builds its object against (a field missing or added is a type error there) and a list of its
  * keys, checked against the interface here and against the README by core/contracts.test.ts.
  */
-import type { CondenseReport } from "./handoff/condense/report.ts";
+import type { CondenseReport } from "./handoff/condense/condense-report.ts";
 import type { ChatRequest, TokenUsage } from "./llm/types.ts";
+import type { AgentBinKey } from "./agent-run/table.ts";
 import type { AgentName } from "./session/formats/types.ts";
-import type { InspectReport } from "./session/report.ts";
+import type { InspectReport } from "./session/inspect-report.ts";
 
 /** `agent handoff --json`. */
 export interface HandoffJson {
@@ -110,11 +111,7 @@ export interface ConfigJson {
     engine: { value: string; resolved: string | null } & SettingSourceJson;
     to: { value: string | null } & SettingSourceJson;
     /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
-    "claude-code-bin": { value: string | null } & SettingSourceJson;
-    "codex-bin": { value: string | null } & SettingSourceJson;
-    "pi-bin": { value: string | null } & SettingSourceJson;
-    "omp-bin": { value: string | null } & SettingSourceJson;
-  };
+  } & Record<AgentBinKey, { value: string | null } & SettingSourceJson>;
   apiKey: { set: boolean; from: "OPENAI_API_KEY" };
 }
 

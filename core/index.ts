@@ -34,7 +34,7 @@ export type { IndexRow, PlacedSession, SessionIndex, SqlValue } from "./session/
 export type { ContextMessage } from "./session/messages.ts";
 export { handoffOnly, type HandoffOnly } from "./session/handoff-only.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";
-export { buildInspectReport, renderInspectReport, type InspectReport, type ShowField } from "./session/report.ts";
+export { buildInspectReport, renderInspectReport, type InspectReport, type ShowField } from "./session/inspect-report.ts";
 export type { ResolveBlob } from "./session/convert.ts";
 export type { SessionFacts, CommandRun } from "./session/facts.ts";
 export { CompletionError, type ChatRequest, type ChatMessage, type Complete, type Completion, type TokenUsage } from "./llm/types.ts";
@@ -57,12 +57,11 @@ export {
 } from "./handoff/pipeline.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { checkRunPlan, describeRunPlan, type InputLimit, type PlanTarget, type RunPlan } from "./handoff/run-plan.ts";
-export { describeCondensed, type CondenseReport } from "./handoff/condense/report.ts";
+export { describeCondensed, type CondenseReport } from "./handoff/condense/condense-report.ts";
 export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
-export { writeOfflineDocument, type OfflineInput } from "./handoff/offline.ts";
-export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./handoff/redact.ts";
-export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./handoff/withhold.ts";
+export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./secrets/redact.ts";
+export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./secrets/withhold.ts";
 export { countOf, formatCount } from "./format.ts";
 export type {
   ConfigJson,
@@ -76,7 +75,7 @@ export type {
 export { parseJsonOrUndefined, stringField } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { fromInertText, toInertText } from "./handoff/agent-inert.ts";
-export { AGENT_ENGINES, agentEngine } from "./agent-run/table.ts";
+export { AGENT_ENGINES, agentBinEnv, agentBinKey, agentEngine, byAgentBinKey, byAgentEngine, type AgentBinKey } from "./agent-run/table.ts";
 export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
 export { MESSAGE_LIMIT } from "./agent-run/output.ts";

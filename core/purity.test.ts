@@ -7,8 +7,12 @@ import { checkPurity } from "../scripts/purity.ts";
 
 // core/ must stay pure (see STYLE.md): no files, no process, no network, no clock, no CLI
 // libraries, and session/ stands apart from handoff/. The check reads the import graph as Bun sees
-// it and the globals in the transpiled code; scripts/purity.ts says how.
-const LAYERS = [{ from: "session/", to: "handoff/" }];
+// it and the globals in the transpiled code; scripts/purity.ts says how. Type imports and cycles:
+// core/graph.test.ts.
+const LAYERS = [
+  { from: "session/", to: "handoff/" },
+  { from: "session/", to: "llm/" },
+];
 // Near today's count (122): a glob that finds far fewer files missed the tree.
 const CORE_FILE_FLOOR = 110;
 

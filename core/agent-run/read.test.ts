@@ -304,7 +304,7 @@ describe("reading what each agent printed", () => {
       "omp gave no answer (it exited 0 and printed nothing on stdout; on stderr: warning: something odd); try again, or use another --engine",
     ],
     [
-      "pi: text that is no JSON",
+      "pi: text that is not JSON",
       "pi",
       out("Hello\n"),
       'pi printed no answer we can read (expected the JSON events of --mode json, got "Hello"); is AGENT_PI_BIN or PATH pointing at pi?',

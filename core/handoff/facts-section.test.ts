@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { CommandRun, SessionFacts } from "../session/facts.ts";
 import { judgeRun } from "../session/runs.ts";
-import { appendSessionFacts, inlineCode, renderSessionFacts } from "./facts-section.ts";
+import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
+import { inlineCode } from "./notes/inline-code.ts";
 
 function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
   return {

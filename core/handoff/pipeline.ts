@@ -8,17 +8,15 @@ import { handoffOnly } from "../session/handoff-only.ts";
 import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
-import type { CondenseReport } from "./condense/report.ts";
-import { userConstraints } from "./constraints.ts";
+import type { CondenseReport } from "./condense/condense-report.ts";
+import { userConstraints } from "./notes/constraints.ts";
 import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
-import { writeOfflineDocument } from "./offline.ts";
-import { extractNotes, type OfflineNotes } from "./offline/extract.ts";
 import { formatNamed } from "../session/formats/table.ts";
 import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
 import type { InputLimit, PlanTarget, RunPlan } from "./run-plan.ts";
-import { createSecretsGuard, type DocumentSources, type SecretsGuard } from "./secrets-guard.ts";
+import { createSecretsGuard, type DocumentSources, type SecretsGuard } from "../secrets/secrets-guard.ts";
 import { findMissingSections } from "./validate.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 
@@ -172,22 +170,25 @@ function withholdModel(model: RestoredModel, withhold: (text: string) => string)
   return { pi, omp: model.omp === undefined ? undefined : withhold(model.omp) };
 }
 
-function withSessionFacts(document: string, input: HandoffInput, sources: DocumentSources, notes: OfflineNotes): string {
+function withSessionFacts(document: string, input: HandoffInput, sources: DocumentSources): string {
   const facts = renderSessionFacts(sources.facts, input.sourcePath, {
-    constraints: userConstraints(notes),
+    constraints: userConstraints(sources.context),
     sourceIsStream: input.sourceIsStream,
   });
   return appendSessionFacts(document, facts);
 }
 
-/** The offline engine's document, in the shape the model engine returns. */
-function writeOffline(sources: DocumentSources, notes: OfflineNotes): EngineResult {
+/**
+ * The offline engine's document, in the shape the model engine returns. The engine and its word
+ * lists load here, on its first run: a handoff with a model never pays for them.
+ */
+async function writeOffline(sources: DocumentSources): Promise<EngineResult> {
+  const { writeOfflineDocument } = await import("./offline/index.ts");
   const document = writeOfflineDocument({
     context: sources.context,
     facts: sources.facts,
     focus: sources.focus,
     cwd: sources.cwd,
-    notes,
   });
   return {
     document,
@@ -228,15 +229,12 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   // written from redacted text, so its cuts never go through a secret; restored below.
   let sources: DocumentSources | undefined;
   const readSources = (): DocumentSources => (sources ??= guard.forDocument(input.analysis.facts, input.session.header.cwd));
-  // The offline engine and the facts section both read the branch's notes: read them at most once.
-  let notes: OfflineNotes | undefined;
-  const readNotes = (): OfflineNotes => (notes ??= extractNotes(readSources().context));
   // The model engine sees only what may be sent; its port withholds the key and redacts answers,
   // and the provider port inside it shapes each request as the provider takes it.
   const complete = guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice }));
   const written =
     input.engine === "offline"
-      ? writeOffline(readSources(), readNotes())
+      ? await writeOffline(readSources())
       : await writeDocumentWithModel(
           { ...input, ...guard.outgoing(), reasoningAllowance: allowanceFor(input), sendsTo: planTargetOf(input) },
           { ...deps, complete },
@@ -247,7 +245,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const redacted = input.engine === "offline" ? 0 : guard.redacted;
   // The one place originals come back: after the last request, in the document only. Facts come
   // from code, after the model: no summary can lose them. The key is blanked from all of it.
-  const whole = input.facts === false ? written.document : withSessionFacts(written.document, input, readSources(), readNotes());
+  const whole = input.facts === false ? written.document : withSessionFacts(written.document, input, readSources());
   const document = guard.withhold(guard.restore(whole));
 
   const now = deps.now();

@@ -48,7 +48,7 @@ describe("reading a wrapped document back (unwrapHandoffDocument) undoes exactly
     ["an opening tag without its newline", "<handoff-context>x\n</handoff-context>"],
     ["never closed", "<handoff-context>\nx"],
     ["closed only by the escaped spelling", "<handoff-context>\nx\n<\\/handoff-context>"],
-  ])("%s is no wrapped document", (_, text) => {
+  ])("%s is not a wrapped document", (_, text) => {
     expect(unwrapHandoffDocument(text)).toBeUndefined();
     expect(isWrappedHandoff(text)).toBe(false);
   });

@@ -1,3 +1,5 @@
+import type { TokenUsage } from "../session/types.ts";
+
 /**
  * The Chat Completions request shape we send, declared here so core does not depend on the
  * `openai` package. Field names follow the wire format.
@@ -48,12 +50,8 @@ export interface ChatRequest {
   reasoning?: { effort: ReasoningEffort };
 }
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  /** Part of `outputTokens` spent on reasoning, when the provider counts it. */
-  reasoningTokens?: number;
-}
+/** Declared in core/session (a session records it); here too, for the model port. */
+export type { TokenUsage };
 
 /** What the model port returns for one request. */
 export interface Completion {

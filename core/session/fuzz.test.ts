@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { isAgentError } from "../errors.ts";
-import { createSecretsGuard, type SecretsGuard } from "../handoff/secrets-guard.ts";
-import { mapContextText } from "../handoff/text-maps.ts";
+import { createSecretsGuard, type SecretsGuard } from "../secrets/secrets-guard.ts";
+import { mapContextText } from "../secrets/outgoing-strings.ts";
 import { buildRequest } from "../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "./analyze.ts";
 import type { ContextMessage } from "./messages.ts";
 import { parseSession } from "./formats/pi/parse.ts";
-import { buildInspectReport, renderInspectReport } from "./report.ts";
+import { buildInspectReport, renderInspectReport } from "./inspect-report.ts";
 import {
   CORE_TYPES,
   createMutators,

@@ -37,7 +37,7 @@ function isAcknowledgement(entry: Entry): boolean {
 
 /**
  * Set when the file holds nothing but a handoff document: its conversation is the document
- * (first), then at most our acknowledgement; everything else in it is no conversation (a model
+ * (first), then at most our acknowledgement; everything else in it is not a conversation (a model
  * or settings entry, a title, an agent's bookkeeping). Any other message after the document,
  * the user's first words included, makes it a session with work of its own. Over the whole
  * file, not one branch: work on a branch the user left is work too.

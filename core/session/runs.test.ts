@@ -123,7 +123,7 @@ describe("one definition of a failed run", () => {
       failed: false,
     },
     { name: "a check sent to the background", command: "npm test & sleep 5", exitCode: 0, output: " 1 fail", failed: true },
-    { name: "a redirection is no background &", command: "npm test 2>&1", exitCode: 0, output: " 0 fail\n 3 pass", failed: false },
+    { name: "a redirection is not a background &", command: "npm test 2>&1", exitCode: 0, output: " 0 fail\n 3 pass", failed: false },
     {
       name: "a check that is the last step keeps its status",
       command: "echo start; npm test",
@@ -132,7 +132,7 @@ describe("one definition of a failed run", () => {
       failed: false,
     },
     { name: "operators inside quotes are no operators", command: 'npm test -- -t "a || b"', exitCode: 0, output: " 1 fail", failed: false },
-    { name: "'0 errors' is no failure", command: "npx tsc 2>&1 | tail -1", exitCode: 0, output: "Found 0 errors.", failed: false },
+    { name: "'0 errors' is not a failure", command: "npx tsc 2>&1 | tail -1", exitCode: 0, output: "Found 0 errors.", failed: false },
   ])("$name", ({ command, exitCode, output, failed }) => {
     expect(judgeRun(command, exitCode, output)).toEqual({ exitCode, failed });
   });

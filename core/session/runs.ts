@@ -48,7 +48,7 @@ export function programOf(step: string): string {
 /**
  * Whether the line's non-zero status is a check's answer: every step that may have produced it
  * (see `statusSteps`) is a check. When a check and another program could each have ended the
- * line (`test -f x && npm test`), we cannot tell whose status it is, so it is no answer.
+ * line (`test -f x && npm test`), we cannot tell whose status it is, so it is not an answer.
  */
 export function isSearchCommand(command: string): boolean {
   const steps = statusSteps(command);
@@ -191,7 +191,7 @@ export function displayCommand(command: string, cwd: string | undefined): string
 
 /** A command without the `| head`/`| tail`/`| grep` that only trimmed its output (and hid its status). */
 export function withoutOutputFilter(command: string): string {
-  // Quoted text (a grep pattern such as "(error|warning)") may hold a `|` that is no pipe.
+  // Quoted text (a grep pattern such as "(error|warning)") may hold a `|` that is not a pipe.
   const quoted: string[] = [];
   const masked = command.replace(/"[^"]*"|'[^']*'/g, (q) => `\u0000${quoted.push(q) - 1}\u0000`);
   const cut = masked.replace(/(?:\s*2>&1)?(?:\s*\|\s*(?:head|tail|grep|egrep|less|cat|sort|uniq|wc)\b[^|]*)+$/, "").trim();

@@ -4,7 +4,7 @@
  * `unlink`, `git rm`) and what it writes (`sed -i`, `perl -pi -e`, a redirection `>`/`>>`, `tee`,
  * the target of `mv`, `git mv` and `cp`; `mv` also deletes its sources), also inside `bash -c '…'`. Relative paths lie in the folder a
  * `cd` earlier in the line moved to (inside a subshell `( … )`, only there). Not a shell: globs and
- * `$VARIABLES` are not expanded (such a path is skipped); a heredoc's body is no command, but the
+ * `$VARIABLES` are not expanded (such a path is skipped); a heredoc's body is not a command, but the
  * lines after its terminator are; a `# comment` is not read.
  */
 import type { FileEvent } from "./file-changes.ts";
@@ -46,7 +46,7 @@ function operands(words: readonly string[], from: number): string[] {
 
 /**
  * The files a redirection in the step writes (`> out.txt`, `2>>err.log`, `&>all.log`), read from
- * the step as written, so a quoted `>` (`grep ">" file`) is no redirection.
+ * the step as written, so a quoted `>` (`grep ">" file`) is not a redirection.
  */
 function redirectTargets(step: string): string[] {
   // Hidden first, each as one placeholder: quoted text and escapes (a quoted or escaped `>` is no
@@ -70,7 +70,7 @@ function redirectTargets(step: string): string[] {
 function sedTargets(words: readonly string[]): string[] {
   const inPlace = words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
   if (!inPlace) return [];
-  // A script given with -e/-f is no operand; otherwise the first operand is the script.
+  // A script given with -e/-f is not an operand; otherwise the first operand is the script.
   const scripted = words.some((w) => w === "-e" || w === "-f" || w.startsWith("--expression") || w.startsWith("--file"));
   const rest = operands(
     words.filter((_, i) => !(i > 0 && (words[i - 1] === "-e" || words[i - 1] === "-f"))),

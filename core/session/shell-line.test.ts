@@ -100,7 +100,7 @@ describe("the steps whose status may be the line's (statusSteps)", () => {
   });
 });
 
-describe("what is no step: a heredoc's body and a comment; `>|` is no pipe", () => {
+describe("what is not a step: a heredoc's body and a comment; `>|` is not a pipe", () => {
   test.each([
     ["cat > a <<'EOF'\nx && y\nEOF\nrm b", ["cat > a <<'EOF'", "rm b"]],
     ["cat > a <<EOF\nx\nEOF\ncat > b <<EOF\ny | z\nEOF", ["cat > a <<EOF", "cat > b <<EOF"]],

@@ -99,7 +99,7 @@ export function splitSteps(command: string): ShellStep[] {
 function heredocAt(line: string, i: number): { heredoc: { word: string; tabs: boolean }; end: number } | undefined {
   const match = /^<<(-?)[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([\w.-]+))/.exec(line.slice(i, i + 200));
   if (match === null || line[i - 1] === "<") return undefined;
-  // `$((1<<3))` shifts: an unquoted number is no heredoc word anyone writes.
+  // `$((1<<3))` shifts: an unquoted number is not a heredoc word anyone writes.
   if (match[4] !== undefined && /^\d+$/.test(match[4])) return undefined;
   const word = match[2] ?? match[3] ?? match[4] ?? "";
   return { heredoc: { word, tabs: match[1] === "-" }, end: i + match[0].length };

@@ -1,21 +1,6 @@
 /**
- * The files a shell step read into the session: a program whose job is to show a file's content
- * (all of it, or a range of its lines), named as its operand or fed on stdin (`< f`), with its
- * output reaching the session. One table, for every agent's shell tool and the user's `!`
- * commands alike (Codex reads files only this way: `sed -n '1,200p' f`, `nl -ba f | sed -n …`).
- *
- * | counts as a read | why |
- * |---|---|
- * | `cat`, `tac`, `nl`, `head`, `tail`, `less`, `more`, `bat`/`batcat` on a file | they print its content |
- * | `sed` on a file (`sed -n '1,20p' f`, `sed 's/a/b/' f`) | it prints the file's lines, selected or edited |
- *
- * | not a read | why |
- * |---|---|
- * | `sed -i`, `cat > f`, `cat <<EOF > f` | a write (shell-changes.ts), nothing shown |
- * | any of the above with stdout sent to a file (`cat a > b`, `head a >> b`, `&>`) | the content went to the file, not to the session |
- * | `grep`, `rg`, `awk`, `jq`, `cut`, `sort`, `diff` | they show what a pattern or a program picks, not the file |
- * | `wc`, `stat`, `file`, `ls`, `xxd`, `od`, `hexdump`, `strings` | counts, metadata or bytes, not the text |
- * | a glob, a `$VARIABLE`, `-` (stdin), a `/dev/` path | no file we can name (shell-changes.ts's `place`) |
+ * The files a shell step read into the session (`cat f`, `sed -n '1,20p' f`, `< f`), for every agent's shell
+ * tool and `!` commands alike. What counts as a read and what does not, with why: docs/design/shell-reads.md.
  */
 import { readCommand, type CommandWords } from "./shell-command.ts";
 

@@ -5,7 +5,7 @@
  * these, so they cannot disagree on which commands ran, how they ended, or which files changed.
  *
  * Three rules live here and nowhere else:
- * - a call whose result says it never ran (refused, rejected) is no command run;
+ * - a call whose result says it never ran (refused, rejected) is not a command run;
  * - a read or an edit whose result is a failure, or that was cut short, changed no file list;
  * - a Codex command still running when its call returned ("Process running with session ID N")
  *   gets its exit code from the `write_stdin` poll of that session that states one.
@@ -23,7 +23,7 @@ export type Settlement<T> =
   | { kind: "run"; payload: T; command: string; output: string; verdict: RunVerdict; events: FileEvent[] }
   /** A command still running: no verdict until a poll states its code. */
   | { kind: "running"; payload: T }
-  /** The call never ran: it is no command and changed nothing. */
+  /** The call never ran: it is not a command and changed nothing. */
   | { kind: "refused"; payload: T; output: string }
   /** Any other call: the files it read or changed (none when it failed). */
   | { kind: "done"; payload: T; failed: boolean; output: string; events: FileEvent[] };

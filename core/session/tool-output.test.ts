@@ -200,7 +200,7 @@ describe("what a result's own framing states: exit code, still running, never ra
     },
     { name: "Codex: the user declined the patch", output: "patch rejected by user", isError: false, refused: true, tool: CODEX_PATCH },
     { name: "Codex's words in another agent's result", output: "exec command rejected by user", isError: false, refused: false },
-    { name: "a failed run is no refusal", output: "Exit code 1\nboom", isError: true, refused: false },
+    { name: "a failed run is not a refusal", output: "Exit code 1\nboom", isError: true, refused: false },
   ])(
     "$name: refused $refused",
     ({ output, isError, refused, tool }: { output: string; isError: boolean; refused: boolean; tool?: ToolOfResult }) => {

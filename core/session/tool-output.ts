@@ -1,18 +1,6 @@
 /**
- * What a tool result's own framing states about the call: its exit code, whether the command is
- * still running, whether the call never ran, whether the tool failed. Only the agent's words
- * count (a JSON envelope, a header block, a closing line it writes itself), never text inside
- * the output: a passing test named "exits with exit code 2" passed.
- *
- * The statements, by agent:
- * - pi and omp close a failed shell result with "Command exited with code N"; Claude Code opens
- *   a failed Bash result with "Exit code N". Both write them only on an error result, so that is
- *   the only place they are read (a successful `echo 'Exit code 5'` exited 0).
- * - Codex opens a shell result with a header block ending in `Output:` (see `codexHeader`).
- * - Older Codex versions answer with JSON, `{"output":…,"metadata":{"exit_code":N}}`.
- * - Every Codex shell call that ran answers with one of those two, so a Codex shell result with
- *   neither states no code (an abort text, a spawn error): `null`, never the 0 of a plain success.
- * - A call refused, cut short or that could not run says so in its first words (tool-statements.ts).
+ * What a tool result's own framing states (exit code, still running, never ran, failed): only the agent's
+ * words count, never text inside the output. The statements, agent by agent: docs/design/tool-output-statements.md.
  */
 import { isObject } from "../json.ts";
 import { CLAUDE_CODE_FRAMING, readStatement, type ResultFraming } from "./tool-statements.ts";

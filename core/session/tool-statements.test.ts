@@ -9,7 +9,7 @@ import type { Session } from "./types.ts";
 
 /**
  * Every statement of tool-statements.ts, as the agent writes it, through the agent's own reader,
- * into Session Facts and the offline engine: a call refused is no command and changed no file; a
+ * into Session Facts and the offline engine: a call refused is not a command and changed no file; a
  * call cut short has no exit code (never 0) and changed no file; a call that could not run failed.
  */
 
@@ -111,7 +111,7 @@ describe("Codex 0.169's statements, on each of its tools", () => {
     "$tool: $means: $text",
     ({ tool, text, means, code }) => {
       const outcome = outcomeOf(codexCall(tool, text));
-      // A patch is no command; what it would have changed never counts.
+      // A patch is not a command; what it would have changed never counts.
       const run: Run[] = tool === "apply_patch" || means === "refused" ? [] : [["npm run build", code ?? null, means === "failed"]];
       expect(outcome).toEqual({ commands: run, modified: [] });
     },
@@ -136,7 +136,7 @@ describe("Codex 0.169's statements, on each of its tools", () => {
       expect(outcomeOf(codexCall(tool, output))).toEqual({ commands: [["npm run build", null, false]], modified: [] });
   });
 
-  // Inside the envelope the command speaks from its first byte: what it printed is no statement of Codex's.
+  // Inside the envelope the command speaks from its first byte: what it printed is not a statement of Codex's.
   test.each(CODEX_TEXTS.flatMap((row) => [0, 1].map((exit) => ({ ...row, exit }))))(
     "the older JSON envelope, exit $exit, output starting with $means text $text: the envelope's code stands",
     ({ text, exit }) => {

@@ -1,5 +1,4 @@
 import type { JsonObject } from "../json.ts";
-import type { AgentName } from "./formats/types.ts";
 
 /** omp's optional first line: a fixed-size slot holding the session title. */
 export interface TitleSlot {
@@ -70,4 +69,19 @@ export interface Session {
    * user may name any of them as the leaf.
    */
   joinedIds?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The agents whose sessions we read and write, in their one spelling: flag values (`--to`),
+ * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
+ * `SessionFormat.aliases` lists them.
+ */
+export type AgentName = "pi" | "omp" | "claude-code" | "codex";
+
+/** Tokens a model reports for one answer; kept here, below llm/, because a session records them. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Part of `outputTokens` spent on reasoning, when the provider counts it. */
+  reasoningTokens?: number;
 }

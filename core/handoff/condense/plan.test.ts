@@ -12,7 +12,7 @@ import { estimateRequestTokens } from "./budget.ts";
 import { assistantMessage, filler, toolResultMessage, userMessage, userRequests, workSession } from "./condense.testing.ts";
 import { condenseLightly } from "./light.ts";
 import { planCondensation, type CondensePlan } from "./plan.ts";
-import { buildFinalRequest, buildNotesRequest } from "./requests.ts";
+import { buildFinalRequest, buildNotesRequest } from "./condensed-requests.ts";
 import { findLatestRequest } from "./turns.ts";
 
 const SETUP = { model: "m", systemPrompt: DEFAULT_SYSTEM_PROMPT, instruction: renderInstruction() };

@@ -4,7 +4,7 @@ import { messageText, type ContextMessage } from "../../session/messages.ts";
 import { estimateTextTokens, estimateTokens } from "../../session/tokens.ts";
 import { computeBudget, estimateRequestTokens, type Budget } from "./budget.ts";
 import { condenseLightly, TOOL_RESULT_CAPS, type LightResult, type LightStats } from "./light.ts";
-import { buildFinalRequest, buildNotesRequest, type PlannedParts, type RequestSetup } from "./requests.ts";
+import { buildFinalRequest, buildNotesRequest, type PlannedParts, type RequestSetup } from "./condensed-requests.ts";
 import { capToFit } from "./shorten.ts";
 import { renderTranscriptMessage, TRANSCRIPT_SEPARATOR } from "./transcript.ts";
 import { findLatestRequest, groupTurns, type Turn } from "./turns.ts";

@@ -4,8 +4,8 @@
  * keys once (a long session has hundreds of runs).
  */
 import { isCheckCommand } from "../../session/runs.ts";
-import { runKeys, type RunKeys, settles } from "../../session/settled.ts";
-import type { Run } from "./extract.ts";
+import { runKeys, type RunKeys, settles } from "../../session/settled-failures.ts";
+import type { Run } from "./note-types.ts";
 
 export interface RunViews {
   /** The latest run of each distinct command (by `commandKey`) among `runs`, in the order those runs happened. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { sectionOf as section } from "../offline.testing.ts";
+import { sectionOf as section } from "./sections.testing.ts";
 import { isAcknowledgement, isCourtesyOnly } from "./closings.ts";
-import { classifyRequest } from "./requests.ts";
+import { classifyRequest } from "./user-requests.ts";
 import { assistant, call, offline, result, text, user } from "./session.testing.ts";
 
 describe("closings are recognised by shape, in a few languages", () => {
@@ -97,9 +97,9 @@ describe("a one-word reply to the assistant's question is the user's choice", ()
     expect(section(document, "## Key Decisions")).toContain('The user answered "Everything." to: "They are also in src/report.ts');
   });
 
-  // A question in reply answers nothing: it is no choice to record (seen on the real before-compaction session).
+  // A question in reply answers nothing: it is not a choice to record (seen on the real before-compaction session).
   test.each(["are we all committed?", "why both?", "which is faster？", "Everything?"])(
-    "a reply that is a question, %s, is no answer",
+    "a reply that is a question, %s, is not an answer",
     (reply) => {
       const document = offline([
         user("Replace the deprecated moment.js calls in src/dates.ts"),

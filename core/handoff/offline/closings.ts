@@ -4,12 +4,11 @@
  * ("Sure.", "You're welcome!"). Recognised by shape: closing phrases are taken out, and what
  * is left must be only words of thanks or approval.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 /** Words that, alone or together, only acknowledge ("ok", "perfect, thanks!", "wow, it works", "great job", "👍"). */
-const ACKNOWLEDGEMENT_WORDS = new Set(
-  "ok okay k kk yo wow thanks thank you thx ty tysm great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much so a lot job work indeed 👍 🙏 🎉 ❤️".split(
-    " ",
-  ),
+const ACKNOWLEDGEMENT_WORDS = lazyWordSet(
+  "ok okay k kk yo wow thanks thank you thx ty tysm great nice cool perfect good lol haha hm hmm awesome excellent sweet amazing yay works it everything all very much so a lot job work indeed 👍 🙏 🎉 ❤️",
 );
 
 /**
@@ -40,7 +39,7 @@ export function isAcknowledgement(text: string): boolean {
     .trim()
     .split(" ")
     .filter((t) => t !== "");
-  return tokens.every((t) => ACKNOWLEDGEMENT_WORDS.has(t) || /^\p{Extended_Pictographic}+$/u.test(t));
+  return tokens.every((t) => ACKNOWLEDGEMENT_WORDS().has(t) || /^\p{Extended_Pictographic}+$/u.test(t));
 }
 
 /** The sentences of a reply that only answer politely ("Sure.", "You're welcome!", "Happy to help", "Of course!"). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { writeOfflineDocument } from "../offline.ts";
+import { writeOfflineDocument } from "./index.ts";
 import { renderInstruction } from "../prompt.ts";
-import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "../offline.testing.ts";
+import { HANDOFF_HEADINGS, headingsOf, sectionOf as section } from "./sections.testing.ts";
 import { assistant, call, offline, result, text, user } from "./session.testing.ts";
 
 describe("background from earlier summaries", () => {

@@ -1,89 +1,19 @@
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { HANDOFF_OPEN } from "../../session/formats/handoff-text.ts";
 import { messageText, type AssistantContextMessage, type ContextMessage } from "../../session/messages.ts";
-import { testsRan } from "../../session/settled.ts";
+import { testsRan } from "../../session/settled-failures.ts";
 import { ToolCalls, type Settlement } from "../../session/tool-calls.ts";
 import { pathArgument, replacementArgument, type ToolAction } from "../../session/tools.ts";
 import { unwrapSummary } from "../../session/wrappers.ts";
-import { readBackground, type Background } from "./background.ts";
+import { readBackground } from "./earlier-summaries.ts";
 import { isCourtesyOnly } from "./closings.ts";
-import { readMilestones, type Milestone } from "./milestones.ts";
-import { noteChoices, noteConstraints, noteReply, type Offer } from "./replies.ts";
-import { classifyRequest, type UserRequest } from "./requests.ts";
-import { capText, errorExcerpt, firstErrorLine, isSlashCommand, splitSentences } from "./text.ts";
-import { classifyEnding, isDecision, type TurnEnding } from "./patterns.ts";
-
-/** Something said at a position in the context (`at` is the message index). */
-export interface Said {
-  text: string;
-  at: number;
-}
-
-/** One shell command the assistant ran, judged by the one definition of failure (runs.ts). */
-export interface Run {
-  command: string;
-  exitCode: number | null;
-  failed: boolean;
-  /** What went wrong (failed runs), else the first meaningful output line. */
-  excerpt: string | undefined;
-  /** A test run got past its own build to run tests (see `settles`). */
-  ranTests: boolean;
-  at: number;
-}
-
-/** One tool call and how it went, for "where the work stopped". */
-export interface Step {
-  /** The command, or `edit <path>`. */
-  label: string;
-  run: Run | undefined;
-  /** A tool other than the shell that failed (`edit` whose text was not found, …). */
-  error: string | undefined;
-  /** The call changed files. */
-  edit: boolean;
-  /** A small edit's one-line replacement, often the fix itself. */
-  change: { from: string; to: string } | undefined;
-  at: number;
-}
-
-/** A user request and everything the assistant did until the next one. */
-export interface Exchange {
-  request: UserRequest;
-  /** The newest assistant text in the exchange, and where it was. */
-  lastText: Said | undefined;
-  /**
-   * How the exchange's last assistant message left things; `none` when it got no answer;
-   * `summarised` when a compaction replaced its answer (the summary says how it went).
-   */
-  ending: TurnEnding | "none" | "summarised";
-  steps: Step[];
-}
-
-/** Everything the offline engine takes from the branch context, in order of appearance. */
-export interface OfflineNotes {
-  /** What people typed (handoff instructions, slash commands and wrappers excluded), classified. */
-  requests: UserRequest[];
-  exchanges: Exchange[];
-  constraints: Said[];
-  /** Paragraphs of many rule-like lines: a specification the user gave, noted once (see `noteConstraints`). */
-  specifications: { count: number; first: string; last: string; at: number }[];
-  decisions: Said[];
-  /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
-  choices: Said[];
-  /** Offers the user put off ("later" after "Want me to …?"): listed as open, since nothing says they were taken up. */
-  deferredOffers: Offer[];
-  runs: Run[];
-  /** Branches, bumps, commits, tags, pushes, publishes and pull requests, from the runs that made them. */
-  milestones: Milestone[];
-  /** Paths named by tool calls, in call order (repeats kept). */
-  touched: Said[];
-  /** Paths changed by tool calls, in call order. */
-  edits: Said[];
-  background: Background[];
-  /** Open work a compaction summary lists (its Pending, In Progress, Next Steps), at the summary's place. */
-  summaryPending: Said[];
-  /** The summaries of branches the user left, as recorded (without our wrapper). */
-  branchSummaries: string[];
-}
+import { readMilestones } from "./milestones.ts";
+import type { Offer, OfflineNotes, Run, Step } from "./note-types.ts";
+import { noteChoices, noteConstraints, noteReply } from "./replies.ts";
+import { classifyRequest } from "./user-requests.ts";
+import { isUserRequest } from "../notes/constraints.ts";
+import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
+import { classifyEnding, isDecision } from "./patterns.ts";
 
 /** A call as the notes keep it until its result comes. */
 interface PendingStep {
@@ -201,7 +131,7 @@ function emptyNotes(): OfflineNotes {
 }
 
 /**
- * Walks the context once. A recorded handoff instruction and the assistant's answer to it are
+ * The offline engine's notes of the branch (see note-types.ts). Walks the context once. A recorded handoff instruction and the assistant's answer to it are
  * skipped entirely: they are neither requests nor progress.
  */
 export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
@@ -211,7 +141,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   let pendingOffer: Offer | undefined;
 
   const noteRequest = (text: string, at: number): void => {
-    if (text.trim() === "" || isSlashCommand(text) || looksLikeHandoffInstruction(text)) return;
+    if (!isUserRequest(text)) return;
     const previous = notes.exchanges.at(-1);
     const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
     if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);

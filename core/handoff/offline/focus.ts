@@ -2,6 +2,7 @@
  * `--focus` shapes the document: the goal follows the request closest to it, and the next steps
  * it names come first, while steps about what it says to leave alone are dropped.
  */
+import { lazyWordSet } from "../../lazy.ts";
 
 export interface FocusTerms {
   /** Words of what to work on. */
@@ -10,14 +11,12 @@ export interface FocusTerms {
   unwanted: Set<string>;
 }
 
-const STOP = new Set(
-  "the a an and or but of to in on for with from into at by is are be it its this that these those work working about only just then first also alone leave skip ignore avoid without except not don't dont do".split(
-    " ",
-  ),
+const STOP = lazyWordSet(
+  "the a an and or but of to in on for with from into at by is are be it its this that these those work working about only just then first also alone leave skip ignore avoid without except not don't dont do",
 );
 
 function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => !STOP.has(w) && (w.length >= 3 || /\d/.test(w)));
+  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => !STOP().has(w) && (w.length >= 3 || /\d/.test(w)));
 }
 
 export function focusTerms(focus: string | undefined): FocusTerms | undefined {

@@ -5,12 +5,12 @@
  * another arc of commands is under way, it says how far it got.
  */
 import { displayCommand } from "../../session/runs.ts";
-import { inlineCode } from "../facts-section.ts";
+import { inlineCode } from "../notes/inline-code.ts";
 import { arcOf, describeMilestone, unsettledAttempts } from "./milestones.ts";
 import { local, noResultLine, type SectionInput } from "./render.ts";
 import type { WorkState } from "./state.ts";
 import { newestWithin } from "./select.ts";
-import { capText, countWords } from "./text.ts";
+import { capText, countWords } from "../notes/text.ts";
 
 function failureLine(state: WorkState): string | undefined {
   // A failed step of the arc (the publish) names the failure better than a later diagnostic run.

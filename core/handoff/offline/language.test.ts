@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { sectionOf as section } from "../offline.testing.ts";
-import { isForeign, isForeignRule } from "./language.ts";
-import { classifyEnding, isConstraint } from "./patterns.ts";
+import { sectionOf as section } from "./sections.testing.ts";
+import { isForeign, isForeignRule } from "../notes/language.ts";
+import { isConstraint } from "../notes/rules.ts";
+import { classifyEnding } from "./patterns.ts";
 import { offlineDocument } from "../../../fixtures/offline/engine.ts";
 import { assistant, offline, session, shell, text, user } from "./session.testing.ts";
-import { splitSentences } from "./text.ts";
+import { splitSentences } from "../notes/text.ts";
 
 describe("a text plainly not in English", () => {
   test.each([

@@ -82,7 +82,7 @@ describe("a step's status: done only on evidence", () => {
     ['git commit -m "x" && git push', "[main 1111111] x", null, false, ["done", "unknown"]],
     ["npm publish", "", null, false, ["unknown"]],
     ["git checkout -b next", "Switched to a new branch 'next'", null, false, ["done"]],
-    // git prints a rejected ref with its arrow too: that is no push.
+    // git prints a rejected ref with its arrow too: that is not a push.
     [
       "git push origin main",
       "To github.com:o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs",

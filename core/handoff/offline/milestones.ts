@@ -106,7 +106,7 @@ function statusOf(kind: MilestoneKind, output: string, end: RunEnd): MilestoneSt
 export function readMilestones(command: string, output: string, end: RunEnd, excerpt: string | undefined, at: number): Milestone[] {
   const milestones: Milestone[] = [];
   for (const step of command.split(/\s*(?:&&|;)\s*/)) {
-    // A dry run makes nothing: it is no attempt at the step.
+    // A dry run makes nothing: it is not an attempt at the step.
     if (/(?:^|\s)--dry-run\b/.test(step) || /\bgit\s+push\b.*\s-\w*n\b/.test(step)) continue;
     for (const [kind, pattern] of STEP) {
       const match = pattern.exec(step);

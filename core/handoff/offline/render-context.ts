@@ -1,13 +1,13 @@
 import type { CommandRun, SessionFacts } from "../../session/facts.ts";
 import { answeredNo, commandKey, describeOutcome, withoutOutputFilter } from "../../session/runs.ts";
-import { inlineCode } from "../facts-section.ts";
+import { inlineCode } from "../notes/inline-code.ts";
 import { relevance } from "./focus.ts";
 import { unsettledAttempts } from "./milestones.ts";
-import { pasteHeadline, userProse } from "./prose.ts";
-import type { UserRequest } from "./requests.ts";
+import { pasteHeadline, userProse } from "../notes/prose.ts";
+import type { UserRequest } from "./user-requests.ts";
 import { commandCode, describeFailure, groupFailures, local, quote, type SectionInput } from "./render.ts";
 import { dedupeBy, newest } from "./select.ts";
-import { capText, firstParagraph } from "./text.ts";
+import { capText, firstParagraph } from "../notes/text.ts";
 
 export function renderDecisions({ notes, state }: SectionInput): string[] {
   const lines: string[] = [];

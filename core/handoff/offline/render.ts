@@ -1,13 +1,13 @@
 import { relativeInText } from "../../session/paths.ts";
 import { describeOutcome, displayCommand } from "../../session/runs.ts";
-import { inlineCode, shortCommand } from "../facts-section.ts";
-import type { Background } from "./background.ts";
-import type { OfflineNotes, Run, Step } from "./extract.ts";
+import { inlineCode, shortCommand } from "../notes/inline-code.ts";
+import type { Background } from "./earlier-summaries.ts";
+import type { OfflineNotes, Run, Step } from "./note-types.ts";
 import { describeMilestone, type Milestone, unsettledAttempts } from "./milestones.ts";
 import { dedupeBy, newest, newestWithin, spread } from "./select.ts";
-import type { Report } from "./reports.ts";
+import type { Report } from "./reported-work.ts";
 import type { WorkState } from "./state.ts";
-import { capText, countWords } from "./text.ts";
+import { capText, countWords } from "../notes/text.ts";
 
 /** What one section is written from. */
 export interface SectionInput {

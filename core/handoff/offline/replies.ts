@@ -2,18 +2,12 @@
  * Reading the back-and-forth: the assistant's offers ("Want me to fix it too?") and the options
  * it laid out, what the user chose or put off, and the rules the user stated in their own words.
  */
-import type { Exchange, OfflineNotes } from "./extract.ts";
-import { isConstraint, isOffer } from "./patterns.ts";
-import { stripFillers, userProse } from "./prose.ts";
-import type { UserRequest } from "./requests.ts";
-import { capText, collapseWhitespace, countWords, splitSentences, stripCodeBlocks } from "./text.ts";
-
-/** An offer the assistant ended a reply with, with the sentences that explain it. */
-export interface Offer {
-  /** Up to three sentences ending with the question, on one line. */
-  text: string;
-  at: number;
-}
+import type { Exchange, Offer, OfflineNotes } from "./note-types.ts";
+import { rulesIn } from "../notes/constraints.ts";
+import { isOffer } from "./patterns.ts";
+import { stripFillers, userProse } from "../notes/prose.ts";
+import type { UserRequest } from "./user-requests.ts";
+import { capText, collapseWhitespace, countWords, splitSentences, stripCodeBlocks } from "../notes/text.ts";
 
 /** The last sentences of a text, up to `count`, ending with its last sentence. */
 export function lastSentences(text: string, count: number, max: number): string {
@@ -28,25 +22,11 @@ export function noteReply(exchange: Exchange | undefined): Offer | undefined {
   return isOffer(last) ? { text: lastSentences(exchange.lastText.text, 3, 450), at: exchange.lastText.at } : undefined;
 }
 
-/** More rules than this in one paragraph are a specification (the task itself), not standing rules to quote one by one. */
-const SPECIFICATION_RULES = 12;
-
-/**
- * The rules the user stated, quoted from their own words (never from what they pasted). A
- * paragraph of more than a dozen "must" lines ("Requirement 17: the limiter must …") is noted
- * once, as a specification.
- */
+/** The rules the user stated in a request (see notes/constraints.ts), at the request's place. */
 export function noteConstraints(notes: OfflineNotes, request: UserRequest): void {
-  for (const paragraph of userProse(request.text).prose.split(/\n\s*\n/)) {
-    const rules = splitSentences(paragraph).filter(isConstraint);
-    const first = rules[0];
-    const last = rules.at(-1);
-    if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {
-      notes.specifications.push({ count: rules.length, first: capText(first, 90), last: capText(last, 90), at: request.at });
-      continue;
-    }
-    for (const sentence of rules) notes.constraints.push({ text: capText(stripFillers(sentence), 220), at: request.at });
-  }
+  const stated = rulesIn(request.text);
+  for (const spec of stated.specifications) notes.specifications.push({ ...spec, at: request.at });
+  for (const text of stated.constraints) notes.constraints.push({ text, at: request.at });
 }
 
 /** "(a) … / (b) …" or "1. … / 2. …" option lines, by label. */

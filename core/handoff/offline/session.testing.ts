@@ -1,7 +1,7 @@
 /** Small sessions for the offline engine's tests: entries chained one after another, and the document they give. */
 import { analyzeBranch, parseSession } from "../../index.ts";
 import { appendSessionFacts, renderSessionFacts } from "../facts-section.ts";
-import { writeOfflineDocument } from "../offline.ts";
+import { writeOfflineDocument } from "./index.ts";
 
 export type Record = { [key: string]: unknown };
 

@@ -2,14 +2,14 @@ import type { SessionFacts } from "../../session/facts.ts";
 import { normalizePath } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
 import { runViews } from "./checks.ts";
-import { closedAt, readReports, type Report } from "./reports.ts";
-import type { Exchange, OfflineNotes, Run, Step } from "./extract.ts";
+import { closedAt, readReports, type Report } from "./reported-work.ts";
+import type { Exchange, Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { focusTerms, relevance, type FocusTerms } from "./focus.ts";
 import type { Milestone } from "./milestones.ts";
 import { isOffer, isOpenItem } from "./patterns.ts";
-import { lastSentences, type Offer } from "./replies.ts";
-import { isWorkRequest, type UserRequest } from "./requests.ts";
-import { capText, countWords, splitSentences } from "./text.ts";
+import { lastSentences } from "./replies.ts";
+import { isWorkRequest, type UserRequest } from "./user-requests.ts";
+import { capText, countWords, splitSentences } from "../notes/text.ts";
 
 /** Where the work stood when the session ended. */
 export type TurnState =
@@ -143,7 +143,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const since = objective?.at ?? 0;
   const turn = readTurn(notes.exchanges);
   // "Continue", "go on" carry on the newest work asked for, never the first objective; a one-word
-  // aside ("ls", "status?") is no work to name as the latest request.
+  // aside ("ls", "status?") is not work to name as the latest request.
   const latest = focus ? objective : (notes.requests.filter((r) => isWorkRequest(r) && countWords(r.statement) >= 2).at(-1) ?? objective);
   const last = notes.exchanges.at(-1);
   const lastCloseIndex = notes.exchanges.findLastIndex(closedAt);

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { isCompletion, isConstraint, isDecision } from "./patterns.ts";
-import { capText, errorExcerpt, firstErrorLine, isAcknowledgement, splitSentences } from "./text.ts";
+import { isConstraint } from "../notes/rules.ts";
+import { isAcknowledgement } from "./closings.ts";
+import { isCompletion, isDecision } from "./patterns.ts";
+import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
 
 describe("capText", () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { sectionOf as section } from "../offline.testing.ts";
+import { sectionOf as section } from "./sections.testing.ts";
 import { assistant, call, offline, result, shell, text, user } from "./session.testing.ts";
 
 describe("the goal is the objective, not a quote of one message", () => {

@@ -1,7 +1,7 @@
 import { CompletionError, type ChatMessage, type ChatRequest, type Complete } from "../types.ts";
 import type { ProviderProfile } from "./profile.ts";
 import { shapeRequest } from "./shape.ts";
-import { withAssistantAfterTools, withReasoningPassedBack } from "./turns.ts";
+import { withAssistantAfterTools, withReasoningPassedBack } from "./turn-rules.ts";
 
 /** One change made after a refusal, kept for every later request of the run. */
 interface Adjustment {

@@ -4,7 +4,7 @@ import type { ChatMessage, ChatRequest } from "../types.ts";
 import { PROFILES } from "./choose.ts";
 import type { ProviderId } from "./profile.ts";
 import { reasoningAllowance, shapeRequest } from "./shape.ts";
-import { BRIDGE_TEXT } from "./turns.ts";
+import { BRIDGE_TEXT } from "./turn-rules.ts";
 
 function plain(model: string): ChatRequest {
   return buildRequest({ model, systemPrompt: "You write handoffs.", context: [], instruction: "Write it.", maxOutputTokens: 1000 });

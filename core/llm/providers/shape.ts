@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest } from "../types.ts";
 import { isReasoningModel, type ProviderProfile } from "./profile.ts";
-import { withAssistantAfterTools, withReasoningPassedBack } from "./turns.ts";
+import { withAssistantAfterTools, withReasoningPassedBack } from "./turn-rules.ts";
 
 /** The reasoning room reasoning models get on top of what the answer may take, at most. */
 const REASONING_ROOM_LOW_EFFORT = 8192;

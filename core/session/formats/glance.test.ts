@@ -50,7 +50,7 @@ describe("each format's glance at its agent's real transcript", () => {
     },
   );
 
-  /** pi's and omp's files share a layout: each reads the other's. Every other pair is no session. */
+  /** pi's and omp's files share a layout: each reads the other's. Every other pair is not a session. */
   const sameFamily = (a: AgentName, b: AgentName) => a === b || (["pi", "omp"].includes(a) && ["pi", "omp"].includes(b));
   const pairs = FORMATS.flatMap((format) =>
     FORMATS.filter((other) => !sameFamily(format.name, other.name)).map((other) => [format.name, other.name, format] as const),

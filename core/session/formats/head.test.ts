@@ -103,7 +103,7 @@ describe("readSession reads a file once, whatever happens", () => {
     return { state, chunks: chunks() };
   }
 
-  test("a file that is no session is refused from its first lines, and closed", () => {
+  test("a file that is not a session is refused from its first lines, and closed", () => {
     const { state, chunks } = counted('{"not":"a session"}\n', 100_000);
     expect(() => readSession(chunks, "x.jsonl")).toThrow("x.jsonl:1: not a session: it is not a");
     expect(state.closed).toBe(true);

@@ -288,3 +288,22 @@ describe("Windows paths: separators and drive letters", () => {
     expect(win32.join(...location.sessionFolder(place("C:\\Users\\me\\src\\app", windowsHome)))).toBe(folder);
   });
 });
+
+describe("the name an agent reads a session's id from, as messages spell it", () => {
+  const UUID = "0190e7a0-3c4d-7e8f-9a0b-1c2d3e4f5a6b";
+  test.each<[string, AgentLocation, string | undefined]>([
+    ["pi", piLocation, undefined],
+    ["omp", ompLocation, undefined],
+    ["Claude Code", claudeCodeLocation, "<uuid>.jsonl"],
+    ["Codex", codexLocation, "rollout-<time>-<uuid>.jsonl"],
+  ])("%s: %p, and a name made by it gives the uuid as the id", (_, location, nameWithId) => {
+    const layout = location.sessionFiles(HOME);
+    expect(layout.nameWithId).toBe(nameWithId);
+    // Present exactly with idInName, and true to it: the name filled in reads back as the id.
+    expect(layout.idInName === undefined).toBe(nameWithId === undefined);
+    if (nameWithId === undefined) return;
+    const name = nameWithId.replace("<uuid>", UUID).replace("<time>", "2026-11-30T08-00-00");
+    expect(layout.idInName?.(name)).toBe(UUID);
+    expect(layout.isSessionName(name)).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { AgentError } from "../../errors.ts";
 
-/** The one error for a file that is no session we read, naming the file (and line). */
+/** The one error for a file that is not a session we read, naming the file (and line). */
 export function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a session: ${why}`, { file, line });
 }

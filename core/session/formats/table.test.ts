@@ -104,7 +104,7 @@ describe("detectFormat: from a file's first lines", () => {
     ["a title line alone", [TITLE], undefined],
     ["no lines", [], undefined],
     ["an entry before any header", [USER, HEADER], undefined],
-    ["JSON that is no object", ["[1,2]"], undefined],
+    ["JSON that is not an object", ["[1,2]"], undefined],
     ["text", ["hello"], undefined],
   ])("%s → %p", (_, head, expected) => {
     expect(detectFormat(head)?.name).toBe(expected);

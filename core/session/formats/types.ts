@@ -1,18 +1,12 @@
-import type { TokenUsage } from "../../llm/types.ts";
 import type { LineLimits, RawLine, SessionBytes } from "../lines.ts";
 import type { RestoredModel } from "../restored-model.ts";
-import type { Session } from "../types.ts";
+import type { AgentName, Session, TokenUsage } from "../types.ts";
 import type { AgentHome, PathSegments } from "./home.ts";
 import type { SessionIndex } from "./session-index.ts";
 
 export type { AgentHome, PathSegments } from "./home.ts";
 
-/**
- * The agents whose sessions we read and write, in their one spelling: flag values (`--to`),
- * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
- * `SessionFormat.aliases` lists them.
- */
-export type AgentName = "pi" | "omp" | "claude-code" | "codex";
+export type { AgentName } from "../types.ts";
 
 /** What a format needs to write a new session that opens with the handoff document. */
 export interface NewSessionInput {
@@ -118,6 +112,11 @@ export interface SessionFileLayout {
    * Absent for agents that open a file of any name (pi, omp).
    */
   idInName?(name: string): string | undefined;
+  /**
+   * The name `idInName` reads an id from, as a person should write it (`<uuid>.jsonl`), for the
+   * message that says why a file of another name cannot be resumed. Present with `idInName`.
+   */
+  nameWithId?: string;
 }
 
 /** Where an agent keeps its sessions: pure facts, so cli does all the file-system work. */

@@ -8,7 +8,7 @@
  * of kind `human` (a peer session, a coordinator or a task wrote the others).
  */
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
-import { type BackgroundTasks, readTaskNotification } from "./background.ts";
+import { type BackgroundTasks, readTaskNotification } from "./background-tasks.ts";
 import { contentText, userBlocks, type BlockData } from "./blocks.ts";
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 import { classifyUserText } from "./user-text.ts";
@@ -32,7 +32,7 @@ function queuedPrompt(attachment: JsonObject): BlockData[] | undefined {
   return blocks;
 }
 
-/** A queued background task's report settles the command it is about (background.ts). */
+/** A queued background task's report settles the command it is about (background-tasks.ts). */
 function settleTask(attachment: JsonObject, background: BackgroundTasks): void {
   if (attachment.type !== "queued_command" || attachment.commandMode !== "task-notification") return;
   const report = readTaskNotification(contentText(attachment.prompt));

@@ -76,7 +76,7 @@ describe("a Bash run's exit code, as Claude Code records it", () => {
       { exitCode: null, failed: false },
     ],
     [
-      "an interrupted run that is no error: still no code",
+      "an interrupted run that is not an error: still no code",
       "partial output",
       false,
       { stdout: "partial output", stderr: "", interrupted: true },

@@ -14,10 +14,10 @@ import {
   type Rng,
 } from "../../../../fixtures/mutate.ts";
 import { isAgentError } from "../../../errors.ts";
-import { createSecretsGuard } from "../../../handoff/secrets-guard.ts";
+import { createSecretsGuard } from "../../../secrets/secrets-guard.ts";
 import { buildRequest } from "../../../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "../../analyze.ts";
-import { buildInspectReport, renderInspectReport } from "../../report.ts";
+import { buildInspectReport, renderInspectReport } from "../../inspect-report.ts";
 import { readClaudeCodeSession } from "./read.ts";
 import { renderClaudeCodeSession } from "./write.ts";
 

@@ -35,7 +35,7 @@ const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 /**
  * The project folder `CLAUDE_CODE_PROJECT_DIR_NAME` names, as Claude Code 2.1.328 reads it: only
  * while `CLAUDE_CONFIG_DIR` is set and not empty, and only a name `PROJECT_DIR_NAME` allows that
- * is no Windows device name (`con`, `com1`, …), taken as it is (not trimmed). Any other value
+ * is not a Windows device name (`con`, `com1`, …), taken as it is (not trimmed). Any other value
  * Claude Code ignores without a word, and so do we: the cwd's own folder is used.
  */
 function namedProjectFolder(env: Env): string | undefined {
@@ -69,7 +69,7 @@ function configDir({ home, env }: AgentHome): PathSegments {
   return dir ? [dir] : [home, ".claude"];
 }
 
-/** `<session id>.jsonl`: a subagent's `agent-<id>.jsonl` beside it is no session of its own. */
+/** `<session id>.jsonl`: a subagent's `agent-<id>.jsonl` beside it is not a session of its own. */
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
 /** The id in a session file's name (`<uuid>.jsonl`): the one `claude --resume` opens it by. */
@@ -88,6 +88,11 @@ export const claudeCodeLocation: AgentLocation = {
   alsoFindsSessionsIn: (place: SessionPlace) =>
     claudeProjectFolders(place.cwd, place.env).alsoReads.map((name) => [...configDir(place), "projects", name]),
   // Subagents' transcripts lie deeper (`<session id>/subagents/`), never at this depth.
-  sessionFiles: () => ({ folders: 1, isSessionName: (name) => SESSION_FILE.test(name), idInName: idOfSessionFileName }),
+  sessionFiles: () => ({
+    folders: 1,
+    isSessionName: (name) => SESSION_FILE.test(name),
+    idInName: idOfSessionFileName,
+    nameWithId: "<uuid>.jsonl",
+  }),
   filesByCwd: true,
 };

@@ -33,7 +33,7 @@ describe("a Claude Code session's name", () => {
     ["a name with spaces around it", [...turn, title("  Deploy fix \n")], "Deploy fix"],
     ["another session's name (a forked file): not this one's", [title("parent", OTHER), ...turn], undefined],
     ["an empty name", [...turn, title("")], undefined],
-    ["a name that is no string", [...turn, title(42)], undefined],
+    ["a name that is not a string", [...turn, title(42)], undefined],
     ["no name", turn, undefined],
   ])("%s", (_, lines, expected) => {
     expect(read(lines).title).toBe(expected);

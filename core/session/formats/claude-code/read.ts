@@ -1,18 +1,6 @@
 /**
- * A Claude Code transcript (`~/.claude/projects/<folder>/<session id>.jsonl`) into the common
- * session model. Facts of the format, as Claude Code 2.1.328 writes it (fixtures/real/claude-code/):
- * - Conversation lines (`user`, `assistant`, `system`, `attachment`, older `progress`) carry
- *   `uuid` and `parentUuid`; the conversation is the chain from the newest main-chain line back
- *   to a root, and a rewind leaves the older branch behind in the file.
- * - `isSidechain: true` lines are a subagent's conversation, not this one: left out.
- * - Lines without a `uuid` are bookkeeping (`queue-operation`, `last-prompt`, `api-request*`,
- *   `cost-state`, `mode`, `file-history-snapshot`; `summary`, a title for the session picker
- *   keyed by `leafUuid`): nothing the model sees, so no entry. Two of them tell the user
- *   something (marks.ts): `custom-title`, the session's name, and `continued-in`.
- * - Attachments and `system` lines are context Claude Code renders itself; they become
- *   pass-through entries, so the chain through them stays whole. A prompt the user queued while
- *   Claude worked is an attachment too, and the user's message (attachment.ts).
- * A line that is not JSON (a torn write) is skipped and reported with its number, as for pi.
+ * A Claude Code transcript into the common session model: the chain of `uuid`/`parentUuid` lines from the
+ * newest main-chain line back to a root. The format's facts, line by line: docs/design/claude-code-transcript.md.
  */
 import { AgentError } from "../../../errors.ts";
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
@@ -20,7 +8,7 @@ import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "..
 import type { LineProblem, Session } from "../../types.ts";
 import { addAssistantLine, type MessageIds } from "./assistant.ts";
 import { addAttachmentLine } from "./attachment.ts";
-import { BackgroundTasks } from "./background.ts";
+import { BackgroundTasks } from "./background-tasks.ts";
 import { ChainBuilder, PASS_THROUGH_PREFIX } from "./chain.ts";
 import { addSystemLine } from "./compaction.ts";
 import { HeaderFacts } from "./header.ts";
@@ -61,7 +49,7 @@ function parseLine(raw: RawLine): JsonObject | string {
 /**
  * What makes a conversation line unusable, checked here so a broken one is reported with its
  * number rather than half read: an id or a parent of the wrong type would silently cut the
- * chain, a message that is no object (or whose content is neither text nor blocks) would
+ * chain, a message that is not an object (or whose content is neither text nor blocks) would
  * silently drop a turn.
  */
 function chainLineProblem(value: JsonObject): string | undefined {

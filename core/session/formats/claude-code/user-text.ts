@@ -3,7 +3,7 @@
  * around slash commands and their local output, the `!` shell mode, interruption markers. Only
  * some of it is the user's words. (Tag names as Claude Code 2.1.328 writes them.)
  */
-import { readTaskNotification, type TaskReport } from "./background.ts";
+import { readTaskNotification, type TaskReport } from "./background-tasks.ts";
 
 export type UserText =
   /** Words the user typed (or pasted). */
@@ -16,7 +16,7 @@ export type UserText =
   | { kind: "shellInput"; command: string }
   /** What that command printed; `exitCode` when Claude Code recorded one. */
   | { kind: "shellOutput"; output: string; exitCode: number | undefined }
-  /** A background task's report (background.ts), delivered in the user's role: not the user's words. */
+  /** A background task's report (background-tasks.ts), delivered in the user's role: not the user's words. */
   | { kind: "taskNotification"; report: TaskReport }
   /** Claude Code's own note (a caveat, an interruption marker): nobody's words. */
   | { kind: "note" };

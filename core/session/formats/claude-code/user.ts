@@ -8,7 +8,7 @@ import { contentText, holdsToolResult, splitToolResults, userBlocks, type ToolRe
 import { PASS_THROUGH_PREFIX, type ChainBuilder } from "./chain.ts";
 import { boundaryOf, summaryOf, type Boundaries } from "./compaction.ts";
 import { isWrappedHandoff } from "../handoff-text.ts";
-import { backgroundTaskOf, type BackgroundTasks } from "./background.ts";
+import { backgroundTaskOf, type BackgroundTasks } from "./background-tasks.ts";
 import { classifyUserText } from "./user-text.ts";
 
 export interface UserLine {
@@ -50,7 +50,7 @@ function message(context: UserContext, line: UserLine, id: string, parentUuid: s
 function statedExitCode(toolUseResult: unknown, result: ToolResultBlock): number | null | undefined {
   if (!isObject(toolUseResult) || typeof toolUseResult.stdout !== "string") return undefined;
   if (toolUseResult.interrupted === true) return null;
-  // Still running when the call returned: no code yet (background.ts), not the 0 of a plain success.
+  // Still running when the call returned: no code yet (background-tasks.ts), not the 0 of a plain success.
   if (backgroundTaskOf(toolUseResult) !== undefined && !result.isError) return null;
   const interpretation = stringField(toolUseResult, "returnCodeInterpretation");
   return !result.isError && interpretation !== undefined && interpretation !== "" ? 1 : undefined;

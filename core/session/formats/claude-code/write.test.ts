@@ -71,7 +71,7 @@ describe("a new Claude Code session: the document, then an acknowledgement", () 
       { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" },
     ],
     [
-      "from Claude Code, a model id that is no Claude model's (a hand-edited file): <synthetic>",
+      "from Claude Code, a model id that is not a Claude model's (a hand-edited file): <synthetic>",
       input({ model: { pi: { provider: "anthropic", modelId: 'claude-x\n"}' }, omp: undefined } }),
       { version: "2.1.300", model: "<synthetic>", cwd: "/home/dev/shop" },
     ],

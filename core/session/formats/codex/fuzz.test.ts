@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAgentError } from "../../../errors.ts";
-import { createSecretsGuard } from "../../../handoff/secrets-guard.ts";
+import { createSecretsGuard } from "../../../secrets/secrets-guard.ts";
 import { buildRequest } from "../../../llm/request.ts";
 import { analyzeBranch, describeSessionProblems } from "../../analyze.ts";
-import { buildInspectReport, renderInspectReport } from "../../report.ts";
+import { buildInspectReport, renderInspectReport } from "../../inspect-report.ts";
 import {
   CORE_TYPES,
   createMutators,

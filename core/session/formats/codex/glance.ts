@@ -30,7 +30,7 @@ function firstRequest(records: readonly JsonObject[]): string | undefined {
 
 /**
  * The rollout's id, cwd and first request, from its first lines. A thread Codex ran for itself
- * (a subagent, a review; see spawned.ts) is no session of the user's: undefined, as for a file of
+ * (a subagent, a review; see spawned.ts) is not a session of the user's: undefined, as for a file of
  * another agent, so listing it, choosing it as the newest session and finding it by id all pass
  * it over. Given by its path, it is still read (and said to be what it is).
  */

@@ -69,7 +69,7 @@ function isHexDigit(byte: number | undefined): boolean {
   return byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 }
 
-/** The first byte at or after `at` that is no JSON whitespace. */
+/** The first byte at or after `at` that is not JSON whitespace. */
 function skipSpace(bytes: Uint8Array, at: number): number {
   for (;;) {
     const byte = bytes[at];

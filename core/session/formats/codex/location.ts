@@ -29,6 +29,7 @@ export const codexLocation: AgentLocation = {
     folders: 3,
     isSessionName: (name) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(name),
     idInName: (name) => ROLLOUT_NAME.exec(name)?.[1],
+    nameWithId: "rollout-<time>-<uuid>.jsonl",
   }),
   filesByCwd: false,
 };

@@ -97,7 +97,7 @@ describe("a line passed over unparsed is one the full parse finds nothing to rea
     for (const line of [event, reasoning]) expect(nothingToRead(new TextEncoder().encode(line))).toBe(true);
   });
 
-  // A hand-edited line with a `}` too many is no JSON: it is parsed and reported, never passed over as if whole.
+  // A hand-edited line with a `}` too many is not JSON: it is parsed and reported, never passed over as if whole.
   test("an event with one brace too many is reported, not passed over", () => {
     const text = `${event}}`;
     expect(nothingToRead(new TextEncoder().encode(text))).toBe(false);

@@ -136,7 +136,7 @@ const lineMember: MemberReader = (bytes, keyStart, keyEnd, keyEscaped, valueAt, 
  * half of a rollout's lines and bytes are events, records and encrypted reasoning, which the
  * conversation does not need. It is read from the bytes (decoding would cost as much as the
  * parsing saved), and passed over only when they PROVE there is nothing in it: whole JSON (as
- * JSON.parse checks it, but for raw control characters in strings: see `isWholeObject`), one plain `type` (an event that is no rollback, a record, or reasoning
+ * JSON.parse checks it, but for raw control characters in strings: see `isWholeObject`), one plain `type` (an event that is not a rollback, a record, or reasoning
  * whose `summary` and `content` are empty) and one object `payload`, in any order and spacing.
  * Anything in doubt (an escape in a key or a type, a key given twice, a torn or broken line) is
  * parsed, and reported if broken. Serde writes `type` before `payload`, so a conversation line

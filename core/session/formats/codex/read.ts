@@ -119,7 +119,7 @@ function readRecord(chain: EntryChain, record: JsonObject, header: SessionHeader
       if (payload.type === "thread_rolled_back") chain.rollBack(numberField(payload, "num_turns") ?? 0);
       return;
     case "session_meta":
-      return; // only the first one is this file's header; another one later is no conversation
+      return; // only the first one is this file's header; another one later is not a conversation
     default:
       if (!PASSED_OVER.has(String(record.type))) unknownTypes.add(String(record.type));
   }

@@ -10,7 +10,7 @@ function rollout(fields: string): string {
   return `${meta}\n${user}\n`;
 }
 
-describe("a thread Codex ran for itself is no session of the user's: not glanced at as one, and said to be one when read by path", () => {
+describe("a thread Codex ran for itself is not a session of the user's: not glanced at as one, and said to be one when read by path", () => {
   test.each<[string, string, string | undefined]>([
     [
       "a spawn_agent subagent (0.169)",

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { epochMs } from "./time.ts";
 
-/** What the reader gave before the fast path: `Date.parse`, `undefined` when it is no time. */
+/** What the reader gave before the fast path: `Date.parse`, `undefined` when it is not a time. */
 function byDateParse(iso: string): number | undefined {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : undefined;

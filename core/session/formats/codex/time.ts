@@ -35,7 +35,7 @@ function canonicalEpochMs(iso: string): number | undefined {
   return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
 }
 
-/** An ISO time as milliseconds since the epoch, as `Date.parse` reads it; `undefined` when it is no time. */
+/** An ISO time as milliseconds since the epoch, as `Date.parse` reads it; `undefined` when it is not a time. */
 export function epochMs(iso: string | undefined): number | undefined {
   if (iso === undefined) return undefined;
   const ms = canonicalEpochMs(iso) ?? Date.parse(iso);

@@ -100,7 +100,7 @@ describe("a new Codex session", () => {
     expect(codex.renderNewSession(input({ utcOffsetMinutes: offset })).fileName).toBe(`${prefix}-${SESSION_ID}.jsonl`);
   });
 
-  test("local time keeps seconds and drops milliseconds; an offset that is no number counts as UTC", () => {
+  test("local time keeps seconds and drops milliseconds; an offset that is not a number counts as UTC", () => {
     expect(localFileTime(new Date("2026-01-02T03:04:05.999Z"), 0)).toBe("2026-01-02T03-04-05");
     expect(localFileTime(new Date("2026-01-02T03:04:05.999Z"), Number.NaN)).toBe("2026-01-02T03-04-05");
   });

@@ -1,0 +1,60 @@
+import { looksLikeHandoffInstruction } from "../../session/facts.ts";
+import { messageText, type ContextMessage } from "../../session/messages.ts";
+import { stripFillers, userProse } from "./prose.ts";
+import { isConstraint } from "./rules.ts";
+import { capText, isSlashCommand, splitSentences } from "./text.ts";
+
+/** The rules one message states: sentences quoted one by one, and paragraphs too full of rules to quote (a specification). */
+export interface StatedRules {
+  constraints: string[];
+  specifications: { count: number; first: string; last: string }[];
+}
+
+/** More rules than this in one paragraph are a specification (the task itself), not standing rules to quote one by one. */
+const SPECIFICATION_RULES = 12;
+
+/**
+ * The rules a user stated in one message, quoted from their own words (never from what they
+ * pasted). A paragraph of more than a dozen "must" lines ("Requirement 17: the limiter must …")
+ * is noted once, as a specification.
+ */
+export function rulesIn(text: string): StatedRules {
+  const stated: StatedRules = { constraints: [], specifications: [] };
+  for (const paragraph of userProse(text).prose.split(/\n\s*\n/)) {
+    const rules = splitSentences(paragraph).filter(isConstraint);
+    const first = rules[0];
+    const last = rules.at(-1);
+    if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {
+      stated.specifications.push({ count: rules.length, first: capText(first, 90), last: capText(last, 90) });
+      continue;
+    }
+    for (const sentence of rules) stated.constraints.push(capText(stripFillers(sentence), 220));
+  }
+  return stated;
+}
+
+/** A user message that is a request: not empty, not a slash command, not a handoff instruction. */
+export function isUserRequest(text: string): boolean {
+  return text.trim() !== "" && !isSlashCommand(text) && !looksLikeHandoffInstruction(text);
+}
+
+/**
+ * The rules and preferences users stated on the branch ("never …", "always run …"), as
+ * sentences quoted from their own messages (and from the requests a compaction replaced),
+ * oldest first, each once. Models drop these from summaries; the Session Facts section carries
+ * them whatever the engine, so this reads only the user's messages, not the offline engine's notes.
+ */
+export function userConstraints(context: readonly ContextMessage[]): string[] {
+  const found: string[] = [];
+  for (const message of context) {
+    if (message.role !== "user") continue;
+    const requests =
+      message.kind === "user"
+        ? [messageText(message)]
+        : message.kind === "compactionSummary"
+          ? (message.replacedRequests ?? []).map(messageText)
+          : [];
+    for (const text of requests) if (isUserRequest(text)) found.push(...rulesIn(text).constraints);
+  }
+  return [...new Set(found)];
+}

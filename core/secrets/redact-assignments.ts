@@ -1,0 +1,111 @@
+import { notAfterWord } from "./redact-rules.ts";
+import type { Separation } from "./redact-values.ts";
+
+/**
+ * `<key><separator><value>` where only the key says the value is a secret (`DB_PASSWORD=…`, `"apiKey": "…"`,
+ * `--auth-token …`). The rule in full (keys, separators, quoted and bare values): docs/design/redaction-assignments.md.
+ */
+
+/**
+ * The last word of a key that makes its value a secret, and the kind it reports. The short
+ * words must stand alone: `pass` not after a letter or digit, `pwd` only after another word and `_`, `.` or `-`.
+ */
+const KEY_WORD =
+  "(?<word>pass(?:word|wd|phrase)|secret|token|(?:api|access|auth|private|secret|signing|encryption|master)[_-]?key|apikey|(?<![a-z0-9])pass|(?<=[a-z0-9][_.-])pwd)";
+
+/** Between a key and its value: `=`, `:`, `:=`, `=>`, `?=`, with blanks around (aligned columns). */
+const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
+
+/**
+ * A type annotation between a key and its `=` (`api_key: str = "…"`, `val token: String = "…"`,
+ * `password: Optional[str] = …`, `secret: string | null = …`): the value is what follows the `=`,
+ * not the type. Bounded, each part one class, and the type's name taken whole (a lookahead and
+ * its backreference: nothing backtracks into it when no `=` follows), so a scan stays linear.
+ */
+const ANNOTATION =
+  String.raw`(?:[ \t]{0,8}:[ \t]{0,8}(?=(?<type>[A-Za-z_][\w.]{0,40}))\k<type>(?:[[<][^\]>\n=]{0,60}[\]>])?[?!]?` +
+  String.raw`(?:[ \t]{0,4}\|[ \t]{0,4}[A-Za-z_][\w.]{0,40}){0,3}(?=[ \t]{0,64}=[^=>]))?`;
+
+/** An unquoted value: to the end of its token; it does not start with a soft stop (`password=,next=1` has none). */
+const BARE_VALUE = String.raw`[^\s"'${"`"}\\,;&|][^\s"'${"`"}\\]{0,511}`;
+
+/** A placeholder's kind (`[REDACTED:github-token:1]`) must not read as a key with a value. */
+const NOT_IN_PLACEHOLDER = String.raw`(?<!\[REDACTED(?:-\d+)?:)`;
+
+export const ASSIGNMENT_PATTERN = new RegExp(
+  `${NOT_IN_PLACEHOLDER}${notAfterWord("_.-")}(?<lead>` +
+    `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3}))` +
+    String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
+    KEY_WORD.replace("<word>", "<word2>") +
+    String.raw`(?:\\{0,2}["'])?` +
+    ANNOTATION +
+    SEPARATOR +
+    ")(?:" +
+    String.raw`"(?<dq>(?:\\.|[^"\\\r\n]){1,512})"` +
+    String.raw`|'(?<sq>(?:\\.|''|[^'\\\r\n]){1,512})'` +
+    // Inside JSON text (`{\"token\":\"…\"}`) the quotes are escaped, and so is the value's end.
+    String.raw`|(?<eq>\\{1,2}["'])(?<esc>[^"'\\\r\n]{1,512})\k<eq>` +
+    `|(?<bare>${BARE_VALUE})` +
+    ")",
+  "gi",
+);
+
+/** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
+export const ASSIGNMENT_HINT = /pass|pwd|secret|token|key/i;
+
+const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
+
+/**
+ * The kind a key's value reports when the key is a secret's name (`db_password`, `apiKey`, and
+ * the plural, `passwords`, `api_keys`, but not `tokens`, which counts tokens, and an
+ * `Authorization` header), else `undefined`.
+ */
+export function secretKeyKind(key: string): string | undefined {
+  // A header's name, not a secret word: its value is a credential whatever scheme it names.
+  if (/^(?:proxy[_-]?)?authori[sz]ation$/i.test(key)) return "authorization";
+  const plural = /s$/i.test(key) ? SECRET_KEY.exec(key.slice(0, -1))?.groups?.word : undefined;
+  const word = SECRET_KEY.exec(key)?.groups?.word ?? (plural?.toLowerCase() === "token" ? undefined : plural);
+  return word === undefined ? undefined : assignmentKind(word);
+}
+
+/** The kind an assignment's key word reports. */
+export function assignmentKind(word: string): string {
+  const w = word.toLowerCase();
+  if (w.startsWith("pass") || w === "pwd") return "password";
+  if (w === "token") return "token";
+  if (w === "secret") return "secret";
+  return "api-key";
+}
+
+/** How a matched lead attaches its value. */
+export function separationOf(lead: string, isFlag: boolean): Separation {
+  if (isFlag) return "flag";
+  const separator = lead.slice(lead.search(/[ \t:=>?]*$/));
+  return separator.includes(":") || /\s/.test(separator) ? "spaced" : "tight";
+}
+
+/**
+ * Whether a lead's key is only a word in a sentence (`First pass: `, `the token: `): one plain
+ * word, unquoted, after another word and one blank on the same line, and a lone `:` after it.
+ * A key of code or configuration stands at the start of its line, after a bracket, a comma or a
+ * quote, is a compound name (`db_password`, `apiKey`), or takes `=`.
+ */
+export function isKeyInSentence(lead: string, before: string): boolean {
+  return /^[A-Za-z]+[ \t]*:[ \t]*$/.test(lead) && /[\p{L}\p{N}] $/u.test(before);
+}
+
+/**
+ * After a value, an operator only code goes on with: `?` (a conditional), `??`, `||`, `&&`, `==`,
+ * `!=`. Not `-`, `/`, `+` or `>`, which notes and prose use after a word too (`token: abc - old`).
+ */
+const OPERATOR_AFTER = /^[ \t]+(?:\?\??|\|\||&&|[=!]==?)(?:[ \t]|$)/;
+
+/** Whether `after` (the text right after a value) goes on with an operator. */
+export function operatorFollows(after: string): boolean {
+  return OPERATOR_AFTER.test(after);
+}
+
+/** Whether `after` (the text right after a value) goes on with another word: prose, not a value (a comment, `#`, `//`, is not a word). */
+export function wordsFollow(after: string): boolean {
+  return /^[ \t]+\p{L}/u.test(after);
+}
