@@ -12,6 +12,7 @@
  */
 import type { Run } from "./run.ts";
 import { GoneCwdError } from "./report.ts";
+import { errorCode } from "./fs-errors.ts";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
@@ -41,7 +42,7 @@ export function currentFolder(run: { env: Readonly<Record<string, string | undef
   try {
     cwd = realpathSync(run.cwd);
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ENOENT") throw new GoneCwdError(run.cwd);
+    if (errorCode(error) === "ENOENT") throw new GoneCwdError(run.cwd);
     throw error;
   }
   const pwd = env.PWD;
