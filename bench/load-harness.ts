@@ -69,9 +69,9 @@ function runChild(bench: LoadBench, mode: string, path: string): void {
     for (const line of text.split("\n")) if (line !== "") values.push(JSON.parse(line));
     kept = values;
   } else if (mode === "reader") {
-    kept = bench.read(readSessionFile(path).chunks, path);
+    kept = bench.read(readSessionFile(path, process.cwd()).chunks, path);
   } else {
-    kept = analyzeBranch(bench.read(readSessionFile(path).chunks, path));
+    kept = analyzeBranch(bench.read(readSessionFile(path, process.cwd()).chunks, path));
   }
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);

@@ -190,7 +190,7 @@ function runChild(mode: string, path: string): void {
   } else {
     // What the CLI does (cli/session.ts): read the file in chunks, recognise its format from the
     // first lines, parse, then the branch and its context.
-    const { session } = readSession(readSessionFile(path).chunks, path);
+    const { session } = readSession(readSessionFile(path, process.cwd()).chunks, path);
     kept = analyzeBranch(session);
   }
   const elapsed = performance.now() - started;

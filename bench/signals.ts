@@ -23,9 +23,10 @@ const env = { PATH: process.env.PATH ?? "", HOME: tmpdir(), NO_COLOR: "1" };
 
 // 1. One checkpoint.
 const N = 20_000;
-for (let i = 0; i < 1000; i++) await checkpoint();
+const never = new AbortController().signal;
+for (let i = 0; i < 1000; i++) await checkpoint(never);
 const started = performance.now();
-for (let i = 0; i < N; i++) await checkpoint();
+for (let i = 0; i < N; i++) await checkpoint(never);
 const each = (performance.now() - started) / N;
 console.log(
   `signals: checkpoint ${(each * 1000).toFixed(1)} µs each; a handoff passes 3 (${(3 * each * 1000).toFixed(1)} µs per run), a dry run or inspect 1`,

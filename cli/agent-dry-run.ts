@@ -1,3 +1,4 @@
+import type { Run } from "./run.ts";
 import type { ConsolaInstance } from "consola/core";
 import {
   countOf,
@@ -14,12 +15,10 @@ import {
 } from "../core/index.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 import { describeNotPrivate, runsFolder, whyRunsFolderNotPrivate } from "./agent-scratch.ts";
-import { checkpoint } from "./cancel.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { shellQuote } from "./paste-line.ts";
 import { planTarget } from "./run-plan.ts";
-import { printJson, printText } from "./stdout.ts";
 import { asField } from "./terminal.ts";
 
 /** Where a dry run's command line shows the folders a real run makes for the agent: to run in, and for its temporary files. */
@@ -27,10 +26,10 @@ export const SCRATCH_PLACEHOLDER = "<new empty folder>";
 export const TEMP_PLACEHOLDER = "<new temporary folder>";
 
 /** The executable a run would start; when there is none, the bare command, and the line the run would fail with. */
-function executableFor(name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
+function executableFor(run: Run, name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
   const engine = agentEngine(name);
   try {
-    return findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
+    return findAgentExecutable(engine, options.agentBin, run.env, run.cwd);
   } catch (error) {
     if (!(error instanceof AgentError)) throw error;
     logger.warn(`a real run would fail: ${error.message}`);
@@ -44,15 +43,16 @@ function executableFor(name: AgentName, options: HandoffOptions, logger: Consola
  * runs; only PATH is looked at.
  */
 export async function printAgentDryRun(
+  run: Run,
   name: AgentName,
   input: HandoffInput,
   options: HandoffOptions,
   logger: ConsolaInstance,
 ): Promise<number> {
   const planned = planHandoffRequests(input);
-  const executable = executableFor(name, options, logger);
+  const executable = executableFor(run, name, options, logger);
   // Where the run's folders would be made, checked as a real run checks it (nothing is made).
-  const runsHome = runsFolder(process.env);
+  const runsHome = runsFolder(run.env);
   const notPrivate = whyRunsFolderNotPrivate(runsHome);
   if (notPrivate !== undefined) logger.warn(`a real run would fail: ${describeNotPrivate(agentEngine(name), notPrivate)}`);
   const runs = planned.requests.map((request) => {
@@ -65,9 +65,9 @@ export async function printAgentDryRun(
     };
   });
   const estimatedTokens = estimateTokens(input.analysis.context);
-  await checkpoint();
+  await run.cancel.checkpoint();
   if (options.json) {
-    await printJson({
+    await run.stdout.printJson({
       dryRun: true,
       engine: name,
       runs,
@@ -83,7 +83,9 @@ export async function printAgentDryRun(
       Object.entries(run.files)
         .map(([name, text]) => `# file ${SCRATCH_PLACEHOLDER}/${name}\n${text}\n# stdin\n`)
         .join("");
-    await printText(runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${filesOf(run)}${run.prompt}\n`).join("\n"));
+    await run.stdout.printText(
+      runs.map((run, i) => `${many ? `# run ${i + 1} of ${runs.length}\n` : ""}${filesOf(run)}${run.prompt}\n`).join("\n"),
+    );
   }
   // The line a real run prints before it sends anything, with the same numbers.
   logger.info(describeRunPlan(planned.plan, planTarget(input)));

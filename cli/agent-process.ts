@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { AGENT_OUTPUT_LIMIT_BYTES, type AgentRunOutput, type AgentRunPlan } from "../core/index.ts";
 import { createOutputSink, type OutputSink } from "./agent-output.ts";
+import { builtin } from "./builtins.ts";
 
 /**
  * More output than any answer needs: past it the agent is stopped and the run fails. pi and omp
@@ -16,28 +17,36 @@ export interface ProcessRun extends AgentRunOutput {
   overflowed: boolean;
 }
 
-/** The agents running now, by process group: a run that ends at once (a second Ctrl-C) still takes them along. */
-const running = new Set<number>();
-let exitHookInstalled = false;
+/** Sends `signal` to a process (a negative id: a process group); throws as `process.kill` does. */
+export type Kill = (pid: number, signal: NodeJS.Signals | 0) => void;
 
-function killAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", killRunningAgents);
-}
+/** One run's agents running now, by process group: a run that ends at once (a second Ctrl-C) still takes them along. */
+export class AgentProcesses {
+  private readonly running = new Set<number>();
 
-/** Kills every agent still running (we are ending at once). */
-export function killRunningAgents(): void {
-  for (const pid of running) killGroup(pid, "SIGKILL");
-}
+  constructor(readonly kill: Kill) {}
 
-/** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Nothing left in the group.
+  add(pid: number): void {
+    this.running.add(pid);
+  }
+
+  delete(pid: number): void {
+    this.running.delete(pid);
+  }
+
+  /** Kills every agent still running (we are ending at once). */
+  killAll(): void {
+    for (const pid of this.running) this.killGroup(pid, "SIGKILL");
+  }
+
+  /** Kills the agent's whole process group (it may have started helpers of its own); gone already is fine. */
+  killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+    if (pid === undefined) return;
+    try {
+      this.kill(-pid, signal);
+    } catch {
+      // Nothing left in the group.
+    }
   }
 }
 
@@ -45,6 +54,8 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 const DRAIN_MS = 300;
 
 export interface ProcessOptions {
+  /** The run's agents, which this one joins while it runs. */
+  agents: AgentProcesses;
   cwd: string;
   /** Its whole environment (nothing is added from ours). */
   env: Record<string, string>;
@@ -67,23 +78,21 @@ export interface ProcessOptions {
 export function runAgentProcess(
   executable: string,
   plan: AgentRunPlan,
-  { cwd, env, signal, skipLine }: ProcessOptions,
+  { agents, cwd, env, signal, skipLine }: ProcessOptions,
 ): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {
       // node:child_process is loaded only when an agent runs.
-      const { spawn } = process.getBuiltinModule("node:child_process");
+      const { spawn } = builtin("node:child_process");
       child = spawn(executable, plan.args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
       reject(error);
       return;
     }
     const pid = child.pid;
-    if (pid !== undefined) {
-      running.add(pid);
-      killAllOnExit();
-    }
+    if (pid !== undefined) agents.add(pid);
+    const killGroup = (target: number | undefined, sent: NodeJS.Signals) => agents.killGroup(target, sent);
     // The limit is on what is kept, stdout and stderr together.
     let room = OUTPUT_LIMIT_BYTES;
     const out = createOutputSink(OUTPUT_LIMIT_BYTES, skipLine);
@@ -133,7 +142,7 @@ export function runAgentProcess(
     child.on("exit", (code, ended) => {
       // What it started in its group goes with it.
       killGroup(pid, "SIGKILL");
-      if (pid !== undefined) running.delete(pid);
+      if (pid !== undefined) agents.delete(pid);
       // Both pipes at their end (no one else holds them): done now; else after a short drain.
       let open = [child.stdout, child.stderr].filter((s) => s !== null && !s.readableEnded).length;
       if (open === 0) return finish(code, ended);

@@ -1,3 +1,4 @@
+import type { Run } from "./run.ts";
 import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
@@ -25,8 +26,6 @@ import { makeScratchFolder, removeScratchFolder } from "./agent-scratch.ts";
 import { realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
-import { shortForPeople } from "./printed.ts";
-import { isInteractive } from "./report.ts";
 import { asField } from "./terminal.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
 import { fsReason } from "./fs-errors.ts";
@@ -38,13 +37,13 @@ import { fsReason } from "./fs-errors.ts";
  * written as one transcript prompt. Whatever the run left (logged out, refused, nothing,
  * something unreadable) is one line naming the agent and what to do.
  */
-export function createAgentPort(engine: AgentEngine, executable: string, logger: ConsolaInstance): Complete {
+export function createAgentPort(run: Run, engine: AgentEngine, executable: string, logger: ConsolaInstance): Complete {
   return async (request, { signal, beforeSend }) => {
     beforeSend?.(request);
     const prompt = renderAgentPrompt(request);
     // Not the user's project, nor under a shared TMPDIR: the agent finds no files, settings or
     // instructions of anyone's there, nor in any folder above it that another user could write.
-    const root = makeScratchFolder(engine);
+    const root = makeScratchFolder(run.scratch, engine, run.env);
     try {
       // It runs in one folder and keeps its temporary files in the other (Claude Code leaves
       // some in TMPDIR): both go when the run ends.
@@ -62,9 +61,10 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });
       logger.debug(`running ${executable} in ${scratch} (${countOf(prompt.body.length, "character")} on stdin)`);
-      const run = await runAgentProcess(executable, plan, {
+      const ran = await runAgentProcess(executable, plan, {
+        agents: run.agents,
         cwd: scratch,
-        env: agentEnvironment(engine, process.env, plan.env),
+        env: agentEnvironment(engine, run.env, plan.env),
         signal: signal ?? new AbortController().signal,
         skipLine: engine.skipLine,
       }).catch((error: unknown) => {
@@ -72,17 +72,17 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         throw new AgentError("HANDOFF_FAILED", `could not start ${executable}: ${fsReason(error)}; is it the ${engine.label} executable?`);
       });
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-      if (run.overflowed)
+      if (ran.overflowed)
         throw new AgentError(
           "HANDOFF_FAILED",
           `${engine.command} printed more than ${OUTPUT_LIMIT_BYTES / 1024 / 1024} MB; it was stopped`,
         );
-      const outcome = engine.read(run);
+      const outcome = engine.read(ran);
       if ("failure" in outcome) {
         removeSavedRequests(outcome.remove ?? [], logger);
         throw new AgentError(
           "HANDOFF_FAILED",
-          describeAgentFailure(engine, outcome.failure, shortForPeople(outcome.message, MESSAGE_LIMIT)),
+          describeAgentFailure(engine, outcome.failure, run.printed.shortForPeople(outcome.message, MESSAGE_LIMIT)),
         );
       }
       // "length" gives the same warning as the llm engine: the document may be cut short. The
@@ -94,7 +94,7 @@ export function createAgentPort(engine: AgentEngine, executable: string, logger:
         model: outcome.answer.model,
       };
     } finally {
-      removeScratchFolder(root, logger);
+      removeScratchFolder(run.scratch, root, logger);
     }
   };
 }
@@ -125,6 +125,7 @@ export type AgentHandoffResult = ReportedHandoffResult;
  * cancelled by `cancel` (Ctrl-C): either ends the running agent.
  */
 export async function callAgent(
+  run: Run,
   name: AgentName,
   input: HandoffInput,
   options: HandoffOptions,
@@ -132,7 +133,7 @@ export async function callAgent(
   cancel: AbortSignal,
 ): Promise<AgentHandoffResult> {
   const engine = agentEngine(name);
-  const executable = findAgentExecutable(engine, options.agentBin, process.env, process.cwd());
+  const executable = findAgentExecutable(engine, options.agentBin, run.env, run.cwd);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = AbortSignal.any([cancel, deadline.signal]);
@@ -141,14 +142,14 @@ export async function callAgent(
   try {
     logger.debug(`engine ${name}: ${executable}; ${countOf(input.analysis.context.length, "context message")}`);
     const result = await runHandoff(input, {
-      complete: countingUsage(createAgentPort(engine, executable, logger), reported),
+      complete: countingUsage(createAgentPort(run, engine, executable, logger), reported),
       ...realEffects(),
       signal,
       notice: (line) => logger.debug(line),
       // The plan is said before the status line starts: both are on stderr.
       onPlan: (plan) => {
         logger.info(describeRunPlan(plan, planTargetOf(input)));
-        progress = createProgress(isInteractive() && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
+        progress = createProgress(run, run.interactive && !options.quiet && !options.json, `${engine.command} is writing the handoff`);
       },
     });
     return { ...result, usageReported: usageComplete(reported) };

@@ -1,9 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, type AgentEngine } from "../core/index.ts";
-import { killRunningAgents } from "./agent-process.ts";
+import { homeOf } from "./agent-home.ts";
 import { currentUser, folderChain, nearestExisting, whyNotPrivate } from "./private-folder.ts";
 import { fsReason } from "./fs-errors.ts";
 
@@ -14,7 +13,7 @@ type Env = Record<string, string | undefined>;
  * never TMPDIR (a shared /tmp lets any user put a CLAUDE.md or AGENTS.md above the folder, and
  * the agents read those). A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
  */
-export function runsFolder(env: Env, home = homedir()): string {
+export function runsFolder(env: Env, home = homeOf(env)): string {
   const base = env.XDG_CACHE_HOME;
   return join(base && isAbsolute(base) ? base : join(home, ".cache"), "agent", "runs");
 }
@@ -39,20 +38,25 @@ export function whyRunsFolderNotPrivate(runs: string): string | undefined {
 }
 
 /**
- * The folders agent runs work in, under the runs folder: made per run, removed when it ends, and
- * removed too when we end at once (a second Ctrl-C exits without unwinding), after the agents
- * are gone.
+ * One run's folders agent runs work in, under the runs folder: made per run, removed when it
+ * ends, and removed too when we end at once (a second Ctrl-C exits without unwinding), after the
+ * agents are gone (cli/run.ts).
  */
-const live = new Set<string>();
-let exitHookInstalled = false;
+export class ScratchFolders {
+  private readonly live = new Set<string>();
 
-function removeAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    killRunningAgents();
-    for (const root of live) tryRemove(root);
-  });
+  add(root: string): void {
+    this.live.add(root);
+  }
+
+  forget(root: string): void {
+    this.live.delete(root);
+  }
+
+  removeAll(): void {
+    for (const root of this.live) tryRemove(root);
+    this.live.clear();
+  }
 }
 
 /**
@@ -61,7 +65,7 @@ function removeAllOnExit(): void {
  * folder exists (a symbolic link may lead elsewhere). One we cannot make, or cannot trust, is a
  * failure of the run, said plainly.
  */
-export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): string {
+export function makeScratchFolder(folders: ScratchFolders, engine: AgentEngine, env: Env): string {
   const runs = runsFolder(env);
   const refuse = (reason: string) => new AgentError("HANDOFF_FAILED", describeNotPrivate(engine, reason));
   const before = whyRunsFolderNotPrivate(runs);
@@ -77,11 +81,10 @@ export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): 
       `cannot make a folder for ${engine.command} to run in under ${runs} (${fsReason(error)}); set XDG_CACHE_HOME to a folder you can write`,
     );
   }
-  live.add(root);
-  removeAllOnExit();
+  folders.add(root);
   const after = whyRunsFolderNotPrivate(root);
   if (after !== undefined) {
-    removeScratchFolder(root, undefined);
+    removeScratchFolder(folders, root, undefined);
     throw refuse(after);
   }
   return root;
@@ -92,8 +95,8 @@ export function makeScratchFolder(engine: AgentEngine, env: Env = process.env): 
  * one that still cannot go (an immutable file) is a warning naming it, never a failure of a
  * run that gave its answer, and never in place of the agent's own error.
  */
-export function removeScratchFolder(root: string, logger: ConsolaInstance | undefined): void {
-  live.delete(root);
+export function removeScratchFolder(folders: ScratchFolders, root: string, logger: ConsolaInstance | undefined): void {
+  folders.forget(root);
   const error = tryRemove(root);
   if (error !== undefined) logger?.warn(`could not remove ${root}, the folder the agent ran in (${fsReason(error)}); remove it yourself`);
 }

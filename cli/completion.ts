@@ -1,9 +1,9 @@
+import { runOf } from "./run.ts";
 import { defineCommand, type ArgsDef } from "citty";
 import { bashScript, fishScript, zshScript } from "./completion-scripts.ts";
 import { completionSpec } from "./completion-spec.ts";
 import type { CommandHelp } from "./help.ts";
 import { EXIT } from "./report.ts";
-import { printOwnText } from "./stdout.ts";
 import { matchChoice } from "./choice.ts";
 import { CommandLineError } from "./usage.ts";
 
@@ -38,11 +38,11 @@ export function completionCommand(listCommands: () => readonly CommandHelp[]) {
   return defineCommand({
     meta: { name: COMPLETION_HELP.name, description: COMPLETION_HELP.summary },
     args: COMPLETION_ARGS,
-    async run({ args }) {
+    async run({ args, data }) {
       // Own words only: `in` would take `constructor` for a shell.
       const shell = matchChoice(args.shell, SHELLS);
       if (shell === undefined) throw new CommandLineError(`argument <shell> takes bash, zsh or fish, not "${args.shell}"`);
-      await printOwnText(SCRIPTS[shell](completionSpec(listCommands())));
+      await runOf(data).stdout.printOwnText(SCRIPTS[shell](completionSpec(listCommands())));
       return EXIT.ok;
     },
   });

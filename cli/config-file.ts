@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { AgentError, createRedactor, errorMessage } from "../core/index.ts";
+import { homeOf } from "./agent-home.ts";
 import { checkpoint } from "./cancel.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { outlineToml } from "./toml-outline.ts";
@@ -12,7 +12,7 @@ type Env = Record<string, string | undefined>;
  * Where the config file lives: `$XDG_CONFIG_HOME/agent/config.toml`, else
  * `~/.config/agent/config.toml`. A relative `XDG_CONFIG_HOME` is ignored, as the XDG spec says.
  */
-export function configPath(env: Env, home = homedir()): string {
+export function configPath(env: Env, home = homeOf(env)): string {
   const base = env.XDG_CONFIG_HOME;
   return join(base && isAbsolute(base) ? base : join(home, ".config"), "agent", "config.toml");
 }
@@ -118,10 +118,10 @@ export function loadConfigFile(path: string, parse: (text: string) => unknown = 
  * it was read (synchronous work, which no handler interrupts) ends the run there, with exit 130 and
  * the command's own message, before anything about the file is said or done.
  */
-export async function readConfigFile(env: Env): Promise<ConfigFile | undefined> {
+export async function readConfigFile(env: Env, signal: AbortSignal): Promise<ConfigFile | undefined> {
   try {
     return loadConfigFile(configPath(env));
   } finally {
-    await checkpoint();
+    await checkpoint(signal);
   }
 }

@@ -1,3 +1,4 @@
+import { runOf } from "./run.ts";
 import { defineCommand, type ArgsDef } from "citty";
 import {
   AGENT_ENGINES,
@@ -16,10 +17,9 @@ import { resolveEngine, type Engine } from "./engine.ts";
 import { HANDOFF_ARGS } from "./handoff-args.ts";
 import { resolveModel } from "./options.ts";
 import type { CommandHelp } from "./help.ts";
-import { createLogger, EXIT } from "./report.ts";
+import { EXIT } from "./report.ts";
 import { apiKeyFrom, configuredSecrets, describeUrl } from "./secrets.ts";
 import { describeChoice, describeSource, resolveSettings, type Resolved, type Settings } from "./settings.ts";
-import { printJson, printText } from "./stdout.ts";
 import { LOGGING_ARGS } from "./logging-args.ts";
 
 const CONFIG_ARGS = {
@@ -160,12 +160,13 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
 export const configCommand = defineCommand({
   meta: { name: CONFIG_HELP.name, description: CONFIG_HELP.summary },
   args: CONFIG_ARGS,
-  async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const path = configPath(process.env);
-    const loaded = await readConfigFile(process.env);
-    const settings = resolveSettings(args, process.env, loaded);
-    const apiKey = apiKeyFrom(process.env);
+  async run({ args, data }) {
+    const run = runOf(data);
+    const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
+    const path = configPath(run.env);
+    const loaded = await readConfigFile(run.env, run.cancel.signal);
+    const settings = resolveSettings(args, run.env, loaded);
+    const apiKey = apiKeyFrom(run.env);
     let engine: Engine | undefined;
     try {
       engine = resolveEngine(settings.engine.value, { apiKey, baseUrl: settings.baseUrl.value }, describeChoice(settings.engine)).engine;
@@ -176,12 +177,12 @@ export const configCommand = defineCommand({
     }
     const file = { path, found: loaded !== undefined };
     // Values are printed as given, except what must never be: the key, a likely secret.
-    const withhold = createWithholder(configuredSecrets(process.env));
+    const withhold = createWithholder(configuredSecrets(run.env));
     const redactor = createRedactor();
     const clean = (text: string) => withhold(redactor.redact(text));
-    const asked = modelAskedOfEndpoint(settings, process.env);
+    const asked = modelAskedOfEndpoint(settings, run.env);
     const report: ConfigReportInput = { settings, file, apiKeySet: apiKey !== undefined, engine, clean, asked };
-    await (args.json ? printJson(buildConfigReport(report)) : printText(renderConfigReport(report)));
+    await (args.json ? run.stdout.printJson(buildConfigReport(report)) : run.stdout.printText(renderConfigReport(report)));
     return EXIT.ok;
   },
 });

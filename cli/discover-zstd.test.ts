@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
 import { transcriptAs } from "../fixtures/agent-homes.ts";
-import { cleanEnv, runAgent } from "../fixtures/run-agent.ts";
+import { cleanEnv, spawnAgent as runAgent } from "../fixtures/run-agent.ts";
 import { zstdWindow } from "./zstd-window.ts";
 
 const made: string[] = [];

@@ -1,3 +1,4 @@
+import type { Run } from "./run.ts";
 import type { ConsolaInstance } from "consola/core";
 import {
   checkRunPlan,
@@ -10,14 +11,12 @@ import {
 } from "../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
-import { checkpoint } from "./cancel.ts";
 import { isAgentEngine } from "./engine.ts";
 import { NO_REQUESTS, realEffects } from "./handoff-run.ts";
 import type { HandoffOptions } from "./options.ts";
 import { EXIT } from "./report.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
-import { printJson, printText } from "./stdout.ts";
 
 /**
  * `--dry-run`: sends nothing and writes nothing. The model engine's requests are printed
@@ -26,21 +25,21 @@ import { printJson, printText } from "./stdout.ts";
  * `--json`, stdout is one object either way. A plan over `--max-input-tokens` is printed, then
  * refused as the real run would refuse it (exit 2): a script sees the real run's answer.
  */
-export async function printDryRun(input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
-  if (isAgentEngine(options.engine)) return printAgentDryRun(options.engine, input, options, logger);
+export async function printDryRun(run: Run, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
+  if (isAgentEngine(options.engine)) return printAgentDryRun(run, options.engine, input, options, logger);
   if (options.engine === "offline") {
     const { document } = await runHandoff(input, { ...realEffects(), complete: NO_REQUESTS });
     // A signal that came while the document was computed ends the run before anything prints.
-    await checkpoint();
+    await run.cancel.checkpoint();
     await (options.json
-      ? printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson)
-      : printText(`${document}\n`));
+      ? run.stdout.printJson({ dryRun: true, engine: "offline", document } satisfies DryRunDocumentJson)
+      : run.stdout.printText(`${document}\n`));
     logger.info("dry run: the offline engine sends nothing; nothing written");
     return EXIT.ok;
   }
   const planned = planHandoffRequests(input);
   const estimatedTokens = estimateTokens(input.analysis.context);
-  await checkpoint();
+  await run.cancel.checkpoint();
   if (options.json) {
     const report: DryRunRequestsJson = {
       dryRun: true,
@@ -51,10 +50,10 @@ export async function printDryRun(input: HandoffInput, options: HandoffOptions, 
       redacted: planned.redacted,
       condensed: planned.condensed,
     };
-    await printJson(report);
+    await run.stdout.printJson(report);
   } else {
     const printed = planned.requests.length === 1 ? planned.requests[0] : planned.requests;
-    await printJson(printed, { indent: 2 });
+    await run.stdout.printJson(printed, { indent: 2 });
   }
   // The line a real run prints before it sends anything, with the same numbers.
   logger.info(describeRunPlan(planned.plan, planTarget(input)));

@@ -1,3 +1,4 @@
+import type { PrintedFilter } from "./printed.ts";
 import { countOf, AgentError, createWithholder, type ProviderProfile } from "../core/index.ts";
 import type { ConsolaInstance } from "consola/core";
 import { isRetryable, type Failure } from "./model-failure.ts";
@@ -18,6 +19,8 @@ export interface EndpointOptions {
   logger: ConsolaInstance;
   /** What the provider documents; names the local server to start when nothing listens. */
   profile: ProviderProfile;
+  /** The run's printed-line filter: error text quoted in a message is cut only once it has passed it. */
+  printed: PrintedFilter;
 }
 
 /** The longest wait between attempts we accept from a `retry-after` header. */
@@ -84,6 +87,7 @@ export interface Endpoint {
   where: string;
   /** Removes from anything we might print the key (endpoints echo it) and the URL's credentials. */
   scrub: (text: string) => string;
+  printed: PrintedFilter;
   /** How long one attempt may be silent (see `silenceLimitMs`). */
   silenceMs: number;
   /** A client for one attempt: our key (or none), no retries of its own, `fetch` ours (which must not follow redirects). */
@@ -117,7 +121,7 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
       logger: sdkLogger,
       logLevel: "warn",
     });
-  return { baseUrl, where, scrub, silenceMs: silenceLimitMs(options.timeoutMs, options.retries), client };
+  return { baseUrl, where, scrub, printed: options.printed, silenceMs: silenceLimitMs(options.timeoutMs, options.retries), client };
 }
 
 /**

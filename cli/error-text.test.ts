@@ -1,3 +1,4 @@
+import { PrintedFilter } from "./printed.ts";
 import { describe, expect, test } from "bun:test";
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 
@@ -39,11 +40,11 @@ describe("shapeErrorText", () => {
     ["an empty body", "502 ", "502 (no text)"],
     ["numeric entities", "502 <title>caf&#233; &#x2014; down</title>", "502 café — down"],
   ])("%s", (_, text, expected) => {
-    expect(shapeErrorText(text)).toBe(expected);
+    expect(shapeErrorText(text, new PrintedFilter())).toBe(expected);
   });
 
   test("a long text is cut to one line of at most 300 characters after the status", () => {
-    const shaped = shapeErrorText(`500 ${"word ".repeat(500)}`);
+    const shaped = shapeErrorText(`500 ${"word ".repeat(500)}`, new PrintedFilter());
     expect(shaped.startsWith("500 word word")).toBe(true);
     expect(shaped.endsWith("…")).toBe(true);
     expect(shaped.length).toBe(4 + 300);
@@ -161,7 +162,7 @@ describe("summarizeErrorBody: the message, whatever shape the provider wraps it 
     ["plain text", 503, "upstream\nunavailable", "503 upstream unavailable"],
     ["empty", 500, "", "500 (no text)"],
   ])("%s", (_, status, body, expected) => {
-    expect(summarizeErrorBody(status, body)).toBe(expected);
+    expect(summarizeErrorBody(status, body, new PrintedFilter())).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { parseJsonOrUndefined } from "../core/index.ts";
-import { shortForPeople } from "./printed.ts";
+import type { PrintedFilter } from "./printed.ts";
 
 /** Longest error text from outside (an endpoint, a proxy, the network) that we print. */
 const MAX_CHARS = 300;
@@ -41,10 +41,10 @@ function summarizeHtml(html: string): string {
  * the rest is cut at 300 characters, once what it holds of secrets is gone (`shortForPeople`). A leading HTTP status ("502 ") is kept as it was, and said
  * once: a text that starts with it already (nginx's "502 Bad Gateway") is not given it twice.
  */
-export function shapeErrorText(text: string): string {
+export function shapeErrorText(text: string, printed: PrintedFilter): string {
   const [, status = "", body = text] = /^(\d{3} )([\s\S]*)$/.exec(text) ?? [];
   const looksLikeHtml = /<(!doctype\s+html|html|head|body|title|h1)\b/i.test(body);
-  const short = shortForPeople(looksLikeHtml ? summarizeHtml(body) : body, MAX_CHARS);
+  const short = printed.shortForPeople(looksLikeHtml ? summarizeHtml(body) : body, MAX_CHARS);
   const saysStatus = status !== "" && (short === status.trim() || short.startsWith(status));
   return `${saysStatus ? "" : status}${short === "" ? "(no text)" : short}`;
 }
@@ -126,6 +126,6 @@ export function readErrorBody(body: string): ErrorBody {
  * shape (see `readErrorBody`), else the text itself (a proxy's HTML page becomes its title),
  * prefixed with the HTTP status.
  */
-export function summarizeErrorBody(status: number, body: string): string {
-  return shapeErrorText(`${status} ${readErrorBody(body).message ?? body}`);
+export function summarizeErrorBody(status: number, body: string, printed: PrintedFilter): string {
+  return shapeErrorText(`${status} ${readErrorBody(body).message ?? body}`, printed);
 }

@@ -51,8 +51,8 @@ const STANDARD_STREAM = /^\/dev\/std(?:in|out|err)$/;
  * the shell had open: even when that is a regular file (`/dev/stdin < s.jsonl`), it is not a
  * place to write back to.
  */
-function namesADescriptor(path: string): boolean {
-  let current = resolve(path);
+function namesADescriptor(absolutePath: string): boolean {
+  let current = absolutePath;
   for (let hops = 0; hops < 40; hops++) {
     if (DESCRIPTOR_PATH.test(current) || STANDARD_STREAM.test(current)) return true;
     try {
@@ -82,8 +82,8 @@ export interface OpenedSession {
 }
 
 /** Where a named session is, and whether it is a stream; folders and devices are refused. */
-function locate(path: string): { absolutePath: string; stats: Stats; stream: string | undefined } {
-  const absolutePath = resolve(path);
+function locate(path: string, cwd: string): { absolutePath: string; stats: Stats; stream: string | undefined } {
+  const absolutePath = resolve(cwd, path);
   let stats: Stats;
   try {
     stats = statSync(absolutePath);
@@ -94,7 +94,7 @@ function locate(path: string): { absolutePath: string; stats: Stats; stream: str
   // A terminal would wait for typing; /dev/zero never ends.
   if (stats.isCharacterDevice() || stats.isBlockDevice())
     throw new AgentError("FILE", `${path}: is a device, not a session file`, { file: path });
-  return { absolutePath, stats, stream: streamReason(path, stats) };
+  return { absolutePath, stats, stream: streamReason(absolutePath, stats) };
 }
 
 function cannotOpen(path: string, error: unknown): AgentError {
@@ -109,10 +109,14 @@ function cannotOpen(path: string, error: unknown): AgentError {
  * stream is read whole first, waiting asynchronously (see stream-input.ts), so a signal cancels
  * the wait. A zstd-compressed session (Codex's `.jsonl.zst`) comes decompressed.
  */
-export async function openSessionInput(path: string, cancel: AbortSignal): Promise<OpenedSession> {
+export async function openSessionInput(
+  path: string,
+  cancel: AbortSignal,
+  io: { cwd: string; stdin: { fd: number; isTTY?: boolean | undefined } },
+): Promise<OpenedSession> {
   if (path === "-") {
     // A person at a terminal would be left waiting for a session to be typed in.
-    if (process.getBuiltinModule("node:tty").isatty(0))
+    if (io.stdin.isTTY)
       throw new AgentError("USAGE", "-: stdin is a terminal; pipe or redirect a session into it (agent handoff - < session.jsonl)");
     const file = {
       path: "-",
@@ -125,10 +129,10 @@ export async function openSessionInput(path: string, cancel: AbortSignal): Promi
       mtimeMs: 0,
       stream: "it was read from stdin",
     };
-    return { file, chunks: decompressIfZstd(await readStreamWhole(0, "-", cancel, false), "-") };
+    return { file, chunks: decompressIfZstd(await readStreamWhole(io.stdin.fd, "-", cancel, false), "-") };
   }
-  const { absolutePath, stats, stream } = locate(path);
-  if (!stream) return readSessionFile(path);
+  const { absolutePath, stats, stream } = locate(path, io.cwd);
+  if (!stream) return readSessionFile(path, io.cwd);
   let fd: number;
   try {
     fd = await openStream(absolutePath, cancel);
@@ -143,10 +147,11 @@ export async function openSessionInput(path: string, cancel: AbortSignal): Promi
 
 /**
  * Opens a session file (a regular file; see `openSessionInput` for streams) and reads it in
- * chunks, synchronously: a regular file never keeps a read waiting.
+ * chunks, synchronously: a regular file never keeps a read waiting. A relative `path` is taken
+ * from `cwd` (the run's folder); paths found on disk are absolute and need none.
  */
-export function readSessionFile(path: string): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const { absolutePath, stream, ...located } = locate(path);
+export function readSessionFile(path: string, cwd = "/"): { file: SessionFile; chunks: Generator<Uint8Array> } {
+  const { absolutePath, stream, ...located } = locate(path, cwd);
   if (stream) throw new AgentError("FILE", `${path}: ${stream}, not a regular file`, { file: path });
   let stats = located.stats;
   let fd: number;

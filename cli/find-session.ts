@@ -10,6 +10,9 @@
  * for, and stderr names the file found. The newest is the newest with work in it (see
  * newest-session.ts), and anything newer that could not be read is named.
  */
+import type { Run } from "./run.ts";
+import { GoneCwdError } from "./report.ts";
+import { errorCode } from "./fs-errors.ts";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
@@ -33,8 +36,15 @@ export function formatsFor(agent: AgentName | undefined): readonly SessionFormat
 }
 
 /** The current folder as the agents record it: its real path, and `$PWD` when that names it through a link. */
-export function currentFolder(env: Readonly<Record<string, string | undefined>> = process.env): { cwd: string; aliases: string[] } {
-  const cwd = realpathSync(process.cwd());
+export function currentFolder(run: { env: Readonly<Record<string, string | undefined>>; cwd: string }): { cwd: string; aliases: string[] } {
+  const { env } = run;
+  let cwd: string;
+  try {
+    cwd = realpathSync(run.cwd);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") throw new GoneCwdError(run.cwd);
+    throw error;
+  }
   const pwd = env.PWD;
   let aliases: string[] = [];
   try {
@@ -61,14 +71,14 @@ function describeSession(found: FoundSession, now: number): string {
  * The path of the session a command is about; a session found by searching is named on stderr,
  * after `verb` (what the command does with it: `Handing off`, `Inspecting`).
  */
-export function findSession(source: SessionSource, verb: string, logger: ConsolaInstance): string {
+export function findSession(run: Run, source: SessionSource, verb: string, logger: ConsolaInstance): string {
   const formats = formatsFor(source.agent);
-  const home = agentHome();
+  const home = agentHome(run.env);
   const warn = (line: string) => logger.debug(line);
   const path = source.sessionPath;
   const now = Date.now();
   // A word named like a session file is one, even a folder or nothing: reading it says what is wrong.
-  const at = path === undefined || path === "-" ? undefined : SESSION_NAME.test(path) ? "file" : whatIsAt(path);
+  const at = path === undefined || path === "-" ? undefined : SESSION_NAME.test(path) ? "file" : whatIsAt(resolve(run.cwd, path));
   if (path !== undefined && at === "nothing" && mayBeId(path)) {
     const found = sessionById(path, { flag: false }, formats, home, warn);
     logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
@@ -86,7 +96,8 @@ export function findSession(source: SessionSource, verb: string, logger: Consola
     logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
     return found.path;
   }
-  const folder = path === undefined ? currentFolder() : { cwd: realpathSync(resolve(path)), aliases: [], named: path };
+  const folder =
+    path === undefined ? currentFolder(run) : { cwd: realpathSync(resolve(run.cwd, path)), aliases: [], named: resolve(run.cwd, path) };
   const found = sessionsOfFolder(home, formats, folder, warn);
   const choice = chooseNewest(found.sessions, found.unreadable);
   // Session files in the folder named: the newest of them, said to be from there.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeCase, findChanges, FUZZ_COMMANDS, fuzzCli, judgeRun, type CliRun } from "../fixtures/fuzz-cli-check.ts";
+import { describeCase, findChanges, FUZZ_COMMANDS, fuzzCli, judgeRun, runCliInProcess, type CliRun } from "../fixtures/fuzz-cli-check.ts";
 import { createMutators, loadSeeds } from "../fixtures/mutate.ts";
 
 // A small, fixed sample of what bench/fuzz-cli.ts runs by the hundred.
@@ -19,7 +19,7 @@ afterEach(() => {
 
 describe("mutated sessions through the CLI", () => {
   test(`${RUNS} files × inspect and two handoff dry runs: documented exits, no stack trace, nothing written`, async () => {
-    const results = await fuzzCli({ seed: SEED, runs: RUNS, dir, parallel: 2 });
+    const results = await fuzzCli({ seed: SEED, runs: RUNS, dir, parallel: 2, run: runCliInProcess });
     const failures = results.filter((r) => r.problems.length > 0).map((r) => `${describeCase(r.case)}: ${r.problems.join("; ")}`);
     expect(failures).toEqual([]);
 

@@ -15,7 +15,6 @@ import {
   type SessionFormat,
 } from "../core/index.ts";
 import { writeNewSession, type NewSessionPlace } from "./new-session-place.ts";
-import { asRunInProgress, cancelSignal, checkpoint } from "./cancel.ts";
 import type { SessionFile } from "./files.ts";
 import { createModelPort } from "./model.ts";
 import { askEndpointForModel } from "./model-list.ts";
@@ -23,11 +22,10 @@ import type { HandoffOptions } from "./options.ts";
 import { createProgress, type Progress } from "./progress.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "./secrets.ts";
-import { isInteractive } from "./report.ts";
+import type { Run } from "./run.ts";
 import { countingUsage, usageComplete, type ReportedHandoffResult, type UsageReports } from "./usage-reports.ts";
 import { recordIntoSource, lockForRecording, sayRecordOutcome, type NotRecorded } from "./record.ts";
 import type { Lock } from "./lock.ts";
-import { removeTempFiles } from "./temp-file.ts";
 import { makeNewerThan } from "./write.ts";
 import { indexNewSession } from "./session-index.ts";
 import { asField } from "./terminal.ts";
@@ -47,15 +45,15 @@ export function realEffects(): Omit<HandoffDeps, "complete"> {
  * its whole length, the computing, the model call, the wait for the lock, up to the writes.
  * Whatever was cancelled ends as CANCELLED (exit 130), and no temp file outlives the run.
  */
-export async function withCancellation<T>(work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
+export async function withCancellation<T>(run: Run, work: (cancel: AbortSignal) => Promise<T>): Promise<T> {
   try {
-    return await asRunInProgress(work);
+    return await run.cancel.asRunInProgress(work);
   } catch (error) {
-    if (cancelSignal.aborted && !(isAgentError(error) && error.code !== "CANCELLED"))
+    if (run.cancel.signal.aborted && !(isAgentError(error) && error.code !== "CANCELLED"))
       throw new AgentError("CANCELLED", "Handoff cancelled");
     throw error;
   } finally {
-    removeTempFiles();
+    run.temps.removeAll();
   }
 }
 
@@ -69,6 +67,7 @@ export const NO_REQUESTS: Complete = () => Promise.reject(new Error("the offline
  * deadline; the model it names is the one sent, recorded and printed.
  */
 export async function callModel(
+  run: Run,
   input: HandoffInput,
   options: HandoffOptions,
   logger: ConsolaInstance,
@@ -86,6 +85,7 @@ export async function callModel(
     retries: options.retries,
     logger,
     profile: options.profile,
+    printed: run.printed,
   };
   let progress: Progress | undefined;
   try {
@@ -107,7 +107,7 @@ export async function callModel(
         // The plan is said before the status line starts: both are on stderr.
         onPlan: (plan) => {
           logger.info(describeRunPlan(plan, planTargetOf({ ...input, model })));
-          progress = createProgress(isInteractive() && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
+          progress = createProgress(run, run.interactive && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
         },
       },
     );
@@ -137,6 +137,7 @@ export async function callModel(
  * an index of its sessions (Codex), its row there (a warning when it cannot be added).
  */
 export async function writeOutputs(
+  run: Run,
   result: HandoffResult,
   place: NewSessionPlace,
   target: SessionFormat,
@@ -144,7 +145,7 @@ export async function writeOutputs(
   logger: ConsolaInstance,
   cancel: AbortSignal,
 ): Promise<{ sessionFile: string | undefined; recorded: boolean }> {
-  await checkpoint();
+  await run.cancel.checkpoint();
   const recording = result.recording;
   // Why it will not be recorded is said at once when known now: the format refused this source, or the lock was not taken.
   const locked: { lock: Lock } | { why: NotRecorded } | undefined =
@@ -152,19 +153,19 @@ export async function writeOutputs(
       ? undefined
       : recording.mode === "skip"
         ? { why: { kind: "refused", reason: recording.reason } }
-        : await lockForRecording(file, cancel);
+        : await lockForRecording(run, file, cancel);
   if (locked && "why" in locked) sayRecordOutcome({ recorded: false, why: locked.why }, file.path, logger);
   const lock = locked && "lock" in locked ? locked.lock : undefined;
   const record = (): boolean => {
     if (!lock || !recording || recording.mode === "skip") return false;
-    const outcome = recordIntoSource(recording, file);
+    const outcome = recordIntoSource(run.temps, recording, file);
     sayRecordOutcome(outcome, file.path, logger);
     return outcome.recorded;
   };
   try {
-    await checkpoint();
+    await run.cancel.checkpoint();
     if ("stdout" in place) return { sessionFile: undefined, recorded: record() };
-    const sessionFile = writeNewSession(result.newSession, place);
+    const sessionFile = writeNewSession(run.temps, result.newSession, place);
     const recorded = record();
     // Recording touched the source after the new session was written; the agents continue the
     // most recently modified session (`pi -c`, `claude -c`), which must be the new one.
@@ -173,7 +174,7 @@ export async function writeOutputs(
         `${sessionFile}: could not make it newer than ${asField(file.path)}; the agent's "continue the most recent session" may open the old one`,
       );
     // Last, once the file and its time are final: the agent's own index lists it by that time.
-    indexNewSession(target, result.newSession, sessionFile, logger);
+    indexNewSession(run, target, result.newSession, sessionFile, logger);
     return { sessionFile, recorded };
   } finally {
     lock?.release();

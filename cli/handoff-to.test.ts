@@ -1,5 +1,5 @@
 /**
- * `agent handoff --to`: every source format × every target the table lists, spawned as a user
+ * `agent handoff --to`: every source format × every target the table lists, run as a user
  * runs it, with the offline engine (no model, no network) and a HOME of the test's own. Where
  * the file lands, what it opens with, which model it names, how our own reader reads it back,
  * and what --json says. (`bun run compat` hands the same pairs to the real agents.)
@@ -206,19 +206,10 @@ describe("--to, the rest of the rules", () => {
   test("a session read from stdin and handed to its own agent lands in the current folder; to another, in that agent's", async () => {
     const env = cleanEnv(sandbox.home);
     const fixture = join(REPO, "fixtures/handoff-markers.jsonl");
-    const same = Bun.spawnSync([process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json"], {
-      env,
-      cwd: sandbox.dir,
-      stdin: Bun.file(fixture),
-    });
-    expect(dirname(JSON.parse(same.stdout.toString()).sessionFile)).toBe(sandbox.dir);
-    const other = Bun.spawnSync(
-      [process.execPath, join(REPO, "cli", "index.ts"), "handoff", "-", "--engine", "offline", "--json", "--to", "omp"],
-      { env, cwd: sandbox.dir, stdin: Bun.file(fixture) },
-    );
-    expect(dirname(JSON.parse(other.stdout.toString()).sessionFile)).toBe(
-      join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"),
-    );
+    const same = await runAgent(["handoff", "-", "--engine", "offline", "--json"], env, sandbox.dir, fixture);
+    expect(dirname(JSON.parse(same.stdout).sessionFile)).toBe(sandbox.dir);
+    const other = await runAgent(["handoff", "-", "--engine", "offline", "--json", "--to", "omp"], env, sandbox.dir, fixture);
+    expect(dirname(JSON.parse(other.stdout).sessionFile)).toBe(join(sandbox.home, ".omp", "agent", "sessions", "--home-me-parser--"));
   });
 });
 

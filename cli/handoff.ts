@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { defineCommand } from "citty";
 import {
   countOf,
@@ -18,13 +19,12 @@ import { type HandoffJson, stringField } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import { newSessionPlace, type NewSessionPlace } from "./new-session-place.ts";
 import { readConfigFile } from "./config-file.ts";
-import { markWritten } from "./cancel.ts";
 import { printDryRun } from "./dry-run.ts";
 import { callModel, withCancellation, writeOutputs } from "./handoff-run.ts";
 import { HANDOFF_ARGS, HANDOFF_HELP } from "./handoff-args.ts";
 import { MODEL_ASKED_OF_ENDPOINT, resolveHandoffOptions, type HandoffOptions } from "./options.ts";
-import { createLogger, EXIT } from "./report.ts";
-import { recogniseInOutput, withholdFromOutput } from "./printed.ts";
+import { EXIT } from "./report.ts";
+import { runOf, type Run } from "./run.ts";
 import { notRecordable, sayRecordOutcome } from "./record.ts";
 import { configuredSecrets } from "./secrets.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
@@ -32,31 +32,31 @@ import { loadSession, type LoadedSession } from "./session.ts";
 import { findSession } from "./find-session.ts";
 import { pickSession } from "./pick.ts";
 import { checkCanContinue, continueInAgent, resumeCommandFor, resumeJson, sayHowToContinue } from "./resume.ts";
-import { printJson, printText } from "./stdout.ts";
 import { asField } from "./terminal.ts";
 
 export const handoffCommand = defineCommand({
   meta: { name: HANDOFF_HELP.name, description: HANDOFF_HELP.summary },
   args: HANDOFF_ARGS,
-  async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const options = resolveHandoffOptions(args, process.env, await readConfigFile(process.env));
+  async run({ args, data }) {
+    const run = runOf(data);
+    const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
+    const options = resolveHandoffOptions(args, run.env, await readConfigFile(run.env, run.cancel.signal));
     // The base URL may come from a flag or the config file: its credentials are withheld too.
-    const withheld = configuredSecrets(process.env, options.baseUrl);
-    withholdFromOutput(withheld);
-    const sessionPath = options.pick ? await pickSession(options.agent, logger) : findSession(options, "Handing off", logger);
-    const loaded = await loadSession(sessionPath, { leafId: options.leafId, logger });
+    const withheld = configuredSecrets(run.env, options.baseUrl);
+    run.printed.withholdFromOutput(withheld);
+    const sessionPath = options.pick ? await pickSession(run, options.agent, logger) : findSession(run, options, "Handing off", logger);
+    const loaded = await loadSession(run, sessionPath, { leafId: options.leafId, logger });
     // Folder names and paths printed later are made from the cwd: its secrets are known by then.
     // As written too: normalising (`//` → `/`) can break the shape that gives a secret away (`postgres://u:pw@db`).
     const { header } = loaded.session;
-    recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
+    run.printed.recogniseInOutput([header.cwd, stringField(header.raw, "cwd")].filter((cwd): cwd is string => cwd !== undefined));
     assertSomethingToHandOff(
       loaded.session,
       loaded.analysis,
       loaded.file.path === "-" ? "the session on stdin" : loaded.file.path,
       asField,
     );
-    if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, process.env.PATH))));
+    if (options.engineNotice) logger.info(noModelNotice(AGENT_ENGINES.find((e) => findOnPath(e.command, run.env.PATH))));
     if (options.unusedByAgent.length > 0) {
       logger.warn(
         `${options.unusedByAgent.join(", ")} not used with --engine ${options.engine}: the agent answers with its own model and settings`,
@@ -69,21 +69,24 @@ export const handoffCommand = defineCommand({
       const why = notRecordable(loaded.format, stream);
       if (why) sayRecordOutcome({ recorded: false, why }, loaded.file.path, logger);
     }
-    const place = options.dryRun ? undefined : placeOfNewSession(options.out, loaded, target);
-    const input = { ...handoffInput(loaded, options, withheld, target), sessionId: place && "path" in place ? place.namedId : undefined };
-    if (options.dryRun || place === undefined) return printDryRun(input, options, logger);
-    if (options.exec) checkCanContinue(target, place, loaded.session.header.cwd);
+    const place = options.dryRun ? undefined : placeOfNewSession(run, options.out, loaded, target);
+    const input = {
+      ...handoffInput(run, loaded, options, withheld, target),
+      sessionId: place && "path" in place ? place.namedId : undefined,
+    };
+    if (options.dryRun || place === undefined) return printDryRun(run, input, options, logger);
+    if (options.exec) checkCanContinue(run, target, place, loaded.session.header.cwd);
 
-    const { result, sessionFile, recorded } = await withCancellation(async (cancel) => {
+    const { result, sessionFile, recorded } = await withCancellation(run, async (cancel) => {
       const engine = options.engine;
       const result = isAgentEngine(engine)
-        ? await callAgent(engine, input, options, logger, cancel)
-        : await callModel(input, options, logger, cancel);
+        ? await callAgent(run, engine, input, options, logger, cancel)
+        : await callModel(run, input, options, logger, cancel);
       for (const warning of result.warnings) logger.warn(warning);
       if (result.condensed) for (const line of describeCondensed(result.condensed)) logger.info(line);
       if (result.redacted > 0)
         logger.info(`${countOf(result.redacted, "likely secret")} replaced by placeholders before sending (restored in the document)`);
-      return { result, ...(await writeOutputs(result, place, target, loaded.file, logger, cancel)) };
+      return { result, ...(await writeOutputs(run, result, place, target, loaded.file, logger, cancel)) };
     });
 
     // The files are written: a failure to print now must say so (see printText).
@@ -92,13 +95,15 @@ export const handoffCommand = defineCommand({
       ...(recorded ? [`${loaded.file.realPath} (the handoff recorded)`] : []),
     ];
     // From here a signal ends the run at once, naming the files (which are complete).
-    markWritten(written);
+    run.cancel.markWritten(written);
     const resume =
-      sessionFile === undefined ? undefined : resumeCommandFor(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
+      sessionFile === undefined
+        ? undefined
+        : resumeCommandFor(agentHome(run.env), target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
-      await printText(result.newSession.content, { written });
+      await run.stdout.printText(result.newSession.content, { written });
     } else if (options.json) {
       const report: HandoffJson = {
         document: result.document,
@@ -118,20 +123,20 @@ export const handoffCommand = defineCommand({
         resume: resumeJson(resume),
       };
       // The command that resumes our own new session: exact, whatever the key is (a script runs it).
-      await printJson(report, { written, exact: ["resume"] });
+      await run.stdout.printJson(report, { written, exact: ["resume"] });
     } else {
-      await printText(`${result.document}\n`, { written });
+      await run.stdout.printText(`${result.document}\n`, { written });
     }
     logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
-    if (sessionFile !== undefined) sayHowToContinue(resume, target, sessionFile, logger);
+    if (sessionFile !== undefined) sayHowToContinue(run, resume, target, sessionFile, logger);
     if (options.exec && sessionFile !== undefined)
-      return await continueInAgent(target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
+      return await continueInAgent(run, target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);
     return EXIT.ok;
   },
 });
 
 /** Where the new session goes (see new-session-place.ts), for this source and target; checked before the model is called. */
-function placeOfNewSession(out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
+function placeOfNewSession(run: Run, out: string | undefined, loaded: LoadedSession, target: SessionFormat): NewSessionPlace {
   return newSessionPlace(
     {
       out,
@@ -140,14 +145,20 @@ function placeOfNewSession(out: string | undefined, loaded: LoadedSession, targe
       sourceFormat: loaded.format,
       target,
       cwd: loaded.session.header.cwd,
-      home: agentHome(),
-      currentFolder: process.cwd(),
+      home: agentHome(run.env),
+      currentFolder: run.cwd,
     },
     new Date(),
   );
 }
 
-function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: readonly string[], target: SessionFormat): HandoffInput {
+function handoffInput(
+  run: Run,
+  loaded: LoadedSession,
+  options: HandoffOptions,
+  withheld: readonly string[],
+  target: SessionFormat,
+): HandoffInput {
   const offline = options.engine === "offline";
   const agent = isAgentEngine(options.engine) ? options.engine : undefined;
   return {
@@ -163,7 +174,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
     // An agent gets the plain request, written out as a transcript: no provider's quirks apply.
     profile: agent ? chooseProfile(undefined, "generic") : options.profile,
     api: agent ? "agent-cli" : undefined,
-    systemPrompt: options.systemPromptFile ? readSystemPrompt(options.systemPromptFile) : undefined,
+    systemPrompt: options.systemPromptFile
+      ? readSystemPrompt(resolve(run.cwd, options.systemPromptFile), options.systemPromptFile)
+      : undefined,
     strict: options.strict,
     // A stream has no file to write back to.
     record: options.record && loaded.file.stream === undefined,
@@ -181,9 +194,9 @@ function handoffInput(loaded: LoadedSession, options: HandoffOptions, withheld: 
   };
 }
 
-function readSystemPrompt(path: string): string {
+function readSystemPrompt(absolute: string, path: string): string {
   return readTextFile(
-    path,
+    absolute,
     (reason) => new AgentError("FILE", `${path}: cannot read the system prompt (${reason})`, { file: path }),
     MAX_TEXT_FILE_BYTES,
   );

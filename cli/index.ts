@@ -1,12 +1,12 @@
 #!/usr/bin/env bun
-import { installCancelHandlers } from "./cancel.ts";
+import { wireProcess } from "./host.ts";
 
 // First of all, before the rest of the CLI is even loaded: from here on a signal cancels cleanly
 // (exit 130, nothing written). Only the runtime's own start comes before (bench/signals.ts).
-installCancelHandlers(process.argv.slice(2));
+const wiring = wireProcess(process.argv.slice(2));
 
 const { runCli } = await import("./main.ts");
-const { describeBug, EXIT, writeStderr } = await import("./report.ts");
+const { describeBug, EXIT } = await import("./report.ts");
 
 /**
  * The last resort: an error nothing caught (a failure in a callback, a rejection nobody
@@ -16,10 +16,14 @@ const { describeBug, EXIT, writeStderr } = await import("./report.ts");
  */
 function lastResort(error: unknown): void {
   const verbose = process.argv.includes("-v") || process.argv.includes("--verbose");
-  writeStderr(`error: ${describeBug(error, verbose)}\n`);
+  const line = `error: ${describeBug(error, verbose)}\n`;
+  const run = wiring.current();
+  // Through the run's output boundary when there is one.
+  if (run !== undefined) run.stderr.write(line);
+  else process.stderr.write(line);
   process.exit(EXIT.failed);
 }
 process.on("uncaughtException", lastResort);
 process.on("unhandledRejection", lastResort);
 
-process.exitCode = await runCli(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2), wiring.io(), (run) => wiring.attach(run));

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeFormats } from "../core/index.ts";
 import { BLOB_SHA256 } from "../fixtures/sessions/generate.ts";
+import { runAgent } from "../fixtures/run-agent.ts";
 
 /**
- * `agent inspect` as a user runs it: a real process, an explicit environment (no API keys, a
+ * `agent inspect` as a user runs it (in-process, fixtures/run-agent.ts): an explicit environment (no API keys, a
  * throwaway HOME), and assertions on exit status, stdout and stderr.
  */
 const REPO = join(import.meta.dir, "..");
@@ -24,12 +25,9 @@ afterAll(() => {
 
 const emptyHome = tempHome();
 
-function inspect(args: readonly string[], home = emptyHome) {
-  const proc = Bun.spawnSync([process.execPath, "cli/index.ts", "inspect", ...args], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" },
-  });
-  return { exitCode: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+async function inspect(args: readonly string[], home = emptyHome) {
+  const run = await runAgent(["inspect", ...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" }, REPO);
+  return { exitCode: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** stdout of a --json run, parsed; fails the test when stdout is not exactly one JSON line. */
@@ -43,8 +41,8 @@ const STACK_FRAME = /^\s+at /m;
 const S = "fixtures/sessions";
 
 describe("agent inspect on good sessions", () => {
-  test("--json prints one object with the documented fields, nothing on stderr", () => {
-    const run = inspect([`${S}/v3-branches.jsonl`, "--json"]);
+  test("--json prints one object with the documented fields, nothing on stderr", async () => {
+    const run = await inspect([`${S}/v3-branches.jsonl`, "--json"]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe("");
     expect(json(run.stdout)).toEqual({
@@ -94,8 +92,8 @@ describe("agent inspect on good sessions", () => {
     });
   });
 
-  test("without --json a short summary goes to stdout", () => {
-    const run = inspect([`${S}/v3-branches.jsonl`]);
+  test("without --json a short summary goes to stdout", async () => {
+    const run = await inspect([`${S}/v3-branches.jsonl`]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
@@ -121,14 +119,14 @@ describe("agent inspect on good sessions", () => {
     { file: "v1.jsonl", format: "pi", version: null, entries: 14, leafId: "0000000e", contextMessages: 8 },
     { file: "v2.jsonl", format: "pi", version: 2, entries: 6, leafId: "b0000006", contextMessages: 5 },
     { file: "omp.jsonl", format: "omp", version: 3, entries: 19, leafId: "d0000013", contextMessages: 8 },
-  ])("$file: format $format, version $version as found in the file", ({ file, ...expected }) => {
-    const run = inspect([`${S}/${file}`, "--json"]);
+  ])("$file: format $format, version $version as found in the file", async ({ file, ...expected }) => {
+    const run = await inspect([`${S}/${file}`, "--json"]);
     expect(run.exitCode).toBe(0);
     expect(json(run.stdout)).toMatchObject(expected);
   });
 
-  test("--leaf inspects the branch ending at that entry", () => {
-    const run = inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf", "a0000003"]);
+  test("--leaf inspects the branch ending at that entry", async () => {
+    const run = await inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf", "a0000003"]);
     expect(run.exitCode).toBe(0);
     expect(json(run.stdout)).toMatchObject({
       leafId: "a0000003",
@@ -138,9 +136,9 @@ describe("agent inspect on good sessions", () => {
     });
   });
 
-  test("--leaf naming a line of a Claude Code answer saved a block per line: the branch ends at that answer", () => {
+  test("--leaf naming a line of a Claude Code answer saved a block per line: the branch ends at that answer", async () => {
     // Lines 5, 6, 8 and 9 of split.jsonl are one answer (msg_A): line 8's uuid names it as line 5's does.
-    const run = inspect([`${S}/claude-code/split.jsonl`, "--json", "--leaf", "aaaaaaaa-0000-4000-8000-000000000006"]);
+    const run = await inspect([`${S}/claude-code/split.jsonl`, "--json", "--leaf", "aaaaaaaa-0000-4000-8000-000000000006"]);
     expect([run.exitCode, run.stderr]).toEqual([0, ""]);
     expect(json(run.stdout)).toMatchObject({
       leafId: "aaaaaaaa-0000-4000-8000-000000000003",
@@ -149,8 +147,8 @@ describe("agent inspect on good sessions", () => {
     });
   });
 
-  test("--leaf=<id> works too", () => {
-    expect(json(inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"]).stdout)).toMatchObject({
+  test("--leaf=<id> works too", async () => {
+    expect(json((await inspect([`${S}/v3-branches.jsonl`, "--json", "--leaf=c0000007"])).stdout)).toMatchObject({
       leafId: "c0000007",
       branchEntries: 7,
     });
@@ -158,9 +156,9 @@ describe("agent inspect on good sessions", () => {
 
   test.skipIf(!existsSync(join(REPO, REAL_SESSION)))(
     `a real 2.4 MB session, read in chunks${existsSync(join(REPO, REAL_SESSION)) ? "" : " (skipped: ../shared/sessions/ is not beside this checkout)"}`,
-    () => {
+    async () => {
       // Counts checked with Python in core/session/real-sessions.test.ts.
-      const run = inspect([REAL_SESSION, "--json"]);
+      const run = await inspect([REAL_SESSION, "--json"]);
       expect(run.exitCode).toBe(0);
       expect(run.stderr).toBe("");
       expect(json(run.stdout)).toMatchObject({
@@ -174,12 +172,12 @@ describe("agent inspect on good sessions", () => {
     },
   );
 
-  test("an omp blob in ~/.omp/agent/blobs is restored; without it the image is a placeholder", () => {
+  test("an omp blob in ~/.omp/agent/blobs is restored; without it the image is a placeholder", async () => {
     const withBlob = tempHome();
     mkdirSync(join(withBlob, ".omp", "agent", "blobs"), { recursive: true });
     copyFileSync(join(REPO, S, "blobs", BLOB_SHA256), join(withBlob, ".omp", "agent", "blobs", BLOB_SHA256));
-    const restored = json(inspect([`${S}/omp.jsonl`, "--json"], withBlob).stdout);
-    const missing = json(inspect([`${S}/omp.jsonl`, "--json"]).stdout);
+    const restored = json((await inspect([`${S}/omp.jsonl`, "--json"], withBlob)).stdout);
+    const missing = json((await inspect([`${S}/omp.jsonl`, "--json"])).stdout);
     // The restored image costs the fixed image estimate; the placeholder is a short text.
     expect(Number(restored.estimatedTokens) - Number(missing.estimatedTokens)).toBeGreaterThan(1100);
     expect(restored).toMatchObject({ format: "omp", title: "Fix the flaky upload test" });
@@ -210,17 +208,17 @@ describe("agent inspect on bad input: exit 2, one line on stderr naming the file
       file: `${S}/bad/header-with-number-id.jsonl`,
       message: `${S}/bad/header-with-number-id.jsonl:1: not a session: the header has no string "id"`,
     },
-  ])("$file", ({ file, message }) => {
+  ])("$file", async ({ file, message }) => {
     for (const flags of [[], ["--json"]]) {
-      const run = inspect([file, ...flags]);
+      const run = await inspect([file, ...flags]);
       expect(run.exitCode).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr).toBe(`error: ${message}\n`);
     }
   });
 
-  test("an unknown --leaf id names the file and the id", () => {
-    const run = inspect([`${S}/v3-branches.jsonl`, "--leaf", "nope"]);
+  test("an unknown --leaf id names the file and the id", async () => {
+    const run = await inspect([`${S}/v3-branches.jsonl`, "--leaf", "nope"]);
     expect(run).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${S}/v3-branches.jsonl: no entry with id "nope" in this session\n` });
   });
 });
@@ -239,14 +237,14 @@ describe("agent inspect on damaged sessions", () => {
       warning: "skipped 1 unusable line: 5 (line 5: not valid JSON (a torn or hand-edited line?))",
       strict: ":5: not valid JSON (a torn or hand-edited line?); --strict refuses unusable lines",
     },
-  ])("$file: skipped with a warning naming the lines; --strict refuses it", ({ file, lines, warning, strict }) => {
+  ])("$file: skipped with a warning naming the lines; --strict refuses it", async ({ file, lines, warning, strict }) => {
     const path = `${S}/bad/${file}`;
-    const run = inspect([path, "--json"]);
+    const run = await inspect([path, "--json"]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe(`warning: ${path}: ${warning}\n`);
     expect(json(run.stdout)).toMatchObject({ malformedLines: lines, warnings: [warning] });
 
-    const refused = inspect([path, "--json", "--strict"]);
+    const refused = await inspect([path, "--json", "--strict"]);
     expect(refused).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${path}${strict}\n` });
   });
 
@@ -258,16 +256,16 @@ describe("agent inspect on damaged sessions", () => {
       branchEntries: 2,
     },
     { file: "unknown-type.jsonl", warning: 'unknown entry type "hologram" kept and ignored', branchEntries: 4 },
-  ])("$file: loads, with one warning", ({ file, warning, branchEntries }) => {
+  ])("$file: loads, with one warning", async ({ file, warning, branchEntries }) => {
     const path = `${S}/bad/${file}`;
-    const run = inspect([path, "--json"]);
+    const run = await inspect([path, "--json"]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe(`warning: ${path}: ${warning}\n`);
     expect(json(run.stdout)).toMatchObject({ branchEntries, malformedLines: [] });
   });
 
-  test("--quiet keeps warnings; the summary still goes to stdout", () => {
-    const run = inspect([`${S}/bad/torn-last-line.jsonl`, "-q"]);
+  test("--quiet keeps warnings; the summary still goes to stdout", async () => {
+    const run = await inspect([`${S}/bad/torn-last-line.jsonl`, "-q"]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain("warning: ");
     expect(run.stdout).toContain("entries   3 (1 unusable line skipped)");
@@ -280,26 +278,26 @@ describe("agent inspect usage errors", () => {
     { args: [`${S}/v1.jsonl`, "--strikt"], message: "unknown option --strikt; did you mean --strict? (see agent inspect --help)" },
     { args: [`${S}/v1.jsonl`, "--leef", "x"], message: "unknown option --leef; did you mean --leaf? (see agent inspect --help)" },
     { args: [`${S}/v1.jsonl`, "--zzzzzzzz"], message: "unknown option --zzzzzzzz (see agent inspect --help)" },
-  ])("$args → exit 2: $message", ({ args, message }) => {
-    const run = inspect(args);
+  ])("$args → exit 2: $message", async ({ args, message }) => {
+    const run = await inspect(args);
     expect(run).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${message}\n` });
   });
 
-  test("no bad input shows a stack trace", () => {
+  test("no bad input shows a stack trace", async () => {
     for (const args of [
       ["does-not-exist.jsonl"],
       [`${S}/bad/binary.jsonl`],
       [`${S}/v1.jsonl`, "--leaf", "x"],
       [`${S}/v1.jsonl`, "--nope"],
     ]) {
-      const run = inspect(args);
+      const run = await inspect(args);
       expect(run.stderr).not.toMatch(STACK_FRAME);
       expect(run.stderr).not.toContain("internal error");
     }
   });
 
-  test("--help prints usage on stdout and exits 0", () => {
-    const run = inspect(["--help"]);
+  test("--help prints usage on stdout and exits 0", async () => {
+    const run = await inspect(["--help"]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain("--strict");
     expect(run.stdout).not.toContain("\x1b[");

@@ -1,13 +1,11 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CommandHelp } from "./help.ts";
 import { buildInspectReport, renderInspectReport } from "../core/index.ts";
-import { checkpoint } from "./cancel.ts";
 import { findSession } from "./find-session.ts";
 import { resolveSessionSource, SESSION_ARGS } from "./handoff-source.ts";
-import { createLogger, EXIT } from "./report.ts";
+import { EXIT } from "./report.ts";
+import { runOf } from "./run.ts";
 import { loadSession } from "./session.ts";
-import { fieldForStdout } from "./printed.ts";
-import { printJson, printText } from "./stdout.ts";
 import { LOGGING_ARGS } from "./logging-args.ts";
 
 const INSPECT_ARGS = {
@@ -31,14 +29,18 @@ export const INSPECT_HELP: CommandHelp = {
 export const inspectCommand = defineCommand({
   meta: { name: INSPECT_HELP.name, description: INSPECT_HELP.summary },
   args: INSPECT_ARGS,
-  async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
-    const path = findSession(resolveSessionSource(args), "Inspecting", logger);
-    const loaded = await loadSession(path, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
+  async run({ args, data }) {
+    const run = runOf(data);
+    const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
+    const path = findSession(run, resolveSessionSource(args), "Inspecting", logger);
+    const loaded = await loadSession(run, path, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
     const report = buildInspectReport(path, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
-    await checkpoint();
-    await (args.json ? printJson(report) : printText(`${renderInspectReport(report, loaded.session.version, fieldForStdout)}\n`));
+    await run.cancel.checkpoint();
+    const field = (text: string, max?: number) => run.printed.fieldForStdout(text, max);
+    await (args.json
+      ? run.stdout.printJson(report)
+      : run.stdout.printText(`${renderInspectReport(report, loaded.session.version, field)}\n`));
     return EXIT.ok;
   },
 });

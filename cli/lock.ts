@@ -2,7 +2,8 @@ import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSyn
 import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { errorCode, fileError, isMissing } from "./fs-errors.ts";
-import { discardTemp, fitBytes, NAME_MAX_BYTES, writeTemp } from "./temp-file.ts";
+import { fitBytes, NAME_MAX_BYTES, writeTemp } from "./temp-file.ts";
+import type { Run } from "./run.ts";
 
 /** A lock we hold: release it exactly once. */
 export interface Lock {
@@ -76,9 +77,9 @@ function examineLock(lockPath: string): LockState {
   return { kind: "ours", holder: Number.parseInt(content, 10) };
 }
 
-function isAlive(pid: number): boolean {
+function isAlive(run: Run, pid: number): boolean {
   try {
-    process.kill(pid, 0);
+    run.host.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: the process exists but is not ours.
@@ -86,8 +87,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function isStale(state: LockState): boolean {
-  return state.kind === "ours" && !isAlive(state.holder);
+function isStale(run: Run, state: LockState): boolean {
+  return state.kind === "ours" && !isAlive(run, state.holder);
 }
 
 function removeQuietly(path: string): void {
@@ -103,8 +104,8 @@ function removeQuietly(path: string): void {
  * lock's name (a link, unlike a rename, fails when the name is taken). So a lock of ours is
  * never seen empty or half-written, and whatever is empty is not ours.
  */
-function tryCreate(lockPath: string): boolean {
-  const temp = writeTemp(lockPath, `${process.pid}\n`);
+function tryCreate(run: Run, lockPath: string): boolean {
+  const temp = writeTemp(run.temps, lockPath, `${run.host.pid}\n`);
   if (temp === undefined) throw fileError(lockPath, new Error("could not write the lock"));
   try {
     linkSync(temp, lockPath);
@@ -113,7 +114,7 @@ function tryCreate(lockPath: string): boolean {
     if (errorCode(error) === "EEXIST") return false;
     throw fileError(lockPath, error);
   } finally {
-    discardTemp(temp);
+    run.temps.discard(temp);
   }
 }
 
@@ -123,15 +124,15 @@ function tryCreate(lockPath: string): boolean {
  * if it is not the stale lock we judged it to be (another process swapped it in between), it is
  * put back. Returns whether the lock is gone.
  */
-function clearStale(lockPath: string): boolean {
-  const aside = join(dirname(lockPath), `.agent-stale-lock.${process.pid}.${Math.random().toString(36).slice(2, 10)}`);
+function clearStale(run: Run, lockPath: string): boolean {
+  const aside = join(dirname(lockPath), `.agent-stale-lock.${run.host.pid}.${Math.random().toString(36).slice(2, 10)}`);
   try {
     renameSync(lockPath, aside);
   } catch {
     return false; // Someone else moved or removed it first.
   }
   const state = examineLock(aside);
-  if (isStale(state)) {
+  if (isStale(run, state)) {
     removeQuietly(aside);
     return true;
   }
@@ -164,12 +165,16 @@ export type LockRefusal = { heldBy: number | undefined } | { foreign: string };
  * signal ends the wait with CANCELLED); then returns who holds it instead of a lock.
  * Throws a FILE error when the lock cannot be created at all (a read-only folder).
  */
-export async function acquireLock(path: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<Lock | LockRefusal> {
+export async function acquireLock(
+  run: Run,
+  path: string,
+  options: { waitMs?: number; signal?: AbortSignal } = {},
+): Promise<Lock | LockRefusal> {
   const lockPath = lockPathFor(path);
   const deadline = Date.now() + (options.waitMs ?? 3000);
   for (;;) {
     if (options.signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
-    if (tryCreate(lockPath)) {
+    if (tryCreate(run, lockPath)) {
       let released = false;
       const release = () => {
         if (released) return;
@@ -180,12 +185,13 @@ export async function acquireLock(path: string, options: { waitMs?: number; sign
           // Removed by someone else already.
         }
       };
-      process.once("exit", release);
-      return { release: () => (process.off("exit", release), release()) };
+      // However the run ends, at once included (the run ends with the process).
+      const forget = run.onEnd(release);
+      return { release: () => (forget(), release()) };
     }
     const state = examineLock(lockPath);
     if (state.kind === "foreign") return { foreign: state.what };
-    if (isStale(state) && clearStale(lockPath)) continue;
+    if (isStale(run, state) && clearStale(run, lockPath)) continue;
     if (Date.now() >= deadline) return { heldBy: state.kind === "ours" ? state.holder : undefined };
     await sleep(50, options.signal);
   }

@@ -1,3 +1,4 @@
+import { PrintedFilter } from "./printed.ts";
 import { describe, expect, test } from "bun:test";
 import { displayWidth, fitEnd, fitMiddle, markCleared } from "./shorten.ts";
 import { formatBytes, formatTokens, renderTable, renderTabs, shortIds, tildePath, type ListedSession } from "./ls-render.ts";
@@ -40,7 +41,9 @@ const ROWS: ListedSession[] = [
 
 describe("agent ls on a terminal: a table that fits", () => {
   test.each([80, 100, 60, 200])("at %p columns every line fits and none ends in spaces", (width) => {
-    const lines = renderTable(ROWS, { width, utcOffsetMinutes: 0, home: HOME, all: true }).trimEnd().split("\n");
+    const lines = renderTable(ROWS, { printed: new PrintedFilter(), width, utcOffsetMinutes: 0, home: HOME, all: true })
+      .trimEnd()
+      .split("\n");
     expect(lines).toHaveLength(1 + 2 * ROWS.length);
     for (const line of lines) {
       expect([line, displayWidth(line) <= width]).toEqual([line, true]);
@@ -49,7 +52,15 @@ describe("agent ls on a terminal: a table that fits", () => {
   });
 
   test("the columns, the ids as short as they can be without two alike, the file under each", () => {
-    expect(renderTable(ROWS.slice(0, 1).concat(ROWS[2] ?? row({})), { width: 100, utcOffsetMinutes: 60, home: HOME, all: false })).toBe(
+    expect(
+      renderTable(ROWS.slice(0, 1).concat(ROWS[2] ?? row({})), {
+        printed: new PrintedFilter(),
+        width: 100,
+        utcOffsetMinutes: 60,
+        home: HOME,
+        all: false,
+      }),
+    ).toBe(
       [
         "UPDATED           AGENT  ID        SIZE  TOKENS  TITLE",
         "2026-11-30 13:52  pi     01a22c83  7.1K    1.8k  Fix the typo in src/greet.txt, then check that not…",
@@ -62,7 +73,13 @@ describe("agent ls on a terminal: a table that fits", () => {
   });
 
   test("a narrow terminal loses size and tokens before the title", () => {
-    const [head] = renderTable(ROWS.slice(0, 1), { width: 60, utcOffsetMinutes: 0, home: HOME, all: false }).split("\n");
+    const [head] = renderTable(ROWS.slice(0, 1), {
+      printed: new PrintedFilter(),
+      width: 60,
+      utcOffsetMinutes: 0,
+      home: HOME,
+      all: false,
+    }).split("\n");
     expect(head).toBe("UPDATED           AGENT  ID        TITLE");
   });
 

@@ -4,7 +4,7 @@
  */
 import { sep } from "node:path";
 import type { LsSessionJson } from "../core/index.ts";
-import { clearedForStdout } from "./printed.ts";
+import type { PrintedFilter } from "./printed.ts";
 import { fitEnd, fitMiddle } from "./shorten.ts";
 import { asField, stripControls } from "./terminal.ts";
 import { countOf } from "../core/index.ts";
@@ -86,6 +86,8 @@ export function tildePath(path: string, home: string, separator: string = sep): 
 }
 
 export interface TableOptions {
+  /** The run's printed-line filter: a cut comes only after it. */
+  printed: PrintedFilter;
   width: number;
   utcOffsetMinutes: number;
   home: string;
@@ -123,6 +125,7 @@ const MIN_TITLE = 16;
  * loses the size and token columns first.
  */
 export function renderTable(rows: readonly ListedSession[], options: TableOptions): string {
+  const clearedForStdout = (text: string) => options.printed.clearedForStdout(text);
   const ids = shortIds(rows.map((r) => clearedForStdout(asField(r.id))));
   let table = columnsOf(rows, ids, options, false);
   const widthsOf = (t: typeof table) => t.heads.map((head, c) => Math.max(head.length, ...t.cells.map((row) => (row[c] ?? "").length)));

@@ -13,7 +13,6 @@ import {
   TITLE_MAX,
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { checkpoint } from "./cancel.ts";
 import { discoverSessions, type FoundSession } from "./discover.ts";
 import { readSessionFile } from "./files.ts";
 import { currentFolder } from "./find-session.ts";
@@ -23,10 +22,9 @@ import { resolveLsOptions, type LsOptions } from "./ls-options.ts";
 import { estimateTokensOfBytes, renderTable, renderTabs, type ListedSession } from "./ls-render.ts";
 import { nearestParentWithSessions } from "./nearest-sessions.ts";
 import { keepRecent, sessionsOfFolder } from "./recent-sessions.ts";
-import { createLogger, EXIT } from "./report.ts";
-import { clearedForStdout } from "./printed.ts";
+import { EXIT } from "./report.ts";
+import { runOf, type Run } from "./run.ts";
 import { cutLine } from "./shorten.ts";
-import { printJson, printText } from "./stdout.ts";
 import { asField } from "./terminal.ts";
 
 const LS_ARGS = {
@@ -99,11 +97,11 @@ function countMessages(found: FoundSession, logger: ConsolaInstance): number | n
 }
 
 /** A title as every form of `ls` shows it: cut to one line's worth, after the key is withheld from the whole of it. */
-function shownTitle(title: string | undefined): string | null {
-  return title === undefined ? null : cutLine(clearedForStdout(title), TITLE_MAX);
+function shownTitle(run: Run, title: string | undefined): string | null {
+  return title === undefined ? null : cutLine(run.printed.clearedForStdout(title), TITLE_MAX);
 }
 
-function listed(found: FoundSession): ListedSession {
+function listed(run: Run, found: FoundSession): ListedSession {
   const { glance } = found;
   return {
     agent: found.format.name,
@@ -113,72 +111,78 @@ function listed(found: FoundSession): ListedSession {
     updated: new Date(found.mtimeMs).toISOString(),
     bytes: found.bytes,
     estimatedTokens: found.textBytes === undefined ? null : estimateTokensOfBytes(found.textBytes),
-    title: shownTitle(glance.title ?? glance.firstRequest),
+    title: shownTitle(run, glance.title ?? glance.firstRequest),
   };
 }
 
 export const lsCommand = defineCommand({
   meta: { name: LS_HELP.name, description: LS_HELP.summary },
   args: { ...LS_ARGS, ...HIDDEN_ARGS },
-  async run({ args }) {
-    const logger = createLogger({ quiet: args.quiet, verbose: args.verbose });
+  async run({ args, data }) {
+    const run = runOf(data);
+    const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
     const options = resolveLsOptions(args, Date.now());
-    const home = agentHome();
+    const home = agentHome(run.env);
     const warn = (line: string) => logger.debug(line);
-    const folder = options.all ? undefined : namedOrCurrentFolder(options.folder);
+    const folder = options.all ? undefined : namedOrCurrentFolder(run, options.folder);
     const found = folder
       ? sessionsOfFolder(home, options.formats, folder, warn)
       : discoverSessions(home, { formats: options.formats }, warn);
     const sessions = keepRecent(found.sessions, options);
     if (args.ids)
-      return printText(
-        sessions
-          .filter((s) => COMPLETABLE_ID.test(s.glance.id))
-          .map((s) => `${s.glance.id}\n`)
-          .join(""),
-      ).then(() => EXIT.ok);
+      return run.stdout
+        .printText(
+          sessions
+            .filter((s) => COMPLETABLE_ID.test(s.glance.id))
+            .map((s) => `${s.glance.id}\n`)
+            .join(""),
+        )
+        .then(() => EXIT.ok);
     const rows: ListedSession[] = [];
     for (const session of sessions) {
       if (!args.long) {
-        rows.push(listed(session));
+        rows.push(listed(run, session));
         continue;
       }
       // Reading every file whole takes a while: a Ctrl-C ends it between files.
-      await checkpoint();
-      rows.push({ ...listed(session), messages: countMessages(session, logger) });
+      await run.cancel.checkpoint();
+      rows.push({ ...listed(run, session), messages: countMessages(session, logger) });
     }
-    if (rows.length === 0) logger.info(describeNoneListed(found, options, folder && "worked" in found ? found.worked : undefined, warn));
-    if (args.json) await printJson(rows);
-    else if (rows.length > 0 && process.stdout.isTTY) {
+    if (rows.length === 0)
+      logger.info(describeNoneListed(run, found, options, folder && "worked" in found ? found.worked : undefined, warn));
+    if (args.json) await run.stdout.printJson(rows);
+    else if (rows.length > 0 && run.stdout.isTTY) {
       const now = new Date();
-      await printText(
+      await run.stdout.printText(
         renderTable(rows, {
-          width: process.stdout.columns || 80,
+          printed: run.printed,
+          width: run.stdout.columns || 80,
           utcOffsetMinutes: -now.getTimezoneOffset(),
-          home: agentHome().home,
+          home: home.home,
           all: options.all,
         }),
       );
-    } else await printText(renderTabs(rows));
+    } else await run.stdout.printText(renderTabs(rows));
     return EXIT.ok;
   },
 });
 
 /** The folder `agent ls` lists: the one named (which must be one), else the current one. */
-function namedOrCurrentFolder(named: string | undefined): { cwd: string; aliases: string[]; named?: string } {
-  if (named === undefined) return currentFolder();
-  const at = whatIsAt(named);
+function namedOrCurrentFolder(run: Run, named: string | undefined): { cwd: string; aliases: string[]; named?: string } {
+  if (named === undefined) return currentFolder(run);
+  const at = whatIsAt(resolve(run.cwd, named));
   if (at !== "folder")
     throw new AgentError(
       "FILE",
       at === "nothing" ? `${named}: no such folder` : `${named}: not a folder (agent inspect ${named} shows a session file)`,
       { file: named },
     );
-  return { cwd: realpathSync(resolve(named)), aliases: [], named };
+  return { cwd: realpathSync(resolve(run.cwd, named)), aliases: [], named: resolve(run.cwd, named) };
 }
 
 /** The line an empty list gets: where we looked, since when, and where the nearest sessions are. */
 function describeNoneListed(
+  run: Run,
   found: { sessions: readonly FoundSession[]; lookedIn: readonly string[] },
   options: LsOptions,
   worked: string | undefined,
@@ -189,7 +193,7 @@ function describeNoneListed(
   if (options.all) return `no sessions${since} ${looked}`;
   if (worked === undefined) return `no session file${since} in ${asField(options.folder ?? "")}`;
   const older = found.sessions.length > 0 ? `; --since leaves out ${found.sessions.length} older` : "";
-  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(), options.formats, worked, warn) : undefined;
+  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(run.env), options.formats, worked, warn) : undefined;
   const there = nearest
     ? `; the nearest are in a parent folder: ${countOf(nearest.count, "session")} worked in ${asField(nearest.folder)}`
     : "";

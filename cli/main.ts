@@ -9,10 +9,9 @@ import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "
 import { INSPECT_HELP, inspectCommand } from "./inspect.ts";
 import { LS_HELP, lsCommand } from "./ls.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
-import { createLogger, EXIT, reportError } from "./report.ts";
-import { withholdFromOutput } from "./printed.ts";
+import { EXIT, reportError } from "./report.ts";
 import { configuredSecrets } from "./secrets.ts";
-import { printOwnText } from "./stdout.ts";
+import { Run, type RunIo } from "./run.ts";
 import packageJson from "../package.json" with { type: "json" };
 
 interface Command {
@@ -33,11 +32,11 @@ const COMMANDS: Record<string, Command> = {
 
 const SUMMARY = `agent ${packageJson.version}: hand a coding-agent session (${describeFormats()}) off to a fresh one, in the same agent or another.`;
 
-function mainHelp(columns: number | undefined): string {
+function mainHelp(run: Run): string {
   return renderMainHelp(
     SUMMARY,
     Object.values(COMMANDS).map((command) => command.help),
-    helpWidth(columns, process.env),
+    helpWidth(run.stdout.columns, run.env),
   );
 }
 
@@ -53,57 +52,65 @@ function commandNames(): string {
 }
 
 /**
- * Runs the CLI for `argv` (without the `bun script` prefix) and returns the exit status.
- * Help goes to stdout; every problem goes to stderr as one line.
+ * Runs the CLI for `argv` (without the `bun script` prefix) on `io` and returns the exit status.
+ * Help goes to stdout; every problem goes to stderr as one line. `onRun` is given the run as soon
+ * as it exists (the host sends it the signals).
  */
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(argv: readonly string[], io: RunIo, onRun?: (run: Run) => void): Promise<number> {
+  const run = new Run(argv, io);
+  // Ending at once (a second Ctrl-C) leaves nothing behind either.
+  const removeExitHook = io.host.onExit(() => run.end());
+  onRun?.(run);
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const verbose = argv.includes("-v") || argv.includes("--verbose");
   // Before anything can print: the key and OPENAI_BASE_URL's credentials are never printed.
-  withholdFromOutput(configuredSecrets(process.env));
-  const logger = createLogger({ quiet, verbose });
+  run.printed.withholdFromOutput(configuredSecrets(run.env));
+  const logger = run.logger({ quiet, verbose });
   const [name, ...rest] = argv;
 
   try {
     // No command is a usage error, in the one style: stdout stays empty.
     if (name === undefined) throw new CommandLineError(`a command is needed: ${commandNames()}`);
-    return await runCommandLine(name, rest);
+    return await runCommandLine(run, name, rest);
   } catch (error) {
-    return reportError(error, logger);
+    return reportError(error, logger, run.cancel.message);
+  } finally {
+    run.end();
+    removeExitHook();
   }
 }
 
 /** `agent help`, `agent --help`, `agent help <command>`, `agent --help <command>`; a word after that is a usage error. */
-async function printHelp(words: readonly string[]): Promise<number> {
+async function printHelp(run: Run, words: readonly string[]): Promise<number> {
   const [first, ...rest] = words;
   // `agent help --help` is the same request as `agent help`.
   const [topic, extra] = first === "--help" || first === "-h" ? rest : words;
   if (extra !== undefined) throw new CommandLineError(`unexpected argument "${extra}": agent help takes one command`);
   if (topic === undefined) {
-    await printOwnText(mainHelp(process.stdout.columns));
+    await run.stdout.printOwnText(mainHelp(run));
     return EXIT.ok;
   }
   const command = COMMANDS[topic];
   if (!command) throw unknownCommand(topic);
-  await printOwnText(renderCommandHelp(command.help, helpWidth(process.stdout.columns, process.env)));
+  await run.stdout.printOwnText(renderCommandHelp(command.help, helpWidth(run.stdout.columns, run.env)));
   return EXIT.ok;
 }
 
-async function runCommandLine(name: string, rest: string[]): Promise<number> {
-  if (name === "help" || name === "--help" || name === "-h") return printHelp(rest);
+async function runCommandLine(run: Run, name: string, rest: string[]): Promise<number> {
+  if (name === "help" || name === "--help" || name === "-h") return printHelp(run, rest);
   if (name === "--version" || name === "-V") {
     if (rest[0] !== undefined) throw new CommandLineError(`unexpected argument "${rest[0]}" after ${name}`);
-    await printOwnText(`${packageJson.version}\n`);
+    await run.stdout.printOwnText(`${packageJson.version}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];
   if (!command) throw unknownCommand(name);
-  if (rest.includes("--help") || rest.includes("-h")) return printHelp([name]);
+  if (rest.includes("--help") || rest.includes("-h")) return printHelp(run, [name]);
   const args = (typeof command.run.args === "function" ? await command.run.args() : await command.run.args) ?? {};
   try {
     const problem = findFlagProblem(rest, args);
     if (problem) throw new CommandLineError(problem);
-    const { result } = await runCommand(command.run, { rawArgs: rest });
+    const { result } = await runCommand(command.run, { rawArgs: rest, data: run });
     return typeof result === "number" ? result : EXIT.ok;
   } catch (error) {
     throw withQuoteHint(inWordsOf(name, error), rest, args);

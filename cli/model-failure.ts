@@ -1,3 +1,4 @@
+import type { PrintedFilter } from "./printed.ts";
 import { AgentError, classifyRefusal, CompletionError, errorMessage, isLoopbackHost, type ProviderProfile } from "../core/index.ts";
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
@@ -57,6 +58,7 @@ export interface FailureContext {
   body: string | undefined;
   /** Removes the key and the URL's credentials from anything printed. */
   scrub: (text: string) => string;
+  printed: PrintedFilter;
   sdk: Sdk;
 }
 
@@ -146,7 +148,9 @@ function fromResponse(status: number, raw: string, headers: Headers | undefined,
   const read = readErrorBody(raw);
   // An error inside a 200 without a code of its own is said without a status.
   // Scrubbed again once read: a message unwrapped from a gateway's escaped JSON was not plain text before.
-  const summary = ctx.scrub(inBand && status === 200 ? shapeErrorText(read.message ?? raw) : summarizeErrorBody(status, raw));
+  const summary = ctx.scrub(
+    inBand && status === 200 ? shapeErrorText(read.message ?? raw, ctx.printed) : summarizeErrorBody(status, raw, ctx.printed),
+  );
   const answered = inBand ? `${ctx.where} sent an error in its 200 answer: ${summary}` : `${ctx.where} answered ${summary}`;
   const refusal = classifyRefusal(status, read.classifiable);
   if (refusal?.kind === "context_length")
@@ -193,7 +197,7 @@ export function describeInBandError(body: string, ctx: FailureContext, midStream
 
 /** A 200 whose body is neither a stream nor an error: the endpoint ignored `stream: true`, or is something else. */
 export function describeNotAStream(contentType: string, ctx: FailureContext): Failure {
-  const kind = contentType === "" ? "no content type" : shapeErrorText(ctx.scrub(contentType));
+  const kind = contentType === "" ? "no content type" : shapeErrorText(ctx.scrub(contentType), ctx.printed);
   return {
     error: new AgentError(
       "HANDOFF_FAILED",
@@ -227,7 +231,7 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
   }
   const code = systemCode(error);
   if (error instanceof ctx.sdk.APIConnectionError) {
-    const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error))))}`;
+    const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error)), ctx.printed))}`;
     const unknownHost = code === "ECONNREFUSED" || code === "ENOTFOUND";
     return {
       error: new AgentError("HANDOFF_FAILED", `could not reach ${ctx.where}${detail}${unknownHost ? notListeningHint(ctx) : ""}`),
@@ -243,7 +247,7 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
       headers: undefined,
     };
   return {
-    error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error))))),
+    error: new AgentError("HANDOFF_FAILED", ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error)), ctx.printed))),
     cause: { kind: "final" },
     headers: undefined,
   };

@@ -50,6 +50,7 @@ async function listOnce(endpoint: Endpoint, where: string, options: EndpointOpti
     profile: options.profile,
     body: errorBody,
     scrub: endpoint.scrub,
+    printed: endpoint.printed,
     sdk,
   });
   const idle = new AbortController();
@@ -73,7 +74,7 @@ async function listOnce(endpoint: Endpoint, where: string, options: EndpointOpti
   const ids = readModelList(parseJsonOrUndefined(text));
   if (ids !== undefined) return ids;
   if (readErrorBody(text).isError) throw describeInBandError(text, ctx(), false);
-  const kind = contentType === "" ? "no content type" : shapeErrorText(endpoint.scrub(contentType));
+  const kind = contentType === "" ? "no content type" : shapeErrorText(endpoint.scrub(contentType), endpoint.printed);
   const notAList: Failure = {
     error: new AgentError("HANDOFF_FAILED", `${where} answered 200 with ${kind}, not a list of models; name the model with --model`),
     cause: { kind: "final" },

@@ -1,3 +1,4 @@
+import { PrintedFilter } from "./printed.ts";
 /**
  * The model port in-process, against a real HTTP fake: what each way an endpoint can fail
  * becomes (the one line a user reads), and which of them are tried again (one retry policy).
@@ -33,6 +34,7 @@ async function complete(baseUrl: string, options: { retries?: number; timeoutMs?
   const logger = createConsola({ level: 4, reporters: [{ log: (entry) => debug.push(entry.args.map(String).join(" ")) }] });
   const port = createModelPort({
     apiKey: "sk-port-test-0123456789",
+    printed: new PrintedFilter(),
     baseUrl,
     timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 0,

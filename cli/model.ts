@@ -32,7 +32,7 @@ interface NotAStream {
  * Reasoning text, in whatever field it arrives, is never part of the answer.
  */
 export function createModelPort(options: ModelPortOptions): Complete {
-  const { baseUrl, where, scrub, silenceMs, client: newClient } = openEndpoint(options);
+  const { baseUrl, where, scrub, printed, silenceMs, client: newClient } = openEndpoint(options);
   // The SDK keeps only `error` of an error body; Google's array, vLLM's top-level `message`,
   // OpenRouter's wrapped upstream error and the codes we classify by would be lost. Keep the
   // last error body as it came; and a 200 that is not a stream, which the SDK would read as an
@@ -76,6 +76,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
       body: lastErrorBody,
       scrub,
       sdk: loaded,
+      printed,
     });
     // Covers the wait for headers and every silence mid-stream.
     const idle = new AbortController();

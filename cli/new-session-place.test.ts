@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TempFiles } from "./temp-file.ts";
 import { AgentError, FORMATS, type AgentHome, type SessionFormat } from "../core/index.ts";
 import {
   createFolders,
@@ -244,13 +245,15 @@ describe("newSessionPlace: the one decision, with the id the file's name gives",
   test("writeNewSession: into the folder, creating it; the folders it made are taken back when the file cannot be written", () => {
     const folder = join(dir, "a", "b");
     const session = { content: "x\n", fileName: "s.jsonl", sessionId: "s", timestamp: NOW };
-    expect(writeNewSession(session, { folder: () => folder, naming: { byName: false } })).toBe(join(folder, "s.jsonl"));
+    expect(writeNewSession(new TempFiles(process.pid), session, { folder: () => folder, naming: { byName: false } })).toBe(
+      join(folder, "s.jsonl"),
+    );
     expect(readFileSync(join(folder, "s.jsonl"), "utf8")).toBe("x\n");
     // A name no file system takes fails after the folders are made: they go again, the one that was there stays.
     const tooLong = { ...session, fileName: `${"n".repeat(300)}.jsonl` };
-    expect(() => writeNewSession(tooLong, { folder: () => join(dir, "a", "c", "d"), naming: { byName: false } })).toThrow(
-      "could not write the new session",
-    );
+    expect(() =>
+      writeNewSession(new TempFiles(process.pid), tooLong, { folder: () => join(dir, "a", "c", "d"), naming: { byName: false } }),
+    ).toThrow("could not write the new session");
     expect(existsSync(join(dir, "a", "c"))).toBe(false);
     expect(existsSync(folder)).toBe(true);
   });

@@ -4,10 +4,11 @@
  * name, or from its content). The one caller of the format's location for a new session; the
  * folders it creates to get there, and takes back when the write fails.
  */
+import type { TempFiles } from "./temp-file.ts";
 import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { AgentError, errorMessage, type AgentHome, type NewSessionFile, type PathSegments, type SessionFormat } from "../core/index.ts";
-import { agentHome, joinSegments } from "./agent-home.ts";
+import { joinSegments } from "./agent-home.ts";
 import { pathUnder } from "./real-paths.ts";
 import { fileError } from "./fs-errors.ts";
 import { OUT_TO_STDOUT } from "./options.ts";
@@ -31,7 +32,7 @@ export type NewSessionPlace =
   | { folder: (timestamp: Date) => string; naming: IdNaming };
 
 /** How `format`'s agent knows a session's id from its file. */
-export function idNamingOf(format: SessionFormat, home: AgentHome = agentHome()): IdNaming {
+export function idNamingOf(format: SessionFormat, home: AgentHome): IdNaming {
   const layout = format.location.sessionFiles(home);
   return layout.idInName ? { byName: true, nameNeeded: layout.nameWithId ?? "after its id" } : { byName: false };
 }
@@ -41,23 +42,23 @@ export function idNamingOf(format: SessionFormat, home: AgentHome = agentHome())
  * (Claude Code, Codex): undefined when the name is not one it resumes by; `sessionId` itself for
  * agents that open a file of any name.
  */
-export function idNamedBy(format: SessionFormat, path: string, sessionId: string, home: AgentHome = agentHome()): string | undefined {
+export function idNamedBy(format: SessionFormat, path: string, sessionId: string, home: AgentHome): string | undefined {
   const layout = format.location.sessionFiles(home);
   return layout.idInName ? layout.idInName(basename(path)) : sessionId;
 }
 
 /** The id a file's name gives, for an agent that names its files by id (Claude Code, Codex); else undefined. */
-export function idInFileName(format: SessionFormat, path: string, home: AgentHome = agentHome()): string | undefined {
+export function idInFileName(format: SessionFormat, path: string, home: AgentHome): string | undefined {
   return format.location.sessionFiles(home).idInName?.(basename(path));
 }
 
 /** The folder under which `format`'s agent keeps every session. */
-export function sessionsRootOf(format: SessionFormat, home: AgentHome = agentHome()): string {
+export function sessionsRootOf(format: SessionFormat, home: AgentHome): string {
   return joinSegments(format.location.sessionsRoot(home));
 }
 
 /** A session file's path below its agent's sessions root (folders, then its name); undefined when it lies elsewhere. */
-export function pathUnderSessionsRoot(format: SessionFormat, path: string, home: AgentHome = agentHome()): PathSegments | undefined {
+export function pathUnderSessionsRoot(format: SessionFormat, path: string, home: AgentHome): PathSegments | undefined {
   // The file may not be written yet (checked before the model is asked): its folder says where it will be.
   const folder = pathUnder(sessionsRootOf(format, home), dirname(path));
   return folder === undefined ? undefined : [...folder, basename(path)];
@@ -68,7 +69,7 @@ export function pathUnderSessionsRoot(format: SessionFormat, path: string, home:
  * `sessionId`: at its depth below the root, with a session's name carrying that id. Only such a
  * file gets a row in its index: an `-o` file elsewhere, or under another name, is one the agent does not list.
  */
-export function listedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome = agentHome()): boolean {
+export function listedByAgent(format: SessionFormat, path: string, sessionId: string, home: AgentHome): boolean {
   const under = pathUnderSessionsRoot(format, path, home);
   const layout = format.location.sessionFiles(home);
   if (under === undefined || under.length !== layout.folders + 1 || !layout.isSessionName(basename(path))) return false;
@@ -107,7 +108,7 @@ export function newSessionPlace(request: PlaceRequest, now: Date): NewSessionPla
   if (out === OUT_TO_STDOUT) return { stdout: true };
   const naming = idNamingOf(request.target, request.home);
   if (out !== undefined) {
-    const path = resolve(out);
+    const path = resolve(request.currentFolder, out);
     checkNewFilePath(path, out);
     // Claude Code and Codex resume a file by the id in its name: an -o name that carries one gives the session that id.
     const layout = request.target.location.sessionFiles(request.home);
@@ -201,6 +202,7 @@ export function removeCreatedFolders(folder: string, first: string | undefined):
 
 /** Writes the new session where it goes, creating the agent's folders it needs; nothing is left behind when it fails. */
 export function writeNewSession(
+  temps: TempFiles,
   newSession: NewSessionFile & { timestamp: Date },
   place: Exclude<NewSessionPlace, { stdout: true }>,
 ): string {
@@ -208,7 +210,7 @@ export function writeNewSession(
   let created: string | undefined;
   try {
     if ("folder" in place) created = createFolders(dirname(path));
-    createFileAtomically(path, newSession.content);
+    createFileAtomically(temps, path, newSession.content);
   } catch (error) {
     removeCreatedFolders(dirname(path), created);
     throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);

@@ -20,7 +20,8 @@ import {
   type ConfigFile,
   type Resolved,
 } from "./settings.ts";
-import { apiKeyFrom } from "./secrets.ts";
+import { apiKeyFrom, configuredSecrets } from "./secrets.ts";
+import { quoteWithholding } from "./printed.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
 import { matchChoice } from "./choice.ts";
 import { CommandLineError } from "./usage.ts";
@@ -116,9 +117,14 @@ function resolveWindow(
   args: RawHandoffArgs,
   window: Resolved<number>,
   engine: Engine,
+  env: Env,
 ): { contextWindow: number; maxOutputTokens: number | undefined } {
   const contextWindow = window.source.kind === "default" && isAgentEngine(engine) ? agentEngine(engine).contextWindow : window.value;
-  const maxOutputTokens = tokenCount("--max-output-tokens", args["max-output-tokens"] ?? args.maxOutputTokens);
+  const maxOutputTokens = tokenCount(
+    "--max-output-tokens",
+    args["max-output-tokens"] ?? args.maxOutputTokens,
+    quoteWithholding(configuredSecrets(env)),
+  );
   if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
     const from =
       window.source.kind === "flag"
@@ -216,7 +222,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     timeoutMs: positiveNumber("--timeout", args.timeout, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS) * 1000,
     retries: wholeNumber("--retries", args.retries, DEFAULT_RETRIES, 10),
     systemPromptFile: text(args["system-prompt-file"]) ?? text(args.systemPromptFile),
-    ...resolveWindow(args, settings.contextWindow, chosen.engine),
+    ...resolveWindow(args, settings.contextWindow, chosen.engine, env),
     inputLimit: inputLimitOf(settings.maxInputTokens),
     engine: chosen.engine,
     engineNotice: chosen.notice,

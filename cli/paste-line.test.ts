@@ -4,11 +4,15 @@
  * boundary, which prints a line unfiltered only once no filter would change it.
  */
 import { describe, expect, test } from "bun:test";
-import { REPO } from "../fixtures/run-agent.ts";
-import { shellQuote } from "./paste-line.ts";
-import { forPeopleSaid, PasteLine } from "./printed.ts";
+import { memoryRun } from "../fixtures/run-agent.ts";
+import { reportError } from "./report.ts";
+import { commandToPaste, FailureWithCommand, shellQuote } from "./paste-line.ts";
+import { PasteLine, PrintedFilter, type Said } from "./printed.ts";
 import { NOT_AS_ITSELF, stripControls } from "./terminal.ts";
 import { bytesOf, runInShell, SHELLS } from "./paste-line.testing.ts";
+
+const filter = new PrintedFilter();
+const forPeopleSaid = (parts: readonly Said[]) => filter.forPeopleSaid(parts);
 
 /** What `shell` reads `quoted` (one word each) back as: each word's bytes, NUL after each. */
 function readBack(shell: string, quoted: readonly string[]): Buffer {
@@ -118,16 +122,21 @@ describe("the output boundary prints a command to paste as it is, or says where 
 });
 
 describe("a failure whose message ends with a command to paste (--exec's)", () => {
-  // Spawned: what reaches stderr, byte for byte, through the one logger and reportError.
-  const failWith = (cwd: string) => {
-    const script = [
-      `import { createLogger, reportError } from ${JSON.stringify(`${REPO}/cli/report.ts`)};`,
-      `import { commandToPaste, FailureWithCommand } from ${JSON.stringify(`${REPO}/cli/paste-line.ts`)};`,
-      `const line = commandToPaste(["claude", "--resume", "0c1d"], ${JSON.stringify(cwd)}, "/", (why) => "the command in --json's \\"resume\\" (not printed here: " + why + ")");`,
-      `process.exitCode = reportError(new FailureWithCommand("HANDOFF_FAILED", "claude is no longer on the PATH; continue with:", line), createLogger());`,
-    ].join("\n");
-    const run = Bun.spawnSync([process.execPath, "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" } });
-    return { code: run.exitCode, stderr: run.stderr.toString() };
+  // What reaches stderr, byte for byte, through the one logger and reportError.
+  const failWith = async (cwd: string) => {
+    const { run, stderr } = memoryRun({ PATH: process.env.PATH ?? "/usr/bin:/bin", NO_COLOR: "1" });
+    const line = commandToPaste(
+      ["claude", "--resume", "0c1d"],
+      cwd,
+      "/",
+      (why) => `the command in --json's "resume" (not printed here: ${why})`,
+    );
+    const code = reportError(
+      new FailureWithCommand("HANDOFF_FAILED", "claude is no longer on the PATH; continue with:", line),
+      run.logger(),
+    );
+    await run.stderr.written();
+    return { code, stderr: stderr.text() };
   };
 
   test.each<[string, string, string]>([
@@ -137,7 +146,7 @@ describe("a failure whose message ends with a command to paste (--exec's)", () =
       "/srv/AKIAIOSFODNN7EXAMPLE",
       `the command in --json's "resume" (not printed here: it names a path that looks like a secret)`,
     ],
-  ])("%s: the message filtered, the command as it is or not at all", (_, cwd, shown) => {
-    expect(failWith(cwd)).toEqual({ code: 1, stderr: `Handoff failed: claude is no longer on the PATH; continue with: ${shown}\n` });
+  ])("%s: the message filtered, the command as it is or not at all", async (_, cwd, shown) => {
+    expect(await failWith(cwd)).toEqual({ code: 1, stderr: `Handoff failed: claude is no longer on the PATH; continue with: ${shown}\n` });
   });
 });

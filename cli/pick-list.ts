@@ -5,7 +5,7 @@
  */
 import type { FoundSession } from "./discover.ts";
 import { describeAge, tildePath } from "./ls-render.ts";
-import { clearedForPeople } from "./printed.ts";
+import type { PrintedFilter } from "./printed.ts";
 import { cutLine, displayWidth, fitEnd, fitMiddle, type Cleared } from "./shorten.ts";
 
 export interface PickChoice {
@@ -18,6 +18,8 @@ export interface PickChoice {
 }
 
 export interface PickListOptions {
+  /** The run's printed-line filter: a cut comes only after it. */
+  printed: PrintedFilter;
   /** Whether a session worked in the current folder (its recorded cwd names it). */
   here: (session: FoundSession) => boolean;
   now: number;
@@ -41,8 +43,8 @@ interface Columns {
   folder: number;
 }
 
-function folderOf(session: FoundSession, home: string): Cleared {
-  return clearedForPeople(session.glance.cwd === undefined ? "(no folder)" : tildePath(session.glance.cwd, home));
+function folderOf(session: FoundSession, home: string, printed: PrintedFilter): Cleared {
+  return printed.clearedForPeople(session.glance.cwd === undefined ? "(no folder)" : tildePath(session.glance.cwd, home));
 }
 
 /**
@@ -51,7 +53,7 @@ function folderOf(session: FoundSession, home: string): Cleared {
  */
 function columnsFor(sessions: readonly FoundSession[], options: PickListOptions): Columns {
   const room = Math.max(0, options.width - FIXED_WIDTH);
-  const longest = Math.max(0, ...sessions.map((s) => displayWidth(folderOf(s, options.home))));
+  const longest = Math.max(0, ...sessions.map((s) => displayWidth(folderOf(s, options.home, options.printed))));
   const title = Math.min(TITLE_WIDTH, Math.max(MIN_TITLE_WIDTH, room - longest));
   return { title, folder: Math.max(5, room - title) };
 }
@@ -64,8 +66,9 @@ export function orderForPicking(sessions: readonly FoundSession[], here: (sessio
 
 function labelFor(session: FoundSession, options: PickListOptions, columns: Columns): string {
   const { glance } = session;
+  const clearedForPeople = (text: string) => options.printed.clearedForPeople(text);
   const title = cutLine(clearedForPeople(glance.title ?? glance.firstRequest ?? "(no title)"), columns.title);
-  const folder = fitMiddle(folderOf(session, options.home), columns.folder);
+  const folder = fitMiddle(folderOf(session, options.home, options.printed), columns.folder);
   const line = `${title.padEnd(columns.title)}  ${session.format.label.padEnd(AGENT_WIDTH)}  ${describeAge(session.mtimeMs, options.now).padEnd(AGE_WIDTH)}  ${folder}`;
   return fitEnd(clearedForPeople(line), Math.max(20, options.width));
 }

@@ -1,3 +1,4 @@
+import { PrintedFilter } from "./printed.ts";
 /**
  * `agent handoff --pick`: the list (in process), the usage errors (spawned without a terminal),
  * and the picker itself through a real terminal: tmux runs the CLI, the test types a search,
@@ -43,7 +44,7 @@ describe("the list --pick shows", () => {
     found("/s/3", { id: "ccc3", cwd: "/p/app", title: "Newer, here" }, 4),
     found("/s/4", { id: "ddd4", cwd: "/p/other", firstRequest: "Oldest, elsewhere" }, 1),
   ];
-  const options = { here, now: 10, home: "/h", width: 200 };
+  const options = { printed: new PrintedFilter(), here, now: 10, home: "/h", width: 200 };
 
   test("the current folder's sessions first, then the rest, each part newest first", () => {
     expect(listForPicking(list, options).map((c) => c.path)).toEqual(["/s/3", "/s/2", "/s/1", "/s/4"]);
@@ -89,7 +90,7 @@ describe("the list --pick shows, at a terminal's width: the title gives way firs
     ["120 columns", 114, "/h/code/app", "~/code/app"],
     ["60 columns", 54, "/h/code/app", "~/code/app"],
   ])("%s: the folder whole, the title cut, the line within the width", (_, width, cwd, shown) => {
-    const [first, second] = listForPicking(sessionsIn(cwd), { here: () => true, now: 10, home: "/h", width });
+    const [first, second] = listForPicking(sessionsIn(cwd), { printed: new PrintedFilter(), here: () => true, now: 10, home: "/h", width });
     expect(first?.label).toEndWith(`  ${shown}`);
     expect(second?.label).toEndWith("  ~/code/web");
     expect(first?.label.length).toBeLessThanOrEqual(width);
@@ -101,6 +102,7 @@ describe("the list --pick shows, at a terminal's width: the title gives way firs
   test("a folder longer than the room left is cut in its middle: its start and its last folder show", () => {
     const cwd = `/srv/${"deep/".repeat(20)}app`;
     const [choice] = listForPicking([found("/s/1", { id: "a", cwd, title: "Fix it" }, 1)], {
+      printed: new PrintedFilter(),
       here: () => true,
       now: 10,
       home: "/h",

@@ -4,6 +4,7 @@
  * drawn by @clack/prompts' autocomplete on stderr (stdout stays the product's); Esc or Ctrl-C is
  * "Handoff cancelled", exit 130, with nothing written.
  */
+import type { Run } from "./run.ts";
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
@@ -19,13 +20,14 @@ import { CommandLineError } from "./usage.ts";
 
 /** The sessions to choose from, and how many handoff sessions with nothing in them yet were passed over. */
 export type ListSessions = (
+  run: Run,
   agent: AgentName | undefined,
   logger: ConsolaInstance,
 ) => { sessions: FoundSession[]; lookedIn: string[]; passedOver?: number };
 
 /** Every session of the agents in scope, as `agent ls --all` finds them, less our handoff sessions with nothing in them yet. */
-export const listAllSessions: ListSessions = (agent, logger) =>
-  sessionsToChoose(agentHome(), formatsFor(agent), (line) => logger.debug(line));
+export const listAllSessions: ListSessions = (run, agent, logger) =>
+  sessionsToChoose(agentHome(run.env), formatsFor(agent), (line) => logger.debug(line));
 
 /** Rows shown at once; the search narrows the rest. */
 const MAX_ROWS = 12;
@@ -57,12 +59,14 @@ export function checkCanPick(terminal: { stdin: boolean; stderr: boolean }): voi
  * the current folder's first, newest first; typing narrows it by title, folder and id.
  */
 export async function pickSession(
+  run: Run,
   agent: AgentName | undefined,
   logger: ConsolaInstance,
   list: ListSessions = listAllSessions,
 ): Promise<string> {
-  checkCanPick({ stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true });
-  const found = list(agent, logger);
+  const { stdin, stderr, prompt } = run.io;
+  checkCanPick({ stdin: stdin.isTTY === true && prompt !== undefined, stderr: stderr.isTTY === true && prompt !== undefined });
+  const found = list(run, agent, logger);
   if (found.sessions.length === 0) {
     const ours = found.passedOver
       ? `; ${countOf(found.passedOver, "handoff session")} with nothing after the document yet passed over`
@@ -74,10 +78,11 @@ export async function pickSession(
   }
   const now = Date.now();
   const choices = listForPicking(found.sessions, {
-    here: inFolder(currentFolder()),
+    printed: run.printed,
+    here: inFolder(currentFolder(run)),
     now,
-    home: agentHome().home,
-    width: (process.stderr.columns || 80) - 6,
+    home: agentHome(run.env).home,
+    width: (stderr.columns || 80) - 6,
   });
   // Loaded only here: the terminal list is the one thing that uses it, and loading it costs every run.
   const { autocomplete, isCancel } = await import("@clack/prompts");
@@ -90,8 +95,8 @@ export async function pickSession(
       const choice = byPath.get(option.value);
       return choice !== undefined && matchesSearch(search, choice);
     },
-    input: process.stdin,
-    output: process.stderr,
+    input: prompt?.input,
+    output: prompt?.output,
   });
   if (isCancel(chosen)) throw new AgentError("CANCELLED", "Handoff cancelled");
   const session = found.sessions.find((s) => s.path === chosen);

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { forPeople, recogniseInOutput } from "./printed.ts";
+import { PrintedFilter } from "./printed.ts";
+
+// One filter for the file, as one run's: what one test recognises, the next prints.
+const filter = new PrintedFilter();
+const forPeople = (text: string) => filter.forPeople(text);
+const recogniseInOutput = (texts: readonly string[]) => filter.recogniseInOutput(texts);
 
 const PASSWORD = "Pw0rdXy7zQ9v";
 const OPENAI = "sk-proj-Qm4Zt8Lw2Rx6Vb1Nc5Hd9Jf3Kg7Ps0Ty";

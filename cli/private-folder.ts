@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync } from "node:fs";
+import { userInfo } from "node:os";
 import { dirname } from "node:path";
 
 /**
@@ -57,9 +58,8 @@ export function folderChain(path: string): FolderFacts[] {
 
 /** The user we run as; undefined where the system has no such ids (Windows). */
 export function currentUser(): Me | undefined {
-  const uid = process.getuid?.();
-  const gid = process.getgid?.();
-  return uid === undefined || gid === undefined ? undefined : { uid, gid };
+  const { uid, gid } = userInfo();
+  return uid < 0 || gid < 0 ? undefined : { uid, gid };
 }
 
 /** The nearest folder of `path` or above it that exists (for a check that must create nothing). */

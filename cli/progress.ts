@@ -1,4 +1,4 @@
-import { forPeople } from "./printed.ts";
+import type { Run } from "./run.ts";
 import { countOf } from "../core/index.ts";
 
 /**
@@ -10,16 +10,16 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(enabled: boolean, text: string): Progress {
+export function createProgress(run: Run, enabled: boolean, text: string): Progress {
   if (!enabled) return { update() {}, stop() {} };
   // The label names the model, which comes from flags or the environment: through the output boundary.
-  const label = forPeople(text);
+  const label = run.printed.forPeople(text);
   const started = performance.now();
   let chars = 0;
   let shown = false;
   const draw = () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    process.stderr.write(`\r\x1b[2K${label} · ${seconds}s · ~${countOf(Math.ceil(chars / 4), "token")} received`);
+    run.stderr.writeOwn(`\r\x1b[2K${label} · ${seconds}s · ~${countOf(Math.ceil(chars / 4), "token")} received`);
     shown = true;
   };
   const timer = setInterval(draw, 250);
@@ -29,7 +29,7 @@ export function createProgress(enabled: boolean, text: string): Progress {
     },
     stop() {
       clearInterval(timer);
-      if (shown) process.stderr.write("\r\x1b[2K");
+      if (shown) run.stderr.writeOwn("\r\x1b[2K");
     },
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFormat } from "../core/index.ts";
 import { readSessionFile } from "./files.ts";
+import { TempFiles } from "./temp-file.ts";
 import { describeNotRecorded, notRecordable, recordIntoSource, type NotRecorded } from "./record.ts";
 
 const PREFIX = "s.jsonl: not recorded in the source: ";
@@ -72,7 +73,10 @@ describe("recording into the source: the outcome, and the bytes on disk", () => 
   test("appended when unchanged: recorded, the lines after the old ones", () => {
     const path = source();
     const { file } = readSessionFile(path);
-    expect(recordIntoSource({ mode: "append", text: '{"b":2}\n' }, file)).toEqual({ recorded: true, notice: undefined });
+    expect(recordIntoSource(new TempFiles(process.pid), { mode: "append", text: '{"b":2}\n' }, file)).toEqual({
+      recorded: true,
+      notice: undefined,
+    });
     expect(readFileSync(path, "utf8")).toBe('{"a":1}\n{"b":2}\n');
   });
 
@@ -80,7 +84,10 @@ describe("recording into the source: the outcome, and the bytes on disk", () => 
     const path = source();
     const { file } = readSessionFile(path);
     appendFileSync(path, '{"agent":"still writing"}\n');
-    expect(recordIntoSource({ mode: "append", text: '{"b":2}\n' }, file)).toEqual({ recorded: false, why: { kind: "changed" } });
+    expect(recordIntoSource(new TempFiles(process.pid), { mode: "append", text: '{"b":2}\n' }, file)).toEqual({
+      recorded: false,
+      why: { kind: "changed" },
+    });
     expect(readFileSync(path, "utf8")).toBe('{"a":1}\n{"agent":"still writing"}\n');
   });
 
@@ -89,7 +96,7 @@ describe("recording into the source: the outcome, and the bytes on disk", () => 
     linkSync(path, `${path}.other`);
     const { file } = readSessionFile(path);
     const rewrite = { mode: "rewrite" as const, rewrite: () => undefined, turn: "x\n", notice: "upgraded" };
-    expect(recordIntoSource(rewrite, file)).toEqual({ recorded: false, why: { kind: "hard-links", links: 2 } });
+    expect(recordIntoSource(new TempFiles(process.pid), rewrite, file)).toEqual({ recorded: false, why: { kind: "hard-links", links: 2 } });
     expect(readFileSync(path, "utf8")).toBe('{"a":1}\n');
   });
 
@@ -105,7 +112,7 @@ describe("recording into the source: the outcome, and the bytes on disk", () => 
       turn: '{"b":2}\n',
       notice: "upgraded to version 3",
     };
-    expect(recordIntoSource(rewrite, file)).toEqual({ recorded: true, notice: "upgraded to version 3" });
+    expect(recordIntoSource(new TempFiles(process.pid), rewrite, file)).toEqual({ recorded: true, notice: "upgraded to version 3" });
     expect(readFileSync(path, "utf8")).toBe('{"v":3}\n{"b":2}\n');
   });
 });

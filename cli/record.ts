@@ -3,6 +3,8 @@
  * agent does (pi, omp). One outcome type, and one message for a handoff that was not recorded:
  * `<file>: not recorded in the source: <why>`.
  */
+import type { Run } from "./run.ts";
+import type { TempFiles } from "./temp-file.ts";
 import type { ConsolaInstance } from "consola/core";
 import { errorMessage, isAgentError, splitLines, type Recording, type SessionFormat } from "../core/index.ts";
 import { readSessionFile, type SessionFile } from "./files.ts";
@@ -83,10 +85,10 @@ export function notRecordable(format: SessionFormat, stream: string | undefined)
 }
 
 /** Takes the source's lock for recording, or says why the handoff will not be recorded. */
-export async function lockForRecording(file: SessionFile, cancel: AbortSignal): Promise<{ lock: Lock } | { why: NotRecorded }> {
+export async function lockForRecording(run: Run, file: SessionFile, cancel: AbortSignal): Promise<{ lock: Lock } | { why: NotRecorded }> {
   try {
     // Locked by the real path, so handoffs through a symlink and through the file share one lock.
-    const lock = await acquireLock(file.realPath, { signal: cancel });
+    const lock = await acquireLock(run, file.realPath, { signal: cancel });
     if ("release" in lock) return { lock };
     const lockPath = lockPathFor(file.realPath);
     if ("foreign" in lock) return { why: { kind: "foreign-lock", lockPath, what: lock.foreign } };
@@ -114,13 +116,13 @@ function rewrittenSource(recording: Extract<Recording, { mode: "rewrite" }>, fil
  * Appends (or, for an old format, rewrites) the source, with its lock held; a failure is an
  * outcome, never a torn file.
  */
-export function recordIntoSource(recording: Exclude<Recording, { mode: "skip" }>, file: SessionFile): RecordOutcome {
+export function recordIntoSource(temps: TempFiles, recording: Exclude<Recording, { mode: "skip" }>, file: SessionFile): RecordOutcome {
   // Renaming a new file over it would leave the other names pointing at the old version.
   if (recording.mode === "rewrite" && file.links > 1) return { recorded: false, why: { kind: "hard-links", links: file.links } };
   let done: boolean;
   try {
     if (recording.mode === "append") done = appendIfUnchanged(file.realPath, recording.text, file);
-    else done = replaceIfUnchanged(file.realPath, rewrittenSource(recording, file), file);
+    else done = replaceIfUnchanged(temps, file.realPath, rewrittenSource(recording, file), file);
   } catch (error) {
     return { recorded: false, why: { kind: "write-failed", reason: errorMessage(error) } };
   }

@@ -1,12 +1,13 @@
+import { statSync } from "node:fs";
 // consola/core: the logger without its default reporters, which we replace anyway and which
 // take most of consola's load time.
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
 import { isAgentError, type ErrorCode } from "../core/index.ts";
-import { CancelledError, printCancellationWith } from "./cancel.ts";
-import { StdoutError } from "./stdout.ts";
+import { CancelledError } from "./cancel.ts";
+import { StdoutError, type OutputStream } from "./stdout.ts";
 import { FailureWithCommand } from "./paste-line.ts";
 import { CommandLineError } from "./usage.ts";
-import { forPeople, forPeopleSaid, PasteLine, type Said } from "./printed.ts";
+import { PasteLine, type PrintedFilter, type Said } from "./printed.ts";
 
 /** Exit statuses, as documented in the README and spec/handoff.md. */
 export const EXIT = {
@@ -34,8 +35,11 @@ export interface LoggerOptions {
 }
 
 /** True when stderr is a terminal a person watches (not CI, not NO_COLOR-style plain output). */
-export function isInteractive(env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(process.stderr.isTTY) && !env.CI && !env.NO_COLOR && env.TERM !== "dumb";
+export function isInteractive(
+  stderr: { readonly isTTY?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return Boolean(stderr.isTTY) && !env.CI && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
 /** consola's level for debug lines: what `--verbose` turns on. */
@@ -64,66 +68,81 @@ function formatArgs(args: readonly unknown[]): Said[] {
   });
 }
 
-let stderrListening = false;
-
 /**
- * Writes to stderr, come what may: with stderr gone (a closed pipe, a hung-up terminal) there
- * is nobody to tell, and the failure must not turn into an uncaught error of its own. `text` is
- * for people: it passes the output boundary (no controls, nothing withheld); `lead` is our own
- * (a coloured prefix) and goes as it is.
+ * One run's stderr. Writes come what may: with stderr gone (a closed pipe, a hung-up terminal)
+ * there is nobody to tell, and the failure must not turn into an uncaught error of its own.
  */
-export function writeStderr(text: string | readonly Said[], lead = ""): void {
-  if (!stderrListening) {
-    stderrListening = true;
-    process.stderr.on("error", () => {});
+export class StderrChannel {
+  private listening = false;
+  private pending = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    readonly stream: OutputStream,
+    private readonly printed: PrintedFilter,
+  ) {}
+
+  /**
+   * `text` is for people: it passes the output boundary (no controls, nothing withheld); `lead`
+   * is our own (a coloured prefix) and goes as it is.
+   */
+  write(text: string | readonly Said[], lead = ""): void {
+    if (!this.listening) {
+      this.listening = true;
+      this.stream.on?.("error", () => {});
+    }
+    this.pending++;
+    const done = () => this.writeDone();
+    try {
+      this.stream.write(lead + (typeof text === "string" ? this.printed.forPeople(text) : this.printed.forPeopleSaid(text)), done);
+    } catch {
+      // Nowhere left to report it.
+      done();
+    }
   }
-  pendingStderr++;
-  try {
-    process.stderr.write(lead + (typeof text === "string" ? forPeople(text) : forPeopleSaid(text)), stderrWriteDone);
-  } catch {
-    // Nowhere left to report it.
-    stderrWriteDone();
+
+  /** Our own bytes, as they are (a status line's escapes): nothing from outside is in them. */
+  writeOwn(text: string): void {
+    try {
+      this.stream.write(text, () => {});
+    } catch {
+      // Nowhere left to report it.
+    }
   }
-}
 
-let pendingStderr = 0;
-let stderrWaiters: (() => void)[] = [];
+  private writeDone(): void {
+    this.pending--;
+    if (this.pending > 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
 
-function stderrWriteDone(): void {
-  pendingStderr--;
-  if (pendingStderr > 0) return;
-  const waiters = stderrWaiters;
-  stderrWaiters = [];
-  for (const resolve of waiters) resolve();
-}
-
-/**
- * Resolves once every message written so far has reached stderr (or `limitMs` passed): a pipe
- * takes what it can at once and Bun writes the rest later, which a process about to be
- * replaced (`--exec`) would lose.
- */
-export function stderrWritten(limitMs = 2000): Promise<void> {
-  if (pendingStderr === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, limitMs);
-    stderrWaiters.push(() => {
-      clearTimeout(timer);
-      resolve();
+  /**
+   * Resolves once every message written so far has reached stderr (or `limitMs` passed): a pipe
+   * takes what it can at once and Bun writes the rest later, which a process about to be
+   * replaced (`--exec`) would lose.
+   */
+  written(limitMs = 2000): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, limitMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-  });
+  }
 }
 
 /**
  * The one logger: everything for humans goes to stderr, one plain line per message, so stdout
  * carries only the product. `--quiet` keeps warnings and errors; `--verbose` adds debug lines.
  */
-export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
-  const colour = isInteractive();
+export function createLogger(stderr: StderrChannel, colour: boolean, options: LoggerOptions = {}): ConsolaInstance {
   return createConsola({
     level: options.quiet ? 1 : options.verbose ? VERBOSE_LEVEL : 3,
     throttle: 0,
-    stdout: process.stderr,
-    stderr: process.stderr,
     reporters: [
       {
         log(entry: LogObject) {
@@ -132,7 +151,7 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
           // The spec's own messages ("Handoff failed: …") are printed exactly, without a prefix.
           const prefix = entry.tag === VERBATIM ? "" : (PREFIX[entry.type] ?? "");
           const painted = colour && prefix ? `\x1b[${entry.level <= 0 ? 31 : 33}m${prefix}\x1b[0m` : prefix;
-          writeStderr([...text, "\n"], painted);
+          stderr.write([...text, "\n"], painted);
         },
       },
     ],
@@ -141,9 +160,9 @@ export function createLogger(options: LoggerOptions = {}): ConsolaInstance {
 
 /**
  * The exit-code boundary: maps expected errors to one message and a status, and shows
- * anything else as the bug it is. Commands set `process.exitCode`; nothing calls `process.exit`.
+ * anything else as the bug it is. Commands return the status; nothing calls `process.exit`.
  */
-export function reportError(error: unknown, logger: ConsolaInstance): number {
+export function reportError(error: unknown, logger: ConsolaInstance, cancelled = "Cancelled"): number {
   if (isAgentError(error)) {
     const status = EXIT_BY_CODE[error.code];
     const exact = logger.withTag(VERBATIM);
@@ -161,7 +180,7 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
     return status;
   }
   if (error instanceof CancelledError) {
-    logger.withTag(VERBATIM).error(error.message);
+    logger.withTag(VERBATIM).error(cancelled);
     return EXIT.cancelled;
   }
   if (error instanceof StdoutError) {
@@ -178,15 +197,19 @@ export function reportError(error: unknown, logger: ConsolaInstance): number {
   return EXIT.failed;
 }
 
-/** What the runtime throws wherever the current folder is needed (process.cwd(), a relative path) once it was removed. */
-function isGoneCwd(error: unknown): boolean {
-  return error instanceof Error && "syscall" in error && error.syscall === "uv_cwd";
+/** What is thrown wherever the current folder is needed (its real path, a relative path) once it was removed. */
+export class GoneCwdError extends Error {
+  override readonly name = "GoneCwdError";
 }
 
-/** The current folder; undefined once it was removed (for what is said after the files are written). */
-export function currentFolderIfAny(): string | undefined {
+function isGoneCwd(error: unknown): boolean {
+  return error instanceof GoneCwdError || (error instanceof Error && "syscall" in error && error.syscall === "uv_cwd");
+}
+
+/** The run's current folder; undefined once it was removed (for what is said after the files are written). */
+export function currentFolderIfAny(cwd: string): string | undefined {
   try {
-    return process.cwd();
+    return statSync(cwd).isDirectory() ? cwd : undefined;
   } catch {
     return undefined;
   }
@@ -202,6 +225,3 @@ export function describeBug(error: unknown, withStack: boolean): string {
   if (withStack && error instanceof Error && error.stack) return `unexpected internal error (please report it): ${error.stack}`;
   return `unexpected internal error (please report it): ${firstLine}${withStack ? "" : " (run with --verbose for the stack)"}`;
 }
-
-// A signal outside a run ends the process with one line: through the output boundary too.
-printCancellationWith((line) => writeStderr(line));

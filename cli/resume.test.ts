@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, runAgent } from "../fixtures/run-agent.ts";
+import { CLI, runAgent, testRun } from "../fixtures/run-agent.ts";
 import { createFakeHome, IDS, type FakeHome } from "./discover.testing.ts";
 import { shellQuote } from "./paste-line.ts";
 import { describeResume, runAsChild } from "./resume.ts";
@@ -303,12 +303,12 @@ describe("where the process cannot be replaced: the agent runs as a child", () =
     ["its exit status is ours", "exit 5", 5],
     ["a signal that ends it is 128 + its number", "kill -TERM $$", 143],
   ])("%s", async (_, script, status) => {
-    expect(await runAsChild(["/bin/sh", "-c", script], undefined)).toBe(status);
+    expect(await runAsChild(testRun({ PATH: process.env.PATH ?? "" }), ["/bin/sh", "-c", script], undefined)).toBe(status);
   });
 
   test("it runs in the folder given", async () => {
     const out = join(fake.home, "child-cwd.txt");
-    expect(await runAsChild(["/bin/sh", "-c", `pwd > '${out}'`], fake.other)).toBe(0);
+    expect(await runAsChild(testRun({ PATH: process.env.PATH ?? "" }), ["/bin/sh", "-c", `pwd > '${out}'`], fake.other)).toBe(0);
     expect(readFileSync(out, "utf8")).toBe(`${fake.other}\n`);
   });
 });

@@ -5,15 +5,15 @@
  */
 import { accessSync, closeSync, constants as fsConstants, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { constants } from "node:os";
+import { constants, platform } from "node:os";
 import type { ConsolaInstance } from "consola/core";
-import { AgentError, type ResumeCommand, type SessionFormat } from "../core/index.ts";
+import { AgentError, type AgentHome, type ResumeCommand, type SessionFormat } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { removeCancelHandlers } from "./cancel.ts";
 import { commandToPaste, FailureWithCommand } from "./paste-line.ts";
 import type { PasteLine } from "./printed.ts";
 import { idNamedBy, idNamingOf, pathUnderSessionsRoot, sessionsRootOf, type NewSessionPlace } from "./new-session-place.ts";
-import { currentFolderIfAny, stderrWritten } from "./report.ts";
+import { currentFolderIfAny } from "./report.ts";
+import type { Run } from "./run.ts";
 import { CommandLineError } from "./usage.ts";
 import { errorCode, fsReason, FS_REASONS } from "./fs-errors.ts";
 
@@ -22,14 +22,14 @@ import { errorCode, fsReason, FS_REASONS } from "./fs-errors.ts";
  * agent cannot open a file there, or by that name (its name must carry the session's id).
  */
 export function resumeCommandFor(
+  home: AgentHome,
   format: SessionFormat,
   path: string,
   sessionId: string,
   cwd: string | undefined,
   nameKnown = true,
 ): ResumeCommand | undefined {
-  if (nameKnown && idNamedBy(format, path, sessionId) !== sessionId) return undefined;
-  const home = agentHome();
+  if (nameKnown && idNamedBy(format, path, sessionId, home) !== sessionId) return undefined;
   const underRoot = pathUnderSessionsRoot(format, path, home);
   // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
   return format.resumeCommand({ sessionId, path, cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined, underRoot, env: home.env });
@@ -49,12 +49,12 @@ export function resumeJson(command: ResumeCommand | undefined): { argv: string[]
 }
 
 /** Why there is no command: the agent resumes only a file named after its id, or only from its own folder. */
-export function noResumeReason(format: SessionFormat, path: string): string {
-  const naming = idNamingOf(format);
-  if (naming.byName && idNamedBy(format, path, "") === undefined) {
+export function noResumeReason(home: AgentHome, format: SessionFormat, path: string): string {
+  const naming = idNamingOf(format, home);
+  if (naming.byName && idNamedBy(format, path, "", home) === undefined) {
     return `${path}: ${format.label} resumes a session only from a file named ${naming.nameNeeded}, so there is no command that continues this one (name it so: the uuid in its name becomes the session's id)`;
   }
-  return `${path}: ${format.label} continues sessions only from its own folder (${sessionsRootOf(format)}), so there is no command that continues this one`;
+  return `${path}: ${format.label} continues sessions only from its own folder (${sessionsRootOf(format, home)}), so there is no command that continues this one`;
 }
 
 const NOT_A_PROGRAM = FS_REASONS.ENOEXEC;
@@ -72,7 +72,7 @@ function execFailure(error: unknown): string {
 function whyNotRunnable(program: string): string | undefined {
   try {
     accessSync(program, fsConstants.X_OK);
-    if (process.platform !== "linux") return undefined;
+    if (platform() !== "linux") return undefined;
     const fd = openSync(program, "r");
     try {
       const start = new Uint8Array(4);
@@ -87,13 +87,16 @@ function whyNotRunnable(program: string): string | undefined {
   }
 }
 
+/** `name` on the run's PATH (`Bun.which` alone reads the process's). */
+function whichIn(run: Run, name: string): string | null {
+  return Bun.which(name, { PATH: run.env.PATH ?? "" });
+}
+
 /** Whether our stdin and stdout are a terminal, as `--exec` needs them. */
 export interface Terminal {
   stdin: boolean;
   stdout: boolean;
 }
-
-const processTerminal = (): Terminal => ({ stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) });
 
 /**
  * Checked before anything is asked or written, for `--exec`: we run in a terminal (the agent's
@@ -102,26 +105,29 @@ const processTerminal = (): Terminal => ({ stdin: Boolean(process.stdin.isTTY), 
  * `place`, and the agent's program is on the PATH.
  */
 export function checkCanContinue(
+  run: Run,
   format: SessionFormat,
   place: NewSessionPlace,
   cwd: string | undefined,
-  terminal: Terminal = processTerminal(),
+  terminal: Terminal = { stdin: Boolean(run.io.stdin.isTTY), stdout: run.stdout.isTTY },
 ): void {
+  const home = agentHome(run.env);
   if ("stdout" in place) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
   // In the agent's folder the file gets the name its agent gives it, which carries its id. The
   // command is the one for the folder it will run in (see execFolder).
   const command = resumeCommandFor(
+    home,
     format,
     path,
-    idNamedBy(format, path, "00000000-0000-0000-0000-000000000000") ?? "",
-    execFolder(cwd).folder,
+    idNamedBy(format, path, "00000000-0000-0000-0000-000000000000", home) ?? "",
+    execFolder(run, cwd).folder,
     "path" in place,
   );
-  if (command === undefined) throw new CommandLineError(`--exec: ${noResumeReason(format, path)}; leave out -o, or --exec`);
+  if (command === undefined) throw new CommandLineError(`--exec: ${noResumeReason(home, format, path)}; leave out -o, or --exec`);
   const [name = ""] = command.argv;
-  const program = Bun.which(name);
+  const program = whichIn(run, name);
   const who = name === format.label ? name : `${name} (${format.label})`;
   if (program === null)
     throw new AgentError(
@@ -145,14 +151,17 @@ export function checkCanContinue(
 
 /** Says on stderr how to continue the new session, or why no command can. */
 export function sayHowToContinue(
+  run: Run,
   command: ResumeCommand | undefined,
   format: SessionFormat,
   sessionFile: string,
   logger: ConsolaInstance,
 ): void {
-  if (command === undefined && idNamedBy(format, sessionFile, "") === undefined) logger.warn(noResumeReason(format, sessionFile));
-  else if (command === undefined) logger.info(noResumeReason(format, sessionFile));
-  else logger.info("Continue with:", describeResume(command, currentFolderIfAny()));
+  const home = agentHome(run.env);
+  if (command === undefined && idNamedBy(format, sessionFile, "", home) === undefined)
+    logger.warn(noResumeReason(home, format, sessionFile));
+  else if (command === undefined) logger.info(noResumeReason(home, format, sessionFile));
+  else logger.info("Continue with:", describeResume(command, currentFolderIfAny(run.cwd)));
 }
 
 /**
@@ -161,14 +170,14 @@ export function sayHowToContinue(
  * agent that finds a session by id only from its cwd's project folder (Claude Code) gets the
  * file's path instead when it runs elsewhere.
  */
-export function execFolder(cwd: string | undefined): { folder: string | undefined; gone: boolean } {
+export function execFolder(run: Run, cwd: string | undefined): { folder: string | undefined; gone: boolean } {
   if (cwd === undefined) return { folder: undefined, gone: false };
   try {
     if (statSync(cwd).isDirectory()) return { folder: cwd, gone: false };
   } catch {
     // Gone: the current folder instead.
   }
-  return { folder: currentFolderIfAny(), gone: true };
+  return { folder: currentFolderIfAny(run.cwd), gone: true };
 }
 
 /**
@@ -180,61 +189,53 @@ export function execFolder(cwd: string | undefined): { folder: string | undefine
  * signal ended it). The messages already written are waited for first.
  */
 export async function continueInAgent(
+  run: Run,
   format: SessionFormat,
   sessionFile: string,
   sessionId: string,
   sessionCwd: string | undefined,
   logger: ConsolaInstance,
 ): Promise<number> {
-  const { folder, gone } = execFolder(sessionCwd);
-  const command = resumeCommandFor(format, sessionFile, sessionId, folder);
-  if (command === undefined) throw new AgentError("HANDOFF_FAILED", `--exec: ${noResumeReason(format, sessionFile)}`);
+  const home = agentHome(run.env);
+  const { folder, gone } = execFolder(run, sessionCwd);
+  const command = resumeCommandFor(home, format, sessionFile, sessionId, folder);
+  if (command === undefined) throw new AgentError("HANDOFF_FAILED", `--exec: ${noResumeReason(home, format, sessionFile)}`);
   const [name = "", ...args] = command.argv;
   if (gone) logger.warn(`${sessionCwd} (the session's folder) is not there any more; running ${name} in ${folder ?? "this folder"}`);
-  const program = Bun.which(name);
+  const program = whichIn(run, name);
   if (program === null)
     throw new FailureWithCommand(
       "HANDOFF_FAILED",
       `${name} is no longer on the PATH; continue with:`,
-      describeResume(command, currentFolderIfAny()),
+      describeResume(command, currentFolderIfAny(run.cwd)),
     );
   const cwd = command.cwd;
-  await stderrWritten();
-  if (typeof process.execve === "function" && process.platform !== "win32") {
-    if (cwd !== undefined) process.chdir(cwd);
-    // Bun leaves SIGPIPE and SIGXFSZ ignored across the exec, as Node-based agents set them anyway.
+  await run.stderr.written();
+  if (run.host.execve !== undefined) {
     try {
-      process.execve(program, [name, ...args], process.env);
+      run.host.execve(program, [name, ...args], run.env, cwd);
     } catch (error) {
       // Not a program this system runs (a script without #!, a noexec mount): the session is written all the same.
       throw new FailureWithCommand(
         "HANDOFF_FAILED",
         `could not start ${program}: ${execFailure(error)}; the new session is written, continue with:`,
-        describeResume(command, currentFolderIfAny()),
+        describeResume(command, currentFolderIfAny(run.cwd)),
       );
     }
   }
-  return await runAsChild([program, ...args], cwd);
+  return await runAsChild(run, [program, ...args], cwd ?? run.cwd);
 }
 
 /** Runs `argv` with our terminal, passing on the signals sent to us alone; resolves to the status to exit with. */
-export async function runAsChild(argv: readonly string[], cwd: string | undefined): Promise<number> {
-  removeCancelHandlers();
-  const child = Bun.spawn([...argv], { cwd, env: process.env, stdio: ["inherit", "inherit", "inherit"] });
-  // The terminal sends Ctrl-C to the whole foreground group, the agent included: passing it on would send it twice.
-  const ignore = () => {};
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on("SIGINT", ignore);
-  process.on("SIGTERM", forward);
-  process.on("SIGHUP", forward);
+export async function runAsChild(run: Run, argv: readonly string[], cwd: string | undefined): Promise<number> {
+  const child = Bun.spawn([...argv], { cwd: cwd ?? run.cwd, env: { ...run.env }, stdio: ["inherit", "inherit", "inherit"] });
+  const restore = run.host.handOverSignals((signal) => child.kill(signal));
   try {
     const code = await child.exited;
     const signal = child.signalCode;
     if (signal === null || signal === undefined) return code;
     return 128 + (typeof signal === "number" ? signal : constants.signals[signal]);
   } finally {
-    process.off("SIGINT", ignore);
-    process.off("SIGTERM", forward);
-    process.off("SIGHUP", forward);
+    restore();
   }
 }

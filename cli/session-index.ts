@@ -7,6 +7,7 @@
  * added is one warning, never a failed handoff: the file is written and opens by id.
  */
 import type { Database } from "bun:sqlite";
+import type { Run } from "./run.ts";
 import { existsSync, statSync } from "node:fs";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, errorMessage, type IndexRow, type NewSessionFile, type SessionFormat, type SessionIndex } from "../core/index.ts";
@@ -15,6 +16,7 @@ import { MAX_TEXT_FILE_BYTES, readTextFile } from "./read-whole.ts";
 import { asField } from "./terminal.ts";
 import { errorCode } from "./fs-errors.ts";
 import { listedByAgent } from "./new-session-place.ts";
+import { builtin } from "./builtins.ts";
 
 /** How long a write lock another process holds is waited for. */
 export const BUSY_WAIT_MS = 2000;
@@ -66,7 +68,7 @@ export function addIndexRow(path: string, index: SessionIndex, row: () => IndexR
   let db: Database;
   try {
     // bun:sqlite is loaded only when there is an index to write to.
-    const { Database: Sqlite } = process.getBuiltinModule("bun:sqlite") as typeof import("bun:sqlite");
+    const { Database: Sqlite } = builtin("bun:sqlite");
     db = new Sqlite(path, { readwrite: true, create: false });
   } catch (error) {
     return { added: false, leftOut: `cannot open it (${errorMessage(error)})` };
@@ -108,10 +110,10 @@ function readAgentConfig(path: string): unknown {
  * After the new session is written (and given its last modification time): its row in the
  * target agent's session index, when the agent keeps one and would list the file.
  */
-export function indexNewSession(format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
+export function indexNewSession(run: Run, format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
   const index = format.sessionIndex;
   if (!index) return;
-  const home = agentHome();
+  const home = agentHome(run.env);
   if (!listedByAgent(format, path, session.sessionId, home)) return;
   const leftOut = (file: string, reason: string) =>
     logger.warn(
@@ -126,7 +128,7 @@ export function indexNewSession(format: SessionFormat, session: NewSessionFile, 
     leftOut(configFile, errorMessage(error));
     return;
   }
-  const database = joinSegments(index.database(home, config, { content: session.content, currentFolder: process.cwd() }));
+  const database = joinSegments(index.database(home, config, { content: session.content, currentFolder: run.cwd }));
   const outcome = addIndexRow(database, index, () =>
     index.row({ content: session.content, path, modifiedMs: statSync(path).mtimeMs, config }),
   );

@@ -1,3 +1,4 @@
+import type { Run } from "./run.ts";
 import { join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
@@ -15,13 +16,11 @@ import {
   type SessionFormat,
 } from "../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import { cancelSignal } from "./cancel.ts";
 import { openSessionInput, type SessionFile } from "./files.ts";
 import { readRegularFile } from "./read-whole.ts";
 
 /** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
-import { shortForPeople } from "./printed.ts";
 import { asField } from "./terminal.ts";
 
 /** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
@@ -61,10 +60,11 @@ export interface LoadedSession {
  * skipped. With `strict`, any unusable line is an error instead.
  */
 export async function loadSession(
+  run: Run,
   path: string,
   options: { leafId?: string; strict?: boolean; logger: ConsolaInstance; asWritten?: boolean },
 ): Promise<LoadedSession> {
-  const { file, chunks } = await openSessionInput(path, cancelSignal);
+  const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
   const read = readSession(chunks, path);
   const { format } = read;
   // The one place a source's cwd is checked before it names a folder or a command (core/session/cwd.ts);
@@ -78,14 +78,15 @@ export async function loadSession(
       line: first?.line,
     });
   }
-  const blobs = format.blobFolder?.(agentHome());
+  const blobs = format.blobFolder?.(agentHome(run.env));
   const analysis = namingFile(path, () =>
     analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
   );
   // A version is cut to 40 characters only once nothing secret is left in it.
-  const notices = [unknownLayoutNotice(session), newerVersionNotice(session, format, (version) => shortForPeople(version, 40))].filter(
-    (n) => n !== undefined,
-  );
+  const notices = [
+    unknownLayoutNotice(session),
+    newerVersionNotice(session, format, (version) => run.printed.shortForPeople(version, 40)),
+  ].filter((n) => n !== undefined);
   const warnings = [...notices, ...describeSessionProblems(session, analysis)];
   // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
   for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);

@@ -12,7 +12,8 @@ import {
 } from "../core/index.ts";
 import { suggest } from "./args.ts";
 import { matchChoice } from "./choice.ts";
-import { shortForPeople } from "./printed.ts";
+import { quoteWithholding, type Quote } from "./printed.ts";
+import { configuredSecrets } from "./secrets.ts";
 import { valueError } from "./usage.ts";
 
 /**
@@ -59,7 +60,7 @@ export interface Settings {
 }
 
 /** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
-type Parse<T> = (value: unknown, label: string) => T;
+type Parse<T> = (value: unknown, label: string, quote: Quote) => T;
 
 interface SettingDef<T> {
   /** The key in the config file, which is also the long flag's name. */
@@ -75,14 +76,17 @@ export function looksSecret(text: string): boolean {
 }
 
 /** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
-function shown(value: unknown): string {
+function shown(value: unknown, quote: Quote): string {
   if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
-  if (typeof value === "string") return JSON.stringify(shortForPeople(value, 61));
+  if (typeof value === "string") return JSON.stringify(quote(value, 61));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "an array";
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return "a table";
   return "a date";
 }
+
+/** How a value is quoted where nothing is withheld yet (a flag's value, before the environment is read). */
+const PLAIN_QUOTE: Quote = quoteWithholding([]);
 
 /**
  * A number as people write one: plain decimal digits (`500000`), with a fraction only where
@@ -96,10 +100,11 @@ export function parseDecimal(value: unknown, fraction = false): number {
 }
 
 /** A count of tokens: a whole number of at least 1. (An empty flag never gets here: cli/args.ts refuses it.) */
-export function tokenCount(label: string, value: unknown): number | undefined {
+export function tokenCount(label: string, value: unknown, quote: Quote = PLAIN_QUOTE): number | undefined {
   if (value === undefined) return undefined;
   const parsed = parseDecimal(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 1) throw valueError(label, `${label} takes a whole number of tokens, not ${shown(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw valueError(label, `${label} takes a whole number of tokens, not ${shown(value, quote)}`);
   return parsed;
 }
 
@@ -110,8 +115,8 @@ function isHttpUrl(value: string): boolean {
   return protocol === "http:" || protocol === "https:";
 }
 
-function parseText(value: unknown, label: string): string {
-  if (typeof value !== "string") throw valueError(label, `${label} takes text, not ${shown(value)}`);
+function parseText(value: unknown, label: string, quote: Quote): string {
+  if (typeof value !== "string") throw valueError(label, `${label} takes text, not ${shown(value, quote)}`);
   return value;
 }
 
@@ -140,8 +145,8 @@ function urlProblem(url: string): string {
   return "has a host that does not parse";
 }
 
-function parseUrl(value: unknown, label: string): string {
-  const url = parseText(value, label);
+function parseUrl(value: unknown, label: string, quote: Quote): string {
+  const url = parseText(value, label, quote);
   // Quoted as typed, less its credentials; a value that looks like a secret (a pasted key?) is not echoed.
   if (!isHttpUrl(url)) {
     // Echoed only when it is meant as a URL (`scheme:` first); anything else may be a pasted key.
@@ -158,27 +163,27 @@ const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
 export const ENGINE_CHOICES = `auto, llm, offline, ${describeFormatNames()}`;
 
 /** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
-export function parseEngine(value: unknown, label: string): EngineChoice {
+export function parseEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): EngineChoice {
   const word = matchChoice(value, ENGINE_WORDS);
   if (word !== undefined) return word;
   const agent = typeof value === "string" ? findFormat(value) : undefined;
   if (agent) return agent.name;
-  throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value)}`);
+  throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value, quote)}`);
 }
 
 /** An agent's name or alias (`claude`), as the format table spells it. */
-export function parseAgent(value: unknown, label: string): AgentName {
+export function parseAgent(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): AgentName {
   const format = typeof value === "string" ? findFormat(value) : undefined;
   if (format) return format.name;
-  throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value)}`);
+  throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value, quote)}`);
 }
 
-function parseWindow(value: unknown, label: string): number {
-  return tokenCount(label, value) ?? DEFAULT_CONTEXT_WINDOW;
+function parseWindow(value: unknown, label: string, quote: Quote): number {
+  return tokenCount(label, value, quote) ?? DEFAULT_CONTEXT_WINDOW;
 }
 
-function parseLimit(value: unknown, label: string): number | undefined {
-  return tokenCount(label, value);
+function parseLimit(value: unknown, label: string, quote: Quote): number | undefined {
+  return tokenCount(label, value, quote);
 }
 
 /** Every setting the config file may hold. A new one is one row here and one field in `Settings`. */
@@ -247,12 +252,12 @@ function checkKeys(file: ConfigFile): void {
 }
 
 /** A setting's value in the file, checked; `undefined` when the file does not set it. */
-function fromFile<T>(def: SettingDef<T>, file: ConfigFile | undefined): Resolved<T> | undefined {
+function fromFile<T>(def: SettingDef<T>, file: ConfigFile | undefined, quote: Quote): Resolved<T> | undefined {
   if (file === undefined || !(def.key in file.data)) return undefined;
   const value = file.data[def.key];
   const label = `${where(file, def.key)}: ${def.key}`;
   if (value === "") throw new AgentError("USAGE", `${label} is empty; delete the line to use the default`);
-  return { value: def.parse(value, label), source: { kind: "file", path: file.path, line: file.lines[def.key] } };
+  return { value: def.parse(value, label, quote), source: { kind: "file", path: file.path, line: file.lines[def.key] } };
 }
 
 function pick<T>(
@@ -263,14 +268,16 @@ function pick<T>(
 ): Resolved<T> {
   // The file is checked whole, even where a flag overrides it: a mistake in it should not wait
   // for the one run that happens to need the line.
-  const inFile = fromFile(def, file);
+  // Quoted as the run prints it: the key and OPENAI_BASE_URL's credentials withheld before any cut.
+  const quote = quoteWithholding(configuredSecrets(env));
+  const inFile = fromFile(def, file, quote);
   // An empty flag or variable means "not given" (as `AGENT_MODEL= agent …` does in a shell).
   const flag = args[def.key] ?? args[camel(def.key)];
   if (typeof flag === "string" && flag !== "")
-    return { value: def.parse(flag, `--${def.key}`), source: { kind: "flag", name: `--${def.key}` } };
+    return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: `--${def.key}` } };
   const fromEnv = def.env === undefined ? undefined : env[def.env];
   if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "")
-    return { value: def.parse(fromEnv, def.env), source: { kind: "env", name: def.env } };
+    return { value: def.parse(fromEnv, def.env, quote), source: { kind: "env", name: def.env } };
   return inFile ?? { value: def.fallback, source: { kind: "default" } };
 }
 

@@ -30,13 +30,13 @@ const sandbox = useHandoffSandbox();
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 const onLinux = process.platform === "linux";
 
-/** A session large enough (~16 MB) that loading it and writing its offline document take a while. */
+/** A session large enough (~8 MB) that loading it and writing its offline document take a while (half a second or more). */
 let bigSession = "";
 let bigDir = "";
 beforeAll(() => {
   bigDir = mkdtempSync(join(tmpdir(), "agent-signals-"));
   const filler = "lorem ipsum dolor sit amet ".repeat(55);
-  const entries = Array.from({ length: 9000 }, (_, i) =>
+  const entries = Array.from({ length: 4500 }, (_, i) =>
     i % 2 === 0 ? user(i, `step ${i}: ${filler}`) : assistant(i, [text(`done ${i}: ${filler}`)]),
   );
   bigSession = join(bigDir, "big.jsonl");
@@ -77,7 +77,7 @@ async function interrupt(args: string[], src: string, moment: Moment, signal: No
   await until(() => hasOpen(proc.pid, src));
   if (moment === "the document is being computed") {
     await until(() => !hasOpen(proc.pid, src));
-    // Past the turn right after loading: well inside a computation that takes about a second.
+    // Past the turn right after loading: well inside a computation that takes half a second or more.
     await Bun.sleep(150);
   }
   proc.kill(signal);

@@ -8,7 +8,7 @@ import { useHandoffSandbox } from "./handoff.testing.ts";
 const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 /** Far larger than a pipe's buffer, so a reader that stops early makes the write fail. */
-const LONG_DOCUMENT = `${CANNED_DOCUMENT}\n\n${"A long paragraph of context. ".repeat(40_000)}`;
+const LONG_DOCUMENT = `${CANNED_DOCUMENT}\n\n${"A long paragraph of context. ".repeat(10_000)}`;
 
 /** How stdout is broken, as a shell would break it: bash runs the CLI with the redirection. */
 const FAILURES = {

@@ -3,9 +3,6 @@ import { basename, dirname, join } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { fileError, fsReason } from "./fs-errors.ts";
 
-/** Temp files we have created and not yet renamed or removed, for cleanup on any exit path. */
-const liveTempFiles = new Set<string>();
-
 function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
@@ -14,25 +11,31 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Removes a temp file (already renamed or linked away is fine) and forgets it. */
-export function discardTemp(temp: string): void {
-  unlinkQuietly(temp);
-  liveTempFiles.delete(temp);
-}
+/**
+ * One run's temp files: those created and not yet renamed or removed, for cleanup on any exit
+ * path (the run's end, and the process's exit when it ends at once). `pid` makes their names
+ * unique to the process.
+ */
+export class TempFiles {
+  private readonly live = new Set<string>();
 
-let removedOnExit = false;
+  constructor(readonly pid: number) {}
 
-/** Remembers a temp file until it is renamed or removed; an exit of any kind removes it. */
-function trackTemp(temp: string): void {
-  liveTempFiles.add(temp);
-  if (removedOnExit) return;
-  removedOnExit = true;
-  process.once("exit", removeTempFiles);
-}
+  /** Remembers a temp file until it is renamed or removed. */
+  track(temp: string): void {
+    this.live.add(temp);
+  }
 
-export function removeTempFiles(): void {
-  for (const path of liveTempFiles) unlinkQuietly(path);
-  liveTempFiles.clear();
+  /** Removes a temp file (already renamed or linked away is fine) and forgets it. */
+  discard(temp: string): void {
+    unlinkQuietly(temp);
+    this.live.delete(temp);
+  }
+
+  removeAll(): void {
+    for (const path of this.live) unlinkQuietly(path);
+    this.live.clear();
+  }
 }
 
 /**
@@ -69,8 +72,8 @@ export function fitBytes(text: string, maxBytes: number): string {
  * A fresh temp name beside `finalPath`: hidden, unique to this process, and never longer than
  * NAME_MAX whatever the final name's length (a legal 255-byte name must still be writable).
  */
-function tempNameFor(finalPath: string): string {
-  const suffix = `.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+function tempNameFor(finalPath: string, pid: number): string {
+  const suffix = `.${pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   const room = NAME_MAX_BYTES - 1 - Buffer.byteLength(suffix, "utf8");
   return join(dirname(finalPath), `.${fitBytes(basename(finalPath), room)}${suffix}`);
 }
@@ -133,9 +136,9 @@ function writeContent(fd: number, content: Content): boolean {
  * the owner, group and mode given. Returns its path, or `undefined` when the content's producer
  * abandoned it; removes it on failure or abandon.
  */
-export function writeTemp(finalPath: string, content: Content, owner?: Ownership): string | undefined {
-  const temp = tempNameFor(finalPath);
-  trackTemp(temp);
+export function writeTemp(temps: TempFiles, finalPath: string, content: Content, owner?: Ownership): string | undefined {
+  const temp = tempNameFor(finalPath, temps.pid);
+  temps.track(temp);
   let complete: boolean;
   try {
     const fd = openSync(temp, "wx", 0o600);
@@ -147,10 +150,10 @@ export function writeTemp(finalPath: string, content: Content, owner?: Ownership
       closeSync(fd);
     }
   } catch (error) {
-    discardTemp(temp);
+    temps.discard(temp);
     throw fileError(finalPath, error);
   }
   if (complete) return temp;
-  discardTemp(temp);
+  temps.discard(temp);
   return undefined;
 }

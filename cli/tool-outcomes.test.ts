@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runAgent } from "../fixtures/run-agent.ts";
 
 /**
  * How tool calls ended, as a user sees it: `inspect --json` and the offline handoff document
@@ -12,22 +13,19 @@ const REPO = join(import.meta.dir, "..");
 const scratch = mkdtempSync(join(tmpdir(), "agent-outcomes-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(args: readonly string[]) {
-  const proc = Bun.spawnSync([process.execPath, "cli/index.ts", ...args], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch, NO_COLOR: "1" },
-  });
-  return { exitCode: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+async function run(args: readonly string[]) {
+  const result = await runAgent([...args], { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch, NO_COLOR: "1" }, REPO);
+  return { exitCode: result.code, stdout: result.stdout, stderr: result.stderr };
 }
 
-function inspect(file: string): Record<string, unknown> {
-  const result = run(["inspect", file, "--json"]);
+async function inspect(file: string): Promise<Record<string, unknown>> {
+  const result = await run(["inspect", file, "--json"]);
   expect(result.exitCode).toBe(0);
   return JSON.parse(result.stdout);
 }
 
-function offlineDocument(file: string, name: string): string {
-  const result = run(["handoff", file, "--engine", "offline", "--no-record", "-o", join(scratch, `${name}.jsonl`), "-q"]);
+async function offlineDocument(file: string, name: string): Promise<string> {
+  const result = await run(["handoff", file, "--engine", "offline", "--no-record", "-o", join(scratch, `${name}.jsonl`), "-q"]);
   expect(result.exitCode).toBe(0);
   return result.stdout;
 }
@@ -49,8 +47,8 @@ function factsList(document: string, heading: string): string[] {
 describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outcomes.jsonl)", () => {
   const file = "fixtures/sessions/codex/exec-outcomes.jsonl";
 
-  test("inspect --json: codes from polls and shortened outputs, none without a statement, no declined command, the patches' files", () => {
-    const facts = inspect(file);
+  test("inspect --json: codes from polls and shortened outputs, none without a statement, no declined command, the patches' files", async () => {
+    const facts = await inspect(file);
     expect(facts.commands).toEqual([
       { command: "npm run test:slow", exitCode: 1, by: "tool", failed: true }, // "Process running…", then the poll's "Process exited with code 1"
       { command: "npm run lint", exitCode: 2, by: "tool", failed: true }, // "Total output lines: 250" before the header
@@ -68,8 +66,8 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
     ]);
   });
 
-  test("handoff --engine offline: the body and Session Facts say the same", () => {
-    const document = offlineDocument(file, "codex");
+  test("handoff --engine offline: the body and Session Facts say the same", async () => {
+    const document = await offlineDocument(file, "codex");
     expect(factsList(document, "Commands run (4; 2 failed):")).toEqual([
       "`npm run test:slow` — exit 1, failed",
       "`npm run lint` — exit 2, failed",
@@ -92,8 +90,8 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
 describe("Claude Code: calls that never ran or took no effect (fixtures/sessions/claude-code/outcomes.jsonl)", () => {
   const file = "fixtures/sessions/claude-code/outcomes.jsonl";
 
-  test("inspect --json: a printed 'Exit code 5' is exit 0; denied and rejected commands are no runs; failed edits and reads count nothing", () => {
-    const facts = inspect(file);
+  test("inspect --json: a printed 'Exit code 5' is exit 0; denied and rejected commands are no runs; failed edits and reads count nothing", async () => {
+    const facts = await inspect(file);
     expect(facts.commands).toEqual([
       { command: "echo 'Exit code 5'", exitCode: 0, by: "tool", failed: false },
       { command: "npm test", exitCode: 1, by: "tool", failed: true },
@@ -105,8 +103,8 @@ describe("Claude Code: calls that never ran or took no effect (fixtures/sessions
     });
   });
 
-  test("handoff --engine offline: the body and Session Facts say the same", () => {
-    const document = offlineDocument(file, "claude-code");
+  test("handoff --engine offline: the body and Session Facts say the same", async () => {
+    const document = await offlineDocument(file, "claude-code");
     expect(factsList(document, "Commands run (2; 1 failed):")).toEqual(["`echo 'Exit code 5'` — exit 0", "`npm test` — exit 1, failed"]);
     expect(document).toContain("- Commands: 2 run, 1 failed (Session Facts lists them)");
     expect(document).toContain("`npm test` → exit 1, failed: `2 fail`");

@@ -3,7 +3,7 @@ import { basename, dirname, join, sep } from "node:path";
 import { AgentError } from "../core/index.ts";
 import { FS_REASONS, fileError } from "./fs-errors.ts";
 import { asField } from "./terminal.ts";
-import { discardTemp, NAME_MAX_BYTES, writeAll, writeTemp, type Content } from "./temp-file.ts";
+import { NAME_MAX_BYTES, writeAll, writeTemp, type Content, type TempFiles } from "./temp-file.ts";
 
 function syncDirectory(dir: string): void {
   try {
@@ -56,11 +56,11 @@ export function checkNewFilePath(path: string, typed: string = path): void {
  * name (which, unlike rename, fails if the name exists), then the temp name is removed.
  * Nothing ever sits half-written under the final name.
  */
-export function createFileAtomically(path: string, content: string): void {
+export function createFileAtomically(temps: TempFiles, path: string, content: string): void {
   checkNewFilePath(path);
-  const temp = writeTemp(path, content);
+  const temp = writeTemp(temps, path, content);
   if (temp === undefined) throw new AgentError("FILE", `${path}: nothing to write`, { file: path });
-  placeTemp(temp, path, () => {
+  placeTemp(temps, temp, path, () => {
     linkSync(temp, path);
     return true;
   });
@@ -70,13 +70,13 @@ export function createFileAtomically(path: string, content: string): void {
  * Puts a written temp file in place with `place` (false: it chose not to), always removes the
  * temp name, and makes the new name durable when it was placed.
  */
-function placeTemp(temp: string, path: string, place: () => boolean): boolean {
+function placeTemp(temps: TempFiles, temp: string, path: string, place: () => boolean): boolean {
   try {
     if (!place()) return false;
   } catch (error) {
     throw fileError(path, error);
   } finally {
-    discardTemp(temp);
+    temps.discard(temp);
   }
   syncDirectory(dirname(path));
   return true;
@@ -153,12 +153,12 @@ export function appendIfUnchanged(path: string, text: string, snapshot: FileSnap
  * The new file keeps the original's owner, group and mode; when the owner cannot be kept (we are
  * not root, and it is not ours), nothing is replaced and the error says why.
  */
-export function replaceIfUnchanged(path: string, content: Content, snapshot: FileSnapshot): boolean {
+export function replaceIfUnchanged(temps: TempFiles, path: string, content: Content, snapshot: FileSnapshot): boolean {
   if (!unchanged(path, snapshot)) return false;
   const original = statSync(path);
-  const temp = writeTemp(path, content, { uid: original.uid, gid: original.gid, mode: original.mode & 0o7777 });
+  const temp = writeTemp(temps, path, content, { uid: original.uid, gid: original.gid, mode: original.mode & 0o7777 });
   if (temp === undefined) return false;
-  return placeTemp(temp, path, () => {
+  return placeTemp(temps, temp, path, () => {
     if (!unchanged(path, snapshot)) return false;
     renameSync(temp, path);
     return true;

@@ -5,6 +5,7 @@
  * gigabyte; decompressing stops at a cap, and the listing then says the size is unknown.
  */
 import { glanceReads, readInto } from "./glance-read.ts";
+import { builtin } from "./builtins.ts";
 
 /** Past this much text, a compressed file is not read to its end for a glance. */
 export const MAX_GLANCE_TEXT_BYTES = 256 * 1024 * 1024;
@@ -82,7 +83,7 @@ export interface WindowBounds {
 export function zstdWindow(fd: number, start: Uint8Array, bounds: WindowBounds): TextWindow | undefined {
   const { headBytes, tailBytes, firstLineBytes } = bounds;
   // Loaded only for a compressed file (see zstd.ts).
-  const decoder = new (process.getBuiltinModule("node:zlib").ZstdDecompress)();
+  const decoder = new (builtin("node:zlib").ZstdDecompress)();
   const stepper = stepperOf(decoder);
   if (stepper === undefined) return undefined;
   // A damaged stream is reported through the stream's error event, after the step that found it

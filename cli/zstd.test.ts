@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isAgentError } from "../core/index.ts";
 import { decompressIfZstd, framesAreWhole } from "./zstd.ts";
+import { runAgent } from "../fixtures/run-agent.ts";
 
 const REPO = join(import.meta.dir, "..");
 const SESSION = readFileSync(join(REPO, "fixtures/sessions/v3-branches.jsonl"));
@@ -145,21 +146,22 @@ describe("agent inspect on a zstd-compressed session", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const zst = join(dir, "v3-branches.jsonl.zst");
   writeFileSync(zst, compressed(SESSION));
-  const run = (args: string[], stdin?: Uint8Array) => {
-    const proc = Bun.spawnSync([process.execPath, "cli/index.ts", "inspect", ...args, "--json"], {
-      cwd: REPO,
+  const run = async (args: string[], stdin?: Uint8Array) => {
+    const result = await runAgent(
+      ["inspect", ...args, "--json"],
+      { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" },
+      REPO,
       stdin,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" },
-    });
-    return { exitCode: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+    );
+    return { exitCode: result.code, stdout: result.stdout, stderr: result.stderr };
   };
   const plain = run(["fixtures/sessions/v3-branches.jsonl"]);
   const withoutFile = (stdout: string) => ({ ...JSON.parse(stdout), file: undefined, sizeBytes: undefined });
 
-  test("reads like the uncompressed file, from a path or from stdin", () => {
-    for (const result of [run([zst]), run(["-"], compressed(SESSION))]) {
+  test("reads like the uncompressed file, from a path or from stdin", async () => {
+    for (const result of [await run([zst]), await run(["-"], compressed(SESSION))]) {
       expect([result.exitCode, result.stderr]).toEqual([0, ""]);
-      expect(withoutFile(result.stdout)).toEqual(withoutFile(plain.stdout));
+      expect(withoutFile(result.stdout)).toEqual(withoutFile((await plain).stdout));
     }
   });
 
@@ -171,17 +173,17 @@ describe("agent inspect on a zstd-compressed session", () => {
       () => zstdBomb(HEAD, 0x61, (1 << 30) + 1, 2048),
       "decompresses to more than 1024 MiB",
     ],
-  ])("a bomb %s: exit 2, one line naming it and the bound", (_, bomb, reason) => {
+  ])("a bomb %s: exit 2, one line naming it and the bound", async (_, bomb, reason) => {
     const path = join(dir, "bomb.jsonl.zst");
     writeFileSync(path, bomb());
-    const result = run([path]);
+    const result = await run([path]);
     expect(result).toEqual({ exitCode: 2, stdout: "", stderr: `error: ${path}: not a session: it is zstd-compressed and ${reason}\n` });
   });
 
-  test("a cut-short file: exit 2, one line naming it, no stack", () => {
+  test("a cut-short file: exit 2, one line naming it, no stack", async () => {
     const torn = join(dir, "torn.jsonl.zst");
     writeFileSync(torn, compressed(SESSION).subarray(0, 40));
-    const result = run([torn]);
+    const result = await run([torn]);
     expect([result.exitCode, result.stdout]).toEqual([2, ""]);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toContain(`${torn}: not a session: it is zstd-compressed and cut short`);

@@ -5,6 +5,7 @@
  */
 import { AgentError } from "../core/index.ts";
 import { MAX_GLANCE_RATIO, RATIO_AFTER_BYTES, stepperOf } from "./zstd-window.ts";
+import { builtin } from "./builtins.ts";
 
 /** The four bytes every zstd frame starts with (RFC 8878). */
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -64,7 +65,7 @@ function* inflate(bytes: Uint8Array, label: string, limit: number): Generator<Ui
   // The decoder returns what it could of a stream cut short, without a word: look first.
   if (!framesAreWhole(bytes)) throw fail("cut short (a copy still being written?)");
   // node:zlib is loaded only for a compressed file: loading it costs every other run ~5 ms.
-  const { ZstdDecompress, zstdDecompressSync } = process.getBuiltinModule("node:zlib");
+  const { ZstdDecompress, zstdDecompressSync } = builtin("node:zlib");
   const decoder = new ZstdDecompress();
   // A damaged stream is reported through the stream's error event (the decoder then closes, and the next step throws).
   let damaged = false;
