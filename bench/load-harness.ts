@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { readSessionFile } from "../cli/files.ts";
+import { readSessionFile } from "../cli/sessions/session-file.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
 import type { SessionBytes } from "../core/session/lines.ts";
 import type { Session } from "../core/session/types.ts";

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { readSessionFile } from "../cli/files.ts";
+import { readSessionFile } from "../cli/sessions/session-file.ts";
 import { analyzeBranch } from "../core/session/analyze.ts";
 import { readSession } from "../core/session/formats/read.ts";
 import { median, ms } from "./stats.ts";
@@ -188,7 +188,7 @@ function runChild(mode: string, path: string): void {
     for (const line of text.split("\n")) if (line !== "") values.push(JSON.parse(line));
     kept = values;
   } else {
-    // What the CLI does (cli/session.ts): read the file in chunks, recognise its format from the
+    // What the CLI does (cli/sessions/load-session.ts): read the file in chunks, recognise its format from the
     // first lines, parse, then the branch and its context.
     const { session } = readSession(readSessionFile(path, process.cwd()).chunks, path);
     kept = analyzeBranch(session);

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkpoint } from "../cli/cancel.ts";
+import { checkpoint } from "../cli/process/cancel.ts";
 import { assistant, chain, text, user } from "../fixtures/sessions/builders.ts";
 import { median, ms } from "./stats.ts";
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bun
-import { wireProcess } from "./host.ts";
+import { wireProcess } from "./process/host.ts";
 
 // First of all, before the rest of the CLI is even loaded: from here on a signal cancels cleanly
 // (exit 130, nothing written). Only the runtime's own start comes before (bench/signals.ts).
 const wiring = wireProcess(process.argv.slice(2));
 
 const { runCli } = await import("./main.ts");
-const { describeBug, EXIT } = await import("./report.ts");
+const { describeBug, EXIT } = await import("./output/stderr.ts");
 
 /**
  * The last resort: an error nothing caught (a failure in a callback, a rejection nobody

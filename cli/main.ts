@@ -1,16 +1,16 @@
 import { runCommand, type CommandDef } from "citty";
 import { describeFormats } from "../core/index.ts";
-import { findFlagProblem, suggest } from "./args.ts";
-import { CommandLineError, withQuoteHint } from "./usage.ts";
-import { CONFIG_HELP, configCommand } from "./config.ts";
-import { handoffCommand } from "./handoff.ts";
-import { HANDOFF_HELP } from "./handoff-args.ts";
-import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./help.ts";
-import { INSPECT_HELP, inspectCommand } from "./inspect.ts";
-import { LS_HELP, lsCommand } from "./ls.ts";
-import { COMPLETION_HELP, completionCommand } from "./completion.ts";
-import { EXIT, reportError } from "./report.ts";
-import { configuredSecrets } from "./secrets.ts";
+import { findFlagProblem, suggest } from "./flags/args.ts";
+import { CommandLineError, withQuoteHint } from "./flags/usage.ts";
+import { CONFIG_HELP, configCommand } from "./commands/config.ts";
+import { handoffCommand } from "./commands/handoff/handoff.ts";
+import { HANDOFF_HELP } from "./commands/handoff/handoff-args.ts";
+import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "./commands/help.ts";
+import { INSPECT_HELP, inspectCommand } from "./commands/inspect.ts";
+import { LS_HELP, lsCommand } from "./commands/ls/ls.ts";
+import { COMPLETION_HELP, completionCommand } from "./commands/completion/completion.ts";
+import { EXIT, reportError } from "./output/stderr.ts";
+import { configuredSecrets } from "./model/secrets.ts";
 import { Run, type RunIo } from "./run.ts";
 import packageJson from "../package.json" with { type: "json" };
 

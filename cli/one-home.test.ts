@@ -16,25 +16,30 @@ describe("each idea has one home in the source", () => {
   const CAUGHT: [string, string, string, string][] = [
     ["errorMessage copied", "cli/x.ts", "  return error instanceof Error ? error.message : String(error);", "core/errors.ts"],
     ["errorMessage copied, other names", "core/y.ts", "const m = e instanceof Error ? e.message : String(e);", "core/errors.ts"],
-    ["a code read by hand", "cli/x.ts", 'const code = error instanceof Error && "code" in error ? error.code : "";', "cli/fs-errors.ts"],
-    ["fs words spelled again", "cli/x.ts", '  if (code === "EACCES") return "permission denied";', "cli/fs-errors.ts"],
+    ["a code read by hand", "cli/x.ts", 'const code = error instanceof Error && "code" in error ? error.code : "";', "cli/io/fs-errors.ts"],
+    ["fs words spelled again", "cli/x.ts", '  if (code === "EACCES") return "permission denied";', "cli/io/fs-errors.ts"],
     [
       "a no-overwrite message spelled again",
       "cli/x.ts",
       "throw new Error(`${p}: already exists; refusing to overwrite it`);",
-      "cli/fs-errors.ts",
+      "cli/io/fs-errors.ts",
     ],
     ["the wrapper's open tag", "cli/glance-x.ts", 'const OPEN = "<handoff-context>";', "core/session/formats/handoff-text.ts"],
     ["the wrapper's close tag", "core/z.ts", "text.endsWith(`\\n</handoff-context>`)", "core/session/formats/handoff-text.ts"],
-    ["an id read from a file name", "cli/resume.ts", "  const id = layout.idInName?.(basename(path));", "cli/new-session-place.ts"],
+    [
+      "an id read from a file name",
+      "cli/commands/handoff/resume.ts",
+      "  const id = layout.idInName?.(basename(path));",
+      "cli/sessions/new-session-place.ts",
+    ],
     [
       "a format's location read elsewhere",
-      "cli/resume.ts",
+      "cli/commands/handoff/resume.ts",
       "  const root = joinSegments(format.location.sessionsRoot(home));",
-      "cli/new-session-place.ts",
+      "cli/sessions/new-session-place.ts",
     ],
-    ["a table keyed by agent", "cli/resume.ts", '  "claude-code": "<uuid>.jsonl",', "core/"],
-    ["a table keyed by agent, bare key", "cli/settings.ts", "  codex: settings.codexBin,", "core/"],
+    ["a table keyed by agent", "cli/commands/handoff/resume.ts", '  "claude-code": "<uuid>.jsonl",', "core/"],
+    ["a table keyed by agent, bare key", "cli/flags/settings.ts", "  codex: settings.codexBin,", "core/"],
   ];
   test.each(CAUGHT)("caught: %s", (_, file, line, home) => {
     const found = findCopies(file, `export {};\n${line}\n`);
@@ -46,10 +51,10 @@ describe("each idea has one home in the source", () => {
   // [case, file, text]
   const LEFT: [string, string, string][] = [
     ["the home itself", "core/errors.ts", "  return error instanceof Error ? error.message : String(error);"],
-    ["the fs home", "cli/fs-errors.ts", '  EACCES: "permission denied",'],
+    ["the fs home", "cli/io/fs-errors.ts", '  EACCES: "permission denied",'],
     ["a comment line", "cli/x.ts", " * The `<handoff-context>` wrapper, `permission denied`."],
     ["a format's own layout", "core/session/formats/codex/location.ts", "    idInName: (name) => ROLLOUT_NAME.exec(name)?.[1],"],
-    ["discovery, finding the sessions that exist", "cli/discover.ts", "  const layout = format.location.sessionFiles(home);"],
+    ["discovery, finding the sessions that exist", "cli/sessions/discover.ts", "  const layout = format.location.sessionFiles(home);"],
     ["agent names in core", "core/agent-run/table.ts", '  "claude-code": claudeCodeEngine,'],
     ["a trailing comment", "cli/x.ts", 'f(); // "code" in error was read here once'],
     ["the stack for a bug", "cli/x.ts", "const m = error instanceof Error ? `${error.name}: ${error.message}` : String(error);"],

@@ -3,17 +3,17 @@
  * environment and folder (`RunIo`), the printed-line filter with what it withholds, stdout and
  * stderr, cancellation, temp files, agent processes and their folders. Nothing of a run lives in
  * a module, so the CLI runs twice in one process (the tests run it in-process) and each run sees
- * only its own. The process itself is reached only through a `ProcessHost` (cli/host.ts).
+ * only its own. The process itself is reached only through a `ProcessHost` (cli/process/host.ts).
  */
 import type { Readable, Writable } from "node:stream";
 import type { ConsolaInstance } from "consola/core";
-import { AgentProcesses, type Kill } from "./agent-process.ts";
-import { ScratchFolders } from "./agent-scratch.ts";
-import { Cancellation, cancelledMessage } from "./cancel.ts";
-import { PrintedFilter } from "./printed.ts";
-import { createLogger, isInteractive, StderrChannel, type LoggerOptions } from "./report.ts";
-import { StdoutChannel, type OutputStream } from "./stdout.ts";
-import { TempFiles } from "./temp-file.ts";
+import { AgentProcesses, type Kill } from "./agents/agent-process.ts";
+import { ScratchFolders } from "./agents/agent-scratch.ts";
+import { Cancellation, cancelledMessage } from "./process/cancel.ts";
+import { PrintedFilter } from "./output/printed.ts";
+import { createLogger, isInteractive, StderrChannel, type LoggerOptions } from "./output/stderr.ts";
+import { StdoutChannel, type OutputStream } from "./output/stdout.ts";
+import { TempFiles } from "./io/temp-file.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -57,7 +57,7 @@ export interface RunIo {
   host: ProcessHost;
   /** Where an interactive prompt (`--pick`) reads and draws: the process's stdin and stderr. */
   prompt?: { input: Readable; output: Writable } | undefined;
-  /** The process started with stdout closed (`>&-`), so what is written there is lost (see cli/host.ts). */
+  /** The process started with stdout closed (`>&-`), so what is written there is lost (see cli/process/host.ts). */
   stdoutClosedAtStart?: boolean | undefined;
 }
 

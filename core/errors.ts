@@ -1,6 +1,6 @@
 /**
  * Errors that `core` throws for problems a user can act on. Each has a stable `code`; the CLI maps
- * codes to exit statuses and messages in one place (cli/report.ts). Anything that is not an
+ * codes to exit statuses and messages in one place (cli/output/stderr.ts). Anything that is not an
  * `AgentError` is a bug and is shown as one.
  */
 export type ErrorCode =

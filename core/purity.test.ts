@@ -36,10 +36,15 @@ describe("purity", () => {
 
   // [case, file under core/, its text, a word the violation must name]
   const CAUGHT: [string, string, string, string][] = [
-    ["an import one level out", "x.ts", 'import { logger } from "../cli/report.ts";\nlogger.info("hi");', "outside core/"],
-    ["an import three levels out", "a/b/x.ts", 'import { logger } from "../../../cli/report.ts";\nlogger.info("hi");', "outside core/"],
-    ["a re-export from outside", "a/x.ts", 'export { logger } from "../../cli/report.ts";', "outside core/"],
-    ["a dynamic import from outside", "x.ts", 'export const m = await import("../cli/report.ts");', "outside core/"],
+    ["an import one level out", "x.ts", 'import { logger } from "../cli/output/stderr.ts";\nlogger.info("hi");', "outside core/"],
+    [
+      "an import three levels out",
+      "a/b/x.ts",
+      'import { logger } from "../../../cli/output/report.ts";\nlogger.info("hi");',
+      "outside core/",
+    ],
+    ["a re-export from outside", "a/x.ts", 'export { logger } from "../../cli/output/report.ts";', "outside core/"],
+    ["a dynamic import from outside", "x.ts", 'export const m = await import("../cli/output/stderr.ts");', "outside core/"],
     ["the bun package", "x.ts", 'import { Glob } from "bun";\nexport const g = new Glob("*");', '"bun"'],
     ["node:crypto", "x.ts", 'import { randomUUID } from "node:crypto";\nexport const id = randomUUID();', '"node:crypto"'],
     ["an npm package", "x.ts", 'import { consola } from "consola";\nconsola.info("x");', '"consola"'],
@@ -74,9 +79,9 @@ describe("purity", () => {
   });
 
   const ALLOWED: [string, string, string][] = [
-    ["a type import from outside", "x.ts", 'import type { Logger } from "../cli/report.ts";\nexport type L = Logger;'],
+    ["a type import from outside", "x.ts", 'import type { Logger } from "../cli/output/stderr.ts";\nexport type L = Logger;'],
     ["an inline type import of a package", "x.ts", 'import { type Server } from "bun";\nexport type S = Server;'],
-    ["a type re-export from outside", "x.ts", 'export type { Logger } from "../cli/report.ts";'],
+    ["a type re-export from outside", "x.ts", 'export type { Logger } from "../cli/output/stderr.ts";'],
     ["an import inside core/", "a/b/x.ts", 'import { y } from "../../y.ts";\nexport const x = y;'],
     [
       "names in comments and strings",

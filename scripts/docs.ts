@@ -7,12 +7,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ArgDef } from "citty";
-import { COMPLETION_HELP } from "../cli/completion.ts";
-import { CONFIG_HELP } from "../cli/config.ts";
-import { HANDOFF_HELP } from "../cli/handoff-args.ts";
-import type { CommandHelp } from "../cli/help.ts";
-import { INSPECT_HELP } from "../cli/inspect.ts";
-import { LS_HELP } from "../cli/ls.ts";
+import { COMPLETION_HELP } from "../cli/commands/completion/completion.ts";
+import { CONFIG_HELP } from "../cli/commands/config.ts";
+import { HANDOFF_HELP } from "../cli/commands/handoff/handoff-args.ts";
+import type { CommandHelp } from "../cli/commands/help.ts";
+import { INSPECT_HELP } from "../cli/commands/inspect.ts";
+import { LS_HELP } from "../cli/commands/ls/ls.ts";
 import {
   CONFIG_JSON_KEYS,
   CONFIG_SETTINGS_JSON_KEYS,

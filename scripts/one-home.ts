@@ -27,12 +27,12 @@ export const HOME_RULES: readonly HomeRule[] = [
   },
   {
     idea: "a system error's code (errorCode)",
-    home: "cli/fs-errors.ts",
+    home: "cli/io/fs-errors.ts",
     copy: /["']code["'] in /,
   },
   {
     idea: "file-system error codes in words (FS_REASONS)",
-    home: "cli/fs-errors.ts",
+    home: "cli/io/fs-errors.ts",
     copy: /permission denied|no space left on the device|too many symbolic links|operation not permitted|refusing to overwrite it|not a program this system can run/,
   },
   {
@@ -42,7 +42,7 @@ export const HOME_RULES: readonly HomeRule[] = [
   },
   {
     idea: "how an agent names the new session and its id (idInName, nameWithId, findsSessionsOnlyInItsFolder)",
-    home: "cli/new-session-place.ts",
+    home: "cli/sessions/new-session-place.ts",
     copy: /\b(?:idInName|nameWithId|findsSessionsOnlyInItsFolder)\b/,
     under: "cli/",
   },
@@ -55,10 +55,10 @@ export const HOME_RULES: readonly HomeRule[] = [
   {
     // Discovery reads the same facts to find the sessions that exist; everything about the new one asks new-session-place.ts.
     idea: "the format's location (where sessions live, how the new one is placed)",
-    home: "cli/new-session-place.ts",
+    home: "cli/sessions/new-session-place.ts",
     copy: /\.location\.(?:sessionFolder|sessionsRoot|sessionFiles|alsoFindsSessionsIn|filesByCwd)\b/,
     under: "cli/",
-    also: ["cli/discover.ts"],
+    also: ["cli/sessions/discover.ts"],
   },
 ];
 

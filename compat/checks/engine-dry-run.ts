@@ -18,7 +18,7 @@ import { runHandoffCli, setUpEngine } from "./engine-drivers.ts";
 import { filesHolding, historyChanges, offeredTools, secretFragments, sentText, snapshotHistory } from "./engine-evidence.ts";
 import { engineSecrets, ENGINE_FOCUS, LAST_REQUEST } from "./engine-session.ts";
 
-/** The placeholders `--dry-run` prints for the folders a real run makes (cli/agent-dry-run.ts). */
+/** The placeholders `--dry-run` prints for the folders a real run makes (cli/commands/handoff/agent-dry-run.ts). */
 const PLACEHOLDERS: Record<string, string> = { "<new empty folder>": "scratch", "<new temporary folder>": "temp" };
 
 /** What is in HOME but Bun's own cache (the CLI we run is a Bun script: Bun writes there, no agent). */

@@ -4,7 +4,7 @@ import type { AgentName } from "../session/formats/types.ts";
 
 /**
  * An installed coding agent used as the model: how to run its own CLI headless with one prompt,
- * and how to read what it printed. Pure: `cli/agent-run.ts` finds the executable, makes the
+ * and how to read what it printed. Pure: `cli/agents/agent-run.ts` finds the executable, makes the
  * scratch folder, runs the plan and hands back what came out.
  */
 

@@ -227,7 +227,7 @@ describe("Codex files a session under the user's local date", () => {
 });
 
 describe("what a cwd makes is always one folder name", () => {
-  // (An empty cwd names no folder at all: cli refuses it before asking, see cli/agent-home.ts.)
+  // (An empty cwd names no folder at all: cli refuses it before asking, see cli/sessions/agent-home.ts.)
   const ODD = [
     "/home/me/my app",
     "/home/me/a/../b",

@@ -3,7 +3,7 @@
  * session picker read instead of the folders once it has scanned them (Codex's thread table). A
  * session file written after that scan is listed only once it has a row. The format says where
  * the index is, which of its schema versions the row was tested with against the real agent
- * (`bun run compat`), and what the row holds; cli's SQLite port (cli/session-index.ts) writes it,
+ * (`bun run compat`), and what the row holds; cli's SQLite port (cli/sessions/session-index.ts) writes it,
  * in one transaction, after the file.
  */
 import type { AgentHome, PathSegments } from "./home.ts";

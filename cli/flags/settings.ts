@@ -1,0 +1,326 @@
+import {
+  AGENT_ENGINES,
+  AgentError,
+  agentBinEnv,
+  agentBinKey,
+  byAgentEngine,
+  createRedactor,
+  DEFAULT_CONTEXT_WINDOW,
+  describeFormatNames,
+  findFormat,
+  type AgentName,
+} from "../../core/index.ts";
+import { suggest } from "./args.ts";
+import { matchChoice } from "./choice.ts";
+import { quoteWithholding, type Quote } from "../output/printed.ts";
+import { configuredSecrets } from "../model/secrets.ts";
+import { valueError } from "./usage.ts";
+
+/**
+ * The settings a user would otherwise repeat on every run, each from the first place that gives
+ * it: a flag, the environment, the config file, the default. Pure: the config file arrives
+ * parsed, as data.
+ */
+
+export const DEFAULT_MODEL = "gpt-4.1-mini";
+
+/** Who writes the document: a model endpoint, code, an installed agent's own CLI, or `auto` (see cli/flags/engine.ts). */
+export type EngineChoice = "auto" | "llm" | "offline" | AgentName;
+
+/** The config file as read: its path, its parsed top-level table, and the line each key is on. */
+export interface ConfigFile {
+  path: string;
+  data: Record<string, unknown>;
+  /** 1-based line of each top-level key, where it could be found. */
+  lines: Record<string, number>;
+}
+
+export type SettingSource =
+  | { kind: "flag"; name: string }
+  | { kind: "env"; name: string }
+  | { kind: "file"; path: string; line: number | undefined }
+  | { kind: "default" };
+
+export interface Resolved<T> {
+  value: T;
+  source: SettingSource;
+}
+
+export interface Settings {
+  model: Resolved<string>;
+  baseUrl: Resolved<string | undefined>;
+  contextWindow: Resolved<number>;
+  /** The most input tokens a handoff may send; undefined: no limit. */
+  maxInputTokens: Resolved<number | undefined>;
+  engine: Resolved<EngineChoice>;
+  /** The agent the new session is for; undefined: the source's own. */
+  to: Resolved<AgentName | undefined>;
+  /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
+  agentBins: Readonly<Record<AgentName, Resolved<string | undefined>>>;
+}
+
+/** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
+type Parse<T> = (value: unknown, label: string, quote: Quote) => T;
+
+interface SettingDef<T> {
+  /** The key in the config file, which is also the long flag's name. */
+  key: string;
+  env: string | undefined;
+  parse: Parse<T>;
+  fallback: T;
+}
+
+/** Text that holds what the redaction rules take for a secret: never echoed in a message. */
+export function looksSecret(text: string): boolean {
+  return createRedactor().redact(text) !== text;
+}
+
+/** A value a person can recognise in a message; never more than the start of a long one, never a likely secret. */
+function shown(value: unknown, quote: Quote): string {
+  if (typeof value === "string" && looksSecret(value)) return "a value that looks like a secret (not shown)";
+  if (typeof value === "string") return JSON.stringify(quote(value, 61));
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return "a table";
+  return "a date";
+}
+
+/** How a value is quoted where nothing is withheld yet (a flag's value, before the environment is read). */
+const PLAIN_QUOTE: Quote = quoteWithholding([]);
+
+/**
+ * A number as people write one: plain decimal digits (`500000`), with a fraction only where
+ * `fraction` allows (`1.5`). `0x10`, `0b11`, `1e3`, ` 5`, `+5` and `` are not: `Number()` would
+ * take them all (the empty text as 0). A TOML number comes as a number, and is taken as it is.
+ */
+export function parseDecimal(value: unknown, fraction = false): number {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string" || !(fraction ? /^[0-9]+(?:\.[0-9]+)?$/ : /^[0-9]+$/).test(value)) return Number.NaN;
+  return Number(value);
+}
+
+/** A count of tokens: a whole number of at least 1. (An empty flag never gets here: cli/flags/args.ts refuses it.) */
+export function tokenCount(label: string, value: unknown, quote: Quote = PLAIN_QUOTE): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseDecimal(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw valueError(label, `${label} takes a whole number of tokens, not ${shown(value, quote)}`);
+  return parsed;
+}
+
+/** `localhost:11434/v1` parses as a URL with the scheme `localhost:`; only http(s) can reach a model. */
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+function parseText(value: unknown, label: string, quote: Quote): string {
+  if (typeof value !== "string") throw valueError(label, `${label} takes text, not ${shown(value, quote)}`);
+  return value;
+}
+
+/** A URL as typed, less its user name and password and with its query values masked (as describeUrl prints one): what a message may quote of it. */
+function maskedUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^/?#]*@/, "$1").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
+}
+
+/** What is wrong with a value that is not an http(s) URL we can use, as a person would put it. */
+function urlProblem(url: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
+  if (scheme === undefined || !["http", "https"].includes(scheme.toLowerCase())) {
+    // `localhost:11434/v1`: a host and port, the scheme left out.
+    if (/^[^:/]+:\d+(?:[/?#]|$)/.test(url))
+      return `is not an http:// or https:// URL (did you mean ${JSON.stringify(`http://${maskedUrl(url)}`)}?)`;
+    return `is not an http:// or https:// URL${scheme === undefined ? "" : ` (it starts with ${JSON.stringify(`${scheme}:`)})`}`;
+  }
+  const authority = /^[^:]+:\/\/([^/?#]*)/.exec(url)?.[1];
+  if (authority === undefined) return "has no // and host after the scheme (as in http://localhost:11434/v1)";
+  const hostPort = authority.replace(/^.*@/, "");
+  if (hostPort === "" || hostPort.startsWith(":")) return "has no host";
+  if (hostPort.startsWith("[") && !hostPort.includes("]")) return "has an IPv6 address with no closing ]";
+  const port = /^(?:\[[^\]]*\]|[^:]*):(.*)$/.exec(hostPort)?.[1];
+  if (port !== undefined && port !== "" && !/^\d+$/.test(port)) return `has a port that is not a number: ${JSON.stringify(port)}`;
+  if (port !== undefined && /^\d+$/.test(port) && Number(port) > 65535) return `has port ${port}, out of range (0 to 65535)`;
+  return "has a host that does not parse";
+}
+
+function parseUrl(value: unknown, label: string, quote: Quote): string {
+  const url = parseText(value, label, quote);
+  // Quoted as typed, less its credentials; a value that looks like a secret (a pasted key?) is not echoed.
+  if (!isHttpUrl(url)) {
+    // Echoed only when it is meant as a URL (`scheme:` first); anything else may be a pasted key.
+    const quoted = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) && !looksSecret(maskedUrl(url)) ? ` ${JSON.stringify(maskedUrl(url))}` : "";
+    throw valueError(label, `${label}${quoted} ${urlProblem(url)}`);
+  }
+  return url;
+}
+
+/** The engines that are no agent. */
+const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
+
+/** The engines `--engine` names, in the order help lists them. */
+export const ENGINE_CHOICES = `auto, llm, offline, ${describeFormatNames()}`;
+
+/** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
+export function parseEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): EngineChoice {
+  const word = matchChoice(value, ENGINE_WORDS);
+  if (word !== undefined) return word;
+  const agent = typeof value === "string" ? findFormat(value) : undefined;
+  if (agent) return agent.name;
+  throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value, quote)}`);
+}
+
+/** An agent's name or alias (`claude`), as the format table spells it. */
+export function parseAgent(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): AgentName {
+  const format = typeof value === "string" ? findFormat(value) : undefined;
+  if (format) return format.name;
+  throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value, quote)}`);
+}
+
+function parseWindow(value: unknown, label: string, quote: Quote): number {
+  return tokenCount(label, value, quote) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+function parseLimit(value: unknown, label: string, quote: Quote): number | undefined {
+  return tokenCount(label, value, quote);
+}
+
+/** Every setting the config file may hold. A new one is one row here and one field in `Settings`. */
+const SETTINGS = {
+  model: { key: "model", env: "AGENT_MODEL", parse: parseText, fallback: DEFAULT_MODEL },
+  baseUrl: { key: "base-url", env: "OPENAI_BASE_URL", parse: parseUrl, fallback: undefined },
+  contextWindow: { key: "context-window", env: "AGENT_CONTEXT_WINDOW", parse: parseWindow, fallback: DEFAULT_CONTEXT_WINDOW },
+  maxInputTokens: { key: "max-input-tokens", env: "AGENT_MAX_INPUT_TOKENS", parse: parseLimit, fallback: undefined },
+  engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
+  to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
+} satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
+
+/** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
+const AGENT_BIN_SETTINGS: Readonly<Record<AgentName, SettingDef<string | undefined>>> = byAgentEngine((engine) => ({
+  key: agentBinKey(engine.name),
+  env: agentBinEnv(engine.name),
+  parse: parseText,
+  fallback: undefined,
+}));
+
+/** Every setting, in the order `agent config` and messages list them: the engines' executables last, in the table's order. */
+const ALL_SETTINGS: readonly SettingDef<unknown>[] = [
+  ...Object.values(SETTINGS),
+  ...AGENT_ENGINES.map((engine) => AGENT_BIN_SETTINGS[engine.name]),
+];
+
+export const CONFIG_KEYS: readonly string[] = ALL_SETTINGS.map((def) => def.key);
+
+/** The environment variable each setting reads, for help and `agent config`. */
+export const SETTING_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  ALL_SETTINGS.flatMap((def) => (def.env ? [[def.key, def.env]] : [])),
+);
+
+function camel(key: string): string {
+  return key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function where(file: ConfigFile, key: string): string {
+  const line = file.lines[key];
+  return `${file.path}${line === undefined ? "" : `:${line}`}`;
+}
+
+/** Keys that would hold a credential: refused with the one way to give the key. */
+const CREDENTIAL_KEY = /key|token|secret|password|credential|auth/i;
+
+/** Refuses what the file must not hold: unknown keys (with a suggestion) and any credential. */
+function checkKeys(file: ConfigFile): void {
+  for (const key of Object.keys(file.data)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    if (CREDENTIAL_KEY.test(key))
+      throw new AgentError(
+        "USAGE",
+        `${where(file, key)}: ${key}: the API key is not read from the config file; set OPENAI_API_KEY in the environment instead`,
+      );
+    if (looksSecret(key))
+      throw new AgentError(
+        "USAGE",
+        `${where(file, key)}: a key that looks like a secret (not shown); the API key is not read from the config file: set OPENAI_API_KEY in the environment instead`,
+      );
+    const hint = suggest(key.replace(/_/g, "-"), CONFIG_KEYS);
+    throw new AgentError(
+      "USAGE",
+      `${where(file, key)}: unknown setting ${JSON.stringify(key)}${hint ? `; did you mean "${hint}"?` : ""} (known: ${CONFIG_KEYS.join(", ")})`,
+    );
+  }
+}
+
+/** A setting's value in the file, checked; `undefined` when the file does not set it. */
+function fromFile<T>(def: SettingDef<T>, file: ConfigFile | undefined, quote: Quote): Resolved<T> | undefined {
+  if (file === undefined || !(def.key in file.data)) return undefined;
+  const value = file.data[def.key];
+  const label = `${where(file, def.key)}: ${def.key}`;
+  if (value === "") throw new AgentError("USAGE", `${label} is empty; delete the line to use the default`);
+  return { value: def.parse(value, label, quote), source: { kind: "file", path: file.path, line: file.lines[def.key] } };
+}
+
+function pick<T>(
+  def: SettingDef<T>,
+  args: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: ConfigFile | undefined,
+): Resolved<T> {
+  // The file is checked whole, even where a flag overrides it: a mistake in it should not wait
+  // for the one run that happens to need the line.
+  // Quoted as the run prints it: the key and OPENAI_BASE_URL's credentials withheld before any cut.
+  const quote = quoteWithholding(configuredSecrets(env));
+  const inFile = fromFile(def, file, quote);
+  // An empty flag or variable means "not given" (as `AGENT_MODEL= agent …` does in a shell).
+  const flag = args[def.key] ?? args[camel(def.key)];
+  if (typeof flag === "string" && flag !== "")
+    return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: `--${def.key}` } };
+  const fromEnv = def.env === undefined ? undefined : env[def.env];
+  if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "")
+    return { value: def.parse(fromEnv, def.env, quote), source: { kind: "env", name: def.env } };
+  return inFile ?? { value: def.fallback, source: { kind: "default" } };
+}
+
+/** Flags > environment > config file > defaults, each checked where it came from. */
+export function resolveSettings(
+  args: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: ConfigFile | undefined,
+): Settings {
+  if (file) checkKeys(file);
+  return {
+    model: pick(SETTINGS.model, args, env, file),
+    baseUrl: pick(SETTINGS.baseUrl, args, env, file),
+    contextWindow: pick(SETTINGS.contextWindow, args, env, file),
+    maxInputTokens: pick(SETTINGS.maxInputTokens, args, env, file),
+    engine: pick(SETTINGS.engine, args, env, file),
+    to: pick(SETTINGS.to, args, env, file),
+    agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
+  };
+}
+
+/** The setting that names an agent engine's executable. */
+export function agentBinSetting(settings: Settings, agent: AgentName): Resolved<string | undefined> {
+  return settings.agentBins[agent];
+}
+
+/** Where a setting came from, in words: `--model`, `AGENT_MODEL`, `/home/me/.config/agent/config.toml:3`, `default`. */
+export function describeSource(source: SettingSource): string {
+  if (source.kind === "flag" || source.kind === "env") return source.name;
+  if (source.kind === "file") return `${source.path}${source.line === undefined ? "" : `:${source.line}`}`;
+  return "default";
+}
+
+/** How a setting was given, for a message about it: `--max-input-tokens 500000`, `AGENT_MAX_INPUT_TOKENS=500000`, `max-input-tokens = 500000 (<file>:<line>)`. */
+export function describeGiven(key: string, { value, source }: Resolved<string | number>): string {
+  if (source.kind === "env") return `${source.name}=${value}`;
+  if (source.kind === "file") return `${key} = ${typeof value === "string" ? JSON.stringify(value) : value} (${describeSource(source)})`;
+  return `--${key} ${value}`;
+}
+
+/** How a choice was written, for a message about it: `--engine llm`, `AGENT_ENGINE=llm`, `engine = "llm" (<file>:<line>)`. */
+export function describeChoice({ value, source }: Resolved<string>): string {
+  if (source.kind === "env") return `${source.name}=${value}`;
+  if (source.kind === "file") return `engine = "${value}" (${describeSource(source)})`;
+  return `--engine ${value}`;
+}

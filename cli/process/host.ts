@@ -1,0 +1,138 @@
+/**
+ * The real process, wired to runs (cli/run.ts): its argv, environment, folder and streams, its
+ * signals (SIGINT, SIGTERM, SIGHUP cancel the run in progress: exit 130), its exit (what a run
+ * leaves is removed however the process ends), and replacing it (`--exec`). The only module,
+ * with cli/index.ts, that touches `process`; it loads nothing of the CLI's own but types and
+ * cancel.ts, so that index.ts can install the signal handlers before the rest is loaded.
+ */
+import { readFileSync } from "node:fs";
+import { CANCELLED_EXIT, cancelledMessage } from "./cancel.ts";
+import type { Env, ProcessHost, Run, RunIo } from "../run.ts";
+
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Whether the process started with stdout closed (`>&-`). Bun then opens /dev/null there itself,
+ * so writes succeed and the product is silently lost. A descriptor that survived exec cannot be
+ * close-on-exec, so fd 1 flagged O_CLOEXEC was opened after we started. Linux only; elsewhere
+ * the write's own error is all we get.
+ */
+function startedWithStdoutClosed(): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync("/proc/self/fdinfo/1", "latin1"))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & 0o2000000) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The current folder. One removed while the shell stayed in it has no path any more: it is then
+ * reached as /proc/self/cwd (Linux), where a relative name still finds nothing, as in the folder
+ * itself, and a command that needs the folder's path says it is gone (see GoneCwdError).
+ */
+function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return "/proc/self/cwd";
+  }
+}
+
+/**
+ * The process's ids, exit hooks and signals, without the cancel handlers and without ending the
+ * process (an in-process test uses this one; the binary's adds both, see wireProcess).
+ */
+export function createProcessHost(stopCancelling: () => void = () => {}): ProcessHost {
+  const execve = process.execve?.bind(process);
+  return {
+    pid: process.pid,
+    platform: process.platform,
+    kill: (pid, signal) => {
+      process.kill(pid, signal);
+    },
+    onExit(hook) {
+      process.on("exit", hook);
+      return () => process.off("exit", hook);
+    },
+    execve:
+      execve !== undefined && process.platform !== "win32"
+        ? (program, argv, env, cwd) => {
+            if (cwd !== undefined) process.chdir(cwd);
+            // Bun leaves SIGPIPE and SIGXFSZ ignored across the exec, as Node-based agents set them anyway.
+            execve(program, [...argv], definedOnly(env));
+          }
+        : undefined,
+    handOverSignals(forward) {
+      stopCancelling();
+      // The terminal sends Ctrl-C to the whole foreground group, the child included: passing it on would send it twice.
+      const ignore = () => {};
+      process.on("SIGINT", ignore);
+      process.on("SIGTERM", forward);
+      process.on("SIGHUP", forward);
+      return () => {
+        process.off("SIGINT", ignore);
+        process.off("SIGTERM", forward);
+        process.off("SIGHUP", forward);
+      };
+    },
+  };
+}
+
+function definedOnly(env: Env): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** The binary's process: its host, its io, and the run its signals go to. */
+export interface ProcessWiring {
+  host: ProcessHost;
+  io: () => RunIo;
+  /** From now on, signals cancel `run` (see Cancellation.interrupt). */
+  attach(run: Run): void;
+  /** The run in progress, for the last resort's message; undefined before it exists. */
+  current(): Run | undefined;
+}
+
+/**
+ * Turns the cancel signals into a clean exit 130 from now on: before a run exists, at once with
+ * the command's message; then through the run's own cancellation. `argv` names the command.
+ */
+export function wireProcess(argv: readonly string[]): ProcessWiring {
+  const attached: { run?: Run } = {};
+  const onSignal = (): void => {
+    if (attached.run !== undefined) {
+      attached.run.cancel.interrupt();
+      return;
+    }
+    try {
+      process.stderr.write(`${cancelledMessage(argv)}\n`);
+    } catch {
+      // Nobody is listening.
+    }
+    process.exit(CANCELLED_EXIT);
+  };
+  for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
+  const host: ProcessHost = {
+    ...createProcessHost(() => {
+      for (const signal of CANCEL_SIGNALS) process.off(signal, onSignal);
+    }),
+    exitNow: (code) => process.exit(code),
+  };
+  return {
+    host,
+    io: () => ({
+      env: process.env,
+      cwd: currentFolder(),
+      stdin: { fd: 0, isTTY: process.stdin.isTTY },
+      prompt: { input: process.stdin, output: process.stderr },
+      stdout: process.stdout,
+      stderr: process.stderr,
+      host,
+      stdoutClosedAtStart: startedWithStdoutClosed(),
+    }),
+    attach(run) {
+      attached.run = run;
+    },
+    current: () => attached.run,
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * No paths to type: `agent handoff` and `agent ls` find sessions in a fake HOME holding sessions
+ * of all four agents for several folders (cli/sessions/discover.testing.ts), by the cwd each recorded.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { runAgent } from "../../fixtures/run-agent.ts";
+import { createFakeHome, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
+
+let fake: FakeHome;
+beforeAll(() => {
+  fake = createFakeHome();
+});
+afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
+
+/** `agent ls --json` in `cwd`: the sessions as [agent, id]. */
+async function listed(cwd: string, args: string[] = [], env = fake.env()): Promise<[string, string][]> {
+  const run = await runAgent(["ls", "--json", ...args], env, cwd);
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout).map((s: { agent: string; id: string }) => [s.agent, s.id]);
+}
+
+describe("agent ls: the sessions that worked in the current folder, newest first", () => {
+  test("every agent's, by the cwd each recorded, newest first; subagents, non-sessions and links out of the folders left out", async () => {
+    expect(await listed(fake.app)).toEqual([
+      ["claude-code", IDS.app["claude-code"]],
+      ["pi", IDS.app.pi],
+      ["codex", IDS.app.codex],
+      ["omp", IDS.app.omp],
+      ["pi", OLDER_PI],
+    ]);
+  });
+
+  test("--json: one object per session with the documented fields", async () => {
+    const run = await runAgent(["ls", "--json", "--agent", "claude"], fake.env(), fake.app);
+    const path = fake.paths[IDS.app["claude-code"]] ?? "";
+    const bytes = statSync(path).size;
+    expect(JSON.parse(run.stdout)).toEqual([
+      {
+        agent: "claude-code",
+        id: IDS.app["claude-code"],
+        path,
+        cwd: fake.app,
+        updated: new Date((T0 + 40) * 1000).toISOString(),
+        bytes,
+        estimatedTokens: Math.ceil(bytes / 4),
+        title: "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.",
+      },
+    ]);
+    expect(run.stderr).toBe("");
+  });
+
+  test("--all: every folder's; --agent narrows to one agent, by any of its names", async () => {
+    const all = await listed(fake.empty, ["--all"]);
+    expect(all).toHaveLength(9);
+    expect(all.slice(-4)).toEqual((["claude-code", "pi", "codex", "omp"] as const).map((agent) => [agent, IDS.other[agent]]));
+    expect(await listed(fake.empty, ["--all", "--agent", "Codex"])).toEqual([
+      ["codex", IDS.app.codex],
+      ["codex", IDS.other.codex],
+    ]);
+  });
+
+  test("--long adds the messages on each session's branch", async () => {
+    const run = await runAgent(["ls", "--json", "--long", "--agent", "pi"], fake.env(), fake.app);
+    const messages = JSON.parse(run.stdout).map((s: { messages: unknown }) => s.messages);
+    expect(messages).toHaveLength(2);
+    for (const count of messages) expect(count).toBeGreaterThan(2);
+  });
+
+  test("a folder where no session worked: an empty list, and stderr says where it looked", async () => {
+    const run = await runAgent(["ls", "--json"], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("[]\n");
+    expect(run.stderr).toContain(`no session worked in ${fake.empty} (looked in ${join(fake.home, ".pi")}`);
+  });
+
+  test("in a pipe: one tab-separated line per session, nothing cut", async () => {
+    const run = await runAgent(["ls", "--agent", "omp"], fake.env(), fake.app);
+    const path = fake.paths[IDS.app.omp] ?? "";
+    const bytes = statSync(path).size;
+    expect(run.stdout).toBe(
+      `${[new Date((T0 + 10) * 1000).toISOString(), "omp", IDS.app.omp, bytes, Math.ceil(bytes / 4), "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.", fake.app, path].join("\t")}\n`,
+    );
+  });
+
+  test("a session that recorded the folder through a link is the folder's too; the folder reached through a link is the same folder", async () => {
+    const link = join(fake.home, "app-link");
+    symlinkSync(fake.app, link);
+    expect((await listed(link)).map(([, id]) => id)).toContain(IDS.app.pi);
+  });
+
+  test("each agent's own override of where it keeps sessions is followed, and the default is then not looked in", async () => {
+    const moved = join(fake.home, "elsewhere");
+    mkdirSync(moved);
+    cpSync(join(fake.home, ".claude"), join(moved, "claude"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    cpSync(join(fake.home, ".codex"), join(moved, "codex"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    cpSync(join(fake.home, ".pi", "agent"), join(moved, "pi"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    try {
+      const env = fake.env({
+        CLAUDE_CONFIG_DIR: join(moved, "claude"),
+        CODEX_HOME: join(moved, "codex"),
+        PI_CODING_AGENT_DIR: join(moved, "pi"),
+      });
+      const found = await runAgent(["ls", "--json"], env, fake.app);
+      const paths: string[] = JSON.parse(found.stdout).map((s: { path: string }) => s.path);
+      // PI_CODING_AGENT_DIR is omp's override too: pi's folder now holds pi's sessions only.
+      expect(paths.map((p) => p.startsWith(moved))).toEqual([true, true, true, true]);
+      expect(JSON.parse(found.stdout).map((s: { agent: string }) => s.agent)).toEqual(["claude-code", "pi", "codex", "pi"]);
+    } finally {
+      rmSync(moved, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(process.getuid?.() === 0)("a folder that cannot be read: left out, with a warning at -v only", async () => {
+    const folder = join(fake.paths[IDS.app.pi] ?? "", "..");
+    Bun.spawnSync(["chmod", "000", folder]);
+    try {
+      const quiet = await runAgent(["ls", "--json"], fake.env(), fake.app);
+      expect(quiet.stderr).toBe("");
+      const verbose = await runAgent(["ls", "--json", "-v"], fake.env(), fake.app);
+      expect(verbose.stderr).toContain(`${folder}: cannot read this folder (permission denied)`);
+    } finally {
+      Bun.spawnSync(["chmod", "700", folder]);
+    }
+  });
+});
+
+describe("agent handoff without a path", () => {
+  /** A copy of the fake home a handoff may write into. */
+  function scratchHome(): FakeHome & { dispose(): void } {
+    const copy = createFakeHome();
+    return { ...copy, dispose: () => rmSync(copy.home, { recursive: true, force: true }) };
+  }
+
+  test("hands off the newest session of the current folder, of any agent, and says which file", async () => {
+    const home = scratchHome();
+    try {
+      const run = await runAgent(["handoff", "--json", "--no-record"], home.env(), home.app);
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout);
+      expect(out.sourceFile).toBe(home.paths[IDS.app["claude-code"]]);
+      expect(run.stderr).toContain(`Handing off the newest Claude Code session ${IDS.app["claude-code"]}, updated `);
+      expect(run.stderr).toContain(`: ${home.paths[IDS.app["claude-code"]]}\n`);
+    } finally {
+      home.dispose();
+    }
+  });
+
+  test.each<[string, string[], string]>([
+    ["--agent pi: pi's newest of the folder", ["--agent", "pi"], IDS.app.pi],
+    ["--agent claude (an alias)", ["--agent", "claude"], IDS.app["claude-code"]],
+    ["--agent omp", ["--agent", "omp"], IDS.app.omp],
+    ["--session with a unique start of an id, found in any folder", ["--session", "b4"], IDS.other.codex],
+    ["--session with a whole id, in any case", ["--session", IDS.other.omp.toUpperCase()], IDS.other.omp],
+    ["--session narrowed by --agent", ["--session", "a", "--agent", "codex"], IDS.app.codex],
+  ])("%s", async (_, args, id) => {
+    const run = await runAgent(["handoff", "--dry-run", "--engine", "offline", ...args], fake.env(), fake.app);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`${id}, updated `);
+    expect(run.stderr).toContain(`: ${fake.paths[id]}\n`);
+  });
+
+  test("a folder argument: the newest session file in it, when it holds session files", async () => {
+    const piFolder = join(fake.paths[IDS.other.pi] ?? "", "..");
+    const run = await runAgent(["handoff", piFolder, "--dry-run", "--engine", "offline"], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Handing off the newest pi session ${IDS.other.pi}, updated `);
+    expect(run.stderr).toContain(` ago, in ${piFolder}: ${fake.paths[IDS.other.pi]}\n`);
+  });
+
+  test("a folder argument with no session files in it: the newest session that worked there", async () => {
+    const run = await runAgent(["handoff", fake.other, "--dry-run", "--engine", "offline"], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Handing off the newest Claude Code session ${IDS.other["claude-code"]}`);
+  });
+
+  test("a folder argument narrowed by --agent: that agent's newest session that worked there", async () => {
+    const run = await runAgent(["handoff", fake.other, "--agent", "omp", "--dry-run", "--engine", "offline"], fake.env(), fake.empty);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Handing off the newest omp session ${IDS.other.omp}, updated `);
+    expect(run.stderr).toContain(`: ${fake.paths[IDS.other.omp]}\n`);
+  });
+
+  test("an ambiguous start of an id: exit 2, listing every match, nothing written", async () => {
+    const before = readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort();
+    const run = await runAgent(["handoff", "--session", "b"], fake.env(), fake.app);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toStartWith("error: --session b matches 4 sessions; give more of the id:\n");
+    for (const agent of ["pi", "omp", "claude-code", "codex"] as const)
+      expect(run.stderr).toContain(`${IDS.other[agent]}  ${fake.paths[IDS.other[agent]]}`);
+    expect(readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort()).toEqual(before);
+  });
+
+  test("--session with the id of a thread Codex ran for itself: exit 2, saying what it is and whose, nothing written", async () => {
+    const before = readdirSync(join(fake.paths[IDS.app.codex] ?? "", "..")).sort();
+    const run = await runAgent(["handoff", "--session", "A4000000-0000-4000-8000-0000000000AA"], fake.env(), fake.app);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toStartWith(
+      `error: --session A4000000-0000-4000-8000-0000000000AA: Codex a4000000-0000-4000-8000-0000000000aa is a thread Codex ran for itself (subagent: thread_spawn) of session ${IDS.app.codex}, not a session the user worked in; hand off the session it belongs to, or name its file: `,
+    );
+    expect(run.stderr).toEndWith("rollout-2026-11-30T12-00-09-a4000000-0000-4000-8000-0000000000aa.jsonl\n");
+    expect(readdirSync(join(fake.paths[IDS.app.codex] ?? "", "..")).sort()).toEqual(before);
+  });
+
+  test.each<[string, string[], (home: FakeHome) => string]>([
+    [
+      "no session worked in the folder",
+      [],
+      (h) =>
+        `error: no session of pi, omp, Claude Code or Codex worked in ${h.empty} (looked in ${join(h.home, ".pi", "agent", "sessions", `--${h.empty.slice(1).replaceAll("/", "-")}--`)}, `,
+    ],
+    [
+      "no session of that agent",
+      ["--agent", "omp"],
+      (h) =>
+        `error: no omp session worked in ${h.empty} (looked in ${join(h.home, ".omp", "agent", "sessions", "-work-empty")}); name a session file or use --session <id> (agent ls --all lists them)\n`,
+    ],
+    // The advice fits what was given: no "use --session" to one who did, none to name a file to one whose word was no file.
+    [
+      "no id starts so, with --session",
+      ["--session", "ffff"],
+      (h) =>
+        `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); agent ls --all lists every session with its id\n`,
+    ],
+    [
+      "no id starts so, as a word",
+      ["ffff"],
+      (h) =>
+        `error: ffff: no such file or folder, and no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); check the path, or give an id agent ls --all lists\n`,
+    ],
+    [
+      "no id starts so, with --session and --agent",
+      ["--session", "ffff", "--agent", "codex"],
+      (h) =>
+        `error: no Codex session has an id starting with ffff (looked in ${join(h.home, ".codex", "sessions")}); agent ls --all lists every session with its id\n`,
+    ],
+  ])("none found (%s): exit 2 with where it looked", async (_, args, message) => {
+    const run = await runAgent(["handoff", ...args], fake.env(), fake.empty);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toStartWith(message(fake));
+  });
+
+  test.each<[string[], string]>([
+    [
+      ["handoff", "x.jsonl", "--agent", "pi"],
+      "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them (see agent handoff --help)\n",
+    ],
+    [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both (see agent handoff --help)\n"],
+    [
+      ["handoff", "--agent", "aider"],
+      'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent handoff --help)\n',
+    ],
+    [["ls", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent ls --help)\n'],
+    [["handoff", "--session="], "error: option --session needs an id, not an empty string (see agent handoff --help)\n"],
+  ])("agent %p: a usage error", async (args, stderr) => {
+    expect(await runAgent(args, fake.env(), fake.app)).toEqual({ code: 2, stdout: "", stderr });
+  });
+});
+
+describe("after a handoff, the new session is the one the agent continues", () => {
+  test("recorded into its source, it is still the newest file: ls lists it first, and its mtime is after the source's", async () => {
+    const home = createFakeHome();
+    try {
+      const source = home.paths[IDS.app.pi] ?? "";
+      const run = await runAgent(["handoff", "--agent", "pi", "--json"], home.env(), home.app);
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout);
+      expect(out.recorded).toBe(true);
+      expect(statSync(out.sessionFile).mtimeMs).toBeGreaterThan(statSync(source).mtimeMs);
+      const [first] = await listed(home.app, ["--agent", "pi"], home.env());
+      expect(first).toEqual(["pi", out.sessionId]);
+    } finally {
+      rmSync(home.home, { recursive: true, force: true });
+    }
+  });
+
+  test("a source modified in the future (a clock set back) is still older than the new session", async () => {
+    const home = createFakeHome();
+    try {
+      const source = home.paths[IDS.app.omp] ?? "";
+      const future = Date.now() / 1000 + 3600;
+      Bun.spawnSync(["touch", "-d", `@${future}`, source]);
+      const run = await runAgent(["handoff", "--agent", "omp", "--json"], home.env(), home.app);
+      const out = JSON.parse(run.stdout);
+      expect(out.recorded).toBe(true);
+      expect(statSync(out.sessionFile).mtimeMs).toBeGreaterThan(statSync(source).mtimeMs);
+    } finally {
+      rmSync(home.home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import type { Run } from "../run.ts";
+import { join } from "node:path";
+import type { ConsolaInstance } from "consola/core";
+import {
+  AgentError,
+  analyzeBranch,
+  describeSessionProblems,
+  isAgentError,
+  newerVersionNotice,
+  unknownLayoutNotice,
+  withUsableCwd,
+  readSession,
+  type BranchAnalysis,
+  type ResolveBlob,
+  type Session,
+  type SessionFormat,
+} from "../../core/index.ts";
+import { agentHome } from "./agent-home.ts";
+import { openSessionInput, type SessionFile } from "./session-file.ts";
+import { readRegularFile } from "../io/read-whole.ts";
+
+/** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
+const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+import { asField } from "../output/terminal.ts";
+
+/** Blobs an agent keeps beside its sessions (omp's large images), read by their hash. */
+export function blobResolver(blobDir: string): ResolveBlob {
+  return (sha256) => {
+    try {
+      // A blob that is not a regular file (a pipe someone left there) is not read: it could block the run.
+      return readRegularFile(join(blobDir, sha256), (reason) => new AgentError("FILE", reason), MAX_BLOB_BYTES).toString("base64");
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** Puts the file in front of a core error that could not know it (an unknown `--leaf` id). */
+function namingFile<T>(path: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (isAgentError(error) && error.location?.file === undefined)
+      throw new AgentError(error.code, `${path}: ${error.message}`, { file: path });
+    throw error;
+  }
+}
+
+export interface LoadedSession {
+  file: SessionFile;
+  session: Session;
+  /** The format the session was read in (the table's entry for the agent that wrote it). */
+  format: SessionFormat;
+  analysis: BranchAnalysis;
+  warnings: string[];
+}
+
+/**
+ * Reads, recognises, parses and analyses a session for a command, warning about what was
+ * skipped. With `strict`, any unusable line is an error instead.
+ */
+export async function loadSession(
+  run: Run,
+  path: string,
+  options: { leafId?: string; strict?: boolean; logger: ConsolaInstance; asWritten?: boolean },
+): Promise<LoadedSession> {
+  const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
+  const read = readSession(chunks, path);
+  const { format } = read;
+  // The one place a source's cwd is checked before it names a folder or a command (core/session/cwd.ts);
+  // `inspect` (asWritten) shows it as the file has it.
+  const session = options.asWritten ? read.session : withUsableCwd(read.session);
+  if (options.strict && session.problems.length > 0) {
+    const first = session.problems[0];
+    const more = session.problems.length > 1 ? ` (and ${session.problems.length - 1} more)` : "";
+    throw new AgentError("MALFORMED_SESSION", `${path}:${first?.line}: ${first?.reason}${more}; --strict refuses unusable lines`, {
+      file: path,
+      line: first?.line,
+    });
+  }
+  const blobs = format.blobFolder?.(agentHome(run.env));
+  const analysis = namingFile(path, () =>
+    analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
+  );
+  // A version is cut to 40 characters only once nothing secret is left in it.
+  const notices = [
+    unknownLayoutNotice(session),
+    newerVersionNotice(session, format, (version) => run.printed.shortForPeople(version, 40)),
+  ].filter((n) => n !== undefined);
+  const warnings = [...notices, ...describeSessionProblems(session, analysis)];
+  // One line each: a warning quotes the file (an entry type, a reason), which may hold line breaks.
+  for (const warning of warnings) options.logger.warn(`${asField(path)}: ${asField(warning)}`);
+  return { file, session, format, analysis, warnings };
+}
