@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import type { ContextMessage } from "./messages.ts";
-import { estimateMessageTokens, estimateTextTokens, estimateTokens } from "./tokens.ts";
+import { estimateMessageTokens, estimateTextQuarters, estimateTextTokens, estimateTokens } from "./tokens.ts";
 
 const userWith = (content: Extract<ContextMessage, { role: "user" }>["content"]): ContextMessage => ({
   role: "user",
@@ -114,6 +114,40 @@ describe("the estimate is not low for text a tokenizer takes in small pieces", (
     const tokens = estimateTextTokens(text);
     expect(tokens).toBeGreaterThanOrEqual(Math.ceil(text.length / 4));
     expect(tokens).toBeLessThanOrEqual(Math.ceil(text.length / 3.5));
+  });
+
+  test("random text of every class, digit-free ASCII included, counts as the documented rule says", () => {
+    // The rule written plainly (tokens.ts keeps a faster form of it): a word run by its digits,
+    // each other character by its size. A fixed seed, so a failure reproduces.
+    const reference = (text: string): number => {
+      let quarters = 0;
+      for (const [piece] of text.matchAll(/[A-Za-z0-9+=_-]+|[\s\S]/gu)) {
+        if (/^[A-Za-z0-9+=_-]+$/.test(piece)) {
+          const digits = piece.replace(/[^0-9]/g, "").length;
+          quarters +=
+            digits === piece.length
+              ? Math.ceil((piece.length * 4) / 3)
+              : piece.length >= 16 && digits > 0
+                ? piece.length * 3
+                : piece.length;
+        } else {
+          const code = piece.codePointAt(0) ?? 0;
+          quarters += code < 128 ? 1 : code < 0x800 ? 2 : code > 0xffff ? 12 : 6;
+        }
+      }
+      return quarters;
+    };
+    const alphabet = ["a", "Z", "0", "9", "+", "-", "=", "_", " ", "\n", ".", "é", "我", "😀", "\u0080", "\uffff", "\ud800", "x"];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let n = 0; n < 5000; n++) {
+      let text = "";
+      for (let i = next() % 40; i > 0; i--) text += alphabet[next() % (n % 2 === 0 ? 11 : alphabet.length)];
+      expect({ text, quarters: estimateTextQuarters(text) }).toEqual({ text, quarters: reference(text) });
+    }
   });
 
   test("never below characters / 4, for any text", () => {

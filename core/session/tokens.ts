@@ -6,17 +6,23 @@ export const IMAGE_TOKENS = 1200;
 /** A run of word characters at least this long, with a digit and a letter in it, reads as random (base64, hex, a key). */
 const DENSE_RUN = 16;
 
-function isWordChar(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    code === 43 /* + */ ||
-    code === 45 /* - */ ||
-    code === 61 /* = */ ||
-    code === 95 /* _ */
-  );
+/** Each ASCII code's class: 0 not a word character, 1 a word character, 2 a digit (a word character too). */
+const ASCII_CLASS = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    const symbol = code === 43 /* + */ || code === 45 /* - */ || code === 61 /* = */ || code === 95; /* _ */
+    table[code] = code >= 48 && code <= 57 ? 2 : letter || symbol ? 1 : 0;
+  }
+  return table;
+})();
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/** Text whose estimate is its length: ASCII with no digit (every word run prose, every other character a quarter). */
+const NOT_PLAIN = /[0-9\u0080-\uffff]/;
 
 /** Quarter tokens of one run of word characters: prose 1 a character, digits 4/3, random text 3. */
 function runQuarters(length: number, digits: number): number {
@@ -37,14 +43,17 @@ function runQuarters(length: number, digits: number): number {
  * - characters beyond it (emoji, rare CJK): three tokens.
  */
 export function estimateTextQuarters(text: string): number {
+  // Most text is this, and the regular expression scans it natively: a tenth of the loop's time.
+  if (!NOT_PLAIN.test(text)) return text.length;
   let quarters = 0;
   let run = 0;
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 128 && isWordChar(code)) {
+    const kind = code < 128 ? (ASCII_CLASS[code] ?? 0) : 0;
+    if (kind !== 0) {
       run++;
-      if (code >= 48 && code <= 57) digits++;
+      if (kind === 2) digits++;
       continue;
     }
     quarters += runQuarters(run, digits);
@@ -52,11 +61,10 @@ export function estimateTextQuarters(text: string): number {
     digits = 0;
     if (code < 128) quarters += 1;
     else if (code < 0x800) quarters += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      i++;
       quarters += 12;
-    } else quarters += 6;
+    } else quarters += 6; // the rest of the plane, a lone surrogate included
   }
   return quarters + runQuarters(run, digits);
 }
