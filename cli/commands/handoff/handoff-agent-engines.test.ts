@@ -447,7 +447,7 @@ describe("--engine auto never starts an agent", () => {
   test("the config file can make an agent the engine", async () => {
     const config = join(sandbox.root, "config");
     mkdirSync(join(config, "agent"), { recursive: true });
-    writeFileSync(join(config, "agent", "config.toml"), 'engine = "pi"\npi-bin = "' + join(sandbox.bin, "pi") + '"\n');
+    writeFileSync(join(config, "agent", "config.toml"), `engine = "pi"\npi-bin = "${join(sandbox.bin, "pi")}"\n`);
     const run = await runAgent(
       ["handoff", source(), "--no-record", "-o", join(sandbox.dir, "new.jsonl")],
       env({ XDG_CONFIG_HOME: config, PATH: "/usr/bin:/bin" }),

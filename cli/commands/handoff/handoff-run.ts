@@ -9,7 +9,6 @@ import {
   planTargetOf,
   runHandoff,
   type Complete,
-  type HandoffDeps,
   type HandoffInput,
   type HandoffResult,
   type SessionFormat,
