@@ -30,6 +30,7 @@ export type {
   SessionFormat,
   SessionGlance,
   SessionPlace,
+  RegisteredFolder,
 } from "./session/formats/types.ts";
 export type { IndexRow, PlacedSession, SessionIndex, SqlValue } from "./session/formats/session-index.ts";
 export type { ContextMessage } from "./session/messages.ts";

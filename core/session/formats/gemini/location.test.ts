@@ -1,5 +1,6 @@
 /** Where Gemini CLI keeps a cwd's sessions, and the projects.json entry it adds for a cwd it has not seen. */
 import { describe, expect, test } from "bun:test";
+import type { RegisteredFolder } from "../types.ts";
 import { geminiLocation, geminiProjects, projectSlug } from "./location.ts";
 import { sha256Hex } from "./sha256.ts";
 import { createHash } from "node:crypto";
@@ -16,10 +17,31 @@ describe("the project folder's name Gemini gives a new cwd", () => {
 });
 
 describe("projects.json", () => {
-  test.each<[string, string | undefined, string[], string, string | undefined]>([
+  const folder = (name: string, owner?: string) => ({ name, owner });
+  test.each<[string, string | undefined, RegisteredFolder[], string, string | undefined]>([
     ["no file: the name, in a new file", undefined, [], "app", `{\n  "projects": {\n    "/w/app": "app"\n  }\n}`],
-    ["no file, a folder of that name there: the next", undefined, ["app"], "app-1", `{\n  "projects": {\n    "/w/app": "app-1"\n  }\n}`],
-    ["the cwd known: its name, nothing to add", `{"projects":{"/w/app":"mine"}}`, ["app"], "mine", undefined],
+    [
+      "a folder of that name with no marker: free, Gemini marks it",
+      undefined,
+      [folder("app")],
+      "app",
+      `{\n  "projects": {\n    "/w/app": "app"\n  }\n}`,
+    ],
+    [
+      "a folder of that name another path owns: the next",
+      undefined,
+      [folder("app", "/x/app")],
+      "app-1",
+      `{\n  "projects": {\n    "/w/app": "app-1"\n  }\n}`,
+    ],
+    [
+      "a folder whose marker names the cwd: that one",
+      undefined,
+      [folder("old", "/w/app")],
+      "old",
+      `{\n  "projects": {\n    "/w/app": "old"\n  }\n}`,
+    ],
+    ["the cwd known: its name, nothing to add", `{"projects":{"/w/app":"mine"}}`, [folder("app", "/x/app")], "mine", undefined],
     [
       "names taken by others: the first free",
       `{"projects":{"/a/app":"app","/b/app":"app-1"}}`,
@@ -27,8 +49,8 @@ describe("projects.json", () => {
       "app-2",
       `{\n  "projects": {\n    "/a/app": "app",\n    "/b/app": "app-1",\n    "/w/app": "app-2"\n  }\n}`,
     ],
-  ])("%s", (_, text, taken, name, newText) => {
-    expect(geminiProjects.folderFor(text, "/w/app", taken)).toEqual(newText === undefined ? { name } : { name, newText });
+  ])("%s", (_, text, folders, name, newText) => {
+    expect(geminiProjects.folderFor(text, "/w/app", folders)).toEqual(newText === undefined ? { name } : { name, newText });
   });
 
   test.each(["", "[]", `{"projects":[]}`, `{"projects":{"/a":1}}`, `{"projects":{"/a":"A"}}`])(
