@@ -85,5 +85,5 @@ for (const [label, text] of escapes) {
   redactor.redact("password=Hunter2x token=abc123XYZ9");
   const withhold = createWithholder(["ollama1"]);
   const took = time(() => withhold(redactor.redactKnown(text)));
-  console.log(`  ${"  known + withheld".padEnd(30)} ${ms(took).padStart(10)}`);
+  console.log(`  ${`known, withheld: ${label.split(",")[0]}`.padEnd(30)} ${ms(took).padStart(10)}`);
 }
