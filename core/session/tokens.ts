@@ -69,6 +69,31 @@ export function estimateTextQuarters(text: string): number {
   return quarters + runQuarters(run, digits);
 }
 
+/** Quarter tokens of a text: `estimateTextQuarters` itself, or one run's memo of it (`rememberingQuarters`). */
+export type TextQuarters = (text: string) => number;
+
+/** Shorter texts are counted again each time: looking one up would cost about what counting it does. */
+const REMEMBERED_LENGTH = 256;
+
+/**
+ * `estimateTextQuarters` for one handoff, each long text counted once: the plan, its checks and
+ * the count of what is sent measure the same messages several times over (the same strings, or
+ * copies of them, which a lookup tells apart natively, far faster than counting again).
+ * Scoped to whoever makes it, so nothing outlives the run.
+ */
+export function rememberingQuarters(): TextQuarters {
+  const known = new Map<string, number>();
+  return (text) => {
+    if (text.length < REMEMBERED_LENGTH) return estimateTextQuarters(text);
+    let quarters = known.get(text);
+    if (quarters === undefined) {
+      quarters = estimateTextQuarters(text);
+      known.set(text, quarters);
+    }
+    return quarters;
+  };
+}
+
 /** Tokens of a text, by the one estimate every count of ours uses (see `estimateTextQuarters`). */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(estimateTextQuarters(text) / 4);
@@ -78,19 +103,19 @@ export function estimateTextTokens(text: string): number {
  * Tokens a message costs when sent. Reasoning blocks are not counted: we never send them
  * (Chat Completions has no portable place for another model's reasoning).
  */
-export function estimateMessageTokens(message: ContextMessage): number {
+export function estimateMessageTokens(message: ContextMessage, textQuarters: TextQuarters = estimateTextQuarters): number {
   let quarters = 0;
   let images = 0;
   for (const block of message.content) {
     switch (block.type) {
       case "text":
-        quarters += estimateTextQuarters(block.text);
+        quarters += textQuarters(block.text);
         break;
       case "image":
         images++;
         break;
       case "toolCall":
-        quarters += estimateTextQuarters(block.name) + estimateTextQuarters(JSON.stringify(block.arguments ?? {}));
+        quarters += textQuarters(block.name) + textQuarters(JSON.stringify(block.arguments ?? {}));
         break;
       case "thinking":
         break;
@@ -99,8 +124,8 @@ export function estimateMessageTokens(message: ContextMessage): number {
   return Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
 }
 
-export function estimateTokens(messages: readonly ContextMessage[]): number {
+export function estimateTokens(messages: readonly ContextMessage[], textQuarters: TextQuarters = estimateTextQuarters): number {
   let total = 0;
-  for (const message of messages) total += estimateMessageTokens(message);
+  for (const message of messages) total += estimateMessageTokens(message, textQuarters);
   return total;
 }
