@@ -99,12 +99,17 @@ function measureOf(input: ModelEngineInput, textQuarters: TextQuarters): (reques
   return input.measure ?? ((request) => estimateRequestTokens(request, textQuarters));
 }
 
+/** The handoff request: with no notes, the one the plan built and measured (see `CondensePlan.finalRequest`). */
+function finalRequestOf(setup: RequestSetup, plan: CondensePlan, notes: string | undefined): ChatRequest {
+  return notes === undefined && plan.finalRequest !== undefined ? plan.finalRequest : buildFinalRequest(setup, plan, notes);
+}
+
 /** Our estimate of each request a plan makes, in order, as sent; notes not yet written count at their limit. */
 function estimateRequests(plan: CondensePlan, setup: RequestSetup, measure: (request: ChatRequest) => number): number[] {
   const folded = plan.chunks.length > 0;
   return [
     ...plan.chunks.map((_, i) => measure(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve)),
-    measure(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
+    measure(finalRequestOf(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
   ];
 }
 
@@ -127,7 +132,7 @@ export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
   const setup = setupFor(input);
   const folded = plan.chunks.length > 0;
   const requests = plan.chunks.map((_, i) => buildNotesRequest(setup, plan, i, i === 0 ? undefined : placeholderNotes(i)));
-  requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
+  requests.push(finalRequestOf(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
   // Estimates count the notes at their limit, not at the placeholder's length.
   const estimates = estimateRequests(plan, setup, measureOf(input, textQuarters));
   const tokensSent = sum(estimates);
@@ -268,7 +273,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, sender: Send
       );
   }
 
-  const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, sender);
+  const first = await completeRequest(finalRequestOf(setup, plan, notes), plan.budget.promptLimit, sender);
   let answeredBy = first.completion.model;
   let finishReason = first.completion.finishReason;
   let document = documentFrom(first.completion, first.sent);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import type { ContextMessage } from "./messages.ts";
-import { estimateMessageTokens, estimateTextQuarters, estimateTextTokens, estimateTokens } from "./tokens.ts";
+import { estimateMessageTokens, estimateTextQuarters, estimateTextTokens, estimateTokens, rememberingQuarters } from "./tokens.ts";
 
 const userWith = (content: Extract<ContextMessage, { role: "user" }>["content"]): ContextMessage => ({
   role: "user",
@@ -159,5 +159,15 @@ describe("the estimate is not low for text a tokenizer takes in small pieces", (
     const text = "修复 the parser 🚀 ".repeat(40) + base64Text(400);
     const message = userWith([{ type: "text", text }]);
     expect(estimateMessageTokens(message)).toBe(estimateTextTokens(text));
+  });
+
+  test("a run's memo counts every text as counting afresh does: the same text, a copy, one that differs in a character", () => {
+    const long = "修复 the parser 🚀 ".repeat(40) + base64Text(400);
+    const texts = ["", "short 123", long, `${long}`.slice(0), `${long.slice(0, -1)}x`, `${long}9`, "0".repeat(300), "a".repeat(300)];
+    const quarters = rememberingQuarters();
+    for (const pass of [1, 2])
+      expect({ pass, counts: texts.map((text) => quarters(text)) }).toEqual({ pass, counts: texts.map(estimateTextQuarters) });
+    const context = [userWith([{ type: "text", text: long }]), assistantWith([{ type: "text", text: `${long}!` }])];
+    expect(estimateTokens(context, quarters)).toBe(estimateTokens(context));
   });
 });

@@ -29,8 +29,13 @@ export type PlanMode = "whole" | "shortened" | "folded";
 export interface CondensePlan extends PlannedParts {
   mode: PlanMode;
   budget: Budget;
-  /** Our estimate of the branch's context before anything was cut. */
-  tokensBefore: number;
+  /** Our estimate of the branch's context before anything was cut (counted when a report first reads it). */
+  readonly tokensBefore: number;
+  /**
+   * The handoff request when no notes go with it (nothing folded), as the plan measured it: the
+   * run sends this one rather than building it again.
+   */
+  finalRequest?: ChatRequest;
   light: LightStats;
   /** Stage 1's cap on one tool result, in tokens, when stage 1 ran. */
   toolResultCap: number | undefined;
@@ -160,10 +165,15 @@ export function planCondensation(input: PlanInput): CondensePlan {
   const setup: RequestSetup = input;
   const textQuarters = input.textQuarters ?? estimateTextQuarters;
   const measure = (request: ChatRequest) => estimateRequestTokens(request, textQuarters);
+  let tokensBefore: number | undefined;
   const base: CondensePlan = {
     mode: "whole",
     budget,
-    tokensBefore: estimateTokens(input.context, textQuarters),
+    // Only a report says it (a dry run, a condensed run): a context that goes as it is never needs it.
+    get tokensBefore() {
+      tokensBefore ??= estimateTokens(input.context, textQuarters);
+      return tokensBefore;
+    },
     light: NO_CUTS,
     toolResultCap: undefined,
     chunks: [],
@@ -174,7 +184,12 @@ export function planCondensation(input: PlanInput): CondensePlan {
     messagesShortened: 0,
     notesReserve: budget.notesReserve,
   };
-  if (measure(buildFinalRequest(setup, base, undefined)) <= budget.promptLimit) return base;
+  const whole = buildFinalRequest(setup, base, undefined);
+  if (measure(whole) <= budget.promptLimit) {
+    // Not a spread: that would count tokensBefore now.
+    base.finalRequest = whole;
+    return base;
+  }
 
   const keep = findLatestRequest(input.context);
   let light: LightResult = { context: [...input.context], stats: NO_CUTS };
@@ -183,7 +198,8 @@ export function planCondensation(input: PlanInput): CondensePlan {
     light = condenseLightly(input.context, step, keep);
     cap = step;
     const plan: CondensePlan = { ...base, mode: "shortened", recent: light.context, light: light.stats, toolResultCap: cap };
-    if (measure(buildFinalRequest(setup, plan, undefined)) <= budget.promptLimit) return plan;
+    const request = buildFinalRequest(setup, plan, undefined);
+    if (measure(request) <= budget.promptLimit) return { ...plan, finalRequest: request };
   }
   const shortened: CondensePlan = { ...base, mode: "shortened", recent: light.context, light: light.stats, toolResultCap: cap };
   return fold(setup, budget, light, keep, shortened, textQuarters);
