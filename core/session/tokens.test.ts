@@ -148,6 +148,13 @@ describe("the estimate is not low for text a tokenizer takes in small pieces", (
       for (let i = next() % 40; i > 0; i--) text += alphabet[next() % (n % 2 === 0 ? 11 : alphabet.length)];
       expect({ text, quarters: estimateTextQuarters(text) }).toEqual({ text, quarters: reference(text) });
     }
+    // Longer texts, mostly word characters: runs of 16 and more, digits at either end, a lone low surrogate.
+    const wordy = ["a", "Z", "0", "9", "+", "-", "=", "_", "q", "7", " ", "é", "\udc00", "😀"];
+    for (let n = 0; n < 1000; n++) {
+      let text = "";
+      for (let i = next() % 400; i > 0; i--) text += wordy[next() % (n % 3 === 0 ? 10 : n % 3 === 1 ? 11 : wordy.length)];
+      expect({ text, quarters: estimateTextQuarters(text) }).toEqual({ text, quarters: reference(text) });
+    }
   });
 
   test("never below characters / 4, for any text", () => {
