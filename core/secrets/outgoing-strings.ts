@@ -124,6 +124,10 @@ function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentP
   );
 }
 
+/**
+ * Tool-call arguments as JSON text, every string in them mapped. Unchanged, the text itself:
+ * requests carry `JSON.stringify`'s own output, which writing again would give back as it is.
+ */
 function mapArguments(json: string, map: TextMap): string {
   let value: unknown;
   try {
@@ -131,7 +135,8 @@ function mapArguments(json: string, map: TextMap): string {
   } catch {
     return map.text(json);
   }
-  return JSON.stringify(mapJsonStrings(value, map));
+  const mapped = mapJsonStrings(value, map);
+  return mapped === value ? json : JSON.stringify(mapped);
 }
 
 function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
@@ -156,9 +161,39 @@ function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
   }
 }
 
-/** A request with every string it carries passed through `map`; names stay valid tool names. */
+/** Whether two messages of one role carry the same strings (the same array of parts or calls included). */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a.role === "assistant" && b.role === "assistant") {
+    const calls = a.tool_calls ?? [];
+    const others = b.tool_calls ?? [];
+    return (
+      a.content === b.content &&
+      calls.length === others.length &&
+      calls.every((call, i) => {
+        const other = others[i];
+        return (
+          other !== undefined &&
+          call.id === other.id &&
+          call.function.name === other.function.name &&
+          call.function.arguments === other.function.arguments
+        );
+      })
+    );
+  }
+  if (a.role === "tool" && b.role === "tool") return a.content === b.content && a.tool_call_id === b.tool_call_id;
+  return a.role === b.role && typeof a.content === "string" && a.content === b.content;
+}
+
+/**
+ * A request with every string it carries passed through `map`; names stay valid tool names. A
+ * message whose strings all stay is passed on as it is.
+ */
 export function mapRequestText(request: ChatRequest, map: TextMap): ChatRequest {
-  const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages: request.messages.map((m) => mapMessage(m, map)) };
+  const messages = request.messages.map((m) => {
+    const mapped = mapMessage(m, map);
+    return sameMessage(m, mapped) ? m : mapped;
+  });
+  const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages };
   if (request.tools) {
     mapped.tools = request.tools.map((tool) => ({
       ...tool,
