@@ -134,7 +134,15 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
       `the session records no working directory (or not an absolute one), so there is no ${input.target.label} folder for it; say where the new session goes with -o`,
     );
   }
-  const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };
+  const place = {
+    ...input.home,
+    cwd: input.cwd,
+    timestamp,
+    // Only a format that files sessions by local date (Codex) reads it: the time zone's data loads on first use.
+    get utcOffsetMinutes() {
+      return -timestamp.getTimezoneOffset();
+    },
+  };
   const segments = input.target.location.sessionFolder(place);
   const folder = inSourceHome(input, joinSegments(segments)) ?? joinSegments(segments);
   // The folder names come from the cwd, which is the file's own text: one no file system takes is

@@ -301,7 +301,11 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     sessionId,
     newEntryId: freshEntryIds(deps, new Set()),
     timestamp: now,
-    utcOffsetMinutes: deps.utcOffsetMinutes?.(now) ?? 0,
+    // Read only by a format that files sessions by local date (Codex): the first look at the
+    // time zone loads its data, some milliseconds a pi or Claude Code handoff need not spend.
+    get utcOffsetMinutes() {
+      return deps.utcOffsetMinutes?.(now) ?? 0;
+    },
     // Paths are written as they are: they name folders and files on this machine, which a
     // withheld path would not (the next session could not open its parent or run in its cwd).
     cwd: header.cwd,
