@@ -9,6 +9,8 @@ import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "
 import { INSPECT_HELP, inspectCommand } from "./commands/inspect.ts";
 import { LS_HELP, lsCommand } from "./commands/ls/ls.ts";
 import { COMPLETION_HELP, completionCommand } from "./commands/completion/completion.ts";
+import { INTEGRATE_HELP, integrateCommand } from "./commands/integrate.ts";
+import { HOOK_HELP, hookCommand } from "./commands/hook.ts";
 import { EXIT, reportError } from "./output/stderr.ts";
 import { configuredSecrets } from "./model/secrets.ts";
 import { Run, type RunIo } from "./run.ts";
@@ -27,6 +29,9 @@ const COMMANDS: Record<string, Command> = {
   ls: { run: lsCommand, help: LS_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   config: { run: configCommand, help: CONFIG_HELP },
+  integrate: { run: integrateCommand, help: INTEGRATE_HELP },
+  // The hook hands off in this process, as `agent handoff` would run.
+  hook: { run: hookCommand((argv, io) => runCli(argv, io)), help: HOOK_HELP },
   completion: { run: completionCommand(() => Object.values(COMMANDS).map((command) => command.help)), help: COMPLETION_HELP },
 };
 
