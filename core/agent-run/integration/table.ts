@@ -1,6 +1,8 @@
 import type { AgentName } from "../../session/formats/types.ts";
 import { CLAUDE_CODE_INTEGRATION } from "./claude-code.ts";
 import { CODEX_INTEGRATION } from "./codex.ts";
+import { OMP_INTEGRATION } from "./omp.ts";
+import { PI_INTEGRATION } from "./pi.ts";
 import type { AgentIntegration } from "./types.ts";
 
 /**
@@ -11,6 +13,8 @@ import type { AgentIntegration } from "./types.ts";
 export const INTEGRATIONS: Partial<Record<AgentName, AgentIntegration>> = {
   "claude-code": CLAUDE_CODE_INTEGRATION,
   codex: CODEX_INTEGRATION,
+  pi: PI_INTEGRATION,
+  omp: OMP_INTEGRATION,
 };
 
 /** The integrations, in the table's order. */
