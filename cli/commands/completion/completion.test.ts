@@ -73,7 +73,10 @@ describe("bash", () => {
       ["completion", ""],
       ["bash", "zsh", "fish"],
     ],
-    [["help", "i"], ["inspect", "integrate"]],
+    [
+      ["help", "i"],
+      ["inspect", "integrate"],
+    ],
   ])("agent %p offers %p", (words, offered) => {
     expect(complete(...words)).toEqual(offered);
   });

@@ -51,7 +51,8 @@ describe("a hook entry merged into a settings file at the text level", () => {
     const after = merge.add(before);
     const wasBefore = (text: string | undefined) => text === before;
     // An older entry of ours was there before: taking ours out cannot bring the old one back, and need not.
-    if (before?.includes("OURS v1")) return expect(parsed(merge.remove(after, wasBefore))).toEqual({ hooks: { UserPromptExpansion: [OTHER_HOOK] } });
+    if (before?.includes("OURS v1"))
+      return expect(parsed(merge.remove(after, wasBefore))).toEqual({ hooks: { UserPromptExpansion: [OTHER_HOOK] } });
     expect(merge.remove(after, wasBefore)).toBe(before);
   });
 
@@ -62,7 +63,9 @@ describe("a hook entry merged into a settings file at the text level", () => {
     expect(merge.state(removed)).toBe("absent");
     expect(JSON.stringify(removed)).not.toContain("OURS");
     const value = parsed(removed) as { hooks?: Record<string, unknown[]> };
-    expect(value.hooks?.UserPromptExpansion?.length ?? 0).toBe(((parsed(before) as { hooks?: Record<string, unknown[]> }).hooks?.UserPromptExpansion ?? []).filter((e) => !isOurs(e)).length);
+    expect(value.hooks?.UserPromptExpansion?.length ?? 0).toBe(
+      ((parsed(before) as { hooks?: Record<string, unknown[]> }).hooks?.UserPromptExpansion ?? []).filter((e) => !isOurs(e)).length,
+    );
   });
 
   test("an edit made since integrate stays; our entry goes", () => {
