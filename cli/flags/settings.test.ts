@@ -9,6 +9,7 @@ import {
   resolveSettings,
   SETTING_ENV,
   type ConfigFile,
+  type HookEngineChoice,
   type Settings,
 } from "./settings.ts";
 
@@ -300,7 +301,7 @@ describe("each agent engine's executable: one setting per engine in the table, u
 });
 
 describe("hook-engine: who writes the document for /handoff inside an agent", () => {
-  test.each<[string, Record<string, string>, Record<string, unknown>, string | undefined, "default" | "env" | "file"]>([
+  test.each<[string, Record<string, string>, Record<string, unknown>, HookEngineChoice | undefined, "default" | "env" | "file"]>([
     ["unset: the agent itself", {}, {}, undefined, "default"],
     ["from the environment", { AGENT_HOOK_ENGINE: "offline" }, {}, "offline", "env"],
     ["from the file", {}, { "hook-engine": "LLM" }, "llm", "file"],
