@@ -1,5 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
-import { findFormat, findIntegration, integrations } from "../../core/index.ts";
+import { errorMessage, findFormat, findIntegration, integrations, type HookAnswer } from "../../core/index.ts";
+import { readConfigFile } from "../flags/config-file.ts";
+import { resolveSettings } from "../flags/settings.ts";
 import { answerHook, type RunHandoff } from "../agents/hook-run.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
@@ -33,8 +35,16 @@ export function hookCommand(handoff: RunHandoff) {
             .map((i) => i.name)
             .join(", ")}`,
         );
-      const engine = run.env.AGENT_HOOK_ENGINE || integration.name;
-      const answer = await answerHook(run, { integration, argv: rawArgs.slice(1), engine, handoff });
+      let answer: HookAnswer | undefined;
+      try {
+        // The config file is read here, not by the handoff alone: a mistake in it is the agent's one line too.
+        const settings = resolveSettings({}, run.env, await readConfigFile(run.env, run.cancel.signal));
+        const engine = settings.hookEngine.value ?? integration.name;
+        answer = await answerHook(run, { integration, argv: rawArgs.slice(1), engine, handoff });
+      } catch (error) {
+        // Never a stack trace or a silent failure in the user's agent: one line, as the agent shows it.
+        answer = integration.answer({ kind: "failed", text: `agent handoff: ${errorMessage(error)}` });
+      }
       if (answer === undefined) return EXIT.ok;
       await run.stdout.printOwnText(answer.stdout);
       return answer.exitCode;
