@@ -14,6 +14,7 @@
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
+import { checkInAgent } from "./checks/in-agent.ts";
 import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
@@ -128,8 +129,10 @@ async function inside(options: Options): Promise<number> {
     if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
-    if (family("in-agent"))
+    if (family("in-agent")) {
+      await checkInAgent(options.agents, dirs, checks, dns);
       for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
+    }
     if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
       for (const agent of options.agents)

@@ -152,15 +152,18 @@ function emptiedFolders(path: string, depth: number): string[] {
   return folders;
 }
 
-/** A file that exists but may not be written: said before anything is written. */
+/**
+ * A file that exists but may not be written: said before anything is written. A file without its
+ * owner's write bit is read-only on purpose, whoever runs us (root may write it, but should not).
+ */
 function checkWritable(change: FileChange): void {
-  const target = change.before === undefined ? undefined : change.path;
+  if (change.before === undefined) return;
   try {
-    if (target !== undefined) accessSync(target, constants.W_OK);
+    if ((statSync(change.path).mode & 0o200) === 0) throw Object.assign(new Error("read-only"), { code: "EROFS_BIT" });
+    accessSync(change.path, constants.W_OK);
   } catch (error) {
-    throw new AgentError("FILE", `${asField(change.path)}: cannot be changed: ${fsReason(error)}; nothing was changed`, {
-      file: change.path,
-    });
+    const why = (error as { code?: string }).code === "EROFS_BIT" ? "it is read-only" : fsReason(error);
+    throw new AgentError("FILE", `${asField(change.path)}: cannot be changed: ${why}; nothing was changed`, { file: change.path });
   }
 }
 
