@@ -6,10 +6,11 @@
  * agents run the same in `bun run compat` (in-agent).
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../main.ts";
+import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, memoryIo, REPO } from "../../fixtures/run-agent.ts";
 
 const MARKERS = join(REPO, "fixtures", "handoff-markers.jsonl");
@@ -230,13 +231,51 @@ describe.each(AGENTS)("/handoff inside $name", (agent) => {
   });
 });
 
+describe("the agent itself as the engine", () => {
+  // A hook runs with the agent's environment, whose PATH may lack the agent (started by its path):
+  // integrate records where it found it, and the hook's engine runs that one.
+  test.each(AGENTS)(
+    "$name: the executable integrate found is the one the hook's engine runs, unless the environment names another",
+    async (agent) => {
+      const binFolder = installFakeAgents(join(root, "bin"), [agent.name]);
+      const log = join(root, "log");
+      mkdirSync(log);
+      const fake = { FAKE_AGENT_LOG: log };
+      const integrated = await cli(["integrate", agent.name], cleanEnv(home, { PATH: `${binFolder}:${process.env.PATH ?? ""}` }));
+      expect(integrated.code).toBe(0);
+      expect(readFileSync(agent.extension(home), "utf8")).toContain(`"agentBin":${JSON.stringify(join(binFolder, agent.name))}`);
+      const source = placeSource(agent);
+      // The agent's PATH at hook time has no such command; no hook engine is set, so the agent itself writes.
+      const story = await typeCommand(agent, source, "with the agent", cleanEnv(home, fake));
+      expect(story.notices.at(-1)?.[1]).toBe("info");
+      expect(story.switchedTo).toHaveLength(1);
+      expect(readdirSync(log)).toHaveLength(1);
+      // The user's own setting in the agent's environment wins over what integrate found.
+      const theirs = join(root, `their-${agent.name}`);
+      writeFileSync(theirs, `#!/bin/sh\necho "their ${agent.name} ran" >&2\nexit 3\n`);
+      chmodSync(theirs, 0o755);
+      const refused = await typeCommand(
+        agent,
+        source,
+        "again",
+        cleanEnv(home, { ...fake, [`AGENT_${agent.name.toUpperCase()}_BIN`]: theirs }),
+      );
+      expect(refused.notices.at(-1)).toEqual([expect.stringContaining(`their ${agent.name} ran`), "error"]);
+      expect(readdirSync(log)).toHaveLength(1);
+    },
+  );
+});
+
 describe("agent hook pi|omp read strictly", () => {
   // The argv after `agent hook pi`, each wrong the way a hand-typed or stale call would be: one {"error"} line, exit 0.
   const CALLS: [string[], string][] = [
-    [[], "agent handoff: no -- before the command's arguments (expected --session <file> --cwd <folder> -- <arguments>)"],
+    [
+      [],
+      "agent handoff: no -- before the command's arguments (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>)",
+    ],
     [
       ["--session", "/x.jsonl", "--cwd", "/", "--"],
-      "agent handoff: 0 items after --, not one (expected --session <file> --cwd <folder> -- <arguments>)",
+      "agent handoff: 0 items after --, not one (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>)",
     ],
     [["--session", "rel.jsonl", "--cwd", "/", "--", ""], 'agent handoff: --session "rel.jsonl" is not an absolute path'],
     [["--cwd", "/", "--session", "/etc", "--", ""], "agent handoff: /etc is not a file"],

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
 import { agentEngine, findFormat, findIntegration, integrations, type AgentIntegration } from "../../core/index.ts";
 import { findOnPath } from "../agents/agent-bin.ts";
-import { hookShellLine, ownCommand } from "../agents/hook-command.ts";
+import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
 import { applyChanges, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
@@ -75,10 +75,13 @@ export const integrateCommand = defineCommand({
       return EXIT.ok;
     }
     const own = ownCommand(run);
+    const hooked = await Promise.all(
+      agents.map(async (integration) => ({ integration, command: await hookCommandFor(run, own, integration) })),
+    );
     const lines: string[] = [];
     if (args.status) {
-      for (const integration of agents) {
-        const states = integrationState(run, integration, hookShellLine(own, integration));
+      for (const { integration, command } of hooked) {
+        const states = integrationState(run, integration, command);
         const overall = states.every((s) => s.state === "current")
           ? "installed, current"
           : states.every((s) => s.state === "absent")
@@ -92,14 +95,15 @@ export const integrateCommand = defineCommand({
       return EXIT.ok;
     }
     // Every agent's files are planned (read, merged) before any is written: one problem stops all.
-    const plans = agents.map((integration) => ({
+    const plans = hooked.map(({ integration, command }) => ({
       integration,
-      changes: planChanges(run, integration, hookShellLine(own, integration), args.uninstall === true),
+      command,
+      changes: planChanges(run, integration, command, args.uninstall === true),
     }));
-    for (const { integration, changes } of plans) {
+    for (const { integration, command, changes } of plans) {
       const merged = new Set(
         integration
-          .files(agentHome(run.env), hookShellLine(own, integration))
+          .files(agentHome(run.env), command)
           .filter((file) => file.kind === "merge")
           .map((file) => joinSegments(file.path)),
       );

@@ -20,7 +20,8 @@ const TEMPLATE: string = TEMPLATE_TEXT;
 export function extensionText(host: ExtensionHost, command: HookCommand): string {
   const run = command.argv.slice(0, -2);
   const header = `// Written by \`agent integrate ${host.agent}\`; \`agent integrate ${host.agent} --uninstall\` removes it.\n`;
-  return header + renderExtension(TEMPLATE, { command: host.command, agent: host.agent, run, timeoutMs: EXTENSION_TIMEOUT_MS });
+  const setup = { command: host.command, agent: host.agent, run, timeoutMs: EXTENSION_TIMEOUT_MS, agentBin: command.agentBin };
+  return header + renderExtension(TEMPLATE, setup);
 }
 
 /** The call's argv read as a handoff of the file the agent has open. */
@@ -29,7 +30,8 @@ function readExtensionCall(argv: readonly string[]): HookRequest {
   if ("problem" in input) return { kind: "problem", message: `agent hook: ${input.problem}` };
   // pi and omp open a session by its path; the id is the file's name (checked as an id by the runner).
   const name = input.sessionFile.split(/[/\\]/).at(-1) ?? "";
-  return { kind: "handoff", sessionPath: input.sessionFile, sessionId: name.replace(/\.jsonl$/, ""), cwd: input.cwd, args: input.args };
+  const sessionId = name.replace(/\.jsonl$/, "");
+  return { kind: "handoff", sessionPath: input.sessionFile, sessionId, cwd: input.cwd, args: input.args, agentBin: input.agentBin };
 }
 
 /** What the extension does with a reply: switch to a session of its own agent; show anything else. */

@@ -16,6 +16,12 @@ export interface HookCommand {
    * own answer for a failure instead (fail soft: the user's agent keeps working).
    */
   shell: string;
+  /**
+   * The hooked agent's own executable, absolute, as `integrate` found it (its `<agent>-bin`
+   * setting, else PATH): the hook's engine runs it when the agent's own PATH lacks it (a hook runs
+   * with the agent's environment). Undefined when it was not found.
+   */
+  agentBin?: string | undefined;
 }
 
 /** A settings file of the agent's, changed at the text level: every other key, its order and comments kept. */
@@ -55,7 +61,15 @@ export interface HookInput {
 export type HookRequest =
   | { kind: "ignore" }
   | { kind: "problem"; message: string }
-  | { kind: "handoff"; sessionPath: string; sessionId: string; cwd: string | undefined; args: string };
+  | {
+      kind: "handoff";
+      sessionPath: string;
+      sessionId: string;
+      cwd: string | undefined;
+      args: string;
+      /** The agent's own executable as integrate recorded it (`HookCommand.agentBin`), when the call carries it. */
+      agentBin?: string | undefined;
+    };
 
 /** How a handoff asked from inside the agent ended, for the agent's answer. */
 export type HookReply =

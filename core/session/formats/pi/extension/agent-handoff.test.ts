@@ -141,6 +141,13 @@ describe("the installed extension", () => {
     });
   }
 
+  test("the agent's own executable, when integrate found one, goes to the hook before the arguments", async () => {
+    const story = await runCommand({ ...OMP_SETUP, agentBin: "/opt/omp/bin/omp" }, "--to pi x");
+    expect(story.exec.map((call) => call.args)).toEqual([
+      ["hook", "omp", "--session", SESSION, "--cwd", "/home/me/app", "--agent-bin", "/opt/omp/bin/omp", "--", "--to pi x"],
+    ]);
+  });
+
   test("omp switches without a callback: the message is shown on the command's context after the switch", async () => {
     const reply = { stdout: '{"switchTo":"/x/new.jsonl","message":"Switched"}' };
     const story = await runCommand(OMP_SETUP, "", { reply, switchStyle: "omp" });

@@ -19,6 +19,8 @@ interface Setup {
   run: string[];
   /** The longest the hook may take before it is stopped, in milliseconds. */
   timeoutMs: number;
+  /** This agent's own executable as integrate found it (the hook's engine runs it; the agent's PATH may lack it). */
+  agentBin?: string;
 }
 
 // `agent integrate` rewrites this one line; `agent integrate --status` compares it.
@@ -92,7 +94,8 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
   ctx.ui.notify("Handing off: writing the handoff document…", "info");
   let result: ExecResult;
   try {
-    result = await pi.exec(program, [...first, "hook", SETUP.agent, "--session", file, "--cwd", ctx.cwd, "--", args], {
+    const bin = SETUP.agentBin === undefined ? [] : ["--agent-bin", SETUP.agentBin];
+    result = await pi.exec(program, [...first, "hook", SETUP.agent, "--session", file, "--cwd", ctx.cwd, ...bin, "--", args], {
       timeout: SETUP.timeoutMs,
     });
   } catch (error) {

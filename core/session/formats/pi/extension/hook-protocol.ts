@@ -2,7 +2,7 @@
  * What the pi/omp extension and `agent hook pi|omp` say to each other. `pi.exec` takes argv and
  * no stdin, so the extension passes everything as argv items, never a shell line:
  *
- *     agent hook pi --session <the open session's file> --cwd <the agent's cwd> -- <the text after /handoff>
+ *     agent hook pi --session <the open session's file> --cwd <the agent's cwd> [--agent-bin <pi>] -- <the text after /handoff>
  *
  * and reads back one JSON line on stdout (`renderExtensionAnswer`). The text after the command
  * is one item whatever it holds (quotes, `$(…)`, newlines, a leading `--to`): the hook parses it
@@ -17,6 +17,8 @@ export interface ExtensionHookInput {
   cwd: string;
   /** The command's arguments as the user typed them (`--to codex fix the tests`), possibly empty. */
   args: string;
+  /** The agent's own executable as integrate recorded it (absolute), when it found one. */
+  agentBin?: string | undefined;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface ExtensionHookInput {
  */
 export type ExtensionAnswer = { switchTo?: string; message: string } | { error: string };
 
-const USAGE = "expected --session <file> --cwd <folder> -- <arguments>";
+const USAGE = "expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>";
+const FLAGS = ["--session", "--cwd", "--agent-bin"];
 
 /** A path the extension passes is absolute (pi's session manager and cwd give whole paths). */
 function isAbsolutePath(path: string): boolean {
@@ -45,7 +48,7 @@ export function parseExtensionHookArgv(argv: readonly string[]): ExtensionHookIn
   const before = argv.slice(0, end);
   for (let i = 0; i < before.length; i += 2) {
     const [name = "", value] = [before[i], before[i + 1]];
-    if (name !== "--session" && name !== "--cwd") return { problem: `unexpected ${JSON.stringify(name)} (${USAGE})` };
+    if (!FLAGS.includes(name)) return { problem: `unexpected ${JSON.stringify(name)} (${USAGE})` };
     if (value === undefined || value === "") return { problem: `${name} needs a value (${USAGE})` };
     if (flags.has(name)) return { problem: `${name} is given twice (${USAGE})` };
     flags.set(name, value);
@@ -55,12 +58,16 @@ export function parseExtensionHookArgv(argv: readonly string[]): ExtensionHookIn
   if (sessionFile === undefined || cwd === undefined) return { problem: USAGE };
   if (!isAbsolutePath(sessionFile)) return { problem: `--session ${JSON.stringify(sessionFile)} is not an absolute path` };
   if (!isAbsolutePath(cwd)) return { problem: `--cwd ${JSON.stringify(cwd)} is not an absolute path` };
-  return { sessionFile, cwd, args: rest[0] ?? "" };
+  const agentBin = flags.get("--agent-bin");
+  if (agentBin !== undefined && !isAbsolutePath(agentBin))
+    return { problem: `--agent-bin ${JSON.stringify(agentBin)} is not an absolute path` };
+  return agentBin === undefined ? { sessionFile, cwd, args: rest[0] ?? "" } : { sessionFile, cwd, args: rest[0] ?? "", agentBin };
 }
 
 /** The argv the extension passes after its `run` prefix (the inverse of `parseExtensionHookArgv`). */
 export function extensionHookArgv(agent: string, input: ExtensionHookInput): string[] {
-  return ["hook", agent, "--session", input.sessionFile, "--cwd", input.cwd, "--", input.args];
+  const bin = input.agentBin === undefined ? [] : ["--agent-bin", input.agentBin];
+  return ["hook", agent, "--session", input.sessionFile, "--cwd", input.cwd, ...bin, "--", input.args];
 }
 
 /** The one line `agent hook pi|omp` prints on stdout. */

@@ -17,6 +17,8 @@ describe("the installed copy", () => {
       `const SETUP: Setup = {"command":"agent-handoff","agent":"omp","run":["/a b/bun","/x/'q'/cli.ts","$(x)"],"timeoutMs":1234};`,
     ]);
     expect(readExtensionSetup(installed)).toEqual(SETUP);
+    const withBin = { ...SETUP, agentBin: "/usr/local/bin/omp" };
+    expect(readExtensionSetup(renderExtension(TEMPLATE, withBin))).toEqual(withBin);
     expect(renderExtension(installed, SETUP)).toBe(installed);
   });
 
@@ -65,9 +67,11 @@ describe("the argv of agent hook pi|omp", () => {
     expect(argv.slice(0, 2)).toEqual(["hook", "pi"]);
     expect(parseExtensionHookArgv(argv.slice(2))).toEqual(INPUT);
     expect(parseExtensionHookArgv(["--cwd", "/w", "--session", "/s", "--", ""])).toEqual({ sessionFile: "/s", cwd: "/w", args: "" });
+    const withBin = { ...INPUT, agentBin: "/opt/pi bin/pi" };
+    expect(parseExtensionHookArgv(extensionHookArgv("omp", withBin).slice(2))).toEqual(withBin);
   });
 
-  const USAGE = "expected --session <file> --cwd <folder> -- <arguments>";
+  const USAGE = "expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>";
   const BAD: [string[], string][] = [
     [[], `no -- before the command's arguments (${USAGE})`],
     [["--session", "/s", "--cwd", "/w", "--"], `0 items after --, not one (${USAGE})`],
@@ -79,6 +83,7 @@ describe("the argv of agent hook pi|omp", () => {
     [["--focus", "x", "--", "x"], `unexpected "--focus" (${USAGE})`],
     [["--session", "s.jsonl", "--cwd", "/w", "--", "x"], '--session "s.jsonl" is not an absolute path'],
     [["--session", "/s", "--cwd", "w", "--", "x"], '--cwd "w" is not an absolute path'],
+    [["--session", "/s", "--cwd", "/w", "--agent-bin", "pi", "--", "x"], '--agent-bin "pi" is not an absolute path'],
   ];
   for (const [argv, problem] of BAD)
     test(`${JSON.stringify(argv)}: ${problem}`, () => expect(parseExtensionHookArgv(argv)).toEqual({ problem }));

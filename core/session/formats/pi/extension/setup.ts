@@ -12,6 +12,8 @@ export interface ExtensionSetup {
   agent: AgentName;
   run: readonly string[];
   timeoutMs: number;
+  /** The agent's own executable as integrate found it, for the hook's engine (absent: not found). */
+  agentBin?: string | undefined;
 }
 
 /** An agent that loads the extension: its command's name and the folder it loads extensions from. */
@@ -38,7 +40,7 @@ const SETUP_LINE = /^const SETUP: Setup = (.*);$/gm;
 export function renderExtension(template: string, setup: ExtensionSetup): string {
   const lines = [...template.matchAll(SETUP_LINE)];
   if (lines.length !== 1) throw new Error(`the extension template holds ${lines.length} SETUP lines, not one`);
-  const value = { command: setup.command, agent: setup.agent, run: setup.run, timeoutMs: setup.timeoutMs };
+  const value = { command: setup.command, agent: setup.agent, run: setup.run, timeoutMs: setup.timeoutMs, agentBin: setup.agentBin };
   return template.replace(SETUP_LINE, () => `const SETUP: Setup = ${JSON.stringify(value)};`);
 }
 
@@ -61,9 +63,10 @@ export function readExtensionSetup(text: string): ExtensionSetup | undefined {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { command, agent, run, timeoutMs } = value;
+  const { command, agent, run, timeoutMs, agentBin } = value;
   if (typeof command !== "string" || typeof agent !== "string" || typeof timeoutMs !== "number") return undefined;
   if (!Array.isArray(run) || !run.every((item) => typeof item === "string")) return undefined;
   if (agent !== "pi" && agent !== "omp") return undefined;
-  return { command, agent, run, timeoutMs };
+  if (agentBin !== undefined && typeof agentBin !== "string") return undefined;
+  return agentBin === undefined ? { command, agent, run, timeoutMs } : { command, agent, run, timeoutMs, agentBin };
 }
