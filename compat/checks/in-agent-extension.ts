@@ -80,11 +80,17 @@ function appendedBySelf(source: string, before: string): string {
 
 type Engine = "offline" | "agent";
 
-/** Runs `agent integrate <agent>` in the sandbox; the extension's path. */
+/** The user's shell: the agent on PATH under its command's name. */
+function shellEnv(run: TargetRun): Record<string, string> {
+  const env = run.sandbox.env();
+  return { ...env, PATH: `${join(run.dir, "node_modules", ".bin")}:${env.PATH ?? ""}` };
+}
+
+/** Runs `agent integrate <agent>` in the sandbox, from the user's shell; the extension's path. */
 async function integrate(run: TargetRun): Promise<string> {
   const result = await runAgent(
     [process.execPath, join(REPO, "cli/index.ts"), "integrate", run.agent.name],
-    { cwd: run.sandbox.project, env: run.sandbox.env(), timeoutMs: 60_000 },
+    { cwd: run.sandbox.project, env: shellEnv(run), timeoutMs: 60_000 },
     run.dns,
   );
   must(result.exitCode === 0, `agent integrate failed: ${describeRun(result)}`);
@@ -93,11 +99,13 @@ async function integrate(run: TargetRun): Promise<string> {
   return wrote;
 }
 
-/** The environment the agent runs in: the hook's engine, and (for the agent engine) the agent on PATH as a user has it. */
+/**
+ * The environment the agent runs in: started by its path, so its PATH lacks it, and the agent
+ * engine runs the executable integrate found; or the offline engine as the hook's engine.
+ */
 function envFor(run: TargetRun, engine: Engine): Record<string, string> {
   const env = agentEnv(run.sandbox);
-  if (engine === "offline") return { ...env, AGENT_HOOK_ENGINE: "offline" };
-  return { ...env, PATH: `${join(run.dir, "node_modules", ".bin")}:${env.PATH ?? ""}` };
+  return engine === "offline" ? { ...env, AGENT_HOOK_ENGINE: "offline" } : env;
 }
 
 interface Typed {
@@ -223,7 +231,7 @@ async function checkOne(agent: Agent, dir: string, checks: Checks, dns: DnsLog, 
       const integrateAgain = async (...flags: string[]) =>
         runAgent(
           [process.execPath, join(REPO, "cli/index.ts"), "integrate", name, ...flags],
-          { cwd: sandbox.project, env: sandbox.env(), timeoutMs: 60_000 },
+          { cwd: sandbox.project, env: shellEnv(run), timeoutMs: 60_000 },
           dns,
         );
       const again = await integrateAgain();
