@@ -113,6 +113,8 @@ interface Typed {
   switchedTo: string | undefined;
   /** What the extension showed (omp's notify requests), in order. */
   notices: string[];
+  /** The slash commands the agent offered (omp's first list of them). */
+  commands: string[];
   detail: string;
 }
 
@@ -127,7 +129,7 @@ async function typeInPi(run: TargetRun, source: string, engine: Engine): Promise
   must(result.outside.length === 0, `tried to reach ${result.outside.join(", ")}`);
   must(result.exitCode === 0, describeRun(result));
   must(result.stdout.trim() === REPLY, `printed ${JSON.stringify(result.stdout.slice(0, 200))}, not the reply to the next prompt`);
-  return { switchedTo: undefined, notices: [], detail: describeRun(result) };
+  return { switchedTo: undefined, notices: [], commands: [], detail: describeRun(result) };
 }
 
 /** omp: over RPC, the command as a prompt, its state after it, then the next prompt. */
@@ -144,7 +146,11 @@ async function typeInOmp(run: TargetRun, source: string, engine: Engine): Promis
   });
   must(rpc.outside.length === 0, `tried to reach ${rpc.outside.join(", ")}`);
   const notices = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify").map((e) => String(e.message));
-  return { switchedTo: rpc.result, notices, detail: rpc.detail };
+  const offered = rpc.events.find((e) => e.type === "available_commands_update");
+  const commands = (isObject(offered) && Array.isArray(offered.commands) ? offered.commands : []).flatMap((c) =>
+    isObject(c) && typeof c.name === "string" ? [c.name] : [],
+  );
+  return { switchedTo: rpc.result, notices, commands, detail: rpc.detail };
 }
 
 /** One home (fresh, or with the agent's own earlier sessions), one engine: integrate, type the command, check. */
@@ -220,6 +226,13 @@ async function checkOne(agent: Agent, dir: string, checks: Checks, dns: DnsLog, 
                     `Handed off: this is the new session, opened with the handoff document (${fresh})`,
                   ]),
                 `omp showed ${JSON.stringify(typed?.notices)}`,
+              )
+            : undefined,
+        () =>
+          name === "omp"
+            ? must(
+                ["handoff", "agent-handoff"].every((command) => typed?.commands.includes(command)),
+                `omp offered ${typed?.commands.filter((c) => c.includes("handoff")).join(", ") || "no handoff command"}, not its own /handoff and ours`,
               )
             : undefined,
         () =>

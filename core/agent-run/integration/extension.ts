@@ -48,17 +48,19 @@ export interface ExtensionIntegrationSpec {
   host: ExtensionHost;
   label: string;
   home: (home: AgentHome) => PathSegments;
+  /** When the running agent picks the new file up. */
+  loads: string;
 }
 
 /** The integration entry for an agent that loads our extension. */
-export function extensionIntegration({ host, label, home }: ExtensionIntegrationSpec): AgentIntegration {
+export function extensionIntegration({ host, label, home, loads }: ExtensionIntegrationSpec): AgentIntegration {
   return {
     name: host.agent,
     label,
     home,
     hookTimeoutSeconds: EXTENSION_TIMEOUT_MS / 1000,
     usage: `/${host.command} [--to <agent>] [focus …]`,
-    notes: [`${label} loads it at its next start (or after /reload).`],
+    notes: [`${label} loads it ${loads}.`],
     files: (agentHome, command) => [{ kind: "own", path: [...host.folder(agentHome), EXTENSION_FILE], text: extensionText(host, command) }],
     readHook: ({ argv }) => readExtensionCall(argv),
     answer: (reply) => ({ stdout: renderExtensionAnswer(answerOf(host, reply)), exitCode: 0 }),
