@@ -83,6 +83,7 @@ export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRun
 export { mayOpenWithHandoff, TITLE_MAX } from "./session/formats/glance.ts";
 export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integration/table.ts";
 export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
+export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
 export {
   IntegrationProblem,
   type AgentIntegration,

@@ -222,6 +222,23 @@ describe("agent hook codex: sees every prompt, answers $handoff only", () => {
   });
 });
 
+describe("agent hook codex: a rollout that already holds the $handoff prompt at hook time", () => {
+  test("the handoff ends before that prompt: the document's last request is the one before it", async () => {
+    const { path, env } = homeWith("codex");
+    const recorded = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("Thanks, that is all."))
+      .map((line) => line.replaceAll("Thanks, that is all.", "$handoff finish the parser"));
+    writeFileSync(path, `${readFileSync(path, "utf8")}${recorded.join("\n")}\n`);
+    const run = await runAgent(["hook", "codex"], env, REPO, bytes(codexInput(path, "$handoff finish the parser")));
+    const file = /: (.+\.jsonl)\n/.exec(JSON.parse(run.stdout).reason)?.[1] ?? "";
+    const document = readFileSync(file, "utf8");
+    expect(document).toContain("> Thanks, that is all.");
+    expect(document).not.toContain("> $handoff");
+    expect(document).toContain("finish the parser");
+  });
+});
+
 describe("the hook line integrate writes, run by a shell as the agents run it", () => {
   async function installedLine(agent: "claude-code" | "codex", home: string, program: { executable: string; script: string | undefined }) {
     const env = cleanEnv(home, { PATH: "/nonexistent" });

@@ -158,12 +158,15 @@ async function checkCodex(agent: Agent, dir: string, checks: Checks, dns: DnsLog
       const file = made[0] ?? "";
       const id = /-([0-9a-f-]{36})\.jsonl$/.exec(file)?.[1] ?? "";
       checkNewSession(file, sourceId);
+      const written = readFileSync(file, "utf8");
       must(readFileSync(source, "utf8").startsWith(sourceBefore), "the source rollout lost or changed bytes");
       const { thread, input } = await execResume(agent, dir, sandbox, codexHome, fake, [id], NEXT, dns);
       must(thread === id, `codex exec resume ${id} continued ${thread}`);
       must(JSON.stringify(input).includes(HANDOFF_OPEN), "resuming the new session did not send the document");
-      const sawPrompt = readFileSync(file, "utf8").includes("$handoff");
-      return `new session ${id}; codex exec printed no text of the hook's; the transcript at hook time ${sawPrompt ? "held" : "did not hold"} the $handoff prompt`;
+      // The document is about the turns before the prompt, never the prompt itself.
+      must(!written.includes(`$handoff ${FOCUS}`), "the document holds the $handoff prompt itself");
+      const recorded = readFileSync(source, "utf8").slice(sourceBefore.length).includes(`$handoff ${FOCUS}`);
+      return `new session ${id}; codex exec printed none of the hook's text; the source ${recorded ? "holds" : "does not hold"} the blocked prompt`;
     });
     if (withHistory) return;
     await checks.run(

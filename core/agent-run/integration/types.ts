@@ -55,7 +55,15 @@ export interface HookInput {
 export type HookRequest =
   | { kind: "ignore" }
   | { kind: "problem"; message: string }
-  | { kind: "handoff"; sessionPath: string; sessionId: string; cwd: string | undefined; args: string };
+  | {
+      kind: "handoff";
+      sessionPath: string;
+      sessionId: string;
+      cwd: string | undefined;
+      args: string;
+      /** The prompt as the agent may already have recorded it at hook time (Codex does): the handoff ends before it. */
+      prompt?: string;
+    };
 
 /** How a handoff asked from inside the agent ended, for the agent's answer. */
 export type HookReply =
