@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
+import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { createProcessHost } from "../process/host.ts";
 import { runCli } from "../main.ts";
@@ -198,6 +199,35 @@ describe("agent hook claude-code: hands off the session the call names", () => {
       `agent handoff: ${join(home, ".config/agent/config.toml")}:1: hook-engine takes llm, offline, pi, omp, claude-code (or claude) or codex (unset: the agent /handoff runs in), not "auto"`,
     );
   });
+});
+
+describe("the default engine: the agent the hook runs in", () => {
+  test.each<["claude-code" | "codex", string]>([
+    ["claude-code", "--no-session-persistence"],
+    ["codex", "--ephemeral"],
+  ])(
+    "%s writes the document headless, saves no session of its own, and its run is marked so our hook stays out",
+    async (agent, persistenceFlag) => {
+      const { path, env } = homeWith(agent);
+      const log = join(root, `fake-log-${homes}`);
+      mkdirSync(log);
+      const { AGENT_HOOK_ENGINE: _, ...withoutEngine } = env;
+      const input = agent === "codex" ? codexInput(path, "$handoff go on") : claudeInput(path, "go on");
+      const run = await runAgent(
+        ["hook", agent],
+        { ...withoutEngine, PATH: `${installFakeAgents(join(log, "bin"))}:/usr/bin:/bin`, FAKE_AGENT_LOG: log },
+        REPO,
+        bytes(input),
+      );
+      expect(JSON.parse(run.stdout).reason).toMatch(/^New session [0-9a-f-]{36}: /);
+      const runs = readdirSync(log)
+        .filter((name) => name.endsWith(".json"))
+        .map((name) => JSON.parse(readFileSync(join(log, name), "utf8")) as { argv: string[]; env: Record<string, string> });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]?.argv).toContain(persistenceFlag);
+      expect(runs[0]?.env.HANDOFF_HOOK_ACTIVE).toBe("1");
+    },
+  );
 });
 
 describe("agent hook codex: sees every prompt, answers $handoff only", () => {
