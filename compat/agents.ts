@@ -14,8 +14,10 @@
  *   and `ONNXRUNTIME_NODE_INSTALL=skip` says the same to npm versions without `allowScripts`.
  */
 import { join } from "node:path";
+import { isEngineName, type EngineName } from "../core/agent-run/table.ts";
+import type { AgentName } from "../core/session/types.ts";
 
-export type AgentName = "pi" | "omp" | "claude-code" | "codex";
+export type { AgentName, EngineName };
 
 export interface Agent {
   name: AgentName;
@@ -69,4 +71,12 @@ export function installDir(agent: Agent, env: Record<string, string | undefined>
 
 export function agentByName(name: string): Agent | undefined {
   return AGENTS.find((agent) => agent.name === name);
+}
+
+/** A pinned agent that is an engine too (its name is in the engine table). */
+export type EngineAgentInstall = Agent & { name: EngineName };
+
+/** The agents among `agents` that have an engine: the engine checks run only these. */
+export function withEngines(agents: readonly Agent[]): EngineAgentInstall[] {
+  return agents.filter((agent): agent is EngineAgentInstall => isEngineName(agent.name));
 }

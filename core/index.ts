@@ -75,7 +75,18 @@ export type {
 export { parseJsonOrUndefined, stringField } from "./json.ts";
 export { renderAgentPrompt, type AgentPrompt } from "./handoff/agent-prompt.ts";
 export { fromInertText, toInertText } from "./handoff/agent-inert.ts";
-export { AGENT_ENGINES, agentBinEnv, agentBinKey, agentEngine, byAgentBinKey, byAgentEngine, type AgentBinKey } from "./agent-run/table.ts";
+export {
+  AGENT_ENGINES,
+  agentBinEnv,
+  agentBinKey,
+  agentEngine,
+  byAgentBinKey,
+  byAgentEngine,
+  describeEngineNames,
+  isEngineName,
+  type AgentBinKey,
+  type EngineName,
+} from "./agent-run/table.ts";
 export { agentEnvironment } from "./agent-run/env.ts";
 export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from "./agent-run/failures.ts";
 export { MESSAGE_LIMIT } from "./agent-run/output.ts";
@@ -83,6 +94,7 @@ export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRun
 export { mayOpenWithHandoff, TITLE_MAX } from "./session/formats/glance.ts";
 export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integration/table.ts";
 export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
+export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
 export {
   IntegrationProblem,
   type AgentIntegration,

@@ -16,7 +16,7 @@ import {
   renderAgentPrompt,
   runHandoff,
   type AgentEngine,
-  type AgentName,
+  type EngineName,
   type Complete,
   type HandoffInput,
 } from "../../core/index.ts";
@@ -126,7 +126,7 @@ export type AgentHandoffResult = ReportedHandoffResult;
  */
 export async function callAgent(
   run: Run,
-  name: AgentName,
+  name: EngineName,
   input: HandoffInput,
   options: HandoffOptions,
   logger: ConsolaInstance,

@@ -11,7 +11,9 @@ import {
   type HookAnswer,
   type HookReply,
   type HookRequest,
+  leafBeforePrompt,
 } from "../../core/index.ts";
+import { loadSession } from "../sessions/load-session.ts";
 import { errorCode } from "../io/fs-errors.ts";
 import type { OutputStream } from "../output/stdout.ts";
 import { shellQuote } from "../output/paste-line.ts";
@@ -168,6 +170,7 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   const args = parseHandoffArgs(request.args);
   if ("problem" in args) return fail(args.problem);
   const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
+  const leaf = request.prompt === undefined ? undefined : await leafBefore(run, path, request.prompt);
   const handoffArgv = [
     "handoff",
     path,
@@ -177,6 +180,7 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
     engine,
     "--timeout",
     String(seconds),
+    ...(leaf === undefined ? [] : ["--leaf", leaf]),
     ...(args.to === undefined ? [] : ["--to", args.to]),
     ...(args.focus === "" ? [] : [`--focus=${args.focus}`]),
   ];
@@ -199,6 +203,16 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
     return fail("the handoff printed no result");
   }
   return integration.answer(handedOff(integration, result));
+}
+
+/** The entry before the hook's own prompt, when the agent recorded it first; undefined when it did not (or the file cannot be read: the handoff says why). */
+async function leafBefore(run: Run, path: string, prompt: string): Promise<string | undefined> {
+  try {
+    const loaded = await loadSession(run, path, { logger: run.logger({ quiet: true }) });
+    return leafBeforePrompt(loaded.analysis.branch.entries, prompt);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the user reads: where the new session is and what to type. */

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
+import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { createProcessHost } from "../process/host.ts";
 import { runCli } from "../main.ts";
@@ -200,6 +201,35 @@ describe("agent hook claude-code: hands off the session the call names", () => {
   });
 });
 
+describe("the default engine: the agent the hook runs in", () => {
+  test.each<["claude-code" | "codex", string]>([
+    ["claude-code", "--no-session-persistence"],
+    ["codex", "--ephemeral"],
+  ])(
+    "%s writes the document headless, saves no session of its own, and its run is marked so our hook stays out",
+    async (agent, persistenceFlag) => {
+      const { path, env } = homeWith(agent);
+      const log = join(root, `fake-log-${homes}`);
+      mkdirSync(log);
+      const { AGENT_HOOK_ENGINE: _, ...withoutEngine } = env;
+      const input = agent === "codex" ? codexInput(path, "$handoff go on") : claudeInput(path, "go on");
+      const run = await runAgent(
+        ["hook", agent],
+        { ...withoutEngine, PATH: `${installFakeAgents(join(log, "bin"))}:/usr/bin:/bin`, FAKE_AGENT_LOG: log },
+        REPO,
+        bytes(input),
+      );
+      expect(JSON.parse(run.stdout).reason).toMatch(/^New session [0-9a-f-]{36}: /);
+      const runs = readdirSync(log)
+        .filter((name) => name.endsWith(".json"))
+        .map((name) => JSON.parse(readFileSync(join(log, name), "utf8")) as { argv: string[]; env: Record<string, string> });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]?.argv).toContain(persistenceFlag);
+      expect(runs[0]?.env.HANDOFF_HOOK_ACTIVE).toBe("1");
+    },
+  );
+});
+
 describe("agent hook codex: sees every prompt, answers $handoff only", () => {
   test.each(["fix the tests", "$handoffs are great", "please $handoff", ""])("%p passes at once: no output", async (prompt) => {
     const { home, path, env } = homeWith("codex");
@@ -219,6 +249,23 @@ describe("agent hook codex: sees every prompt, answers $handoff only", () => {
     const match = /^New session ([0-9a-f-]{36}): (.+\.jsonl)\nType \/resume \1 to continue in it\.$/.exec(answer.reason);
     expect(match).not.toBeNull();
     expect(readFileSync(match?.[2] ?? "", "utf8")).toContain("finish the parser");
+  });
+});
+
+describe("agent hook codex: a rollout that already holds the $handoff prompt at hook time", () => {
+  test("the handoff ends before that prompt: the document's last request is the one before it", async () => {
+    const { path, env } = homeWith("codex");
+    const recorded = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("Thanks, that is all."))
+      .map((line) => line.replaceAll("Thanks, that is all.", "$handoff finish the parser"));
+    writeFileSync(path, `${readFileSync(path, "utf8")}${recorded.join("\n")}\n`);
+    const run = await runAgent(["hook", "codex"], env, REPO, bytes(codexInput(path, "$handoff finish the parser")));
+    const file = /: (.+\.jsonl)\n/.exec(JSON.parse(run.stdout).reason)?.[1] ?? "";
+    const document = readFileSync(file, "utf8");
+    expect(document).toContain("> Thanks, that is all.");
+    expect(document).not.toContain("> $handoff");
+    expect(document).toContain("finish the parser");
   });
 });
 

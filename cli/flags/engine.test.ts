@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AgentError } from "../../core/index.ts";
 import { isAgentEngine, noModelNotice, resolveEngine } from "./engine.ts";
+import { ENGINE_CHOICES } from "./settings.ts";
 
 describe("choosing the engine", () => {
   test.each([
@@ -33,9 +34,7 @@ describe("choosing the engine", () => {
   });
 
   test("an unknown engine is refused by name", () => {
-    expect(() => resolveEngine("gpt", {})).toThrow(
-      '--engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt"',
-    );
+    expect(() => resolveEngine("gpt", {})).toThrow(`--engine takes ${ENGINE_CHOICES}, not "gpt"`);
   });
 
   test.each([

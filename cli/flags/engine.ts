@@ -1,9 +1,9 @@
-import { AgentError, findFormat, type AgentName } from "../../core/index.ts";
-import { ENGINE_CHOICES } from "./settings.ts";
+import { AgentError, type EngineName } from "../../core/index.ts";
+import { ENGINE_CHOICES, engineNamed } from "./settings.ts";
 import { CommandLineError } from "./usage.ts";
 
 /** Who writes the document: a model endpoint, code, or an installed agent's own CLI (see cli/agents/agent-run.ts). */
-export type Engine = "llm" | "offline" | AgentName;
+export type Engine = "llm" | "offline" | EngineName;
 
 const HOW_TO_CONFIGURE =
   "set OPENAI_API_KEY (and --base-url or OPENAI_BASE_URL for an endpoint other than OpenAI; a local server needs only the URL)";
@@ -12,7 +12,7 @@ const HOW_TO_CONFIGURE =
 export const NO_MODEL_NOTICE = "no model configured: the offline engine writes the handoff (see agent config)";
 
 /** Whether an engine is an installed agent's CLI. */
-export function isAgentEngine(engine: Engine): engine is AgentName {
+export function isAgentEngine(engine: Engine): engine is EngineName {
   return engine !== "llm" && engine !== "offline";
 }
 
@@ -21,7 +21,7 @@ export function isAgentEngine(engine: Engine): engine is AgentName {
  * with the engine that would use it. `auto` never starts an agent itself (it would spend the
  * user's subscription unasked).
  */
-export function noModelNotice(installed: { name: AgentName; label: string } | undefined): string {
+export function noModelNotice(installed: { name: EngineName; label: string } | undefined): string {
   return installed === undefined
     ? NO_MODEL_NOTICE
     : `${NO_MODEL_NOTICE}; ${installed.label} is installed: --engine ${installed.name} has it write the handoff`;
@@ -49,8 +49,8 @@ export function resolveEngine(
     case "offline":
       return { engine: "offline" };
     default: {
-      const agent = choice === undefined ? undefined : findFormat(choice);
-      if (agent) return { engine: agent.name };
+      const agent = choice === undefined ? undefined : engineNamed(choice, "--engine");
+      if (agent) return { engine: agent };
       throw new CommandLineError(`--engine takes ${ENGINE_CHOICES}, not "${choice}"`);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AgentError, PROFILES } from "../../core/index.ts";
+import { AgentError, describeFormatNames, PROFILES } from "../../core/index.ts";
 import { providerName, resolveHandoffOptions, type RawHandoffArgs } from "./options.ts";
 
 type Env = Record<string, string | undefined>;
@@ -302,7 +302,7 @@ describe("resolveHandoffOptions: bad values", () => {
     ["a path and an id", { path: "s.jsonl", session: "01a2" }, "give a session path or --session 01a2, not both"],
     ["an id of blanks", { session: "   " }, "option --session needs an id, not blanks"],
     ["--agent with stdin", { path: "-", agent: "pi" }, "--agent picks among the sessions found on this machine; - reads one from stdin"],
-    ["--agent naming no agent", { agent: "gemini" }, '--agent takes pi, omp, claude-code (or claude) or codex, not "gemini"'],
+    ["--agent naming no agent", { agent: "aider" }, `--agent takes ${describeFormatNames()}, not "aider"`],
     ["--exec with -o -", { path: "s.jsonl", exec: true, out: "-" }, "-o - writes no session file for --exec to continue; use one of them"],
     [
       "--exec with --dry-run",

@@ -1,11 +1,21 @@
 import { describe, expect, test } from "bun:test";
-import { AGENT_ENGINES, AgentError, DEFAULT_CONTEXT_WINDOW, describeFormatNames, FORMATS, type AgentName } from "../../core/index.ts";
+import {
+  AGENT_ENGINES,
+  AgentError,
+  DEFAULT_CONTEXT_WINDOW,
+  describeFormatNames,
+  FORMATS,
+  type AgentName,
+  type EngineName,
+} from "../../core/index.ts";
 import { resolveHandoffOptions } from "./options.ts";
 import {
   agentBinSetting,
   CONFIG_KEYS,
   DEFAULT_MODEL,
   describeSource,
+  ENGINE_CHOICES,
+  HOOK_ENGINE_CHOICES,
   resolveSettings,
   SETTING_ENV,
   type ConfigFile,
@@ -139,15 +149,11 @@ describe("resolveSettings: what the config file must not hold", () => {
       { "base-url": "ftp://me:pw@h/v1?key=k" },
       `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL (it starts with "ftp:")`,
     ],
-    [
-      "an unknown engine",
-      { engine: "gpt" },
-      `${PATH}:2: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt"`,
-    ],
+    ["an unknown engine", { engine: "gpt" }, `${PATH}:2: engine takes ${ENGINE_CHOICES}, not "gpt"`],
     [
       "a hook engine of auto (the default is the agent itself, which auto never starts)",
       { "hook-engine": "auto" },
-      `${PATH}:2: hook-engine takes llm, offline, pi, omp, claude-code (or claude) or codex (unset: the agent /handoff runs in), not "auto"`,
+      `${PATH}:2: hook-engine takes ${HOOK_ENGINE_CHOICES} (unset: the agent /handoff runs in), not "auto"`,
     ],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
@@ -174,7 +180,7 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "a token as an engine",
       { engine: "sk_live_0123456789abcdefghijklmn" },
-      `${PATH}: engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not a value that looks like a secret (not shown)`,
+      `${PATH}: engine takes ${ENGINE_CHOICES}, not a value that looks like a secret (not shown)`,
     ],
     [
       "a token as a key",
@@ -276,7 +282,7 @@ describe("resolveHandoffOptions with a config file", () => {
 
 describe("each agent engine's executable: one setting per engine in the table, under the keys users' files have", () => {
   // [agent, config key, environment variable]: the names README and users' config files use.
-  const KNOWN: [AgentName, string, string][] = [
+  const KNOWN: [EngineName, string, string][] = [
     ["claude-code", "claude-code-bin", "AGENT_CLAUDE_CODE_BIN"],
     ["codex", "codex-bin", "AGENT_CODEX_BIN"],
     ["pi", "pi-bin", "AGENT_PI_BIN"],

@@ -6,9 +6,12 @@ import {
   byAgentEngine,
   createRedactor,
   DEFAULT_CONTEXT_WINDOW,
+  describeEngineNames,
   describeFormatNames,
   findFormat,
+  isEngineName,
   type AgentName,
+  type EngineName,
 } from "../../core/index.ts";
 import { suggest } from "./args.ts";
 import { matchChoice } from "./choice.ts";
@@ -25,7 +28,7 @@ import { valueError } from "./usage.ts";
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 
 /** Who writes the document: a model endpoint, code, an installed agent's own CLI, or `auto` (see cli/flags/engine.ts). */
-export type EngineChoice = "auto" | "llm" | "offline" | AgentName;
+export type EngineChoice = "auto" | "llm" | "offline" | EngineName;
 
 /** The engines `/handoff` inside an agent may use: no `auto`, which never starts an agent (the default is the agent itself). */
 export type HookEngineChoice = Exclude<EngineChoice, "auto">;
@@ -61,7 +64,7 @@ export interface Settings {
   /** Who writes the document for `/handoff` inside an agent (`agent hook`); undefined: that agent itself. */
   hookEngine: Resolved<HookEngineChoice | undefined>;
   /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
-  agentBins: Readonly<Record<AgentName, Resolved<string | undefined>>>;
+  agentBins: Readonly<Record<EngineName, Resolved<string | undefined>>>;
 }
 
 /** How a value is checked: `label` names where it came from (`--context-window`, `AGENT_CONTEXT_WINDOW`, `config.toml:3: context-window`). */
@@ -165,27 +168,42 @@ function parseUrl(value: unknown, label: string, quote: Quote): string {
 const ENGINE_WORDS = ["auto", "llm", "offline"] as const;
 
 /** The engines `--engine` names, in the order help lists them. */
-export const ENGINE_CHOICES = `auto, llm, offline, ${describeFormatNames()}`;
+export const ENGINE_CHOICES = `auto, llm, offline, ${describeEngineNames()}`;
 
-/** An engine's name; an agent in any spelling `--to` takes (`claude`, `Codex`), as the format table spells it. */
+/**
+ * The agent engine a word names, in any spelling `--to` takes (`claude`, `Codex`), as the format
+ * table spells it; undefined for a word naming no agent. An agent that has a format and no engine
+ * is refused with the reason, since `--to` takes it.
+ */
+export function engineNamed(word: string, label: string): EngineName | undefined {
+  const agent = findFormat(word);
+  if (agent === undefined) return undefined;
+  if (isEngineName(agent.name)) return agent.name;
+  throw valueError(
+    label,
+    `${label} takes ${ENGINE_CHOICES}, not ${JSON.stringify(word)}: ${agent.label} reads and writes sessions (--to ${agent.name}) but cannot write the document`,
+  );
+}
+
+/** An engine's name; an agent engine in any spelling `--to` takes (`claude`, `Codex`). */
 export function parseEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): EngineChoice {
   const word = matchChoice(value, ENGINE_WORDS);
   if (word !== undefined) return word;
-  const agent = typeof value === "string" ? findFormat(value) : undefined;
-  if (agent) return agent.name;
+  const agent = typeof value === "string" ? engineNamed(value, label) : undefined;
+  if (agent) return agent;
   throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value, quote)}`);
 }
 
 /** The `hook-engine` choices, in the order messages list them. */
-export const HOOK_ENGINE_CHOICES = `llm, offline, ${describeFormatNames()}`;
+export const HOOK_ENGINE_CHOICES = `llm, offline, ${describeEngineNames()}`;
 
 /** A `hook-engine`: an engine but `auto` (the default, the agent the hook runs in, has no word). */
 function parseHookEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): HookEngineChoice {
   const choice = matchChoice(value, ENGINE_WORDS);
   if (choice !== "auto") {
-    const agent = typeof value === "string" ? findFormat(value) : undefined;
     if (choice !== undefined) return choice;
-    if (agent) return agent.name;
+    const agent = typeof value === "string" ? engineNamed(value, label) : undefined;
+    if (agent) return agent;
   }
   throw valueError(label, `${label} takes ${HOOK_ENGINE_CHOICES} (unset: the agent /handoff runs in), not ${shown(value, quote)}`);
 }
@@ -217,7 +235,7 @@ const SETTINGS = {
 } satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
 /** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
-const AGENT_BIN_SETTINGS: Readonly<Record<AgentName, SettingDef<string | undefined>>> = byAgentEngine((engine) => ({
+const AGENT_BIN_SETTINGS: Readonly<Record<EngineName, SettingDef<string | undefined>>> = byAgentEngine((engine) => ({
   key: agentBinKey(engine.name),
   env: agentBinEnv(engine.name),
   parse: parseText,
@@ -321,7 +339,7 @@ export function resolveSettings(
 }
 
 /** The setting that names an agent engine's executable. */
-export function agentBinSetting(settings: Settings, agent: AgentName): Resolved<string | undefined> {
+export function agentBinSetting(settings: Settings, agent: EngineName): Resolved<string | undefined> {
   return settings.agentBins[agent];
 }
 

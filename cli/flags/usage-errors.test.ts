@@ -9,7 +9,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeFormatNames } from "../../core/index.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
+import { ENGINE_CHOICES } from "./settings.ts";
 
 const home = mkdtempSync(join(tmpdir(), "agent-usage-"));
 /** Where the commands run: a usage error writes nothing, here or anywhere. */
@@ -50,20 +52,15 @@ const ROWS: [string, string[], Record<string, string>, string][] = [
     "a flag's value from a list",
     ["handoff", SESSION, "--to", "aider"],
     {},
-    '--to takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent handoff --help)',
+    `--to takes ${describeFormatNames()}, not "aider" (see agent handoff --help)`,
   ],
   [
     "the same value from a variable",
     ["config"],
     { AGENT_TO: "aider" },
-    'AGENT_TO takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent config --help)',
+    `AGENT_TO takes ${describeFormatNames()}, not "aider" (see agent config --help)`,
   ],
-  [
-    "--engine",
-    ["handoff", SESSION, "--engine", "gpt"],
-    {},
-    '--engine takes auto, llm, offline, pi, omp, claude-code (or claude) or codex, not "gpt" (see agent handoff --help)',
-  ],
+  ["--engine", ["handoff", SESSION, "--engine", "gpt"], {}, `--engine takes ${ENGINE_CHOICES}, not "gpt" (see agent handoff --help)`],
   [
     "a number",
     ["handoff", SESSION, "--timeout", "-5"],

@@ -21,7 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentName } from "../../core/index.ts";
+import { describeFormats, type AgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { createFakeHome, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
@@ -306,6 +306,6 @@ describe("a home with nothing in it", () => {
     const handoff = await runAgent(["handoff"], cleanEnv(home), home);
     expect(handoff.code).toBe(2);
     expect(handoff.stdout).toBe("");
-    expect(handoff.stderr).toStartWith(`error: no session of pi, omp, Claude Code or Codex worked in ${home} (looked in `);
+    expect(handoff.stderr).toStartWith(`error: no session of ${describeFormats()} worked in ${home} (looked in `);
   });
 });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { runAgent } from "../../fixtures/run-agent.ts";
-import { createFakeHome, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
+import { describeFormatNames, describeFormats } from "../../core/index.ts";
+import { createFakeHome, everyRoot, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
 
 let fake: FakeHome;
 beforeAll(() => {
@@ -210,7 +211,7 @@ describe("agent handoff without a path", () => {
       "no session worked in the folder",
       [],
       (h) =>
-        `error: no session of pi, omp, Claude Code or Codex worked in ${h.empty} (looked in ${join(h.home, ".pi", "agent", "sessions", `--${h.empty.slice(1).replaceAll("/", "-")}--`)}, `,
+        `error: no session of ${describeFormats()} worked in ${h.empty} (looked in ${join(h.home, ".pi", "agent", "sessions", `--${h.empty.slice(1).replaceAll("/", "-")}--`)}, `,
     ],
     [
       "no session of that agent",
@@ -223,13 +224,13 @@ describe("agent handoff without a path", () => {
       "no id starts so, with --session",
       ["--session", "ffff"],
       (h) =>
-        `error: no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); agent ls --all lists every session with its id\n`,
+        `error: no session of ${describeFormats()} has an id starting with ffff (looked in ${everyRoot(h.home)}); agent ls --all lists every session with its id\n`,
     ],
     [
       "no id starts so, as a word",
       ["ffff"],
       (h) =>
-        `error: ffff: no such file or folder, and no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(h.home, ".pi", "agent", "sessions")}, ${join(h.home, ".omp", "agent", "sessions")}, ${join(h.home, ".claude", "projects")}, ${join(h.home, ".codex", "sessions")}); check the path, or give an id agent ls --all lists\n`,
+        `error: ffff: no such file or folder, and no session of ${describeFormats()} has an id starting with ffff (looked in ${everyRoot(h.home)}); check the path, or give an id agent ls --all lists\n`,
     ],
     [
       "no id starts so, with --session and --agent",
@@ -250,11 +251,8 @@ describe("agent handoff without a path", () => {
       "error: --agent picks among the sessions found on this machine, and x.jsonl names one file; leave out one of them (see agent handoff --help)\n",
     ],
     [["handoff", "x.jsonl", "--session", "a1"], "error: give a session path or --session a1, not both (see agent handoff --help)\n"],
-    [
-      ["handoff", "--agent", "aider"],
-      'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent handoff --help)\n',
-    ],
-    [["ls", "--agent", "aider"], 'error: --agent takes pi, omp, claude-code (or claude) or codex, not "aider" (see agent ls --help)\n'],
+    [["handoff", "--agent", "aider"], `error: --agent takes ${describeFormatNames()}, not "aider" (see agent handoff --help)\n`],
+    [["ls", "--agent", "aider"], `error: --agent takes ${describeFormatNames()}, not "aider" (see agent ls --help)\n`],
     [["handoff", "--session="], "error: option --session needs an id, not an empty string (see agent handoff --help)\n"],
   ])("agent %p: a usage error", async (args, stderr) => {
     expect(await runAgent(args, fake.env(), fake.app)).toEqual({ code: 2, stdout: "", stderr });

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentName } from "../../core/index.ts";
+import { FORMATS, type AgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -111,4 +111,9 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
   const day = join(paths[IDS.app.codex] ?? "", "..");
   symlinkSync(join(day, "..", ".."), join(day, "loop"));
   symlinkSync(join(home, ".codex", "sessions"), join(home, ".codex", "sessions", "2026", "self"));
+}
+
+/** Every agent's sessions root under `home`, in the format table's order, as a message lists the folders it looked in. */
+export function everyRoot(home: string): string {
+  return FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir() }))).join(", ");
 }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { runAgent } from "../../fixtures/run-agent.ts";
+import { describeFormats } from "../../core/index.ts";
 import { createFakeHome, IDS, type FakeHome } from "./discover.testing.ts";
 import { rmSync } from "node:fs";
 
@@ -71,7 +72,7 @@ const REFUSALS: [string, (f: FakeHome) => string[], Where, (f: FakeHome) => stri
     () => ["ffff"],
     "app",
     (f) =>
-      `error: ffff: no such file or folder, and no session of pi, omp, Claude Code or Codex has an id starting with ffff (looked in ${join(f.home, ".pi", "agent", "sessions")}, `,
+      `error: ffff: no such file or folder, and no session of ${describeFormats()} has an id starting with ffff (looked in ${join(f.home, ".pi", "agent", "sessions")}, `,
   ],
   ["a start several ids share", () => ["b"], "app", () => "error: b matches 4 sessions; give more of the id:"],
   ["--session and a word", () => ["b4", "--session", "b4"], "app", () => "error: give a session path or --session b4, not both"],
@@ -86,7 +87,7 @@ const REFUSALS: [string, (f: FakeHome) => string[], Where, (f: FakeHome) => stri
     "nothing, where no session worked",
     () => [],
     "empty",
-    (f) => `error: no session of pi, omp, Claude Code or Codex worked in ${f.empty} (looked in `,
+    (f) => `error: no session of ${describeFormats()} worked in ${f.empty} (looked in `,
   ],
 ];
 

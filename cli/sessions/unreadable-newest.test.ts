@@ -15,7 +15,7 @@ import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, type AgentRun } from "../../fixtures/run-agent.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { chooseNewest } from "./newest-session.ts";
-import { formatNamed } from "../../core/index.ts";
+import { describeFormats, formatNamed } from "../../core/index.ts";
 
 const IS_ROOT = process.getuid?.() === 0;
 const HAS_SETPRIV = Bun.spawnSync(["setpriv", "--version"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
@@ -145,7 +145,7 @@ describe.skipIf(IS_ROOT && !HAS_SETPRIV)("a session newer than the one picked th
     });
     const result = await run(["handoff", "--dry-run", "--engine", "offline"]);
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: "" });
-    expect(result.stderr).toStartWith(`error: no session of pi, omp, Claude Code or Codex worked in ${project} (looked in `);
+    expect(result.stderr).toStartWith(`error: no session of ${describeFormats()} worked in ${project} (looked in `);
     expect(result.stderr).toContain(`; could not read ${only} (permission denied); name a session file`);
   });
 });

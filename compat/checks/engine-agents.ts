@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, stringField, type JsonObject } from "../../core/json.ts";
-import type { Agent, AgentName } from "../agents.ts";
+import type { Agent, EngineName } from "../agents.ts";
 import { agentEnv, configureAgent } from "../agent-setup.ts";
 import type { Wire } from "../fake/reply.ts";
 import type { FakeModelServer } from "../fake/server.ts";
@@ -236,4 +236,4 @@ const codex: EngineAgent = {
   },
 };
 
-export const ENGINE_AGENTS: Record<AgentName, EngineAgent> = { pi, omp, "claude-code": claudeCode, codex };
+export const ENGINE_AGENTS: Record<EngineName, EngineAgent> = { pi, omp, "claude-code": claudeCode, codex };

@@ -8,7 +8,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, numberField, stringField } from "../../core/json.ts";
-import type { Agent } from "../agents.ts";
+import type { EngineAgentInstall } from "../agents.ts";
 import { SERVED_MODELS } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer, type Script } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
@@ -19,7 +19,7 @@ import { REPO } from "./reading.ts";
 import { must } from "./report.ts";
 
 export interface EngineSetup {
-  agent: Agent;
+  agent: EngineAgentInstall;
   engine: EngineAgent;
   /** The agent's install folder. */
   dir: string;
@@ -45,7 +45,13 @@ export interface EngineRun {
  * fake that answers with `script` (or, `loggedOut`, with no login at all), and the session to
  * hand off in the project.
  */
-export async function setUpEngine(agent: Agent, dir: string, label: string, script: Script, loggedOut = false): Promise<EngineSetup> {
+export async function setUpEngine(
+  agent: EngineAgentInstall,
+  dir: string,
+  label: string,
+  script: Script,
+  loggedOut = false,
+): Promise<EngineSetup> {
   const engine = ENGINE_AGENTS[agent.name];
   const sandbox = createSandbox(`engine-${agent.name}-${label}`);
   const fake = startFakeModelServer(script, Object.values(SERVED_MODELS).flat());

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SYSTEM_PROMPT } from "../../core/handoff/prompt.ts";
 import { isObject } from "../../core/json.ts";
-import type { Agent } from "../agents.ts";
+import type { EngineAgentInstall } from "../agents.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
@@ -29,7 +29,7 @@ const agentFolders = (home: string) =>
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
-export async function checkEngineDryRun(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkEngineDryRun(agent: EngineAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "dry-run", () => ({ text: WRITTEN_DOCUMENT }));
   const home = setup.sandbox.home;
   try {

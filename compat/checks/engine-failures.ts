@@ -8,7 +8,7 @@
  */
 import { existsSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Agent, AgentName } from "../agents.ts";
+import { withEngines, type Agent, type AgentName, type EngineAgentInstall } from "../agents.ts";
 import type { Script } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun } from "../sandbox.ts";
@@ -68,7 +68,14 @@ function withSpacedHome(setup: EngineSetup): EngineSetup {
   return { ...setup, env, sandbox: { ...setup.sandbox, home } };
 }
 
-async function checkCase(agent: Agent, dir: string, failure: FailureCase, index: number, checks: Checks, dns: DnsLog): Promise<void> {
+async function checkCase(
+  agent: EngineAgentInstall,
+  dir: string,
+  failure: FailureCase,
+  index: number,
+  checks: Checks,
+  dns: DnsLog,
+): Promise<void> {
   const setup = withSpacedHome(await setUpEngine(agent, dir, `fail${index}`, failure.script, failure.loggedOut));
   try {
     await checks.run(
@@ -106,7 +113,7 @@ async function checkCase(agent: Agent, dir: string, failure: FailureCase, index:
 const SLOW_MODEL_MS = 120_000;
 
 /** Ctrl-C (SIGINT to `agent`) while the agent waits for the model: the agent must go with it. */
-async function checkCancel(agent: Agent, dir: string, checks: Checks): Promise<void> {
+async function checkCancel(agent: EngineAgentInstall, dir: string, checks: Checks): Promise<void> {
   const setup = await setUpEngine(agent, dir, "cancel", () => ({ text: WRITTEN_DOCUMENT, delayMs: SLOW_MODEL_MS }));
   try {
     await checks.run(
@@ -160,7 +167,7 @@ export async function checkEngineFailures(
   checks: Checks,
   dns: DnsLog,
 ): Promise<void> {
-  for (const agent of agents) {
+  for (const agent of withEngines(agents)) {
     for (const [index, failure] of CASES.entries()) await checkCase(agent, dirs.get(agent.name) ?? "", failure, index, checks, dns);
     await checkCancel(agent, dirs.get(agent.name) ?? "", checks);
   }

@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { agentEnvironment } from "../../core/agent-run/env.ts";
 import { agentEngine } from "../../core/agent-run/table.ts";
-import type { Agent } from "../agents.ts";
+import type { EngineAgentInstall } from "../agents.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, SCRATCH_ROOT } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
@@ -83,7 +83,7 @@ function reached(requests: Parameters<typeof sentText>[0]): string[] {
   return [...new Set(sent.match(new RegExp(`${MARK} [^:]+`, "g")) ?? [])].map((m) => m.slice(MARK.length + 1));
 }
 
-async function checkProduct(agent: Agent, setup: EngineSetup, plants: Plants, checks: Checks, dns: DnsLog): Promise<boolean> {
+async function checkProduct(agent: EngineAgentInstall, setup: EngineSetup, plants: Plants, checks: Checks, dns: DnsLog): Promise<boolean> {
   return await checks.run(
     agent.name,
     "engine: instruction files above its folder, in TMPDIR and in the project never reach the model (HOME under /tmp)",
@@ -101,7 +101,7 @@ async function checkProduct(agent: Agent, setup: EngineSetup, plants: Plants, ch
 }
 
 /** The agent as the product ran it before: in a folder under TMPDIR, without the switches. It must be seen sending some. */
-async function checkControl(agent: Agent, setup: EngineSetup, checks: Checks, dns: DnsLog): Promise<void> {
+async function checkControl(agent: EngineAgentInstall, setup: EngineSetup, checks: Checks, dns: DnsLog): Promise<void> {
   await checks.run(agent.name, "engine (control): run under TMPDIR without the switches, it sends some (the check can fail)", async () => {
     const engine = agentEngine(agent.name);
     const root = join(setup.sandbox.tmp, "agent-handoff-control");
@@ -128,7 +128,7 @@ async function checkControl(agent: Agent, setup: EngineSetup, checks: Checks, dn
   });
 }
 
-export async function checkEngineInstructions(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkEngineInstructions(agent: EngineAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "instructions", () => ({ text: WRITTEN_DOCUMENT }));
   let plants: Plants | undefined;
   try {

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { agentEnvironment } from "../../core/agent-run/env.ts";
 import { agentEngine } from "../../core/agent-run/table.ts";
-import type { Agent } from "../agents.ts";
+import type { EngineAgentInstall } from "../agents.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
@@ -111,7 +111,13 @@ function readEvidence(requests: readonly LoggedRequest[]): string[] {
   return found;
 }
 
-async function checkProduct(agent: Agent, setup: EngineSetup, planted: Planted, checks: Checks, dns: DnsLog): Promise<boolean> {
+async function checkProduct(
+  agent: EngineAgentInstall,
+  setup: EngineSetup,
+  planted: Planted,
+  checks: Checks,
+  dns: DnsLog,
+): Promise<boolean> {
   return await checks.run(
     agent.name,
     "engine: files, skills and models the session names are never read: none of their contents reaches the model",
@@ -131,7 +137,7 @@ async function checkProduct(agent: Agent, setup: EngineSetup, planted: Planted, 
 }
 
 /** The same mentions, given to the agent with the product's flags but none of its protections: the agent must be seen reading. */
-async function checkControl(agent: Agent, setup: EngineSetup, planted: Planted, checks: Checks, dns: DnsLog): Promise<void> {
+async function checkControl(agent: EngineAgentInstall, setup: EngineSetup, planted: Planted, checks: Checks, dns: DnsLog): Promise<void> {
   await checks.run(
     agent.name,
     "engine (control): the same mentions, raw and without the agent's switches against them, are read (the check can fail)",
@@ -159,7 +165,7 @@ async function checkControl(agent: Agent, setup: EngineSetup, planted: Planted, 
   );
 }
 
-export async function checkEngineMentions(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkEngineMentions(agent: EngineAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "mentions", () => ({ text: WRITTEN_DOCUMENT }));
   try {
     const planted = plantMentioned(setup);

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { plantedSecrets, plantedText, type Place } from "../../fixtures/secrets-everywhere.ts";
 import { assistant, bash, call, chain, text, toolResult, user } from "../../fixtures/sessions/builders.ts";
-import type { AgentName } from "../agents.ts";
+import type { EngineName } from "../agents.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { REPO } from "./reading.ts";
 
@@ -66,7 +66,7 @@ export function engineSession(): string {
 }
 
 /** Each agent's real transcript (fixtures/real/), as a session the user already has, where its agent keeps it. */
-const EXISTING: Record<AgentName, { fixture: string; place: string; id: string }> = {
+const EXISTING: Record<EngineName, { fixture: string; place: string; id: string }> = {
   pi: {
     fixture: "fixtures/real/pi/session.jsonl",
     place:
@@ -91,7 +91,7 @@ const EXISTING: Record<AgentName, { fixture: string; place: string; id: string }
 };
 
 /** Puts the agent's existing session into its history; its id (an agent may index it, which is no new session). */
-export function placeExistingSession(name: AgentName, sandbox: Sandbox): string {
+export function placeExistingSession(name: EngineName, sandbox: Sandbox): string {
   const existing = EXISTING[name];
   const path = join(sandbox.home, existing.place);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

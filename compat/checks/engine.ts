@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../../core/handoff/prompt.ts";
-import type { Agent } from "../agents.ts";
+import { withEngines, type Agent, type EngineAgentInstall } from "../agents.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent } from "../sandbox.ts";
 import { allOf, must, type Checks } from "./report.ts";
@@ -88,7 +88,7 @@ async function checkEvidence(setup: EngineSetup, checks: Checks, before: Map<str
 }
 
 /** The handoff, then the evidence checks. */
-async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+async function checkAgent(agent: EngineAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "run", () => ({
     text: WRITTEN_DOCUMENT,
     inputTokens: INPUT_TOKENS,
@@ -128,7 +128,7 @@ async function checkAgent(agent: Agent, dir: string, checks: Checks, dns: DnsLog
 }
 
 /** The control: the agent with its tools and history on. The checks above must see both. */
-async function checkControl(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+async function checkControl(agent: EngineAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const setup = await setUpEngine(agent, dir, "control", () => ({ text: WRITTEN_DOCUMENT }));
   try {
     await checks.run(
@@ -180,7 +180,7 @@ export async function checkEngines(
   checks: Checks,
   dns: DnsLog,
 ): Promise<void> {
-  for (const agent of agents) {
+  for (const agent of withEngines(agents)) {
     const dir = dirs.get(agent.name) ?? "";
     await checkAgent(agent, dir, checks, dns);
     await checkControl(agent, dir, checks, dns);

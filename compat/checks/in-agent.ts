@@ -8,7 +8,7 @@
  * agent may add the line it writes for a blocked prompt). Resuming the new session by id then
  * sends the document to the fake model.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../agents.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
@@ -158,12 +158,15 @@ async function checkCodex(agent: Agent, dir: string, checks: Checks, dns: DnsLog
       const file = made[0] ?? "";
       const id = /-([0-9a-f-]{36})\.jsonl$/.exec(file)?.[1] ?? "";
       checkNewSession(file, sourceId);
+      const written = readFileSync(file, "utf8");
       must(readFileSync(source, "utf8").startsWith(sourceBefore), "the source rollout lost or changed bytes");
       const { thread, input } = await execResume(agent, dir, sandbox, codexHome, fake, [id], NEXT, dns);
       must(thread === id, `codex exec resume ${id} continued ${thread}`);
       must(JSON.stringify(input).includes(HANDOFF_OPEN), "resuming the new session did not send the document");
-      const sawPrompt = readFileSync(file, "utf8").includes("$handoff");
-      return `new session ${id}; codex exec printed no text of the hook's; the transcript at hook time ${sawPrompt ? "held" : "did not hold"} the $handoff prompt`;
+      // The document is about the turns before the prompt, never the prompt itself.
+      must(!written.includes(`$handoff ${FOCUS}`), "the document holds the $handoff prompt itself");
+      const recorded = readFileSync(source, "utf8").slice(sourceBefore.length).includes(`$handoff ${FOCUS}`);
+      return `new session ${id}; codex exec printed none of the hook's text; the source ${recorded ? "holds" : "does not hold"} the blocked prompt`;
     });
     if (withHistory) return;
     await checks.run(
@@ -196,6 +199,37 @@ async function checkCodex(agent: Agent, dir: string, checks: Checks, dns: DnsLog
   }
 }
 
+/**
+ * Whether Codex reads the `timeout` key `integrate` writes: a hook that sleeps past `timeout: 2`
+ * and would then block is cut off, so the prompt reaches the model.
+ */
+async function checkCodexTimeoutKey(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+  const sandbox = createSandbox("in-agent-codex-timeout");
+  const fake: FakeModelServer = startFakeModelServer(() => ({ text: "COMPAT-REPLY: carrying on." }), ["gpt-5"]);
+  try {
+    await checks.run(agent.name, "reads the timeout key of a hooks.json entry (a hook past it is cut off)", async () => {
+      const codexHome = prepareCodex(sandbox, fake);
+      const block = JSON.stringify({ decision: "block", reason: "COMPAT-LATE" });
+      const entry = { hooks: [{ type: "command", command: `sleep 8; printf '%s\\n' '${block}'`, timeout: 2 }] };
+      writeFileSync(join(codexHome, "hooks.json"), `${JSON.stringify({ hooks: { UserPromptSubmit: [entry] } }, null, 2)}\n`);
+      const before = fake.modelRequests().length;
+      const started = performance.now();
+      const run = await runAgent(
+        [join(dir, agent.bin), "exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-hook-trust", "COMPAT-TIMEOUT: hello"],
+        { cwd: sandbox.project, env: codexEnv(sandbox, codexHome), timeoutMs: 60_000 },
+        dns,
+      );
+      const seconds = (performance.now() - started) / 1000;
+      must(run.exitCode === 0, describeRun(run));
+      must(fake.modelRequests().length > before, `the late hook still blocked the prompt after ${seconds.toFixed(1)} s: timeout not read`);
+      must(seconds < 8, `the run waited ${seconds.toFixed(1)} s, the hook's whole sleep`);
+      return `cut off: the prompt reached the model after ${seconds.toFixed(1)} s`;
+    });
+  } finally {
+    await fake.stop();
+  }
+}
+
 /** The in-agent family: each of Claude Code and Codex, in a fresh home and in one with history. */
 export async function checkInAgent(
   agents: readonly Agent[],
@@ -209,5 +243,6 @@ export async function checkInAgent(
       if (agent.name === "claude-code") await checkClaudeCode(agent, dir, checks, dns, withHistory);
       if (agent.name === "codex") await checkCodex(agent, dir, checks, dns, withHistory);
     }
+    if (agent.name === "codex") await checkCodexTimeoutKey(agent, dir, checks, dns);
   }
 }

@@ -14,7 +14,7 @@ import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { isObject, stringField } from "../../core/json.ts";
 import { formatNamed } from "../../core/session/formats/table.ts";
 import type { SessionPlace } from "../../core/session/formats/types.ts";
-import type { Agent, AgentName } from "../agents.ts";
+import { AGENTS, type Agent, type AgentName } from "../agents.ts";
 import { FAKE_KEY } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
@@ -27,8 +27,8 @@ import { TARGETS, type WrittenSession } from "./targets.ts";
 
 const PROMPT = "COMPAT-NEXT: what is next?";
 
-/** Every format, in the table's order: the rows and the columns of the matrix. */
-const FORMATS: readonly AgentName[] = ["pi", "omp", "claude-code", "codex"];
+/** Every pinned agent, in compat's table's order: the rows and the columns of the matrix. */
+const FORMATS: readonly AgentName[] = AGENTS.map((agent) => agent.name);
 
 /** Each source: the agent's real transcript (fixtures/real/), recorded in `SCRATCH_ROOT/<agent>-transcript/project`. */
 const SOURCES: Record<AgentName, string> = {

@@ -57,7 +57,7 @@ const READS_NOTHING = { CLAUDE_CODE_DISABLE_FILE_MENTIONS: "1", CLAUDE_CODE_DISA
  * instead of its own (several KB about tools and the machine; `--system-prompt` replaces it),
  * and nothing saved (`--no-session-persistence`): no session lands in the user's history.
  */
-export const CLAUDE_CODE_ENGINE: AgentEngine = {
+export const CLAUDE_CODE_ENGINE: AgentEngine<"claude-code"> = {
   name: "claude-code",
   label: "Claude Code",
   command: "claude",

@@ -65,7 +65,7 @@ function read(output: AgentRunOutput): AgentOutcome {
  * approvals, and its tools switched off. Its own instructions are replaced by ours, from a
  * file in the scratch folder (it has no flag for a system prompt).
  */
-export const CODEX_ENGINE: AgentEngine = {
+export const CODEX_ENGINE: AgentEngine<"codex"> = {
   name: "codex",
   label: "Codex",
   command: "codex",

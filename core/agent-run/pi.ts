@@ -74,7 +74,7 @@ function read(output: AgentRunOutput): AgentOutcome {
  * in an empty folder anyway), and our system prompt instead of its coding one. The user's
  * extensions stay loaded: a provider may come from one.
  */
-export const PI_ENGINE: AgentEngine = {
+export const PI_ENGINE: AgentEngine<"pi"> = {
   name: "pi",
   label: "pi",
   command: "pi",
@@ -102,7 +102,7 @@ export const PI_ENGINE: AgentEngine = {
 export const OMP_PROJECT_MARKER = ".git";
 
 /** omp: as pi, with omp's own switches (rules instead of context files, no LSP, no title request). */
-export const OMP_ENGINE: AgentEngine = {
+export const OMP_ENGINE: AgentEngine<"omp"> = {
   name: "omp",
   label: "omp",
   command: "omp",

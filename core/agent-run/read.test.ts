@@ -2,14 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { describeAgentFailure } from "./failures.ts";
 import { agentEngine } from "./table.ts";
 import type { AgentRunOutput } from "./types.ts";
-import type { AgentName } from "../session/formats/types.ts";
+import type { EngineName } from "./table.ts";
 
 /** Outputs in the shapes the real agents print (see /work/notes/engines-research.md and `bun run compat`). */
 const j = (...values: unknown[]) => values.map((v) => `${JSON.stringify(v)}\n`).join("");
 const out = (stdout: string, exitCode: number | null = 0, stderr = ""): AgentRunOutput => ({ stdout, stderr, exitCode });
 
 /** What the run comes to: the answer, or the line it fails with. */
-function outcome(agent: AgentName, output: AgentRunOutput): unknown {
+function outcome(agent: EngineName, output: AgentRunOutput): unknown {
   const engine = agentEngine(agent);
   const read = engine.read(output);
   return "answer" in read ? read.answer : describeAgentFailure(engine, read.failure, read.message);
@@ -41,7 +41,7 @@ const codexWith = (...usages: unknown[]) =>
   );
 
 describe("the usage an agent reports is taken only when every number is a token count", () => {
-  test.each<[string, AgentName, AgentRunOutput, unknown]>([
+  test.each<[string, EngineName, AgentRunOutput, unknown]>([
     [
       "claude: huge numbers that would overflow",
       "claude-code",
@@ -85,7 +85,7 @@ describe("the usage an agent reports is taken only when every number is a token 
 });
 
 describe("reading what each agent printed", () => {
-  test.each<[string, AgentName, AgentRunOutput, unknown]>([
+  test.each<[string, EngineName, AgentRunOutput, unknown]>([
     [
       "claude: the result, cached input counted, the model it names",
       "claude-code",

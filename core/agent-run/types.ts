@@ -52,8 +52,13 @@ export type AgentFailureKind = "logged-out" | "failed" | "empty" | "unreadable";
  */
 export type AgentOutcome = { answer: AgentAnswer } | { failure: AgentFailureKind; message: string; remove?: string[] };
 
-export interface AgentEngine {
-  name: AgentName;
+/**
+ * One agent's engine. `Name` is its literal name, so the engine table's names form a type
+ * (`EngineName`, in `table.ts`): an agent whose CLI cannot run safely as an engine has a format
+ * and no engine, and nothing keyed by engine names needs a row for it.
+ */
+export interface AgentEngine<Name extends AgentName = AgentName> {
+  name: Name;
   /** The product's name, for messages: `Claude Code`. */
   label: string;
   /** The executable looked up on PATH: `claude`. */

@@ -9,7 +9,7 @@ import {
   estimateTokens,
   planHandoffRequests,
   renderAgentPrompt,
-  type AgentName,
+  type EngineName,
   type DryRunAgentJson,
   type HandoffInput,
 } from "../../../core/index.ts";
@@ -26,7 +26,7 @@ export const SCRATCH_PLACEHOLDER = "<new empty folder>";
 export const TEMP_PLACEHOLDER = "<new temporary folder>";
 
 /** The executable a run would start; when there is none, the bare command, and the line the run would fail with. */
-function executableFor(run: Run, name: AgentName, options: HandoffOptions, logger: ConsolaInstance): string {
+function executableFor(run: Run, name: EngineName, options: HandoffOptions, logger: ConsolaInstance): string {
   const engine = agentEngine(name);
   try {
     return findAgentExecutable(engine, options.agentBin, run.env, run.cwd);
@@ -44,7 +44,7 @@ function executableFor(run: Run, name: AgentName, options: HandoffOptions, logge
  */
 export async function printAgentDryRun(
   run: Run,
-  name: AgentName,
+  name: EngineName,
   input: HandoffInput,
   options: HandoffOptions,
   logger: ConsolaInstance,

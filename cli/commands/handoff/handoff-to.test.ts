@@ -167,11 +167,11 @@ describe("--to, the rest of the rules", () => {
   test("a name no format has: exit 2, the names there are, nothing written", async () => {
     const src = sandbox.source();
     const original = readFileSync(src);
-    const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "gemini"], cleanEnv(sandbox.home));
+    const run = await runAgent(["handoff", src, "--engine", "offline", "--to", "aider"], cleanEnv(sandbox.home));
     expect([run.code, run.stdout, run.stderr]).toEqual([
       2,
       "",
-      `error: --to takes ${describeFormatNames()}, not "gemini" (see agent handoff --help)\n`,
+      `error: --to takes ${describeFormatNames()}, not "aider" (see agent handoff --help)\n`,
     ]);
     sandbox.expectNothingWritten(src, original);
   });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentName } from "../../../core/index.ts";
+import { describeFormats, type AgentName } from "../../../core/index.ts";
 import { plantSession } from "../../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../../fixtures/run-agent.ts";
 
@@ -123,9 +123,7 @@ describe.each<AgentName>(["pi", "omp", "claude-code", "codex"])("%s: agent hando
     const run = await handoff();
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: "" });
     const whence = RECORDS_SOURCE[agent] ? `was written from ${source}` : "agent handoff wrote";
-    expect(run.stderr).toStartWith(
-      `error: no session of pi, omp, Claude Code or Codex with work to hand off worked in ${project} (looked in `,
-    );
+    expect(run.stderr).toStartWith(`error: no session of ${describeFormats()} with work to hand off worked in ${project} (looked in `);
     expect(run.stderr).toContain(
       `; the 2 there are handoff sessions with nothing after the document yet (the newest, ${written.sessionId}, ${whence}); `,
     );

@@ -51,7 +51,9 @@ export const CODEX_INTEGRATION: AgentIntegration = {
     // Every prompt reaches this hook: all but `$handoff …` pass at once, untouched.
     const match = prompt === undefined ? null : HANDOFF_PROMPT.exec(prompt);
     if (match === null) return { kind: "ignore" };
-    return handoffFromHookJson(input, (match[1] ?? "").trim(), "Codex");
+    // Should Codex have recorded the prompt before it calls the hook (0.169.0's exec does not), the handoff ends before it.
+    const request = handoffFromHookJson(input, (match[1] ?? "").trim(), "Codex");
+    return request.kind === "handoff" && prompt !== undefined ? { ...request, prompt } : request;
   },
   answer(reply: HookReply) {
     return { stdout: `${JSON.stringify({ decision: "block", reason: reply.text })}\n`, exitCode: 0 };

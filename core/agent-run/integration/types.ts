@@ -69,6 +69,8 @@ export type HookRequest =
       args: string;
       /** The agent's own executable as integrate recorded it (`HookCommand.agentBin`), when the call carries it. */
       agentBin?: string | undefined;
+      /** The prompt as the agent may already have recorded it at hook time (Codex does): the handoff ends before it. */
+      prompt?: string;
     };
 
 /** How a handoff asked from inside the agent ended, for the agent's answer. */

@@ -45,5 +45,10 @@ export function describeFormatsWhere(keep: (format: SessionFormat) => boolean): 
 
 /** What a flag naming an agent takes, in words: `pi, omp, claude-code (or claude) or codex`. */
 export function describeFormatNames(): string {
-  return either(FORMATS.map((f) => (f.aliases.length > 0 ? `${f.name} (or ${f.aliases.join(", ")})` : f.name)));
+  return describeFormatNamesWhere(() => true);
+}
+
+/** The same, for the formats `keep` takes (the agents that are engines too). */
+export function describeFormatNamesWhere(keep: (format: SessionFormat) => boolean): string {
+  return either(FORMATS.filter(keep).map((f) => (f.aliases.length > 0 ? `${f.name} (or ${f.aliases.join(", ")})` : f.name)));
 }
