@@ -31,9 +31,9 @@ const INTEGRATE_ARGS = {
 
 export const INTEGRATE_HELP: CommandHelp = {
   name: "integrate",
-  summary: "Install /handoff into an agent (Claude Code's /handoff, Codex's $handoff), or remove it",
+  summary: "Install /handoff into an agent (Claude Code's and pi's /handoff, Codex's $handoff, omp's /agent-handoff), or remove it",
   description:
-    "Install /handoff into an agent's home: a hook that runs agent hook <agent> and the command (or skill) that makes the agent accept it. " +
+    "Install /handoff into an agent's home: a hook that runs agent hook <agent> and the command (or skill) that makes the agent accept it; for pi and omp, an extension that runs it and switches to the new session. " +
     "It merges the agent's settings at the text level (every other key, its order and layout kept), changes nothing on a second run, and lists every file it wrote. " +
     "--uninstall gives the files back as they were.",
   args: INTEGRATE_ARGS,
