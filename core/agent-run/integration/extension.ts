@@ -1,6 +1,7 @@
 import template from "../../session/formats/pi/extension/agent-handoff.ts" with { type: "text" };
 import { type ExtensionAnswer, parseExtensionHookArgv, renderExtensionAnswer } from "../../session/formats/pi/extension/hook-protocol.ts";
 import { EXTENSION_FILE, EXTENSION_TIMEOUT_MS, type ExtensionHost, renderExtension } from "../../session/formats/pi/extension/setup.ts";
+import { FORMATS } from "../../session/formats/table.ts";
 import type { AgentHome, PathSegments } from "../../session/formats/types.ts";
 import type { AgentIntegration, HookCommand, HookReply, HookRequest } from "./types.ts";
 
@@ -20,7 +21,8 @@ const TEMPLATE: string = TEMPLATE_TEXT;
 export function extensionText(host: ExtensionHost, command: HookCommand): string {
   const run = command.argv.slice(0, -2);
   const header = `// Written by \`agent integrate ${host.agent}\`; \`agent integrate ${host.agent} --uninstall\` removes it.\n`;
-  const setup = { command: host.command, agent: host.agent, run, timeoutMs: EXTENSION_TIMEOUT_MS, agentBin: command.agentBin };
+  const targets = FORMATS.map((format) => format.name);
+  const setup = { command: host.command, agent: host.agent, run, timeoutMs: EXTENSION_TIMEOUT_MS, agentBin: command.agentBin, targets };
   return header + renderExtension(TEMPLATE, setup);
 }
 

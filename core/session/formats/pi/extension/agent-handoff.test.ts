@@ -44,11 +44,16 @@ interface Fake {
 let loaded = 0;
 
 /** Installs `setup` into a file of its own (a module is imported once per path) and loads it. */
-async function load(setup: ExtensionSetup): Promise<(pi: unknown) => void> {
+async function loadModule(
+  setup: ExtensionSetup,
+): Promise<{ default: (pi: unknown) => void; completeArguments: (prefix: string) => unknown }> {
   const file = join(scratch, `agent-handoff-${++loaded}.ts`);
   writeFileSync(file, renderExtension(TEMPLATE, setup));
-  const module: { default: (pi: unknown) => void } = await import(file);
-  return module.default;
+  return await import(file);
+}
+
+async function load(setup: ExtensionSetup): Promise<(pi: unknown) => void> {
+  return (await loadModule(setup)).default;
 }
 
 /** Loads the extension, runs its one command with `args` against a fake agent, returns what happened. */
@@ -146,6 +151,41 @@ describe("the installed extension", () => {
     expect(story.exec.map((call) => call.args)).toEqual([
       ["hook", "omp", "--session", SESSION, "--cwd", "/home/me/app", "--agent-bin", "/opt/omp/bin/omp", "--", "--to pi x"],
     ]);
+  });
+
+  // [typed so far after the command, what is offered (each value replaces all that was typed)]
+  const COMPLETIONS: [string, unknown][] = [
+    ["", null],
+    ["fix the", null],
+    ["-", [{ value: "--to ", label: "--to", description: "hand off into another agent" }]],
+    ["--t", [{ value: "--to ", label: "--to", description: "hand off into another agent" }]],
+    [
+      "--to ",
+      [
+        { value: "--to claude-code ", label: "claude-code" },
+        { value: "--to codex ", label: "codex" },
+        { value: "--to pi ", label: "pi" },
+      ],
+    ],
+    [
+      "--to c",
+      [
+        { value: "--to claude-code ", label: "claude-code" },
+        { value: "--to codex ", label: "codex" },
+      ],
+    ],
+    ["--to vim", null],
+    ["--to codex fix", null],
+    ["--focus", null],
+  ];
+  for (const [prefix, offered] of COMPLETIONS)
+    test(`while ${JSON.stringify(prefix)} is typed, offers ${JSON.stringify(offered)}`, async () => {
+      const module = await loadModule({ ...PI_SETUP, targets: ["claude-code", "codex", "pi"] });
+      expect(module.completeArguments(prefix)).toEqual(offered);
+    });
+
+  test("offers --to alone when integrate listed no agents", async () => {
+    expect((await loadModule(PI_SETUP)).completeArguments("--to ")).toBeNull();
   });
 
   test("omp switches without a callback: the message is shown on the command's context after the switch", async () => {

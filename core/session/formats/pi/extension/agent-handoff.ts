@@ -21,6 +21,8 @@ interface Setup {
   timeoutMs: number;
   /** This agent's own executable as integrate found it (the hook's engine runs it; the agent's PATH may lack it). */
   agentBin?: string;
+  /** The agents `--to` takes, offered as the user types. */
+  targets?: string[];
 }
 
 // `agent integrate` rewrites this one line; `agent integrate --status` compares it.
@@ -48,9 +50,22 @@ interface ExecResult {
   killed?: boolean;
 }
 
+interface Completion {
+  value: string;
+  label: string;
+  description?: string;
+}
+
 /** The part of pi's and omp's extension API used here. */
 export interface AgentApi {
-  registerCommand(name: string, options: { description?: string; handler: (args: string, ctx: CommandContext) => Promise<void> }): void;
+  registerCommand(
+    name: string,
+    options: {
+      description?: string;
+      getArgumentCompletions?: (prefix: string) => Completion[] | null;
+      handler: (args: string, ctx: CommandContext) => Promise<void>;
+    },
+  ): void;
   exec(command: string, args: string[], options?: { timeout?: number }): Promise<ExecResult>;
 }
 
@@ -119,10 +134,24 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
   if (!told) ctx.ui.notify(answer.message, "info");
 }
 
+/** What to offer while the arguments are typed (the agent replaces them all with the value): `--to`, then the agents. */
+export function completeArguments(prefix: string): Completion[] | null {
+  const to = /^--to\s+(\S*)$/.exec(prefix);
+  if (to) {
+    const typed = to[1] ?? "";
+    const offered = (SETUP.targets ?? []).filter((name) => name.startsWith(typed)).map((name) => ({ value: `--to ${name} `, label: name }));
+    return offered.length > 0 ? offered : null;
+  }
+  if (prefix.startsWith("-") && "--to".startsWith(prefix))
+    return [{ value: "--to ", label: "--to", description: "hand off into another agent" }];
+  return null;
+}
+
 /** The extension's entry: pi and omp call the default export with their API. */
 export default function agentHandoff(pi: AgentApi): void {
   pi.registerCommand(SETUP.command, {
     description: "Hand this session off to a fresh one: [--to <agent>] [focus…]",
+    getArgumentCompletions: completeArguments,
     handler: (args, ctx) => handOff(pi, args, ctx),
   });
 }

@@ -17,7 +17,7 @@ describe("the installed copy", () => {
       `const SETUP: Setup = {"command":"agent-handoff","agent":"omp","run":["/a b/bun","/x/'q'/cli.ts","$(x)"],"timeoutMs":1234};`,
     ]);
     expect(readExtensionSetup(installed)).toEqual(SETUP);
-    const withBin = { ...SETUP, agentBin: "/usr/local/bin/omp" };
+    const withBin = { ...SETUP, agentBin: "/usr/local/bin/omp", targets: ["pi", "codex"] };
     expect(readExtensionSetup(renderExtension(TEMPLATE, withBin))).toEqual(withBin);
     expect(renderExtension(installed, SETUP)).toBe(installed);
   });
@@ -34,6 +34,7 @@ describe("the installed copy", () => {
     ["two SETUP lines", `${renderExtension(TEMPLATE, SETUP)}\n${renderExtension(TEMPLATE, SETUP)}`],
     ["a SETUP line that is not JSON", 'const SETUP: Setup = { command: "handoff" };\n'],
     ["a SETUP line of another shape", 'const SETUP: Setup = {"command":"handoff","agent":"pi","run":"agent","timeoutMs":1};\n'],
+    ["targets that are not names", 'const SETUP: Setup = {"command":"handoff","agent":"pi","run":[],"timeoutMs":1,"targets":[1]};\n'],
     ["an agent we do not install into", 'const SETUP: Setup = {"command":"handoff","agent":"codex","run":[],"timeoutMs":1};\n'],
   ];
   for (const [name, text] of NOT_OURS) test(`${name} is not ours`, () => expect(readExtensionSetup(text)).toBeUndefined());

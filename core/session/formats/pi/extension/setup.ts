@@ -14,6 +14,8 @@ export interface ExtensionSetup {
   timeoutMs: number;
   /** The agent's own executable as integrate found it, for the hook's engine (absent: not found). */
   agentBin?: string | undefined;
+  /** The agents `--to` takes (offered as the user types). */
+  targets?: readonly string[] | undefined;
 }
 
 /** An agent that loads the extension: its command's name and the folder it loads extensions from. */
@@ -40,7 +42,8 @@ const SETUP_LINE = /^const SETUP: Setup = (.*);$/gm;
 export function renderExtension(template: string, setup: ExtensionSetup): string {
   const lines = [...template.matchAll(SETUP_LINE)];
   if (lines.length !== 1) throw new Error(`the extension template holds ${lines.length} SETUP lines, not one`);
-  const value = { command: setup.command, agent: setup.agent, run: setup.run, timeoutMs: setup.timeoutMs, agentBin: setup.agentBin };
+  const { command, agent, run, timeoutMs, agentBin, targets } = setup;
+  const value = { command, agent, run, timeoutMs, agentBin, targets };
   return template.replace(SETUP_LINE, () => `const SETUP: Setup = ${JSON.stringify(value)};`);
 }
 
@@ -63,10 +66,18 @@ export function readExtensionSetup(text: string): ExtensionSetup | undefined {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { command, agent, run, timeoutMs, agentBin } = value;
+  const { command, agent, run, timeoutMs, agentBin, targets } = value;
   if (typeof command !== "string" || typeof agent !== "string" || typeof timeoutMs !== "number") return undefined;
   if (!Array.isArray(run) || !run.every((item) => typeof item === "string")) return undefined;
   if (agent !== "pi" && agent !== "omp") return undefined;
   if (agentBin !== undefined && typeof agentBin !== "string") return undefined;
-  return agentBin === undefined ? { command, agent, run, timeoutMs } : { command, agent, run, timeoutMs, agentBin };
+  if (targets !== undefined && !(Array.isArray(targets) && targets.every((item) => typeof item === "string"))) return undefined;
+  return {
+    command,
+    agent,
+    run,
+    timeoutMs,
+    ...(agentBin === undefined ? {} : { agentBin }),
+    ...(targets === undefined ? {} : { targets }),
+  };
 }
