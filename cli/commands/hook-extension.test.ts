@@ -271,13 +271,16 @@ describe("agent hook pi|omp read strictly", () => {
   const CALLS: [string[], string][] = [
     [
       [],
-      "agent handoff: no -- before the command's arguments (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>)",
+      "agent handoff: no -- before the command's arguments (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>); run agent integrate pi again",
     ],
     [
       ["--session", "/x.jsonl", "--cwd", "/", "--"],
-      "agent handoff: 0 items after --, not one (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>)",
+      "agent handoff: 0 items after --, not one (expected --session <file> --cwd <folder> [--agent-bin <path>] -- <arguments>); run agent integrate pi again",
     ],
-    [["--session", "rel.jsonl", "--cwd", "/", "--", ""], 'agent handoff: --session "rel.jsonl" is not an absolute path'],
+    [
+      ["--session", "rel.jsonl", "--cwd", "/", "--", ""],
+      'agent handoff: --session "rel.jsonl" is not an absolute path; run agent integrate pi again',
+    ],
     [["--cwd", "/", "--session", "/etc", "--", ""], "agent handoff: /etc is not a file"],
   ];
   for (const [argv, error] of CALLS) {

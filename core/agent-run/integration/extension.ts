@@ -27,9 +27,10 @@ export function extensionText(host: ExtensionHost, command: HookCommand): string
 }
 
 /** The call's argv read as a handoff of the file the agent has open. */
-function readExtensionCall(argv: readonly string[]): HookRequest {
+function readExtensionCall(agent: string, argv: readonly string[]): HookRequest {
   const input = parseExtensionHookArgv(argv);
-  if ("problem" in input) return { kind: "problem", message: `agent hook: ${input.problem}` };
+  // A call of another shape comes from a copy older (or newer) than this agent: installing again matches them.
+  if ("problem" in input) return { kind: "problem", message: `agent hook: ${input.problem}; run agent integrate ${agent} again` };
   // pi and omp open a session by its path; the id is the file's name (checked as an id by the runner).
   const name = input.sessionFile.split(/[/\\]/).at(-1) ?? "";
   const sessionId = name.replace(/\.jsonl$/, "");
@@ -64,7 +65,7 @@ export function extensionIntegration({ host, label, home, loads }: ExtensionInte
     usage: `/${host.command} [--to <agent>] [focus …]`,
     notes: [`${label} loads it ${loads}.`],
     files: (agentHome, command) => [{ kind: "own", path: [...host.folder(agentHome), EXTENSION_FILE], text: extensionText(host, command) }],
-    readHook: ({ argv }) => readExtensionCall(argv),
+    readHook: ({ argv }) => readExtensionCall(host.agent, argv),
     answer: (reply) => ({ stdout: renderExtensionAnswer(answerOf(host, reply)), exitCode: 0 }),
   };
 }
