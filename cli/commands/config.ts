@@ -52,6 +52,7 @@ export const CONFIG_HELP: CommandHelp = {
         "  max-input-tokens = 500000",
         '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
+        '  hook-engine = "offline"  # /handoff inside an agent; default: that agent',
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
       ],
@@ -118,6 +119,7 @@ export function buildConfigReport({ settings, file, apiKeySet, engine, clean, as
       "max-input-tokens": { value: settings.maxInputTokens.value ?? null, ...sourceOf(settings.maxInputTokens) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
       to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
+      "hook-engine": { value: settings.hookEngine.value ?? null, ...sourceOf(settings.hookEngine) },
       ...binReports(settings, clean),
     },
     apiKey: { set: apiKeySet, from: "OPENAI_API_KEY" },
@@ -141,6 +143,7 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
     ],
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
+    ["hook-engine", settings.hookEngine.value ?? "the agent itself", describeSource(settings.hookEngine.source)],
     // An agent's executable only when one is named: most people use the one on PATH.
     ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] =>
       bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]],

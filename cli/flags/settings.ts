@@ -30,6 +30,9 @@ export const DEFAULT_MODEL = "gpt-4.1-mini";
 /** Who writes the document: a model endpoint, code, an installed agent's own CLI, or `auto` (see cli/flags/engine.ts). */
 export type EngineChoice = "auto" | "llm" | "offline" | EngineName;
 
+/** The engines `/handoff` inside an agent may use: no `auto`, which never starts an agent (the default is the agent itself). */
+export type HookEngineChoice = Exclude<EngineChoice, "auto">;
+
 /** The config file as read: its path, its parsed top-level table, and the line each key is on. */
 export interface ConfigFile {
   path: string;
@@ -58,6 +61,8 @@ export interface Settings {
   engine: Resolved<EngineChoice>;
   /** The agent the new session is for; undefined: the source's own. */
   to: Resolved<AgentName | undefined>;
+  /** Who writes the document for `/handoff` inside an agent (`agent hook`); undefined: that agent itself. */
+  hookEngine: Resolved<HookEngineChoice | undefined>;
   /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
   agentBins: Readonly<Record<EngineName, Resolved<string | undefined>>>;
 }
@@ -189,6 +194,20 @@ export function parseEngine(value: unknown, label: string, quote: Quote = PLAIN_
   throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value, quote)}`);
 }
 
+/** The `hook-engine` choices, in the order messages list them. */
+export const HOOK_ENGINE_CHOICES = `llm, offline, ${describeEngineNames()}`;
+
+/** A `hook-engine`: an engine but `auto` (the default, the agent the hook runs in, has no word). */
+function parseHookEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): HookEngineChoice {
+  const choice = matchChoice(value, ENGINE_WORDS);
+  if (choice !== "auto") {
+    if (choice !== undefined) return choice;
+    const agent = typeof value === "string" ? engineNamed(value, label) : undefined;
+    if (agent) return agent;
+  }
+  throw valueError(label, `${label} takes ${HOOK_ENGINE_CHOICES} (unset: the agent /handoff runs in), not ${shown(value, quote)}`);
+}
+
 /** An agent's name or alias (`claude`), as the format table spells it. */
 export function parseAgent(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): AgentName {
   const format = typeof value === "string" ? findFormat(value) : undefined;
@@ -212,6 +231,7 @@ const SETTINGS = {
   maxInputTokens: { key: "max-input-tokens", env: "AGENT_MAX_INPUT_TOKENS", parse: parseLimit, fallback: undefined },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
+  hookEngine: { key: "hook-engine", env: "AGENT_HOOK_ENGINE", parse: parseHookEngine, fallback: undefined },
 } satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
 /** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
@@ -313,6 +333,7 @@ export function resolveSettings(
     maxInputTokens: pick(SETTINGS.maxInputTokens, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
+    hookEngine: pick(SETTINGS.hookEngine, args, env, file),
     agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
   };
 }

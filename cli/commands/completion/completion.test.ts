@@ -47,7 +47,7 @@ describe("bash", () => {
   }
 
   test.each<[string[], string[]]>([
-    [[""], ["handoff", "ls", "inspect", "config", "completion", "help", "--help", "--version"]],
+    [[""], ["handoff", "ls", "inspect", "config", "integrate", "hook", "completion", "help", "--help", "--version"]],
     [["ha"], ["handoff"]],
     [["handoff", "--ag"], ["--agent"]],
     [
@@ -73,7 +73,10 @@ describe("bash", () => {
       ["completion", ""],
       ["bash", "zsh", "fish"],
     ],
-    [["help", "i"], ["inspect"]],
+    [
+      ["help", "i"],
+      ["inspect", "integrate"],
+    ],
   ])("agent %p offers %p", (words, offered) => {
     expect(complete(...words)).toEqual(offered);
   });
@@ -97,7 +100,7 @@ describe.skipIf(!has("fish"))("fish (skipped: fish is not installed)", () => {
   });
 
   test.each<[string, string[]]>([
-    ["agent ", ["completion", "config", "handoff", "help", "inspect", "ls"]],
+    ["agent ", ["completion", "config", "handoff", "help", "hook", "inspect", "integrate", "ls"]],
     ["agent handoff --agent c", ["claude", "claude-code", "codex"]],
     ["agent handoff --session a4", [IDS.app.codex]],
     ["agent ls --a", ["--agent", "--all"]],
