@@ -17,9 +17,10 @@ const files: [string, string][] = [
   ...Object.keys(TRANSCRIPTS).map((n): [string, string] => [n, transcriptFile(n)]),
 ];
 
-const short = (s: string) => s.replace("Constraints & Preferences", "Constraints").replace("Session Facts", "Facts").replace("Last Exchanges", "Tail");
+const short = (s: string) =>
+  s.replace("Constraints & Preferences", "Constraints").replace("Session Facts", "Facts").replace("Last Exchanges", "Tail");
 console.log(`words per section of the offline document (body: before Session Facts)`);
-console.log(["session".padEnd(18), ...SHOWN.map((s) => short(s).padStart(12)), "body".padStart(7)].join(""));
+console.log(["session".padEnd(18), ...SHOWN.map((s) => short(s).padStart(14)), "body".padStart(7)].join(""));
 for (const [name, file] of files) {
   if (!existsSync(file)) {
     console.log(`${name.padEnd(18)}skipped (no ${file})`);
@@ -27,5 +28,7 @@ for (const [name, file] of files) {
   }
   const sections = splitSections(offlineDocument(readFileSync(file, "utf8"), file));
   const words = (s: (typeof SHOWN)[number]) => (sections.has(s) ? String(countWords(sections.get(s) ?? "")) : "-");
-  console.log([name.padEnd(18), ...SHOWN.map((s) => words(s).padStart(12)), String(countWords(sections.get("body") ?? "")).padStart(7)].join(""));
+  console.log(
+    [name.padEnd(18), ...SHOWN.map((s) => words(s).padStart(14)), String(countWords(sections.get("body") ?? "")).padStart(7)].join(""),
+  );
 }
