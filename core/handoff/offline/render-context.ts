@@ -14,6 +14,8 @@ export function renderDecisions({ notes, state }: SectionInput): string[] {
   for (const background of notes.background)
     for (const decision of background.decisions) lines.push(`- From ${background.source}: ${local(state, decision)}`);
   for (const choice of newest(notes.choices, 3).kept) lines.push(`- ${local(state, choice.text)}`);
+  // What the user steered outweighs what the assistant decided alone: listed first.
+  for (const steer of newest(notes.steered, 3).kept) lines.push(`- ${local(state, steer.text)}`);
   // Newest first in weight: the latest decisions are the ones the next session builds on.
   const { kept, omitted } = newest(
     dedupeBy(notes.decisions, (d) => d.text),
