@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { describeFormats, type AgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
-import { createFakeHome, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
+import { createFakeHome, everyRoot, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
 import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const made: string[] = [];
@@ -304,7 +304,7 @@ describe("a home with nothing in it", () => {
     expect(ls).toEqual({
       code: 0,
       stdout: "[]\n",
-      stderr: `no sessions (looked in ${join(home, ".pi", "agent", "sessions")}, ${join(home, ".omp", "agent", "sessions")}, ${join(home, ".claude", "projects")}, ${join(home, ".codex", "sessions")})\n`,
+      stderr: `no sessions (looked in ${everyRoot(home)})\n`,
     });
     const handoff = await runAgent(["handoff"], cleanEnv(home), home);
     expect(handoff.code).toBe(2);

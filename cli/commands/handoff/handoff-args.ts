@@ -1,4 +1,11 @@
-import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../../../core/index.ts";
+import {
+  describeEngineNames,
+  describeFormatNames,
+  describeFormatNamesInCode,
+  describeFormatsWhere,
+  isEngineName,
+  PROVIDER_IDS,
+} from "../../../core/index.ts";
 import { SESSION_ARGS } from "../../flags/handoff-source.ts";
 import type { CommandHelp, HelpSection } from "../help.ts";
 import type { FlagsDef } from "../../flags/flags-def.ts";
@@ -47,8 +54,7 @@ export const HANDOFF_ARGS = {
     type: "string",
     description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`,
     valueHint: "agent",
-    details:
-      "the agent the new session is for: `pi`, `omp`, `claude-code` (or `claude`), `codex`, in any case; env `AGENT_TO`; config `to`; default the source's agent. The same spelling is used everywhere (`inspect`'s `format`, `--json`)",
+    details: `the agent the new session is for: ${describeFormatNamesInCode()}, in any case; env \`AGENT_TO\`; config \`to\`; default the source's agent. The same spelling is used everywhere (\`inspect\`'s \`format\`, \`--json\`)`,
   },
   out: {
     type: "string",
@@ -130,10 +136,9 @@ export const HANDOFF_ARGS = {
   },
   engine: {
     type: "string",
-    description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeFormatNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
+    description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeEngineNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
     valueHint: "engine",
-    details:
-      "who writes the document: `auto`, `llm`, `offline`, `claude-code` (or `claude`), `codex`, `pi`, `omp`, in any case; env `AGENT_ENGINE`; config `engine`. `llm`: the model. `offline`: code, from the branch alone; sends nothing, same input \u2192 same bytes. An agent's name: that installed agent's own CLI, with your login and model (see [An installed agent as the engine](engines.md#an-installed-agent-as-the-engine)). `auto` (default): `llm` when `OPENAI_API_KEY` or a base URL is set, else `offline`, with one short line on stderr saying so (`no model configured: the offline engine writes the handoff (see agent config)`, once per run; `-q` hides it; when an agent's CLI is on `PATH` the line adds `; Claude Code is installed: --engine claude-code has it write the handoff`). `auto` never starts an agent",
+    details: `who writes the document: \`auto\`, \`llm\`, \`offline\`, ${describeFormatNamesInCode((format) => isEngineName(format.name))}, in any case; env \`AGENT_ENGINE\`; config \`engine\`. \`llm\`: the model. \`offline\`: code, from the branch alone; sends nothing, same input \u2192 same bytes. An agent's name: that installed agent's own CLI, with your login and model (see [An installed agent as the engine](engines.md#an-installed-agent-as-the-engine)). \`auto\` (default): \`llm\` when \`OPENAI_API_KEY\` or a base URL is set, else \`offline\`, with one short line on stderr saying so (\`no model configured: the offline engine writes the handoff (see agent config)\`, once per run; \`-q\` hides it; when an agent's CLI is on \`PATH\` the line adds \`; Claude Code is installed: --engine claude-code has it write the handoff\`). \`auto\` never starts an agent`,
   },
   "last-exchanges": {
     type: "boolean",

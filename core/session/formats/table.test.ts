@@ -10,8 +10,9 @@ import { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat
 import type { AgentName } from "./types.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
-const NAMES: readonly AgentName[] = ["pi", "omp", "claude-code", "codex"];
-const isAgentName = (word: string | undefined): word is AgentName => NAMES.some((name) => name === word);
+/** Every agent name, once: the compiler holds this to `AgentName`. */
+const NAMES: Record<AgentName, true> = { pi: true, omp: true, "claude-code": true, codex: true, gemini: true };
+const isAgentName = (word: string | undefined): word is AgentName => word !== undefined && Object.hasOwn(NAMES, word);
 
 /**
  * The agent that wrote each fixture, by where it lives: `fixtures/real/<agent>/` and
