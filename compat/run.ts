@@ -9,11 +9,12 @@
  *   bun run compat [--regenerate] [--only pi,omp,engine]
  *
  * `--only` names agents, families of checks (reading, resume, matrix, discovery, transcripts, engine,
- * engine-failures), or both: `--only engine,codex` runs the engine checks for Codex alone. The
+ * engine-failures, in-agent), or both: `--only engine,codex` runs the engine checks for Codex alone. The
  * version checks, and the statement tables against the binaries (checks/statements.ts), always run.
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
+import { checkInAgent } from "./checks/in-agent.ts";
 import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
@@ -25,6 +26,7 @@ import { checkMatrix } from "./checks/matrix.ts";
 import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
+import { checkInAgentExtension } from "./checks/in-agent-extension.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
@@ -35,7 +37,7 @@ import { SCRATCH_ROOT } from "./sandbox.ts";
 import { errorMessage } from "../core/errors.ts";
 
 /** The families of checks `--only` can name. */
-const FAMILIES = ["reading", "resume", "matrix", "discovery", "transcripts", "engine", "engine-failures"] as const;
+const FAMILIES = ["reading", "resume", "matrix", "discovery", "transcripts", "engine", "engine-failures", "in-agent"] as const;
 type Family = (typeof FAMILIES)[number];
 const isFamily = (name: string): name is Family => FAMILIES.some((family) => family === name);
 
@@ -127,6 +129,10 @@ async function inside(options: Options): Promise<number> {
     if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
+    if (family("in-agent")) {
+      await checkInAgent(options.agents, dirs, checks, dns);
+      for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
+    }
     if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
       for (const agent of options.agents)

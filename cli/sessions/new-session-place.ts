@@ -161,7 +161,10 @@ export function destinationFolder(input: DestinationInput, timestamp: Date): str
     ...input.home,
     cwd: input.cwd,
     timestamp,
-    utcOffsetMinutes: -timestamp.getTimezoneOffset(),
+    // Only a format that files sessions by local date (Codex) reads it: the time zone's data loads on first use.
+    get utcOffsetMinutes() {
+      return -timestamp.getTimezoneOffset();
+    },
     registeredFolder: registeredName,
   };
   const segments = input.target.location.sessionFolder(place);

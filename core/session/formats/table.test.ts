@@ -21,7 +21,15 @@ const isAgentName = (word: string | undefined): word is AgentName => word !== un
  *   python3 -c "import json,pathlib; OMP={'title_change','service_tier_change','mode_change','ttsr_injection','session_init','credential_pin','reset_boundary'}; print(sorted(str(f) for f in pathlib.Path('fixtures').rglob('*.jsonl') if f.is_file() and any((lambda o: isinstance(o, dict) and (o.get('type') in OMP or (i == 0 and o.get('type') == 'title') or (o.get('type') == 'model_change' and 'model' in o and 'modelId' not in o)))(json.loads(l)) for i, l in enumerate(open(f, errors='replace')) if l.strip().startswith('{') and l.strip().endswith('}'))))"
  * (fixtures/real/omp/session.jsonl and fixtures/sessions/omp.jsonl); everything else is pi's.
  */
+/** The graded offline sessions one story writes in another agent's format (fixtures/offline/sessions/). */
+const GRADED_IN_OTHER_FORMATS: Record<string, AgentName> = {
+  "fixtures/offline/tracker-epic.jsonl": "claude-code",
+  "fixtures/offline/flaky-worker.jsonl": "codex",
+};
+
 function writerOf(file: string): AgentName {
+  const graded = GRADED_IN_OTHER_FORMATS[file];
+  if (graded !== undefined) return graded;
   const [, folder, agent] = file.split("/");
   if ((folder === "real" || folder === "sessions") && isAgentName(agent)) return agent;
   return file === "fixtures/sessions/omp.jsonl" ? "omp" : "pi";
