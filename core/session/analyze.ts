@@ -17,14 +17,15 @@ export interface BranchAnalysis {
   tree: SessionTree;
   branch: Branch;
   context: ContextMessage[];
-  facts: SessionFacts;
+  /** Read off the branch on first use: a dry run of the model engine, and `--no-facts`, never need them. */
+  readonly facts: SessionFacts;
   /** `message` entries on the branch (the guard against handing off nothing counts these). */
   branchMessages: number;
   /** Our estimate of the context's tokens, counted on first use (a handoff counts what it sends instead). */
   readonly estimatedTokens: number;
 }
 
-/** Index → branch → context and facts, in one pass over the session. */
+/** Index → branch → context, and the facts and the estimate when first read. */
 export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): BranchAnalysis {
   const tree = indexEntries(session.entries);
   const wanted = options.leafId;
@@ -34,11 +35,15 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
   let branchMessages = 0;
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
   let estimatedTokens: number | undefined;
+  let facts: SessionFacts | undefined;
   return {
     tree,
     branch,
     context,
-    facts: collectFacts(branch.entries, session.header.cwd),
+    get facts() {
+      facts ??= collectFacts(branch.entries, session.header.cwd);
+      return facts;
+    },
     branchMessages,
     // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
     get estimatedTokens() {
