@@ -6,6 +6,7 @@ import { estimateTokens } from "./tokens.ts";
 import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.ts";
 import type { Session } from "./types.ts";
 import { countOf } from "../format.ts";
+import { lazily } from "../lazy.ts";
 
 export interface AnalyzeOptions extends ContextOptions {
   /** Hand off the branch ending at this entry (or at the entry a line of this id became part of) instead of the last entry in the file. */
@@ -34,21 +35,19 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
   const context = buildContext(branch.entries, options);
   let branchMessages = 0;
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
-  let estimatedTokens: number | undefined;
-  let facts: SessionFacts | undefined;
+  const facts = lazily(() => collectFacts(branch.entries, session.header.cwd));
+  // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
+  const estimatedTokens = lazily(() => estimateTokens(context));
   return {
     tree,
     branch,
     context,
     get facts() {
-      facts ??= collectFacts(branch.entries, session.header.cwd);
-      return facts;
+      return facts();
     },
     branchMessages,
-    // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
     get estimatedTokens() {
-      estimatedTokens ??= estimateTokens(context);
-      return estimatedTokens;
+      return estimatedTokens();
     },
   };
 }
