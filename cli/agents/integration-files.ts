@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { accessSync, constants, lstatSync, mkdirSync, readdirSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { AgentError, IntegrationProblem, type AgentIntegration, type HookCommand, type IntegrationState } from "../../core/index.ts";
@@ -37,7 +36,8 @@ type Memory = Record<string, Remembered>;
 const NO_FILE = "none";
 
 function hashOf(text: string | undefined): string {
-  return text === undefined ? NO_FILE : `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  // Bun's own hasher: node:crypto would be loaded at every start (cli/scenarios/lazy-imports.test.ts).
+  return text === undefined ? NO_FILE : `sha256:${new Bun.CryptoHasher("sha256").update(text).digest("hex")}`;
 }
 
 /** `$XDG_STATE_HOME/agent/integrations.json`, else `~/.local/state/agent/integrations.json`. */
