@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AgentError, type AgentIntegration, type HookCommand } from "../../core/index.ts";
+import { tmpdirOf } from "../sessions/agent-home.ts";
 import type { Run } from "../run.ts";
 
 /** A word for a POSIX shell (`sh -c`, which the agents run hooks with): always single-quoted, nothing expanded. */
@@ -38,9 +39,13 @@ export function ownCommand(run: Run): OwnCommand {
   const argv = program.script === undefined ? [real(program.executable)] : [real(program.executable), real(program.script)];
   for (const word of argv)
     if (/[\n\r\0]/.test(word)) throw new AgentError("USAGE", "the path of agent holds a line break: no hook can call it safely");
-  const checkout = program.script === undefined ? undefined : checkoutOf(argv[1] ?? "");
-  const notice =
-    checkout === undefined
+  const own = argv.at(-1) ?? "";
+  const checkout = program.script === undefined ? undefined : checkoutOf(own);
+  // A copy run by bunx or npx lives in a cache or temp folder that is cleaned without a word.
+  const temporary = [tmpdirOf(run.env), "/tmp"].some((dir) => own.startsWith(`${dir}/`)) || /\/(?:_npx|\.bunx?|bunx-[^/]*)\//.test(own);
+  const notice = temporary
+    ? `the hook runs agent from ${own}, a temporary copy: once it is cleaned away the hook says so; install agent and run agent integrate again`
+    : checkout === undefined
       ? undefined
       : `the hook runs agent from the checkout ${checkout} (with Bun at ${argv[0]}): if that folder moves, run agent integrate again`;
   return { argv, notice };

@@ -31,7 +31,16 @@ interface Remembered {
   after: string;
 }
 
-type Memory = Record<string, Remembered>;
+/** A folder `integrate` made (the agent's home itself, `commands/`, `skills/handoff/`): `--uninstall` removes it once empty. */
+interface MadeFolder {
+  made: "folder";
+}
+
+type Memory = Record<string, Remembered | MadeFolder>;
+
+function isMadeFolder(entry: Remembered | MadeFolder | undefined): entry is MadeFolder {
+  return entry !== undefined && "made" in entry;
+}
 
 const NO_FILE = "none";
 
@@ -111,18 +120,16 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
             file: path,
           },
         );
-      if (uninstall)
-        return text === undefined
-          ? []
-          : [{ path, before: text, after: undefined, snapshot, folders: emptiedFolders(path, file.path.length) }];
+      if (uninstall) return text === undefined ? [] : [{ path, before: text, after: undefined, snapshot, folders: [] }];
       return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path) }];
     }
     try {
       if (uninstall) {
         if (text === undefined) return [];
         const remembered = memory[path];
-        const unchangedSince = remembered !== undefined && remembered.after === hashOf(text);
-        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === remembered.before);
+        const known = isMadeFolder(remembered) ? undefined : remembered;
+        const unchangedSince = known !== undefined && known.after === hashOf(text);
+        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === known.before);
         return after === text ? [] : [{ path, before: text, after, snapshot, folders: [] }];
       }
       const after = file.merge.add(text);
@@ -131,25 +138,6 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
       return problemAt(path, error);
     }
   });
-}
-
-/** The folders above `path` that removing it leaves empty, up to (not including) the agent's home (`depth` segments in all). */
-function emptiedFolders(path: string, depth: number): string[] {
-  const folders: string[] = [];
-  let dir = dirname(path);
-  let left = new Set([path]);
-  for (let level = depth - 1; level > 1; level--, dir = dirname(dir)) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).map((name) => join(dir, name));
-    } catch {
-      break;
-    }
-    if (!names.every((name) => left.has(name))) break;
-    folders.push(dir);
-    left = new Set([dir]);
-  }
-  return folders;
 }
 
 /**
@@ -178,7 +166,6 @@ function write(run: Run, change: FileChange): void {
   } catch (error) {
     throw error instanceof AgentError ? error : fileError(change.path, error);
   }
-  if (change.after === undefined) for (const folder of change.folders) rmdirSync(folder);
 }
 
 /** Undoes changes already made, last first, as far as it can: a failure part way leaves the files as they were. */
@@ -215,9 +202,12 @@ export function applyChanges(run: Run, changes: readonly FileChange[], merged: R
     undo(run, made);
     throw error;
   }
+  for (const change of changes) for (const folder of change.after === undefined ? [] : change.folders) memory[folder] = { made: "folder" };
+  if (uninstall) removeMadeFolders(changes, memory);
   for (const change of changes) {
     if (!merged.has(change.path)) continue;
-    const known = memory[change.path];
+    const remembered = memory[change.path];
+    const known = isMadeFolder(remembered) ? undefined : remembered;
     if (uninstall) delete memory[change.path];
     // Updating our entry keeps the hash from before the first install, unless the file changed in between.
     else
@@ -227,6 +217,22 @@ export function applyChanges(run: Run, changes: readonly FileChange[], merged: R
       };
   }
   writeMemory(run, memory);
+}
+
+/** The folders `integrate` made above the files just removed, deepest first, each once it is empty (a folder the user has filled since stays). */
+function removeMadeFolders(changes: readonly FileChange[], memory: Memory): void {
+  const above = new Set<string>();
+  for (const change of changes) for (let dir = dirname(change.path); dirname(dir) !== dir; dir = dirname(dir)) above.add(dir);
+  const made = [...above].filter((dir) => isMadeFolder(memory[dir])).sort((a, b) => b.length - a.length);
+  for (const dir of made) {
+    try {
+      if (readdirSync(dir).length > 0) continue;
+      rmdirSync(dir);
+    } catch {
+      // Gone already, or not ours to remove now.
+    }
+    delete memory[dir];
+  }
 }
 
 function writeMemory(run: Run, memory: Memory): void {
