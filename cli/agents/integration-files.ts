@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, mkdirSync, readdirSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { AgentError, IntegrationProblem, type AgentIntegration, type HookCommand, type IntegrationState } from "../../core/index.ts";
 import { fileError, fsReason } from "../io/fs-errors.ts";
@@ -21,8 +21,10 @@ export interface FileChange {
   before: string | undefined;
   after: string | undefined;
   snapshot: FileSnapshot | undefined;
-  /** Folders this change makes first (install) or removes after, emptied (uninstall). */
+  /** Folders this change makes first (install). */
   folders: string[];
+  /** A settings file of the agent's (its hashes are remembered), not one of ours. */
+  merged: boolean;
 }
 
 /** What `integrations.json` holds for a merged file. */
@@ -78,6 +80,18 @@ function readMemory(env: Env): Memory {
   }
 }
 
+/**
+ * The file a symbolic link at `path` leads to (a settings file kept in a dotfiles folder): it is
+ * changed there, and the link stays a link. `path` itself when it is no link, or leads nowhere yet.
+ */
+function throughLink(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
+  }
+}
+
 /** The folders from `path`'s up that do not exist yet, outermost last. */
 function missingFolders(path: string): string[] {
   const missing: string[] = [];
@@ -108,7 +122,7 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
   const home = agentHome(run.env);
   const memory = readMemory(run.env);
   return integration.files(home, command).flatMap((file): FileChange[] => {
-    const path = joinSegments(file.path);
+    const path = throughLink(joinSegments(file.path));
     const { text, snapshot } = readIfThere(path);
     if (file.kind === "own") {
       const ours = text === undefined || text === file.text || text.includes(`agent integrate ${integration.name}\``);
@@ -120,8 +134,8 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
             file: path,
           },
         );
-      if (uninstall) return text === undefined ? [] : [{ path, before: text, after: undefined, snapshot, folders: [] }];
-      return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path) }];
+      if (uninstall) return text === undefined ? [] : [{ path, before: text, after: undefined, snapshot, folders: [], merged: false }];
+      return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path), merged: false }];
     }
     try {
       if (uninstall) {
@@ -130,10 +144,10 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
         const known = isMadeFolder(remembered) ? undefined : remembered;
         const unchangedSince = known !== undefined && known.after === hashOf(text);
         const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === known.before);
-        return after === text ? [] : [{ path, before: text, after, snapshot, folders: [] }];
+        return after === text ? [] : [{ path, before: text, after, snapshot, folders: [], merged: true }];
       }
       const after = file.merge.add(text);
-      return after === text ? [] : [{ path, before: text, after, snapshot, folders: missingFolders(path) }];
+      return after === text ? [] : [{ path, before: text, after, snapshot, folders: missingFolders(path), merged: true }];
     } catch (error) {
       return problemAt(path, error);
     }
@@ -188,7 +202,7 @@ function undo(run: Run, made: readonly FileChange[]): void {
  * Writes every change, after checking each can be made (a read-only file stops the run before
  * anything is written; a failure part way undoes what was written); remembers the merged files' hashes.
  */
-export function applyChanges(run: Run, changes: readonly FileChange[], merged: ReadonlySet<string>, uninstall: boolean): void {
+export function applyChanges(run: Run, changes: readonly FileChange[], uninstall: boolean): void {
   if (changes.length === 0) return;
   for (const change of changes) checkWritable(change);
   const memory = readMemory(run.env);
@@ -205,7 +219,7 @@ export function applyChanges(run: Run, changes: readonly FileChange[], merged: R
   for (const change of changes) for (const folder of change.after === undefined ? [] : change.folders) memory[folder] = { made: "folder" };
   if (uninstall) removeMadeFolders(changes, memory);
   for (const change of changes) {
-    if (!merged.has(change.path)) continue;
+    if (!change.merged) continue;
     const remembered = memory[change.path];
     const known = isMadeFolder(remembered) ? undefined : remembered;
     if (uninstall) delete memory[change.path];

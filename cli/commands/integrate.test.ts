@@ -1,5 +1,17 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  symlinkSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createProcessHost } from "../process/host.ts";
@@ -127,6 +139,22 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(Object.keys(files(home)).filter((name) => !name.endsWith("/") && !name.startsWith("/.local"))).toEqual([
       mine.slice(home.length),
     ]);
+  });
+
+  test("settings kept elsewhere behind a symbolic link: changed there, the link stays a link, --uninstall gives back the bytes", async () => {
+    const { home, env } = freshHome();
+    const dotfiles = join(home, "dotfiles", "settings.json");
+    mkdirSync(dirname(dotfiles), { recursive: true });
+    writeFileSync(dotfiles, OTHER(event));
+    mkdirSync(dirname(join(home, settings)), { recursive: true });
+    symlinkSync(dotfiles, join(home, settings));
+    const result = await integrate([agent], env);
+    expect(result.stdout).toContain(`  changed ${dotfiles}\n`);
+    expect(lstatSync(join(home, settings)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, "utf8")).toContain(` hook ${agent};`);
+    await integrate([agent, "--uninstall"], env);
+    expect(lstatSync(join(home, settings)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, "utf8")).toBe(OTHER(event));
   });
 
   test("an edit made since: --uninstall takes out our entry only, the edit stays", async () => {

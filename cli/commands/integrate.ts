@@ -97,13 +97,7 @@ export const integrateCommand = defineCommand({
       changes: planChanges(run, integration, hookShellLine(own, integration), args.uninstall === true),
     }));
     for (const { integration, changes } of plans) {
-      const merged = new Set(
-        integration
-          .files(agentHome(run.env), hookShellLine(own, integration))
-          .filter((file) => file.kind === "merge")
-          .map((file) => joinSegments(file.path)),
-      );
-      applyChanges(run, changes, merged, args.uninstall === true);
+      applyChanges(run, changes, args.uninstall === true);
       if (changes.length === 0)
         lines.push(`${integration.name}: nothing to change (${args.uninstall ? "not installed" : "installed, current"})`);
       else lines.push(`${integration.name}:`, ...changes.map((change) => `  ${describeChange(change)}`));
