@@ -66,10 +66,18 @@ export function hookShellLine(own: OwnCommand, integration: AgentIntegration): H
     text: `agent is not at ${own.argv.at(-1)} any more: run agent integrate ${integration.name} again (or remove the hook)`,
   });
   const say = `printf '%s\\n' ${posixQuote(gone.stdout.trimEnd())}`;
-  const fallback =
-    integration.handoffPromptPattern === undefined ? say : `grep -q ${posixQuote(integration.handoffPromptPattern)} && ${say}`;
+  const pattern = integration.handoffPromptPattern;
+  if (pattern === undefined) {
+    return {
+      argv: [...own.argv, "hook", integration.name],
+      shell: `if ${exists}; then exec ${run}; else ${say}; exit 0; fi # agent integrate`,
+    };
+  }
+  // An agent that calls the hook for every prompt: the shell passes every other prompt at once
+  // (a few milliseconds; starting agent takes half a second), and runs agent for a handoff only.
+  const input = `printf '%s' "$input"`;
   return {
     argv: [...own.argv, "hook", integration.name],
-    shell: `if ${exists}; then exec ${run}; else ${fallback}; exit 0; fi # agent integrate`,
+    shell: `input=$(cat); ${input} | grep -Eq ${posixQuote(pattern)} || exit 0; if ${exists}; then ${input} | exec ${run}; else ${say}; exit 0; fi # agent integrate`,
   };
 }
