@@ -304,6 +304,25 @@ describe("the hook line integrate writes, run by a shell as the agents run it", 
 
   test.each<[string, boolean]>([
     ["$handoff now", true],
+    ["\n\t $handoff after a line break", true],
+    ["$handoffs", true],
+    ["write the tests", false],
+    ["explain $handoff", false],
+  ])("Codex, prompt %p: the shell starts agent only for what may be a handoff (readHook decides)", async (prompt, started) => {
+    const { home, path, env } = homeWith("codex");
+    const marker = join(home, "started");
+    const program = join(home, "fake-agent");
+    writeFileSync(program, `#!/bin/sh\ncat > ${marker}\n`, { mode: 0o755 });
+    const line = await installedLine("codex", home, { executable: program, script: undefined });
+    const result = sh(line, codexInput(path, prompt), env);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(marker)).toBe(started);
+    // What agent reads is the hook's input, whole.
+    if (started) expect(JSON.parse(readFileSync(marker, "utf8")).prompt).toBe(prompt);
+  });
+
+  test.each<[string, boolean]>([
+    ["$handoff now", true],
     ["  $handoff", true],
     ["write the tests", false],
   ])("agent gone (Codex), prompt %p: answered only when it is a handoff", async (prompt, answered) => {
