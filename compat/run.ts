@@ -26,6 +26,7 @@ import { checkMatrix } from "./checks/matrix.ts";
 import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
+import { checkInAgentExtension } from "./checks/in-agent-extension.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
@@ -128,7 +129,10 @@ async function inside(options: Options): Promise<number> {
     if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
-    if (family("in-agent")) await checkInAgent(options.agents, dirs, checks, dns);
+    if (family("in-agent")) {
+      await checkInAgent(options.agents, dirs, checks, dns);
+      for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
+    }
     if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
       for (const agent of options.agents)

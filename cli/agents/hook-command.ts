@@ -1,8 +1,11 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { AgentError, type AgentIntegration, type HookCommand } from "../../core/index.ts";
+import { AgentError, agentEngine, type AgentIntegration, type HookCommand } from "../../core/index.ts";
+import { readConfigFile } from "../flags/config-file.ts";
+import { agentBinSetting, resolveSettings } from "../flags/settings.ts";
 import { tmpdirOf } from "../sessions/agent-home.ts";
 import type { Run } from "../run.ts";
+import { findAgentExecutable } from "./agent-bin.ts";
 
 /** A word for a POSIX shell (`sh -c`, which the agents run hooks with): always single-quoted, nothing expanded. */
 export function posixQuote(word: string): string {
@@ -80,4 +83,25 @@ export function hookShellLine(own: OwnCommand, integration: AgentIntegration): H
     argv: [...own.argv, "hook", integration.name],
     shell: `input=$(cat); ${input} | grep -Eq ${posixQuote(pattern)} || exit 0; if ${exists}; then ${input} | exec ${run}; else ${say}; exit 0; fi # agent integrate`,
   };
+}
+
+/**
+ * The hooked agent's own executable as the hook's engine would run it, found now (its
+ * `<agent>-bin` setting, else PATH): a hook runs with the agent's environment, whose PATH may not
+ * have it (an agent started by its path, or from a launcher). Undefined when there is none.
+ */
+async function ownAgentBin(run: Run, integration: AgentIntegration): Promise<string | undefined> {
+  try {
+    const settings = resolveSettings({}, run.env, await readConfigFile(run.env, run.cancel.signal));
+    const bin = findAgentExecutable(agentEngine(integration.name), agentBinSetting(settings, integration.name), run.env, run.cwd);
+    return /[\n\r\0]/.test(bin) ? undefined : bin;
+  } catch {
+    // Not installed here, or a setting that names nothing: the hook then looks on the agent's own PATH.
+    return undefined;
+  }
+}
+
+/** What the agent's hook runs for `integration`: our command line, and the agent's own executable for its engine. */
+export async function hookCommandFor(run: Run, own: OwnCommand, integration: AgentIntegration): Promise<HookCommand> {
+  return { ...hookShellLine(own, integration), agentBin: await ownAgentBin(run, integration) };
 }

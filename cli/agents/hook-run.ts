@@ -2,8 +2,9 @@ import { read, realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import {
-  FORMATS,
+  agentEngine,
   MAX_HOOK_INPUT_BYTES,
+  describeFormatNames,
   findFormat,
   type AgentIntegration,
   type HandoffJson,
@@ -97,14 +98,23 @@ function checkSession(run: Run, integration: AgentIntegration, request: HookRequ
   return real;
 }
 
+/**
+ * The agent's own executable as integrate recorded it, for the engine that runs it (`AGENT_PI_BIN`
+ * and the like), unless the environment names one already: the user's own setting wins.
+ */
+function recordedBin(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): Record<string, string> {
+  const name = agentEngine(integration.name).binEnv;
+  const bin = request.agentBin;
+  return bin === undefined || !isAbsolute(bin) || run.env[name] ? {} : { [name]: bin };
+}
+
 /** `[--to <agent>] [focus …]`: the target and the focus, as data. */
 export function parseHandoffArgs(text: string): { to: string | undefined; focus: string } | { problem: string } {
   const trimmed = text.trim();
   const to = /^--to(?:=|\s+)(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (to) {
     const name = to[1] ?? "";
-    if (!findFormat(name))
-      return { problem: `--to takes ${FORMATS.map((f) => f.name).join(", ")}, not ${JSON.stringify(name.slice(0, 40))}` };
+    if (!findFormat(name)) return { problem: `--to takes ${describeFormatNames()}, not ${JSON.stringify(name.slice(0, 40))}` };
     return { to: findFormat(name)?.name, focus: (to[2] ?? "").trim() };
   }
   if (/^--to\s*$/.test(trimmed)) return { problem: "--to needs an agent: --to <agent>" };
@@ -176,7 +186,7 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   const stdout = new Captured();
   const stderr = new Captured();
   const code = await handoff(handoffArgv, {
-    env: { ...run.env, [HOOK_GUARD]: "1" },
+    env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
     cwd: request.cwd ?? run.cwd,
     stdin: { fd: -1, isTTY: false },
     stdout,

@@ -279,8 +279,8 @@ describe("agent integrate: which agents", () => {
   });
 
   test.each<[string[], string]>([
-    [[], "error: an agent is needed (claude-code, codex), or --all (see agent integrate --help)\n"],
-    [["vim"], 'error: "vim" has no /handoff integration; agents: claude-code, codex (see agent integrate --help)\n'],
+    [[], "error: an agent is needed (claude-code, codex, pi, omp), or --all (see agent integrate --help)\n"],
+    [["vim"], 'error: "vim" has no /handoff integration; agents: claude-code, codex, pi, omp (see agent integrate --help)\n'],
     [["codex", "--all"], "error: give an agent or --all, not both (see agent integrate --help)\n"],
     [["codex", "--status", "--uninstall"], "error: give --status or --uninstall, not both (see agent integrate --help)\n"],
   ])("%p: a usage error", async (args, stderr) => {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
 import { agentEngine, findFormat, findIntegration, integrations, type AgentIntegration } from "../../core/index.ts";
 import { findOnPath } from "../agents/agent-bin.ts";
-import { hookShellLine, ownCommand } from "../agents/hook-command.ts";
+import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
 import { applyChanges, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
@@ -31,9 +31,9 @@ const INTEGRATE_ARGS = {
 
 export const INTEGRATE_HELP: CommandHelp = {
   name: "integrate",
-  summary: "Install /handoff into an agent (Claude Code's /handoff, Codex's $handoff), or remove it",
+  summary: "Install /handoff into an agent (Claude Code's and pi's /handoff, Codex's $handoff, omp's /agent-handoff), or remove it",
   description:
-    "Install /handoff into an agent's home: a hook that runs agent hook <agent> and the command (or skill) that makes the agent accept it. " +
+    "Install /handoff into an agent's home: a hook that runs agent hook <agent> and the command (or skill) that makes the agent accept it; for pi and omp, an extension that runs it and switches to the new session. " +
     "It merges the agent's settings at the text level (every other key, its order and layout kept), changes nothing on a second run, and lists every file it wrote. " +
     "--uninstall gives the files back as they were.",
   args: INTEGRATE_ARGS,
@@ -75,10 +75,13 @@ export const integrateCommand = defineCommand({
       return EXIT.ok;
     }
     const own = ownCommand(run);
+    const hooked = await Promise.all(
+      agents.map(async (integration) => ({ integration, command: await hookCommandFor(run, own, integration) })),
+    );
     const lines: string[] = [];
     if (args.status) {
-      for (const integration of agents) {
-        const states = integrationState(run, integration, hookShellLine(own, integration));
+      for (const { integration, command } of hooked) {
+        const states = integrationState(run, integration, command);
         const overall = states.every((s) => s.state === "current")
           ? "installed, current"
           : states.every((s) => s.state === "absent")
@@ -92,9 +95,10 @@ export const integrateCommand = defineCommand({
       return EXIT.ok;
     }
     // Every agent's files are planned (read, merged) before any is written: one problem stops all.
-    const plans = agents.map((integration) => ({
+    const plans = hooked.map(({ integration, command }) => ({
       integration,
-      changes: planChanges(run, integration, hookShellLine(own, integration), args.uninstall === true),
+      command,
+      changes: planChanges(run, integration, command, args.uninstall === true),
     }));
     for (const { integration, changes } of plans) {
       applyChanges(run, changes, args.uninstall === true);

@@ -1,6 +1,8 @@
-import type { AgentName } from "../../session/formats/types.ts";
+import type { EngineName } from "../table.ts";
 import { CLAUDE_CODE_INTEGRATION } from "./claude-code.ts";
 import { CODEX_INTEGRATION } from "./codex.ts";
+import { OMP_INTEGRATION } from "./omp.ts";
+import { PI_INTEGRATION } from "./pi.ts";
 import type { AgentIntegration } from "./types.ts";
 
 /**
@@ -8,9 +10,11 @@ import type { AgentIntegration } from "./types.ts";
  * `integrate --all` and `--status` go through them. A new agent is its file beside these and one
  * line here.
  */
-export const INTEGRATIONS: Partial<Record<AgentName, AgentIntegration>> = {
+export const INTEGRATIONS: Partial<Record<EngineName, AgentIntegration>> = {
   "claude-code": CLAUDE_CODE_INTEGRATION,
   codex: CODEX_INTEGRATION,
+  pi: PI_INTEGRATION,
+  omp: OMP_INTEGRATION,
 };
 
 /** The integrations, in the table's order. */
@@ -19,5 +23,5 @@ export function integrations(): AgentIntegration[] {
 }
 
 export function findIntegration(name: string): AgentIntegration | undefined {
-  return Object.hasOwn(INTEGRATIONS, name) ? INTEGRATIONS[name as AgentName] : undefined;
+  return Object.hasOwn(INTEGRATIONS, name) ? INTEGRATIONS[name as EngineName] : undefined;
 }

@@ -1,4 +1,5 @@
 import type { AgentHome, AgentName, PathSegments } from "../../session/formats/types.ts";
+import type { EngineName } from "../table.ts";
 
 /**
  * `/handoff` inside an agent: what `agent integrate <agent>` installs into the agent's home and
@@ -16,6 +17,12 @@ export interface HookCommand {
    * own answer for a failure instead (fail soft: the user's agent keeps working).
    */
   shell: string;
+  /**
+   * The hooked agent's own executable, absolute, as `integrate` found it (its `<agent>-bin`
+   * setting, else PATH): the hook's engine runs it when the agent's own PATH lacks it (a hook runs
+   * with the agent's environment). Undefined when it was not found.
+   */
+  agentBin?: string | undefined;
 }
 
 /** A settings file of the agent's, changed at the text level: every other key, its order and comments kept. */
@@ -61,6 +68,8 @@ export type HookRequest =
       sessionId: string;
       cwd: string | undefined;
       args: string;
+      /** The agent's own executable as integrate recorded it (`HookCommand.agentBin`), when the call carries it. */
+      agentBin?: string | undefined;
       /** The prompt as the agent may already have recorded it at hook time (Codex does): the handoff ends before it. */
       prompt?: string;
     };
@@ -85,7 +94,8 @@ export interface HookAnswer {
 }
 
 export interface AgentIntegration {
-  name: AgentName;
+  /** An agent with an engine: `/handoff` inside it has that agent write the document by default (`hook-engine`). */
+  name: EngineName;
   /** The product's name, for messages: `Claude Code`. */
   label: string;
   /** The folder whose presence says the agent is used here (`integrate --all`), besides its command on PATH. */
