@@ -52,6 +52,13 @@ export const AGENTS: readonly Agent[] = [
     bin: "node_modules/.bin/codex",
     versionLine: /^codex-cli 0\.169\.0$/m,
   },
+  {
+    name: "gemini",
+    packageName: "@google/gemini-cli",
+    version: "0.61.0",
+    bin: "node_modules/.bin/gemini",
+    versionLine: /^0\.61\.0$/m,
+  },
 ];
 
 /** The committed package.json and lockfile of an agent (and anything they refer to). */

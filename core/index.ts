@@ -7,6 +7,7 @@ export {
   describeFormatNames,
   describeFormats,
   describeFormatsWhere,
+  describeFormatNamesInCode,
   detectFormat,
   FORMATS,
   findFormat,

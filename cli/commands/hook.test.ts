@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { describeFormatNames } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
@@ -145,7 +146,7 @@ describe("agent hook claude-code: hands off the session the call names", () => {
       (path) => claudeInput(path, "--engine llm now"),
       "--engine is not an option here: only --to <agent>, then the focus",
     ],
-    ["--to an agent we do not know", (path) => claudeInput(path, "--to vim"), '--to takes pi, omp, claude-code, codex, not "vim"'],
+    ["--to an agent we do not know", (path) => claudeInput(path, "--to vim"), `--to takes ${describeFormatNames()}, not "vim"`],
   ];
 
   test.each(HOSTILE)("%s: one line as the block's text, nothing written", async (_, input, problem) => {

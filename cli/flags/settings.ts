@@ -63,6 +63,8 @@ export interface Settings {
   to: Resolved<AgentName | undefined>;
   /** Who writes the document for `/handoff` inside an agent (`agent hook`); undefined: that agent itself. */
   hookEngine: Resolved<HookEngineChoice | undefined>;
+  /** Append `## Last Exchanges`; undefined: the engine decides (on for the offline engine only). */
+  lastExchanges: Resolved<boolean | undefined>;
   /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
   agentBins: Readonly<Record<EngineName, Resolved<string | undefined>>>;
 }
@@ -215,6 +217,15 @@ export function parseAgent(value: unknown, label: string, quote: Quote = PLAIN_Q
   throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value, quote)}`);
 }
 
+/** Words a person or a file uses for on and off: a TOML boolean, a switch flag, or `true`/`false`/`1`/`0`/`yes`/`no`/`on`/`off` in any case. */
+export function parseSwitch(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): boolean {
+  if (typeof value === "boolean") return value;
+  const word = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  if (word !== undefined && ["true", "1", "yes", "on"].includes(word)) return true;
+  if (word !== undefined && ["false", "0", "no", "off"].includes(word)) return false;
+  throw valueError(label, `${label} takes true or false, not ${shown(value, quote)}`);
+}
+
 function parseWindow(value: unknown, label: string, quote: Quote): number {
   return tokenCount(label, value, quote) ?? DEFAULT_CONTEXT_WINDOW;
 }
@@ -232,6 +243,7 @@ const SETTINGS = {
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
   hookEngine: { key: "hook-engine", env: "AGENT_HOOK_ENGINE", parse: parseHookEngine, fallback: undefined },
+  lastExchanges: { key: "last-exchanges", env: "AGENT_LAST_EXCHANGES", parse: parseSwitch, fallback: undefined },
 } satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
 /** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
@@ -313,6 +325,9 @@ function pick<T>(
   const flag = args[def.key] ?? args[camel(def.key)];
   if (typeof flag === "string" && flag !== "")
     return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: `--${def.key}` } };
+  // A switch (`--last-exchanges`, `--no-last-exchanges`) names itself as it was given.
+  if (typeof flag === "boolean")
+    return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: flag ? `--${def.key}` : `--no-${def.key}` } };
   const fromEnv = def.env === undefined ? undefined : env[def.env];
   if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "")
     return { value: def.parse(fromEnv, def.env, quote), source: { kind: "env", name: def.env } };
@@ -334,6 +349,7 @@ export function resolveSettings(
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
     hookEngine: pick(SETTINGS.hookEngine, args, env, file),
+    lastExchanges: pick(SETTINGS.lastExchanges, args, env, file),
     agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
   };
 }

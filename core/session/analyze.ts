@@ -20,7 +20,8 @@ export interface BranchAnalysis {
   facts: SessionFacts;
   /** `message` entries on the branch (the guard against handing off nothing counts these). */
   branchMessages: number;
-  estimatedTokens: number;
+  /** Our estimate of the context's tokens, counted on first use (a handoff counts what it sends instead). */
+  readonly estimatedTokens: number;
 }
 
 /** Index → branch → context and facts, in one pass over the session. */
@@ -32,13 +33,18 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
   const context = buildContext(branch.entries, options);
   let branchMessages = 0;
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
+  let estimatedTokens: number | undefined;
   return {
     tree,
     branch,
     context,
     facts: collectFacts(branch.entries, session.header.cwd),
     branchMessages,
-    estimatedTokens: estimateTokens(context),
+    // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
+    get estimatedTokens() {
+      estimatedTokens ??= estimateTokens(context);
+      return estimatedTokens;
+    },
   };
 }
 

@@ -76,7 +76,7 @@ export interface Session {
  * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
  * `SessionFormat.aliases` lists them.
  */
-export type AgentName = "pi" | "omp" | "claude-code" | "codex";
+export type AgentName = "pi" | "omp" | "claude-code" | "codex" | "gemini";
 
 /** Tokens a model reports for one answer; kept here, below llm/, because a session records them. */
 export interface TokenUsage {

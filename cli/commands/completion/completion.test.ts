@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, runAgent } from "../../../fixtures/run-agent.ts";
+import { runAgent } from "../../../fixtures/run-agent.ts";
 import { completionSpec } from "./completion-spec.ts";
 import { createFakeHome, IDS, type FakeHome } from "../../sessions/discover.testing.ts";
 import { HANDOFF_HELP } from "../handoff/handoff-args.ts";
 import { LS_HELP } from "../ls/ls.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 
 let fake: FakeHome;
 const scripts: Record<string, string> = {};
@@ -28,7 +29,7 @@ afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 
 const has = (shell: string) => Bun.which(shell) !== null;
 /** In scripts, `agent` is this checkout's CLI. */
-const AGENT = `${process.execPath} ${CLI}`;
+const AGENT = CLI_ARGV.join(" ");
 
 function shellRun(argv: string[]): { code: number; out: string } {
   const proc = Bun.spawnSync(argv, { env: fake.env(), cwd: fake.app, stdout: "pipe", stderr: "pipe" });

@@ -61,10 +61,18 @@ const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | Re
   "claude-code": (home, cwd) => join(home, ".claude", "projects", cwd.replaceAll("/", "-")),
   // Today's date where the user is: not known ahead at midnight.
   codex: (home) => new RegExp(`^${join(home, ".codex", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
+  // A folder Gemini has not seen: named after its last folder (projects.json gets the entry).
+  gemini: (home, cwd) => join(home, ".gemini", "tmp", basename(cwd), "chats"),
 };
 
 /** What a new session's first line is, for each target. */
-const FIRST_LINE_TYPE: Record<AgentName, string> = { pi: "session", omp: "title", "claude-code": "user", codex: "session_meta" };
+const FIRST_LINE_TYPE: Record<AgentName, string | undefined> = {
+  pi: "session",
+  omp: "title",
+  "claude-code": "user",
+  codex: "session_meta",
+  gemini: undefined,
+};
 
 /**
  * The model a new session names for its agent to resume with: pi's and omp's model entry,
@@ -87,6 +95,7 @@ function namedModel(target: AgentName, content: string): string | undefined {
  * `<synthetic>` mark: the user's default model); Codex with the source's provider only from Codex.
  */
 function expectedModel(source: Source, target: AgentName): string | undefined {
+  if (target === "gemini") return undefined; // Gemini CLI takes its model from its settings
   if (target === "claude-code") return source.agent === "claude-code" ? source.model.split("/")[1] : "<synthetic>";
   if (target === "codex") return source.agent === "codex" ? source.codexProvider : undefined;
   return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;

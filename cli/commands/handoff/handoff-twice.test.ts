@@ -79,7 +79,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** pi and omp record the source in the new session's header; Claude Code's and Codex's files have no place for it. */
-const RECORDS_SOURCE: Record<AgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false };
+const RECORDS_SOURCE: Record<AgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
 
 describe.each<AgentName>(["pi", "omp", "claude-code", "codex"])("%s: agent handoff twice in a folder", (agent) => {
   test("the second run hands off the source again, passing over what the first wrote, and says so", async () => {

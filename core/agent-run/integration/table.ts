@@ -1,4 +1,4 @@
-import type { AgentName } from "../../session/formats/types.ts";
+import type { EngineName } from "../table.ts";
 import { CLAUDE_CODE_INTEGRATION } from "./claude-code.ts";
 import { CODEX_INTEGRATION } from "./codex.ts";
 import { OMP_INTEGRATION } from "./omp.ts";
@@ -10,7 +10,7 @@ import type { AgentIntegration } from "./types.ts";
  * `integrate --all` and `--status` go through them. A new agent is its file beside these and one
  * line here.
  */
-export const INTEGRATIONS: Partial<Record<AgentName, AgentIntegration>> = {
+export const INTEGRATIONS: Partial<Record<EngineName, AgentIntegration>> = {
   "claude-code": CLAUDE_CODE_INTEGRATION,
   codex: CODEX_INTEGRATION,
   pi: PI_INTEGRATION,
@@ -23,5 +23,5 @@ export function integrations(): AgentIntegration[] {
 }
 
 export function findIntegration(name: string): AgentIntegration | undefined {
-  return Object.hasOwn(INTEGRATIONS, name) ? INTEGRATIONS[name as AgentName] : undefined;
+  return Object.hasOwn(INTEGRATIONS, name) ? INTEGRATIONS[name as EngineName] : undefined;
 }

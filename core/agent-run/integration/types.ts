@@ -1,4 +1,5 @@
 import type { AgentHome, AgentName, PathSegments } from "../../session/formats/types.ts";
+import type { EngineName } from "../table.ts";
 
 /**
  * `/handoff` inside an agent: what `agent integrate <agent>` installs into the agent's home and
@@ -93,7 +94,8 @@ export interface HookAnswer {
 }
 
 export interface AgentIntegration {
-  name: AgentName;
+  /** An agent with an engine: `/handoff` inside it has that agent write the document by default (`hook-engine`). */
+  name: EngineName;
   /** The product's name, for messages: `Claude Code`. */
   label: string;
   /** The folder whose presence says the agent is used here (`integrate --all`), besides its command on PATH. */

@@ -10,8 +10,10 @@ import { isCourtesyOnly } from "./closings.ts";
 import { readMilestones } from "./milestones.ts";
 import type { Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { noteChoices, noteConstraints, noteReply } from "./replies.ts";
+import { noteSteering } from "./steering.ts";
 import { classifyRequest } from "./user-requests.ts";
-import { isUserRequest } from "../notes/constraints.ts";
+import { isUserRequest, withdrawalsIn } from "../notes/constraints.ts";
+import { standingRules } from "../notes/withdrawn.ts";
 import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
 import { classifyEnding, isDecision } from "./patterns.ts";
 
@@ -116,8 +118,11 @@ function emptyNotes(): OfflineNotes {
     requests: [],
     exchanges: [],
     constraints: [],
+    withdrawnRules: [],
+    withdrawals: [],
     specifications: [],
     decisions: [],
+    steered: [],
     choices: [],
     deferredOffers: [],
     runs: [],
@@ -146,10 +151,12 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
     if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);
     noteChoices(notes, request, previous);
+    noteSteering(notes, request, previous);
     pendingOffer = undefined;
     notes.requests.push(request);
     notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
     noteConstraints(notes, request);
+    notes.withdrawals.push(...withdrawalsIn(text, at));
   };
 
   context.forEach((message, at) => {
@@ -189,5 +196,8 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode, message.reportedFailed);
     if (settled) noteResult(notes, settled, at);
   });
+  const { standing, withdrawn } = standingRules(notes.constraints, notes.withdrawals);
+  notes.constraints = standing;
+  notes.withdrawnRules = withdrawn;
   return notes;
 }

@@ -63,9 +63,15 @@ export interface OfflineNotes {
   requests: UserRequest[];
   exchanges: Exchange[];
   constraints: Said[];
+  /** Rules the user took back later, with the words that did it (dropped from `constraints`). */
+  withdrawnRules: { rule: Said; by: Said }[];
+  /** The user's sentences that took a rule back, until the rules are settled at the end of the walk. */
+  withdrawals: Said[];
   /** Paragraphs of many rule-like lines: a specification the user gave, noted once (see `noteConstraints`). */
   specifications: { count: number; first: string; last: string; at: number }[];
   decisions: Said[];
+  /** Changes of course the user made by turning the assistant down (see steering.ts), with both sides' words. */
+  steered: Said[];
   /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
   choices: Said[];
   /** Offers the user put off ("later" after "Want me to …?"): listed as open, since nothing says they were taken up. */

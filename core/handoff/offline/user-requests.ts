@@ -86,8 +86,10 @@ function asObjective(sentence: string): string {
 export function statementOf(text: string, max = 240): string {
   const { prose, pastes } = userProse(text);
   const picked: string[] = [];
+  let firstRule: string | undefined;
   for (const sentence of splitSentences(prose)) {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
+    if (isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence)) && !isMetaQuestion(sentence)) firstRule ??= sentence;
     if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
     // "Thanks!" before the request asks for nothing.
     if (isAcknowledgement(sentence)) continue;
@@ -100,6 +102,8 @@ export function statementOf(text: string, max = 240): string {
     if (objective !== "") picked.push(/[.!?…)`"。！？]$/.test(objective) ? objective : `${objective}.`);
     if (picked.length === 2 || picked.join(" ").length >= max) break;
   }
+  // A message that is only a requirement ("Last thing: the subject must name the warehouse.") still asks for it.
+  if (picked.length === 0 && firstRule !== undefined && pastes.length === 0) picked.push(firstRule);
   const statement = picked.join(" ");
   // With no words of their own, the paste's headline is the request, however long.
   const headline = pasteHeadline(pastes) ?? (statement === "" ? pasteHeadline(pastes, 400)?.slice(0, 160) : undefined);

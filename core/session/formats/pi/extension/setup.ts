@@ -20,7 +20,8 @@ export interface ExtensionSetup {
 
 /** An agent that loads the extension: its command's name and the folder it loads extensions from. */
 export interface ExtensionHost {
-  agent: AgentName;
+  /** pi and omp load the same extension (omp under another command name). */
+  agent: "pi" | "omp";
   /** The slash command's name (without the slash). */
   command: string;
   /** The folder the agent loads `*.ts` extensions from by itself. */
