@@ -14,7 +14,7 @@ import { noteSteering } from "./steering.ts";
 import { classifyRequest } from "./user-requests.ts";
 import { isUserRequest, withdrawalsIn } from "../notes/constraints.ts";
 import { standingRules } from "../notes/withdrawn.ts";
-import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
+import { capText, errorExcerpt, errorLines, firstErrorLine, splitSentences } from "../notes/text.ts";
 import { classifyEnding, isDecision } from "./patterns.ts";
 
 /** A call as the notes keep it until its result comes. */
@@ -69,7 +69,15 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
     case "run": {
       const { command, output, verdict } = settled;
       const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
-      const run: Run = { command, ...verdict, excerpt, ranTests: testsRan(command, output), at: step.run?.at ?? at };
+      const errors = verdict.failed ? errorLines(output) : [];
+      const run: Run = {
+        command,
+        ...verdict,
+        excerpt,
+        ...(errors.length > 1 ? { errors } : {}),
+        ranTests: testsRan(command, output),
+        at: step.run?.at ?? at,
+      };
       // A command that was still running keeps its place; the poll that ended it gives its verdict.
       const index = step.run === undefined ? -1 : notes.runs.indexOf(step.run);
       if (index === -1) notes.runs.push(run);

@@ -25,6 +25,8 @@ export interface Run {
   failed: boolean;
   /** What went wrong (failed runs), else the first meaningful output line. */
   excerpt: string | undefined;
+  /** A failed run's distinct error lines (up to 10), when it printed more than one. */
+  errors?: string[];
   /** A test run got past its own build to run tests (see `settles`). */
   ranTests: boolean;
   at: number;
