@@ -11,6 +11,8 @@ import { readMilestones } from "./milestones.ts";
 import type { Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { noteChoices, noteConstraints, noteReply } from "./replies.ts";
 import { noteSteering } from "./steering.ts";
+import { isPlan, writtenContents } from "./plans.ts";
+import { isTaskText, pathsNamed, taskRules } from "./task-spec.ts";
 import { classifyRequest } from "./user-requests.ts";
 import { isUserRequest, withdrawalsIn } from "../notes/constraints.ts";
 import { standingRules } from "../notes/withdrawn.ts";
@@ -49,6 +51,9 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
       });
       pending.action = action;
       exchange?.steps.push(pending.step);
+      if (edit)
+        for (const written of writtenContents(block.arguments, pathArgument(block.arguments)))
+          if (isPlan(written.content)) notes.plans.push({ ...written, at });
     } else if (block.type === "text" && block.text.trim() !== "") {
       texts.push(block.text);
     }
@@ -86,6 +91,7 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       if (step.run !== undefined) notes.milestones = notes.milestones.filter((m) => m.at !== run.at || m.command !== command);
       notes.milestones.push(...readMilestones(command, output, verdict, excerpt, run.at));
       step.run = run;
+      if (!verdict.failed) noteTaskText(notes, command, output, run.at);
       // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did,
       // one that read a file (`sed -n '1,80p' f`) like a read did (what it deleted, perhaps a
       // whole folder, is in the facts' deleted list).
@@ -112,6 +118,7 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       return;
     case "done": {
       if (settled.failed) step.error = firstErrorLine(settled.output) ?? "failed";
+      if (!settled.failed && action.kind === "read") for (const path of action.paths) noteTaskText(notes, path, settled.output, step.at);
       for (const event of settled.events) {
         notes.touched.push({ text: event.path, at: step.at });
         if (event.op !== "read") notes.edits.push({ text: event.path, at: step.at });
@@ -119,6 +126,13 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       return;
     }
   }
+}
+
+/** A task's text the session printed (an issue, a file the user named): its rules, by source. */
+function noteTaskText(notes: OfflineNotes, what: string, output: string, at: number): void {
+  if (!isTaskText(what, pathsNamed(notes.requests.map((r) => r.text)))) return;
+  const rules = taskRules(output);
+  if (rules.length > 0 && !notes.taskRules.some((t) => t.source === what)) notes.taskRules.push({ source: what, rules, at });
 }
 
 function emptyNotes(): OfflineNotes {
@@ -135,6 +149,8 @@ function emptyNotes(): OfflineNotes {
     deferredOffers: [],
     runs: [],
     milestones: [],
+    plans: [],
+    taskRules: [],
     touched: [],
     edits: [],
     background: [],

@@ -83,6 +83,10 @@ export interface OfflineNotes {
   milestones: Milestone[];
   /** Paths named by tool calls, in call order (repeats kept). */
   touched: Said[];
+  /** Checklists the session wrote (`- [ ] …` lines), where and when. */
+  plans: { path: string; content: string; at: number }[];
+  /** Rules in a task text the session printed (an issue, a file the user named), by source. */
+  taskRules: { source: string; rules: string[]; at: number }[];
   /** Paths changed by tool calls, in call order. */
   edits: Said[];
   background: Background[];

@@ -9,6 +9,7 @@ import { pasteHeadline, userProse } from "../notes/prose.ts";
 import type { UserRequest } from "./user-requests.ts";
 import { commandCode, describeFailure, describeRun, groupFailures, local, quote, type SectionInput } from "./render.ts";
 import { isExploratory, type Uncommitted } from "./worktree.ts";
+import { stalePlans } from "./plans.ts";
 import { dedupeBy, newest } from "./select.ts";
 import { capText, firstParagraph } from "../notes/text.ts";
 
@@ -79,6 +80,10 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
   }
   for (const run of state.sideFailures)
     lines.push(`- An exploratory one-liner failed at the end (context, not the task): ${describeRun(run, state.cwd)}`);
+  for (const plan of stalePlans(notes, state.cwd))
+    lines.push(
+      `- ${inlineCode(plan.path)} is out of date: the session wrote it as a checklist and later work contradicts it (${inlineCode(capText(plan.step, 120))}, yet ${inlineCode(plan.changed)} changed after it); trust the commits and results, not it.`,
+    );
   const uncommitted = state.uncommitted;
   if (uncommitted !== undefined) lines.push(`- ${describeUncommitted(uncommitted, state.cwd)}`);
   const answers = answersOf(facts.commands, state.cwd);
