@@ -68,7 +68,7 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
 }
 
 /** What a result settled: a run judged (or still running), files read or changed, or a call that failed or never ran. */
-function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: number): void {
+function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: number, named: ReadonlySet<string>): void {
   const { step, action } = settled.payload;
   switch (settled.kind) {
     case "run": {
@@ -91,7 +91,7 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       if (step.run !== undefined) notes.milestones = notes.milestones.filter((m) => m.at !== run.at || m.command !== command);
       notes.milestones.push(...readMilestones(command, output, verdict, excerpt, run.at));
       step.run = run;
-      if (!verdict.failed) noteTaskText(notes, command, output, run.at);
+      if (!verdict.failed) noteTaskText(notes, command, output, run.at, named);
       // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did,
       // one that read a file (`sed -n '1,80p' f`) like a read did (what it deleted, perhaps a
       // whole folder, is in the facts' deleted list).
@@ -118,7 +118,8 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       return;
     case "done": {
       if (settled.failed) step.error = firstErrorLine(settled.output) ?? "failed";
-      if (!settled.failed && action.kind === "read") for (const path of action.paths) noteTaskText(notes, path, settled.output, step.at);
+      if (!settled.failed && action.kind === "read")
+        for (const path of action.paths) noteTaskText(notes, path, settled.output, step.at, named);
       for (const event of settled.events) {
         notes.touched.push({ text: event.path, at: step.at });
         if (event.op !== "read") notes.edits.push({ text: event.path, at: step.at });
@@ -129,8 +130,8 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
 }
 
 /** A task's text the session printed (an issue, a file the user named): its rules, by source. */
-function noteTaskText(notes: OfflineNotes, what: string, output: string, at: number): void {
-  if (!isTaskText(what, pathsNamed(notes.requests.map((r) => r.text)))) return;
+function noteTaskText(notes: OfflineNotes, what: string, output: string, at: number, named: ReadonlySet<string>): void {
+  if (!isTaskText(what, named)) return;
   const rules = taskRules(output);
   if (rules.length > 0 && !notes.taskRules.some((t) => t.source === what)) notes.taskRules.push({ source: what, rules, at });
 }
@@ -168,6 +169,8 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   const calls = new ToolCalls<PendingStep>();
   let inHandoffAnswer = false;
   let pendingOffer: Offer | undefined;
+  // The prose files the user named so far (a task text they point at), gathered as the requests come.
+  const named = new Set<string>();
 
   const noteRequest = (text: string, at: number): void => {
     if (!isUserRequest(text)) return;
@@ -180,6 +183,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     notes.requests.push(request);
     notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
     noteConstraints(notes, request);
+    for (const path of pathsNamed([text])) named.add(path);
     notes.withdrawals.push(...withdrawalsIn(text, at));
   };
 
@@ -218,7 +222,7 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
       return;
     }
     const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode, message.reportedFailed);
-    if (settled) noteResult(notes, settled, at);
+    if (settled) noteResult(notes, settled, at, named);
   });
   const { standing, withdrawn } = standingRules(notes.constraints, notes.withdrawals);
   notes.constraints = standing;
