@@ -53,9 +53,15 @@ describe("rules in a task text the session printed", () => {
     ["docs/RELEASING.md", ["Follow docs/RELEASING.md exactly."], true],
     ["cat docs/RELEASING.md", ["Cut the release."], false],
     ["cat src/app.ts", ["Fix src/app.ts."], false],
+    ["sed -n 1,80p docs/RELEASING.md", ["Follow docs/RELEASING.md exactly."], true],
+    ['git add AGENTS.md && git commit -m "docs"', ["Update AGENTS.md."], false],
   ])("%s (the user said %j): a task text is %p", (what, said, expected) => {
     // A source file the user named is code, not a task's text: only prose files count.
     expect(isTaskText(what, pathsNamed(said))).toBe(expected);
+  });
+
+  test("a remark is no requirement", () => {
+    expect(taskRules("- No restart needed!\n- Never push to main.")).toEqual(["Never push to main."]);
   });
 
   test("at most five rules per source", () => {

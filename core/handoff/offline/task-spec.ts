@@ -21,10 +21,18 @@ export function pathsNamed(texts: readonly string[]): Set<string> {
   return new Set(texts.flatMap((text) => [...text.matchAll(NAMED_PATH)].map((m) => m[0])));
 }
 
-/** Whether what ran or was read is a task's text: a tracker's command, or a file the user named. */
+/** A command that prints a file as it is (not one that merely names it: `git add AGENTS.md`). */
+const PRINTS = /^(?:cat|bat|batcat|less|more|head|tail|nl|glow|type|sed\s+-n\s+\S+)\s+(?:-\S+\s+)*(\S+)\s*$/;
+
+/** Whether what ran or was read is a task's text: a tracker's command, or a file the user named, read or printed. */
 export function isTaskText(what: string, named: ReadonlySet<string>): boolean {
-  return TRACKER.test(what) || [...named].some((path) => what === path || what.endsWith(`/${path}`) || what.includes(` ${path}`));
+  if (TRACKER.test(what)) return true;
+  const path = PRINTS.exec(what.trim())?.[1]?.replace(/^["']|["']$/g, "") ?? what;
+  return [...named].some((name) => path === name || path.endsWith(`/${name}`));
 }
+
+/** "No restart needed!": a remark, not a requirement. */
+const REMARK = /\bneeded\W*$/i;
 
 /** The rule-like sentences of a printed task text (bullets, numbers and a read tool's line numbers left off), up to five. */
 export function taskRules(output: string): string[] {
@@ -35,7 +43,7 @@ export function taskRules(output: string): string[] {
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "")
       .trim();
     if (line === "" || line.startsWith("#")) continue;
-    for (const sentence of splitSentences(line)) if (isConstraint(sentence)) rules.push(capText(sentence, 200));
+    for (const sentence of splitSentences(line)) if (isConstraint(sentence) && !REMARK.test(sentence)) rules.push(capText(sentence, 200));
     if (rules.length >= MAX_RULES) break;
   }
   return [...new Set(rules)].slice(0, MAX_RULES);
