@@ -41,6 +41,8 @@ export function writtenContents(args: unknown, path: string | undefined): { path
 
 /** Whether a file's content is a plan or checklist: two checklist lines at least. */
 export function isPlan(content: string): boolean {
+  // Most writes are code: a file with no checkbox at all is not split into lines.
+  if (!/\[[ xX]\]/.test(content)) return false;
   return content.split("\n").filter((line) => CHECKLIST.test(line)).length >= 2;
 }
 
