@@ -13,12 +13,16 @@ const TRACKER =
 /** Prose files people point at: `docs/RELEASING.md`, `SPEC.md` (code is no task text, whatever its comments say). */
 const NAMED_PATH = /(?:[\w.@-]+\/)*[\w.@-]+\.(?:md|markdown|txt|rst|adoc|org)\b/g;
 
+const PROSE_EXTENSION = /\.(?:md|markdown|txt|rst|adoc|org)\b/i;
+
 /** Rules kept per source. */
 const MAX_RULES = 5;
 
 /** The prose files the user's messages name. */
 export function pathsNamed(texts: readonly string[]): Set<string> {
-  return new Set(texts.flatMap((text) => [...text.matchAll(NAMED_PATH)].map((m) => m[0])));
+  // Most messages name no prose file: the cheap test first, the path's folders only where one is.
+  const naming = texts.filter((text) => PROSE_EXTENSION.test(text));
+  return new Set(naming.flatMap((text) => [...text.matchAll(NAMED_PATH)].map((m) => m[0])));
 }
 
 /** A command that prints a file as it is (not one that merely names it: `git add AGENTS.md`). */

@@ -89,8 +89,10 @@ export function statementOf(text: string, max = 240): string {
   let firstRule: string | undefined;
   for (const sentence of splitSentences(prose)) {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
-    if (isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence)) && !isMetaQuestion(sentence)) firstRule ??= sentence;
-    if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
+    const rule = isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence));
+    const meta = isMetaQuestion(sentence);
+    if (rule && !meta) firstRule ??= sentence;
+    if (rule || meta) continue;
     // "Thanks!" before the request asks for nothing.
     if (isAcknowledgement(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
