@@ -27,6 +27,7 @@ import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
 import { checkInAgentExtension } from "./checks/in-agent-extension.ts";
+import { checkInAgentScreen } from "./checks/in-agent-screen.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
@@ -132,6 +133,7 @@ async function inside(options: Options): Promise<number> {
     if (family("in-agent")) {
       await checkInAgent(options.agents, dirs, checks, dns);
       for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
+      for (const agent of [pi, omp]) if (agent) await checkInAgentScreen(agent, dirs.get(agent.name) ?? "", checks, dns);
     }
     if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { AgentError, agentEngine, type AgentIntegration, type HookCommand } from "../../core/index.ts";
 import { readConfigFile } from "../flags/config-file.ts";
 import { agentBinSetting, resolveSettings } from "../flags/settings.ts";
+import { tmpdirOf } from "../sessions/agent-home.ts";
 import type { Run } from "../run.ts";
 import { findAgentExecutable } from "./agent-bin.ts";
 
@@ -41,9 +42,13 @@ export function ownCommand(run: Run): OwnCommand {
   const argv = program.script === undefined ? [real(program.executable)] : [real(program.executable), real(program.script)];
   for (const word of argv)
     if (/[\n\r\0]/.test(word)) throw new AgentError("USAGE", "the path of agent holds a line break: no hook can call it safely");
-  const checkout = program.script === undefined ? undefined : checkoutOf(argv[1] ?? "");
-  const notice =
-    checkout === undefined
+  const own = argv.at(-1) ?? "";
+  const checkout = program.script === undefined ? undefined : checkoutOf(own);
+  // A copy run by bunx or npx lives in a cache or temp folder that is cleaned without a word.
+  const temporary = [tmpdirOf(run.env), "/tmp"].some((dir) => own.startsWith(`${dir}/`)) || /\/(?:_npx|\.bunx?|bunx-[^/]*)\//.test(own);
+  const notice = temporary
+    ? `the hook runs agent from ${own}, a temporary copy: once it is cleaned away the hook says so; install agent and run agent integrate again`
+    : checkout === undefined
       ? undefined
       : `the hook runs agent from the checkout ${checkout} (with Bun at ${argv[0]}): if that folder moves, run agent integrate again`;
   return { argv, notice };
@@ -64,11 +69,19 @@ export function hookShellLine(own: OwnCommand, integration: AgentIntegration): H
     text: `agent is not at ${own.argv.at(-1)} any more: run agent integrate ${integration.name} again (or remove the hook)`,
   });
   const say = `printf '%s\\n' ${posixQuote(gone.stdout.trimEnd())}`;
-  const fallback =
-    integration.handoffPromptPattern === undefined ? say : `grep -q ${posixQuote(integration.handoffPromptPattern)} && ${say}`;
+  const pattern = integration.handoffPromptPattern;
+  if (pattern === undefined) {
+    return {
+      argv: [...own.argv, "hook", integration.name],
+      shell: `if ${exists}; then exec ${run}; else ${say}; exit 0; fi # agent integrate`,
+    };
+  }
+  // An agent that calls the hook for every prompt: the shell passes every other prompt at once
+  // (a few milliseconds; starting agent takes half a second), and runs agent for a handoff only.
+  const input = `printf '%s' "$input"`;
   return {
     argv: [...own.argv, "hook", integration.name],
-    shell: `if ${exists}; then exec ${run}; else ${fallback}; exit 0; fi # agent integrate`,
+    shell: `input=$(cat); ${input} | grep -Eq ${posixQuote(pattern)} || exit 0; if ${exists}; then ${input} | exec ${run}; else ${say}; exit 0; fi # agent integrate`,
   };
 }
 

@@ -3,8 +3,8 @@ import { isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import {
   agentEngine,
-  FORMATS,
   MAX_HOOK_INPUT_BYTES,
+  describeFormatNames,
   findFormat,
   type AgentIntegration,
   type HandoffJson,
@@ -114,8 +114,7 @@ export function parseHandoffArgs(text: string): { to: string | undefined; focus:
   const to = /^--to(?:=|\s+)(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (to) {
     const name = to[1] ?? "";
-    if (!findFormat(name))
-      return { problem: `--to takes ${FORMATS.map((f) => f.name).join(", ")}, not ${JSON.stringify(name.slice(0, 40))}` };
+    if (!findFormat(name)) return { problem: `--to takes ${describeFormatNames()}, not ${JSON.stringify(name.slice(0, 40))}` };
     return { to: findFormat(name)?.name, focus: (to[2] ?? "").trim() };
   }
   if (/^--to\s*$/.test(trimmed)) return { problem: "--to needs an agent: --to <agent>" };

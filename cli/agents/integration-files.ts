@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { accessSync, constants, lstatSync, mkdirSync, readdirSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { accessSync, constants, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { AgentError, IntegrationProblem, type AgentIntegration, type HookCommand, type IntegrationState } from "../../core/index.ts";
 import { fileError, fsReason } from "../io/fs-errors.ts";
@@ -22,8 +21,10 @@ export interface FileChange {
   before: string | undefined;
   after: string | undefined;
   snapshot: FileSnapshot | undefined;
-  /** Folders this change makes first (install) or removes after, emptied (uninstall). */
+  /** Folders this change makes first (install). */
   folders: string[];
+  /** A settings file of the agent's (its hashes are remembered), not one of ours. */
+  merged: boolean;
 }
 
 /** What `integrations.json` holds for a merged file. */
@@ -32,12 +33,22 @@ interface Remembered {
   after: string;
 }
 
-type Memory = Record<string, Remembered>;
+/** A folder `integrate` made (the agent's home itself, `commands/`, `skills/handoff/`): `--uninstall` removes it once empty. */
+interface MadeFolder {
+  made: "folder";
+}
+
+type Memory = Record<string, Remembered | MadeFolder>;
+
+function isMadeFolder(entry: Remembered | MadeFolder | undefined): entry is MadeFolder {
+  return entry !== undefined && "made" in entry;
+}
 
 const NO_FILE = "none";
 
 function hashOf(text: string | undefined): string {
-  return text === undefined ? NO_FILE : `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  // Bun's own hasher: node:crypto would be loaded at every start (cli/scenarios/lazy-imports.test.ts).
+  return text === undefined ? NO_FILE : `sha256:${new Bun.CryptoHasher("sha256").update(text).digest("hex")}`;
 }
 
 /** `$XDG_STATE_HOME/agent/integrations.json`, else `~/.local/state/agent/integrations.json`. */
@@ -66,6 +77,18 @@ function readMemory(env: Env): Memory {
   } catch {
     // Lost or damaged: uninstall then takes out our entries only.
     return {};
+  }
+}
+
+/**
+ * The file a symbolic link at `path` leads to (a settings file kept in a dotfiles folder): it is
+ * changed there, and the link stays a link. `path` itself when it is no link, or leads nowhere yet.
+ */
+function throughLink(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
   }
 }
 
@@ -99,7 +122,7 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
   const home = agentHome(run.env);
   const memory = readMemory(run.env);
   return integration.files(home, command).flatMap((file): FileChange[] => {
-    const path = joinSegments(file.path);
+    const path = throughLink(joinSegments(file.path));
     const { text, snapshot } = readIfThere(path);
     if (file.kind === "own") {
       const ours = text === undefined || text === file.text || text.includes(`agent integrate ${integration.name}\``);
@@ -111,45 +134,24 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
             file: path,
           },
         );
-      if (uninstall)
-        return text === undefined
-          ? []
-          : [{ path, before: text, after: undefined, snapshot, folders: emptiedFolders(path, file.path.length) }];
-      return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path) }];
+      if (uninstall) return text === undefined ? [] : [{ path, before: text, after: undefined, snapshot, folders: [], merged: false }];
+      return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path), merged: false }];
     }
     try {
       if (uninstall) {
         if (text === undefined) return [];
         const remembered = memory[path];
-        const unchangedSince = remembered !== undefined && remembered.after === hashOf(text);
-        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === remembered.before);
-        return after === text ? [] : [{ path, before: text, after, snapshot, folders: [] }];
+        const known = isMadeFolder(remembered) ? undefined : remembered;
+        const unchangedSince = known !== undefined && known.after === hashOf(text);
+        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === known.before);
+        return after === text ? [] : [{ path, before: text, after, snapshot, folders: [], merged: true }];
       }
       const after = file.merge.add(text);
-      return after === text ? [] : [{ path, before: text, after, snapshot, folders: missingFolders(path) }];
+      return after === text ? [] : [{ path, before: text, after, snapshot, folders: missingFolders(path), merged: true }];
     } catch (error) {
       return problemAt(path, error);
     }
   });
-}
-
-/** The folders above `path` that removing it leaves empty, up to (not including) the agent's home (`depth` segments in all). */
-function emptiedFolders(path: string, depth: number): string[] {
-  const folders: string[] = [];
-  let dir = dirname(path);
-  let left = new Set([path]);
-  for (let level = depth - 1; level > 1; level--, dir = dirname(dir)) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).map((name) => join(dir, name));
-    } catch {
-      break;
-    }
-    if (!names.every((name) => left.has(name))) break;
-    folders.push(dir);
-    left = new Set([dir]);
-  }
-  return folders;
 }
 
 /**
@@ -178,7 +180,6 @@ function write(run: Run, change: FileChange): void {
   } catch (error) {
     throw error instanceof AgentError ? error : fileError(change.path, error);
   }
-  if (change.after === undefined) for (const folder of change.folders) rmdirSync(folder);
 }
 
 /** Undoes changes already made, last first, as far as it can: a failure part way leaves the files as they were. */
@@ -201,7 +202,7 @@ function undo(run: Run, made: readonly FileChange[]): void {
  * Writes every change, after checking each can be made (a read-only file stops the run before
  * anything is written; a failure part way undoes what was written); remembers the merged files' hashes.
  */
-export function applyChanges(run: Run, changes: readonly FileChange[], merged: ReadonlySet<string>, uninstall: boolean): void {
+export function applyChanges(run: Run, changes: readonly FileChange[], uninstall: boolean): void {
   if (changes.length === 0) return;
   for (const change of changes) checkWritable(change);
   const memory = readMemory(run.env);
@@ -215,9 +216,12 @@ export function applyChanges(run: Run, changes: readonly FileChange[], merged: R
     undo(run, made);
     throw error;
   }
+  for (const change of changes) for (const folder of change.after === undefined ? [] : change.folders) memory[folder] = { made: "folder" };
+  if (uninstall) removeMadeFolders(changes, memory);
   for (const change of changes) {
-    if (!merged.has(change.path)) continue;
-    const known = memory[change.path];
+    if (!change.merged) continue;
+    const remembered = memory[change.path];
+    const known = isMadeFolder(remembered) ? undefined : remembered;
     if (uninstall) delete memory[change.path];
     // Updating our entry keeps the hash from before the first install, unless the file changed in between.
     else
@@ -227,6 +231,22 @@ export function applyChanges(run: Run, changes: readonly FileChange[], merged: R
       };
   }
   writeMemory(run, memory);
+}
+
+/** The folders `integrate` made above the files just removed, deepest first, each once it is empty (a folder the user has filled since stays). */
+function removeMadeFolders(changes: readonly FileChange[], memory: Memory): void {
+  const above = new Set<string>();
+  for (const change of changes) for (let dir = dirname(change.path); dirname(dir) !== dir; dir = dirname(dir)) above.add(dir);
+  const made = [...above].filter((dir) => isMadeFolder(memory[dir])).sort((a, b) => b.length - a.length);
+  for (const dir of made) {
+    try {
+      if (readdirSync(dir).length > 0) continue;
+      rmdirSync(dir);
+    } catch {
+      // Gone already, or not ours to remove now.
+    }
+    delete memory[dir];
+  }
 }
 
 function writeMemory(run: Run, memory: Memory): void {

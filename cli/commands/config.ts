@@ -53,7 +53,7 @@ export const CONFIG_HELP: CommandHelp = {
         "  max-input-tokens = 500000",
         '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
-        '  hook-engine = "offline"  # /handoff inside an agent; default: that agent',
+        '  hook-engine = "offline"  # default: the agent',
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
       ],

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { describeFormatNames } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
@@ -145,7 +146,7 @@ describe("agent hook claude-code: hands off the session the call names", () => {
       (path) => claudeInput(path, "--engine llm now"),
       "--engine is not an option here: only --to <agent>, then the focus",
     ],
-    ["--to an agent we do not know", (path) => claudeInput(path, "--to vim"), '--to takes pi, omp, claude-code, codex, not "vim"'],
+    ["--to an agent we do not know", (path) => claudeInput(path, "--to vim"), `--to takes ${describeFormatNames()}, not "vim"`],
   ];
 
   test.each(HOSTILE)("%s: one line as the block's text, nothing written", async (_, input, problem) => {
@@ -300,6 +301,25 @@ describe("the hook line integrate writes, run by a shell as the agents run it", 
     expect(claudeBlock(result.stdout)).toBe(
       `agent is not at ${join(root, "gone", "agent")} any more: run agent integrate claude-code again (or remove the hook)`,
     );
+  });
+
+  test.each<[string, boolean]>([
+    ["$handoff now", true],
+    ["\n\t $handoff after a line break", true],
+    ["$handoffs", true],
+    ["write the tests", false],
+    ["explain $handoff", false],
+  ])("Codex, prompt %p: the shell starts agent only for what may be a handoff (readHook decides)", async (prompt, started) => {
+    const { home, path, env } = homeWith("codex");
+    const marker = join(home, "started");
+    const program = join(home, "fake-agent");
+    writeFileSync(program, `#!/bin/sh\ncat > ${marker}\n`, { mode: 0o755 });
+    const line = await installedLine("codex", home, { executable: program, script: undefined });
+    const result = sh(line, codexInput(path, prompt), env);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(marker)).toBe(started);
+    // What agent reads is the hook's input, whole.
+    if (started) expect(JSON.parse(readFileSync(marker, "utf8")).prompt).toBe(prompt);
   });
 
   test.each<[string, boolean]>([

@@ -1,5 +1,17 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  symlinkSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createProcessHost } from "../process/host.ts";
@@ -26,14 +38,16 @@ async function integrate(args: string[], env: Record<string, string>) {
   return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
 }
 
-/** Every file under `dir`, path → bytes (what "byte-identical" compares). */
+/** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), but our own state's. */
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else out[path.slice(dir.length)] = readFileSync(path, "latin1");
+      if (entry.isDirectory()) {
+        if (!path.startsWith(join(dir, ".local"))) out[`${path.slice(dir.length)}/`] = "";
+        walk(path);
+      } else out[path.slice(dir.length)] = readFileSync(path, "latin1");
     }
   };
   if (existsSync(dir)) walk(dir);
@@ -112,6 +126,37 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(again.stdout).toBe(`${agent}: nothing to change (not installed)\n`);
   });
 
+  test("no home folder yet: --uninstall removes the folders integrate made, not one the user has filled since", async () => {
+    const { home, env } = freshHome();
+    const before = files(home);
+    await integrate([agent], env);
+    await integrate([agent, "--uninstall"], env);
+    expect(files(home)).toEqual(before);
+    await integrate([agent], env);
+    const mine = join(dirname(join(home, own)), "mine.md");
+    writeFileSync(mine, "mine\n");
+    await integrate([agent, "--uninstall"], env);
+    expect(Object.keys(files(home)).filter((name) => !name.endsWith("/") && !name.startsWith("/.local"))).toEqual([
+      mine.slice(home.length),
+    ]);
+  });
+
+  test("settings kept elsewhere behind a symbolic link: changed there, the link stays a link, --uninstall gives back the bytes", async () => {
+    const { home, env } = freshHome();
+    const dotfiles = join(home, "dotfiles", "settings.json");
+    mkdirSync(dirname(dotfiles), { recursive: true });
+    writeFileSync(dotfiles, OTHER(event));
+    mkdirSync(dirname(join(home, settings)), { recursive: true });
+    symlinkSync(dotfiles, join(home, settings));
+    const result = await integrate([agent], env);
+    expect(result.stdout).toContain(`  changed ${dotfiles}\n`);
+    expect(lstatSync(join(home, settings)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, "utf8")).toContain(` hook ${agent};`);
+    await integrate([agent, "--uninstall"], env);
+    expect(lstatSync(join(home, settings)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, "utf8")).toBe(OTHER(event));
+  });
+
   test("an edit made since: --uninstall takes out our entry only, the edit stays", async () => {
     const { home, env } = freshHome();
     await integrate([agent], env);
@@ -127,7 +172,11 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     const elsewhere = join(home, "elsewhere");
     const result = await integrate([agent], { ...env, [homeVar]: elsewhere });
     expect(result.code).toBe(0);
-    expect(Object.keys(files(home)).sort()).toEqual(
+    expect(
+      Object.keys(files(home))
+        .filter((name) => !name.endsWith("/"))
+        .sort(),
+    ).toEqual(
       [
         `/elsewhere/${settings.split("/").slice(1).join("/")}`,
         `/elsewhere/${own.split("/").slice(1).join("/")}`,
@@ -193,6 +242,28 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     const text = readFileSync(join(home, settings), "utf8");
     expect(text).toContain("'/usr/local/bin/agent' hook");
     expect(text).not.toContain(AGENT);
+  });
+});
+
+describe("agent integrate: where the agent the hook runs lives", () => {
+  test.each<[string, { executable: string; script: string | undefined }, string | undefined]>([
+    ["an installed binary: nothing to say", { executable: AGENT, script: undefined }, undefined],
+    [
+      "a script in a checkout",
+      { executable: process.execPath, script: join(REPO, "cli/index.ts") },
+      `the hook runs agent from the checkout ${REPO}`,
+    ],
+    [
+      "a copy in the temp folder (bunx, npx)",
+      { executable: "/tmp/bunx-0-agent/agent", script: undefined },
+      "the hook runs agent from /tmp/bunx-0-agent/agent, a temporary copy",
+    ],
+  ])("%s", async (_, program, notice) => {
+    const { env } = freshHome();
+    const io = { ...memoryIo(env, REPO), host: { ...HOST, program } };
+    expect(await runCli(["integrate", "codex"], io)).toBe(0);
+    if (notice === undefined) expect(io.stderr.text()).toBe("");
+    else expect(io.stderr.text()).toStartWith(notice);
   });
 });
 

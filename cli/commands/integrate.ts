@@ -100,14 +100,8 @@ export const integrateCommand = defineCommand({
       command,
       changes: planChanges(run, integration, command, args.uninstall === true),
     }));
-    for (const { integration, command, changes } of plans) {
-      const merged = new Set(
-        integration
-          .files(agentHome(run.env), command)
-          .filter((file) => file.kind === "merge")
-          .map((file) => joinSegments(file.path)),
-      );
-      applyChanges(run, changes, merged, args.uninstall === true);
+    for (const { integration, changes } of plans) {
+      applyChanges(run, changes, args.uninstall === true);
       if (changes.length === 0)
         lines.push(`${integration.name}: nothing to change (${args.uninstall ? "not installed" : "installed, current"})`);
       else lines.push(`${integration.name}:`, ...changes.map((change) => `  ${describeChange(change)}`));

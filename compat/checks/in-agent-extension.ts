@@ -25,8 +25,8 @@ import { driveRpc } from "./rpc-drive.ts";
 import { carriesVerbatim, checkSessionFile, contentText } from "./session-file.ts";
 import { TARGETS, type TargetRun } from "./targets.ts";
 
-const FOCUS = "COMPAT-FOCUS: finish the parser, $(touch pwned) `x` 'q'";
-const NEXT = "COMPAT-NEXT: what is next?";
+export const FOCUS = "COMPAT-FOCUS: finish the parser, $(touch pwned) `x` 'q'";
+export const NEXT = "COMPAT-NEXT: what is next?";
 const REPLY = "COMPAT-REPLY: carrying on.";
 
 /** The source each agent has open: a fixture of its own format, its cwd moved into the sandbox. */
@@ -36,21 +36,21 @@ const SOURCES = {
 } as const;
 
 /** Whether some message of a request mentions `marker` anywhere in its text. */
-function mentions(request: LoggedRequest, marker: string): boolean {
+export function mentions(request: LoggedRequest, marker: string): boolean {
   const body = request.body;
   if (!isObject(body) || !Array.isArray(body.messages)) return false;
   return body.messages.some((message) => isObject(message) && contentText(message.content).includes(marker));
 }
 
 /** The agent's turns get the short reply; any other request (the agent as the engine) gets the document. */
-function startFake(): FakeModelServer {
+export function startFake(): FakeModelServer {
   return startFakeModelServer(
     (request) => ({ text: mentions(request, "COMPAT-NEXT") || mentions(request, "COMPAT-HISTORY") ? REPLY : WRITTEN_DOCUMENT }),
     ["gpt-5", "gpt-5.1", "claude-sonnet-4-5", "claude-opus-4-5"],
   );
 }
 
-function placeSource(agent: "pi" | "omp", sandbox: Sandbox): string {
+export function placeSource(agent: "pi" | "omp", sandbox: Sandbox): string {
   const { file, cwd } = SOURCES[agent];
   const folder = agentFolder(agent, sandbox, new Date());
   mkdirSync(folder, { recursive: true });
@@ -60,7 +60,7 @@ function placeSource(agent: "pi" | "omp", sandbox: Sandbox): string {
   return path;
 }
 
-const jsonlIn = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".jsonl")) : []);
+export const jsonlIn = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".jsonl")) : []);
 
 /** The lines the agent appended to the source (it records a setting it opened with); none may be a message. */
 function appendedBySelf(source: string, before: string): string {
@@ -87,7 +87,7 @@ function shellEnv(run: TargetRun): Record<string, string> {
 }
 
 /** Runs `agent integrate <agent>` in the sandbox, from the user's shell; the extension's path. */
-async function integrate(run: TargetRun): Promise<string> {
+export async function integrate(run: TargetRun): Promise<string> {
   const result = await runAgent(
     [process.execPath, join(REPO, "cli/index.ts"), "integrate", run.agent.name],
     { cwd: run.sandbox.project, env: shellEnv(run), timeoutMs: 60_000 },

@@ -53,8 +53,9 @@ function capLine(line: string): string {
 
 /** The lines of a text with its middle cut out when it is longer than the cut allows. */
 export function cutMiddle(text: string, cut: Cut): string[] {
+  // Only CRLF is a line end: a lone carriage return is part of what was written, kept verbatim.
   const lines = text
-    .replace(/\r\n?/g, "\n")
+    .replace(/\r\n/g, "\n")
     .replace(/^\n+|\s+$/g, "")
     .split("\n")
     .map(capLine);

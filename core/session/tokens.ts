@@ -85,6 +85,13 @@ export type TextQuarters = (text: string) => number;
 const REMEMBERED_LENGTH = 256;
 
 /**
+ * The most characters a memo keeps texts alive for: most are the context's own strings, alive
+ * anyway, but a condensed run also counts transcripts it builds and drops; past this, texts are
+ * counted afresh rather than kept.
+ */
+const REMEMBERED_CHARS = 1 << 25;
+
+/**
  * `estimateTextQuarters` for one handoff, each long text counted once: the plan, its checks and
  * the count of what is sent measure the same messages several times over (the same strings, or
  * copies of them, which a lookup tells apart natively, far faster than counting again).
@@ -92,12 +99,16 @@ const REMEMBERED_LENGTH = 256;
  */
 export function rememberingQuarters(): TextQuarters {
   const known = new Map<string, number>();
+  let kept = 0;
   return (text) => {
     if (text.length < REMEMBERED_LENGTH) return estimateTextQuarters(text);
     let quarters = known.get(text);
     if (quarters === undefined) {
       quarters = estimateTextQuarters(text);
-      known.set(text, quarters);
+      if (kept + text.length <= REMEMBERED_CHARS) {
+        known.set(text, quarters);
+        kept += text.length;
+      }
     }
     return quarters;
   };

@@ -43,7 +43,8 @@ export const CODEX_INTEGRATION: AgentIntegration = {
       { kind: "own", path: [...codexHome(home), "skills", "handoff", "SKILL.md"], text: SKILL_FILE },
     ];
   },
-  handoffPromptPattern: '"prompt" *: *" *\\$handoff',
+  // `"prompt": "$handoff…`, after blanks or JSON's escaped line breaks and tabs.
+  handoffPromptPattern: '"prompt"[[:space:]]*:[[:space:]]*"([[:space:]]|\\\\[nrt])*\\$handoff',
   readHook({ stdin }) {
     const input = readHookJson(stdin, "Codex");
     if ("problem" in input) return { kind: "problem", message: input.problem as string };

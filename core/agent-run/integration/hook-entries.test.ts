@@ -24,6 +24,11 @@ const STATES: [string, string | undefined][] = [
   ["other hooks of the same event, on one line", JSON.stringify({ hooks: { UserPromptExpansion: [OTHER_HOOK] } })],
   ["an older entry of ours", `${JSON.stringify({ hooks: { UserPromptExpansion: [OTHER_HOOK, ours("run OURS v1")] } }, null, 2)}\n`],
   ["CRLF line ends", '{\r\n  "model": "opus"\r\n}\r\n'],
+  [
+    "strings with braces, brackets, escaped quotes and unicode",
+    '{\n  "a": "}\\"{[",\n  "b": "\\u00e9\\\\",\n  "hooks": {"Stop": [[], {"x": [1, -2.5e3, true, null]}]}\n}\n',
+  ],
+  ["a key named like ours elsewhere", '{\n  "env": {"hooks": {"UserPromptExpansion": 1}}\n}\n'],
 ];
 
 function parsed(text: string | undefined): unknown {

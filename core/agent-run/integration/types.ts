@@ -109,9 +109,10 @@ export interface AgentIntegration {
   /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */
   usage: string;
   /**
-   * For an agent whose hook sees every prompt (Codex): a `grep` basic regular expression over the
-   * hook's stdin that matches a handoff prompt, so the hook left behind by an `agent` that is gone
-   * answers only those. Absent: the agent calls the hook for handoffs only.
+   * For an agent whose hook sees every prompt (Codex): a `grep -E` extended regular expression
+   * over the hook's stdin (the JSON, as the agent writes it) that matches a handoff prompt: the
+   * hook's shell line passes every other prompt at once, without starting `agent`. It may match
+   * more than handoffs (`readHook` decides), never fewer. Absent: the agent calls the hook for handoffs only.
    */
   handoffPromptPattern?: string;
   /** Reads one call of the hook. */

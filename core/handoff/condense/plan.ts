@@ -10,6 +10,7 @@ import { capToFit } from "./shorten.ts";
 import { renderTranscriptMessage, TRANSCRIPT_SEPARATOR } from "./transcript.ts";
 import { findLatestRequest, groupTurns, type Turn } from "./turns.ts";
 import { countOf } from "../../format.ts";
+import { lazily } from "../../lazy.ts";
 
 export interface PlanInput extends RequestSetup {
   context: readonly ContextMessage[];
@@ -165,14 +166,13 @@ export function planCondensation(input: PlanInput): CondensePlan {
   const setup: RequestSetup = input;
   const textQuarters = input.textQuarters ?? estimateTextQuarters;
   const measure = (request: ChatRequest) => estimateRequestTokens(request, textQuarters);
-  let tokensBefore: number | undefined;
+  // Only a report says it (a dry run, a condensed run): a context that goes as it is never needs it.
+  const tokensBefore = lazily(() => estimateTokens(input.context, textQuarters));
   const base: CondensePlan = {
     mode: "whole",
     budget,
-    // Only a report says it (a dry run, a condensed run): a context that goes as it is never needs it.
     get tokensBefore() {
-      tokensBefore ??= estimateTokens(input.context, textQuarters);
-      return tokensBefore;
+      return tokensBefore();
     },
     light: NO_CUTS,
     toolResultCap: undefined,

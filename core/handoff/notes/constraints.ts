@@ -39,6 +39,8 @@ export function rulesIn(text: string): StatedRules {
 
 /** The sentences of a user message that take an earlier rule back ("You can change src/mail/ after all"), at its place. */
 export function withdrawalsIn(text: string, at: number): Placed[] {
+  // Most messages take nothing back: only those with a withdrawal's words are split into sentences.
+  if (!isWithdrawal(text)) return [];
   return splitSentences(userProse(text).prose)
     .filter(isWithdrawal)
     .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));

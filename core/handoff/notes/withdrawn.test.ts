@@ -69,3 +69,18 @@ describe("corrections", () => {
     expect(notes.steered).toEqual([]);
   });
 });
+
+describe("a correction of the assistant's proposal is no change of the user's goal", () => {
+  test.each([
+    ["after the assistant's question: the goal stands", "I suggest fake timers. Go ahead?", "Fix the flaky worker test."],
+    ["after a statement: a change of plan", "I added Postgres.", "No, use SQLite instead of Postgres for the cache."],
+  ])("%s", (_name, reply, goal) => {
+    const notes = extractNotes([
+      user("Fix the flaky worker test."),
+      said(reply),
+      user(reply.endsWith("?") ? "No, fake timers would hide the race instead of fixing it." : goal),
+    ]);
+    const objectives = notes.requests.filter((r) => r.kind === "objective").map((r) => r.text);
+    expect(objectives.at(-1)).toBe(goal);
+  });
+});

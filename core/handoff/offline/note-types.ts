@@ -25,6 +25,8 @@ export interface Run {
   failed: boolean;
   /** What went wrong (failed runs), else the first meaningful output line. */
   excerpt: string | undefined;
+  /** A failed run's distinct error lines (up to 10), when it printed more than one. */
+  errors?: string[];
   /** A test run got past its own build to run tests (see `settles`). */
   ranTests: boolean;
   at: number;
@@ -81,6 +83,10 @@ export interface OfflineNotes {
   milestones: Milestone[];
   /** Paths named by tool calls, in call order (repeats kept). */
   touched: Said[];
+  /** Checklists the session wrote (`- [ ] …` lines), where and when. */
+  plans: { path: string; content: string; at: number }[];
+  /** Rules in a task text the session printed (an issue, a file the user named), by source. */
+  taskRules: { source: string; rules: string[]; at: number }[];
   /** Paths changed by tool calls, in call order. */
   edits: Said[];
   background: Background[];

@@ -1,4 +1,6 @@
 import type { CommandRun, SessionFacts } from "../../session/facts.ts";
+import { relativeInText } from "../../session/paths.ts";
+import type { Run } from "./note-types.ts";
 import { answeredNo, commandKey, describeOutcome, withoutOutputFilter } from "../../session/runs.ts";
 import { inlineCode } from "../notes/inline-code.ts";
 import { relevance } from "./focus.ts";
@@ -7,6 +9,7 @@ import { pasteHeadline, userProse } from "../notes/prose.ts";
 import type { UserRequest } from "./user-requests.ts";
 import { commandCode, describeFailure, describeRun, groupFailures, local, quote, type SectionInput } from "./render.ts";
 import { isExploratory, type Uncommitted } from "./worktree.ts";
+import { stalePlans } from "./plans.ts";
 import { dedupeBy, newest } from "./select.ts";
 import { capText, firstParagraph } from "../notes/text.ts";
 
@@ -69,11 +72,18 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
       state.stillFailing.length > 0 ? "; still failing at the end (the latest run of each command since the current request):" : "";
     lines.push(
       `- Commands: ${facts.commands.length} run, ${failed} failed (Session Facts lists them)${still}`,
-      ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`),
+      ...groupFailures(state.stillFailing).flatMap((group) => [
+        `  - ${describeFailure(group, state.cwd)}`,
+        ...errorSet(group.run, state.cwd),
+      ]),
     );
   }
   for (const run of state.sideFailures)
     lines.push(`- An exploratory one-liner failed at the end (context, not the task): ${describeRun(run, state.cwd)}`);
+  for (const plan of stalePlans(notes, state.cwd))
+    lines.push(
+      `- ${inlineCode(plan.path)} is out of date: the session wrote it as a checklist and later work contradicts it (${inlineCode(capText(plan.step, 120))}, yet ${inlineCode(plan.changed)} changed after it); trust the commits and results, not it.`,
+    );
   const uncommitted = state.uncommitted;
   if (uncommitted !== undefined) lines.push(`- ${describeUncommitted(uncommitted, state.cwd)}`);
   const answers = answersOf(facts.commands, state.cwd);
@@ -105,7 +115,21 @@ function describeUncommitted(uncommitted: Uncommitted, cwd: string | undefined):
   const files = uncommitted.files.length > 0 ? `: ${uncommitted.files.map((f) => inlineCode(f)).join(", ")}` : "";
   const steps = uncommitted.steps.map((m) => `the ${describeMilestone({ ...m, detail: "" })} step (${commandCode(m.command, cwd)})`);
   const also = steps.length > 0 ? `${files === "" ? ": " : "; also "}${steps.join(", ")}` : "";
-  return `Uncommitted: changed since the last commit (${describeMilestone(uncommitted.since)})${files}${also}`;
+  const since =
+    "kind" in uncommitted.since
+      ? describeMilestone(uncommitted.since)
+      : `${commandCode(uncommitted.since.command, cwd)}, before what the earlier compaction summarised`;
+  return `Uncommitted: changed since the last commit (${since})${files}${also}`;
+}
+
+/** A failed run's distinct error lines, when it printed several: the set points at the cause. */
+function errorSet(run: Run, cwd: string | undefined): string[] {
+  const errors = run.errors ?? [];
+  if (errors.length < 2) return [];
+  return [
+    `    - its ${errors.length} distinct error lines${errors.length === 10 ? " (the first 10)" : ""}:`,
+    ...errors.map((line) => `      - ${inlineCode(capText(relativeInText(line, cwd), 200))}`),
+  ];
 }
 
 /** The uncommitted files (or steps) in a few words. */

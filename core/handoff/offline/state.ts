@@ -207,7 +207,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
       .unsettled(latestSince)
       .filter((run) => run.failed && isExploratory(run))
       .slice(-2),
-    uncommitted: readUncommitted(notes, cwd),
+    uncommitted: readUncommitted(notes, facts, cwd),
     fixed: fixed.slice(-3),
     openItems,
     openRequests,

@@ -89,8 +89,10 @@ export function statementOf(text: string, max = 240): string {
   let firstRule: string | undefined;
   for (const sentence of splitSentences(prose)) {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
-    if (isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence)) && !isMetaQuestion(sentence)) firstRule ??= sentence;
-    if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
+    const rule = isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence));
+    const meta = isMetaQuestion(sentence);
+    if (rule && !meta) firstRule ??= sentence;
+    if (rule || meta) continue;
     // "Thanks!" before the request asks for nothing.
     if (isAcknowledgement(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
@@ -148,8 +150,9 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
   const count = countWords(bare);
-  // A change of plan is a new objective, whatever its length: the goal follows it.
-  if (!first && count >= 4 && (REVISION.test(bare) || CORRECTION.test(rest))) return result("objective", true);
+  // A change of plan is a new objective, whatever its length: the goal follows it. A "no, …" that
+  // answers the assistant's question turns its proposal down (steering.ts): the user's goal stands.
+  if (!first && count >= 4 && (REVISION.test(bare) || (CORRECTION.test(rest) && !afterQuestion))) return result("objective", true);
   if (count <= 7 && APPROVAL.test(rest) && !/^no\b/i.test(rest)) return result("approval");
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");

@@ -63,3 +63,27 @@ describe("what the working tree holds at the end", () => {
     expect(sectionOf(document, "## Next Steps")).toContain("The latest failure: `npm run build`");
   });
 });
+
+describe("the errors of one run, as a set", () => {
+  const tsc = (n: number) =>
+    Array.from({ length: n }, (_, i) => `src/f${i}.ts(${i + 1},1): error TS2322: Type 'string | undefined' is not assignable.`).join("\n");
+  test.each([
+    [3, 3],
+    [14, 10],
+  ])("a build with %i error lines keeps %i of them under the failure", (printed, kept) => {
+    const document = offline([
+      user("Build it."),
+      ...shell("c1", "npm run build", `> tsc\n\n${tsc(printed)}\n\nFound ${printed} errors.`, 2),
+    ]);
+    const context = sectionOf(document, "## Critical Context");
+    expect(context).toContain(`its ${kept} distinct error lines`);
+    expect(context).toContain("src/f0.ts(1,1)");
+    expect(context.includes(`src/f${kept - 1}.ts(${kept},1)`)).toBe(true);
+    expect(context.includes(`src/f${kept}.ts(${kept + 1},1)`)).toBe(false);
+  });
+
+  test("one error line is the failure's own excerpt, not a set", () => {
+    const document = offline([user("Build it."), ...shell("c1", "npm run build", "src/a.ts(1,1): error TS2304: Cannot find name 'x'.", 2)]);
+    expect(document).not.toContain("distinct error lines");
+  });
+});

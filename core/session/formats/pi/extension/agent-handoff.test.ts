@@ -93,6 +93,8 @@ async function runCommand(setup: ExtensionSetup, args: string, fake: Fake = {}):
       story.steps.push(`switch ${path}`);
       if (fake.switchStyle === "cancelled") return { cancelled: true };
       if (fake.switchStyle !== "omp") await options?.withSession?.({ ui: ui("new") });
+      // pi's screen draws the new session after withSession: a line shown before is wiped.
+      story.steps.push("redraw");
       return { cancelled: false };
     },
   };
@@ -122,7 +124,7 @@ describe("the installed extension", () => {
         timeout: 90_000,
       },
     ]);
-    expect(story.steps).toEqual(["idle", "old notify", "exec", "switch /home/me/new.jsonl", "new notify"]);
+    expect(story.steps).toEqual(["idle", "old notify", "exec", "switch /home/me/new.jsonl", "redraw", "new notify"]);
     expect(story.notices).toEqual([START, ["Switched to the new session", "info"]]);
   });
 
@@ -191,7 +193,7 @@ describe("the installed extension", () => {
   test("omp switches without a callback: the message is shown on the command's context after the switch", async () => {
     const reply = { stdout: '{"switchTo":"/x/new.jsonl","message":"Switched"}' };
     const story = await runCommand(OMP_SETUP, "", { reply, switchStyle: "omp" });
-    expect(story.steps).toEqual(["idle", "old notify", "exec", "switch /x/new.jsonl", "old notify"]);
+    expect(story.steps).toEqual(["idle", "old notify", "exec", "switch /x/new.jsonl", "redraw", "old notify"]);
     expect(story.notices).toEqual([START, ["Switched", "info"]]);
   });
 

@@ -120,18 +120,18 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
   const answer = readAnswer(result);
   if ("error" in answer) return ctx.ui.notify(answer.error, "error");
   if (answer.switchTo === undefined) return ctx.ui.notify(answer.message, "info");
-  let told = false;
+  // pi hands the new session's context to withSession (the old one is stale after the switch) and
+  // then redraws its screen, which would wipe a line shown from there: the line is shown after.
+  let replaced: { ui: Ui } | undefined;
   const { cancelled } = await ctx.switchSession(answer.switchTo, {
-    // pi hands the new session's context here (the old one is stale after the switch).
     withSession: async (next) => {
-      told = true;
-      next.ui.notify(answer.message, "info");
+      replaced = next;
     },
   });
   if (cancelled)
     return ctx.ui.notify(`The new session is written but the switch was cancelled; open it with: ${answer.switchTo}`, "warning");
   // omp switches without a callback, and its context stays usable.
-  if (!told) ctx.ui.notify(answer.message, "info");
+  (replaced ?? ctx).ui.notify(answer.message, "info");
 }
 
 /** What to offer while the arguments are typed (the agent replaces them all with the value): `--to`, then the agents. */
