@@ -1,4 +1,4 @@
-import { blanksAndEscapes, ESCAPE_SEQUENCE, ESCAPE_SEQUENCES, ESCAPES, notAfterWord } from "./redact-rules.ts";
+import { blanksAndEscapes, CLOSING_QUOTE, ESCAPE_SEQUENCE, ESCAPE_SEQUENCES, ESCAPES, notAfterWord } from "./redact-rules.ts";
 import type { Separation } from "./redact-values.ts";
 
 /**
@@ -50,8 +50,7 @@ function assignmentPattern(start: string, colour: boolean): RegExp {
       `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3})${gap})` +
       String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
       KEY_WORD.replace("<word>", "<word2>") +
-      gap +
-      String.raw`(?:\\{0,2}["'])?` +
+      (colour ? CLOSING_QUOTE : String.raw`(?:\\{0,2}["'])?`) +
       ANNOTATION +
       (colour ? SEPARATOR_IN_COLOUR : SEPARATOR) +
       ")(?:" +
