@@ -17,7 +17,7 @@ const KEY_WORD =
 const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
 /**
  * The same where colour may stand around it (`api_key\x1b[0m: \x1b[32m…`, `\u001b[0m=`): up to
- * four terminal escapes among the blanks on both sides (an escape starts with a character no
+ * ESCAPE_RUN terminal escapes among the blanks on both sides (an escape starts with a character no
  * blank is, so nothing is read twice).
  */
 const SEPARATOR_IN_COLOUR = `${blanksAndEscapes(64)}(?::=|=>|\\?=|[:=])${blanksAndEscapes(64)}`;

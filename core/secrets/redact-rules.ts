@@ -67,8 +67,15 @@ export const ESCAPE_SEQUENCE = String.raw`(?:(?:\x1b|\\{1,2}(?:u001[bB]|x1[bB]|0
 /** What an ESCAPE_SEQUENCE starts with: checked first, so where none stands the pattern moves on after one test. */
 const ESCAPE_START = String.raw`[\x1b\u009b]|\\{1,2}[ux0e]`;
 
-/** Up to four terminal escapes in a row (ESCAPE_SEQUENCE): what a pattern steps over where colour may stand. */
-export const ESCAPES = `(?:(?=${ESCAPE_START})${ESCAPE_SEQUENCE}{1,4})?`;
+/**
+ * How many terminal escapes may stand in a row where colour may (tools write two or three:
+ * `\x1b[0m\x1b[38;5;231m`). A bound, so a run is read a bounded number of times from each key
+ * that could start before it.
+ */
+const ESCAPE_RUN = 16;
+
+/** Up to ESCAPE_RUN terminal escapes in a row (ESCAPE_SEQUENCE): what a pattern steps over where colour may stand. */
+export const ESCAPES = `(?:(?=${ESCAPE_START})${ESCAPE_SEQUENCE}{1,${ESCAPE_RUN}})?`;
 
 /**
  * A key's closing quote, as it is or escaped in JSON text (`"`, `\"`, `\\"`), colour allowed
@@ -81,11 +88,11 @@ export const CLOSING_QUOTE = String.raw`(?:${ESCAPES}\\{0,2}["'])?`;
 export const OPENING_QUOTE = String.raw`(?:\\{0,2}["']${ESCAPES})?`;
 
 /**
- * Blanks (`blank`, at most `max` in a run) with up to four terminal escapes among them
+ * Blanks (`blank`, at most `max` in a run) with up to ESCAPE_RUN terminal escapes among them
  * (`: \x1b[32m`, `\u001b[0m = `): an escape is looked for only where one starts.
  */
 export function blanksAndEscapes(max: number, blank = "[ \\t]"): string {
-  return `${blank}{0,${max}}(?:(?=${ESCAPE_START})(?:${ESCAPE_SEQUENCE}${blank}{0,${max}}){1,4})?`;
+  return `${blank}{0,${max}}(?:(?=${ESCAPE_START})(?:${ESCAPE_SEQUENCE}${blank}{0,${max}}){1,${ESCAPE_RUN}})?`;
 }
 
 /** Every terminal escape in a text (ESCAPE_SEQUENCE), to judge what it wraps without it. */
