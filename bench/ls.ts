@@ -97,7 +97,15 @@ function generateHome(root: string): { projects: string[]; folders: Set<string>;
     const id = idOf(n);
     const time = new Date(now - ((n * 7919) % SESSIONS) * 3_600_000);
     const folder = join(
-      ...formatNamed(agent).location.sessionFolder({ home, env: {}, tmpdir: join(root, "tmp"), cwd, timestamp: time, utcOffsetMinutes: 0 }),
+      ...formatNamed(agent).location.sessionFolder({
+        home,
+        env: {},
+        tmpdir: join(root, "tmp"),
+        runFolder: root,
+        cwd,
+        timestamp: time,
+        utcOffsetMinutes: 0,
+      }),
     );
     mkdirSync(folder, { recursive: true });
     folders.add(folder);

@@ -25,9 +25,14 @@ export function tmpdirOf(env: Env): string {
   return named.length > 1 && named.endsWith("/") ? named.slice(0, -1) : named;
 }
 
-/** Where the agents keep their files on this machine, from the environment (as the agents read it). */
-export function agentHome(env: Env): AgentHome {
-  return { home: realFolder(homeOf(env)), env, tmpdir: realFolder(tmpdirOf(env)) };
+/**
+ * Where the agents keep their files on this machine, from the run's environment and folder (as
+ * the agents read them: a relative override of an agent's folder lies in the folder it runs in,
+ * which for the sessions we find and write is the run's).
+ */
+export function agentHome(run: { env: Env; cwd: string }): AgentHome {
+  const { env } = run;
+  return { home: realFolder(homeOf(env)), env, tmpdir: realFolder(tmpdirOf(env)), runFolder: realFolder(run.cwd) };
 }
 
 /** Joins a format's path segments (core has no path module). */

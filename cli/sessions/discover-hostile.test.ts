@@ -236,7 +236,7 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     const agents: AgentName[] = ["pi", "omp", "claude-code", "codex"];
     for (const [i, agent] of agents.entries()) {
       plantSession(
-        { home, env: {}, tmpdir: realpathSync(tmpdir()) },
+        { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home },
         { agent, id: `e${i}000000-0000-4000-8000-000000000000`, cwd, mtime: 1_789_900_000 + i },
       );
     }

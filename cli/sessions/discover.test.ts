@@ -3,7 +3,7 @@
  * of all four agents for several folders (cli/sessions/discover.testing.ts), by the cwd each recorded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { runAgent } from "../../fixtures/run-agent.ts";
 import { describeFormatNames, describeFormats } from "../../core/index.ts";
@@ -110,6 +110,30 @@ describe("agent ls: the sessions that worked in the current folder, newest first
       expect(JSON.parse(found.stdout).map((s: { agent: string }) => s.agent)).toEqual(["claude-code", "pi", "codex", "pi"]);
     } finally {
       rmSync(moved, { recursive: true, force: true });
+    }
+  });
+
+  // Codex 0.169's find_codex_home: a CODEX_HOME set and not empty is taken as it is (no `~`
+  // expansion) and, when relative, in the folder Codex runs in; an empty one is not set.
+  test.each([
+    ["a relative CODEX_HOME: in the folder the run works in", "state/codex", "state/codex"],
+    ["a relative CODEX_HOME with . and ..", "./state/../state/codex", "state/codex"],
+    ["a CODEX_HOME starting with ~: a folder named ~ there, not the home folder", "~/.codex", "~/.codex"],
+    ["a CODEX_HOME of one blank: a folder of that name, not trimmed", " ", " "],
+    ["an empty CODEX_HOME: ~/.codex", "", undefined],
+  ])("%s", async (_what, value, under) => {
+    const moved = under === undefined ? undefined : join(fake.empty, under);
+    if (moved !== undefined)
+      cpSync(join(fake.home, ".codex"), moved, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    try {
+      // In-process, in a folder that is not the test process's own: the run's folder decides.
+      const run = await runAgent(["ls", "--json", "--all", "--agent", "codex"], fake.env({ CODEX_HOME: value }), fake.empty);
+      const paths: string[] = JSON.parse(run.stdout).map((s: { path: string }) => s.path);
+      expect(paths).toHaveLength(2);
+      const root = moved === undefined ? join(fake.home, ".codex") : join(realpathSync(fake.empty), under ?? "");
+      expect(paths.filter((path) => !path.startsWith(`${root}/sessions/`))).toEqual([]);
+    } finally {
+      if (moved !== undefined) rmSync(join(fake.empty, under?.split("/")[0] ?? ""), { recursive: true, force: true });
     }
   });
 

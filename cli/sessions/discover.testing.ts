@@ -62,7 +62,7 @@ export function createFakeHome(): FakeHome {
   const other = join(home, "work", "other");
   const empty = join(home, "work", "empty");
   for (const dir of [app, other, empty]) mkdirSync(dir, { recursive: true });
-  const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()) };
+  const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home };
   const paths: Record<string, string> = {};
   for (const [agent, offset] of ORDER) {
     paths[IDS.app[agent]] = plantSession(agentHome, { agent, id: IDS.app[agent], cwd: app, mtime: T0 + offset });

@@ -73,7 +73,7 @@ function describeSession(found: FoundSession, now: number): string {
  */
 export function findSession(run: Run, source: SessionSource, verb: string, logger: ConsolaInstance): string {
   const formats = formatsFor(source.agent);
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   const warn = (line: string) => logger.debug(line);
   const path = source.sessionPath;
   const now = Date.now();

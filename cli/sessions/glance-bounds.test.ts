@@ -63,12 +63,14 @@ function glanceOne(agent: AgentName, write: (path: string, transcript: string) =
   const app = join(home, "app");
   mkdirSync(app);
   const id = "d1000000-0000-4000-8000-000000000001";
-  const path = plantSession({ home, env: {}, tmpdir: home }, { agent, id, cwd: app, mtime: 1_789_900_000 });
+  const path = plantSession({ home, env: {}, tmpdir: home, runFolder: home }, { agent, id, cwd: app, mtime: 1_789_900_000 });
   write(path, transcriptAs(agent, id, app));
   utimesSync(path, 1_789_900_000, 1_789_900_000);
   const before = { ...glanceReads };
   const notes: string[] = [];
-  const found = discoverSessions({ home, env: {}, tmpdir: home }, { formats: FORMATS, cwd: app }, (line) => notes.push(line));
+  const found = discoverSessions({ home, env: {}, tmpdir: home, runFolder: home }, { formats: FORMATS, cwd: app }, (line) =>
+    notes.push(line),
+  );
   return {
     path,
     bytes: glanceReads.bytes - before.bytes,
@@ -173,11 +175,15 @@ describe("a glance reads each file's ends, once", () => {
     mkdirSync(app);
     const env = { PI_CODING_AGENT_DIR: join(home, "shared") };
     const id = "d2000000-0000-4000-8000-000000000002";
-    const path = plantSession({ home, env, tmpdir: home }, { agent: "omp", id, cwd: app, mtime: 1_789_900_000 });
+    const path = plantSession({ home, env, tmpdir: home, runFolder: home }, { agent: "omp", id, cwd: app, mtime: 1_789_900_000 });
     const text = transcriptAs("omp", id, app);
     writeSparse(path, text, 40 * MiB, lastLine(text));
     const before = glanceReads.bytes;
-    const found = discoverSessions({ home, env, tmpdir: home }, { formats: [formatNamed("pi"), formatNamed("omp")], cwd: app }, () => {});
+    const found = discoverSessions(
+      { home, env, tmpdir: home, runFolder: home },
+      { formats: [formatNamed("pi"), formatNamed("omp")], cwd: app },
+      () => {},
+    );
     expect(found.sessions.map((s) => [s.format.name, s.glance.id])).toEqual([["omp", id]]);
     expect(glanceReads.bytes - before).toBeLessThanOrEqual(ENDS);
   });
@@ -191,9 +197,9 @@ describe("agent ls beside files whose first line never ends", () => {
     const broken: string[] = [];
     AGENTS.forEach((agent, n) => {
       const ok = `e${n}000000-0000-4000-8000-000000000001`;
-      plantSession({ home, env: {}, tmpdir: home }, { agent, id: ok, cwd: app, mtime: 1_789_900_000 + n });
+      plantSession({ home, env: {}, tmpdir: home, runFolder: home }, { agent, id: ok, cwd: app, mtime: 1_789_900_000 + n });
       const bad = `e${n}000000-0000-4000-8000-000000000002`;
-      const path = plantSession({ home, env: {}, tmpdir: home }, { agent, id: bad, cwd: app, mtime: 1_789_900_100 + n });
+      const path = plantSession({ home, env: {}, tmpdir: home, runFolder: home }, { agent, id: bad, cwd: app, mtime: 1_789_900_100 + n });
       const text = transcriptAs(agent, bad, app);
       writeSparse(path, openFirstLine(text), 40 * MiB);
       broken.push(path);

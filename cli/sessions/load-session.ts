@@ -78,7 +78,7 @@ export async function loadSession(
       line: first?.line,
     });
   }
-  const blobs = format.blobFolder?.(agentHome(run.env));
+  const blobs = format.blobFolder?.(agentHome(run));
   const analysis = namingFile(path, () =>
     analyzeBranch(session, { leafId: options.leafId, resolveBlob: blobs && blobResolver(join(...blobs)) }),
   );

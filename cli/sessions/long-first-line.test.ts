@@ -59,7 +59,7 @@ function setUp(c: Case) {
   const other = join(home, "work", "other");
   mkdirSync(app, { recursive: true });
   mkdirSync(other, { recursive: true });
-  const agentHome = { home, env: {}, tmpdir: home };
+  const agentHome = { home, env: {}, tmpdir: home, runFolder: home };
   plantSession(agentHome, { agent: c.agent, id: OLD, cwd: app, mtime: T0 });
   let path = plantSession(agentHome, { agent: c.agent, id: LONG, cwd: c.recordsOtherFolder ? other : app, mtime: T0 });
   if (c.recordsOtherFolder) {
@@ -122,7 +122,7 @@ describe("many newer files that could not be read", () => {
     made.push(home);
     const app = join(home, "work", "app");
     mkdirSync(app, { recursive: true });
-    const agentHome = { home, env: {}, tmpdir: home };
+    const agentHome = { home, env: {}, tmpdir: home, runFolder: home };
     plantSession(agentHome, { agent: "codex", id: OLD, cwd: app, mtime: T0 });
     const broken = [1, 2, 3, 4, 5].map((n) => {
       const path = plantSession(agentHome, { agent: "codex", id: `0c00000${n}-0000-4000-8000-00000000000c`, cwd: app, mtime: T0 });

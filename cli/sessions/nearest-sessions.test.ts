@@ -18,7 +18,7 @@ beforeAll(() => {
   const lib = join(fake.app, "lib");
   for (const dir of [join(lib, "parser", "tests"), join(fake.app, "docs", "api", "v2")]) mkdirSync(dir, { recursive: true });
   plantSession(
-    { home: fake.home, env: {}, tmpdir: realpathSync(tmpdir()) },
+    { home: fake.home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: fake.home },
     { agent: "pi", id: "a1000000-0000-4000-8000-0000000000c1", cwd: lib, mtime: T0 + 5 },
   );
 });

@@ -16,7 +16,7 @@ import {
   type NewSessionPlace,
 } from "./new-session-place.ts";
 
-const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp" };
+const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp", runFolder: "/home/me" };
 const NOW = new Date("2026-11-30T08:00:00.000Z");
 
 /** A format whose folder for a cwd is `/agents/<name>/<cwd's last name>`. */

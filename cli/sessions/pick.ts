@@ -27,7 +27,7 @@ export type ListSessions = (
 
 /** Every session of the agents in scope, as `agent ls --all` finds them, less our handoff sessions with nothing in them yet. */
 export const listAllSessions: ListSessions = (run, agent, logger) =>
-  sessionsToChoose(agentHome(run.env), formatsFor(agent), (line) => logger.debug(line));
+  sessionsToChoose(agentHome(run), formatsFor(agent), (line) => logger.debug(line));
 
 /** Rows shown at once; the search narrows the rest. */
 const MAX_ROWS = 12;
@@ -81,7 +81,7 @@ export async function pickSession(
     printed: run.printed,
     here: inFolder(currentFolder(run)),
     now,
-    home: agentHome(run.env).home,
+    home: agentHome(run).home,
     width: (stderr.columns || 80) - 6,
   });
   // Loaded only here: the terminal list is the one thing that uses it, and loading it costs every run.

@@ -37,7 +37,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 
-const home = () => ({ home: fake.home, env: {}, tmpdir: realpathSync(tmpdir()) });
+const home = () => ({ home: fake.home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: fake.home });
 const HERE = [IDS.app["claude-code"], IDS.app.pi, IDS.app.codex, IDS.app.omp, OLDER_PI];
 const ELSEWHERE = [IDS.other["claude-code"], IDS.other.pi, IDS.other.codex, IDS.other.omp];
 

@@ -113,7 +113,7 @@ function readAgentConfig(path: string): unknown {
 export function indexNewSession(run: Run, format: SessionFormat, session: NewSessionFile, path: string, logger: ConsolaInstance): void {
   const index = format.sessionIndex;
   if (!index) return;
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   if (!listedByAgent(format, path, session.sessionId, home)) return;
   const leftOut = (file: string, reason: string) =>
     logger.warn(

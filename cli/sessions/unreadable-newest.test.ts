@@ -39,7 +39,7 @@ function setUp(plant: (at: (agent: AgentName, id: string, hoursLater: number) =>
   made.push(home);
   const project = join(home, "work", "app");
   mkdirSync(project, { recursive: true });
-  const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()) };
+  const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home };
   const at = (agent: AgentName, id: string, hoursLater: number) =>
     plantSession(agentHome, { agent, id, cwd: project, mtime: T0 + hoursLater * 3600 });
   const hidden = plant(at, project);

@@ -84,6 +84,7 @@ export function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): str
     home: sandbox.home,
     env: {},
     tmpdir: sandbox.tmp,
+    runFolder: sandbox.project,
     cwd: sandbox.project,
     timestamp: now,
     utcOffsetMinutes: -now.getTimezoneOffset(),

@@ -1,4 +1,4 @@
-import { blanksAndEscapes, ESCAPE_SEQUENCE, ESCAPE_SEQUENCES, ESCAPES, notAfterWord } from "./redact-rules.ts";
+import { blanksAndEscapes, CLOSING_QUOTE, ESCAPE_SEQUENCE, ESCAPE_SEQUENCES, ESCAPES, notAfterWord } from "./redact-rules.ts";
 import type { Separation } from "./redact-values.ts";
 
 /**
@@ -17,7 +17,7 @@ const KEY_WORD =
 const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
 /**
  * The same where colour may stand around it (`api_key\x1b[0m: \x1b[32m…`, `\u001b[0m=`): up to
- * four terminal escapes among the blanks on both sides (an escape starts with a character no
+ * ESCAPE_RUN terminal escapes among the blanks on both sides (an escape starts with a character no
  * blank is, so nothing is read twice).
  */
 const SEPARATOR_IN_COLOUR = `${blanksAndEscapes(64)}(?::=|=>|\\?=|[:=])${blanksAndEscapes(64)}`;
@@ -50,8 +50,7 @@ function assignmentPattern(start: string, colour: boolean): RegExp {
       `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3})${gap})` +
       String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
       KEY_WORD.replace("<word>", "<word2>") +
-      gap +
-      String.raw`(?:\\{0,2}["'])?` +
+      (colour ? CLOSING_QUOTE : String.raw`(?:\\{0,2}["'])?`) +
       ANNOTATION +
       (colour ? SEPARATOR_IN_COLOUR : SEPARATOR) +
       ")(?:" +

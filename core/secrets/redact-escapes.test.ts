@@ -129,6 +129,24 @@ describe("colour between a key and its value (issue 23, reviews 2 and 4)", () =>
   });
 });
 
+describe("a run of up to 16 escapes between a key and its value is colour too", () => {
+  // Tools reset and set several attributes in a row (\x1b[0m\x1b[1m\x1b[38;5;231m…); 5 to 8 leaked when four were the bound.
+  const times = (n: number, sequence: string) => sequence.repeat(n);
+  const rows = [5, 8, 16].flatMap((n) => [
+    [n, `api_key${times(n, "\x1b[0m")}: ${VALUE}`, "api-key"],
+    [n, `api_key: ${times(n, "\x1b[0m")}${VALUE}`, "api-key"],
+    [n, `token=${times(n, "\x1b[1;38;5;208m")}${VALUE}`, "token"],
+    [n, String.raw`{\"api_key${times(n, String.raw`\u001b[0m`)}\": \"${VALUE}\"}`, "api-key"],
+    [n, `PASSWORD${times(n, "\u009b0m")}=${times(n, "\x1b[2m")}${VALUE}`, "password"],
+  ]) as [number, string, string][];
+  test.each(rows)("%d escapes: %p", (_n, line, kind) => {
+    const redactor = createRedactor();
+    const out = redactor.redact(line);
+    expect(out).toBe(line.replace(VALUE, `[REDACTED:${kind}:1]`));
+    expect(redactor.restore(out)).toBe(line);
+  });
+});
+
 describe("a value is a variable only when its name reads as one (issue 23, review 3)", () => {
   test.each([
     ["password=$ecretPass9", "$ecretPass9"],

@@ -67,15 +67,32 @@ export const ESCAPE_SEQUENCE = String.raw`(?:(?:\x1b|\\{1,2}(?:u001[bB]|x1[bB]|0
 /** What an ESCAPE_SEQUENCE starts with: checked first, so where none stands the pattern moves on after one test. */
 const ESCAPE_START = String.raw`[\x1b\u009b]|\\{1,2}[ux0e]`;
 
-/** Up to four terminal escapes in a row (ESCAPE_SEQUENCE): what a pattern steps over where colour may stand. */
-export const ESCAPES = `(?:(?=${ESCAPE_START})${ESCAPE_SEQUENCE}{1,4})?`;
+/**
+ * How many terminal escapes may stand in a row where colour may (tools write two or three:
+ * `\x1b[0m\x1b[38;5;231m`). A bound, so a run is read a bounded number of times from each key
+ * that could start before it.
+ */
+const ESCAPE_RUN = 16;
+
+/** Up to ESCAPE_RUN terminal escapes in a row (ESCAPE_SEQUENCE): what a pattern steps over where colour may stand. */
+export const ESCAPES = `(?:(?=${ESCAPE_START})${ESCAPE_SEQUENCE}{1,${ESCAPE_RUN}})?`;
 
 /**
- * Blanks (`[ \t]`, at most `max` in a run) with up to four terminal escapes among them
+ * A key's closing quote, as it is or escaped in JSON text (`"`, `\"`, `\\"`), colour allowed
+ * before it (`"token\u001b[0m": …`). The colour is taken here only when a quote follows, else
+ * by the blanks and escapes after the key, so no escape can be read by both (a scan that fails
+ * after a run of them must not try each way of splitting it).
+ */
+export const CLOSING_QUOTE = String.raw`(?:${ESCAPES}\\{0,2}["'])?`;
+/** A value's opening quote, as CLOSING_QUOTE: colour after it taken only when it is there. */
+export const OPENING_QUOTE = String.raw`(?:\\{0,2}["']${ESCAPES})?`;
+
+/**
+ * Blanks (`blank`, at most `max` in a run) with up to ESCAPE_RUN terminal escapes among them
  * (`: \x1b[32m`, `\u001b[0m = `): an escape is looked for only where one starts.
  */
 export function blanksAndEscapes(max: number, blank = "[ \\t]"): string {
-  return `${blank}{0,${max}}(?:(?=${ESCAPE_START})(?:${ESCAPE_SEQUENCE}${blank}{0,${max}}){1,4})?`;
+  return `${blank}{0,${max}}(?:(?=${ESCAPE_START})(?:${ESCAPE_SEQUENCE}${blank}{0,${max}}){1,${ESCAPE_RUN}})?`;
 }
 
 /** Every terminal escape in a text (ESCAPE_SEQUENCE), to judge what it wraps without it. */
@@ -209,7 +226,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     notAfter: "A-Za-z0-9",
     lead:
       "(?:[Aa][Ww][Ss]_?)?(?:secret_?access_?key|SECRET_?ACCESS_?KEY|[Ss]ecret_?[Aa]ccess_?[Kk]ey)" +
-      `${ESCAPES}(?:\\\\{0,2}["'])?${blanksAndEscapes(3, "\\s")}[:=]${blanksAndEscapes(3, "\\s")}(?:\\\\{0,2}["'])?${ESCAPES}`,
+      `${CLOSING_QUOTE}${blanksAndEscapes(3, "\\s")}[:=]${blanksAndEscapes(3, "\\s")}${OPENING_QUOTE}`,
     body: "[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
   },
   // Google API keys: AIza plus 35 base64url characters.
@@ -261,7 +278,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     notAfter: "A-Za-z0-9_-",
     lead:
       "(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)" +
-      `${ESCAPES}(?:\\\\{0,2}["'])?${blanksAndEscapes(3)}[:=]${blanksAndEscapes(3)}(?:\\\\{0,2}["'])?${ESCAPES}` +
+      `${CLOSING_QUOTE}${blanksAndEscapes(3)}[:=]${blanksAndEscapes(3)}${OPENING_QUOTE}` +
       `(?![Bb]earer${ESCAPES}[ \\t]|Basic${ESCAPES}[ \\t])(?:[A-Za-z][A-Za-z0-9_-]{0,24}${ESCAPES}[ \\t]{1,4}${ESCAPES})?`,
     body: "[A-Za-z0-9._~+/-]{12,}=*",
     accept: (secret) => /\d/.test(secret) || (secret.length >= 24 && /[a-z]/.test(secret) && /[A-Z]/.test(secret) && !secret.includes(".")),

@@ -67,9 +67,15 @@ function uriEncoded(text: string): string | undefined {
   }
 }
 
-/** The forms a secret takes in text: as it is, inside JSON text, inside a URL. */
+/** JSON text of `text` without its quotes (`a"b` → `a\"b`). */
+const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/**
+ * The forms a secret takes in text: as it is, inside JSON text, inside JSON text quoted in JSON
+ * text (a tool's JSON output stored in a session), inside a URL.
+ */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+  const forms = new Set([secret, inJson(secret), inJson(inJson(secret))]);
   const encoded = uriEncoded(secret);
   if (encoded !== undefined) forms.add(encoded);
   return [...forms];

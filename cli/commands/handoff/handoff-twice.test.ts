@@ -62,7 +62,7 @@ function setUp(agent: AgentName) {
   const project = join(home, "work", "shop");
   mkdirSync(project, { recursive: true });
   const source = plantSession(
-    { home, env: {}, tmpdir: realpathSync(tmpdir()) },
+    { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home },
     { agent, id: SOURCE_ID, cwd: project, mtime: 1_789_900_000 },
   );
   const env = cleanEnv(home);

@@ -99,7 +99,7 @@ export const handoffCommand = defineCommand({
     const resume =
       sessionFile === undefined
         ? undefined
-        : resumeCommandFor(agentHome(run.env), target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
+        : resumeCommandFor(agentHome(run), target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd);
     if (sessionFile === undefined) {
       // `-o -`: the session is the product; the document is for a person watching, on request.
       if (options.verbose) logger.log(result.document);
@@ -145,7 +145,7 @@ function placeOfNewSession(run: Run, out: string | undefined, loaded: LoadedSess
       sourceFormat: loaded.format,
       target,
       cwd: loaded.session.header.cwd,
-      home: agentHome(run.env),
+      home: agentHome(run),
       currentFolder: run.cwd,
     },
     new Date(),

@@ -111,7 +111,7 @@ export function checkCanContinue(
   cwd: string | undefined,
   terminal: Terminal = { stdin: Boolean(run.io.stdin.isTTY), stdout: run.stdout.isTTY },
 ): void {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   if ("stdout" in place) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
   const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
@@ -157,7 +157,7 @@ export function sayHowToContinue(
   sessionFile: string,
   logger: ConsolaInstance,
 ): void {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   if (command === undefined && idNamedBy(format, sessionFile, "", home) === undefined)
     logger.warn(noResumeReason(home, format, sessionFile));
   else if (command === undefined) logger.info(noResumeReason(home, format, sessionFile));
@@ -196,7 +196,7 @@ export async function continueInAgent(
   sessionCwd: string | undefined,
   logger: ConsolaInstance,
 ): Promise<number> {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   const { folder, gone } = execFolder(run, sessionCwd);
   const command = resumeCommandFor(home, format, sessionFile, sessionId, folder);
   if (command === undefined) throw new AgentError("HANDOFF_FAILED", `--exec: ${noResumeReason(home, format, sessionFile)}`);

@@ -122,7 +122,7 @@ export const lsCommand = defineCommand({
     const run = runOf(data);
     const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
     const options = resolveLsOptions(args, Date.now());
-    const home = agentHome(run.env);
+    const home = agentHome(run);
     const warn = (line: string) => logger.debug(line);
     const folder = options.all ? undefined : namedOrCurrentFolder(run, options.folder);
     const found = folder
@@ -193,7 +193,7 @@ function describeNoneListed(
   if (options.all) return `no sessions${since} ${looked}`;
   if (worked === undefined) return `no session file${since} in ${asField(options.folder ?? "")}`;
   const older = found.sessions.length > 0 ? `; --since leaves out ${found.sessions.length} older` : "";
-  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(run.env), options.formats, worked, warn) : undefined;
+  const nearest = found.sessions.length === 0 ? nearestParentWithSessions(agentHome(run), options.formats, worked, warn) : undefined;
   const there = nearest
     ? `; the nearest are in a parent folder: ${countOf(nearest.count, "session")} worked in ${asField(nearest.folder)}`
     : "";

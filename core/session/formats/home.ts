@@ -8,6 +8,12 @@ export interface AgentHome {
   env: Readonly<Record<string, string | undefined>>;
   /** The system's folder for temporary files (omp names the folders of sessions there its own way). */
   tmpdir: string;
+  /**
+   * The folder this run works in, absolute: an agent takes a relative override of its folder
+   * (`CODEX_HOME=state`) in the folder it runs in, which for what we find and write is this one.
+   * (Not `cwd`: a `SessionPlace` is an `AgentHome` whose `cwd` is the session's.)
+   */
+  runFolder: string;
 }
 
 /**

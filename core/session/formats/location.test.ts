@@ -5,14 +5,15 @@
  * function in Claude Code 2.1.328's bundle (its cli code inside the native binary).
  */
 import { describe, expect, test } from "bun:test";
-import { win32 } from "node:path";
+import { posix, win32 } from "node:path";
 import { claudeCodeLocation, claudeProjectFolderName, claudeProjectFolders } from "./claude-code/location.ts";
 import { codexLocation, localDateFolders } from "./codex/location.ts";
+import { codexThreadIndex } from "./codex/thread-index.ts";
 import { ompBlobFolder, ompFolderName, ompLocation } from "./omp/location.ts";
 import { piFolderName, piLocation } from "./pi/location.ts";
 import type { AgentHome, AgentLocation, SessionPlace } from "./types.ts";
 
-const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp" };
+const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp", runFolder: "/home/me" };
 const NOW = new Date("2026-11-30T08:00:00.000Z");
 const place = (cwd: string, home: AgentHome = HOME, timestamp = NOW, utcOffsetMinutes = 0): SessionPlace => ({
   ...home,
@@ -278,7 +279,12 @@ describe("Windows paths: separators and drive letters", () => {
     expect(claudeProjectFolderName(cwd)).toBe(claude);
   });
 
-  const windowsHome: AgentHome = { home: "C:\\Users\\me", env: {}, tmpdir: "C:\\Users\\me\\AppData\\Local\\Temp" };
+  const windowsHome: AgentHome = {
+    home: "C:\\Users\\me",
+    env: {},
+    tmpdir: "C:\\Users\\me\\AppData\\Local\\Temp",
+    runFolder: "C:\\Users\\me",
+  };
   test.each<[string, AgentLocation, string]>([
     ["pi", piLocation, "C:\\Users\\me\\.pi\\agent\\sessions\\--C--Users-me-src-app--"],
     ["omp", ompLocation, "C:\\Users\\me\\.omp\\agent\\sessions\\-src-app"],
@@ -286,6 +292,35 @@ describe("Windows paths: separators and drive letters", () => {
     ["Codex", codexLocation, "C:\\Users\\me\\.codex\\sessions\\2026\\11\\30"],
   ])("%s: a session of C:\\Users\\me\\src\\app goes in %p", (_, location, folder) => {
     expect(win32.join(...location.sessionFolder(place("C:\\Users\\me\\src\\app", windowsHome)))).toBe(folder);
+  });
+});
+
+describe("Codex's folder, as Codex 0.169's find_codex_home takes CODEX_HOME", () => {
+  // Run from /work/app, home /home/me: where Codex keeps sessions, its config and (by default) its thread index.
+  const RUN: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp", runFolder: "/work/app" };
+  test.each<[string, string | undefined, string]>([
+    ["not set: ~/.codex", undefined, "/home/me/.codex"],
+    ["empty: not set", "", "/home/me/.codex"],
+    ["absolute: as it is", "/srv/codex", "/srv/codex"],
+    ["relative: in the folder the run works in", "state/codex", "/work/app/state/codex"],
+    ["relative with . and ..", "./a/../codex", "/work/app/codex"],
+    ["~/…: no ~ expansion, a folder named ~", "~/.codex", "/work/app/~/.codex"],
+    ["~ alone: a folder named ~", "~", "/work/app/~"],
+    ["one blank: not trimmed", " ", "/work/app/ "],
+  ])("%s", (_what, value, folder) => {
+    const home: AgentHome = { ...RUN, env: value === undefined ? {} : { CODEX_HOME: value } };
+    expect(posix.join(...codexLocation.sessionsRoot(home))).toBe(`${folder}/sessions`);
+    expect(posix.join(...codexLocation.sessionFolder({ ...home, cwd: "/elsewhere", timestamp: NOW, utcOffsetMinutes: 0 }))).toBe(
+      `${folder}/sessions/2026/11/30`,
+    );
+    const index = codexThreadIndex;
+    expect(posix.join(...index.configFile(home))).toBe(`${folder}/config.toml`);
+    expect(posix.join(...index.database(home, undefined, { content: "", currentFolder: "/x" }))).toBe(`${folder}/state_5.sqlite`);
+  });
+
+  test("a Windows CODEX_HOME is absolute too", () => {
+    const home: AgentHome = { home: "C:\\Users\\me", env: { CODEX_HOME: "D:\\codex" }, tmpdir: "C:\\Temp", runFolder: "C:\\work" };
+    expect(win32.join(...codexLocation.sessionsRoot(home))).toBe("D:\\codex\\sessions");
   });
 });
 

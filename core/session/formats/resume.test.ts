@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { formatNamed } from "./table.ts";
 import type { AgentHome, AgentName, ResumeTarget } from "./types.ts";
 
-const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp" };
+const HOME: AgentHome = { home: "/home/me", env: {}, tmpdir: "/tmp", runFolder: "/home/me" };
 const ID = "0b5e2d55-6d1f-4d3c-9a3f-5a2e1c0d9b8a";
 
 describe("which files are sessions, and how deep", () => {

@@ -3,10 +3,21 @@ import type { AgentHome, AgentLocation, PathSegments, SessionPlace } from "../ty
 /** A rollout Codex resumes by id: `rollout-<local time>-<uuid>.jsonl`, the id last. */
 const ROLLOUT_NAME = /^rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
-/** `CODEX_HOME`, else `~/.codex`. */
-export function codexHome({ home, env }: AgentHome): PathSegments {
+/**
+ * Codex's folder as Codex 0.169 finds it (`find_codex_home`): `CODEX_HOME` when set and not empty,
+ * taken as it is (no `~` expansion, no trimming; a relative one lies in the folder Codex runs in,
+ * the run's folder), else `~/.codex` (an empty `CODEX_HOME` is not set). Every place that names a
+ * Codex file (its sessions, its configuration, its thread index) starts here.
+ */
+export function codexHome({ home, env, runFolder }: AgentHome): PathSegments {
   const dir = env.CODEX_HOME;
-  return dir ? [dir] : [home, ".codex"];
+  if (dir === undefined || dir === "") return [home, ".codex"];
+  return isAbsolutePath(dir) ? [dir] : [runFolder, dir];
+}
+
+/** An absolute path on POSIX (`/…`) or Windows (`C:\…`, `C:/…`, `\\server\…`): core has no path module. */
+function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || /^(?:[A-Za-z]:[\\/]|\\\\)/.test(path);
 }
 
 /**

@@ -29,7 +29,7 @@ function rollout(source: NewSessionInput["source"] = { format: "pi", agentVersio
 const index = codex.sessionIndex;
 
 describe("Codex's thread index: the row for a rollout we wrote, as Codex's own scan makes it", () => {
-  const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp" });
+  const home = (env: Record<string, string>) => ({ home: "/home/me", env, tmpdir: "/tmp", runFolder: "/home/me" });
   /** A rollout of ours whose session_meta records /home/me/app, written from /elsewhere. */
   const placed = { content: rollout(), currentFolder: "/elsewhere" };
 
@@ -78,7 +78,11 @@ describe("Codex's thread index: the row for a rollout we wrote, as Codex's own s
   });
 
   test("the config file and the schema version we tested", () => {
-    expect(index?.configFile({ home: "/home/me", env: {}, tmpdir: "/tmp" })).toEqual(["/home/me", ".codex", "config.toml"]);
+    expect(index?.configFile({ home: "/home/me", env: {}, tmpdir: "/tmp", runFolder: "/home/me" })).toEqual([
+      "/home/me",
+      ".codex",
+      "config.toml",
+    ]);
     expect(index?.testedSchemaVersions).toEqual([62]);
   });
 
