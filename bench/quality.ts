@@ -66,19 +66,10 @@ export function cliEngine(env: Record<string, string | undefined>): Engine {
     try {
       const pass = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "AGENT_MODEL", "AGENT_PROVIDER"].flatMap((k) => (env[k] ? [[k, env[k]]] : []));
       const childEnv = { PATH: env.PATH ?? "", HOME: work, TMPDIR: work, NO_COLOR: "1", ...Object.fromEntries(pass) };
-      const args = [
-        "cli/index.ts",
-        "handoff",
-        sessionFile,
-        "--engine",
-        "llm",
-        "--json",
-        "--no-record",
-        "--no-facts",
-        "-o",
-        join(work, "next.jsonl"),
-      ];
-      const proc = Bun.spawn([process.execPath, ...args], { cwd: REPO, env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const args = ["handoff", sessionFile, "--engine", "llm", "--json", "--no-record", "--no-facts", "-o", join(work, "next.jsonl")];
+      // The built binary (or the sources with AGENT_TEST_CLI=source): fixtures/built-cli.ts.
+      const { CLI_ARGV } = await import("../fixtures/built-cli.ts");
+      const proc = Bun.spawn([...CLI_ARGV, ...args], { cwd: REPO, env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) return { error: stderr.trim().split("\n").at(-1) || `exit ${code}` };
       const report: unknown = JSON.parse(stdout);
