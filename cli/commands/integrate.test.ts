@@ -201,6 +201,11 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
       (path) => writeFileSync(path, '{\n  "hooks": []\n}\n'),
       /:2: "hooks" is not an object; nothing was changed\n$/,
     ],
+    [
+      "hooks twice (the agent reads only the last)",
+      (path) => writeFileSync(path, '{\n  "hooks": {},\n  "hooks": {}\n}\n'),
+      /:3: has "hooks" twice in one object \(the agent reads only the last\); nothing was changed\n$/,
+    ],
   ])("%s: one error naming the file, nothing written", async (_, prepare, message) => {
     const { home, env } = freshHome();
     const path = join(home, settings);
