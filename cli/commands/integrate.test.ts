@@ -82,6 +82,8 @@ const STATES: [string, (event: string) => string | undefined][] = [
   ["{}", () => "{}\n"],
   ["other hooks of the same event", OTHER],
   ["one line", (event) => JSON.stringify({ hooks: { [event]: [] }, theme: "dark" })],
+  // Text decoding drops a byte-order mark; it must come back on write, or --uninstall cannot give back the bytes.
+  ["a byte-order mark first", (event) => `\uFEFF${OTHER(event)}`],
 ];
 
 describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, homeVar }) => {
@@ -103,7 +105,9 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(first.stdout).toContain(
       `${agent}:\n  ${start === undefined ? "wrote" : "changed"} ${join(home, settings)}\n  wrote ${join(home, own)}\n`,
     );
-    const merged = JSON.parse(readFileSync(join(home, settings), "utf8"));
+    const written = readFileSync(join(home, settings), "utf8");
+    expect(written.startsWith("\uFEFF")).toBe(start?.startsWith("\uFEFF") ?? false);
+    const merged = JSON.parse(written.replace(/^\uFEFF/, ""));
     const entries = merged.hooks[event] as { hooks: { command: string; timeout: number }[] }[];
     const ours = entries.filter((e) => e.hooks.some((h) => h.command.includes(`'${AGENT}' hook ${agent};`)));
     expect(ours).toHaveLength(1);
