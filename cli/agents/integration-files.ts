@@ -309,7 +309,7 @@ export function integrationState(
     try {
       text = readIfThere(path).text;
     } catch {
-      text = undefined;
+      return { path, state: "unreadable" } as const;
     }
     if (file.kind === "own") return { path, state: text === undefined ? "absent" : text === file.text ? "current" : "outdated" } as const;
     return { path, state: file.merge.state(text) };

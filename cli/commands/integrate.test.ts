@@ -226,6 +226,22 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     chmodSync(path, 0o644);
   });
 
+  test.each<[string, (text: string) => string]>([
+    ["made not JSON by an edit", (text) => text.replace("{", "{ oops")],
+    ["hooks twice after an edit", (text) => text.replace("{", '{ "hooks": {},')],
+    ["binary data", () => "\u0000\u0001"],
+  ])("--status on settings that are %s: says it cannot tell, not that nothing is installed", async (_, edit) => {
+    const { home, env } = freshHome();
+    await integrate([agent], env);
+    const path = join(home, settings);
+    writeFileSync(path, edit(readFileSync(path, "utf8")));
+    const status = await integrate(["--status", agent], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(
+      `${agent}: cannot tell: run agent integrate to see why\n  cannot be read: ${path}\n  current: ${join(home, own)}\n`,
+    );
+  });
+
   test("a file of the user's where ours would go is refused, nothing written", async () => {
     const { home, env } = freshHome();
     mkdirSync(dirname(join(home, own)), { recursive: true });

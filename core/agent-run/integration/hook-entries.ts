@@ -103,7 +103,8 @@ export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: un
     try {
       list = locate(current).list;
     } catch {
-      return "absent";
+      // A file that is not JSON (or not of the shape read) may still hold our entry.
+      return "unreadable";
     }
     if (list?.type !== "array") return "absent";
     const mine = list.items.filter((item) => ours(current, item));
