@@ -242,6 +242,23 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     );
   });
 
+  test.each(["--uninstall", "again"])("a hook of the user's put in our entry: %s refuses, the user's hook stays", async (how) => {
+    const { home, env } = freshHome();
+    await integrate([agent], env);
+    const path = join(home, settings);
+    const settingsText = readFileSync(path, "utf8").replace(
+      '"timeout": 600\n',
+      '"timeout": 600\n          },\n          { "type": "command", "command": "echo mine"\n',
+    );
+    writeFileSync(path, settingsText);
+    const result = await integrate(how === "again" ? [agent] : [agent, how], env);
+    expect(result.stderr).toMatch(
+      /:\d+: "hooks"\."\w+" has an entry with our hook and another in it; move the other to an entry of its own; nothing was changed\n$/,
+    );
+    expect(result.code).toBe(2);
+    expect(readFileSync(path, "utf8")).toBe(settingsText);
+  });
+
   test("a file of the user's where ours would go is refused, nothing written", async () => {
     const { home, env } = freshHome();
     mkdirSync(dirname(join(home, own)), { recursive: true });
