@@ -1,4 +1,17 @@
-import { accessSync, constants, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { AgentError, IntegrationProblem, type AgentIntegration, type HookCommand, type IntegrationState } from "../../core/index.ts";
 import { fileError, fsReason } from "../io/fs-errors.ts";
@@ -61,11 +74,28 @@ function cannotRead(path: string) {
   return (reason: string) => new AgentError("FILE", `${asField(path)}: cannot be read: ${reason}`, { file: path });
 }
 
-function readIfThere(path: string): { text: string | undefined; snapshot: FileSnapshot | undefined } {
+const BOM = "\uFEFF";
+
+/**
+ * The file's text, with the byte-order mark it starts with (`BOM` or ""): UTF-8 decoding drops
+ * the mark, and a merge must write it back, or the bytes outside our entry change and
+ * `--uninstall` cannot give back the file as it was.
+ */
+function readIfThere(path: string): { text: string | undefined; bom: string; snapshot: FileSnapshot | undefined } {
   const text = readTextFile(path, cannotRead(path), MAX_TEXT_FILE_BYTES, "undefined");
-  if (text === undefined) return { text, snapshot: undefined };
+  if (text === undefined) return { text, bom: "", snapshot: undefined };
   const { dev, ino, size, mtimeMs } = statSync(path);
-  return { text, snapshot: { dev, ino, size, mtimeMs } };
+  return { text, bom: startsWithBom(path) ? BOM : "", snapshot: { dev, ino, size, mtimeMs } };
+}
+
+function startsWithBom(path: string): boolean {
+  const head = Buffer.alloc(3);
+  const fd = openSync(path, "r");
+  try {
+    return readSync(fd, head, 0, 3, 0) === 3 && head.equals(Buffer.from([0xef, 0xbb, 0xbf]));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function readMemory(env: Env): Memory {
@@ -123,7 +153,7 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
   const memory = readMemory(run.env);
   return integration.files(home, command).flatMap((file): FileChange[] => {
     const path = throughLink(joinSegments(file.path));
-    const { text, snapshot } = readIfThere(path);
+    const { text, bom, snapshot } = readIfThere(path);
     if (file.kind === "own") {
       const ours = text === undefined || text === file.text || text.includes(`agent integrate ${integration.name}\``);
       if (!ours)
@@ -138,16 +168,20 @@ export function planChanges(run: Run, integration: AgentIntegration, command: Ho
       return text === file.text ? [] : [{ path, before: text, after: file.text, snapshot, folders: missingFolders(path), merged: false }];
     }
     try {
+      // The merge sees the text without its mark; the change (bytes written, hashes remembered) has it back.
+      const withBom = (merged: string | undefined) => (merged === undefined ? undefined : bom + merged);
       if (uninstall) {
         if (text === undefined) return [];
         const remembered = memory[path];
         const known = isMadeFolder(remembered) ? undefined : remembered;
-        const unchangedSince = known !== undefined && known.after === hashOf(text);
-        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(candidate) === known.before);
-        return after === text ? [] : [{ path, before: text, after, snapshot, folders: [], merged: true }];
+        const unchangedSince = known !== undefined && known.after === hashOf(withBom(text));
+        const after = file.merge.remove(text, (candidate) => unchangedSince && hashOf(withBom(candidate)) === known.before);
+        return after === text ? [] : [{ path, before: withBom(text), after: withBom(after), snapshot, folders: [], merged: true }];
       }
       const after = file.merge.add(text);
-      return after === text ? [] : [{ path, before: text, after, snapshot, folders: missingFolders(path), merged: true }];
+      return after === text
+        ? []
+        : [{ path, before: withBom(text), after: withBom(after), snapshot, folders: missingFolders(path), merged: true }];
     } catch (error) {
       return problemAt(path, error);
     }
@@ -275,7 +309,7 @@ export function integrationState(
     try {
       text = readIfThere(path).text;
     } catch {
-      text = undefined;
+      return { path, state: "unreadable" } as const;
     }
     if (file.kind === "own") return { path, state: text === undefined ? "absent" : text === file.text ? "current" : "outdated" } as const;
     return { path, state: file.merge.state(text) };

@@ -82,6 +82,8 @@ const STATES: [string, (event: string) => string | undefined][] = [
   ["{}", () => "{}\n"],
   ["other hooks of the same event", OTHER],
   ["one line", (event) => JSON.stringify({ hooks: { [event]: [] }, theme: "dark" })],
+  // Text decoding drops a byte-order mark; it must come back on write, or --uninstall cannot give back the bytes.
+  ["a byte-order mark first", (event) => `\uFEFF${OTHER(event)}`],
 ];
 
 describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, homeVar }) => {
@@ -103,7 +105,9 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(first.stdout).toContain(
       `${agent}:\n  ${start === undefined ? "wrote" : "changed"} ${join(home, settings)}\n  wrote ${join(home, own)}\n`,
     );
-    const merged = JSON.parse(readFileSync(join(home, settings), "utf8"));
+    const written = readFileSync(join(home, settings), "utf8");
+    expect(written.startsWith("\uFEFF")).toBe(start?.startsWith("\uFEFF") ?? false);
+    const merged = JSON.parse(written.replace(/^\uFEFF/, ""));
     const entries = merged.hooks[event] as { hooks: { command: string; timeout: number }[] }[];
     const ours = entries.filter((e) => e.hooks.some((h) => h.command.includes(`'${AGENT}' hook ${agent};`)));
     expect(ours).toHaveLength(1);
@@ -201,6 +205,11 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
       (path) => writeFileSync(path, '{\n  "hooks": []\n}\n'),
       /:2: "hooks" is not an object; nothing was changed\n$/,
     ],
+    [
+      "hooks twice (the agent reads only the last)",
+      (path) => writeFileSync(path, '{\n  "hooks": {},\n  "hooks": {}\n}\n'),
+      /:3: has "hooks" twice in one object \(the agent reads only the last\); nothing was changed\n$/,
+    ],
   ])("%s: one error naming the file, nothing written", async (_, prepare, message) => {
     const { home, env } = freshHome();
     const path = join(home, settings);
@@ -215,6 +224,39 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(result.stderr).toMatch(message);
     expect(files(home)).toEqual(before);
     chmodSync(path, 0o644);
+  });
+
+  test.each<[string, (text: string) => string]>([
+    ["made not JSON by an edit", (text) => text.replace("{", "{ oops")],
+    ["hooks twice after an edit", (text) => text.replace("{", '{ "hooks": {},')],
+    ["binary data", () => "\u0000\u0001"],
+  ])("--status on settings that are %s: says it cannot tell, not that nothing is installed", async (_, edit) => {
+    const { home, env } = freshHome();
+    await integrate([agent], env);
+    const path = join(home, settings);
+    writeFileSync(path, edit(readFileSync(path, "utf8")));
+    const status = await integrate(["--status", agent], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(
+      `${agent}: cannot tell: run agent integrate to see why\n  cannot be read: ${path}\n  current: ${join(home, own)}\n`,
+    );
+  });
+
+  test.each(["--uninstall", "again"])("a hook of the user's put in our entry: %s refuses, the user's hook stays", async (how) => {
+    const { home, env } = freshHome();
+    await integrate([agent], env);
+    const path = join(home, settings);
+    const settingsText = readFileSync(path, "utf8").replace(
+      '"timeout": 600\n',
+      '"timeout": 600\n          },\n          { "type": "command", "command": "echo mine"\n',
+    );
+    writeFileSync(path, settingsText);
+    const result = await integrate(how === "again" ? [agent] : [agent, how], env);
+    expect(result.stderr).toMatch(
+      /:\d+: "hooks"\."\w+" has an entry with our hook and another in it; move the other to an entry of its own; nothing was changed\n$/,
+    );
+    expect(result.code).toBe(2);
+    expect(readFileSync(path, "utf8")).toBe(settingsText);
   });
 
   test("a file of the user's where ours would go is refused, nothing written", async () => {

@@ -82,14 +82,19 @@ export const integrateCommand = defineCommand({
     if (args.status) {
       for (const { integration, command } of hooked) {
         const states = integrationState(run, integration, command);
-        const overall = states.every((s) => s.state === "current")
-          ? "installed, current"
-          : states.every((s) => s.state === "absent")
-            ? "not installed"
-            : states.some((s) => s.state === "absent")
-              ? "partly installed: run agent integrate again"
-              : "installed, outdated: run agent integrate again";
-        lines.push(`${integration.name}: ${overall}`, ...states.map((s) => `  ${s.state}: ${asField(s.path)}`));
+        const overall = states.some((s) => s.state === "unreadable")
+          ? "cannot tell: run agent integrate to see why"
+          : states.every((s) => s.state === "current")
+            ? "installed, current"
+            : states.every((s) => s.state === "absent")
+              ? "not installed"
+              : states.some((s) => s.state === "absent")
+                ? "partly installed: run agent integrate again"
+                : "installed, outdated: run agent integrate again";
+        lines.push(
+          `${integration.name}: ${overall}`,
+          ...states.map((s) => `  ${s.state === "unreadable" ? "cannot be read" : s.state}: ${asField(s.path)}`),
+        );
       }
       await run.stdout.printText(`${lines.join("\n")}\n`);
       return EXIT.ok;

@@ -100,6 +100,27 @@ describe("a hook entry merged into a settings file at the text level", () => {
     ["hooks a list", '{\n  "hooks": []\n}', '"hooks" is not an object', 2],
     ["the event not a list", '{"hooks": {\n"UserPromptExpansion": {}}}', '"hooks"."UserPromptExpansion" is not a list', 2],
     ["a comment", '// mine\n{"a": 1}', 'is not JSON: unexpected "/"', 1],
+    [
+      "a hook of the user's put in our entry",
+      `{"hooks": {"UserPromptExpansion": [\n${JSON.stringify({ ...(ours("run OURS") as object), hooks: [...(ours("run OURS") as { hooks: unknown[] }).hooks, OTHER_HOOK.hooks[0]] })}]}}`,
+      '"hooks"."UserPromptExpansion" has an entry with our hook and another in it; move the other to an entry of its own',
+      2,
+    ],
+    // The agents keep the last of two same-named keys; an entry merged into the first would not be read.
+    ["hooks twice", '{"hooks": {},\n"model": "x",\n"hooks": {}}', 'has "hooks" twice in one object (the agent reads only the last)', 3],
+    [
+      "the event twice",
+      '{"hooks": {\n"UserPromptExpansion": [],\n"UserPromptExpansion": []}}',
+      'has "UserPromptExpansion" twice in one object (the agent reads only the last)',
+      3,
+    ],
+    ["a key twice deeper", '{"env": {"A": "1",\n"A": "2"}}', 'has "A" twice in one object (the agent reads only the last)', 2],
+    [
+      "keys that are the same once unescaped",
+      '{"hooks": {},\n"\\u0068ooks": {}}',
+      'has "hooks" twice in one object (the agent reads only the last)',
+      2,
+    ],
   ])("%s: one problem naming the line", (_, text, problem, line) => {
     let thrown: unknown;
     try {

@@ -18,7 +18,19 @@ import { IntegrationProblem, type IntegrationState, type TextMerge } from "./typ
  */
 export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: unknown) => boolean): TextMerge {
   const body = renderJson({ hooks: { [event]: [entry] } }, "", "  ");
-  const ours = (text: string, node: JsonNode) => isOurs(JSON.parse(text.slice(node.start, node.end)));
+  const ours = (text: string, node: JsonNode) => {
+    const value = JSON.parse(text.slice(node.start, node.end));
+    if (!isOurs(value)) return false;
+    // The user's hook put beside ours in our entry would go with it (on --uninstall, on an
+    // update): such an entry is refused, nothing written, until the two are apart again.
+    const hooks = (value as { hooks: unknown[] }).hooks;
+    if (hooks.some((hook) => !isOurs({ hooks: [hook] })))
+      throw new IntegrationProblem(
+        `"hooks"."${event}" has an entry with our hook and another in it; move the other to an entry of its own`,
+        lineAt(text, node.start),
+      );
+    return true;
+  };
 
   /** The root, its `hooks` object and the event's array, as far as they exist; a wrong type is a problem naming its line. */
   function locate(text: string) {
@@ -103,7 +115,8 @@ export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: un
     try {
       list = locate(current).list;
     } catch {
-      return "absent";
+      // A file that is not JSON (or not of the shape read) may still hold our entry.
+      return "unreadable";
     }
     if (list?.type !== "array") return "absent";
     const mine = list.items.filter((item) => ours(current, item));

@@ -71,6 +71,14 @@ export function parseJsonText(text: string): JsonNode {
         if (text.charAt(at) !== '"') fail("a key that is not a string");
         const keyStart = at;
         const key = string() as { value: string };
+        // JSON.parse and the agents keep the last of two same-named keys, so an entry merged
+        // into the first would be written and reported installed, yet never read: refused.
+        if (members.some((m) => m.key === key.value)) {
+          throw new IntegrationProblem(
+            `has ${JSON.stringify(key.value)} twice in one object (the agent reads only the last)`,
+            lineAt(text, keyStart),
+          );
+        }
         space();
         if (text.charAt(at) !== ":") fail('":" expected after a key');
         at++;

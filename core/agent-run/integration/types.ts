@@ -47,7 +47,8 @@ export interface TextMerge {
 /** A file `integrate` installs: one that is ours whole (written, removed on uninstall), or the agent's own settings, merged. */
 export type IntegrationFile = { kind: "own"; path: PathSegments; text: string } | { kind: "merge"; path: PathSegments; merge: TextMerge };
 
-export type IntegrationState = "current" | "outdated" | "absent";
+/** `unreadable`: the file is there but cannot be read or parsed, so whether our entry is in it is not known. */
+export type IntegrationState = "current" | "outdated" | "absent" | "unreadable";
 
 /** What an agent's call of `agent hook <agent>` gave: its JSON on stdin (Claude Code, Codex) or argv items (pi, omp). */
 export interface HookInput {
