@@ -89,7 +89,7 @@ function checkSession(run: Run, integration: AgentIntegration, request: HookRequ
     return { problem: `agent hook: the session file ${field(sessionPath)} does not exist (yet): say something in the session first` };
   }
   const format = findFormat(integration.name);
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   // Claude Code and Codex keep sessions only in their own folder, named by id: the file must be one of those, with that id.
   if (format && !opensFilesAnywhere(format) && !listedByAgent(format, real, sessionId, home))
     return {
@@ -161,7 +161,7 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   if (run.env[HOOK_GUARD]) return undefined;
   const stdin = await readHookStdin(run);
   if (typeof stdin === "object") return fail(stdin.problem);
-  const request = integration.readHook({ stdin, argv, home: agentHome(run.env) });
+  const request = integration.readHook({ stdin, argv, home: agentHome(run) });
   if (request.kind === "ignore") return undefined;
   if (request.kind === "problem") return fail(request.message);
   const path = checkSession(run, integration, request);

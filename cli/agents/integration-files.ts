@@ -149,7 +149,7 @@ function problemAt(path: string, error: unknown): never {
 
 /** What `integrate` (or `--uninstall`) would change for `integration`, read and merged, nothing written. */
 export function planChanges(run: Run, integration: AgentIntegration, command: HookCommand, uninstall: boolean): FileChange[] {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   const memory = readMemory(run.env);
   return integration.files(home, command).flatMap((file): FileChange[] => {
     const path = throughLink(joinSegments(file.path));
@@ -302,7 +302,7 @@ export function integrationState(
   integration: AgentIntegration,
   command: HookCommand,
 ): { path: string; state: IntegrationState }[] {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   return integration.files(home, command).map((file) => {
     const path = joinSegments(file.path);
     let text: string | undefined;

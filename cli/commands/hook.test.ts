@@ -21,7 +21,7 @@ let homes = 0;
 function homeWith(agent: "claude-code" | "codex") {
   const home = join(root, `home-${++homes}`);
   mkdirSync(home);
-  const path = plantSession({ home, env: {}, tmpdir: tmpdir() }, { agent, id: ID, cwd: CWD, mtime: 1_764_000_000 });
+  const path = plantSession({ home, env: {}, tmpdir: tmpdir(), runFolder: CWD }, { agent, id: ID, cwd: CWD, mtime: 1_764_000_000 });
   const env = cleanEnv(home, { PATH: "/nonexistent", AGENT_HOOK_ENGINE: "offline" });
   return { home, path, env };
 }

@@ -41,7 +41,7 @@ export const INTEGRATE_HELP: CommandHelp = {
 
 /** The agents `--all` means: each whose command is on PATH or whose home folder exists. */
 function presentAgents(run: Run): AgentIntegration[] {
-  const home = agentHome(run.env);
+  const home = agentHome(run);
   return integrations().filter(
     (integration) =>
       findOnPath(agentEngine(integration.name).command, run.env.PATH) !== undefined || existsSync(joinSegments(integration.home(home))),

@@ -118,5 +118,5 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
 
 /** Every agent's sessions root under `home`, in the format table's order, as a message lists the folders it looked in. */
 export function everyRoot(home: string): string {
-  return FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir() }))).join(", ");
+  return FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir(), runFolder: home }))).join(", ");
 }

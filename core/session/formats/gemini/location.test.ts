@@ -66,6 +66,7 @@ describe("where the sessions are", () => {
     home: "/home/me",
     env,
     tmpdir: "/tmp",
+    runFolder: "/w/app",
     cwd: "/w/app",
     timestamp: new Date(0),
     utcOffsetMinutes: 0,

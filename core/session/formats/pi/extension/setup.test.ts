@@ -44,7 +44,7 @@ describe("the installed copy", () => {
   });
 
   test("each host's folder and command: pi's /handoff, omp's /agent-handoff (its own /handoff stays)", () => {
-    const home = { home: "/h", env: {}, tmpdir: "/tmp" };
+    const home = { home: "/h", env: {}, tmpdir: "/tmp", runFolder: "/work" };
     expect([PI_EXTENSION_HOST.command, PI_EXTENSION_HOST.folder(home)]).toEqual(["handoff", ["/h", ".pi", "agent", "extensions"]]);
     expect([OMP_EXTENSION_HOST.command, OMP_EXTENSION_HOST.folder(home)]).toEqual(["agent-handoff", ["/h", ".omp", "agent", "extensions"]]);
     const moved = { ...home, env: { PI_CODING_AGENT_DIR: "~/pi-dir" } };
