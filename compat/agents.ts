@@ -15,9 +15,16 @@
  */
 import { join } from "node:path";
 import { isEngineName, type EngineName } from "../core/agent-run/table.ts";
-import type { AgentName } from "../core/session/types.ts";
+import type { FileAgentName } from "../core/session/types.ts";
 
-export type { AgentName, EngineName };
+/**
+ * The agents compat pins and drives: those whose sessions are files. opencode (rows in its
+ * database, core's `RowAgentName`) is pinned in `agents/opencode/` and proven by its own probe
+ * (checks/opencode-rows.ts) until the matrix places sessions as rows too.
+ */
+export type AgentName = FileAgentName;
+
+export type { EngineName };
 
 export interface Agent {
   name: AgentName;

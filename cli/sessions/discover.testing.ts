@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FORMATS, type AgentName } from "../../core/index.ts";
+import { FORMATS, type FileAgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -38,13 +38,13 @@ export const IDS = {
     "claude-code": "b3000000-0000-4000-8000-000000000003",
     codex: "b4000000-0000-4000-8000-000000000004",
   },
-} satisfies Record<string, Record<AgentName, string>>;
+} satisfies Record<string, Record<FileAgentName, string>>;
 
 /**
  * Newest first in `app`: claude-code, pi, codex, omp (so "the newest" is not the table's first
  * agent, nor its last); `other`'s are older than all of them, and `app` has an older pi session too.
  */
-const ORDER: [AgentName, number][] = [
+const ORDER: [FileAgentName, number][] = [
   ["claude-code", 40],
   ["pi", 30],
   ["codex", 20],

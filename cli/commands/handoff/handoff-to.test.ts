@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { analyzeBranch, describeFormatNames, FORMATS, readSession, type AgentName } from "../../../core/index.ts";
+import { analyzeBranch, describeFormatNames, FILE_FORMATS, readSession, type AgentName, type FileAgentName } from "../../../core/index.ts";
 import { wrapHandoffDocument } from "../../../core/handoff/wrap.ts";
 import { cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
 import { filesIn, useHandoffSandbox } from "./handoff.testing.ts";
@@ -16,7 +16,7 @@ const sandbox = useHandoffSandbox();
 
 interface Source {
   fixture: string;
-  agent: AgentName;
+  agent: FileAgentName;
   /** The cwd the source records (head -c 300 of each file). */
   cwd: string;
   /** The model its branch resumes with, as `provider/id` (`agent inspect --json`'s last model). */
@@ -55,7 +55,7 @@ const SOURCES: Source[] = [
 ];
 
 /** Where each agent keeps the sessions of a cwd outside HOME and /tmp, under the test's HOME (see core/session/formats/location.test.ts). */
-const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | RegExp> = {
+const AGENT_FOLDER: Record<FileAgentName, (home: string, cwd: string) => string | RegExp> = {
   pi: (home, cwd) => join(home, ".pi", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
   omp: (home, cwd) => join(home, ".omp", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
   "claude-code": (home, cwd) => join(home, ".claude", "projects", cwd.replaceAll("/", "-")),
@@ -64,7 +64,7 @@ const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | Re
 };
 
 /** What a new session's first line is, for each target. */
-const FIRST_LINE_TYPE: Record<AgentName, string> = { pi: "session", omp: "title", "claude-code": "user", codex: "session_meta" };
+const FIRST_LINE_TYPE: Record<FileAgentName, string> = { pi: "session", omp: "title", "claude-code": "user", codex: "session_meta" };
 
 /**
  * The model a new session names for its agent to resume with: pi's and omp's model entry,
@@ -92,7 +92,7 @@ function expectedModel(source: Source, target: AgentName): string | undefined {
   return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;
 }
 
-const TARGETS = FORMATS.map((f) => f.name);
+const TARGETS = FILE_FORMATS.map((f) => f.name);
 
 async function handoff(args: string[], extra: Record<string, string> = {}) {
   const run = await runAgent(["handoff", ...args, "--engine", "offline", "--json"], cleanEnv(sandbox.home, extra));
