@@ -15,16 +15,10 @@
  */
 import { join } from "node:path";
 import { isEngineName, type EngineName } from "../core/agent-run/table.ts";
-import type { FileAgentName } from "../core/session/types.ts";
+import { formatNamed } from "../core/session/formats/table.ts";
+import type { AgentName, FileAgentName } from "../core/session/types.ts";
 
-/**
- * The agents compat pins and drives: those whose sessions are files. opencode (rows in its
- * database, core's `RowAgentName`) is pinned in `agents/opencode/` and proven by its own probe
- * (checks/opencode-rows.ts) until the matrix places sessions as rows too.
- */
-export type AgentName = FileAgentName;
-
-export type { EngineName };
+export type { AgentName, EngineName, FileAgentName };
 
 export interface Agent {
   name: AgentName;
@@ -59,6 +53,15 @@ export const AGENTS: readonly Agent[] = [
     bin: "node_modules/.bin/codex",
     versionLine: /^codex-cli 0\.169\.0$/m,
   },
+  {
+    name: "opencode",
+    // opencode-ai's own package only links the binary of the platform package its postinstall
+    // picks; compat runs on linux-x64 only, so that binary package is pinned itself (no script).
+    packageName: "opencode-linux-x64",
+    version: "1.18.33",
+    bin: "node_modules/opencode-linux-x64/bin/opencode",
+    versionLine: /^1\.18\.33$/m,
+  },
 ];
 
 /** The committed package.json and lockfile of an agent (and anything they refer to). */
@@ -78,6 +81,18 @@ export function installDir(agent: Agent, env: Record<string, string | undefined>
 
 export function agentByName(name: string): Agent | undefined {
   return AGENTS.find((agent) => agent.name === name);
+}
+
+/** A pinned agent whose sessions are files (not rows in its database, as opencode's are). */
+export type FileAgentInstall = Agent & { name: FileAgentName };
+
+/**
+ * The agents among `agents` whose sessions are files: the families that place, read and
+ * compare session files (reading, resume, matrix, discovery, transcripts) run only these; an
+ * agent whose sessions are rows has its own check (checks/opencode-rows.ts).
+ */
+export function withFiles(agents: readonly Agent[]): FileAgentInstall[] {
+  return agents.filter((agent): agent is FileAgentInstall => formatNamed(agent.name).rows === undefined);
 }
 
 /** A pinned agent that is an engine too (its name is in the engine table). */

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FORMATS, type FileAgentName } from "../../core/index.ts";
+import { FILE_FORMATS, type FileAgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -115,5 +115,5 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
 
 /** Every agent's sessions root under `home`, in the format table's order, as a message lists the folders it looked in. */
 export function everyRoot(home: string): string {
-  return FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir() }))).join(", ");
+  return FILE_FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir() }))).join(", ");
 }

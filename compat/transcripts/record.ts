@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Agent, AgentName } from "../agents.ts";
+import type { FileAgentInstall, FileAgentName } from "../agents.ts";
 import { REPO } from "../checks/reading.ts";
 import { must, type Checks } from "../checks/report.ts";
 import { resetIds } from "../fake/reply.ts";
@@ -20,7 +20,7 @@ import { sanitizeTranscript } from "./sanitize.ts";
 import { ourTexts, SUMMARY_TEXT, THANKS, transcriptScript, turnReplies } from "./script.ts";
 import { claudeDriver, codexDriver } from "./vendors.ts";
 
-const DRIVERS: Record<AgentName, TranscriptDriver> = { pi: piDriver, omp: ompDriver, "claude-code": claudeDriver, codex: codexDriver };
+const DRIVERS: Record<FileAgentName, TranscriptDriver> = { pi: piDriver, omp: ompDriver, "claude-code": claudeDriver, codex: codexDriver };
 
 /** What every transcript must show, by the text it contains. */
 const EXPECTED = [
@@ -33,7 +33,7 @@ const EXPECTED = [
 ] as const;
 
 export async function recordTranscripts(
-  agent: Agent,
+  agent: FileAgentInstall,
   dir: string,
   checks: Checks,
   dns: DnsLog,

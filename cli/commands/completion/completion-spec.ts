@@ -5,7 +5,7 @@
  * render it, so a new flag completes without touching them.
  */
 import type { ArgDef } from "citty";
-import { FORMATS, PROVIDER_IDS } from "../../../core/index.ts";
+import { FORMATS, isEngineName, PROVIDER_IDS } from "../../../core/index.ts";
 import type { CommandHelp } from "../help.ts";
 
 /** What a flag's value completes to. */
@@ -35,8 +35,8 @@ export const AGENT_WORDS: readonly string[] = FORMATS.flatMap((f) => [f.name, ..
 const VALUES_BY_FLAG: Record<string, ValueKind> = {
   agent: { words: AGENT_WORDS },
   to: { words: AGENT_WORDS },
-  // Every agent is an engine too (`--engine claude`), under the names `--agent` takes.
-  engine: { words: ["auto", "llm", "offline", ...AGENT_WORDS] },
+  // The agents that are engines too (`--engine claude`), under the names `--agent` takes; one without an engine is refused there.
+  engine: { words: ["auto", "llm", "offline", ...FORMATS.filter((f) => isEngineName(f.name)).flatMap((f) => [f.name, ...f.aliases])] },
   provider: { words: ["auto", ...PROVIDER_IDS] },
   session: "sessions",
 };

@@ -10,7 +10,7 @@ import { describeFormatNames, describeFormats, detectFormat, FORMATS, findFormat
 import type { AgentName } from "./types.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
-const NAMES: readonly AgentName[] = ["pi", "omp", "claude-code", "codex"];
+const NAMES: readonly AgentName[] = ["pi", "omp", "claude-code", "codex", "opencode"];
 const isAgentName = (word: string | undefined): word is AgentName => NAMES.some((name) => name === word);
 
 /**

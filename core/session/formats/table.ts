@@ -1,6 +1,7 @@
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { omp } from "./omp/index.ts";
+import { opencode } from "./opencode/index.ts";
 import { pi } from "./pi/index.ts";
 import type { FileAgentName } from "../types.ts";
 import type { AgentName, SessionFormat } from "./types.ts";
@@ -9,7 +10,7 @@ import type { AgentName, SessionFormat } from "./types.ts";
  * Every agent whose sessions we read and write, in the order detection asks them. A new agent is
  * its folder and one line here; nothing outside `formats/` names an agent.
  */
-export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex];
+export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex, opencode];
 
 /**
  * The formats whose sessions are files (every one but those kept as rows in a database): what
