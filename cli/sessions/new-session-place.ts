@@ -7,8 +7,17 @@
 import type { TempFiles } from "../io/temp-file.ts";
 import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { AgentError, errorMessage, type AgentHome, type NewSessionFile, type PathSegments, type SessionFormat } from "../../core/index.ts";
+import {
+  AgentError,
+  errorMessage,
+  type AgentHome,
+  type NewSessionFile,
+  type PathSegments,
+  type ProjectPlace,
+  type SessionFormat,
+} from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
+import { rowsPlace } from "./session-rows.ts";
 import { pathUnder } from "../io/real-paths.ts";
 import { fileError } from "../io/fs-errors.ts";
 import { OUT_TO_STDOUT } from "../flags/options.ts";
@@ -29,7 +38,9 @@ export type IdNaming = { byName: true; nameNeeded: string } | { byName: false };
 export type NewSessionPlace =
   | { stdout: true }
   | { path: string; namedId: string | undefined; naming: IdNaming }
-  | { folder: (timestamp: Date) => string; naming: IdNaming };
+  | { folder: (timestamp: Date) => string; naming: IdNaming }
+  /** A target whose sessions are rows in its database (opencode): the database, and the project of the cwd. */
+  | { database: string; project: ProjectPlace };
 
 /** How `format`'s agent knows a session's id from its file. */
 export function idNamingOf(format: SessionFormat, home: AgentHome): IdNaming {
@@ -105,6 +116,8 @@ export interface PlaceRequest extends DestinationInput {
  */
 export function newSessionPlace(request: PlaceRequest, now: Date): NewSessionPlace {
   const { out, ...destination } = request;
+  const { target } = request;
+  if (target.rows) return rowsPlace({ ...target, rows: target.rows }, request.home, request.cwd, out);
   if (out === OUT_TO_STDOUT) return { stdout: true };
   const naming = idNamingOf(request.target, request.home);
   if (out !== undefined) {
@@ -204,7 +217,7 @@ export function removeCreatedFolders(folder: string, first: string | undefined):
 export function writeNewSession(
   temps: TempFiles,
   newSession: NewSessionFile & { timestamp: Date },
-  place: Exclude<NewSessionPlace, { stdout: true }>,
+  place: Exclude<NewSessionPlace, { stdout: true } | { database: string }>,
 ): string {
   const path = "path" in place ? place.path : join(place.folder(newSession.timestamp), newSession.fileName);
   let created: string | undefined;

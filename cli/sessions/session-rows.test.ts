@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentError, FORMATS, type NewRow, type Row, type SessionRowStore } from "../../core/index.ts";
 import { HANDOFF_ACKNOWLEDGEMENT } from "../../core/session/formats/handoff-text.ts";
+import { everyRow, realOpencodeDatabase } from "../../fixtures/opencode-db.ts";
 import { listRowSessions, projectPlace, readRowSession, writeRowSession } from "./session-rows.ts";
 
 const REPO = join(import.meta.dir, "../..");
@@ -23,34 +24,8 @@ function scratch(): string {
 const STORES = FORMATS.flatMap((format) => (format.rows ? [[format.name, format.rows] as const] : []));
 const store = STORES[0]?.[1] as SessionRowStore;
 
-/** A database as the real opencode 1.18.33 leaves it: its schema, its migrations, and the session it recorded. */
-function realDatabase(dir = scratch()): string {
-  const path = join(dir, "opencode.db");
-  const db = new Database(path);
-  db.exec(readFileSync(join(REAL, "schema.sql"), "utf8"));
-  for (const id of JSON.parse(readFileSync(join(REAL, "migrations.json"), "utf8")) as string[])
-    db.query("INSERT INTO migration (id, time_completed) VALUES (?, 1)").run(id);
-  const recorded = JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>;
-  for (const table of ["project", "session", "message", "part"])
-    for (const row of recorded[table] ?? []) {
-      const columns = Object.keys(row);
-      db.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...Object.values(row));
-    }
-  db.exec("PRAGMA journal_mode = WAL");
-  db.close();
-  return path;
-}
-
-/** Every row of every table, for comparing before and after. */
-function everything(path: string): Record<string, unknown[]> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-    return Object.fromEntries(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-  } finally {
-    db.close();
-  }
-}
+const realDatabase = (dir = scratch()) => realOpencodeDatabase(join(dir, "opencode.db"));
+const everything = everyRow;
 
 let entry = 0;
 function newRows(cwd = "/tmp/agent-compat/plain"): { rows: NewRow[]; sessionId: string } {
@@ -121,7 +96,7 @@ describe("reading", () => {
     );
     const missing = join(scratch(), "opencode.db");
     expect(failure(() => readRowSession(missing, store, "ses_x")).message).toBe(
-      `${missing}: there is no opencode's database here (it is made the first time the agent runs)`,
+      `${missing}: opencode's database does not exist (it is made the first time the agent runs)`,
     );
     expect(listRowSessions(missing, store)).toEqual([]);
   });

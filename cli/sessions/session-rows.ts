@@ -17,20 +17,25 @@ import {
   type NewRow,
   type ProjectPlace,
   type Row,
+  type AgentHome,
+  type SessionFormat,
   type Session,
   type SessionRowStore,
 } from "../../core/index.ts";
 import { builtin } from "../io/builtins.ts";
 import { errorCode } from "../io/fs-errors.ts";
 import { asField } from "../output/terminal.ts";
-import { BUSY_WAIT_MS } from "./session-index.ts";
+import { joinSegments } from "./agent-home.ts";
+
+/** How long a write lock another process holds is waited for (an agent writing its own database). */
+export const BUSY_WAIT_MS = 2000;
 
 const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Opens the database at `path` as it is (never creating it); throws one line naming it when it cannot. */
 function open(path: string, store: SessionRowStore, write: boolean): Database {
   if (!existsSync(path))
-    throw new AgentError("FILE", `${asField(path)}: there is no ${store.label} here (it is made the first time the agent runs)`, {
+    throw new AgentError("FILE", `${asField(path)}: ${store.label} does not exist (it is made the first time the agent runs)`, {
       file: path,
     });
   // SQLite would take a pipe or a device for a database and wait on it for ever.
@@ -165,4 +170,42 @@ export function writeRowSession(path: string, store: SessionRowStore, rows: read
   } finally {
     db.close();
   }
+}
+
+/**
+ * Where a new session of `target`, whose sessions are rows, goes: its database, and the project
+ * of the cwd; checked before the model is called. Refused in one line with `-o` (a row has no
+ * file of its own), with no absolute cwd, with no database yet (the agent makes its schema the
+ * first time it runs), and where the store cannot place a session (a git folder opencode never opened).
+ */
+export function rowsPlace(
+  target: SessionFormat & { rows: SessionRowStore },
+  home: AgentHome,
+  cwd: string | undefined,
+  out: string | undefined,
+): { database: string; project: ProjectPlace } {
+  const store = target.rows;
+  if (out !== undefined)
+    throw new AgentError("USAGE", `-o: ${target.label} keeps a session as rows in ${store.label}, not as a file of its own; leave -o out`);
+  if (cwd === undefined || !cwd.startsWith("/"))
+    throw new AgentError(
+      "USAGE",
+      `the session records no working directory (or not an absolute one), so there is no ${target.label} project for it`,
+    );
+  const segments = store.database(home);
+  if (segments === undefined)
+    throw new AgentError("USAGE", `${store.label} is kept in memory (OPENCODE_DB=:memory:): there is nowhere to write a session`);
+  const database = joinSegments(segments);
+  if (!existsSync(database))
+    throw new AgentError(
+      "FILE",
+      `${asField(database)}: ${store.label} does not exist yet (it is made the first time the agent runs): run ${target.label} once, then hand off again`,
+      {
+        file: database,
+      },
+    );
+  const project = projectPlace(cwd, store);
+  const refused = store.placeRefusal(cwd, project);
+  if (refused !== undefined) throw new AgentError("USAGE", refused);
+  return { database, project };
 }

@@ -1,9 +1,10 @@
 /**
  * opencode keeps its sessions as rows of its SQLite database, so the file-placing families do
- * not run it; this check proves the rows a new session is made of (core/session/formats/opencode/
- * write.ts), written through cli's one port for such sessions (cli/sessions/session-rows.ts),
- * with the real opencode: in a git project opencode has already opened twice (so its database,
- * its project row and `.git/opencode` exist), our session is written, then opencode continues
+ * not run it; this check proves `agent handoff --to opencode` (the rows of
+ * core/session/formats/opencode/write.ts, through cli's one port for such sessions,
+ * cli/sessions/session-rows.ts) with the real opencode: in a git project opencode has already
+ * opened twice (so its database, its project row and `.git/opencode` exist), pi's real
+ * transcript is handed off to opencode (`--json`: the database, the id, `opencode -s <id>`), then opencode continues
  * it by id (`opencode run -s <id>`) and as the newest of the folder (`opencode run -c`), and
  * sends the fake model the document first; every row that was there before is unchanged.
  * opencode tries to fetch a plugin package from the npm registry at start: in the namespace that
@@ -14,15 +15,16 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodeStore } from "../../core/session/formats/opencode/store.ts";
-import { HANDOFF_ACKNOWLEDGEMENT } from "../../core/session/formats/handoff-text.ts";
-import { projectPlace, readRowSession, writeRowSession } from "../../cli/sessions/session-rows.ts";
+import { HANDOFF_ACKNOWLEDGEMENT, HANDOFF_OPEN } from "../../core/session/formats/handoff-text.ts";
+import { projectPlace, readRowSession } from "../../cli/sessions/session-rows.ts";
+import { transcriptAs } from "../../fixtures/agent-homes.ts";
 import type { Agent } from "../agents.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { must, type Checks } from "./report.ts";
 
-const DOCUMENT = "<handoff-context>\nCOMPAT-DOC: the work so far, handed to opencode.\n</handoff-context>";
+const REPO = join(import.meta.dir, "../..");
 
 /** opencode's configuration: the fake as an OpenAI-compatible provider, its default model; no update, no sharing. */
 function configure(sandbox: Sandbox, fake: FakeModelServer): void {
@@ -84,10 +86,11 @@ export async function checkOpencodeRows(agent: Agent, dir: string, checks: Check
     git(["init", "-q"]);
     git(["commit", "-q", "--allow-empty", "-m", "compat"]);
     let sessionId = "";
+    let document = "";
     let before: Record<string, unknown[]> = {};
     const ready = await checks.run(
       agent.name,
-      "rows: a git project opencode opened twice before, then our session written as rows",
+      "rows: a git project opencode opened twice before, then agent handoff --to opencode writes our session as rows (--json: the database, the id)",
       async () => {
         for (const prompt of ["COMPAT-HISTORY: one", "COMPAT-HISTORY: two"]) {
           const run = await opencode(["run", prompt]);
@@ -95,27 +98,22 @@ export async function checkOpencodeRows(agent: Agent, dir: string, checks: Check
           must(run.exitCode === 0, describeRun(run));
         }
         before = allRows(database);
-        const place = projectPlace(sandbox.project, opencodeStore);
-        must(place.cached !== undefined, "opencode cached no project id in .git/opencode");
-        let n = 0;
-        const made = opencodeStore.newRows(
-          {
-            wrappedDocument: DOCUMENT,
-            acknowledgement: HANDOFF_ACKNOWLEDGEMENT,
-            sessionId: "unused",
-            newEntryId: () => crypto.randomUUID().replaceAll("-", "").slice(0, 8) + String(++n),
-            timestamp: new Date(),
-            utcOffsetMinutes: 0,
-            cwd: sandbox.project,
-            parentSession: undefined,
-            model: { pi: undefined, omp: undefined },
-            source: { format: "pi", agentVersion: undefined, modelProvider: undefined },
-          },
-          place,
+        must(projectPlace(sandbox.project, opencodeStore).cached !== undefined, "opencode cached no project id in .git/opencode");
+        // pi's real transcript, as if recorded in this project, handed to opencode by our CLI.
+        const source = join(sandbox.tmp, "source.jsonl");
+        writeFileSync(source, transcriptAs("pi", "01a22c83-0000-7000-8000-00000000c0de", sandbox.project));
+        const handoff = await runAgent(
+          [process.execPath, join(REPO, "cli/index.ts"), "handoff", source, "--to", "opencode", "--engine", "offline", "--json"],
+          { cwd: sandbox.project, env, timeoutMs: 60_000 },
+          dns,
         );
-        must(!("refused" in made), "refused" in made ? made.refused : "");
-        writeRowSession(database, opencodeStore, made.rows);
-        sessionId = made.sessionId;
+        must(handoff.exitCode === 0, `agent handoff --to opencode failed: ${describeRun(handoff)}`);
+        const json = JSON.parse(handoff.stdout) as { sessionFile: string; sessionId: string; document: string; resume: { argv: string[] } };
+        must(json.sessionFile === database, `--json's sessionFile is ${json.sessionFile}, not the database`);
+        must(opencodeStore.isSessionId(json.sessionId), `--json's sessionId ${json.sessionId} is not opencode's`);
+        must(json.resume.argv.join(" ") === `opencode -s ${json.sessionId}`, `--json's resume is ${json.resume.argv.join(" ")}`);
+        document = json.document;
+        sessionId = json.sessionId;
         const after = allRows(database);
         for (const [table, rows] of Object.entries(before))
           must(JSON.stringify(after[table]?.slice(0, rows.length)) === JSON.stringify(rows), `a row of ${table} that was there changed`);
@@ -132,7 +130,10 @@ export async function checkOpencodeRows(agent: Agent, dir: string, checks: Check
         for (const name of run.outside) outside.add(name);
         must(run.exitCode === 0, describeRun(run));
         const sent = lastConversation(fake);
-        must(sent[0] === `user: ${DOCUMENT}`, `the first message sent was ${JSON.stringify(sent[0])}`);
+        must(
+          sent[0]?.startsWith(`user: ${HANDOFF_OPEN}\n`) === true && sent[0].includes(document),
+          `the first message sent was ${JSON.stringify(sent[0]?.slice(0, 200))}`,
+        );
         must(sent[1] === `assistant: ${HANDOFF_ACKNOWLEDGEMENT}`, `the second message sent was ${JSON.stringify(sent[1])}`);
         must(sent.at(-1)?.includes("COMPAT-NEXT") === true, `the last message sent was ${JSON.stringify(sent.at(-1))}`);
         return `${sent.length} messages sent`;

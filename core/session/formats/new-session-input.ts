@@ -27,6 +27,16 @@ export interface NewSessionInput {
   parentSession: string | undefined;
   /** The model the source's branch resumes with, for formats that can say which model to use. */
   model: RestoredModel;
+  /** For a target whose sessions are rows in its database: what the cwd's folders say of its project (cli finds it). */
+  projectPlace?: ProjectPlace;
   /** What the target may need to know of the source (e.g. Codex refuses another provider). */
   source: { format: AgentName; agentVersion: string | undefined; modelProvider: string | undefined };
+}
+
+/** What the folder the new session works in says, found by cli: the nearest folder above it holding `projectMarker`, and the file `projectFile` there, read. */
+export interface ProjectPlace {
+  /** The folder holding the marker (`.git`), undefined when none above the cwd does. */
+  root: string | undefined;
+  /** The text of `<root>/<marker>/<projectFile>` (opencode's cached project id), undefined when there is none. */
+  cached: string | undefined;
 }

@@ -10,7 +10,9 @@
 import type { Session } from "../types.ts";
 import type { AgentHome, PathSegments } from "./home.ts";
 import type { SqlValue } from "./session-index.ts";
-import type { NewSessionInput } from "./new-session-input.ts";
+import type { NewSessionInput, ProjectPlace } from "./new-session-input.ts";
+
+export type { ProjectPlace };
 
 /** One row as SQLite gives it, by column. */
 export type Row = Readonly<Record<string, SqlValue>>;
@@ -23,14 +25,6 @@ export interface NewRow {
   table: string;
   values: Row;
   unlessPresent?: string;
-}
-
-/** What the folder the new session works in says, found by cli: the nearest folder above it holding `projectMarker`, and the file `projectFile` there, read. */
-export interface ProjectPlace {
-  /** The folder holding the marker (`.git`), undefined when none above the cwd does. */
-  root: string | undefined;
-  /** The text of `<root>/<marker>/<projectFile>` (opencode's cached project id), undefined when there is none. */
-  cached: string | undefined;
 }
 
 /** The new session's rows, or why none can be written for that folder. */
@@ -67,6 +61,8 @@ export interface SessionRowStore {
   /** The folder marker whose project file places a new session (`.git`, `opencode`). */
   projectMarker: string;
   projectFile: string;
+  /** Why no session of `cwd` can be written where `place` says it lies (checked before the model is called); undefined when one can. */
+  placeRefusal(cwd: string, place: ProjectPlace): string | undefined;
   /** The rows of a new session that opens with the handoff document. */
   newRows(input: NewSessionInput, place: ProjectPlace): NewRows;
   /** The command that continues a session by id, and the one that continues the newest of the folder. */

@@ -3,7 +3,7 @@ import type { RestoredModel } from "../restored-model.ts";
 import type { AgentName, Session, TokenUsage } from "../types.ts";
 import type { AgentHome, PathSegments } from "./home.ts";
 import type { SessionIndex } from "./session-index.ts";
-import type { SessionRowStore } from "./session-rows.ts";
+import type { NewRow, SessionRowStore } from "./session-rows.ts";
 
 export type { AgentHome, PathSegments } from "./home.ts";
 
@@ -18,6 +18,8 @@ export interface NewSessionFile {
   fileName: string;
   /** The id the agent resumes it by (`claude --resume <id>`, `codex resume <id>`, pi's header id). */
   sessionId: string;
+  /** For a target whose sessions are rows in its database: the rows, written in one transaction (`content` and `fileName` are then empty). */
+  rows?: readonly NewRow[];
 }
 
 /** The `api` a recorded answer names: the Chat Completions wire, an installed agent's CLI, or none (the offline engine wrote it). */

@@ -19,8 +19,12 @@ export const opencode: SessionFormat = {
   read: () => {
     throw noFile("a session of it is named by its id");
   },
-  renderNewSession: () => {
-    throw noFile("a new session of it is rows in that database");
+  // The rows, given the project cli found for the cwd (projectPlace); refused in words when none can be written there.
+  renderNewSession: (input) => {
+    if (input.projectPlace === undefined) throw noFile("a new session of it is rows in that database");
+    const made = opencodeStore.newRows(input, input.projectPlace);
+    if ("refused" in made) throw new AgentError("USAGE", made.refused);
+    return { content: "", fileName: "", sessionId: made.sessionId, rows: made.rows };
   },
   testedVersion: TESTED_VERSION,
   location: {

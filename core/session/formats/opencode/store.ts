@@ -5,7 +5,7 @@
 import type { SessionRowStore } from "../session-rows.ts";
 import { opencodeDatabase } from "./location.ts";
 import { readOpencodeRows } from "./read.ts";
-import { renderOpencodeRows } from "./write.ts";
+import { opencodePlaceRefusal, renderOpencodeRows } from "./write.ts";
 
 /** The opencode version `bun run compat` last ran (compat/agents.ts). */
 export const TESTED_VERSION = "1.18.33";
@@ -35,6 +35,7 @@ export const opencodeStore: SessionRowStore = {
   read: readOpencodeRows,
   projectMarker: ".git",
   projectFile: "opencode",
+  placeRefusal: opencodePlaceRefusal,
   newRows: (input, place) => renderOpencodeRows(input, place, TESTED_VERSION),
   resumeById: (sessionId) => ["opencode", "-s", sessionId],
   continueLatest: ["opencode", "-c"],

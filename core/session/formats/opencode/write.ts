@@ -37,6 +37,13 @@ function projectOf(place: ProjectPlace): { id: string; worktree: string; vcs: st
   return { id: cached, worktree: place.root, vcs: "git" };
 }
 
+/** Why `renderOpencodeRows` would refuse this cwd and place, before anything is made. */
+export function opencodePlaceRefusal(cwd: string, place: ProjectPlace): string | undefined {
+  if (!cwd.startsWith("/")) return "an opencode session needs the working directory it continues in, and the source session names none";
+  const project = projectOf(place);
+  return "refused" in project ? project.refused : undefined;
+}
+
 export function renderOpencodeRows(input: NewSessionInput, place: ProjectPlace, testedVersion: string): NewRows {
   const cwd = input.cwd;
   if (!cwd?.startsWith("/"))
