@@ -6,6 +6,8 @@
  * Every run has a scratch HOME of its own. Beside the wall time, each row's CPU time (user and
  * system, of the process alone): on a shared machine it moves far less with the neighbours' load.
  * Targets (issue 23): the handoff ≤ 50 ms, a redacted dry run ≤ 1.2× an unredacted one.
+ * BENCH_BEFORE=path adds an older build's handoff and dry runs to the same rounds, and each
+ * figure now as a share of its figure then: a before/after measured under the same load.
  *
  *   bun run build && bun bench/handoff.ts      (BENCH_RUNS=9 to change the rounds, BENCH_BINARY=path another build)
  */
@@ -22,6 +24,7 @@ const SESSION = join(SESSIONS, "large-session.jsonl");
 // BENCH_BINARY: another build to measure (an older one, for a before/after).
 // Each run has its scratch HOME as its cwd: a relative path is taken from where the bench was started.
 const BINARY = process.env.BENCH_BINARY ? resolve(process.env.BENCH_BINARY) : join(REPO, "dist", "agent");
+const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
 
 if (!existsSync(SESSION)) {
   console.log(`handoff bench skipped: ${SESSION} is not here (the shared sessions live beside the checkout, in ../shared/sessions)`);
@@ -30,6 +33,10 @@ if (!existsSync(SESSION)) {
 if (!existsSync(BINARY)) {
   console.log(`handoff bench skipped: ${BINARY} is not built (bun run build first)`);
   process.exit(0);
+}
+if (BEFORE !== undefined && !existsSync(BEFORE)) {
+  console.log(`handoff bench skipped: BENCH_BEFORE ${BEFORE} is not there`);
+  process.exit(1);
 }
 
 const server = startFakeOpenAI(() => ({ text: CANNED_DOCUMENT }));
@@ -55,7 +62,7 @@ const handoff = (exe: string[], home: string, extra: string[]) => [
   join(home, "out.jsonl"),
   ...extra,
 ];
-const dryRun = (extra: string[]) => [BINARY, "handoff", SESSION, "--context-window", "400000", "--dry-run", ...extra];
+const dryRun = (extra: string[], binary = BINARY) => [binary, "handoff", SESSION, "--context-window", "400000", "--dry-run", ...extra];
 
 interface Row {
   label: string;
@@ -73,8 +80,20 @@ const ROWS = {
     command: (home) => handoff([process.execPath, join(REPO, "cli", "index.ts")], home, []),
   },
 } satisfies Record<string, Row>;
-type Name = keyof typeof ROWS;
-const NAMES = Object.keys(ROWS) as Name[];
+/** The older build's rows, each with the row it is compared with. */
+const BEFORE_ROWS = {
+  beforeHandoff: { label: "before: handoff", now: "handoff", command: (home) => handoff([BEFORE ?? ""], home, []) },
+  beforeHandoffNoRedact: {
+    label: "before: handoff --no-redact",
+    now: "handoffNoRedact",
+    command: (home) => handoff([BEFORE ?? ""], home, ["--no-redact"]),
+  },
+  beforeDry: { label: "before: dry run", now: "dry", command: () => dryRun([], BEFORE) },
+  beforeDryNoRedact: { label: "before: dry run --no-redact", now: "dryNoRedact", command: () => dryRun(["--no-redact"], BEFORE) },
+} satisfies Record<string, Row & { now: keyof typeof ROWS }>;
+const ALL_ROWS: Record<string, Row> = { ...ROWS, ...(BEFORE === undefined ? {} : BEFORE_ROWS) };
+type Name = keyof typeof ROWS | keyof typeof BEFORE_ROWS;
+const NAMES = Object.keys(ALL_ROWS) as Name[];
 
 interface Sample {
   wall: number;
@@ -84,7 +103,7 @@ interface Sample {
 async function run(name: Name): Promise<Sample> {
   const home = scratchHome();
   const env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: server.url };
-  const cmd = ROWS[name].command(home);
+  const cmd = (ALL_ROWS[name] as Row).command(home);
   const started = performance.now();
   const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited, new Response(proc.stdout).text()]);
@@ -97,22 +116,25 @@ async function run(name: Name): Promise<Sample> {
 
 try {
   for (const name of NAMES) await run(name); // warm the file cache, and check that every row runs
-  const times = Object.fromEntries(NAMES.map((name) => [name, [] as Sample[]])) as Record<Name, Sample[]>;
+  const times = Object.fromEntries(NAMES.map((name) => [name, [] as Sample[]])) as Record<string, Sample[]>;
   for (let round = 0; round < RUNS; round++) {
     // Turn the order each round: no row always runs right after the same one.
     for (let i = 0; i < NAMES.length; i++) {
       const name = NAMES[(round + i) % NAMES.length] as Name;
-      times[name].push(await run(name));
+      times[name]?.push(await run(name));
     }
   }
-  const m = (name: Name) => median(times[name].map((t) => t.wall));
-  const cpu = (name: Name) => median(times[name].map((t) => t.cpu));
+  const samples = (name: Name): Sample[] => times[name] ?? [];
+  const m = (name: Name) => median(samples(name).map((t) => t.wall));
+  const cpu = (name: Name) => median(samples(name).map((t) => t.cpu));
   const ratio = (a: Name, b: Name) => `${(m(a) / m(b)).toFixed(2)}×`;
   console.log(`handoff of large-session.jsonl (1 MB), --context-window 400000, ${RUNS} interleaved rounds, medians`);
   for (const name of NAMES) {
-    const walls = times[name].map((t) => t.wall);
+    const walls = samples(name).map((t) => t.wall);
     const spread = `${ms(Math.min(...walls))}–${ms(Math.max(...walls))}`;
-    console.log(`  ${ROWS[name].label.padEnd(28)} ${ms(m(name)).padStart(9)}   cpu ${ms(cpu(name)).padStart(9)}   (wall ${spread})`);
+    console.log(
+      `  ${(ALL_ROWS[name] as Row).label.padEnd(28)} ${ms(m(name)).padStart(9)}   cpu ${ms(cpu(name)).padStart(9)}   (wall ${spread})`,
+    );
   }
   const fast = m("handoff") <= 50;
   const even = m("dry") / m("dryNoRedact") <= 1.2;
@@ -122,6 +144,11 @@ try {
   console.log(
     `  cpu: handoff / bun -e 0 ${(cpu("handoff") / cpu("bare")).toFixed(2)}×, dry run / --no-redact ${(cpu("dry") / cpu("dryNoRedact")).toFixed(2)}×`,
   );
+  if (BEFORE !== undefined)
+    for (const [name, row] of Object.entries(BEFORE_ROWS) as [keyof typeof BEFORE_ROWS, (typeof BEFORE_ROWS)[keyof typeof BEFORE_ROWS]][])
+      console.log(
+        `  now / before, ${row.now.padEnd(16)} wall ${(m(row.now) / m(name)).toFixed(2)}×, cpu ${(cpu(row.now) / cpu(name)).toFixed(2)}×`,
+      );
   const [load1, load5] = loadavg();
   console.log(`  load average at the end: ${load1?.toFixed(2)} (1 min), ${load5?.toFixed(2)} (5 min) on ${availableParallelism()} cores`);
 } finally {

@@ -71,7 +71,9 @@ function runChild(bench: LoadBench, mode: string, path: string): void {
   } else if (mode === "reader") {
     kept = bench.read(readSessionFile(path, process.cwd()).chunks, path);
   } else {
-    kept = analyzeBranch(bench.read(readSessionFile(path, process.cwd()).chunks, path));
+    const analysis = analyzeBranch(bench.read(readSessionFile(path, process.cwd()).chunks, path));
+    // Session Facts are read off the branch on first use; a handoff reads them, so this does too.
+    kept = [analysis, analysis.facts];
   }
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);

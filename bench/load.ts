@@ -191,7 +191,9 @@ function runChild(mode: string, path: string): void {
     // What the CLI does (cli/sessions/load-session.ts): read the file in chunks, recognise its format from the
     // first lines, parse, then the branch and its context.
     const { session } = readSession(readSessionFile(path, process.cwd()).chunks, path);
-    kept = analyzeBranch(session);
+    const analysis = analyzeBranch(session);
+    // Session Facts are read off the branch on first use; a handoff reads them, so this does too.
+    kept = [analysis, analysis.facts];
   }
   const elapsed = performance.now() - started;
   // maxRSS is in kilobytes.

@@ -30,8 +30,9 @@ const TRANSCRIPTS: Record<FileAgentName, string> = {
   omp: "fixtures/real/omp/session.jsonl",
   "claude-code": "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
   codex: "fixtures/real/codex/rollout.jsonl",
+  gemini: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
 };
-const AGENTS: readonly FileAgentName[] = ["pi", "omp", "claude-code", "codex"];
+const AGENTS = Object.keys(TRANSCRIPTS) as FileAgentName[];
 
 /** The first five and last three lines of the transcript, and the id and cwd to replace in them. */
 function ends(agent: FileAgentName): { head: string; tail: string; id: string; cwd: string } {

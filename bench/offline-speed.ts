@@ -1,14 +1,14 @@
 /**
  * `bun run bench offline-speed`: the offline engine in-process on both real sessions, median of
- * RUNS runs each. "engine": reading the notes, writing the six sections and Session Facts from
+ * RUNS runs each. "engine": reading the notes, writing the six sections, Session Facts and Last Exchanges from
  * a session already parsed; "from text": parse, branch, context and facts too. Target (issue 13):
  * the engine under 100 ms on each real session.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeBranch, appendSessionFacts, parseSession, renderSessionFacts } from "../core/index.ts";
+import { analyzeBranch, parseSession } from "../core/index.ts";
+import { appendCodeSections } from "../core/handoff/code-sections.ts";
 import { writeOfflineDocument } from "../core/handoff/offline/index.ts";
-import { userConstraints } from "../core/handoff/notes/constraints.ts";
 import { extractNotes } from "../core/handoff/offline/extract.ts";
 import { median, ms } from "./stats.ts";
 
@@ -39,7 +39,8 @@ for (const name of ["large-session.jsonl", "before-compaction.jsonl"]) {
   const engine = () => {
     const notes = extractNotes(analysis.context);
     const document = writeOfflineDocument({ context: analysis.context, facts: analysis.facts, notes, cwd: session.header.cwd });
-    return appendSessionFacts(document, renderSessionFacts(analysis.facts, file, { constraints: userConstraints(analysis.context) }));
+    // As the pipeline appends them for the offline engine: Session Facts and the verbatim tail.
+    return appendCodeSections(document, { context: analysis.context, facts: analysis.facts, sourcePath: file, lastExchanges: true });
   };
   const fromText = () => {
     const parsed = parseSession(text, file);

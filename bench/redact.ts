@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { analyzeBranch, parseSession } from "../core/index.ts";
 import { createRedactor } from "../core/secrets/redact.ts";
 import { createSecretsGuard } from "../core/secrets/secrets-guard.ts";
+import { createWithholder } from "../core/secrets/withhold.ts";
 import { median, ms } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -43,7 +44,7 @@ for (const name of ["large-session", "before-compaction"]) {
   });
   const chars = JSON.stringify(context).length;
   console.log(
-    `  ${`${name}.jsonl`.padEnd(26)} ${ms(took).padStart(10)}  (${(chars / 1e6).toFixed(2)} M chars of context; ${secrets} secrets)`,
+    `  ${`${name}.jsonl`.padEnd(30)} ${ms(took).padStart(10)}  (${(chars / 1e6).toFixed(2)} M chars of context; ${secrets} secrets)`,
   );
 }
 
@@ -58,10 +59,31 @@ const LINES = [
 ];
 const mixed = LINES.join("\n").repeat(4000);
 const hostile = ["_".repeat(200_000), "-".repeat(200_000), "%3D".repeat(70_000), "a_b-c%3D".repeat(25_000)].join("\n");
-for (const [label, text] of [
-  ["hard text, 1.8 M chars", mixed],
-  ["runs of _ - %3D, 0.8 M chars", hostile],
-] as const) {
+// Escape-heavy text, 5 M characters each: a colourised log and a JSON-escaped transcript (a
+// key word on most lines), and one line of escapes glued to key words and leads with no value
+// after them (the worst case for a scan that steps over escapes: it must stay linear).
+const FIVE_MB = 5_000_000;
+const fill = (unit: string) => unit.repeat(Math.ceil(FIVE_MB / unit.length)).slice(0, FIVE_MB);
+const colourLog = fill(
+  "\x1b[2m12:00:01\x1b[0m \x1b[32mINFO\x1b[0m \x1b[1mrequest\x1b[0m done in \x1b[33m12 ms\x1b[0m token count \x1b[36m512\x1b[0m\n",
+);
+const jsonEscaped = fill(String.raw`{\"type\":\"text\",\"text\":\"\u001b[31merror\u001b[0m: the key\nwas read\t\\\"ok\\\" by pass 2\"}\n`);
+const escapeRun = fill('\x1b[0mtoken\x1b[1m\\u001b[0mBearer\\n%20Basic\x1b[m:\\"');
+const escapes = [
+  ["colour log, 5 M chars", colourLog],
+  ["JSON-escaped, 5 M chars", jsonEscaped],
+  ["escapes and key words, 5 M", escapeRun],
+] as const;
+
+for (const [label, text] of [["hard text, 1.8 M chars", mixed], ["runs of _ - %3D, 0.8 M chars", hostile], ...escapes] as const) {
   const took = time(() => createRedactor().redact(text));
-  console.log(`  ${label.padEnd(26)} ${ms(took).padStart(10)}`);
+  console.log(`  ${label.padEnd(30)} ${ms(took).padStart(10)}`);
+}
+// The second pass (every found secret wherever it recurs) and the withheld key, over the same texts.
+for (const [label, text] of escapes) {
+  const redactor = createRedactor();
+  redactor.redact("password=Hunter2x token=abc123XYZ9");
+  const withhold = createWithholder(["ollama1"]);
+  const took = time(() => withhold(redactor.redactKnown(text)));
+  console.log(`  ${`known, withheld: ${label.split(",")[0]}`.padEnd(30)} ${ms(took).padStart(10)}`);
 }

@@ -22,6 +22,7 @@ const BENCHMARKS = [
   "fuzz-cli.ts",
   "offline-grade.ts",
   "offline-speed.ts",
+  "offline-sections.ts",
   "quality.ts",
 ];
 

@@ -9,6 +9,8 @@ import { helpWidth, renderCommandHelp, renderMainHelp, type CommandHelp } from "
 import { INSPECT_HELP, inspectCommand } from "./commands/inspect.ts";
 import { LS_HELP, lsCommand } from "./commands/ls/ls.ts";
 import { COMPLETION_HELP, completionCommand } from "./commands/completion/completion.ts";
+import { INTEGRATE_HELP, integrateCommand } from "./commands/integrate.ts";
+import { HOOK_HELP, hookCommand } from "./commands/hook.ts";
 import { EXIT, reportError } from "./output/stderr.ts";
 import { configuredSecrets } from "./model/secrets.ts";
 import { Run, type RunIo } from "./run.ts";
@@ -19,6 +21,11 @@ interface Command {
   // biome-ignore lint/suspicious/noExplicitAny: one table of heterogeneous commands
   run: CommandDef<any>;
   help: CommandHelp;
+  /**
+   * The words after the command's first are items handed over whole (`agent hook pi --session
+   * <file> -- <what the user typed>`), not flags of ours: neither checked nor read as --help.
+   */
+  takesItems?: true;
 }
 
 /** Every command, in the order `agent --help` lists them. */
@@ -27,6 +34,9 @@ const COMMANDS: Record<string, Command> = {
   ls: { run: lsCommand, help: LS_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   config: { run: configCommand, help: CONFIG_HELP },
+  integrate: { run: integrateCommand, help: INTEGRATE_HELP },
+  // The hook hands off in this process, as `agent handoff` would run.
+  hook: { run: hookCommand((argv, io) => runCli(argv, io)), help: HOOK_HELP, takesItems: true },
   completion: { run: completionCommand(() => Object.values(COMMANDS).map((command) => command.help)), help: COMPLETION_HELP },
 };
 
@@ -105,10 +115,11 @@ async function runCommandLine(run: Run, name: string, rest: string[]): Promise<n
   }
   const command = COMMANDS[name];
   if (!command) throw unknownCommand(name);
-  if (rest.includes("--help") || rest.includes("-h")) return printHelp(run, [name]);
+  const own = command.takesItems ? rest.slice(0, 1) : rest;
+  if (own.includes("--help") || own.includes("-h")) return printHelp(run, [name]);
   const args = (typeof command.run.args === "function" ? await command.run.args() : await command.run.args) ?? {};
   try {
-    const problem = findFlagProblem(rest, args);
+    const problem = findFlagProblem(own, args);
     if (problem) throw new CommandLineError(problem);
     const { result } = await runCommand(command.run, { rawArgs: rest, data: run });
     return typeof result === "number" ? result : EXIT.ok;

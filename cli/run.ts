@@ -44,6 +44,11 @@ export interface ProcessHost {
    * terminal sends it to the child itself). Returns what undoes it.
    */
   handOverSignals(forward: (signal: NodeJS.Signals) => void): () => void;
+  /**
+   * The program this process runs as (`agent integrate` writes it into the agents' hooks): the
+   * executable, and the script when the executable is Bun running one. Undefined where unknown.
+   */
+  readonly program?: { executable: string; script: string | undefined } | undefined;
 }
 
 export interface RunIo {

@@ -54,6 +54,13 @@ export const AGENTS: readonly Agent[] = [
     versionLine: /^codex-cli 0\.169\.0$/m,
   },
   {
+    name: "gemini",
+    packageName: "@google/gemini-cli",
+    version: "0.61.0",
+    bin: "node_modules/.bin/gemini",
+    versionLine: /^0\.61\.0$/m,
+  },
+  {
     name: "opencode",
     // opencode-ai's own package only links the binary of the platform package its postinstall
     // picks; compat runs on linux-x64 only, so that binary package is pinned itself (no script).

@@ -9,11 +9,12 @@
  *   bun run compat [--regenerate] [--only pi,omp,engine]
  *
  * `--only` names agents, families of checks (reading, resume, matrix, discovery, transcripts, engine,
- * engine-failures), or both: `--only engine,codex` runs the engine checks for Codex alone. The
+ * engine-failures, in-agent), or both: `--only engine,codex` runs the engine checks for Codex alone. The
  * version checks, and the statement tables against the binaries (checks/statements.ts), always run.
  *
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
+import { checkInAgent } from "./checks/in-agent.ts";
 import { AGENTS, agentByName, installDir, withFiles, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
@@ -25,6 +26,8 @@ import { checkMatrix } from "./checks/matrix.ts";
 import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
+import { checkInAgentExtension } from "./checks/in-agent-extension.ts";
+import { checkInAgentScreen } from "./checks/in-agent-screen.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
@@ -36,7 +39,7 @@ import { SCRATCH_ROOT } from "./sandbox.ts";
 import { errorMessage } from "../core/errors.ts";
 
 /** The families of checks `--only` can name. */
-const FAMILIES = ["reading", "resume", "matrix", "discovery", "transcripts", "engine", "engine-failures"] as const;
+const FAMILIES = ["reading", "resume", "matrix", "discovery", "transcripts", "engine", "engine-failures", "in-agent"] as const;
 type Family = (typeof FAMILIES)[number];
 const isFamily = (name: string): name is Family => FAMILIES.some((family) => family === name);
 
@@ -110,8 +113,10 @@ async function inside(options: Options): Promise<number> {
     for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
     // Reading files only: cheap enough to run with the version checks, always.
     for (const agent of options.agents) await checkStatements(agent, dirs.get(agent.name) ?? "", checks);
-    const pi = options.agents.find((a) => a.name === "pi");
-    const omp = options.agents.find((a) => a.name === "omp");
+    // The families that place and compare session files run these: an agent whose sessions are rows has its own check.
+    const fileAgents = withFiles(options.agents);
+    const pi = fileAgents.find((a) => a.name === "pi");
+    const omp = fileAgents.find((a) => a.name === "omp");
     const claude = options.agents.find((a) => a.name === "claude-code");
     const codexAgent = options.agents.find((a) => a.name === "codex");
     const family = (name: Family) => options.families.has(name);
@@ -127,11 +132,14 @@ async function inside(options: Options): Promise<number> {
     }
     const opencodeAgent = options.agents.find((a) => a.name === "opencode");
     if (family("resume") && opencodeAgent) await checkOpencodeRows(opencodeAgent, dirs.get(opencodeAgent.name) ?? "", checks, dns);
-    // The families below place and compare session files: an agent whose sessions are rows has the check above.
-    const fileAgents = withFiles(options.agents);
     if (family("matrix")) await checkMatrix(fileAgents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
+    if (family("in-agent")) {
+      await checkInAgent(options.agents, dirs, checks, dns);
+      for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
+      for (const agent of [pi, omp]) if (agent) await checkInAgentScreen(agent, dirs.get(agent.name) ?? "", checks, dns);
+    }
     if (family("discovery")) for (const agent of fileAgents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
       for (const agent of fileAgents)

@@ -110,6 +110,10 @@ export interface ConfigJson {
     "max-input-tokens": { value: number | null } & SettingSourceJson;
     engine: { value: string; resolved: string | null } & SettingSourceJson;
     to: { value: string | null } & SettingSourceJson;
+    /** `/handoff` inside an agent (`agent hook`): `null` for "the agent itself". */
+    "hook-engine": { value: string | null } & SettingSourceJson;
+    /** `null`: the engine decides (on for the offline engine, off for the others). */
+    "last-exchanges": { value: boolean | null } & SettingSourceJson;
     /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
   } & Record<AgentBinKey, { value: string | null } & SettingSourceJson>;
   apiKey: { set: boolean; from: "OPENAI_API_KEY" };
@@ -183,6 +187,8 @@ export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
   "max-input-tokens": true,
   engine: true,
   to: true,
+  "hook-engine": true,
+  "last-exchanges": true,
   "claude-code-bin": true,
   "codex-bin": true,
   "pi-bin": true,

@@ -12,6 +12,15 @@ test.each([
   expect(formatCount(n)).toBe(expected);
 });
 
+// Whole numbers are grouped by hand (no locale data loaded): the same text as en-US's, every length and sign.
+test("formatCount writes every number as toLocaleString('en-US') does", () => {
+  const numbers = [0, -0, 1, -1, 7, 10, 99, 100, 999, 1000, -1000, 9999, 10000, 123456, 999999, 1000000, -1234567];
+  for (let power = 0; power <= 16; power++) numbers.push(10 ** power, 10 ** power - 1, -(10 ** power), 3 * 10 ** power + 7);
+  numbers.push(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 1.5, 1234.5678, -0.25, Number.NaN, Infinity, -Infinity);
+  const mismatches = numbers.filter((n) => formatCount(n) !== n.toLocaleString("en-US")).map((n) => [n, formatCount(n)]);
+  expect(mismatches).toEqual([]);
+});
+
 test.each<[number, string, string | undefined, string]>([
   [0, "message", undefined, "0 messages"],
   [1, "message", undefined, "1 message"],

@@ -7,6 +7,7 @@ export {
   describeFormatNames,
   describeFormats,
   describeFormatsWhere,
+  describeFormatNamesInCode,
   detectFormat,
   FILE_FORMATS,
   FORMATS,
@@ -94,3 +95,18 @@ export { describeAgentFailure, describeAgentTimeout, describeMissingAgent } from
 export { MESSAGE_LIMIT } from "./agent-run/output.ts";
 export type { AgentAnswer, AgentEngine, AgentFailureKind, AgentOutcome, AgentRunOutput, AgentRunPlan } from "./agent-run/types.ts";
 export { mayOpenWithHandoff, TITLE_MAX } from "./session/formats/glance.ts";
+export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integration/table.ts";
+export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
+export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
+export {
+  IntegrationProblem,
+  type AgentIntegration,
+  type HookAnswer,
+  type HookCommand,
+  type HookInput,
+  type HookReply,
+  type HookRequest,
+  type IntegrationFile,
+  type IntegrationState,
+  type TextMerge,
+} from "./agent-run/integration/types.ts";

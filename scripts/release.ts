@@ -32,13 +32,19 @@ export function binaryName(target: Target): string {
   return `agent-${packageJson.version}-${target}${target.startsWith("windows") ? ".exe" : ""}`;
 }
 
-/** The same flags as `bun run build` (see the house notes on autoload and bytecode), for one target. */
+/**
+ * The same flags as `bun run build` (see the house notes on autoload and bytecode), for one target.
+ * `--splitting`: what is loaded with `import()` (the SDK, the prompts of `--pick`, the offline
+ * engine) is a chunk of its own, with the built-in modules it imports; in one file those load at
+ * every start (`node:readline` for the prompts: some milliseconds of every command).
+ */
 function compile(target: Target): void {
   const outfile = join(RELEASE_DIR, binaryName(target));
   const args = [
     "build",
     join(ROOT, "cli", "index.ts"),
     "--compile",
+    "--splitting",
     "--minify",
     "--bytecode",
     "--format=esm",

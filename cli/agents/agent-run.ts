@@ -3,6 +3,7 @@ import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import {
+  formatCount,
   countOf,
   AgentError,
   agentEngine,
@@ -53,10 +54,10 @@ export function createAgentPort(run: Run, engine: AgentEngine, executable: strin
       const planned = engine.plan(prompt, scratch);
       const plan = { ...planned, env: { ...planned.env, TMPDIR: temp } };
       if (engine.promptLimit !== undefined && plan.stdin.length > engine.promptLimit) {
-        const size = plan.stdin.length.toLocaleString("en-US");
+        const size = formatCount(plan.stdin.length);
         throw new AgentError(
           "HANDOFF_FAILED",
-          `the prompt is ${size} characters, more than the ${engine.promptLimit.toLocaleString("en-US")} ${engine.label} takes; lower --context-window`,
+          `the prompt is ${size} characters, more than the ${formatCount(engine.promptLimit)} ${engine.label} takes; lower --context-window`,
         );
       }
       for (const [name, text] of Object.entries(plan.files ?? {})) writeFileSync(join(scratch, name), text, { mode: 0o600 });

@@ -29,6 +29,7 @@ const CONFIG_ARGS = {
   "max-input-tokens": HANDOFF_ARGS["max-input-tokens"],
   engine: HANDOFF_ARGS.engine,
   to: HANDOFF_ARGS.to,
+  "last-exchanges": HANDOFF_ARGS["last-exchanges"],
   json: { type: "boolean", description: "Print one JSON object on stdout instead of the table" },
   ...LOGGING_ARGS,
 } satisfies ArgsDef;
@@ -37,7 +38,7 @@ export const CONFIG_HELP: CommandHelp = {
   name: "config",
   summary: "Show the settings agent handoff would use, and where each came from",
   description:
-    "Show the settings agent handoff would use (model, base URL, context window, input token limit, engine, the agent the new session is for) and where each came from: a flag, the environment, the config file, or the default. " +
+    "Show the settings agent handoff would use (model, base URL, context window, input token limit, engine, the agent the new session is for, the verbatim tail) and where each came from: a flag, the environment, the config file, or the default. " +
     "Give the same flags as to agent handoff to see what they change.",
   args: CONFIG_ARGS,
   sections: [
@@ -52,6 +53,7 @@ export const CONFIG_HELP: CommandHelp = {
         "  max-input-tokens = 500000",
         '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
+        '  hook-engine = "offline"  # default: the agent',
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
       ],
@@ -118,6 +120,8 @@ export function buildConfigReport({ settings, file, apiKeySet, engine, clean, as
       "max-input-tokens": { value: settings.maxInputTokens.value ?? null, ...sourceOf(settings.maxInputTokens) },
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
       to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
+      "hook-engine": { value: settings.hookEngine.value ?? null, ...sourceOf(settings.hookEngine) },
+      "last-exchanges": { value: settings.lastExchanges.value ?? null, ...sourceOf(settings.lastExchanges) },
       ...binReports(settings, clean),
     },
     apiKey: { set: apiKeySet, from: "OPENAI_API_KEY" },
@@ -141,6 +145,12 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
     ],
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
+    ["hook-engine", settings.hookEngine.value ?? "the agent itself", describeSource(settings.hookEngine.source)],
+    [
+      "last-exchanges",
+      settings.lastExchanges.value === undefined ? "on for offline" : String(settings.lastExchanges.value),
+      describeSource(settings.lastExchanges.source),
+    ],
     // An agent's executable only when one is named: most people use the one on PATH.
     ...agentBins(settings).flatMap(([key, bin]): [string, string, string][] =>
       bin.value === undefined ? [] : [[key, clean(bin.value), describeSource(bin.source)]],

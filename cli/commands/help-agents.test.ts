@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FORMATS, type SessionFormat } from "../../core/index.ts";
+import { FORMATS, isEngineName, type SessionFormat } from "../../core/index.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { COMPLETION_HELP } from "./completion/completion.ts";
 import { CONFIG_HELP } from "./config.ts";
@@ -35,6 +35,8 @@ function agentsNamed(text: string): string[] {
 const ALLOWED: string[][] = [
   FORMATS.map((f) => f.name),
   FORMATS.filter((f) => !f.location.findsSessionsOnlyInItsFolder).map((f) => f.name),
+  // The agents that are engines too (--engine): not every agent with a format is one.
+  FORMATS.filter((f) => isEngineName(f.name)).map((f) => f.name),
 ];
 
 /** Each text a command's help prints in one piece: summary, description, each flag, each section row or line. */

@@ -2,13 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
 import { CONFIG_HELP } from "./config.ts";
 import { HANDOFF_HELP } from "./handoff/handoff-args.ts";
 import { helpWidth, wrapCommand, wrapWords, type CommandHelp } from "./help.ts";
 import { INSPECT_HELP } from "./inspect.ts";
 import { LS_HELP } from "./ls/ls.ts";
 import { COMPLETION_HELP } from "./completion/completion.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const env = cleanEnv(mkdtempSync(join(tmpdir(), "agent-help-")));
 
@@ -124,7 +125,7 @@ describe("--help", () => {
   });
 
   test.skipIf(!Bun.which("script"))("on a terminal, the terminal's own width is used (a 60-column pty, COLUMNS unset)", async () => {
-    const command = `stty cols 60; ${process.execPath} ${CLI} handoff --help`;
+    const command = `stty cols 60; ${CLI_ARGV.join(" ")} handoff --help`;
     const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: REPO, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
     const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);

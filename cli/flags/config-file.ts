@@ -1,5 +1,5 @@
 import { isAbsolute, join } from "node:path";
-import { AgentError, createRedactor, errorMessage } from "../../core/index.ts";
+import { AgentError, createRedactor, errorMessage, formatCount } from "../../core/index.ts";
 import { homeOf } from "../sessions/agent-home.ts";
 import { checkpoint } from "../process/cancel.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
@@ -92,8 +92,7 @@ export function loadConfigFile(path: string, parse: (text: string) => unknown = 
     });
   // Nesting first: past the bound, the parser's stack is what gives out.
   if (outline.tooDeepAt !== undefined) throw overBound(outline.tooDeepAt, `nested more than ${MAX_CONFIG_DEPTH} levels deep`);
-  if (outline.tooManyKeysAt !== undefined)
-    throw overBound(outline.tooManyKeysAt, `more than ${MAX_CONFIG_KEYS.toLocaleString("en-US")} keys`);
+  if (outline.tooManyKeysAt !== undefined) throw overBound(outline.tooManyKeysAt, `more than ${formatCount(MAX_CONFIG_KEYS)} keys`);
   let data: unknown;
   try {
     data = parse(text);

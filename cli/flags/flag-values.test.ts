@@ -17,7 +17,7 @@ async function argsOf(command: typeof handoffCommand | typeof inspectCommand): P
  * below until someone decides which rule it falls under.
  */
 const SWITCHES: Record<string, string[]> = {
-  handoff: ["record", "json", "dry-run", "strict", "facts", "redact", "quiet", "verbose", "exec", "pick"],
+  handoff: ["record", "json", "dry-run", "strict", "facts", "last-exchanges", "redact", "quiet", "verbose", "exec", "pick"],
   inspect: ["json", "strict", "quiet", "verbose"],
 };
 /** Value flags whose value names a file, an entry or an endpoint, or is a number: empty is never "the default". */

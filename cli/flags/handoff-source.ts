@@ -5,7 +5,7 @@
  * `--agent` narrows the search. Finding the file is cli/sessions/find-session.ts's work.
  */
 import type { FlagsDef } from "./flags-def.ts";
-import { describeFormatNames, type AgentName } from "../../core/index.ts";
+import { describeFormatNames, describeFormatNamesInCode, type AgentName } from "../../core/index.ts";
 import { parseAgent } from "./settings.ts";
 import { CommandLineError } from "./usage.ts";
 
@@ -23,7 +23,7 @@ export const SESSION_ARGS = {
     type: "string",
     description: `Only look for sessions of this agent: ${describeFormatNames()}`,
     valueHint: "agent",
-    details: "look only for this agent's sessions (no path, a folder, `--session`): `pi`, `omp`, `claude-code` (or `claude`), `codex`",
+    details: `look only for this agent's sessions (no path, a folder, \`--session\`): ${describeFormatNamesInCode()}`,
   },
   session: {
     type: "string",

@@ -120,6 +120,7 @@ describe("resolveHandoffOptions: where each setting comes from", () => {
       unusedByAgent: [],
       agentBin: undefined,
       facts: true,
+      lastExchanges: undefined,
       redact: true,
       quiet: false,
       verbose: false,

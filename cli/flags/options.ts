@@ -72,6 +72,8 @@ export interface HandoffOptions extends SessionSource {
   agentBin: Resolved<string | undefined> | undefined;
   /** Append the Session Facts section. */
   facts: boolean;
+  /** Append `## Last Exchanges`; undefined: the engine's default (on for offline). */
+  lastExchanges: boolean | undefined;
   /** Redact likely secrets from requests. */
   redact: boolean;
   quiet: boolean;
@@ -231,6 +233,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
       : [],
     agentBin: isAgentEngine(chosen.engine) ? agentBinSetting(settings, chosen.engine) : undefined,
     facts: args.facts !== false,
+    lastExchanges: settings.lastExchanges.value,
     redact: args.redact !== false,
     quiet: args.quiet === true,
     verbose: args.verbose === true,

@@ -15,9 +15,11 @@ import {
   DEFAULT_MODEL,
   describeSource,
   ENGINE_CHOICES,
+  HOOK_ENGINE_CHOICES,
   resolveSettings,
   SETTING_ENV,
   type ConfigFile,
+  type HookEngineChoice,
   type Settings,
 } from "./settings.ts";
 
@@ -105,22 +107,22 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "an unknown key, with a suggestion",
       { base_url: "http://h/v1" },
-      `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a camelCase key",
       { contextWindow: 1000 },
-      `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, max-input-tokens, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a key far from any",
       { colour: "blue" },
-      `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, max-input-tokens, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a table",
       { profiles: { fast: { model: "m" } } },
-      `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, max-input-tokens, engine, to, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     ["an agent we do not write", { to: "aider" }, `${PATH}:2: to takes ${describeFormatNames()}, not "aider"`],
     ["an agent given as a list", { to: ["pi"] }, `${PATH}:2: to takes ${describeFormatNames()}, not an array`],
@@ -148,6 +150,11 @@ describe("resolveSettings: what the config file must not hold", () => {
       `${PATH}:2: base-url "ftp://h/v1?key=***" is not an http:// or https:// URL (it starts with "ftp:")`,
     ],
     ["an unknown engine", { engine: "gpt" }, `${PATH}:2: engine takes ${ENGINE_CHOICES}, not "gpt"`],
+    [
+      "a hook engine of auto (the default is the agent itself, which auto never starts)",
+      { "hook-engine": "auto" },
+      `${PATH}:2: hook-engine takes ${HOOK_ENGINE_CHOICES} (unset: the agent /handoff runs in), not "auto"`,
+    ],
   ])("%s", (_, data, message) => {
     const lines = Object.fromEntries(Object.keys(data).map((key) => [key, 2]));
     expect(usageError(() => resolveSettings({}, {}, file(data, lines)))).toBe(message);
@@ -296,5 +303,18 @@ describe("each agent engine's executable: one setting per engine in the table, u
     // Only its own agent's: every other engine keeps the one on PATH.
     for (const [other] of KNOWN.filter(([a]) => a !== agent))
       expect(agentBinSetting(fromEnv, other)).toEqual({ value: undefined, source: { kind: "default" } });
+  });
+});
+
+describe("hook-engine: who writes the document for /handoff inside an agent", () => {
+  test.each<[string, Record<string, string>, Record<string, unknown>, HookEngineChoice | undefined, "default" | "env" | "file"]>([
+    ["unset: the agent itself", {}, {}, undefined, "default"],
+    ["from the environment", { AGENT_HOOK_ENGINE: "offline" }, {}, "offline", "env"],
+    ["from the file", {}, { "hook-engine": "LLM" }, "llm", "file"],
+    ["an agent's alias", { AGENT_HOOK_ENGINE: "claude" }, {}, "claude-code", "env"],
+    ["the environment over the file", { AGENT_HOOK_ENGINE: "codex" }, { "hook-engine": "offline" }, "codex", "env"],
+  ])("%s", (_, env, data, value, source) => {
+    const settings = resolveSettings({}, env, file(data, Object.fromEntries(Object.keys(data).map((key) => [key, 1]))));
+    expect({ value: settings.hookEngine.value, source: settings.hookEngine.source.kind }).toEqual({ value, source });
   });
 });

@@ -30,6 +30,9 @@ export const DEFAULT_MODEL = "gpt-4.1-mini";
 /** Who writes the document: a model endpoint, code, an installed agent's own CLI, or `auto` (see cli/flags/engine.ts). */
 export type EngineChoice = "auto" | "llm" | "offline" | EngineName;
 
+/** The engines `/handoff` inside an agent may use: no `auto`, which never starts an agent (the default is the agent itself). */
+export type HookEngineChoice = Exclude<EngineChoice, "auto">;
+
 /** The config file as read: its path, its parsed top-level table, and the line each key is on. */
 export interface ConfigFile {
   path: string;
@@ -58,6 +61,10 @@ export interface Settings {
   engine: Resolved<EngineChoice>;
   /** The agent the new session is for; undefined: the source's own. */
   to: Resolved<AgentName | undefined>;
+  /** Who writes the document for `/handoff` inside an agent (`agent hook`); undefined: that agent itself. */
+  hookEngine: Resolved<HookEngineChoice | undefined>;
+  /** Append `## Last Exchanges`; undefined: the engine decides (on for the offline engine only). */
+  lastExchanges: Resolved<boolean | undefined>;
   /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
   agentBins: Readonly<Record<EngineName, Resolved<string | undefined>>>;
 }
@@ -189,11 +196,34 @@ export function parseEngine(value: unknown, label: string, quote: Quote = PLAIN_
   throw valueError(label, `${label} takes ${ENGINE_CHOICES}, not ${shown(value, quote)}`);
 }
 
+/** The `hook-engine` choices, in the order messages list them. */
+export const HOOK_ENGINE_CHOICES = `llm, offline, ${describeEngineNames()}`;
+
+/** A `hook-engine`: an engine but `auto` (the default, the agent the hook runs in, has no word). */
+function parseHookEngine(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): HookEngineChoice {
+  const choice = matchChoice(value, ENGINE_WORDS);
+  if (choice !== "auto") {
+    if (choice !== undefined) return choice;
+    const agent = typeof value === "string" ? engineNamed(value, label) : undefined;
+    if (agent) return agent;
+  }
+  throw valueError(label, `${label} takes ${HOOK_ENGINE_CHOICES} (unset: the agent /handoff runs in), not ${shown(value, quote)}`);
+}
+
 /** An agent's name or alias (`claude`), as the format table spells it. */
 export function parseAgent(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): AgentName {
   const format = typeof value === "string" ? findFormat(value) : undefined;
   if (format) return format.name;
   throw valueError(label, `${label} takes ${describeFormatNames()}, not ${shown(value, quote)}`);
+}
+
+/** Words a person or a file uses for on and off: a TOML boolean, a switch flag, or `true`/`false`/`1`/`0`/`yes`/`no`/`on`/`off` in any case. */
+export function parseSwitch(value: unknown, label: string, quote: Quote = PLAIN_QUOTE): boolean {
+  if (typeof value === "boolean") return value;
+  const word = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  if (word !== undefined && ["true", "1", "yes", "on"].includes(word)) return true;
+  if (word !== undefined && ["false", "0", "no", "off"].includes(word)) return false;
+  throw valueError(label, `${label} takes true or false, not ${shown(value, quote)}`);
 }
 
 function parseWindow(value: unknown, label: string, quote: Quote): number {
@@ -212,6 +242,8 @@ const SETTINGS = {
   maxInputTokens: { key: "max-input-tokens", env: "AGENT_MAX_INPUT_TOKENS", parse: parseLimit, fallback: undefined },
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
+  hookEngine: { key: "hook-engine", env: "AGENT_HOOK_ENGINE", parse: parseHookEngine, fallback: undefined },
+  lastExchanges: { key: "last-exchanges", env: "AGENT_LAST_EXCHANGES", parse: parseSwitch, fallback: undefined },
 } satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
 /** Each agent engine's executable, one setting per agent in the engine table: `<agent>-bin`, `AGENT_<AGENT>_BIN`. */
@@ -293,6 +325,9 @@ function pick<T>(
   const flag = args[def.key] ?? args[camel(def.key)];
   if (typeof flag === "string" && flag !== "")
     return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: `--${def.key}` } };
+  // A switch (`--last-exchanges`, `--no-last-exchanges`) names itself as it was given.
+  if (typeof flag === "boolean")
+    return { value: def.parse(flag, `--${def.key}`, quote), source: { kind: "flag", name: flag ? `--${def.key}` : `--no-${def.key}` } };
   const fromEnv = def.env === undefined ? undefined : env[def.env];
   if (def.env !== undefined && fromEnv !== undefined && fromEnv !== "")
     return { value: def.parse(fromEnv, def.env, quote), source: { kind: "env", name: def.env } };
@@ -313,6 +348,8 @@ export function resolveSettings(
     maxInputTokens: pick(SETTINGS.maxInputTokens, args, env, file),
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
+    hookEngine: pick(SETTINGS.hookEngine, args, env, file),
+    lastExchanges: pick(SETTINGS.lastExchanges, args, env, file),
     agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
   };
 }

@@ -26,7 +26,7 @@ afterAll(() => {
 const STYLE = /^error: (?:[a-z<"-]|[A-Z][A-Z0-9_]+ )[^\n]* \(see agent (?:[a-z]+ )?--help\)\n$/;
 
 const ROWS: [string, string[], Record<string, string>, string][] = [
-  ["no command", [], {}, "a command is needed: handoff, ls, inspect, config or completion (see agent --help)"],
+  ["no command", [], {}, "a command is needed: handoff, ls, inspect, config, integrate, hook or completion (see agent --help)"],
   ["an unknown command", ["handof"], {}, 'unknown command "handof"; did you mean "handoff"? (see agent --help)'],
   ["a word after help's command", ["help", "ls", "x"], {}, 'unexpected argument "x": agent help takes one command (see agent --help)'],
   ["a word after --version", ["--version", "x"], {}, 'unexpected argument "x" after --version (see agent --help)'],

@@ -27,7 +27,8 @@ function syncDirectory(dir: string): void {
 export function checkNewFilePath(path: string, typed: string = path): void {
   let stats: ReturnType<typeof lstatSync> | undefined;
   try {
-    stats = lstatSync(path);
+    // A new file's name is usually free: no error is made for that (a throw costs more than the look).
+    stats = lstatSync(path, { throwIfNoEntry: false });
   } catch {
     stats = undefined;
   }

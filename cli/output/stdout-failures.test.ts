@@ -2,8 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO } from "../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
@@ -18,7 +19,7 @@ const FAILURES = {
 } as const;
 
 async function runBroken(shell: string, args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", ...CLI_ARGV, ...args], {
     env,
     cwd: REPO,
     stdin: "ignore",

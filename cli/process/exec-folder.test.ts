@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { CLI, cleanEnv, HAS_SCRIPT, REPO } from "../../fixtures/run-agent.ts";
+import { cleanEnv, HAS_SCRIPT, REPO } from "../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
 import { shellQuote } from "../output/paste-line.ts";
 
@@ -53,9 +54,7 @@ describe.skipIf(!HAS_SCRIPT || process.platform !== "linux")("--exec: the comman
     if (state === "present") mkdirSync(project);
     const src = sourceIn(project);
     const env = cleanEnv(sandbox.home, { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
-    const command = [process.execPath, CLI, "handoff", src, "--no-record", "--engine", "offline", "--to", to, "--exec"]
-      .map(shellQuote)
-      .join(" ");
+    const command = [...CLI_ARGV, "handoff", src, "--no-record", "--engine", "offline", "--to", to, "--exec"].map(shellQuote).join(" ");
     const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: here, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const [screen, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(7);

@@ -47,6 +47,7 @@ export function createProcessHost(stopCancelling: () => void = () => {}): Proces
   const execve = process.execve?.bind(process);
   return {
     pid: process.pid,
+    program: ownProgram(),
     platform: process.platform,
     kill: (pid, signal) => {
       process.kill(pid, signal);
@@ -77,6 +78,16 @@ export function createProcessHost(stopCancelling: () => void = () => {}): Proces
       };
     },
   };
+}
+
+/**
+ * The executable and, when it runs a script (`bun cli/index.ts`), the script: a compiled binary's
+ * own entry lies in Bun's embedded file system (`/$bunfs/…`), which is no file to run.
+ */
+function ownProgram(): { executable: string; script: string | undefined } {
+  const script = process.argv[1];
+  const isScript = script !== undefined && /^\//.test(script) && !script.startsWith("/$bunfs/") && /\.[cm]?[jt]s$/.test(script);
+  return { executable: process.execPath, script: isScript ? script : undefined };
 }
 
 function definedOnly(env: Env): Record<string, string> {

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent, splitPlanLine } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent, splitPlanLine } from "../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 import { PLANTED_SECRETS, SECRETS_SESSION } from "../../fixtures/secrets.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
 
@@ -11,7 +12,7 @@ const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Starts a handoff, waits until `ready()` holds, sends `signal`, and returns how it ended. */
 async function interrupt(args: string[], env: Record<string, string>, ready: () => boolean, signal: NodeJS.Signals, delayMs = 150) {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { env, cwd: REPO, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...CLI_ARGV, ...args], { env, cwd: REPO, stdout: "pipe", stderr: "pipe" });
   for (let i = 0; i < 400 && !ready(); i++) await Bun.sleep(25);
   await Bun.sleep(delayMs);
   proc.kill(signal);

@@ -22,7 +22,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, splitPlanLine } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, splitPlanLine } from "../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 import { assistant, chain, text, user } from "../../fixtures/sessions/builders.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
 
@@ -67,7 +68,7 @@ type Moment = "the session is being read" | "the document is being computed";
 
 /** Starts `args`, waits for `moment`, sends `signal`, and returns how the run ended. */
 async function interrupt(args: string[], src: string, moment: Moment, signal: NodeJS.Signals) {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], {
+  const proc = Bun.spawn([...CLI_ARGV, ...args], {
     env: cleanEnv(sandbox.home),
     cwd: REPO,
     stdin: "ignore",
@@ -126,7 +127,7 @@ describe.skipIf(!onLinux)("a signal after the files are written (stdout stuck): 
     Bun.spawnSync(["mkfifo", fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY);
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "-o", out], {
+    const proc = Bun.spawn([...CLI_ARGV, "handoff", src, "-o", out], {
       env: sandbox.env(s.url),
       cwd: REPO,
       stdin: "ignore",

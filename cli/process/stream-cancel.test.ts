@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, cleanEnv } from "../../fixtures/run-agent.ts";
+import { cleanEnv } from "../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const onLinux = process.platform === "linux";
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -91,7 +92,7 @@ describe.skipIf(!onLinux)("a session stream that keeps the run waiting is cancel
         async (signal) => {
           const { source, stdin, ready, done } = input.setUp();
           const args = command.args.map((arg) => (arg === "OUT" ? join(dir, "new.jsonl") : arg));
-          const proc = Bun.spawn([process.execPath, CLI, ...args, source], {
+          const proc = Bun.spawn([...CLI_ARGV, ...args, source], {
             env: cleanEnv(home),
             cwd: dir,
             stdin,

@@ -44,4 +44,25 @@ describe("the binary loads heavy modules only on the paths that use them", () =>
     expect(calls.length).toBeGreaterThan(0);
     for (const before of calls) expect(before).toMatch(/Promise\.resolve\(\)\.then\(\(\) => \(?$/);
   });
+
+  // A one-file bundle still loads at start every built-in module a lazily evaluated package
+  // imports (node:readline for the prompts): the build splits, so each such package is a chunk
+  // with its built-ins, loaded by its import() alone.
+  test("the build splits, and the chunks of the prompts and the SDK are not the CLI's: node:readline is not loaded at start", async () => {
+    const packageJson = await Bun.file(join(REPO, "package.json")).json();
+    expect(packageJson.scripts.build).toContain("--splitting");
+    const split = await Bun.build({ entrypoints: [join(REPO, "cli", "index.ts")], target: "bun", format: "esm", splitting: true });
+    if (!split.success) throw new Error(split.logs.join("\n"));
+    const chunks = await Promise.all(split.outputs.map((output) => output.text()));
+    const importing = (name: string) =>
+      chunks.filter((text) => [...text.matchAll(/^import .* from "([^"]+)";$/gm)].some((m) => m[1] === name || m[1] === `node:${name}`));
+    expect(importing("readline").length).toBeGreaterThan(0);
+    for (const chunk of importing("readline")) {
+      expect(chunk).toContain("// node_modules/@clack/core/");
+      expect(chunk).not.toContain("// cli/main.ts");
+    }
+    const sdk = chunks.filter((text) => text.includes("// node_modules/openai/"));
+    expect(sdk).toHaveLength(1);
+    expect(sdk[0]).not.toContain("// cli/main.ts");
+  });
 });

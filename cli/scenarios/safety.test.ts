@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspectAfterCrash } from "../../fixtures/crash-check.ts";
 import { CANNED_DOCUMENT, startFakeOpenAI, type FakeHandler, type FakeServer } from "../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
@@ -211,7 +212,7 @@ describe("kill -9 at random moments", () => {
     for (let i = 0; i < RUNS; i++) {
       const runDir = mkdtempSync(join(dir, "run-"));
       copyFileSync(source, join(runDir, "source.jsonl"));
-      const proc = Bun.spawn([process.execPath, CLI, "handoff", "source.jsonl"], {
+      const proc = Bun.spawn([...CLI_ARGV, "handoff", "source.jsonl"], {
         cwd: runDir,
         env: env(url),
         stdout: "ignore",

@@ -66,8 +66,8 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
     ]);
   });
 
-  test("handoff --engine offline: the body and Session Facts say the same", async () => {
-    const document = await offlineDocument(file, "codex");
+  test("handoff --engine offline: the body and Session Facts say the same; the tail quotes the calls with how each ended", async () => {
+    const [document = "", tail = ""] = (await offlineDocument(file, "codex")).split("\n## Last Exchanges\n");
     expect(factsList(document, "Commands run (4; 2 failed):")).toEqual([
       "`npm run test:slow` — exit 1, failed",
       "`npm run lint` — exit 2, failed",
@@ -84,6 +84,10 @@ describe("Codex: what its tool results state (fixtures/sessions/codex/exec-outco
     expect(document).not.toContain("bad/");
     expect(document).not.toContain("rm -rf build");
     expect(document).not.toContain("*** Begin Patch");
+    // The verbatim tail shows what was asked and how it went: the patch that failed, the command the user refused.
+    expect(tail).toContain("**Result** (`bad/new.ts`, `bad/moved.ts`, `bad/old.ts`, `bad/gone.ts`: failed):");
+    expect(tail).toContain("**Result** (`rm -rf build`: refused: it never ran):");
+    expect(tail).not.toContain("*** Begin Patch");
   });
 });
 
@@ -103,12 +107,16 @@ describe("Claude Code: calls that never ran or took no effect (fixtures/sessions
     });
   });
 
-  test("handoff --engine offline: the body and Session Facts say the same", async () => {
-    const document = await offlineDocument(file, "claude-code");
+  test("handoff --engine offline: the body and Session Facts say the same; the tail says which calls never ran", async () => {
+    const [document = "", tail = ""] = (await offlineDocument(file, "claude-code")).split("\n## Last Exchanges\n");
     expect(factsList(document, "Commands run (2; 1 failed):")).toEqual(["`echo 'Exit code 5'` — exit 0", "`npm test` — exit 1, failed"]);
     expect(document).toContain("- Commands: 2 run, 1 failed (Session Facts lists them)");
     expect(document).toContain("`npm test` → exit 1, failed: `2 fail`");
     expect(factsList(document, "Files modified (1):")).toEqual(["`src/cart.ts`"]);
     for (const never of ["/etc/hosts", "missing.ts", "rm -rf /tmp/cache", "git push --force"]) expect(document).not.toContain(never);
+    expect(tail).toContain("**Result** (`rm -rf /tmp/cache`: refused: it never ran):");
+    expect(tail).toContain("**Result** (`git push --force`: refused: it never ran):");
+    expect(tail).toContain("**Result** (`/etc/hosts`: failed: no effect):");
+    expect(tail).toContain("**Result** (`echo 'Exit code 5'`: exit 0):");
   });
 });

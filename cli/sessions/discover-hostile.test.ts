@@ -24,7 +24,8 @@ import { join } from "node:path";
 import { describeFormats, type FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
-import { createFakeHome, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
+import { createFakeHome, everyRoot, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const made: string[] = [];
 afterEach(() => {
@@ -117,7 +118,7 @@ describe("ids for shell completion (agent ls --all --ids)", () => {
     const script = (await runAgent(["completion", "bash"], home.env(), home.app)).stdout;
     const file = join(home.home, "completion.bash");
     writeFileSync(file, script);
-    const line = `source '${file}'; agent() { '${process.execPath}' '${CLI}' "$@"; }; COMP_WORDS=(agent handoff --session ''); COMP_CWORD=3; _agent; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const line = `source '${file}'; agent() { ${CLI_ARGV.map((word) => `'${word}'`).join(" ")} "$@"; }; COMP_WORDS=(agent handoff --session ''); COMP_CWORD=3; _agent; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const bash = Bun.spawnSync(["bash", "-c", line], { env: home.env(), cwd: home.app, stdout: "pipe", stderr: "pipe" });
     expect(bash.stdout.toString().split("\n").filter(Boolean)).toHaveLength(9);
     expect(existsSync(join(home.app, "PWNED"))).toBe(false);
@@ -280,6 +281,8 @@ describe("the current folder was removed while the shell stayed in it", () => {
     const home = fakeHome();
     const gone = join(home.home, "gone");
     mkdirSync(gone);
+    // The sources, not the built binary: the binary's runtime ends before any of our code runs in
+    // a folder that is gone (exit 1, not a word; the runtime's, not ours to word).
     const words = [process.execPath, CLI, ...args].map((w) => `'${w}'`).join(" ");
     const proc = Bun.spawn(["sh", "-c", `cd '${gone}' && rmdir '${gone}' && exec ${words}`], {
       env: home.env(),
@@ -301,7 +304,7 @@ describe("a home with nothing in it", () => {
     expect(ls).toEqual({
       code: 0,
       stdout: "[]\n",
-      stderr: `no sessions (looked in ${join(home, ".pi", "agent", "sessions")}, ${join(home, ".omp", "agent", "sessions")}, ${join(home, ".claude", "projects")}, ${join(home, ".codex", "sessions")})\n`,
+      stderr: `no sessions (looked in ${everyRoot(home)})\n`,
     });
     const handoff = await runAgent(["handoff"], cleanEnv(home), home);
     expect(handoff.code).toBe(2);

@@ -38,13 +38,16 @@ export const IDS = {
     "claude-code": "b3000000-0000-4000-8000-000000000003",
     codex: "b4000000-0000-4000-8000-000000000004",
   },
-} satisfies Record<string, Record<FileAgentName, string>>;
+} satisfies Record<string, Record<PlantedAgent, string>>;
+
+/** The agents planted here; Gemini CLI's discovery has its own tests (core/session/formats/gemini/, cli/sessions/gemini-discovery.test.ts). */
+type PlantedAgent = Exclude<FileAgentName, "gemini">;
 
 /**
  * Newest first in `app`: claude-code, pi, codex, omp (so "the newest" is not the table's first
  * agent, nor its last); `other`'s are older than all of them, and `app` has an older pi session too.
  */
-const ORDER: [FileAgentName, number][] = [
+const ORDER: [PlantedAgent, number][] = [
   ["claude-code", 40],
   ["pi", 30],
   ["codex", 20],

@@ -5,7 +5,7 @@
  * folders it creates to get there, and takes back when the write fails.
  */
 import type { TempFiles } from "../io/temp-file.ts";
-import { mkdirSync, rmdirSync, statSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   AgentError,
@@ -23,6 +23,7 @@ import { fileError } from "../io/fs-errors.ts";
 import { OUT_TO_STDOUT } from "../flags/options.ts";
 import { NAME_MAX_BYTES } from "../io/temp-file.ts";
 import { checkNewFilePath, createFileAtomically } from "../io/write.ts";
+import { register, registeredFolder, type Registration } from "./folder-registry.ts";
 
 /**
  * How the target agent knows a session's id from its file: from the name (Claude Code's
@@ -38,7 +39,12 @@ export type IdNaming = { byName: true; nameNeeded: string } | { byName: false };
 export type NewSessionPlace =
   | { stdout: true }
   | { path: string; namedId: string | undefined; naming: IdNaming }
-  | { folder: (timestamp: Date) => string; naming: IdNaming }
+  | {
+      folder: (timestamp: Date) => string;
+      naming: IdNaming;
+      /** The entry the target's folder registry needs for the session's folder, read when the session is written (see folder-registry.ts). */
+      registration?: () => Registration | undefined;
+    }
   /** A target whose sessions are rows in its database (opencode): the database, and the project of the cwd. */
   | { database: string; project: ProjectPlace };
 
@@ -109,6 +115,11 @@ export interface PlaceRequest extends DestinationInput {
   out: string | undefined;
 }
 
+/** Whether the new session goes beside its source: handed to its own agent, which opens a file anywhere. */
+function besideSource(input: DestinationInput): boolean {
+  return input.target.name === input.sourceFormat.name && opensFilesAnywhere(input.target);
+}
+
 /**
  * Where the new session goes, checked before the model is called: `-o` (a file that must not
  * exist yet, or stdout), else beside the source or in the target agent's folder (see
@@ -128,7 +139,20 @@ export function newSessionPlace(request: PlaceRequest, now: Date): NewSessionPla
     return { path, namedId: layout.idInName?.(basename(path)), naming };
   }
   destinationFolder(destination, now);
-  return { folder: (timestamp) => destinationFolder(destination, timestamp), naming };
+  const registers = destination.target.location.folderRegistry !== undefined && !besideSource(destination);
+  // The registry's entry is read with the folder, before the folder is made (a folder that exists is a name taken).
+  let pending: Registration | undefined;
+  return {
+    folder: (timestamp) => {
+      if (registers) {
+        const root = sessionsRootOf(destination.target, destination.home);
+        pending = registeredFolder(destination.target, destination.home, destination.cwd ?? "", root)?.registration;
+      }
+      return destinationFolder(destination, timestamp);
+    },
+    naming,
+    registration: registers ? () => pending : undefined,
+  };
 }
 
 /**
@@ -138,16 +162,24 @@ export function newSessionPlace(request: PlaceRequest, now: Date): NewSessionPla
  * it (Claude Code and Codex find a session by id only there). Pure: nothing is looked at on disk.
  */
 export function destinationFolder(input: DestinationInput, timestamp: Date): string {
-  if (input.target.name === input.sourceFormat.name && opensFilesAnywhere(input.target)) {
-    return input.sourcePath === undefined ? input.currentFolder : dirname(input.sourcePath);
-  }
+  if (besideSource(input)) return input.sourcePath === undefined ? input.currentFolder : dirname(input.sourcePath);
   if (input.cwd === undefined || input.cwd === "") {
     throw new AgentError(
       "USAGE",
       `the session records no working directory (or not an absolute one), so there is no ${input.target.label} folder for it; say where the new session goes with -o`,
     );
   }
-  const place = { ...input.home, cwd: input.cwd, timestamp, utcOffsetMinutes: -timestamp.getTimezoneOffset() };
+  const registeredName = registeredFolder(input.target, input.home, input.cwd, sessionsRootOf(input.target, input.home))?.name;
+  const place = {
+    ...input.home,
+    cwd: input.cwd,
+    timestamp,
+    // Only a format that files sessions by local date (Codex) reads it: the time zone's data loads on first use.
+    get utcOffsetMinutes() {
+      return -timestamp.getTimezoneOffset();
+    },
+    registeredFolder: registeredName,
+  };
   const segments = input.target.location.sessionFolder(place);
   const folder = inSourceHome(input, joinSegments(segments)) ?? joinSegments(segments);
   // The folder names come from the cwd, which is the file's own text: one no file system takes is
@@ -225,6 +257,15 @@ export function writeNewSession(
     if ("folder" in place) created = createFolders(dirname(path));
     createFileAtomically(temps, path, newSession.content);
   } catch (error) {
+    removeCreatedFolders(dirname(path), created);
+    throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
+  }
+  // The agent's registry names the folder only once the session is in it; if that fails, the session goes too.
+  try {
+    const registration = "folder" in place ? place.registration?.() : undefined;
+    if (registration) register(temps, registration);
+  } catch (error) {
+    rmSync(path, { force: true });
     removeCreatedFolders(dirname(path), created);
     throw new AgentError("HANDOFF_FAILED", `could not write the new session: ${errorMessage(error)}`);
   }

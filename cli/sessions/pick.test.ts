@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFormat, type SessionGlance } from "../../core/index.ts";
 import { writePickHome, type PickSession } from "../../fixtures/pick-home.ts";
-import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
+import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import type { FoundSession } from "./discover.ts";
 import { listForPicking, matchesSearch } from "./pick-list.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 let root: string;
 let home: string;
@@ -188,7 +189,7 @@ function sessionFiles(): string[] {
     .sort();
 }
 
-const pickArgs = [process.execPath, CLI, "handoff", "--pick", "--engine", "offline", "--no-record", "--json"];
+const pickArgs = [...CLI_ARGV, "handoff", "--pick", "--engine", "offline", "--no-record", "--json"];
 
 describe(`agent handoff --pick on a real terminal${TMUX ? "" : " (skipped: tmux is not installed; apt-get install tmux)"}`, () => {
   test.skipIf(!TMUX)("lists every agent's sessions, this folder's first; a search narrows it; Enter hands off the one chosen", async () => {

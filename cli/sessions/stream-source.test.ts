@@ -1,15 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, cleanEnv, REPO } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO } from "../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Runs the CLI through bash, so stdin, pipes and `<(…)` are the shell's own; `$SRC` is the session. */
 async function viaShell(shell: string, args: string[], env: Record<string, string>, cwd: string) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", ...CLI_ARGV, ...args], {
     env,
     cwd,
     stdin: "ignore",
@@ -135,7 +136,7 @@ describe("what cannot be a session stream is refused, exit 2", () => {
   });
 
   test.skipIf(Bun.spawnSync(["script", "--version"]).exitCode !== 0)("- when stdin is a terminal", async () => {
-    const command = `${process.execPath} ${CLI} inspect -`;
+    const command = `${CLI_ARGV.join(" ")} inspect -`;
     const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
       env: cleanEnv(sandbox.home),
       cwd: sandbox.dir,

@@ -12,10 +12,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
-import { CLI, cleanEnv, type AgentRun } from "../../fixtures/run-agent.ts";
+import { cleanEnv, type AgentRun } from "../../fixtures/run-agent.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { chooseNewest } from "./newest-session.ts";
 import { describeFormats, formatNamed } from "../../core/index.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const IS_ROOT = process.getuid?.() === 0;
 const HAS_SETPRIV = Bun.spawnSync(["setpriv", "--version"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
@@ -50,7 +51,7 @@ function setUp(plant: (at: (agent: FileAgentName, id: string, hoursLater: number
   }
   const run = async (args: string[]): Promise<AgentRun> => {
     const asUser = IS_ROOT ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
-    const proc = Bun.spawn([...asUser, process.execPath, CLI, ...args], {
+    const proc = Bun.spawn([...asUser, ...CLI_ARGV, ...args], {
       env: cleanEnv(home),
       cwd: project,
       stdout: "pipe",

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const V1 = join(REPO, "fixtures", "sessions", "v1.jsonl");
@@ -144,8 +145,7 @@ describe("a version 1 source upgraded to record the handoff", () => {
         `--reuid=${NOBODY}`,
         `--regid=${NOBODY}`,
         "--clear-groups",
-        process.execPath,
-        CLI,
+        ...CLI_ARGV,
         "handoff",
         path,
         "--engine",

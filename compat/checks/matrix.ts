@@ -36,6 +36,7 @@ const SOURCES: Record<FileAgentName, string> = {
   omp: "fixtures/real/omp/session.jsonl",
   "claude-code": "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
   codex: "fixtures/real/codex/rollout.jsonl",
+  gemini: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
 };
 
 /**
@@ -48,7 +49,13 @@ function placedName(source: FileAgentName): string {
 }
 
 /** The model each source resumes with in its own agent, as the model request names it. */
-const SOURCE_MODELS: Record<FileAgentName, string> = { pi: "gpt-5", omp: "gpt-5", "claude-code": "claude-sonnet-4-5", codex: "gpt-5" };
+const SOURCE_MODELS: Record<FileAgentName, string> = {
+  pi: "gpt-5",
+  omp: "gpt-5",
+  "claude-code": "claude-sonnet-4-5",
+  codex: "gpt-5",
+  gemini: "gemini-2.5-flash",
+};
 
 /**
  * The model the target must continue with: pi and omp resume with the source's model, except

@@ -12,6 +12,7 @@ import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { checkTranscript, claudeConfigDir, claudeEnv, runClaude } from "./claude-code.ts";
+import { checkGeminiFile, GEMINI_MODEL, geminiEnv, prepareGemini, runGemini } from "./gemini.ts";
 import { checkRollout, codexEnv, codexHomeOf, execResume, execStart, prepareCodex } from "./codex.ts";
 import { must } from "./report.ts";
 import { carriesVerbatim, checkSessionFile, conversationRequests } from "./session-file.ts";
@@ -157,4 +158,18 @@ const codex: ResumeTarget = {
   checkFile: (session) => checkRollout(session.path, session.content),
 };
 
-export const TARGETS: Record<FileAgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex };
+/** Gemini CLI: `gemini -r <id> -p <prompt>` (`-r latest` for the newest) from the project, against the fake's Gemini API. */
+const gemini: ResumeTarget = {
+  prepare: ({ sandbox }) => prepareGemini(sandbox),
+  // Its settings name the model; it resumes with it whatever the file says.
+  defaultModel: GEMINI_MODEL,
+  env: ({ sandbox, fake }) => geminiEnv(sandbox, fake),
+  prepareScreen: () => {},
+  screenLookups: [],
+  resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) =>
+    runGemini(agent, dir, sandbox, fake, dns, prompt, session ? session.id : "latest"),
+  start: async ({ agent, dir, sandbox, fake, dns }, prompt) => void (await runGemini(agent, dir, sandbox, fake, dns, prompt, undefined)),
+  checkFile: (session) => checkGeminiFile(session.path, session.content),
+};
+
+export const TARGETS: Record<FileAgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex, gemini };

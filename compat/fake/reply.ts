@@ -1,6 +1,6 @@
 /** What a scripted fake model answers, whatever the wire, and small helpers the encoders share. */
 
-export type Wire = "chat" | "anthropic" | "responses";
+export type Wire = "chat" | "anthropic" | "responses" | "gemini";
 
 export interface ToolCallReply {
   /** Defaults to a fresh id in the wire's style. */

@@ -1,12 +1,13 @@
 /**
  * One fake model server for the real agents: real HTTP on 127.0.0.1 (port 0), speaking the
- * three wires they use — Chat Completions (pi, omp), Anthropic Messages (Claude Code) and
- * OpenAI Responses (Codex) — each streamed as server-sent events. A script decides every
+ * four wires they use — Chat Completions (pi, omp), Anthropic Messages (Claude Code), OpenAI
+ * Responses (Codex) and the Gemini API (Gemini CLI) — each streamed as server-sent events. A script decides every
  * answer; every request is logged, so checks can read what reached the model.
  */
 import type { Server } from "bun";
 import { anthropicResponse } from "./anthropic.ts";
 import { chatResponse } from "./chat.ts";
+import { geminiCall, geminiCountTokens, geminiRefusal, geminiResponse } from "./gemini.ts";
 import { responsesResponse } from "./responses.ts";
 import type { Reply, Wire } from "./reply.ts";
 import { errorMessage } from "../../core/errors.ts";
@@ -33,6 +34,8 @@ export interface FakeModelServer {
 
 function wireOf(method: string, path: string): Wire | undefined {
   if (method !== "POST") return undefined;
+  const gemini = geminiCall(path);
+  if (gemini) return gemini.method === "countTokens" ? undefined : "gemini";
   if (path.endsWith("/chat/completions")) return "chat";
   if (path.endsWith("/messages")) return "anthropic";
   if (path.endsWith("/responses")) return "responses";
@@ -44,6 +47,7 @@ function sideResponse(method: string, path: string, models: readonly string[]): 
   if (path.endsWith("/models"))
     return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", owned_by: "compat" })) });
   if (path.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 100 });
+  if (geminiCall(path)?.method === "countTokens") return geminiCountTokens();
   return Response.json({ error: { type: "not_found_error", message: `the fake has no ${method} ${path}` } }, { status: 404 });
 }
 
@@ -52,6 +56,7 @@ function refusal(wire: Wire, status: number, message: string): Response {
   const type =
     status === 401 ? "authentication_error" : status === 403 ? "permission_error" : status >= 500 ? "api_error" : "invalid_request_error";
   if (wire === "anthropic") return Response.json({ type: "error", error: { type, message } }, { status });
+  if (wire === "gemini") return geminiRefusal(status, message);
   return Response.json({ error: { message, type, code: status === 401 ? "invalid_api_key" : null } }, { status });
 }
 
@@ -88,6 +93,10 @@ export function startFakeModelServer(initial: Script, listedModels: readonly str
       }
       if (reply.delayMs) await Bun.sleep(reply.delayMs);
       if (reply.refuse) return refusal(wire, reply.refuse.status, reply.refuse.message);
+      if (wire === "gemini") {
+        const call = geminiCall(url.pathname);
+        return geminiResponse(reply, call?.model ?? "fake-model", call?.method === "streamGenerateContent");
+      }
       const stream = !(typeof body === "object" && body !== null && "stream" in body && body.stream === false);
       if (wire === "chat") return chatResponse(reply, body, stream);
       if (wire === "anthropic") return anthropicResponse(reply, body, stream);

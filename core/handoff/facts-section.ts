@@ -18,6 +18,8 @@ export interface SessionFactsOptions {
   maxConstraints?: number;
   /** The source was read as a stream (stdin, a pipe): `sourcePath` names it, but no file is there. */
   sourceIsStream?: boolean;
+  /** `## Last Exchanges` quotes the last request: point there instead of repeating it. */
+  lastRequestInTail?: boolean;
 }
 
 const HEADING = "## Session Facts";
@@ -112,7 +114,11 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
       ),
     );
   }
-  lines.push(...requestLines(facts.lastUserRequest, maxRequestChars));
+  lines.push(
+    ...(options.lastRequestInTail
+      ? ["- Last user request: quoted under Last Exchanges"]
+      : requestLines(facts.lastUserRequest, maxRequestChars)),
+  );
   return lines.join("\n");
 }
 

@@ -4,6 +4,7 @@ import { CompletionError, type ChatRequest, type Complete, type Completion, type
 import { sentOutputLimit } from "../llm/answer-bound.ts";
 import { isModelId } from "../llm/model-id.ts";
 import type { ContextMessage } from "../session/messages.ts";
+import { rememberingQuarters, type TextQuarters } from "../session/tokens.ts";
 import { captureDocument } from "./capture.ts";
 import { DEFAULT_CONTEXT_WINDOW, estimateRequestTokens, scaleAfterRefusal } from "./condense/budget.ts";
 import { placeholderNotes } from "./condense/notes-prompt.ts";
@@ -72,13 +73,14 @@ function setupFor(input: ModelEngineInput): RequestSetup {
   };
 }
 
-function planFor(input: ModelEngineInput, halvings = 0, scale = 1): CondensePlan {
+function planFor(input: ModelEngineInput, textQuarters: TextQuarters, halvings = 0, scale = 1): CondensePlan {
   return planCondensation({
     ...setupFor(input),
     context: input.context,
     contextWindow: input.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     halvings,
     scale,
+    textQuarters,
   });
 }
 
@@ -93,8 +95,13 @@ export interface PlannedRequests {
   plan: RunPlan;
 }
 
-function measureOf(input: ModelEngineInput): (request: ChatRequest) => number {
-  return input.measure ?? estimateRequestTokens;
+function measureOf(input: ModelEngineInput, textQuarters: TextQuarters): (request: ChatRequest) => number {
+  return input.measure ?? ((request) => estimateRequestTokens(request, textQuarters));
+}
+
+/** The handoff request: with no notes, the one the plan built and measured (see `CondensePlan.finalRequest`). */
+function finalRequestOf(setup: RequestSetup, plan: CondensePlan, notes: string | undefined): ChatRequest {
+  return notes === undefined && plan.finalRequest !== undefined ? plan.finalRequest : buildFinalRequest(setup, plan, notes);
 }
 
 /** Our estimate of each request a plan makes, in order, as sent; notes not yet written count at their limit. */
@@ -102,7 +109,7 @@ function estimateRequests(plan: CondensePlan, setup: RequestSetup, measure: (req
   const folded = plan.chunks.length > 0;
   return [
     ...plan.chunks.map((_, i) => measure(buildNotesRequest(setup, plan, i, i === 0 ? undefined : "")) + (i === 0 ? 0 : plan.notesReserve)),
-    measure(buildFinalRequest(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
+    measure(finalRequestOf(setup, plan, folded ? "" : undefined)) + (folded ? plan.notesReserve : 0),
   ];
 }
 
@@ -119,13 +126,15 @@ function targetOf(input: ModelEngineInput): PlanTarget {
  * the handoff request after a fold, carry placeholder notes: the real ones come from the model.
  */
 export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
-  const plan = planFor(input);
+  // One memo of the text estimate for the plan and every count of its requests.
+  const textQuarters = rememberingQuarters();
+  const plan = planFor(input, textQuarters);
   const setup = setupFor(input);
   const folded = plan.chunks.length > 0;
   const requests = plan.chunks.map((_, i) => buildNotesRequest(setup, plan, i, i === 0 ? undefined : placeholderNotes(i)));
-  requests.push(buildFinalRequest(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
+  requests.push(finalRequestOf(setup, plan, folded ? placeholderNotes(plan.chunks.length) : undefined));
   // Estimates count the notes at their limit, not at the placeholder's length.
-  const estimates = estimateRequests(plan, setup, measureOf(input));
+  const estimates = estimateRequests(plan, setup, measureOf(input, textQuarters));
   const tokensSent = sum(estimates);
   return {
     requests,
@@ -155,6 +164,8 @@ interface Sender {
   deps: ModelEngineDeps;
   tally: Tally;
   measure: (request: ChatRequest) => number;
+  /** The run's memo of the text estimate (`rememberingQuarters`). */
+  textQuarters: TextQuarters;
   inputLimit: InputLimit | undefined;
 }
 
@@ -167,7 +178,7 @@ interface Sender {
 async function send(request: ChatRequest, limit: number, sender: Sender): Promise<Completion> {
   const { deps, tally } = sender;
   throwIfCancelled(deps.signal);
-  tally.last = { tokens: estimateRequestTokens(request), limit };
+  tally.last = { tokens: estimateRequestTokens(request, sender.textQuarters), limit };
   let attempts = 0;
   const beforeSend = (sent: ChatRequest): void => {
     const tokens = sender.measure(sent);
@@ -262,7 +273,7 @@ async function runPlan(plan: CondensePlan, input: ModelEngineInput, sender: Send
       );
   }
 
-  const first = await completeRequest(buildFinalRequest(setup, plan, notes), plan.budget.promptLimit, sender);
+  const first = await completeRequest(finalRequestOf(setup, plan, notes), plan.budget.promptLimit, sender);
   let answeredBy = first.completion.model;
   let finishReason = first.completion.finishReason;
   let document = documentFrom(first.completion, first.sent);
@@ -307,7 +318,9 @@ function describeRefusals(refused: readonly number[], window: number): string {
  */
 export async function writeDocumentWithModel(input: ModelEngineInput, deps: ModelEngineDeps): Promise<EngineResult> {
   const tally: Tally = { requests: 0, tokensSent: 0, usage: { inputTokens: 0, outputTokens: 0 }, last: { tokens: 0, limit: 1 } };
-  const sender: Sender = { deps, tally, measure: measureOf(input), inputLimit: input.inputLimit };
+  // One memo of the text estimate for every plan and every count of the requests sent.
+  const textQuarters = rememberingQuarters();
+  const sender: Sender = { deps, tally, measure: measureOf(input, textQuarters), textQuarters, inputLimit: input.inputLimit };
   const window = input.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const refused: number[] = [];
   let lastRefusal = "";
@@ -315,7 +328,7 @@ export async function writeDocumentWithModel(input: ModelEngineInput, deps: Mode
   for (let halvings = 0; ; halvings++) {
     let plan: CondensePlan;
     try {
-      plan = planFor(input, halvings, scale);
+      plan = planFor(input, textQuarters, halvings, scale);
     } catch (error) {
       if (halvings === 0 || !(isAgentError(error) && error.code === "USAGE")) throw error;
       throw new AgentError(

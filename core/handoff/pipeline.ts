@@ -11,8 +11,7 @@ import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../sess
 import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
 import type { CondenseReport } from "./condense/condense-report.ts";
-import { userConstraints } from "./notes/constraints.ts";
-import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
+import { appendCodeSections, wantsLastExchanges } from "./code-sections.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { formatNamed } from "../session/formats/table.ts";
 import type { ProjectPlace } from "../session/formats/session-rows.ts";
@@ -62,6 +61,8 @@ export interface HandoffInput {
   api?: "openai-completions" | "agent-cli";
   /** Append the `## Session Facts` section computed by code (default true). */
   facts?: boolean;
+  /** Append `## Last Exchanges`, the branch's end verbatim (default: for the offline engine only). */
+  lastExchanges?: boolean;
   /** Replace likely secrets in every request with placeholders, restored in the final document (default true). */
   redact?: boolean;
   /** Strings never sent, written or restored, whatever `redact` says (the API key). */
@@ -186,12 +187,16 @@ function withholdModel(model: RestoredModel, withhold: (text: string) => string)
   return { pi, omp: model.omp === undefined ? undefined : withhold(model.omp) };
 }
 
-function withSessionFacts(document: string, input: HandoffInput, sources: DocumentSources): string {
-  const facts = renderSessionFacts(sources.facts, input.sourcePath, {
-    constraints: userConstraints(sources.context),
+/** Session Facts and the verbatim tail, as asked, from the redacted sources (restored with the rest). */
+function withCodeSections(document: string, input: HandoffInput, sources: DocumentSources): string {
+  return appendCodeSections(document, {
+    context: sources.context,
+    facts: input.facts === false ? undefined : sources.facts,
+    sourcePath: input.sourcePath,
     sourceIsStream: input.sourceIsStream,
+    cwd: sources.cwd,
+    lastExchanges: wantsLastExchanges(input.lastExchanges, input.engine),
   });
-  return appendSessionFacts(document, facts);
 }
 
 /**
@@ -267,7 +272,10 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const redacted = input.engine === "offline" ? 0 : guard.redacted;
   // The one place originals come back: after the last request, in the document only. Facts come
   // from code, after the model: no summary can lose them. The key is blanked from all of it.
-  const whole = input.facts === false ? written.document : withSessionFacts(written.document, input, readSources());
+  const whole =
+    input.facts === false && !wantsLastExchanges(input.lastExchanges, input.engine)
+      ? written.document
+      : withCodeSections(written.document, input, readSources());
   const document = guard.withhold(guard.restore(whole));
 
   const now = deps.now();
@@ -304,7 +312,11 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     sessionId,
     newEntryId: freshEntryIds(deps, new Set()),
     timestamp: now,
-    utcOffsetMinutes: deps.utcOffsetMinutes?.(now) ?? 0,
+    // Read only by a format that files sessions by local date (Codex): the first look at the
+    // time zone loads its data, some milliseconds a pi or Claude Code handoff need not spend.
+    get utcOffsetMinutes() {
+      return deps.utcOffsetMinutes?.(now) ?? 0;
+    },
     // Paths are written as they are: they name folders and files on this machine, which a
     // withheld path would not (the next session could not open its parent or run in its cwd).
     cwd: header.cwd,

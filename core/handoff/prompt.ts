@@ -23,7 +23,7 @@ Use exactly these sections, in this order, as markdown headings:
 What the user wants to achieve, in one to three sentences.
 
 ## Constraints & Preferences
-Requirements, rules and preferences the user stated (tools, style, things to avoid), in their own terms.
+Requirements, rules and preferences the user stated at any point, the earliest included (tools, style, things to avoid), quoted in their own words; and the requirements and no-gos of any task text the session read (an issue, a spec or checklist file the user pointed at), each marked with where it came from. Leave out a rule the user later took back.
 
 ## Progress
 ### Done
@@ -34,13 +34,13 @@ What was being worked on when the session stopped, and how far it got.
 What was asked for and not yet started.
 
 ## Key Decisions
-Choices that were made, with the reason for each.
+Choices that were made, with the reason for each. Where the user turned down what the assistant proposed and the work changed course, say so, with the user's reason in their own words.
 
 ## Critical Context
-What the next session cannot work without: exact file paths, names of functions and types, commands with their results, error messages, versions, URLs.
+What the next session cannot work without: exact file paths, names of functions and types, commands with their results, versions, URLs; the exact text of the last errors (every distinct error line of a run that failed, not only the first); what was changed but never verified, or not committed since the last commit; any plan or checklist file that later work made out of date, named as such.
 
 ## Next Steps
-A numbered list of concrete actions, the most urgent first.
+A numbered list of concrete actions, the most urgent first: finish, verify and commit the unfinished main change before chasing a side issue (a throwaway command that failed at the end is context, not a step).
 
 Copy exact paths, identifiers, commands and error text rather than describing them. Leave out what no longer matters. Write "None." under a section that has nothing. Reply with the document only: no preamble, no closing remarks, no code fence around it.`;
 

@@ -22,6 +22,7 @@ export interface TextMap {
  * through `map`, each value with the key it is under. A key that names a secret (`password`,
  * `api_key`) makes everything under it that secret, whatever its type and depth: the items of
  * its array and the values of its object are all under that key (`{"secret": {"value": …}}`).
+ * What `map` leaves as it was is returned as it was (the same array or object), not copied.
  */
 export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unknown {
   if (typeof value === "string") return map.assigned(key, value);
@@ -31,42 +32,87 @@ export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unkn
     const mapped = map.assigned(key, text);
     return mapped === text ? value : mapped;
   }
-  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, map, key));
+  if (Array.isArray(value)) return sameOrMapped(value, (item) => mapJsonStrings(item, map, key));
   if (!isObject(value)) return value;
   const secretKey = key !== undefined && secretKeyKind(key) !== undefined ? key : undefined;
+  let changed = false;
+  const entries = Object.entries(value).map(([k, item]) => {
+    const name = map.text(k);
+    const inner = mapJsonStrings(item, map, secretKey ?? k);
+    if (name !== k || inner !== item) changed = true;
+    return [name, inner];
+  });
   // fromEntries defines own properties: a `__proto__` key stays a key.
-  return Object.fromEntries(Object.entries(value).map(([k, item]) => [map.text(k), mapJsonStrings(item, map, secretKey ?? k)]));
+  return changed ? Object.fromEntries(entries) : value;
+}
+
+/**
+ * `items.map(map)`, or `items` itself when `map` gave back every item as it was. Most of a
+ * context holds no secret: the guard's passes then copy nothing but the list of messages.
+ */
+function sameOrMapped<T>(items: readonly T[], map: (item: T) => T): T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
+    const mapped = map(item);
+    if (mapped !== item && out === undefined) out = items.slice(0, i);
+    out?.push(mapped);
+  }
+  return out ?? (items as T[]);
 }
 
 function mapUserBlocks(blocks: readonly UserBlock[], map: TextMap): UserBlock[] {
   // Image bytes are not text a secret scanner should read (and base64 makes false matches).
-  return blocks.map(
-    (b): UserBlock => (b.type === "text" ? { type: "text", text: map.text(b.text) } : { ...b, mimeType: map.text(b.mimeType) }),
-  );
-}
-
-function mapAssistantBlocks(blocks: readonly AssistantBlock[], map: TextMap): AssistantBlock[] {
-  return blocks.map((b): AssistantBlock => {
-    if (b.type === "text") return { type: "text", text: map.text(b.text) };
-    if (b.type === "thinking") return { type: "thinking", thinking: map.text(b.thinking) };
-    // The id never leaves as it is (requests number calls afresh), so it stays the session's.
-    return { ...b, name: map.text(b.name), arguments: mapJsonStrings(b.arguments, map) };
+  return sameOrMapped(blocks, (b): UserBlock => {
+    if (b.type === "text") {
+      const text = map.text(b.text);
+      return text === b.text ? b : { type: "text", text };
+    }
+    const mimeType = map.text(b.mimeType);
+    return mimeType === b.mimeType ? b : { ...b, mimeType };
   });
 }
 
-/** A context with every string it could send passed through `map`. Entry ids and call ids stay. */
+function mapAssistantBlocks(blocks: readonly AssistantBlock[], map: TextMap): AssistantBlock[] {
+  return sameOrMapped(blocks, (b): AssistantBlock => {
+    if (b.type === "text") {
+      const text = map.text(b.text);
+      return text === b.text ? b : { type: "text", text };
+    }
+    if (b.type === "thinking") {
+      const thinking = map.text(b.thinking);
+      return thinking === b.thinking ? b : { type: "thinking", thinking };
+    }
+    // The id never leaves as it is (requests number calls afresh), so it stays the session's.
+    const name = map.text(b.name);
+    const args = mapJsonStrings(b.arguments, map);
+    return name === b.name && args === b.arguments ? b : { ...b, name, arguments: args };
+  });
+}
+
+/**
+ * A context with every string it could send passed through `map`. Entry ids and call ids stay.
+ * A message with nothing changed is the same message.
+ */
 export function mapContextText(context: readonly ContextMessage[], map: TextMap): ContextMessage[] {
   return context.map((message) => mapMessageText(message, map));
 }
 
 function mapMessageText(message: ContextMessage, map: TextMap): ContextMessage {
   switch (message.role) {
-    case "user":
-      return { ...message, content: mapUserBlocks(message.content, map) };
-    case "assistant":
-      return { ...message, content: mapAssistantBlocks(message.content, map) };
-    case "toolResult":
-      return { ...message, toolName: map.text(message.toolName), content: mapUserBlocks(message.content, map) };
+    case "user": {
+      const content = mapUserBlocks(message.content, map);
+      return content === message.content ? message : { ...message, content };
+    }
+    case "assistant": {
+      const content = mapAssistantBlocks(message.content, map);
+      return content === message.content ? message : { ...message, content };
+    }
+    case "toolResult": {
+      const toolName = map.text(message.toolName);
+      const content = mapUserBlocks(message.content, map);
+      return toolName === message.toolName && content === message.content ? message : { ...message, toolName, content };
+    }
   }
 }
 
@@ -78,6 +124,10 @@ function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentP
   );
 }
 
+/**
+ * Tool-call arguments as JSON text, every string in them mapped. Unchanged, the text itself:
+ * requests carry `JSON.stringify`'s own output, which writing again would give back as it is.
+ */
 function mapArguments(json: string, map: TextMap): string {
   let value: unknown;
   try {
@@ -85,7 +135,8 @@ function mapArguments(json: string, map: TextMap): string {
   } catch {
     return map.text(json);
   }
-  return JSON.stringify(mapJsonStrings(value, map));
+  const mapped = mapJsonStrings(value, map);
+  return mapped === value ? json : JSON.stringify(mapped);
 }
 
 function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
@@ -110,9 +161,39 @@ function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
   }
 }
 
-/** A request with every string it carries passed through `map`; names stay valid tool names. */
+/** Whether two messages of one role carry the same strings (the same array of parts or calls included). */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a.role === "assistant" && b.role === "assistant") {
+    const calls = a.tool_calls ?? [];
+    const others = b.tool_calls ?? [];
+    return (
+      a.content === b.content &&
+      calls.length === others.length &&
+      calls.every((call, i) => {
+        const other = others[i];
+        return (
+          other !== undefined &&
+          call.id === other.id &&
+          call.function.name === other.function.name &&
+          call.function.arguments === other.function.arguments
+        );
+      })
+    );
+  }
+  if (a.role === "tool" && b.role === "tool") return a.content === b.content && a.tool_call_id === b.tool_call_id;
+  return a.role === b.role && typeof a.content === "string" && a.content === b.content;
+}
+
+/**
+ * A request with every string it carries passed through `map`; names stay valid tool names. A
+ * message whose strings all stay is passed on as it is.
+ */
 export function mapRequestText(request: ChatRequest, map: TextMap): ChatRequest {
-  const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages: request.messages.map((m) => mapMessage(m, map)) };
+  const messages = request.messages.map((m) => {
+    const mapped = mapMessage(m, map);
+    return sameMessage(m, mapped) ? m : mapped;
+  });
+  const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages };
   if (request.tools) {
     mapped.tools = request.tools.map((tool) => ({
       ...tool,

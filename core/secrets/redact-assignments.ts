@@ -1,4 +1,4 @@
-import { notAfterWord } from "./redact-rules.ts";
+import { blanksAndEscapes, ESCAPE_SEQUENCE, ESCAPE_SEQUENCES, ESCAPES, notAfterWord } from "./redact-rules.ts";
 import type { Separation } from "./redact-values.ts";
 
 /**
@@ -15,6 +15,12 @@ const KEY_WORD =
 
 /** Between a key and its value: `=`, `:`, `:=`, `=>`, `?=`, with blanks around (aligned columns). */
 const SEPARATOR = String.raw`[ \t]{0,64}(?::=|=>|\?=|[:=])[ \t]{0,64}`;
+/**
+ * The same where colour may stand around it (`api_key\x1b[0m: \x1b[32m…`, `\u001b[0m=`): up to
+ * four terminal escapes among the blanks on both sides (an escape starts with a character no
+ * blank is, so nothing is read twice).
+ */
+const SEPARATOR_IN_COLOUR = `${blanksAndEscapes(64)}(?::=|=>|\\?=|[:=])${blanksAndEscapes(64)}`;
 
 /**
  * A type annotation between a key and its `=` (`api_key: str = "…"`, `val token: String = "…"`,
@@ -32,20 +38,28 @@ const BARE_VALUE = String.raw`[^\s"'${"`"}\\,;&|][^\s"'${"`"}\\]{0,511}`;
 /** A placeholder's kind (`[REDACTED:github-token:1]`) must not read as a key with a value. */
 const NOT_IN_PLACEHOLDER = String.raw`(?<!\[REDACTED(?:-\d+)?:)`;
 
-function assignmentPattern(start: string): RegExp {
+/**
+ * The assignment pattern. With `colour`, terminal escapes may stand around the key's parts and
+ * before the value (`\x1b[1mapi_key\x1b[0m: \x1b[32m…`): they are kept in the lead, never taken
+ * for the value, so the secret found is the value alone, and found again wherever it recurs.
+ */
+function assignmentPattern(start: string, colour: boolean): RegExp {
+  const gap = colour ? ESCAPES : "";
   return new RegExp(
     `${NOT_IN_PLACEHOLDER}${start}(?<lead>` +
-      `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3}))` +
+      `(?<flag>--(?:[a-z0-9]+-){0,4}${KEY_WORD}(?:=|[ \\t]{1,3})${gap})` +
       String.raw`|(?:\\{0,2}["'])?[a-z0-9_.-]{0,48}?` +
       KEY_WORD.replace("<word>", "<word2>") +
+      gap +
       String.raw`(?:\\{0,2}["'])?` +
       ANNOTATION +
-      SEPARATOR +
+      (colour ? SEPARATOR_IN_COLOUR : SEPARATOR) +
       ")(?:" +
       String.raw`"(?<dq>(?:\\.|[^"\\\r\n]){1,512})"` +
       String.raw`|'(?<sq>(?:\\.|''|[^'\\\r\n]){1,512})'` +
       // Inside JSON text (`{\"token\":\"…\"}`) the quotes are escaped, and so is the value's end.
-      String.raw`|(?<eq>\\{1,2}["'])(?<esc>[^"'\\\r\n]{1,512})\k<eq>` +
+      // A colour written as text inside such a value (`\"\\u001b[32m…\"`) is part of it (then peeled off, see `escapesAround`).
+      String.raw`|(?<eq>\\{1,2}["'])(?<esc>(?:[^"'\\\r\n]${colour ? `|${ESCAPE_SEQUENCE}` : ""}){1,512})\k<eq>` +
       `|(?<bare>${BARE_VALUE})` +
       ")",
     "gi",
@@ -54,14 +68,37 @@ function assignmentPattern(start: string): RegExp {
 
 /**
  * An assignment: its key not right after a letter or a digit, unless that ends an escape
- * (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`).
+ * (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`), colour allowed around its parts.
  */
-export const ASSIGNMENT_PATTERN = assignmentPattern(notAfterWord("_.-"));
+export const ASSIGNMENT_PATTERN = assignmentPattern(notAfterWord("_.-"), true);
 /**
  * The same for a line that holds no escape at all (no ESC, no 8-bit CSI, no `\\`, no `%`): the
  * escape's exception cannot apply there, and this plain lookbehind costs a tenth as much.
  */
-export const PLAIN_ASSIGNMENT_PATTERN = assignmentPattern("(?<![A-Za-z0-9_.-])");
+export const PLAIN_ASSIGNMENT_PATTERN = assignmentPattern("(?<![A-Za-z0-9_.-])", false);
+const LEADING_ESCAPES = new RegExp(`^(?:${ESCAPE_SEQUENCE})+`);
+const TRAILING_ESCAPES = new RegExp(`(?:${ESCAPE_SEQUENCE})+$`);
+/** Whether a text may hold an ESCAPE_SEQUENCE: one of its starts (most values and leads hold none). */
+const MAY_HOLD_SEQUENCE = /[\x1b\u009b]|\\(?:u001[bB]|x1[bB]|033|e)/;
+
+/**
+ * A value without the terminal escapes at its ends (`\x1b[32mHunter2\x1b[0m` → `Hunter2`): the
+ * colour is the terminal's, the secret is what it wraps, and only that is found again where it
+ * recurs uncoloured. Escapes inside the value stay in it (they do not split a secret).
+ */
+export function escapesAround(value: string): { before: string; inner: string; after: string } {
+  if (!MAY_HOLD_SEQUENCE.test(value)) return { before: "", inner: value, after: "" };
+  const before = LEADING_ESCAPES.exec(value)?.[0] ?? "";
+  const rest = value.slice(before.length);
+  const after = TRAILING_ESCAPES.exec(rest)?.[0] ?? "";
+  return { before, inner: rest.slice(0, rest.length - after.length), after };
+}
+
+/** A lead as it reads without its colour, for what its shape says (`api_key\x1b[0m: ` → `api_key: `). */
+export function plainLead(lead: string): string {
+  return MAY_HOLD_SEQUENCE.test(lead) ? lead.replace(ESCAPE_SEQUENCES, "") : lead;
+}
+
 /** Whether a line may hold an escape, so that only ASSIGNMENT_PATTERN reads it right. */
 export const MAY_HOLD_ESCAPE = /[\x1b\u009b\\%]/;
 

@@ -1,3 +1,5 @@
+import { wordBefore } from "./redact-rules.ts";
+
 /**
  * Once a string is found to be a secret (the value of `password=…`, a URL's password), every
  * occurrence of it is that secret, wherever it recurs without its key: a later message, the
@@ -19,10 +21,13 @@ const KNOWN_ANYWHERE_LENGTH = 12;
 
 const WORD_CHAR = /[A-Za-z0-9]/;
 
-/** Whether `secret` may stand at `start` of `text`: a short one not inside a longer word. */
+/**
+ * Whether `secret` may stand at `start` of `text`: a short one not inside a longer word. After an
+ * escape it stands (`\x1b[31mHunter2`, `\nHunter2`): the escape's last letter is not the word's.
+ */
 function standsAt(text: string, start: number, secret: string): boolean {
   if (secret.length >= KNOWN_ANYWHERE_LENGTH) return true;
-  if (WORD_CHAR.test(secret[0] ?? "") && WORD_CHAR.test(text[start - 1] ?? "")) return false;
+  if (WORD_CHAR.test(secret[0] ?? "") && wordBefore(text, start)) return false;
   return !(WORD_CHAR.test(secret.at(-1) ?? "") && WORD_CHAR.test(text[start + secret.length] ?? ""));
 }
 

@@ -65,12 +65,36 @@ const NOT_SECRETS = new Set([
 ]);
 
 /**
- * The whole value is a reference or a template, not a secret: `$VAR`, `${…}`, `$(…)`, `{{ … }}`,
- * `%VAR%`, `%(name)s`, `<your-key>`, a placeholder (ours or withheld). Only whole: a value that
- * merely starts with `$` or `%` (a bcrypt hash, `$2b$12$…`; `%Xk9…`) is a secret.
+ * The whole value is a reference or a template, not a secret: `${{ … }}`, `$(…)`, `{{ … }}`,
+ * `%(name)s`, `<your-key>` (variables are `VARIABLE`'s). Only whole: a value that merely starts
+ * with `$` or `%` (a bcrypt hash, `$2b$12$…`; `%Xk9…`) is a secret.
  */
-const STAND_IN =
-  /^(?:\$[A-Za-z_]\w*(?:(?:->|::|\.|\[)\S*)?|\$\{\{.*|\$\{[^{}]*\}|\$\([^()]*\)|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|%\(\w+\)[sdr]|<[^<>]*>)$/;
+const STAND_IN = /^(?:\$\{\{.*|\$\([^()]*\)|\{\{[^{}]*\}\}|%\(\w+\)[sdr]|<[^<>]*>)$/;
+/**
+ * A variable as shells, PHP, Perl and Windows write one: `$NAME` (and `$name->…`, `$name::…`,
+ * `$name.…`, `$name[…`), `${NAME}` (and `${NAME:-…}`, `${env:NAME}`, `${config.token}`), `%NAME%`.
+ * A reference only when NAME reads as a variable's name (`readsAsVariable`): `$ecretPass9` and
+ * `${x9Kq2}` are passwords that start with `$`.
+ */
+const VARIABLE = /^(?:\$([A-Za-z_]\w*)(?:(?:->|::|\.|\[)\S*)?|\$\{[#!]?([A-Za-z_]\w*)(?:[.:\-=?+#%/[][^{}]*)?\}|%([A-Za-z_]\w*)%)$/;
+
+/** Whether `value` is a whole variable reference whose name reads as one (see VARIABLE). */
+function isVariable(value: string): boolean {
+  const match = VARIABLE.exec(value);
+  const name = match?.[1] ?? match?.[2] ?? match?.[3];
+  return name !== undefined && readsAsVariable(name);
+}
+
+/**
+ * A variable's name as people write one: words (`readsAsName`: `HOME`, `dbPassword`,
+ * `DB_PASSWORD_2`), or an upper-case name of several parts where a short one holds digits
+ * (`K8S_TOKEN`, `S3_KEY`, `OAUTH2_TOKEN`). Not a random run (`ecretPass9`, `X9K2M4P7Q`).
+ */
+function readsAsVariable(name: string): boolean {
+  if (readsAsName(name)) return true;
+  const parts = name.split("_").filter((part) => part !== "");
+  return parts.length >= 2 && /^[A-Z0-9_]+$/.test(name) && parts.every((part) => readsAsName(part) || /^[A-Z0-9]{1,4}$/.test(part));
+}
 /** A placeholder already in the text, ours (also `\[…\]`-escaped) or a withheld string's. */
 const PLACEHOLDER = /^(?:\\?\[REDACTED|\[withheld\])/;
 /** A run of one mask character (`xxx`, `****`, `...`, `###`), or one character repeated. */
@@ -84,7 +108,7 @@ const ELIDED = /^(?:[A-Za-z0-9_-]{0,16}[-_])?(?:\.\.\.|…)[A-Za-z0-9]{0,4}$/;
 export function isPlaceholderValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 3) return true;
-  if (STAND_IN.test(v) || PLACEHOLDER.test(v) || MASK.test(v) || YOURS.test(v) || ELIDED.test(v)) return true;
+  if (STAND_IN.test(v) || isVariable(v) || PLACEHOLDER.test(v) || MASK.test(v) || YOURS.test(v) || ELIDED.test(v)) return true;
   return NOT_SECRETS.has(v.toLowerCase());
 }
 

@@ -2,10 +2,12 @@ import {
   ASSIGNMENT_HINT,
   ASSIGNMENT_PATTERN,
   assignmentKind,
+  escapesAround,
   isKeyInSentence,
   MAY_HOLD_ESCAPE,
   operatorFollows,
   PLAIN_ASSIGNMENT_PATTERN,
+  plainLead,
   secretKeyKind,
   separationOf,
   wordsFollow,
@@ -152,19 +154,26 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
       if (quoted !== undefined) {
-        if (isPlaceholderValue(quoted)) return match[0];
+        const { before, inner, after } = escapesAround(quoted);
+        if (isPlaceholderValue(inner)) return match[0];
         const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : (eq ?? "");
-        return `${lead}${quote}${placeholderFor(quoted, kind)}${quote}`;
+        return `${lead}${quote}${before}${placeholderFor(inner, kind)}${after}${quote}`;
       }
       if (bare === undefined) return match[0];
-      const value = bare.slice(0, bareValueLength(bare));
+      // The colour after a value is not part of it (`token: \x1b[32mabc123\x1b[0m`).
+      const { inner: token, after: colour } = escapesAround(bare);
+      const value = token.slice(0, bareValueLength(token));
       const end = index + match[0].length;
-      const verdict = judgeBareValue(bare, value, () => ({
-        separation: separationOf(lead, flag !== undefined),
-        keyInSentence: isKeyInSentence(lead, text.slice(Math.max(0, index - 2), index)),
-        operatorFollows: value === bare && operatorFollows(text.slice(end, end + 8)),
-        wordsFollow: value === bare && wordsFollow(text.slice(end, end + 8)),
-      }));
+      const verdict = judgeBareValue(token, value, () => {
+        const key = plainLead(lead);
+        const next = colour === "" ? text.slice(end, end + 8) : plainLead(colour + text.slice(end, end + 48)).slice(0, 8);
+        return {
+          separation: separationOf(key, flag !== undefined),
+          keyInSentence: isKeyInSentence(key, text.slice(Math.max(0, index - 2), index)),
+          operatorFollows: value === token && operatorFollows(next),
+          wordsFollow: value === token && wordsFollow(next),
+        };
+      });
       if (verdict === "code") return match[0];
       return `${lead}${placeholderFor(value, kind)}${bare.slice(value.length)}`;
     });

@@ -4,6 +4,7 @@
  * back). Unlike a redacted secret, a withheld string is never restored: requests, documents,
  * files and printed lines all carry `WITHHELD` instead.
  */
+import { notAfterWord } from "./redact-rules.ts";
 
 /** What a withheld string is replaced by, everywhere. */
 export const WITHHELD = "[withheld]";
@@ -78,7 +79,8 @@ function formsOf(secret: string): string[] {
 function patternFor(form: string, anywhere: boolean): string {
   const body = [...form].map(escapeRegExp).join(`(?:${SHOWS_AS_NOTHING})*`);
   if (anywhere) return body;
-  const before = WORD_CHAR.test(form[0] ?? "") ? "(?<![A-Za-z0-9])" : "";
+  // Not inside a longer word, but after an escape (`\x1b[31mdummy1`, `\ndummy1`), as a token starts.
+  const before = WORD_CHAR.test(form[0] ?? "") ? notAfterWord("") : "";
   const after = WORD_CHAR.test(form.at(-1) ?? "") ? "(?![A-Za-z0-9])" : "";
   return `${before}${body}${after}`;
 }

@@ -6,6 +6,7 @@ import { estimateTokens } from "./tokens.ts";
 import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.ts";
 import type { Session } from "./types.ts";
 import { countOf } from "../format.ts";
+import { lazily } from "../lazy.ts";
 
 export interface AnalyzeOptions extends ContextOptions {
   /** Hand off the branch ending at this entry (or at the entry a line of this id became part of) instead of the last entry in the file. */
@@ -17,13 +18,15 @@ export interface BranchAnalysis {
   tree: SessionTree;
   branch: Branch;
   context: ContextMessage[];
-  facts: SessionFacts;
+  /** Read off the branch on first use: a dry run of the model engine, and `--no-facts`, never need them. */
+  readonly facts: SessionFacts;
   /** `message` entries on the branch (the guard against handing off nothing counts these). */
   branchMessages: number;
-  estimatedTokens: number;
+  /** Our estimate of the context's tokens, counted on first use (a handoff counts what it sends instead). */
+  readonly estimatedTokens: number;
 }
 
-/** Index → branch → context and facts, in one pass over the session. */
+/** Index → branch → context, and the facts and the estimate when first read. */
 export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): BranchAnalysis {
   const tree = indexEntries(session.entries);
   const wanted = options.leafId;
@@ -32,13 +35,20 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
   const context = buildContext(branch.entries, options);
   let branchMessages = 0;
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
+  const facts = lazily(() => collectFacts(branch.entries, session.header.cwd));
+  // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
+  const estimatedTokens = lazily(() => estimateTokens(context));
   return {
     tree,
     branch,
     context,
-    facts: collectFacts(branch.entries, session.header.cwd),
+    get facts() {
+      return facts();
+    },
     branchMessages,
-    estimatedTokens: estimateTokens(context),
+    get estimatedTokens() {
+      return estimatedTokens();
+    },
   };
 }
 

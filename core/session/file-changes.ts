@@ -25,22 +25,42 @@ function absolute(path: string, cwd: string | undefined): string {
   return `${cwd.replace(/\/+$/, "")}/${path}`;
 }
 
-/** Whether `path` is `target` or lies under it (a deleted folder takes its files with it: `rm -rf .`, `..`, `/` too). */
-function isAtOrUnder(path: string, target: string, cwd: string | undefined): boolean {
-  const [file, folder] = [absolute(path, cwd), absolute(target, cwd)];
-  return file === folder || file.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+/**
+ * Whether a file is the deleted path or lies under it (a deleted folder takes its files with it:
+ * `rm -rf .`, `..`, `/` too). `absoluteOf` gives a file's absolute form, made once per file.
+ */
+function atOrUnder(target: string, cwd: string | undefined, absoluteOf: (path: string) => string): (path: string) => boolean {
+  const folder = absolute(target, cwd);
+  const prefix = folder.endsWith("/") ? folder : `${folder}/`;
+  return (path) => {
+    const file = absoluteOf(path);
+    return file === folder || file.startsWith(prefix);
+  };
 }
 
 export function foldFileEvents(events: readonly FileEvent[], cwd: string | undefined): FileLists {
   const read = new Set<string>();
   const changed = new Map<string, "written" | "deleted">();
   const normalize = pathNormalizer(cwd);
+  const absolutes = new Map<string, string>();
+  const absoluteOf = (path: string): string => {
+    let known = absolutes.get(path);
+    if (known === undefined) {
+      known = absolute(path, cwd);
+      absolutes.set(path, known);
+    }
+    return known;
+  };
   for (const event of events) {
     const path = normalize(event.path);
     if (path === "") continue;
     if (event.op === "delete") {
       // Only files the branch knows are listed: `rm -rf node_modules` is housekeeping, not a change to the work.
-      const known = [...new Set([...read, ...changed.keys()])].filter((file) => isAtOrUnder(file, path, cwd));
+      // Files read first, in that order, then the ones only changed (as a set of both would list them).
+      const under = atOrUnder(path, cwd, absoluteOf);
+      const known: string[] = [];
+      for (const file of read) if (under(file)) known.push(file);
+      for (const file of changed.keys()) if (!read.has(file) && under(file)) known.push(file);
       for (const file of known) changed.set(file, "deleted");
       if (known.length === 0 && event.named) changed.set(path, "deleted");
     } else if (event.op === "read") read.add(path);

@@ -9,7 +9,7 @@ import { assertSomethingToHandOff } from "../handoff/pipeline.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../handoff/wrap.ts";
 import { analyzeBranch } from "./analyze.ts";
 import { readSession } from "./formats/read.ts";
-import { formatNamed } from "./formats/table.ts";
+import { FILE_FORMATS, formatNamed } from "./formats/table.ts";
 import type { FileAgentName } from "./types.ts";
 import { handoffOnly } from "./handoff-only.ts";
 
@@ -120,6 +120,14 @@ const LINES: Record<FileAgentName, { user: string; answer: string; quiet: string
       JSON.stringify({ timestamp: TIME, type: "event_msg", payload: { type: "token_count", info: null } }),
     ],
   },
+  gemini: {
+    user: JSON.stringify({ id: "u-10", timestamp: TIME, type: "user", content: [{ text: "Add a test for the limiter." }] }),
+    answer: JSON.stringify({ id: "g-11", timestamp: TIME, type: "gemini", content: "Done.", thoughts: [], model: "gemini-2.5-flash" }),
+    quiet: [
+      JSON.stringify({ $set: { lastUpdated: TIME } }),
+      JSON.stringify({ id: "i-12", timestamp: TIME, type: "info", content: "Request cancelled." }),
+    ],
+  },
 };
 
 function read(content: string) {
@@ -127,9 +135,9 @@ function read(content: string) {
 }
 
 /** pi and omp record the source in the header; Claude Code's and Codex's files have no place for it. */
-const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false };
+const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
 
-describe.each<FileAgentName>(["pi", "omp", "claude-code", "codex"])("the session agent handoff wrote for %s", (agent) => {
+describe.each<FileAgentName>(FILE_FORMATS.map((format) => format.name))("the session agent handoff wrote for %s", (agent) => {
   const ours = written(agent);
   const { user, answer, quiet } = LINES[agent];
   const source = RECORDS_SOURCE[agent] ? SOURCE : undefined;

@@ -140,8 +140,10 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
     for (;;) {
       const lf = chunk.indexOf(LF, start);
       const end = lf === -1 ? chunk.length : lf;
+      // The line's bytes in this chunk, looked at once (a view, not a copy).
+      let part: Uint8Array | undefined;
       if (!dropping) {
-        const part = chunk.subarray(start, end);
+        part = chunk.subarray(start, end);
         if (hasNul && part.indexOf(NUL) !== -1) drop(part, "holds NUL bytes (a write cut short by a crash?); skipped unread");
         else if (carriedBytes + part.length > maxLineBytes) drop(part, `longer than ${formatBytes(maxLineBytes)}; skipped unread`);
       }
@@ -157,7 +159,8 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
         dropping = undefined;
       } else {
         // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
-        const bytes = carried.length === 0 ? chunk.subarray(start, end) : concat(carried, chunk.subarray(start, end));
+        const here = part ?? chunk.subarray(start, end);
+        const bytes = carried.length === 0 ? here : concat(carried, here);
         const raw = passOver?.(bytes)
           ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
           : toRawLine(++line, decoder.decode(bytes), true, exact);

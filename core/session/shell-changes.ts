@@ -144,26 +144,26 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
   const rest = step.slice(lead.length);
   let depth = 0;
   let closed = 0;
-  let quote: string | undefined;
+  let quote: number | undefined;
+  // The text is kept in slices between the closing parentheses left out, not a character at a time.
   let kept = "";
+  let from = 0;
   for (let i = 0; i < rest.length; i++) {
-    const char = rest[i] ?? "";
+    const code = rest.charCodeAt(i);
     if (quote !== undefined) {
-      if (char === quote) quote = undefined;
-    } else if (char === "'" || char === '"') quote = char;
-    else if (char === "\\") {
-      // An escaped character is kept with its backslash, whatever it is.
-      kept += char + (rest[i + 1] ?? "");
-      i++;
-      continue;
-    } else if (char === "(") depth++;
-    else if (char === ")" && depth > 0) depth--;
-    else if (char === ")") {
+      if (code === quote) quote = undefined;
+    } else if (code === 39 /* ' */ || code === 34 /* " */) quote = code;
+    else if (code === 92 /* \ */)
+      i++; // an escaped character is kept with its backslash, whatever it is
+    else if (code === 40 /* ( */) depth++;
+    else if (code === 41 /* ) */ && depth > 0) depth--;
+    else if (code === 41) {
       closed++;
-      continue;
+      kept += rest.slice(from, i);
+      from = i + 1;
     }
-    kept += char;
   }
+  kept += rest.slice(from);
   return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
 }
 
@@ -182,17 +182,20 @@ export function shellFileEvents(command: string): FileEvent[] {
   // The folders to return to when a subshell `( … )` ends: a `cd` inside one holds only there.
   const outer: (string | null | undefined)[] = [];
   const steps = splitSteps(command);
+  // Each step's parts once: a step is looked at again for every pipe before it.
+  const parts = steps.map((step) => subshellParts(step.text));
   // Whether what step `i` writes to its pipe reaches the session: every step after it passes it on (see shell-reads.ts).
   const reachesSession = (i: number): boolean => {
     for (let j = i + 1; j < steps.length; j++) {
       const next = steps[j];
-      if (next === undefined || !passesInputOn(subshellParts(next.text).text, PREFIX)) return false;
+      const text = parts[j]?.text;
+      if (next === undefined || text === undefined || !passesInputOn(text, PREFIX)) return false;
       if (next.next !== "|") return true;
     }
     return true;
   };
   for (const [i, step] of steps.entries()) {
-    const { opened, text, closed } = subshellParts(step.text);
+    const { opened, text, closed } = parts[i] ?? subshellParts(step.text);
     for (let i = 0; i < opened; i++) outer.push(dir);
     const words = shellWords(text);
     while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadFixture } from "../../fixtures/sessions/load.ts";
 import type { ContextMessage } from "./messages.ts";
-import { estimateMessageTokens, estimateTextQuarters, estimateTextTokens, estimateTokens } from "./tokens.ts";
+import { estimateMessageTokens, estimateTextQuarters, estimateTextTokens, estimateTokens, rememberingQuarters } from "./tokens.ts";
 
 const userWith = (content: Extract<ContextMessage, { role: "user" }>["content"]): ContextMessage => ({
   role: "user",
@@ -148,6 +148,13 @@ describe("the estimate is not low for text a tokenizer takes in small pieces", (
       for (let i = next() % 40; i > 0; i--) text += alphabet[next() % (n % 2 === 0 ? 11 : alphabet.length)];
       expect({ text, quarters: estimateTextQuarters(text) }).toEqual({ text, quarters: reference(text) });
     }
+    // Longer texts, mostly word characters: runs of 16 and more, digits at either end, a lone low surrogate.
+    const wordy = ["a", "Z", "0", "9", "+", "-", "=", "_", "q", "7", " ", "é", "\udc00", "😀"];
+    for (let n = 0; n < 1000; n++) {
+      let text = "";
+      for (let i = next() % 400; i > 0; i--) text += wordy[next() % (n % 3 === 0 ? 10 : n % 3 === 1 ? 11 : wordy.length)];
+      expect({ text, quarters: estimateTextQuarters(text) }).toEqual({ text, quarters: reference(text) });
+    }
   });
 
   test("never below characters / 4, for any text", () => {
@@ -159,5 +166,15 @@ describe("the estimate is not low for text a tokenizer takes in small pieces", (
     const text = "修复 the parser 🚀 ".repeat(40) + base64Text(400);
     const message = userWith([{ type: "text", text }]);
     expect(estimateMessageTokens(message)).toBe(estimateTextTokens(text));
+  });
+
+  test("a run's memo counts every text as counting afresh does: the same text, a copy, one that differs in a character", () => {
+    const long = "修复 the parser 🚀 ".repeat(40) + base64Text(400);
+    const texts = ["", "short 123", long, `${long}`.slice(0), `${long.slice(0, -1)}x`, `${long}9`, "0".repeat(300), "a".repeat(300)];
+    const quarters = rememberingQuarters();
+    for (const pass of [1, 2])
+      expect({ pass, counts: texts.map((text) => quarters(text)) }).toEqual({ pass, counts: texts.map(estimateTextQuarters) });
+    const context = [userWith([{ type: "text", text: long }]), assistantWith([{ type: "text", text: `${long}!` }])];
+    expect(estimateTokens(context, quarters)).toBe(estimateTokens(context));
   });
 });

@@ -76,7 +76,7 @@ export interface Session {
  * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
  * `SessionFormat.aliases` lists them.
  */
-export type AgentName = "pi" | "omp" | "claude-code" | "codex" | "opencode";
+export type AgentName = "pi" | "omp" | "claude-code" | "codex" | "gemini" | "opencode";
 
 /** The agents whose sessions are rows in their own database, not files (their format has `rows`). */
 export type RowAgentName = "opencode";

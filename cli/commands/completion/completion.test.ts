@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, runAgent } from "../../../fixtures/run-agent.ts";
+import { runAgent } from "../../../fixtures/run-agent.ts";
 import { completionSpec } from "./completion-spec.ts";
 import { createFakeHome, IDS, type FakeHome } from "../../sessions/discover.testing.ts";
 import { HANDOFF_HELP } from "../handoff/handoff-args.ts";
 import { LS_HELP } from "../ls/ls.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 
 let fake: FakeHome;
 const scripts: Record<string, string> = {};
@@ -28,7 +29,7 @@ afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 
 const has = (shell: string) => Bun.which(shell) !== null;
 /** In scripts, `agent` is this checkout's CLI. */
-const AGENT = `${process.execPath} ${CLI}`;
+const AGENT = CLI_ARGV.join(" ");
 
 function shellRun(argv: string[]): { code: number; out: string } {
   const proc = Bun.spawnSync(argv, { env: fake.env(), cwd: fake.app, stdout: "pipe", stderr: "pipe" });
@@ -47,7 +48,7 @@ describe("bash", () => {
   }
 
   test.each<[string[], string[]]>([
-    [[""], ["handoff", "ls", "inspect", "config", "completion", "help", "--help", "--version"]],
+    [[""], ["handoff", "ls", "inspect", "config", "integrate", "hook", "completion", "help", "--help", "--version"]],
     [["ha"], ["handoff"]],
     [["handoff", "--ag"], ["--agent"]],
     [
@@ -76,7 +77,10 @@ describe("bash", () => {
       ["completion", ""],
       ["bash", "zsh", "fish"],
     ],
-    [["help", "i"], ["inspect"]],
+    [
+      ["help", "i"],
+      ["inspect", "integrate"],
+    ],
   ])("agent %p offers %p", (words, offered) => {
     expect(complete(...words)).toEqual(offered);
   });
@@ -100,7 +104,7 @@ describe.skipIf(!has("fish"))("fish (skipped: fish is not installed)", () => {
   });
 
   test.each<[string, string[]]>([
-    ["agent ", ["completion", "config", "handoff", "help", "inspect", "ls"]],
+    ["agent ", ["completion", "config", "handoff", "help", "hook", "inspect", "integrate", "ls"]],
     ["agent handoff --agent c", ["claude", "claude-code", "codex"]],
     ["agent handoff --session a4", [IDS.app.codex]],
     ["agent ls --a", ["--agent", "--all"]],

@@ -6,7 +6,6 @@ import {
   AgentError,
   checkRunPlan,
   describeRunPlan,
-  estimateTokens,
   planHandoffRequests,
   renderAgentPrompt,
   type EngineName,
@@ -64,7 +63,7 @@ export async function printAgentDryRun(
       prompt: plan.stdin,
     };
   });
-  const estimatedTokens = estimateTokens(input.analysis.context);
+  const estimatedTokens = input.analysis.estimatedTokens;
   await run.cancel.checkpoint();
   if (options.json) {
     await run.stdout.printJson({

@@ -1,14 +1,6 @@
 import type { Run } from "../../run.ts";
 import type { ConsolaInstance } from "consola/core";
-import {
-  checkRunPlan,
-  countOf,
-  describeRunPlan,
-  estimateTokens,
-  planHandoffRequests,
-  runHandoff,
-  type HandoffInput,
-} from "../../../core/index.ts";
+import { checkRunPlan, countOf, describeRunPlan, planHandoffRequests, runHandoff, type HandoffInput } from "../../../core/index.ts";
 import type { DryRunDocumentJson, DryRunRequestsJson } from "../../../core/index.ts";
 import { printAgentDryRun } from "./agent-dry-run.ts";
 import { isAgentEngine } from "../../flags/engine.ts";
@@ -39,7 +31,7 @@ export async function printDryRun(run: Run, input: HandoffInput, options: Handof
     return EXIT.ok;
   }
   const planned = planHandoffRequests(input);
-  const estimatedTokens = estimateTokens(input.analysis.context);
+  const estimatedTokens = input.analysis.estimatedTokens;
   await run.cancel.checkpoint();
   if (options.json) {
     const report: DryRunRequestsJson = {

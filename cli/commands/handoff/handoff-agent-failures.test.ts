@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CLI, runAgent, splitPlanLine } from "../../../fixtures/run-agent.ts";
+import { runAgent, splitPlanLine } from "../../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 import { isAlive, useAgentSandbox } from "../../agents/agent-engines.testing.ts";
 
 const sandbox = useAgentSandbox();
@@ -295,7 +296,7 @@ describe("an agent that does not finish", () => {
     ["a second Ctrl-C, which ends us at once", "stubborn", 2],
   ])("Ctrl-C (SIGINT to us) ends the running agent too, %s: exit 130, nothing written", async (_, mode, presses) => {
     const src = sandbox.source();
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src, "--engine", "codex"], {
+    const proc = Bun.spawn([...CLI_ARGV, "handoff", src, "--engine", "codex"], {
       env: sandbox.env({ FAKE_AGENT_MODE: mode }),
       cwd: sandbox.dir,
       stdout: "pipe",

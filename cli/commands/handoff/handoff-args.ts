@@ -1,4 +1,11 @@
-import { describeFormatNames, describeFormatsWhere, PROVIDER_IDS } from "../../../core/index.ts";
+import {
+  describeEngineNames,
+  describeFormatNames,
+  describeFormatNamesInCode,
+  describeFormatsWhere,
+  isEngineName,
+  PROVIDER_IDS,
+} from "../../../core/index.ts";
 import { SESSION_ARGS } from "../../flags/handoff-source.ts";
 import type { CommandHelp, HelpSection } from "../help.ts";
 import type { FlagsDef } from "../../flags/flags-def.ts";
@@ -47,8 +54,7 @@ export const HANDOFF_ARGS = {
     type: "string",
     description: `The agent the new session is for: ${describeFormatNames()} (default: the source's agent; env AGENT_TO)`,
     valueHint: "agent",
-    details:
-      "the agent the new session is for: `pi`, `omp`, `claude-code` (or `claude`), `codex`, in any case; env `AGENT_TO`; config `to`; default the source's agent. The same spelling is used everywhere (`inspect`'s `format`, `--json`)",
+    details: `the agent the new session is for: ${describeFormatNamesInCode()}, in any case; env \`AGENT_TO\`; config \`to\`; default the source's agent. The same spelling is used everywhere (\`inspect\`'s \`format\`, \`--json\`)`,
   },
   out: {
     type: "string",
@@ -130,10 +136,17 @@ export const HANDOFF_ARGS = {
   },
   engine: {
     type: "string",
-    description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeFormatNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
+    description: `Who writes the document: llm (a model), offline (code, sends nothing), an installed agent's own CLI with your login (${describeEngineNames()}; no tools, run in an empty folder), auto (llm when a key or base URL is set, else offline; default; env AGENT_ENGINE)`,
     valueHint: "engine",
+    details: `who writes the document: \`auto\`, \`llm\`, \`offline\`, ${describeFormatNamesInCode((format) => isEngineName(format.name))}, in any case; env \`AGENT_ENGINE\`; config \`engine\`. \`llm\`: the model. \`offline\`: code, from the branch alone; sends nothing, same input \u2192 same bytes. An agent's name: that installed agent's own CLI, with your login and model (see [An installed agent as the engine](engines.md#an-installed-agent-as-the-engine)). \`auto\` (default): \`llm\` when \`OPENAI_API_KEY\` or a base URL is set, else \`offline\`, with one short line on stderr saying so (\`no model configured: the offline engine writes the handoff (see agent config)\`, once per run; \`-q\` hides it; when an agent's CLI is on \`PATH\` the line adds \`; Claude Code is installed: --engine claude-code has it write the handoff\`). \`auto\` never starts an agent`,
+  },
+  "last-exchanges": {
+    type: "boolean",
+    description:
+      "Append the branch's last exchanges verbatim, newest last, after Session Facts (default: on for the offline engine, off for the others; env AGENT_LAST_EXCHANGES)",
+    negativeDescription: "Leave out the Last Exchanges section",
     details:
-      "who writes the document: `auto`, `llm`, `offline`, `claude-code` (or `claude`), `codex`, `pi`, `omp`, in any case; env `AGENT_ENGINE`; config `engine`. `llm`: the model. `offline`: code, from the branch alone; sends nothing, same input \u2192 same bytes. An agent's name: that installed agent's own CLI, with your login and model (see [An installed agent as the engine](engines.md#an-installed-agent-as-the-engine)). `auto` (default): `llm` when `OPENAI_API_KEY` or a base URL is set, else `offline`, with one short line on stderr saying so (`no model configured: the offline engine writes the handoff (see agent config)`, once per run; `-q` hides it; when an agent's CLI is on `PATH` the line adds `; Claude Code is installed: --engine claude-code has it write the handoff`). `auto` never starts an agent",
+      "append `## Last Exchanges`: the end of the branch as it was recorded, newest last, within 1,500 words (what the user and the assistant wrote quoted whole up to a cap, tool output cut in the middle, the API key withheld as everywhere); Session Facts then point at it instead of repeating the last request. Env `AGENT_LAST_EXCHANGES` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`); config `last-exchanges = true`; default on for `--engine offline` (and `auto` when it picks offline), off for a model and an installed agent. `--no-last-exchanges` leaves it out",
   },
   facts: {
     type: "boolean",

@@ -10,8 +10,9 @@ import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODEX_STATE_SQL, createCodexState, threadRows } from "../../../fixtures/codex-state.ts";
-import { cleanEnv, CLI, REPO, runAgent, type AgentRun } from "../../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent, type AgentRun } from "../../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const CWD = "/home/me/parser";
@@ -231,7 +232,7 @@ describe("agent handoff --to codex in a used Codex home", () => {
       for (const dir of [sandbox.dir, sandbox.home, codexHome()]) chmodSync(dir, 0o777);
       const source = sandbox.source();
       chownSync(source, NOBODY, NOBODY);
-      const argv = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, CLI];
+      const argv = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...CLI_ARGV];
       const proc = Bun.spawn([...argv, "handoff", source, "--to", "codex", "--engine", "offline", "--json"], {
         env,
         cwd: REPO,

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT, type FakeHandler } from "../../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 import { API_KEY, useHandoffSandbox } from "./handoff.testing.ts";
 import { MODEL_ASKED_OF_ENDPOINT } from "../../flags/options.ts";
 
@@ -105,7 +106,7 @@ describe("agent handoff, failures: exit code, message, nothing written", () => {
     const s = serve(() => ({ text: CANNED_DOCUMENT, hangAfterFirstChunk: true }));
     const src = source();
     const original = readFileSync(src);
-    const proc = Bun.spawn([process.execPath, CLI, "handoff", src], { env: env(s.url), cwd: REPO, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...CLI_ARGV, "handoff", src], { env: env(s.url), cwd: REPO, stdout: "pipe", stderr: "pipe" });
     for (let i = 0; i < 200 && s.requests.length === 0; i++) await Bun.sleep(25);
     await Bun.sleep(150); // let the first chunk arrive
     proc.kill("SIGINT");

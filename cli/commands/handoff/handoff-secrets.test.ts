@@ -105,9 +105,9 @@ describe("no secret reaches any request", () => {
   test("condensed at a small window: notes requests, notes quoting placeholders, and the handoff request", async () => {
     // Small enough to condense, large enough that each notes answer's output cap holds every
     // placeholder its request carries (the fake model quotes only what fits the cap it was sent).
-    const server = quotingServer({ contextWindow: 7000 });
+    const server = quotingServer({ contextWindow: 11000 });
     try {
-      const run = await runOn(server, ["--context-window", "7000"]);
+      const run = await runOn(server, ["--context-window", "11000"]);
       expect(run.stderr).toContain("New session started");
       expect(server.requests.length).toBeGreaterThan(2);
       expectNothingLeaked(server, run);

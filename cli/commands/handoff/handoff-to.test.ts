@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { analyzeBranch, describeFormatNames, FILE_FORMATS, readSession, type AgentName, type FileAgentName } from "../../../core/index.ts";
+import { analyzeBranch, describeFormatNames, FILE_FORMATS, readSession, type FileAgentName } from "../../../core/index.ts";
 import { wrapHandoffDocument } from "../../../core/handoff/wrap.ts";
 import { cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
 import { filesIn, useHandoffSandbox } from "./handoff.testing.ts";
@@ -61,16 +61,24 @@ const AGENT_FOLDER: Record<FileAgentName, (home: string, cwd: string) => string 
   "claude-code": (home, cwd) => join(home, ".claude", "projects", cwd.replaceAll("/", "-")),
   // Today's date where the user is: not known ahead at midnight.
   codex: (home) => new RegExp(`^${join(home, ".codex", "sessions")}/\\d{4}/\\d{2}/\\d{2}$`),
+  // A folder Gemini has not seen: named after its last folder (projects.json gets the entry).
+  gemini: (home, cwd) => join(home, ".gemini", "tmp", basename(cwd), "chats"),
 };
 
 /** What a new session's first line is, for each target. */
-const FIRST_LINE_TYPE: Record<FileAgentName, string> = { pi: "session", omp: "title", "claude-code": "user", codex: "session_meta" };
+const FIRST_LINE_TYPE: Record<FileAgentName, string | undefined> = {
+  pi: "session",
+  omp: "title",
+  "claude-code": "user",
+  codex: "session_meta",
+  gemini: undefined,
+};
 
 /**
  * The model a new session names for its agent to resume with: pi's and omp's model entry,
  * the model of Claude Code's acknowledgement, Codex's `model_provider`.
  */
-function namedModel(target: AgentName, content: string): string | undefined {
+function namedModel(target: FileAgentName, content: string): string | undefined {
   const lines = content
     .trimEnd()
     .split("\n")
@@ -86,7 +94,8 @@ function namedModel(target: AgentName, content: string): string | undefined {
  * theirs too); Claude Code with the source's model only from a Claude Code session (else its
  * `<synthetic>` mark: the user's default model); Codex with the source's provider only from Codex.
  */
-function expectedModel(source: Source, target: AgentName): string | undefined {
+function expectedModel(source: Source, target: FileAgentName): string | undefined {
+  if (target === "gemini") return undefined; // Gemini CLI takes its model from its settings
   if (target === "claude-code") return source.agent === "claude-code" ? source.model.split("/")[1] : "<synthetic>";
   if (target === "codex") return source.agent === "codex" ? source.codexProvider : undefined;
   return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;

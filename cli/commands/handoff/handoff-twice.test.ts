@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeFormats, type AgentName, type FileAgentName } from "../../../core/index.ts";
+import { describeFormats, type FileAgentName } from "../../../core/index.ts";
 import { plantSession } from "../../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../../fixtures/run-agent.ts";
 
@@ -22,7 +22,7 @@ const TIME = "2026-12-01T10:00:00.000Z";
 
 /** A line of `agent`'s format saying `words` as `role`, after the line `last` (its parent, where the format chains lines). */
 function lineOf(
-  agent: AgentName,
+  agent: FileAgentName,
   role: "user" | "assistant",
   words: string,
   last: Record<string, unknown>,
@@ -79,7 +79,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** pi and omp record the source in the new session's header; Claude Code's and Codex's files have no place for it. */
-const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false };
+const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
 
 describe.each<FileAgentName>(["pi", "omp", "claude-code", "codex"])("%s: agent handoff twice in a folder", (agent) => {
   test("the second run hands off the source again, passing over what the first wrote, and says so", async () => {

@@ -188,6 +188,7 @@ function handoffInput(
     inputLimit: options.inputLimit,
     engine: offline ? "offline" : "llm",
     facts: options.facts,
+    lastExchanges: options.lastExchanges,
     redact: options.redact,
     // The key and the base URL's credentials are never sent, written or restored, whatever the
     // session, the focus or the endpoint quoted.

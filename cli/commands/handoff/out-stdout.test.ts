@@ -3,15 +3,16 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CANNED_DOCUMENT } from "../../../fixtures/fake-openai.ts";
-import { CLI, cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
+import { cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "./handoff.testing.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
 
 /** Runs the CLI through bash, so redirections are the shell's own; `$SRC` is the session. */
 async function viaShell(shell: string, args: string[], env: Record<string, string>) {
-  const proc = Bun.spawn(["bash", "-c", shell, "agent", process.execPath, CLI, ...args], {
+  const proc = Bun.spawn(["bash", "-c", shell, "agent", ...CLI_ARGV, ...args], {
     env,
     cwd: sandbox.dir,
     stdin: "ignore",

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, runAgent, testRun } from "../../../fixtures/run-agent.ts";
+import { runAgent, testRun } from "../../../fixtures/run-agent.ts";
+import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 import { createFakeHome, IDS, type FakeHome } from "../../sessions/discover.testing.ts";
 import { shellQuote } from "../../output/paste-line.ts";
 import { describeResume, runAsChild } from "./resume.ts";
@@ -172,7 +173,7 @@ describe("--exec", () => {
     "becomes the agent's command once everything is written: same process, the session's folder, the agent's exit status",
     async () => {
       const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
-      const command = ["exec", process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
+      const command = ["exec", ...CLI_ARGV, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
         .map(shellQuote)
         .join(" ");
       const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
@@ -205,7 +206,7 @@ describe("--exec", () => {
     const before = readdirSync(claudeFolder).sort();
     const env = fake.env({ PATH: `${broken}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
     const errors = join(broken, "stderr.txt");
-    const command = `${[process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec", "-q"].map(shellQuote).join(" ")} 2>${shellQuote(errors)}`;
+    const command = `${[...CLI_ARGV, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec", "-q"].map(shellQuote).join(" ")} 2>${shellQuote(errors)}`;
     const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { env, cwd: fake.app, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
     const [, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(1);
@@ -231,9 +232,7 @@ describe("--exec", () => {
     const env = fake.env({ PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, SHELL: "/bin/sh" });
     const claudeFolder = join(fake.home, ".claude", "projects", fake.app.replace(/[^A-Za-z0-9]/g, "-"));
     const before = readdirSync(claudeFolder).sort();
-    const words = [process.execPath, CLI, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"]
-      .map(shellQuote)
-      .join(" ");
+    const words = [...CLI_ARGV, "handoff", "--session", IDS.app.pi, "--no-record", "--to", "claude", "--exec"].map(shellQuote).join(" ");
     const errors = join(fake.home, "exec-stderr.txt");
     const command =
       piped === "stdout"

@@ -1,6 +1,6 @@
 import { AgentError } from "../../errors.ts";
 import type { ChatRequest } from "../../llm/types.ts";
-import { estimateTextQuarters, estimateTextTokens, IMAGE_TOKENS } from "../../session/tokens.ts";
+import { estimateTextQuarters, IMAGE_TOKENS, type TextQuarters } from "../../session/tokens.ts";
 
 /** The window we assume when none is given: what most hosted models offer today. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -98,13 +98,16 @@ export function scaleAfterRefusal(scale: number, refusedTokens: number, limit: n
   return (scale * Math.min(1, refusedTokens / Math.max(1, limit))) / 2;
 }
 
-function contentQuarters(content: ChatRequest["messages"][number]["content"]): { quarters: number; images: number } {
+function contentQuarters(
+  content: ChatRequest["messages"][number]["content"],
+  textQuarters: TextQuarters,
+): { quarters: number; images: number } {
   if (content === null) return { quarters: 0, images: 0 };
-  if (typeof content === "string") return { quarters: estimateTextQuarters(content), images: 0 };
+  if (typeof content === "string") return { quarters: textQuarters(content), images: 0 };
   let quarters = 0;
   let images = 0;
   for (const part of content) {
-    if (part.type === "text") quarters += estimateTextQuarters(part.text);
+    if (part.type === "text") quarters += textQuarters(part.text);
     else images++;
   }
   return { quarters, images };
@@ -113,14 +116,14 @@ function contentQuarters(content: ChatRequest["messages"][number]["content"]): {
 /**
  * Our estimate of a whole request's prompt: every message's text, tool calls and framing, the
  * declared tools, images at a fixed price. Larger than counting message text alone, never smaller.
+ * `textQuarters`: a run's memo of the text estimate (`rememberingQuarters`), the same numbers.
  */
-export function estimateRequestTokens(request: ChatRequest): number {
-  let tokens = request.tools ? estimateTextTokens(JSON.stringify(request.tools)) : 0;
+export function estimateRequestTokens(request: ChatRequest, textQuarters: TextQuarters = estimateTextQuarters): number {
+  let tokens = request.tools ? Math.ceil(textQuarters(JSON.stringify(request.tools)) / 4) : 0;
   for (const message of request.messages) {
-    let { quarters, images } = contentQuarters(message.content);
+    let { quarters, images } = contentQuarters(message.content, textQuarters);
     if (message.role === "assistant")
-      for (const call of message.tool_calls ?? [])
-        quarters += estimateTextQuarters(call.function.name) + estimateTextQuarters(call.function.arguments);
+      for (const call of message.tool_calls ?? []) quarters += textQuarters(call.function.name) + textQuarters(call.function.arguments);
     tokens += MESSAGE_OVERHEAD + Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
   }
   return tokens;

@@ -1,8 +1,9 @@
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type ContextMessage } from "../../session/messages.ts";
 import { stripFillers, userProse } from "./prose.ts";
-import { isConstraint } from "./rules.ts";
+import { isConstraint, isCorrection, isCorrectionRule } from "./rules.ts";
 import { capText, isSlashCommand, splitSentences } from "./text.ts";
+import { isWithdrawal, type Placed, standingRules } from "./withdrawn.ts";
 
 /** The rules one message states: sentences quoted one by one, and paragraphs too full of rules to quote (a specification). */
 export interface StatedRules {
@@ -20,8 +21,11 @@ const SPECIFICATION_RULES = 12;
  */
 export function rulesIn(text: string): StatedRules {
   const stated: StatedRules = { constraints: [], specifications: [] };
-  for (const paragraph of userProse(text).prose.split(/\n\s*\n/)) {
-    const rules = splitSentences(paragraph).filter(isConstraint);
+  const prose = userProse(text).prose;
+  // A correction ("No, the changelog is not optional …") states its rules as facts.
+  const correction = isCorrection(prose);
+  for (const paragraph of prose.split(/\n\s*\n/)) {
+    const rules = splitSentences(paragraph).filter((s) => isConstraint(s) || (correction && isCorrectionRule(s)));
     const first = rules[0];
     const last = rules.at(-1);
     if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {
@@ -31,6 +35,15 @@ export function rulesIn(text: string): StatedRules {
     for (const sentence of rules) stated.constraints.push(capText(stripFillers(sentence), 220));
   }
   return stated;
+}
+
+/** The sentences of a user message that take an earlier rule back ("You can change src/mail/ after all"), at its place. */
+export function withdrawalsIn(text: string, at: number): Placed[] {
+  // Most messages take nothing back: only those with a withdrawal's words are split into sentences.
+  if (!isWithdrawal(text)) return [];
+  return splitSentences(userProse(text).prose)
+    .filter(isWithdrawal)
+    .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));
 }
 
 /** A user message that is a request: not empty, not a slash command, not a handoff instruction. */
@@ -45,7 +58,9 @@ export function isUserRequest(text: string): boolean {
  * them whatever the engine, so this reads only the user's messages, not the offline engine's notes.
  */
 export function userConstraints(context: readonly ContextMessage[]): string[] {
-  const found: string[] = [];
+  const found: Placed[] = [];
+  const withdrawals: Placed[] = [];
+  let at = 0;
   for (const message of context) {
     if (message.role !== "user") continue;
     const requests =
@@ -54,7 +69,13 @@ export function userConstraints(context: readonly ContextMessage[]): string[] {
         : message.kind === "compactionSummary"
           ? (message.replacedRequests ?? []).map(messageText)
           : [];
-    for (const text of requests) if (isUserRequest(text)) found.push(...rulesIn(text).constraints);
+    for (const text of requests) {
+      at += 1;
+      if (!isUserRequest(text)) continue;
+      found.push(...rulesIn(text).constraints.map((rule) => ({ text: rule, at })));
+      withdrawals.push(...withdrawalsIn(text, at));
+    }
   }
-  return [...new Set(found)];
+  // A rule the user took back later is no rule.
+  return [...new Set(standingRules(found, withdrawals).standing.map((rule) => rule.text))];
 }

@@ -12,7 +12,7 @@ const RULE_WORD =
   /\b(must|mustn't|must not|prefer|preferably|not allowed|(?:should|will|can|would|must)(?: not|n't)? (?:never|always)|should not|shouldn't)\b/i;
 /** What "keep <something> …" asks to stay: "keep the public API identical", "keep it simple", "keep the bundle under 50 kB". */
 const KEPT_STATE =
-  /\b(?:as[- ]is|unchanged|identical|stable|(?:backwards?[- ])?compatible|working|green|passing|the same|intact|simple|small|minimal|short|private|consistent|in sync|sorted|readable|under|below|within|at most)\b/i;
+  /\b(?:as[- ]is|in (?:its|their|a) own\b|separate(?:ly)?|apart|unchanged|identical|stable|(?:backwards?[- ])?compatible|working|green|passing|the same|intact|simple|small|minimal|short|private|consistent|in sync|sorted|readable|under|below|within|at most)\b/i;
 /** A manner that holds for all the work: "use British spelling throughout", "name files in kebab-case everywhere". */
 const STANDING_MANNER =
   /^(?:use|write|follow|stick (?:to|with)|stay with|spell|format|name|indent|comment|style)\b.*\b(?:throughout|everywhere|consistently|at all times)\b/i;
@@ -42,6 +42,23 @@ function clauses(sentence: string): string[] {
 /** A user's rule or preference: "never …", "always …", "don't …", "no console logs!", "X only." */
 /** A bug report's verdict ("… got a crash, that should never happen") is not a rule to keep. */
 const VERDICT = /\b(?:that|this|it) (?:should|must) never happen\b/i;
+
+/** A reply that turns the assistant down, in its first words: "No, …", "Nope", "I told you …", "Don't …". */
+const CORRECTS =
+  /^\W*(?:no\b(?![-\s]?(?:one|need|problem|worries)\b)|nope\b|not (?:like )?that\b|that'?s (?:not|wrong)\b|wrong\b|i (?:told|said|asked) you\b|stop\b|don'?t\b|do not\b)/i;
+/** What a correction says must or must not be ("the changelog is not optional", "it has to be a cron worker"). */
+const MUST_OR_NOT =
+  /\b(?:never|must|has to|have to|needs? to|always|only|(?:is|are)(?: not|n't) (?:optional|allowed|ok|okay|acceptable|negotiable|an option))\b/i;
+
+/** A message that starts by turning the assistant down (steering.ts makes its change of course a decision). */
+export function isCorrection(text: string): boolean {
+  return CORRECTS.test(text.trim());
+}
+
+/** In a correction, a sentence saying what must or must not be is a rule too, worded as a fact or not. */
+export function isCorrectionRule(sentence: string): boolean {
+  return MUST_OR_NOT.test(sentence) && stripFillers(sentence).split(/\s+/).length >= 4;
+}
 
 export function isConstraint(sentence: string): boolean {
   const bare = stripFillers(sentence);

@@ -109,6 +109,23 @@ export function firstErrorLine(output: string): string | undefined {
   return lines[0];
 }
 
+/**
+ * The distinct lines of one run's output that name its errors, up to `max`, in order: every line
+ * of the best tier that matched (all the `error TS…` lines of a build, not only the first), since
+ * the set is what points at the cause.
+ */
+export function errorLines(output: string, max = 10): string[] {
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && l.length <= 400 && !NOISE_LINE.test(l));
+  for (const tier of ERROR_TIERS) {
+    const found = [...new Set(lines.filter((l) => tier.test(l)))];
+    if (found.length > 0) return found.slice(0, max);
+  }
+  return [];
+}
+
 /** What a failed run says went wrong: its error line, and the expected and received values a test printed. */
 export function errorExcerpt(output: string): string | undefined {
   const line = firstErrorLine(output);

@@ -10,9 +10,13 @@ import { isCourtesyOnly } from "./closings.ts";
 import { readMilestones } from "./milestones.ts";
 import type { Offer, OfflineNotes, Run, Step } from "./note-types.ts";
 import { noteChoices, noteConstraints, noteReply } from "./replies.ts";
+import { noteSteering } from "./steering.ts";
+import { isPlan, writtenContents } from "./plans.ts";
+import { isTaskText, pathsNamed, taskRules } from "./task-spec.ts";
 import { classifyRequest } from "./user-requests.ts";
-import { isUserRequest } from "../notes/constraints.ts";
-import { capText, errorExcerpt, firstErrorLine, splitSentences } from "../notes/text.ts";
+import { isUserRequest, withdrawalsIn } from "../notes/constraints.ts";
+import { standingRules } from "../notes/withdrawn.ts";
+import { capText, errorExcerpt, errorLines, firstErrorLine, splitSentences } from "../notes/text.ts";
 import { classifyEnding, isDecision } from "./patterns.ts";
 
 /** A call as the notes keep it until its result comes. */
@@ -47,6 +51,9 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
       });
       pending.action = action;
       exchange?.steps.push(pending.step);
+      if (edit)
+        for (const written of writtenContents(block.arguments, pathArgument(block.arguments)))
+          if (isPlan(written.content)) notes.plans.push({ ...written, at });
     } else if (block.type === "text" && block.text.trim() !== "") {
       texts.push(block.text);
     }
@@ -61,13 +68,21 @@ function noteAssistant(notes: OfflineNotes, message: AssistantContextMessage, at
 }
 
 /** What a result settled: a run judged (or still running), files read or changed, or a call that failed or never ran. */
-function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: number): void {
+function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: number, named: ReadonlySet<string>): void {
   const { step, action } = settled.payload;
   switch (settled.kind) {
     case "run": {
       const { command, output, verdict } = settled;
       const excerpt = verdict.failed ? errorExcerpt(output) : firstErrorLine(output);
-      const run: Run = { command, ...verdict, excerpt, ranTests: testsRan(command, output), at: step.run?.at ?? at };
+      const errors = verdict.failed ? errorLines(output) : [];
+      const run: Run = {
+        command,
+        ...verdict,
+        excerpt,
+        ...(errors.length > 1 ? { errors } : {}),
+        ranTests: testsRan(command, output),
+        at: step.run?.at ?? at,
+      };
       // A command that was still running keeps its place; the poll that ended it gives its verdict.
       const index = step.run === undefined ? -1 : notes.runs.indexOf(step.run);
       if (index === -1) notes.runs.push(run);
@@ -76,6 +91,7 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       if (step.run !== undefined) notes.milestones = notes.milestones.filter((m) => m.at !== run.at || m.command !== command);
       notes.milestones.push(...readMilestones(command, output, verdict, excerpt, run.at));
       step.run = run;
+      if (!verdict.failed) noteTaskText(notes, command, output, run.at, named);
       // A command that wrote files (`sed -i`, `> out.txt`, `mv`) worked on them like an edit did,
       // one that read a file (`sed -n '1,80p' f`) like a read did (what it deleted, perhaps a
       // whole folder, is in the facts' deleted list).
@@ -102,6 +118,8 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
       return;
     case "done": {
       if (settled.failed) step.error = firstErrorLine(settled.output) ?? "failed";
+      if (!settled.failed && action.kind === "read")
+        for (const path of action.paths) noteTaskText(notes, path, settled.output, step.at, named);
       for (const event of settled.events) {
         notes.touched.push({ text: event.path, at: step.at });
         if (event.op !== "read") notes.edits.push({ text: event.path, at: step.at });
@@ -111,17 +129,29 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
   }
 }
 
+/** A task's text the session printed (an issue, a file the user named): its rules, by source. */
+function noteTaskText(notes: OfflineNotes, what: string, output: string, at: number, named: ReadonlySet<string>): void {
+  if (!isTaskText(what, named)) return;
+  const rules = taskRules(output);
+  if (rules.length > 0 && !notes.taskRules.some((t) => t.source === what)) notes.taskRules.push({ source: what, rules, at });
+}
+
 function emptyNotes(): OfflineNotes {
   return {
     requests: [],
     exchanges: [],
     constraints: [],
+    withdrawnRules: [],
+    withdrawals: [],
     specifications: [],
     decisions: [],
+    steered: [],
     choices: [],
     deferredOffers: [],
     runs: [],
     milestones: [],
+    plans: [],
+    taskRules: [],
     touched: [],
     edits: [],
     background: [],
@@ -139,6 +169,8 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
   const calls = new ToolCalls<PendingStep>();
   let inHandoffAnswer = false;
   let pendingOffer: Offer | undefined;
+  // The prose files the user named so far (a task text they point at), gathered as the requests come.
+  const named = new Set<string>();
 
   const noteRequest = (text: string, at: number): void => {
     if (!isUserRequest(text)) return;
@@ -146,10 +178,13 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
     const request = classifyRequest(text, at, previous?.ending === "question", !notes.requests.some((r) => r.kind === "objective"));
     if (pendingOffer && request.defers) notes.deferredOffers.push(pendingOffer);
     noteChoices(notes, request, previous);
+    noteSteering(notes, request, previous);
     pendingOffer = undefined;
     notes.requests.push(request);
     notes.exchanges.push({ request, lastText: undefined, ending: "none", steps: [] });
     noteConstraints(notes, request);
+    for (const path of pathsNamed([text])) named.add(path);
+    notes.withdrawals.push(...withdrawalsIn(text, at));
   };
 
   context.forEach((message, at) => {
@@ -187,7 +222,10 @@ export function extractNotes(context: readonly ContextMessage[]): OfflineNotes {
       return;
     }
     const settled = calls.result(message.toolCallId, messageText(message), message.isError, message.exitCode, message.reportedFailed);
-    if (settled) noteResult(notes, settled, at);
+    if (settled) noteResult(notes, settled, at, named);
   });
+  const { standing, withdrawn } = standingRules(notes.constraints, notes.withdrawals);
+  notes.constraints = standing;
+  notes.withdrawnRules = withdrawn;
   return notes;
 }

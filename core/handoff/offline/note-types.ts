@@ -25,6 +25,8 @@ export interface Run {
   failed: boolean;
   /** What went wrong (failed runs), else the first meaningful output line. */
   excerpt: string | undefined;
+  /** A failed run's distinct error lines (up to 10), when it printed more than one. */
+  errors?: string[];
   /** A test run got past its own build to run tests (see `settles`). */
   ranTests: boolean;
   at: number;
@@ -63,9 +65,15 @@ export interface OfflineNotes {
   requests: UserRequest[];
   exchanges: Exchange[];
   constraints: Said[];
+  /** Rules the user took back later, with the words that did it (dropped from `constraints`). */
+  withdrawnRules: { rule: Said; by: Said }[];
+  /** The user's sentences that took a rule back, until the rules are settled at the end of the walk. */
+  withdrawals: Said[];
   /** Paragraphs of many rule-like lines: a specification the user gave, noted once (see `noteConstraints`). */
   specifications: { count: number; first: string; last: string; at: number }[];
   decisions: Said[];
+  /** Changes of course the user made by turning the assistant down (see steering.ts), with both sides' words. */
+  steered: Said[];
   /** Choices the user made or approved ("Go with the in-memory LRU", option (a) after "yes"). */
   choices: Said[];
   /** Offers the user put off ("later" after "Want me to …?"): listed as open, since nothing says they were taken up. */
@@ -75,6 +83,10 @@ export interface OfflineNotes {
   milestones: Milestone[];
   /** Paths named by tool calls, in call order (repeats kept). */
   touched: Said[];
+  /** Checklists the session wrote (`- [ ] …` lines), where and when. */
+  plans: { path: string; content: string; at: number }[];
+  /** Rules in a task text the session printed (an issue, a file the user named), by source. */
+  taskRules: { source: string; rules: string[]; at: number }[];
   /** Paths changed by tool calls, in call order. */
   edits: Said[];
   background: Background[];

@@ -1,11 +1,15 @@
 import type { CommandRun, SessionFacts } from "../../session/facts.ts";
+import { relativeInText } from "../../session/paths.ts";
+import type { Run } from "./note-types.ts";
 import { answeredNo, commandKey, describeOutcome, withoutOutputFilter } from "../../session/runs.ts";
 import { inlineCode } from "../notes/inline-code.ts";
 import { relevance } from "./focus.ts";
-import { unsettledAttempts } from "./milestones.ts";
+import { describeMilestone, unsettledAttempts } from "./milestones.ts";
 import { pasteHeadline, userProse } from "../notes/prose.ts";
 import type { UserRequest } from "./user-requests.ts";
-import { commandCode, describeFailure, groupFailures, local, quote, type SectionInput } from "./render.ts";
+import { commandCode, describeFailure, describeRun, groupFailures, local, quote, type SectionInput } from "./render.ts";
+import { isExploratory, type Uncommitted } from "./worktree.ts";
+import { stalePlans } from "./plans.ts";
 import { dedupeBy, newest } from "./select.ts";
 import { capText, firstParagraph } from "../notes/text.ts";
 
@@ -14,6 +18,8 @@ export function renderDecisions({ notes, state }: SectionInput): string[] {
   for (const background of notes.background)
     for (const decision of background.decisions) lines.push(`- From ${background.source}: ${local(state, decision)}`);
   for (const choice of newest(notes.choices, 3).kept) lines.push(`- ${local(state, choice.text)}`);
+  // What the user steered outweighs what the assistant decided alone: listed first.
+  for (const steer of newest(notes.steered, 3).kept) lines.push(`- ${local(state, steer.text)}`);
   // Newest first in weight: the latest decisions are the ones the next session builds on.
   const { kept, omitted } = newest(
     dedupeBy(notes.decisions, (d) => d.text),
@@ -66,9 +72,20 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
       state.stillFailing.length > 0 ? "; still failing at the end (the latest run of each command since the current request):" : "";
     lines.push(
       `- Commands: ${facts.commands.length} run, ${failed} failed (Session Facts lists them)${still}`,
-      ...groupFailures(state.stillFailing).map((group) => `  - ${describeFailure(group, state.cwd)}`),
+      ...groupFailures(state.stillFailing).flatMap((group) => [
+        `  - ${describeFailure(group, state.cwd)}`,
+        ...errorSet(group.run, state.cwd),
+      ]),
     );
   }
+  for (const run of state.sideFailures)
+    lines.push(`- An exploratory one-liner failed at the end (context, not the task): ${describeRun(run, state.cwd)}`);
+  for (const plan of stalePlans(notes, state.cwd))
+    lines.push(
+      `- ${inlineCode(plan.path)} is out of date: the session wrote it as a checklist and later work contradicts it (${inlineCode(capText(plan.step, 120))}, yet ${inlineCode(plan.changed)} changed after it); trust the commits and results, not it.`,
+    );
+  const uncommitted = state.uncommitted;
+  if (uncommitted !== undefined) lines.push(`- ${describeUncommitted(uncommitted, state.cwd)}`);
   const answers = answersOf(facts.commands, state.cwd);
   if (answers.length > 0)
     lines.push(
@@ -93,6 +110,35 @@ export function renderCriticalContext({ notes, state }: SectionInput, facts: Ses
   return lines.length > 0 ? lines : ["- Nothing beyond the above."];
 }
 
+/** "Uncommitted: changed since the last commit (…): `a.ts`, `b.ts`; also the version bump (`npm version 2.4.0`)". */
+function describeUncommitted(uncommitted: Uncommitted, cwd: string | undefined): string {
+  const files = uncommitted.files.length > 0 ? `: ${uncommitted.files.map((f) => inlineCode(f)).join(", ")}` : "";
+  const steps = uncommitted.steps.map((m) => `the ${describeMilestone({ ...m, detail: "" })} step (${commandCode(m.command, cwd)})`);
+  const also = steps.length > 0 ? `${files === "" ? ": " : "; also "}${steps.join(", ")}` : "";
+  const since =
+    "kind" in uncommitted.since
+      ? describeMilestone(uncommitted.since)
+      : `${commandCode(uncommitted.since.command, cwd)}, before what the earlier compaction summarised`;
+  return `Uncommitted: changed since the last commit (${since})${files}${also}`;
+}
+
+/** A failed run's distinct error lines, when it printed several: the set points at the cause. */
+function errorSet(run: Run, cwd: string | undefined): string[] {
+  const errors = run.errors ?? [];
+  if (errors.length < 2) return [];
+  return [
+    `    - its ${errors.length} distinct error lines${errors.length === 10 ? " (the first 10)" : ""}:`,
+    ...errors.map((line) => `      - ${inlineCode(capText(relativeInText(line, cwd), 200))}`),
+  ];
+}
+
+/** The uncommitted files (or steps) in a few words. */
+function uncommittedFiles(uncommitted: Uncommitted): string {
+  const files = uncommitted.files.slice(-6).map((f) => inlineCode(f));
+  const more = uncommitted.files.length > 6 ? ` and ${uncommitted.files.length - 6} more` : "";
+  return files.length > 0 ? `${files.join(", ")}${more}` : "the version bump";
+}
+
 /**
  * The next actions, the true next one first: continue the interrupted work, fix what still
  * fails, get the answer the session waits for, do what is open. A finished request is never a
@@ -106,7 +152,11 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
   const latest = failures[0];
   if (turn.kind === "working") {
     const about = state.current ? ` on: ${state.current.statement.replace(/[.!]$/, "")}` : "";
-    const lastRun = turn.steps.at(-1)?.run;
+    // An exploratory one-liner at the end is context (Critical Context), not where the work stands.
+    const lastRun = turn.steps
+      .map((step) => step.run)
+      .filter((run) => run !== undefined && !isExploratory(run))
+      .at(-1);
     const where = latest
       ? ` The latest failure: ${describeFailure(latest, state.cwd)}; find its cause before running anything again.`
       : turn.steps.length === 0
@@ -114,7 +164,8 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
         : lastRun !== undefined && lastRun.exitCode === 0 && !lastRun.failed
           ? ` Its last command passed (${commandCode(lastRun.command, state.cwd)}): confirm the result and report it to the user.`
           : " Check the result of its last tool call before repeating it.";
-    steps.push(`Continue the work${about}.${where}`);
+    const commit = state.uncommitted === undefined ? "" : ` Then commit it: ${uncommittedFiles(state.uncommitted)}.`;
+    steps.push(`Continue the work${about}.${where}${commit}`);
   }
   if (turn.kind === "unread")
     steps.push(
@@ -134,6 +185,9 @@ export function renderNextSteps({ state, focus }: SectionInput): string[] {
     steps.push(
       `Check whether the ${attempt.kind === "bump" ? "version bump" : attempt.kind} step happened before going on (no result was recorded): ${commandCode(attempt.command, state.cwd)}.`,
     );
+  // The main change comes before side issues: what the finished work left uncommitted is committed first.
+  if ((turn.kind === "finished" || turn.kind === "acknowledged") && state.uncommitted !== undefined)
+    steps.push(`Commit what changed since the last commit, once its checks pass: ${uncommittedFiles(state.uncommitted)}.`);
   if (turn.kind !== "question")
     for (const item of state.openItems) steps.push(`Finish what the last reply left open: ${quote(local(state, item))}`);
   for (const request of state.openRequests) {

@@ -89,6 +89,12 @@ export function renderConstraints({ notes, state }: SectionInput): string[] {
   );
   for (const rule of kept) lines.push(`- The user: ${quote(rule.text, 220)}`);
   lines.push(...omittedLine(omitted, "more rules the user stated"));
+  for (const { rule, by } of notes.withdrawnRules.slice(-3))
+    lines.push(`- Withdrawn by the user later, no longer a rule: ${quote(rule.text, 160)} (they said: ${quote(by.text, 160)})`);
+  for (const task of notes.taskRules.slice(-3))
+    lines.push(
+      `- From ${inlineCode(local(state, task.source))} (a task text the session printed): ${task.rules.map((r) => quote(local(state, r), 200)).join("; ")}`,
+    );
   for (const spec of notes.specifications) {
     lines.push(
       `- The user's message also holds a specification of ${spec.count} requirements, from ${quote(spec.first, 90)} to ${quote(spec.last, 90)}: part of the task, not quoted here; the source session has them all.`,

@@ -10,6 +10,7 @@ import { isOffer, isOpenItem } from "./patterns.ts";
 import { lastSentences } from "./replies.ts";
 import { isWorkRequest, type UserRequest } from "./user-requests.ts";
 import { capText, countWords, splitSentences } from "../notes/text.ts";
+import { isExploratory, readUncommitted, type Uncommitted } from "./worktree.ts";
 
 /** Where the work stood when the session ended. */
 export type TurnState =
@@ -43,8 +44,12 @@ export interface WorkState {
   followups: UserRequest[];
   /** Milestones since the objective was asked for. */
   milestones: Milestone[];
-  /** Commands whose latest run since the objective was asked for failed, newest last. */
+  /** Commands whose latest run since the objective was asked for failed, newest last (not exploratory one-liners). */
   stillFailing: Run[];
+  /** Failed exploratory one-liners at the end (`node -e …`): context, not a step. */
+  sideFailures: Run[];
+  /** Files changed after the last successful commit. */
+  uncommitted: Uncommitted | undefined;
   /** Failures since the objective that a later, different run showed fixed, with that run. */
   fixed: { run: Run; by: Run }[];
   /** What the last reply says is still open ("docs/api.md is not updated yet"). */
@@ -196,8 +201,13 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
     milestones: notes.milestones.filter((m) => m.at >= since),
     stillFailing: views
       .unsettled(latestSince)
-      .filter((run) => run.failed)
+      .filter((run) => run.failed && !isExploratory(run))
       .slice(-3),
+    sideFailures: views
+      .unsettled(latestSince)
+      .filter((run) => run.failed && isExploratory(run))
+      .slice(-2),
+    uncommitted: readUncommitted(notes, facts, cwd),
     fixed: fixed.slice(-3),
     openItems,
     openRequests,

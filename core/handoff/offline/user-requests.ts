@@ -86,9 +86,13 @@ function asObjective(sentence: string): string {
 export function statementOf(text: string, max = 240): string {
   const { prose, pastes } = userProse(text);
   const picked: string[] = [];
+  let firstRule: string | undefined;
   for (const sentence of splitSentences(prose)) {
     // A rule goes to Constraints, unless the sentence is an instruction that carries one along.
-    if ((isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence))) || isMetaQuestion(sentence)) continue;
+    const rule = isConstraint(sentence) && !IMPERATIVE.test(stripFillers(sentence));
+    const meta = isMetaQuestion(sentence);
+    if (rule && !meta) firstRule ??= sentence;
+    if (rule || meta) continue;
     // "Thanks!" before the request asks for nothing.
     if (isAcknowledgement(sentence)) continue;
     // A few words leading into a paste ("The API says:", "this results in") say nothing by themselves.
@@ -100,6 +104,8 @@ export function statementOf(text: string, max = 240): string {
     if (objective !== "") picked.push(/[.!?…)`"。！？]$/.test(objective) ? objective : `${objective}.`);
     if (picked.length === 2 || picked.join(" ").length >= max) break;
   }
+  // A message that is only a requirement ("Last thing: the subject must name the warehouse.") still asks for it.
+  if (picked.length === 0 && firstRule !== undefined && pastes.length === 0) picked.push(firstRule);
   const statement = picked.join(" ");
   // With no words of their own, the paste's headline is the request, however long.
   const headline = pasteHeadline(pastes) ?? (statement === "" ? pasteHeadline(pastes, 400)?.slice(0, 160) : undefined);
@@ -144,8 +150,9 @@ export function classifyRequest(text: string, at: number, afterQuestion: boolean
   if (isAcknowledgement(bare) || isAcknowledgement(rest)) return result("ack");
   if (isMetaQuestion(rest)) return result("meta");
   const count = countWords(bare);
-  // A change of plan is a new objective, whatever its length: the goal follows it.
-  if (!first && count >= 4 && (REVISION.test(bare) || CORRECTION.test(rest))) return result("objective", true);
+  // A change of plan is a new objective, whatever its length: the goal follows it. A "no, …" that
+  // answers the assistant's question turns its proposal down (steering.ts): the user's goal stands.
+  if (!first && count >= 4 && (REVISION.test(bare) || (CORRECTION.test(rest) && !afterQuestion))) return result("objective", true);
   if (count <= 7 && APPROVAL.test(rest) && !/^no\b/i.test(rest)) return result("approval");
   const pasted = pastes.length > 0;
   if (afterQuestion && !pasted) return result(count <= 8 && !IMPERATIVE.test(bare) && !defers ? "answer" : "followup");

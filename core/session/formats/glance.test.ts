@@ -40,6 +40,11 @@ const REAL: Record<FileAgentName, { file: string; id: string; cwd: string }> = {
     id: "01a22c83-ffcf-7703-8435-2c3998d6a9a2",
     cwd: "/tmp/agent-compat/codex-transcript/project",
   },
+  gemini: {
+    file: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
+    id: "ac74b73f-fe9c-4a5f-8f51-d324f5e85b50",
+    cwd: "/tmp/agent-compat/gemini-transcript/project",
+  },
 };
 
 describe("each format's glance at its agent's real transcript", () => {

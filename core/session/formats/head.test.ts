@@ -61,9 +61,10 @@ describe("peekHead: the first lines, and the whole file still to read", () => {
   });
 
   test("blank lines are no lines of the head: a header after megabytes of them is still in it", () => {
-    const text = `${"\n \r\n".repeat(1_000_000)}{"type":"session","version":3,"id":"s","cwd":"/w"}\n`;
+    // 1.6 MB of them: past the 1 MB after which one whole line would do, so the header is in the second chunk.
+    const text = `${"\n \r\n".repeat(400_000)}{"type":"session","version":3,"id":"s","cwd":"/w"}\n`;
     const peeked = peekHead(reusedChunks(utf8(text), 1 << 20));
-    expect(peeked.head.map((l) => [l.line, l.text.slice(0, 17)])).toEqual([[2_000_001, '{"type":"session"']]);
+    expect(peeked.head.map((l) => [l.line, l.text.slice(0, 17)])).toEqual([[800_001, '{"type":"session"']]);
     expect(readSession(reusedChunks(utf8(text), 1 << 20), "b.jsonl").session.header.id).toBe("s");
   });
 

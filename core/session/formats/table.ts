@@ -1,5 +1,6 @@
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
+import { gemini } from "./gemini/index.ts";
 import { omp } from "./omp/index.ts";
 import { opencode } from "./opencode/index.ts";
 import { pi } from "./pi/index.ts";
@@ -10,7 +11,7 @@ import type { AgentName, SessionFormat } from "./types.ts";
  * Every agent whose sessions we read and write, in the order detection asks them. A new agent is
  * its folder and one line here; nothing outside `formats/` names an agent.
  */
-export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex, opencode];
+export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex, gemini, opencode];
 
 /**
  * The formats whose sessions are files (every one but those kept as rows in a database): what
@@ -60,4 +61,11 @@ export function describeFormatNames(): string {
 /** The same, for the formats `keep` takes (the agents that are engines too). */
 export function describeFormatNamesWhere(keep: (format: SessionFormat) => boolean): string {
   return either(FORMATS.filter(keep).map((f) => (f.aliases.length > 0 ? `${f.name} (or ${f.aliases.join(", ")})` : f.name)));
+}
+
+/** The same as code, for help details and docs: `` `pi`, `omp`, `claude-code` (or `claude`), `codex` ``, the formats `keep` takes. */
+export function describeFormatNamesInCode(keep: (format: SessionFormat) => boolean = () => true): string {
+  return FORMATS.filter(keep)
+    .map((f) => (f.aliases.length > 0 ? `\`${f.name}\` (or ${f.aliases.map((a) => `\`${a}\``).join(", ")})` : `\`${f.name}\``))
+    .join(", ");
 }

@@ -70,6 +70,27 @@ export interface SessionPlace extends AgentHome {
   timestamp: Date;
   /** As in `NewSessionInput`: for agents that file sessions by local date. */
   utcOffsetMinutes: number;
+  /** The folder the agent's folder registry names for `cwd` (see `FolderRegistry`), when it keeps one. */
+  registeredFolder?: string;
+}
+
+/**
+ * A file in which the agent names the folder of each cwd it has worked in (Gemini CLI's
+ * `projects.json`: path → folder name), so the folder of a cwd is not a function of the path
+ * alone. cli reads it before placing a new session and, when the agent would add an entry for a
+ * cwd it has not seen, writes the new text after the session: only that entry is added.
+ */
+export interface FolderRegistry {
+  /** What it is called in messages ("Gemini CLI's projects.json"). */
+  label: string;
+  file(home: AgentHome): PathSegments;
+  /**
+   * The folder for `cwd`, from the registry's text (undefined: there is no such file) and the
+   * folder names already under the sessions root; `newText` is the registry with the entry the
+   * agent would add, when it has none for `cwd` yet. Throws `AgentError` for a registry it cannot
+   * read as the agent does (nothing is written then).
+   */
+  folderFor(text: string | undefined, cwd: string, taken: readonly string[]): { name: string; newText?: string };
 }
 
 /** Which files under an agent's sessions root are its sessions. */
@@ -121,6 +142,8 @@ export interface AgentLocation {
    * source, of the same agent, lies elsewhere. pi and omp open any file by its path.
    */
   findsSessionsOnlyInItsFolder?: boolean;
+  /** The agent's file naming the folder of each cwd, where it keeps one; `sessionFolder` then takes `place.registeredFolder`. */
+  folderRegistry?: FolderRegistry;
 }
 
 /** A session file's first and last lines (raw text, whole lines only, blank lines left out), and its name. */

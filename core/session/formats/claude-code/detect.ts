@@ -29,6 +29,15 @@ function isClaudeCodeLine(value: JsonObject): boolean {
 }
 
 /**
+ * Another format's first record: pi's header, Codex's `{timestamp, type, payload}`, Gemini CLI's
+ * metadata (`sessionId` as Claude Code's lines have it, with `projectHash`, which no Claude Code
+ * line has). Detection and the glance both stop at one.
+ */
+export function isOtherFormatsRecord(value: JsonObject): boolean {
+  return value.type === "session" || "payload" in value || "projectHash" in value;
+}
+
+/**
  * Whether a file's first lines are Claude Code's: one of them (torn or foreign lines aside) is
  * a conversation line or a bookkeeping line of Claude Code's shape. The first lines are often
  * bookkeeping (`queue-operation`, `file-history-snapshot`), so no single line decides.
@@ -42,8 +51,7 @@ export function detectClaudeCode(head: readonly string[]): boolean {
       continue;
     }
     if (!isObject(value)) continue;
-    // Another format's first record: pi's header, Codex's `{timestamp, type, payload}`.
-    if (value.type === "session" || "payload" in value) return false;
+    if (isOtherFormatsRecord(value)) return false;
     if (isClaudeCodeLine(value)) return true;
   }
   return false;

@@ -2,6 +2,7 @@
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
 import { objectsOf, oneLine, requestTitle, textOf } from "../glance.ts";
 import type { GlanceInput, SessionGlance } from "../types.ts";
+import { isOtherFormatsRecord } from "./detect.ts";
 import { HeaderFacts } from "./header.ts";
 import { claudeProjectFolderName, idOfSessionFileName } from "./location.ts";
 import { classifyUserText } from "./user-text.ts";
@@ -75,6 +76,7 @@ function onlySideChain(records: readonly JsonObject[]): boolean {
  */
 export function glanceClaudeCode({ head, tail, fileName, folderName }: GlanceInput): SessionGlance | undefined {
   const records = objectsOf(head);
+  if (records[0] !== undefined && isOtherFormatsRecord(records[0])) return undefined;
   const facts = new HeaderFacts();
   for (const [i, record] of records.entries()) facts.see(record, i + 1);
   if (onlySideChain(records)) return undefined;

@@ -36,7 +36,9 @@ describe("a Claude Code session through the handoff pipeline", () => {
     expect(result.document).toContain(
       "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1, `notes/todo.txt` is not there (no such file)",
     );
-    expect(result.document).toContain("- Last user request (verbatim):\n\n  > Thanks, that is all.");
+    // The last request is quoted where the offline document's verbatim tail holds it, not twice.
+    expect(result.document).toContain("- Last user request: quoted under Last Exchanges");
+    expect(result.document.slice(result.document.indexOf("\n## Last Exchanges\n"))).toContain("**User:**\n> Thanks, that is all.");
   });
 
   const place = { sessionId: "5a1b2c3d-0000-4000-8000-0000000000c1", cwd: "/home/dev/shop" };

@@ -21,7 +21,7 @@ function profileOf(env: AgentHome["env"]): string | undefined {
  * mode (after `omp config init-xdg`, which moves the folders under `$XDG_DATA_HOME/omp`) is not
  * followed: whether it is on depends on what exists on disk, not on the environment alone.
  */
-function agentDir({ home, env }: AgentHome): PathSegments {
+export function ompAgentDir({ home, env }: AgentHome): PathSegments {
   const profile = profileOf(env);
   const root = [home, env.PI_CONFIG_DIR || ".omp", ...(profile ? ["profiles", profile] : [])];
   if (!profile && env.PI_CODING_AGENT_DIR) return [env.PI_CODING_AGENT_DIR];
@@ -66,13 +66,13 @@ export function ompFolderName(cwd: string, home: string, tmpdir: string): string
 
 /** Where omp 18.2.3 keeps sessions, and the blobs (large images) they refer to. */
 export const ompLocation: AgentLocation = {
-  sessionsRoot: (home) => [...agentDir(home), "sessions"],
-  sessionFolder: (place: SessionPlace) => [...agentDir(place), "sessions", ompFolderName(place.cwd, place.home, place.tmpdir)],
+  sessionsRoot: (home) => [...ompAgentDir(home), "sessions"],
+  sessionFolder: (place: SessionPlace) => [...ompAgentDir(place), "sessions", ompFolderName(place.cwd, place.home, place.tmpdir)],
   // A subagent's session lies in a folder beside its parent's file, one level deeper.
   sessionFiles: () => piSessionFiles(1),
   filesByCwd: true,
 };
 
 export function ompBlobFolder(home: AgentHome): PathSegments {
-  return [...agentDir(home), "blobs"];
+  return [...ompAgentDir(home), "blobs"];
 }

@@ -13,7 +13,7 @@ function sharedSessionFolder({ home, env }: AgentHome): PathSegments | undefined
 }
 
 /** `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
-function agentDir({ home, env }: AgentHome): PathSegments {
+export function piAgentDir({ home, env }: AgentHome): PathSegments {
   const dir = env.PI_CODING_AGENT_DIR;
   return dir ? [expandHome(dir, home)] : [home, ".pi", "agent"];
 }
@@ -33,8 +33,8 @@ export function piSessionFiles(folders: number): SessionFileLayout {
 
 /** Where pi 0.73.1 keeps sessions (its config.ts, session-manager.ts and main.ts say so). */
 export const piLocation: AgentLocation = {
-  sessionsRoot: (home) => sharedSessionFolder(home) ?? [...agentDir(home), "sessions"],
-  sessionFolder: (place: SessionPlace) => sharedSessionFolder(place) ?? [...agentDir(place), "sessions", piFolderName(place.cwd)],
+  sessionsRoot: (home) => sharedSessionFolder(home) ?? [...piAgentDir(home), "sessions"],
+  sessionFolder: (place: SessionPlace) => sharedSessionFolder(place) ?? [...piAgentDir(place), "sessions", piFolderName(place.cwd)],
   // With PI_CODING_AGENT_SESSION_DIR every session is in that one folder.
   sessionFiles: (home) => piSessionFiles(sharedSessionFolder(home) ? 0 : 1),
   filesByCwd: true,

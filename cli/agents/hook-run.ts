@@ -1,0 +1,233 @@
+import { read, realpathSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { promisify } from "node:util";
+import {
+  agentEngine,
+  MAX_HOOK_INPUT_BYTES,
+  describeFormatNames,
+  findFormat,
+  type AgentIntegration,
+  type HandoffJson,
+  type HookAnswer,
+  type HookReply,
+  type HookRequest,
+  leafBeforePrompt,
+} from "../../core/index.ts";
+import { loadSession } from "../sessions/load-session.ts";
+import { errorCode } from "../io/fs-errors.ts";
+import type { OutputStream } from "../output/stdout.ts";
+import { shellQuote } from "../output/paste-line.ts";
+import { asField } from "../output/terminal.ts";
+import { agentHome } from "../sessions/agent-home.ts";
+import { listedByAgent, opensFilesAnywhere, sessionsRootOf } from "../sessions/new-session-place.ts";
+import type { Run, RunIo } from "../run.ts";
+
+/**
+ * `agent hook <agent>`: the one entry point the agents call. It reads the agent's call, hands
+ * off THAT session (the one the call names, never the newest of the folder) by running
+ * `agent handoff` in this process, and answers as the agent expects; every failure is an answer
+ * too, of one line. Nothing here throws to the user's agent.
+ */
+
+/** Set for everything a hook's handoff runs (the engine's own agent, its hooks): a hook seeing it answers nothing. */
+export const HOOK_GUARD = "HANDOFF_HOOK_ACTIVE";
+
+/** `agent handoff` run in this process (cli/main.ts's runCli), given by the command table. */
+export type RunHandoff = (argv: readonly string[], io: RunIo) => Promise<number>;
+
+/** How long a hook waits for its stdin to end: the agents write it whole at once. */
+const STDIN_WAIT_MS = 10_000;
+/** What the handoff leaves of the agent's own timeout for reading, answering and ending. */
+const MARGIN_SECONDS = 15;
+
+const readAsync = promisify(read);
+
+/** The hook's stdin, whole, or undefined when there is none (a terminal, closed, nothing); too much or too slow is a problem. */
+async function readHookStdin(run: Run): Promise<string | undefined | { problem: string }> {
+  const { fd, isTTY } = run.io.stdin;
+  if (fd < 0 || isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const deadline = Date.now() + STDIN_WAIT_MS;
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    if (Date.now() > deadline) return { problem: "agent hook: the hook input did not end within 10 seconds" };
+    let bytes: number;
+    try {
+      bytes = (await readAsync(fd, buffer, 0, buffer.length, null)).bytesRead;
+    } catch (error) {
+      if (errorCode(error) === "EAGAIN") {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      return undefined;
+    }
+    if (bytes === 0) break;
+    total += bytes;
+    if (total > MAX_HOOK_INPUT_BYTES) return { problem: "agent hook: the hook input is over 1 MB, more than any agent sends" };
+    chunks.push(Buffer.from(buffer.subarray(0, bytes)));
+  }
+  return total === 0 ? undefined : Buffer.concat(chunks).toString("utf8");
+}
+
+/** Text that may go into the agent's one line: controls shown as escapes, never a line break of its own. */
+function field(text: string): string {
+  return asField(text);
+}
+
+/** The file a handoff request names, checked: a session file of that agent, where it keeps them, with that id. */
+function checkSession(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): string | { problem: string } {
+  const { sessionPath, sessionId } = request;
+  if (/[/\\\0-\x1f]|\.\./.test(sessionId) || sessionId.length > 200)
+    return { problem: `agent hook: the session id ${JSON.stringify(sessionId.slice(0, 80))} is not an id` };
+  if (!isAbsolute(sessionPath)) return { problem: `agent hook: the transcript path ${field(sessionPath)} is not absolute` };
+  let real: string;
+  try {
+    real = realpathSync(sessionPath);
+    if (!statSync(real).isFile()) return { problem: `agent hook: ${field(sessionPath)} is not a file` };
+  } catch {
+    return { problem: `agent hook: the session file ${field(sessionPath)} does not exist (yet): say something in the session first` };
+  }
+  const format = findFormat(integration.name);
+  const home = agentHome(run.env);
+  // Claude Code and Codex keep sessions only in their own folder, named by id: the file must be one of those, with that id.
+  if (format && !opensFilesAnywhere(format) && !listedByAgent(format, real, sessionId, home))
+    return {
+      problem: `agent hook: the transcript ${field(sessionPath)} is not session ${sessionId} in ${integration.label}'s sessions folder ${field(sessionsRootOf(format, home))}`,
+    };
+  return real;
+}
+
+/**
+ * The agent's own executable as integrate recorded it, for the engine that runs it (`AGENT_PI_BIN`
+ * and the like), unless the environment names one already: the user's own setting wins.
+ */
+function recordedBin(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): Record<string, string> {
+  const name = agentEngine(integration.name).binEnv;
+  const bin = request.agentBin;
+  return bin === undefined || !isAbsolute(bin) || run.env[name] ? {} : { [name]: bin };
+}
+
+/** `[--to <agent>] [focus …]`: the target and the focus, as data. */
+export function parseHandoffArgs(text: string): { to: string | undefined; focus: string } | { problem: string } {
+  const trimmed = text.trim();
+  const to = /^--to(?:=|\s+)(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (to) {
+    const name = to[1] ?? "";
+    if (!findFormat(name)) return { problem: `--to takes ${describeFormatNames()}, not ${JSON.stringify(name.slice(0, 40))}` };
+    return { to: findFormat(name)?.name, focus: (to[2] ?? "").trim() };
+  }
+  if (/^--to\s*$/.test(trimmed)) return { problem: "--to needs an agent: --to <agent>" };
+  const flag = /^(-{1,2}[A-Za-z][\w-]*)/.exec(trimmed);
+  if (flag) return { problem: `${flag[1]} is not an option here: only --to <agent>, then the focus` };
+  return { to: undefined, focus: trimmed };
+}
+
+/** A stream that keeps what the in-process handoff writes. */
+class Captured implements OutputStream {
+  private readonly chunks: string[] = [];
+  readonly isTTY = false;
+  write(text: string, done: (error?: Error | null) => void): boolean {
+    this.chunks.push(text);
+    queueMicrotask(() => done(null));
+    return true;
+  }
+  text(): string {
+    return this.chunks.join("");
+  }
+}
+
+/** The last line a failed handoff said, without its `error:` tag: the one line the agent shows. */
+function lastProblem(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.replace(/^\s*(?:\[\w+\]\s*)?(?:error|ERROR|✖)\s*:?\s*/, "").trim())
+    .filter((line) => line !== "");
+  return lines.at(-1) ?? "the handoff failed without a word";
+}
+
+export interface HookOptions {
+  integration: AgentIntegration;
+  argv: readonly string[];
+  /** The engine that writes the document (`hook-engine`), the agent itself by default. */
+  engine: string;
+  handoff: RunHandoff;
+}
+
+/** Answers one call of the hook; undefined: not ours to answer (print nothing, exit 0). */
+export async function answerHook(run: Run, { integration, argv, engine, handoff }: HookOptions): Promise<HookAnswer | undefined> {
+  const fail = (text: string) => integration.answer({ kind: "failed", text: `agent handoff: ${text.replace(/^agent hook: /, "")}` });
+  // Inside a hook's own handoff (the engine's agent calling its hooks): never again.
+  if (run.env[HOOK_GUARD]) return undefined;
+  const stdin = await readHookStdin(run);
+  if (typeof stdin === "object") return fail(stdin.problem);
+  const request = integration.readHook({ stdin, argv, home: agentHome(run.env) });
+  if (request.kind === "ignore") return undefined;
+  if (request.kind === "problem") return fail(request.message);
+  const path = checkSession(run, integration, request);
+  if (typeof path === "object") return fail(path.problem);
+  const args = parseHandoffArgs(request.args);
+  if ("problem" in args) return fail(args.problem);
+  const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
+  const leaf = request.prompt === undefined ? undefined : await leafBefore(run, path, request.prompt);
+  const handoffArgv = [
+    "handoff",
+    path,
+    "--json",
+    "--no-record",
+    "--engine",
+    engine,
+    "--timeout",
+    String(seconds),
+    ...(leaf === undefined ? [] : ["--leaf", leaf]),
+    ...(args.to === undefined ? [] : ["--to", args.to]),
+    ...(args.focus === "" ? [] : [`--focus=${args.focus}`]),
+  ];
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const code = await handoff(handoffArgv, {
+    env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
+    cwd: request.cwd ?? run.cwd,
+    stdin: { fd: -1, isTTY: false },
+    stdout,
+    stderr,
+    host: run.host,
+    signal: AbortSignal.any([run.cancel.signal, AbortSignal.timeout(seconds * 1000)]),
+  });
+  if (code !== 0) return fail(lastProblem(stderr.text()));
+  let result: HandoffJson;
+  try {
+    result = JSON.parse(stdout.text()) as HandoffJson;
+  } catch {
+    return fail("the handoff printed no result");
+  }
+  return integration.answer(handedOff(integration, result));
+}
+
+/** The entry before the hook's own prompt, when the agent recorded it first; undefined when it did not (or the file cannot be read: the handoff says why). */
+async function leafBefore(run: Run, path: string, prompt: string): Promise<string | undefined> {
+  try {
+    const loaded = await loadSession(run, path, { logger: run.logger({ quiet: true }) });
+    return leafBeforePrompt(loaded.analysis.branch.entries, prompt);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the user reads: where the new session is and what to type. */
+function handedOff(integration: AgentIntegration, result: HandoffJson): HookReply {
+  const where = `New session ${result.sessionId}: ${field(result.sessionFile)}`;
+  const same = result.sessionFormat === integration.name;
+  const next = same
+    ? `Type /resume ${result.sessionId} to continue in it.`
+    : result.resume === null
+      ? `Open it in ${result.sessionFormat}.`
+      : `Continue in ${result.sessionFormat} with: ${[...(result.resume.cwd === null ? [] : ["cd", result.resume.cwd, "&&"]), ...result.resume.argv].map((w) => (w === "&&" ? w : shellQuote(w))).join(" ")}`;
+  return {
+    kind: "handed-off",
+    text: `${where}\n${next}`,
+    sessionFile: result.sessionFile,
+    sessionId: result.sessionId,
+    sessionFormat: result.sessionFormat,
+  };
+}

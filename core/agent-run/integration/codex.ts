@@ -1,0 +1,62 @@
+import { codexHome } from "../../session/formats/codex/location.ts";
+import { hookEntryMerge } from "./hook-entries.ts";
+import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
+import type { AgentIntegration, HookCommand, HookReply } from "./types.ts";
+import type { AgentHome } from "../../session/formats/types.ts";
+
+/** The longest we let Codex wait for the hook (seconds): a long session's handoff needs minutes. */
+const HOOK_TIMEOUT_SECONDS = 600;
+
+/**
+ * The skill that makes `$handoff` autocomplete in the TUI. Its body reaches the model only when
+ * our hook did not answer (not trusted yet, turned off): then it asks for the one line that says so.
+ */
+const SKILL_FILE = `---
+name: handoff
+description: Hand this session off to a fresh one with agent handoff. Only when the user types $handoff.
+---
+<!-- Written by \`agent integrate codex\`; \`agent integrate codex --uninstall\` removes it. -->
+The \`agent\` hook did not answer $handoff (it is not in hooks.json, or Codex has not been told to trust it yet). Reply with exactly one line telling the user to run \`agent integrate codex\` in a shell and to trust the hook when Codex asks ("Hooks need review"), and do nothing else.
+`;
+
+/** `$handoff` at the start of a prompt, then the arguments. */
+const HANDOFF_PROMPT = /^\s*\$handoff(?:\s+([\s\S]*))?$/;
+
+/** `$handoff` in Codex 0.169.0: a `UserPromptSubmit` hook (it sees every prompt) that blocks `$handoff …` with its answer: no model turn. */
+export const CODEX_INTEGRATION: AgentIntegration = {
+  name: "codex",
+  label: "Codex",
+  home: codexHome,
+  hookTimeoutSeconds: HOOK_TIMEOUT_SECONDS,
+  usage: "$handoff [--to <agent>] [focus …]",
+  notes: [
+    'Codex asks once, at its next start, to trust the new hook ("Hooks need review"): choose to trust it, or $handoff reaches the model instead.',
+  ],
+  files(home: AgentHome, command: HookCommand) {
+    const entry = { hooks: [{ type: "command", command: command.shell, timeout: HOOK_TIMEOUT_SECONDS }] };
+    return [
+      {
+        kind: "merge",
+        path: [...codexHome(home), "hooks.json"],
+        merge: hookEntryMerge("UserPromptSubmit", entry, (v) => runsOurHook(v, "codex")),
+      },
+      { kind: "own", path: [...codexHome(home), "skills", "handoff", "SKILL.md"], text: SKILL_FILE },
+    ];
+  },
+  // `"prompt": "$handoff…`, after blanks or JSON's escaped line breaks and tabs.
+  handoffPromptPattern: '"prompt"[[:space:]]*:[[:space:]]*"([[:space:]]|\\\\[nrt])*\\$handoff',
+  readHook({ stdin }) {
+    const input = readHookJson(stdin, "Codex");
+    if ("problem" in input) return { kind: "problem", message: input.problem as string };
+    const prompt = typeof input.prompt === "string" ? input.prompt : undefined;
+    // Every prompt reaches this hook: all but `$handoff …` pass at once, untouched.
+    const match = prompt === undefined ? null : HANDOFF_PROMPT.exec(prompt);
+    if (match === null) return { kind: "ignore" };
+    // Should Codex have recorded the prompt before it calls the hook (0.169.0's exec does not), the handoff ends before it.
+    const request = handoffFromHookJson(input, (match[1] ?? "").trim(), "Codex");
+    return request.kind === "handoff" && prompt !== undefined ? { ...request, prompt } : request;
+  },
+  answer(reply: HookReply) {
+    return { stdout: `${JSON.stringify({ decision: "block", reason: reply.text })}\n`, exitCode: 0 };
+  },
+};

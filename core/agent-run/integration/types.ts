@@ -1,0 +1,133 @@
+import type { AgentHome, AgentName, PathSegments } from "../../session/formats/types.ts";
+import type { EngineName } from "../table.ts";
+
+/**
+ * `/handoff` inside an agent: what `agent integrate <agent>` installs into the agent's home and
+ * how `agent hook <agent>` reads the agent's call and answers it. One entry per agent, keyed by its
+ * name (`table.ts`); everything here is pure (cli reads and writes the files, runs the handoff).
+ */
+
+/** How the agent's hook reaches the `agent` that ran `integrate`. */
+export interface HookCommand {
+  /** The program and its first arguments, absolute paths: `[agent]`, or `[bun, /…/cli/index.ts]` for a script. */
+  argv: readonly string[];
+  /**
+   * The POSIX shell line for agents that run a hook through a shell (Claude Code, Codex), every
+   * word quoted, that ends with `hook <agent>`. When the program is gone it prints the agent's
+   * own answer for a failure instead (fail soft: the user's agent keeps working).
+   */
+  shell: string;
+  /**
+   * The hooked agent's own executable, absolute, as `integrate` found it (its `<agent>-bin`
+   * setting, else PATH): the hook's engine runs it when the agent's own PATH lacks it (a hook runs
+   * with the agent's environment). Undefined when it was not found.
+   */
+  agentBin?: string | undefined;
+}
+
+/** A settings file of the agent's, changed at the text level: every other key, its order and comments kept. */
+export interface TextMerge {
+  /**
+   * The text with our entries added or brought up to date (`before` is undefined when there is no
+   * file). Idempotent: `add(add(x)) === add(x)`. Throws an `IntegrationProblem` when the text
+   * cannot be read as its format.
+   */
+  add(before: string | undefined): string;
+  /**
+   * The text with our entries taken out (undefined: no file). Where our `add` also made the
+   * containers (or the file) they are in, the text before it is found again: the most collapsed
+   * text `add` turns into `current` that `wasBefore` accepts (cli knows the file's hash from
+   * before `integrate`). None: only our entries go.
+   */
+  remove(current: string, wasBefore: (text: string | undefined) => boolean): string | undefined;
+  /** Whether `current` holds our entries, exactly as `add` writes them now (`current`), or older ones (`outdated`). */
+  state(current: string | undefined): IntegrationState;
+}
+
+/** A file `integrate` installs: one that is ours whole (written, removed on uninstall), or the agent's own settings, merged. */
+export type IntegrationFile = { kind: "own"; path: PathSegments; text: string } | { kind: "merge"; path: PathSegments; merge: TextMerge };
+
+export type IntegrationState = "current" | "outdated" | "absent";
+
+/** What an agent's call of `agent hook <agent>` gave: its JSON on stdin (Claude Code, Codex) or argv items (pi, omp). */
+export interface HookInput {
+  /** Standard input, whole; undefined when there was none (a terminal, or closed). */
+  stdin: string | undefined;
+  /** The arguments after `agent hook <agent>`. */
+  argv: readonly string[];
+  home: AgentHome;
+}
+
+/** What a call asks for. `args` is the text after the command (`[--to <agent>] [focus …]`): data, never shell text. */
+export type HookRequest =
+  | { kind: "ignore" }
+  | { kind: "problem"; message: string }
+  | {
+      kind: "handoff";
+      sessionPath: string;
+      sessionId: string;
+      cwd: string | undefined;
+      args: string;
+      /** The agent's own executable as integrate recorded it (`HookCommand.agentBin`), when the call carries it. */
+      agentBin?: string | undefined;
+      /** The prompt as the agent may already have recorded it at hook time (Codex does): the handoff ends before it. */
+      prompt?: string;
+    };
+
+/** How a handoff asked from inside the agent ended, for the agent's answer. */
+export type HookReply =
+  | {
+      kind: "handed-off";
+      /** One or two lines for the user: where the new session is and what to type. */
+      text: string;
+      sessionFile: string;
+      sessionId: string;
+      /** The agent the new session is for. */
+      sessionFormat: AgentName;
+    }
+  | { kind: "failed"; text: string };
+
+/** What `agent hook` prints and how it exits. */
+export interface HookAnswer {
+  stdout: string;
+  exitCode: number;
+}
+
+export interface AgentIntegration {
+  /** An agent with an engine: `/handoff` inside it has that agent write the document by default (`hook-engine`). */
+  name: EngineName;
+  /** The product's name, for messages: `Claude Code`. */
+  label: string;
+  /** The folder whose presence says the agent is used here (`integrate --all`), besides its command on PATH. */
+  home(home: AgentHome): PathSegments;
+  /** The longest the agent lets a hook run, in seconds; the hook's handoff must end before it. */
+  hookTimeoutSeconds: number;
+  /** Every file `integrate` writes or merges, made from the command the hook runs. */
+  files(home: AgentHome, command: HookCommand): IntegrationFile[];
+  /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
+  notes: readonly string[];
+  /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */
+  usage: string;
+  /**
+   * For an agent whose hook sees every prompt (Codex): a `grep -E` extended regular expression
+   * over the hook's stdin (the JSON, as the agent writes it) that matches a handoff prompt: the
+   * hook's shell line passes every other prompt at once, without starting `agent`. It may match
+   * more than handoffs (`readHook` decides), never fewer. Absent: the agent calls the hook for handoffs only.
+   */
+  handoffPromptPattern?: string;
+  /** Reads one call of the hook. */
+  readHook(input: HookInput): HookRequest;
+  /** What the hook prints for a reply (block JSON, or what the extension reads). */
+  answer(reply: HookReply): HookAnswer;
+}
+
+/** A settings file that cannot be merged (not JSON, not an object where one is needed): the message names the line. */
+export class IntegrationProblem extends Error {
+  constructor(
+    readonly problem: string,
+    readonly line?: number,
+  ) {
+    super(problem);
+    this.name = "IntegrationProblem";
+  }
+}

@@ -1,0 +1,31 @@
+/** What a Gemini CLI session's first and last lines tell: its id, folder, first request and title. */
+import { stringField } from "../../../json.ts";
+import { requestTitle } from "../glance.ts";
+import type { GlanceInput, SessionGlance } from "../types.ts";
+import { isIgnoredUserText, partsOf, textOfParts } from "./messages.ts";
+import { cwdOfMessages } from "./read.ts";
+import { foldRecords } from "./records.ts";
+
+/**
+ * Undefined for a file Gemini does not list: a subagent's, or one with nothing to resume (the
+ * file every resume starts beside the one it continues, holding only Gemini's context): the
+ * session of that id is the file with the content.
+ */
+export function glanceGemini({ head, tail }: GlanceInput): SessionGlance | undefined {
+  const lines = head.map((text, index) => ({ text, line: index + 1 }));
+  const folded = foldRecords(lines);
+  const id = stringField(folded.metadata, "sessionId");
+  if (folded.metadataLine !== 1 || !id || folded.metadata.kind === "subagent") return undefined;
+  const records = folded.messages.map((m) => m.record);
+  const asked = records.find((r) => r.type === "user" && !isIgnoredUserText(textOfParts(partsOf(r.content))));
+  const answered = records.some((r) => r.type === "gemini");
+  if (asked === undefined && !answered) return undefined;
+  // A summary Gemini generated is set late: the tail's last `$set` naming one.
+  const summary = foldRecords(tail.map((text, index) => ({ text, line: index + 1 }))).metadata.summary;
+  return {
+    id,
+    cwd: cwdOfMessages(records),
+    title: typeof summary === "string" ? requestTitle(summary) : undefined,
+    firstRequest: asked === undefined ? undefined : requestTitle(textOfParts(partsOf(asked.content))),
+  };
+}

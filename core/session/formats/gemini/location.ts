@@ -1,0 +1,86 @@
+/**
+ * Where Gemini CLI 0.61 keeps sessions: `<home>/.gemini/tmp/<project>/chats/session-<UTC
+ * YYYY-MM-DDTHH-MM>-<first 8 of the id>.jsonl`, `<home>` being `GEMINI_CLI_HOME` when set (its
+ * `homedir()`), else the user's. `<project>` is the name `~/.gemini/projects.json` gives the
+ * project's path; a path it does not name yet gets its last folder's name in lower case, every
+ * run of other characters one `-` (`project` when nothing is left), with `-1`, `-2`, … after it
+ * when another path has that name (ProjectRegistry in packages/core/src/config/projectRegistry.ts).
+ * Subagents' files lie one folder deeper (`chats/<parent id>/<id>.jsonl`): not sessions.
+ */
+import { AgentError } from "../../../errors.ts";
+import { isObject } from "../../../json.ts";
+import type { AgentHome, AgentLocation, FolderRegistry, PathSegments, SessionPlace } from "../types.ts";
+
+/** `GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+export function geminiDir({ home, env }: AgentHome): PathSegments {
+  return [env.GEMINI_CLI_HOME || home, ".gemini"];
+}
+
+/** The name Gemini gives a project folder it has not seen, before a `-N` for a name taken. */
+export function projectSlug(cwd: string): string {
+  const base = cwd.replace(/\/+$/, "").split("/").at(-1) ?? "";
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "-")
+      .replace(/-+/g, "-")
+      .replace(/^-|-$/g, "") || "project"
+  );
+}
+
+/** `projects.json`'s shape as Gemini checks it: `{ "projects": { <path>: <lower-case slug> } }`. */
+function projectsOf(text: string, file: string): { data: Record<string, unknown>; projects: Record<string, string> } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const projects = isObject(data) && isObject(data.projects) ? data.projects : undefined;
+  if (!isObject(data) || projects === undefined || !Object.values(projects).every((v) => typeof v === "string" && /^[a-z0-9-]+$/.test(v)))
+    throw new AgentError(
+      "FILE",
+      `${file}: not a Gemini CLI project list ({"projects": {<path>: <folder name>}}); Gemini would start it afresh, so it is left as it is: fix or remove it, or say where the new session goes with -o`,
+      { file },
+    );
+  return { data, projects: projects as Record<string, string> };
+}
+
+export const geminiProjects: FolderRegistry = {
+  label: "Gemini CLI's projects.json",
+  file: (home) => [...geminiDir(home), "projects.json"],
+  folderFor(text, cwd, taken) {
+    if (text === undefined) {
+      const name = projectSlug(cwd);
+      return {
+        name: freeName(name, new Set(taken)),
+        newText: JSON.stringify({ projects: { [cwd]: freeName(name, new Set(taken)) } }, null, 2),
+      };
+    }
+    const { data, projects } = projectsOf(text, "projects.json");
+    const known = projects[cwd];
+    if (known !== undefined) return { name: known };
+    const name = freeName(projectSlug(cwd), new Set([...Object.values(projects), ...taken]));
+    return { name, newText: JSON.stringify({ ...data, projects: { ...projects, [cwd]: name } }, null, 2) };
+  },
+};
+
+/** `slug`, else `slug-1`, `slug-2`, …: the first no other project has. */
+function freeName(slug: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(slug)) return slug;
+  for (let n = 1; ; n++) if (!taken.has(`${slug}-${n}`)) return `${slug}-${n}`;
+}
+
+/** `session-<anything>.jsonl`, as Gemini lists them (older `.json` files are of a layout before 0.61's). */
+const SESSION_NAME = /^session-.+\.jsonl$/;
+
+export const geminiLocation: AgentLocation = {
+  sessionsRoot: (home) => [...geminiDir(home), "tmp"],
+  sessionFolder: (place: SessionPlace) => [...geminiDir(place), "tmp", place.registeredFolder ?? projectSlug(place.cwd), "chats"],
+  sessionFiles: () => ({ folders: 2, isSessionName: (name) => SESSION_NAME.test(name) }),
+  // The project folder's name is the registry's, not the path's: discovery reads each file's cwd.
+  filesByCwd: false,
+  // `gemini -r <id>` looks only in the chats folder of the project it runs in.
+  findsSessionsOnlyInItsFolder: true,
+  folderRegistry: geminiProjects,
+};
