@@ -31,6 +31,7 @@ export type {
   SessionFormat,
   SessionGlance,
   SessionPlace,
+  RegisteredFolder,
 } from "./session/formats/types.ts";
 export type { IndexRow, PlacedSession, SessionIndex, SqlValue } from "./session/formats/session-index.ts";
 export type { ListedSession, NewRow, NewRows, ProjectPlace, Row, SessionRows, SessionRowStore } from "./session/formats/session-rows.ts";

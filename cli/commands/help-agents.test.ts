@@ -35,7 +35,6 @@ function agentsNamed(text: string): string[] {
 const ALLOWED: string[][] = [
   FORMATS.map((f) => f.name),
   FORMATS.filter((f) => !f.location.findsSessionsOnlyInItsFolder).map((f) => f.name),
-  // The agents that are engines too (--engine): not every agent with a format is one.
   FORMATS.filter((f) => isEngineName(f.name)).map((f) => f.name),
 ];
 

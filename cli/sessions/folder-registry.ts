@@ -6,8 +6,9 @@
  * since it was read (nothing else in it is touched). While the agent holds its lock on the file
  * (`<file>.lock`, a folder), the write waits up to 2 s.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { AgentError, type AgentHome, type SessionFormat } from "../../core/index.ts";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { AgentError, type AgentHome, type RegisteredFolder, type SessionFormat } from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
 import type { TempFiles } from "../io/temp-file.ts";
@@ -25,12 +26,21 @@ export interface Registration {
   snapshot: FileSnapshot | undefined;
 }
 
-/** Folders already under the sessions root: names another cwd may hold. */
-function folderNames(root: string): string[] {
+/** The folder's marker, trimmed: the path it names; undefined when there is none or it cannot be read. */
+function ownerOf(folder: string, marker: string): string | undefined {
+  try {
+    return readFileSync(join(folder, marker), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Folders already under the sessions root, with the path each one's marker names. */
+function foldersUnder(root: string, marker: string): RegisteredFolder[] {
   try {
     return readdirSync(root, { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .map((e) => e.name);
+      .map((e) => ({ name: e.name, owner: ownerOf(join(root, e.name), marker) }));
   } catch {
     return [];
   }
@@ -56,7 +66,7 @@ export function registeredFolder(
   const snapshot = text === undefined ? undefined : statSync(path);
   let found: { name: string; newText?: string };
   try {
-    found = registry.folderFor(text, cwd, folderNames(root));
+    found = registry.folderFor(text, cwd, foldersUnder(root, registry.markerFile));
   } catch (error) {
     if (error instanceof AgentError) throw new AgentError(error.code, `${path}: ${error.message.replace(/^[^:]*: /, "")}`, { file: path });
     throw error;

@@ -13,6 +13,7 @@ import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { must } from "./report.ts";
+import { carriesVerbatim, conversationRequests } from "./session-file.ts";
 import type { SentTurn } from "./targets.ts";
 
 /** The model its settings name: one the fake serves, none of the sources' own. */
@@ -51,16 +52,8 @@ export async function runGemini(
   const run = await runAgent(argv, { cwd: sandbox.project, env: geminiEnv(sandbox, fake), timeoutMs: 150_000 }, dns);
   must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
   must(run.exitCode === 0, describeRun(run));
-  for (const request of fake.requests.slice(before)) {
-    if (!request.path.includes(":streamGenerateContent")) continue;
-    const body = request.body as { contents?: { role: string; parts: { text?: string }[] }[] };
-    // The parts as messages, so the document and the prompt are found whole whatever Gemini merged them with.
-    const messages = (body.contents ?? []).flatMap((c) => c.parts.map((part) => ({ role: c.role, content: part.text ?? "" })));
-    if (messages.some((m) => m.content === prompt)) {
-      const model = /\/models\/([^:]+):/.exec(request.path)?.[1] ?? "";
-      return { model, messages };
-    }
-  }
+  const turn = conversationRequests(fake.requests.slice(before), "").find((request) => carriesVerbatim(request.messages, prompt));
+  if (turn) return turn;
   must(false, `sent no request carrying the prompt; ${describeRun(run)}`);
   throw new Error("unreachable");
 }

@@ -59,13 +59,14 @@ const SOURCE_MODELS: Record<FileAgentName, string> = {
 
 /**
  * The model the target must continue with: pi and omp resume with the source's model, except
- * a Codex source's here, whose `model_provider` (`fake`) is a key of that Codex configuration and
- * no provider of theirs; Claude Code with the source's only from a Claude Code session; Codex
+ * a Gemini source's (it names no provider) and a Codex source's here, whose `model_provider`
+ * (`fake`) is a key of that Codex configuration and no provider of theirs; Claude Code with the source's only from a Claude Code session; Codex
  * always with its configured model. Otherwise the target's default.
  */
 function expectedModel(source: FileAgentName, target: FileAgentName): string {
   const own = SOURCE_MODELS[source];
-  if (target === "pi" || target === "omp") return source === "codex" ? TARGETS[target].defaultModel : own;
+  // A Gemini session names its model with no provider: pi and omp have none to resume it with.
+  if (target === "pi" || target === "omp") return source === "codex" || source === "gemini" ? TARGETS[target].defaultModel : own;
   if (target === "claude-code" && source === "claude-code") return own;
   return TARGETS[target].defaultModel;
 }

@@ -43,6 +43,22 @@ export function contentText(content: unknown): string {
 }
 
 /**
+ * A Gemini API request as messages: the model is in its path, and each part of `contents` is a
+ * message of its own (Gemini merges the turns of one role into one content).
+ */
+function geminiRequest(path: string, body: Record<string, unknown>): { model: string; messages: unknown[] } {
+  const model = /\/models\/([^/:]+):/.exec(path)?.[1] ?? "";
+  const contents = Array.isArray(body.contents) ? body.contents.filter(isObject) : [];
+  const messages = contents.flatMap((content) =>
+    (Array.isArray(content.parts) ? content.parts.filter(isObject) : []).map((part) => ({
+      role: content.role,
+      content: typeof part.text === "string" ? part.text : "",
+    })),
+  );
+  return { model, messages };
+}
+
+/**
  * The model requests an agent sent for its conversation (not our handoff's), on any wire: an
  * agent that falls back to another model may use another API.
  */
@@ -50,6 +66,10 @@ export function conversationRequests(requests: readonly LoggedRequest[], writerM
   const out: { model: string; messages: unknown[] }[] = [];
   for (const request of requests) {
     if (request.wire === undefined || !isObject(request.body)) continue;
+    if (request.wire === "gemini") {
+      out.push(geminiRequest(request.path, request.body));
+      continue;
+    }
     const model = typeof request.body.model === "string" ? request.body.model : "";
     if (model === writerModel) continue;
     const messages = request.body.messages ?? request.body.input;

@@ -65,7 +65,8 @@ export function openTerminal(options: {
  * Ends the processes still running a program that lies in the sandbox (`root`), by id. Codex's
  * screen starts a background server from a copy of itself in CODEX_HOME that outlives the
  * terminal; left running, it holds a lock named after that path, and the next Codex screen with
- * the same CODEX_HOME (every run's sandboxes have the same paths) fails to start. Only this
+ * the same CODEX_HOME (every run's sandboxes have the same paths) fails to start; Gemini CLI's
+ * screen (`node <sandbox>/…/gemini`, relaunched as a child) outlived its pane too. Only this
  * run's processes: another run's sandboxes have the same paths in their own mount namespace.
  */
 function endLeftovers(root: string): void {
@@ -74,8 +75,11 @@ function endLeftovers(root: string): void {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const program = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "";
-      if (program.startsWith(`${root}/`) && readlinkSync(`/proc/${entry}/ns/mnt`) === ours) pids.push(Number(entry));
+      const [program = "", ...args] = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      // An interpreter's script counts as the program (Gemini CLI's screen is `node <sandbox>/…/gemini`, and relaunches itself so).
+      const script = args.find((arg) => !arg.startsWith("-")) ?? "";
+      const inSandbox = program.startsWith(`${root}/`) || (/(^|\/)node$/.test(program) && script.startsWith(`${root}/`));
+      if (inSandbox && readlinkSync(`/proc/${entry}/ns/mnt`) === ours) pids.push(Number(entry));
     } catch {
       // Ended meanwhile.
     }

@@ -21,13 +21,15 @@ interface ToolRule {
 
 /**
  * The tested versions' tool lists: Claude Code 2.1.328 (its binary declares the shell tools
- * `Bash`, `Monitor`, `PowerShell`), Codex 0.169.0, pi 0.73.1, omp 18.2.3.
+ * `Bash`, `Monitor`, `PowerShell`), Codex 0.169.0, pi 0.73.1, omp 18.2.3, Gemini CLI 0.61.0.
  */
 const TOOLS: readonly ToolRule[] = [
   // pi/omp `bash`; Claude Code `Bash`.
   { kind: "shell", names: ["bash", "exec"] },
   // Claude Code `PowerShell` (on Windows, the only shell tool with some sandboxes): its results are framed like Bash's ("Exit code N").
   { kind: "shell", names: ["powershell"] },
+  // Gemini CLI `run_shell_command` (`command`); its result's own `Exit Code: N` line is not read as a statement.
+  { kind: "shell", names: ["run_shell_command"] },
   // Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv), `shell_command`
   // (`command` as one string) and the older `container.exec` (argv).
   { kind: "shell", names: ["shell", "exec_command", "local_shell_call", "shell_command", "container.exec"], framing: CODEX_FRAMING },
@@ -37,6 +39,8 @@ const TOOLS: readonly ToolRule[] = [
   { kind: "read", names: ["view_image"], framing: CODEX_FRAMING },
   // pi/omp `write`/`edit`; Claude Code `Write`/`Edit`/`MultiEdit`/`NotebookEdit`.
   { kind: "write", names: ["write", "edit", "multi_edit", "multiedit", "write_file", "edit_file", "notebookedit", "notebook_edit"] },
+  // Gemini CLI `replace` (`file_path`, `old_string`, `new_string`; `write_file` and `read_file` are above).
+  { kind: "write", names: ["replace"] },
   // Codex `apply_patch`: the files are named inside the patch text.
   { kind: "patch", names: ["apply_patch"], framing: CODEX_FRAMING },
   // Codex `write_stdin` (`session_id`): polls a command still running; its output states the command's exit code once it ends.

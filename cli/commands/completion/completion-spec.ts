@@ -35,7 +35,7 @@ export const AGENT_WORDS: readonly string[] = FORMATS.flatMap((f) => [f.name, ..
 const VALUES_BY_FLAG: Record<string, ValueKind> = {
   agent: { words: AGENT_WORDS },
   to: { words: AGENT_WORDS },
-  // The agents that are engines too (`--engine claude`), under the names `--agent` takes; one without an engine is refused there.
+  // The agents that are engines (`--engine claude`), under the names `--agent` takes.
   engine: { words: ["auto", "llm", "offline", ...FORMATS.filter((f) => isEngineName(f.name)).flatMap((f) => [f.name, ...f.aliases])] },
   provider: { words: ["auto", ...PROVIDER_IDS] },
   session: "sessions",

@@ -13,7 +13,9 @@ describe("the model path asks for what the offline document keeps (issue 26)", (
     const s = serve(() => ({ text: CANNED_DOCUMENT }));
     const run = await runAgent(["handoff", source()], env(s.url));
     expect(run.code).toBe(0);
-    const messages = (s.requests[0]?.body as { messages: { role: string; content: unknown }[] }).messages;
+    const [first] = s.requests;
+    if (first === undefined) throw new Error("the fake model received no request");
+    const messages = (first.body as { messages: { role: string; content: unknown }[] }).messages;
     const instruction = JSON.stringify(messages.at(-1)?.content);
     for (const asked of [
       "the earliest included",

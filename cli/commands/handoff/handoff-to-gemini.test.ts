@@ -69,6 +69,20 @@ describe("agent handoff --to gemini", () => {
   });
 
   test.each([
+    ["another path's marker", "/srv/shop-app", "shop-app-1"],
+    ["no marker (Gemini marks it and takes it)", undefined, "shop-app"],
+    ["the cwd's own marker", CWD, "shop-app"],
+  ])("a folder of that name already there, with %s: the folder Gemini would take", async (_, owner, folder) => {
+    const existing = join(sandbox.home, ".gemini", "tmp", "shop-app");
+    mkdirSync(existing, { recursive: true });
+    if (owner !== undefined) writeFileSync(join(existing, ".project_root"), owner);
+    const run = await toGemini();
+    expect(run.code).toBe(0);
+    expect(dirname(run.json.sessionFile)).toBe(join(sandbox.home, ".gemini", "tmp", folder, "chats"));
+    expect(JSON.parse(readFileSync(projects(), "utf8"))).toEqual({ projects: { [CWD]: folder } });
+  });
+
+  test.each([
     ["not JSON", "{"],
     ["no projects", `{"other":{}}`],
     ["a folder name Gemini refuses", `{"projects":{"/a":"Upper Case"}}`],

@@ -28,6 +28,14 @@ interface Source {
 }
 
 const SOURCES: Source[] = [
+  {
+    fixture: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
+    agent: "gemini",
+    cwd: "/home/dev/greeter",
+    // Gemini's messages name a model but no provider: no other agent can resume with it.
+    model: "gemini-2.5-flash",
+    edit: (text) => text.replaceAll("/tmp/agent-compat/gemini-transcript/project", "/home/dev/greeter"),
+  },
   { fixture: "fixtures/handoff-markers.jsonl", agent: "pi", cwd: "/home/me/parser", model: "openai/gpt-5" },
   { fixture: "fixtures/sessions/v1.jsonl", agent: "pi", cwd: "/home/dev/users", model: "anthropic/claude-sonnet-4-5" },
   { fixture: "fixtures/sessions/omp.jsonl", agent: "omp", cwd: "/home/dev/uploader", model: "openai/gpt-5.1" },
@@ -98,6 +106,8 @@ function expectedModel(source: Source, target: FileAgentName): string | undefine
   if (target === "gemini") return undefined; // Gemini CLI takes its model from its settings
   if (target === "claude-code") return source.agent === "claude-code" ? source.model.split("/")[1] : "<synthetic>";
   if (target === "codex") return source.agent === "codex" ? source.codexProvider : undefined;
+  // Gemini's messages name no provider: pi and omp start with their default.
+  if (source.agent === "gemini") return undefined;
   return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;
 }
 

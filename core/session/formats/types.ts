@@ -80,17 +80,26 @@ export interface SessionPlace extends AgentHome {
  * alone. cli reads it before placing a new session and, when the agent would add an entry for a
  * cwd it has not seen, writes the new text after the session: only that entry is added.
  */
+/** A folder under the sessions root, and the path its marker file names. */
+export interface RegisteredFolder {
+  name: string;
+  owner: string | undefined;
+}
+
 export interface FolderRegistry {
   /** What it is called in messages ("Gemini CLI's projects.json"). */
   label: string;
   file(home: AgentHome): PathSegments;
   /**
    * The folder for `cwd`, from the registry's text (undefined: there is no such file) and the
-   * folder names already under the sessions root; `newText` is the registry with the entry the
+   * folders already under the sessions root with the path each one's marker names (`owner`,
+   * undefined when it has none; see `markerFile`); `newText` is the registry with the entry the
    * agent would add, when it has none for `cwd` yet. Throws `AgentError` for a registry it cannot
    * read as the agent does (nothing is written then).
    */
-  folderFor(text: string | undefined, cwd: string, taken: readonly string[]): { name: string; newText?: string };
+  folderFor(text: string | undefined, cwd: string, folders: readonly RegisteredFolder[]): { name: string; newText?: string };
+  /** The file in a folder under the sessions root that names the path owning it (Gemini's `.project_root`). */
+  markerFile: string;
 }
 
 /** Which files under an agent's sessions root are its sessions. */

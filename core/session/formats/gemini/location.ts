@@ -46,21 +46,23 @@ function projectsOf(text: string, file: string): { data: Record<string, unknown>
   return { data, projects: projects as Record<string, string> };
 }
 
+/**
+ * Gemini's choice for a path `projects.json` does not name: a folder whose `.project_root` names
+ * the path, else the slug (then `-1`, `-2`, …) that no entry holds and no folder's marker gives
+ * to another path (a folder without a marker is free: Gemini marks it and takes it).
+ */
 export const geminiProjects: FolderRegistry = {
   label: "Gemini CLI's projects.json",
   file: (home) => [...geminiDir(home), "projects.json"],
-  folderFor(text, cwd, taken) {
-    if (text === undefined) {
-      const name = projectSlug(cwd);
-      return {
-        name: freeName(name, new Set(taken)),
-        newText: JSON.stringify({ projects: { [cwd]: freeName(name, new Set(taken)) } }, null, 2),
-      };
-    }
-    const { data, projects } = projectsOf(text, "projects.json");
+  markerFile: ".project_root",
+  folderFor(text, cwd, folders) {
+    const { data, projects } =
+      text === undefined ? { data: {}, projects: {} as Record<string, string> } : projectsOf(text, "projects.json");
     const known = projects[cwd];
     if (known !== undefined) return { name: known };
-    const name = freeName(projectSlug(cwd), new Set([...Object.values(projects), ...taken]));
+    const owned = folders.find((folder) => folder.owner === cwd)?.name;
+    const others = folders.filter((folder) => folder.owner !== undefined && folder.owner !== cwd).map((folder) => folder.name);
+    const name = owned ?? freeName(projectSlug(cwd), new Set([...Object.values(projects), ...others]));
     return { name, newText: JSON.stringify({ ...data, projects: { ...projects, [cwd]: name } }, null, 2) };
   },
 };

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject, type JsonObject } from "../../../json.ts";
+import { analyzeBranch } from "../../analyze.ts";
 import { detectFormat, FORMATS } from "../table.ts";
 import { glanceGemini } from "./glance.ts";
 import { readGeminiSession } from "./read.ts";
@@ -105,5 +106,14 @@ describe("Gemini CLI 0.61.0's own transcript", () => {
       title: undefined,
       firstRequest: "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.",
     });
+  });
+});
+
+describe("Session Facts of Gemini's transcript", () => {
+  test("its shell commands, the file it changed with `replace` and the one it read", () => {
+    const session = readGeminiSession(text(MAIN), MAIN);
+    const { facts } = analyzeBranch(session);
+    expect(facts.commands.map((c) => c.command)).toEqual(["ls src && wc -c src/greet.txt", "test -f notes/todo.txt"]);
+    expect(facts.filesModified).toEqual(["src/greet.txt"]);
   });
 });

@@ -1,0 +1,103 @@
+/** Where Gemini CLI keeps a cwd's sessions, and the projects.json entry it adds for a cwd it has not seen. */
+import { describe, expect, test } from "bun:test";
+import type { RegisteredFolder } from "../types.ts";
+import { geminiLocation, geminiProjects, projectSlug } from "./location.ts";
+import { sha256Hex } from "./sha256.ts";
+import { createHash } from "node:crypto";
+
+describe("the project folder's name Gemini gives a new cwd", () => {
+  test.each([
+    ["/home/me/app", "app"],
+    ["/home/me/Shop App", "shop-app"],
+    ["/home/me/--x__y--", "x-y"],
+    ["/home/me/日本", "project"],
+    ["/", "project"],
+    ["/home/me/app/", "app"],
+  ])("%p → %p", (cwd, slug) => expect(projectSlug(cwd)).toBe(slug));
+});
+
+describe("projects.json", () => {
+  const folder = (name: string, owner?: string) => ({ name, owner });
+  test.each<[string, string | undefined, RegisteredFolder[], string, string | undefined]>([
+    ["no file: the name, in a new file", undefined, [], "app", `{\n  "projects": {\n    "/w/app": "app"\n  }\n}`],
+    [
+      "a folder of that name with no marker: free, Gemini marks it",
+      undefined,
+      [folder("app")],
+      "app",
+      `{\n  "projects": {\n    "/w/app": "app"\n  }\n}`,
+    ],
+    [
+      "a folder of that name another path owns: the next",
+      undefined,
+      [folder("app", "/x/app")],
+      "app-1",
+      `{\n  "projects": {\n    "/w/app": "app-1"\n  }\n}`,
+    ],
+    [
+      "a folder whose marker names the cwd: that one",
+      undefined,
+      [folder("old", "/w/app")],
+      "old",
+      `{\n  "projects": {\n    "/w/app": "old"\n  }\n}`,
+    ],
+    ["the cwd known: its name, nothing to add", `{"projects":{"/w/app":"mine"}}`, [folder("app", "/x/app")], "mine", undefined],
+    [
+      "names taken by others: the first free",
+      `{"projects":{"/a/app":"app","/b/app":"app-1"}}`,
+      [],
+      "app-2",
+      `{\n  "projects": {\n    "/a/app": "app",\n    "/b/app": "app-1",\n    "/w/app": "app-2"\n  }\n}`,
+    ],
+  ])("%s", (_, text, folders, name, newText) => {
+    expect(geminiProjects.folderFor(text, "/w/app", folders)).toEqual(newText === undefined ? { name } : { name, newText });
+  });
+
+  test.each(["", "[]", `{"projects":[]}`, `{"projects":{"/a":1}}`, `{"projects":{"/a":"A"}}`])(
+    "%p is no list Gemini reads: refused",
+    (text) => {
+      expect(() => geminiProjects.folderFor(text, "/w/app", [])).toThrow("not a Gemini CLI project list");
+    },
+  );
+});
+
+describe("where the sessions are", () => {
+  const place = (env: Record<string, string>) => ({
+    home: "/home/me",
+    env,
+    tmpdir: "/tmp",
+    cwd: "/w/app",
+    timestamp: new Date(0),
+    utcOffsetMinutes: 0,
+  });
+  test.each<[string, Record<string, string>, string | undefined, string[], string[]]>([
+    ["the home's .gemini", {}, undefined, ["/home/me", ".gemini", "tmp"], ["/home/me", ".gemini", "tmp", "app", "chats"]],
+    [
+      "GEMINI_CLI_HOME moves it",
+      { GEMINI_CLI_HOME: "/alt" },
+      undefined,
+      ["/alt", ".gemini", "tmp"],
+      ["/alt", ".gemini", "tmp", "app", "chats"],
+    ],
+    ["the registry's name wins", {}, "app-3", ["/home/me", ".gemini", "tmp"], ["/home/me", ".gemini", "tmp", "app-3", "chats"]],
+  ])("%s", (_, env, registeredFolder, root, folder) => {
+    expect(geminiLocation.sessionsRoot(place(env))).toEqual(root);
+    expect(geminiLocation.sessionFolder({ ...place(env), registeredFolder })).toEqual(folder);
+  });
+
+  test("session files are session-*.jsonl two folders down; a subagent's, deeper, is not", () => {
+    const layout = geminiLocation.sessionFiles(place({}));
+    expect(layout.folders).toBe(2);
+    expect(["session-2026-12-03T05-51-ac74b73f.jsonl", "ac74b73f.jsonl", "session-x.json", "logs.json"].map(layout.isSessionName)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+test.each(["", "abc", "/home/me/app", "é日本🙂".repeat(30), "x".repeat(55), "x".repeat(56), "x".repeat(64), "x".repeat(1000)])(
+  "projectHash: SHA-256 as node's, for %#",
+  (text) => expect(sha256Hex(text)).toBe(createHash("sha256").update(text).digest("hex")),
+);

@@ -1,0 +1,171 @@
+/**
+ * Reading hand-written Gemini CLI sessions: the lines folded as Gemini loads them (records.ts),
+ * then rebuilt as it sends them (messages.ts). One table of files and what Gemini would resume.
+ */
+import { describe, expect, test } from "bun:test";
+import { isObject } from "../../../json.ts";
+import { readGeminiSession } from "./read.ts";
+import { sessionContext } from "./write.ts";
+
+const META = {
+  sessionId: "5e551011-0000-4000-8000-000000000001",
+  projectHash: "ab",
+  startTime: "2026-12-01T10:00:00.000Z",
+  lastUpdated: "2026-12-01T10:00:00.000Z",
+  kind: "main",
+};
+const user = (id: string, text: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type: "user", content: [{ text }] });
+const model = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  timestamp: "2026-12-01T10:00:02.000Z",
+  type: "gemini",
+  content: text,
+  thoughts: [],
+  ...extra,
+});
+const file = (...lines: unknown[]) => lines.map((l) => `${typeof l === "string" ? l : JSON.stringify(l)}\n`).join("");
+
+/** What the session says, turn by turn: `role: text`, `call name`, `result id: text`. */
+function said(text: string): string[] {
+  return readGeminiSession(text, "s.jsonl").entries.flatMap((entry) => {
+    if (entry.type === "custom_message") return [`handoff: ${String(entry.data.content).slice(0, 21)}`];
+    const message = isObject(entry.data.message) ? entry.data.message : {};
+    const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
+    if (message.role === "toolResult") return [`result ${message.toolCallId}: ${blocks[0]?.text}${message.isError ? " (error)" : ""}`];
+    return blocks.map((b) => (b.type === "toolCall" ? `call ${b.name}` : `${message.role}: ${b.text ?? b.thinking}`));
+  });
+}
+
+const CALL = {
+  id: "read__1",
+  name: "read_file",
+  args: { file_path: "a.txt" },
+  status: "success",
+  result: [{ functionResponse: { id: "read__1", name: "read_file", response: { output: "A" } } }],
+};
+
+describe("a Gemini CLI session as Gemini resumes it", () => {
+  test.each<[string, string, string[]]>([
+    ["the metadata, a question and its answer", file(META, user("u1", "Hi?"), model("g1", "Hello.")), ["user: Hi?", "assistant: Hello."]],
+    [
+      "its own context and commands are not sent",
+      file(META, user("c", sessionContext("/w")), user("u0", "/stats"), user("u1", "Hi?"), model("g1", "Hello.")),
+      ["user: Hi?", "assistant: Hello."],
+    ],
+    [
+      "info, error and warning messages are not sent",
+      file(
+        META,
+        user("u1", "Hi?"),
+        { id: "i", type: "info", content: "Switched model" },
+        { id: "e", type: "error", content: "quota" },
+        model("g1", "Hello."),
+      ),
+      ["user: Hi?", "assistant: Hello."],
+    ],
+    [
+      "a message written again replaces the first where it stood",
+      file(META, user("u1", "Hi?"), model("g1", ""), user("u2", "More?"), model("g1", "Hello.")),
+      ["user: Hi?", "assistant: Hello.", "user: More?"],
+    ],
+    [
+      "$rewindTo drops that message and every later one",
+      file(
+        META,
+        user("u1", "Hi?"),
+        model("g1", "Hello."),
+        user("u2", "Wrong"),
+        model("g2", "No."),
+        { $rewindTo: "u2" },
+        user("u3", "Right"),
+        model("g3", "Yes."),
+      ),
+      ["user: Hi?", "assistant: Hello.", "user: Right", "assistant: Yes."],
+    ],
+    [
+      "$rewindTo an id no message has drops them all",
+      file(META, user("u1", "Hi?"), model("g1", "Hello."), { $rewindTo: "gone" }, user("u3", "Again"), model("g3", "Yes.")),
+      ["user: Again", "assistant: Yes."],
+    ],
+    [
+      "$set.messages replaces the whole list",
+      file(META, user("u1", "Old"), model("g1", "Old."), { $set: { messages: [user("u2", "New"), model("g2", "New.")] } }),
+      ["user: New", "assistant: New."],
+    ],
+    [
+      "a resume's metadata line and context later in the file change nothing said",
+      file(
+        META,
+        user("u1", "Hi?"),
+        model("g1", "Hello."),
+        { ...META, startTime: "2026-12-01T10:05:00.000Z" },
+        { $set: { sessionId: META.sessionId } },
+        user("u2", "Next"),
+      ),
+      ["user: Hi?", "assistant: Hello.", "user: Next"],
+    ],
+    [
+      "a call and its result, written again by a resume, read once",
+      file(
+        META,
+        user("u1", "Read a"),
+        model("g1", "", { toolCalls: [CALL] }),
+        { id: "g1_response", type: "user", content: CALL.result },
+        { id: "r1", type: "user", content: CALL.result },
+        model("g2", "A it is."),
+      ),
+      ["user: Read a", "call read_file", "result read__1: A", "assistant: A it is."],
+    ],
+    [
+      "a failed call's error",
+      file(
+        META,
+        user("u1", "Run"),
+        model("g1", "", {
+          toolCalls: [
+            {
+              id: "sh",
+              name: "run_shell_command",
+              args: {},
+              status: "error",
+              result: [{ functionResponse: { id: "sh", name: "run_shell_command", response: { error: "denied" } } }],
+            },
+          ],
+        }),
+      ),
+      ["user: Run", "call run_shell_command", "result sh: denied (error)"],
+    ],
+    [
+      "thoughts, when the content has none of its own",
+      file(META, user("u1", "Hi?"), model("g1", "Hello.", { thoughts: [{ subject: "Plan", description: "greet" }] })),
+      ["user: Hi?", "assistant: **Plan** greet", "assistant: Hello."],
+    ],
+    [
+      "our handoff document is the handoff it opens with",
+      file(META, user("c", sessionContext("/w")), user("d", "<handoff-context>\n# Doc\n</handoff-context>"), model("a", "ok")),
+      ["handoff: <handoff-context>\n# D", "assistant: ok"],
+    ],
+  ])("%s", (_, text, expected) => {
+    expect(said(text)).toEqual(expected);
+  });
+
+  test("the id, start and folder; unusable lines named, the rest read", () => {
+    const session = readGeminiSession(file(META, "{torn", [1], user("c", sessionContext("/home/me/app")), user("u1", "Hi?")), "s.jsonl");
+    expect([session.header.id, session.header.timestamp, session.header.cwd]).toEqual([META.sessionId, META.startTime, "/home/me/app"]);
+    expect(session.problems).toEqual([
+      { line: 2, reason: "not valid JSON (a torn or hand-edited line?)" },
+      { line: 3, reason: "not a JSON object" },
+    ]);
+  });
+
+  test.each([
+    ["an empty file", "", "s.jsonl: not a Gemini CLI session: the file is empty"],
+    [
+      "no metadata line",
+      file(user("u1", "Hi?")),
+      's.jsonl:1: not a Gemini CLI session: no metadata line (one with a string "sessionId" and "projectHash")',
+    ],
+  ])("%s is no session", (_, text, message) => {
+    expect(() => readGeminiSession(text, "s.jsonl")).toThrow(message);
+  });
+});
