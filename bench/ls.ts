@@ -13,7 +13,7 @@ import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatNamed } from "../core/session/formats/table.ts";
-import type { AgentName } from "../core/session/formats/types.ts";
+import type { FileAgentName } from "../core/session/types.ts";
 import { median, ms, timeCommand } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -25,17 +25,17 @@ const MAX_TOTAL = 2_000_000_000;
 const REPO = join(import.meta.dir, "..");
 
 /** Each agent's real transcript and the folder it was recorded in. */
-const TRANSCRIPTS: Record<AgentName, string> = {
+const TRANSCRIPTS: Record<FileAgentName, string> = {
   pi: "fixtures/real/pi/session.jsonl",
   omp: "fixtures/real/omp/session.jsonl",
   "claude-code": "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
   codex: "fixtures/real/codex/rollout.jsonl",
   gemini: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
 };
-const AGENTS = Object.keys(TRANSCRIPTS) as AgentName[];
+const AGENTS = Object.keys(TRANSCRIPTS) as FileAgentName[];
 
 /** The first five and last three lines of the transcript, and the id and cwd to replace in them. */
-function ends(agent: AgentName): { head: string; tail: string; id: string; cwd: string } {
+function ends(agent: FileAgentName): { head: string; tail: string; id: string; cwd: string } {
   const file = TRANSCRIPTS[agent];
   const lines = readFileSync(join(REPO, file), "utf8").trimEnd().split("\n");
   const glance = formatNamed(agent).glance({ head: lines.slice(0, 5), tail: lines.slice(-3), fileName: file.split("/").pop() ?? "" });
@@ -70,7 +70,7 @@ function writeSparse(path: string, head: string, tail: string, bytes: number): n
 }
 
 /** The name the agent gives a session file. */
-function fileName(agent: AgentName, id: string, time: Date): string {
+function fileName(agent: FileAgentName, id: string, time: Date): string {
   const stamp = time.toISOString().replace(/[:.]/g, "-");
   if (agent === "claude-code") return `${id}.jsonl`;
   if (agent === "codex") return `rollout-${stamp.slice(0, 19)}-${id}.jsonl`;

@@ -15,9 +15,10 @@
  */
 import { join } from "node:path";
 import { isEngineName, type EngineName } from "../core/agent-run/table.ts";
-import type { AgentName } from "../core/session/types.ts";
+import { formatNamed } from "../core/session/formats/table.ts";
+import type { AgentName, FileAgentName } from "../core/session/types.ts";
 
-export type { AgentName, EngineName };
+export type { AgentName, EngineName, FileAgentName };
 
 export interface Agent {
   name: AgentName;
@@ -59,6 +60,15 @@ export const AGENTS: readonly Agent[] = [
     bin: "node_modules/.bin/gemini",
     versionLine: /^0\.61\.0$/m,
   },
+  {
+    name: "opencode",
+    // opencode-ai's own package only links the binary of the platform package its postinstall
+    // picks; compat runs on linux-x64 only, so that binary package is pinned itself (no script).
+    packageName: "opencode-linux-x64",
+    version: "1.18.33",
+    bin: "node_modules/opencode-linux-x64/bin/opencode",
+    versionLine: /^1\.18\.33$/m,
+  },
 ];
 
 /** The committed package.json and lockfile of an agent (and anything they refer to). */
@@ -78,6 +88,18 @@ export function installDir(agent: Agent, env: Record<string, string | undefined>
 
 export function agentByName(name: string): Agent | undefined {
   return AGENTS.find((agent) => agent.name === name);
+}
+
+/** A pinned agent whose sessions are files (not rows in its database, as opencode's are). */
+export type FileAgentInstall = Agent & { name: FileAgentName };
+
+/**
+ * The agents among `agents` whose sessions are files: the families that place, read and
+ * compare session files (reading, resume, matrix, discovery, transcripts) run only these; an
+ * agent whose sessions are rows has its own check (checks/opencode-rows.ts).
+ */
+export function withFiles(agents: readonly Agent[]): FileAgentInstall[] {
+  return agents.filter((agent): agent is FileAgentInstall => formatNamed(agent.name).rows === undefined);
 }
 
 /** A pinned agent that is an engine too (its name is in the engine table). */

@@ -15,7 +15,7 @@
  * Needs root (for `unshare`). Exit 0 when every check passed, 1 otherwise, 2 on bad usage.
  */
 import { checkInAgent } from "./checks/in-agent.ts";
-import { AGENTS, agentByName, installDir, type Agent } from "./agents.ts";
+import { AGENTS, agentByName, installDir, withFiles, type Agent } from "./agents.ts";
 import { checkReading } from "./checks/reading.ts";
 import { createChecks, summarize, type Checks } from "./checks/report.ts";
 import { checkCodexHandoff } from "./checks/codex-handoff.ts";
@@ -32,6 +32,7 @@ import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
 import { checkVersion } from "./checks/version.ts";
 import { recordTranscripts } from "./transcripts/record.ts";
+import { checkOpencodeRows } from "./checks/opencode-rows.ts";
 import { installAgent } from "./install.ts";
 import { INSIDE_FLAG, keepScratch, prepareIsolation, privateScratch, reexecIsolated, type DnsLog } from "./isolate.ts";
 import { SCRATCH_ROOT } from "./sandbox.ts";
@@ -112,8 +113,10 @@ async function inside(options: Options): Promise<number> {
     for (const agent of options.agents) await checkVersion(agent, dirs.get(agent.name) ?? "", checks, dns);
     // Reading files only: cheap enough to run with the version checks, always.
     for (const agent of options.agents) await checkStatements(agent, dirs.get(agent.name) ?? "", checks);
-    const pi = options.agents.find((a) => a.name === "pi");
-    const omp = options.agents.find((a) => a.name === "omp");
+    // The families that place and compare session files run these: an agent whose sessions are rows has its own check.
+    const fileAgents = withFiles(options.agents);
+    const pi = fileAgents.find((a) => a.name === "pi");
+    const omp = fileAgents.find((a) => a.name === "omp");
     const claude = options.agents.find((a) => a.name === "claude-code");
     const codexAgent = options.agents.find((a) => a.name === "codex");
     const family = (name: Family) => options.families.has(name);
@@ -127,7 +130,9 @@ async function inside(options: Options): Promise<number> {
       if (codexAgent) await checkCodexIndex(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
       if (codexAgent) await checkCodexHandoff(codexAgent, dirs.get(codexAgent.name) ?? "", checks, dns);
     }
-    if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
+    const opencodeAgent = options.agents.find((a) => a.name === "opencode");
+    if (family("resume") && opencodeAgent) await checkOpencodeRows(opencodeAgent, dirs.get(opencodeAgent.name) ?? "", checks, dns);
+    if (family("matrix")) await checkMatrix(fileAgents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
     if (family("in-agent")) {
@@ -135,9 +140,9 @@ async function inside(options: Options): Promise<number> {
       for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
       for (const agent of [pi, omp]) if (agent) await checkInAgentScreen(agent, dirs.get(agent.name) ?? "", checks, dns);
     }
-    if (family("discovery")) for (const agent of options.agents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
+    if (family("discovery")) for (const agent of fileAgents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
-      for (const agent of options.agents)
+      for (const agent of fileAgents)
         await recordTranscripts(agent, dirs.get(agent.name) ?? "", checks, dns, { regenerate: options.regenerate });
   } finally {
     dns.stop();

@@ -9,6 +9,7 @@ export {
   describeFormatsWhere,
   describeFormatNamesInCode,
   detectFormat,
+  FILE_FORMATS,
   FORMATS,
   findFormat,
   formatNamed,
@@ -16,7 +17,7 @@ export {
 export { newerVersionNotice } from "./session/formats/version.ts";
 export { unknownLayoutNotice } from "./session/formats/version.ts";
 export { withUsableCwd } from "./session/cwd.ts";
-export type { Entry, LineProblem, Session, SessionHeader, TitleSlot } from "./session/types.ts";
+export type { Entry, FileAgentName, LineProblem, RowAgentName, Session, SessionHeader, TitleSlot } from "./session/types.ts";
 export type {
   AgentHome,
   AgentLocation,
@@ -33,6 +34,7 @@ export type {
   RegisteredFolder,
 } from "./session/formats/types.ts";
 export type { IndexRow, PlacedSession, SessionIndex, SqlValue } from "./session/formats/session-index.ts";
+export type { ListedSession, NewRow, NewRows, ProjectPlace, Row, SessionRows, SessionRowStore } from "./session/formats/session-rows.ts";
 export type { ContextMessage } from "./session/messages.ts";
 export { handoffOnly, type HandoffOnly } from "./session/handoff-only.ts";
 export { analyzeBranch, describeSessionProblems, type AnalyzeOptions, type BranchAnalysis } from "./session/analyze.ts";

@@ -21,7 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeFormats, type AgentName } from "../../core/index.ts";
+import { describeFormats, type FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { createFakeHome, everyRoot, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
@@ -233,7 +233,7 @@ describe("a folder named with characters a shell or a terminal would act on", ()
     made.push(home);
     const cwd = join(home, name);
     mkdirSync(cwd, { recursive: true });
-    const agents: AgentName[] = ["pi", "omp", "claude-code", "codex"];
+    const agents: FileAgentName[] = ["pi", "omp", "claude-code", "codex"];
     for (const [i, agent] of agents.entries()) {
       plantSession(
         { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home },

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FORMATS, type AgentName } from "../../core/index.ts";
+import { FILE_FORMATS, type FileAgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -41,7 +41,7 @@ export const IDS = {
 } satisfies Record<string, Record<PlantedAgent, string>>;
 
 /** The agents planted here; Gemini CLI's discovery has its own tests (core/session/formats/gemini/, cli/sessions/gemini-discovery.test.ts). */
-type PlantedAgent = Exclude<AgentName, "gemini">;
+type PlantedAgent = Exclude<FileAgentName, "gemini">;
 
 /**
  * Newest first in `app`: claude-code, pi, codex, omp (so "the newest" is not the table's first
@@ -118,5 +118,7 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
 
 /** Every agent's sessions root under `home`, in the format table's order, as a message lists the folders it looked in. */
 export function everyRoot(home: string): string {
-  return FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir(), runFolder: home }))).join(", ");
+  return FILE_FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir(), runFolder: home }))).join(
+    ", ",
+  );
 }

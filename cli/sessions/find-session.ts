@@ -16,7 +16,7 @@ import { errorCode } from "../io/fs-errors.ts";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { countOf, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../../core/index.ts";
+import { countOf, FILE_FORMATS, formatNamed, type AgentName, type SessionFormat } from "../../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { whatIsAt } from "./folder-sessions.ts";
@@ -30,9 +30,9 @@ import { sessionById } from "./session-by-id.ts";
 import { asField } from "../output/terminal.ts";
 import { CommandLineError } from "../flags/usage.ts";
 
-/** The agents in scope: the one `--agent` names, or all. */
+/** The agents in scope: the one `--agent` names, or all whose sessions are files (a session kept as rows is found by its id). */
 export function formatsFor(agent: AgentName | undefined): readonly SessionFormat[] {
-  return agent === undefined ? FORMATS : [formatNamed(agent)];
+  return agent === undefined ? FILE_FORMATS : [formatNamed(agent)];
 }
 
 /** The current folder as the agents record it: its real path, and `$PWD` when that names it through a link. */

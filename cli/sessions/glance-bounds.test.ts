@@ -21,7 +21,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
-import { FORMATS, formatNamed, type AgentName } from "../../core/index.ts";
+import { FILE_FORMATS, formatNamed, type FileAgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { discoverSessions } from "./discover.ts";
@@ -30,7 +30,7 @@ import { glanceReads } from "./glance-read.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const AGENTS: AgentName[] = ["pi", "omp", "claude-code", "codex"];
+const AGENTS: FileAgentName[] = ["pi", "omp", "claude-code", "codex"];
 /** The most an ordinary glance reads: 64 KiB from each end, and one byte before the tail. */
 const ENDS = 2 * 64 * KiB + 1;
 
@@ -58,7 +58,7 @@ function writeSparse(path: string, head: string, size: number, tail = ""): void 
 }
 
 /** A home with one session file of `agent` in `app`, written by `write`; what a discovery of that folder reads and finds. */
-function glanceOne(agent: AgentName, write: (path: string, transcript: string) => void) {
+function glanceOne(agent: FileAgentName, write: (path: string, transcript: string) => void) {
   const home = scratch();
   const app = join(home, "app");
   mkdirSync(app);
@@ -68,7 +68,7 @@ function glanceOne(agent: AgentName, write: (path: string, transcript: string) =
   utimesSync(path, 1_789_900_000, 1_789_900_000);
   const before = { ...glanceReads };
   const notes: string[] = [];
-  const found = discoverSessions({ home, env: {}, tmpdir: home, runFolder: home }, { formats: FORMATS, cwd: app }, (line) =>
+  const found = discoverSessions({ home, env: {}, tmpdir: home, runFolder: home }, { formats: FILE_FORMATS, cwd: app }, (line) =>
     notes.push(line),
   );
   return {
@@ -104,7 +104,7 @@ describe("a glance reads each file's ends, once", () => {
     expect(seen.bytes).toBeLessThanOrEqual(ENDS);
   });
 
-  test.each<[AgentName, boolean]>([
+  test.each<[FileAgentName, boolean]>([
     ["pi", false],
     ["omp", false],
     ["claude-code", true],

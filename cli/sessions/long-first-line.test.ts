@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { AgentName } from "../../core/index.ts";
+import type { FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 
@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 /** The file's first line made longer than a glance reads, the rest as it was. */
-function lengthenFirstLine(agent: AgentName, path: string): void {
+function lengthenFirstLine(agent: FileAgentName, path: string): void {
   const text = readFileSync(path, "utf8");
   if (agent === "codex") {
     const padded = text.replace('"payload":{', `"payload":{"base_instructions":"${"i".repeat(LONG_LINE)}",`);
@@ -38,7 +38,7 @@ function lengthenFirstLine(agent: AgentName, path: string): void {
 
 interface Case {
   name: string;
-  agent: AgentName;
+  agent: FileAgentName;
   /** The cwd its lines record (the folder it lies in is the project's): another one's when moved. */
   recordsOtherFolder: boolean;
   /** Whether `agent ls` lists it and the no-path choice takes it. */

@@ -149,13 +149,14 @@ describe("createFolders: the agent's missing folders, for the user only", () => 
 });
 
 describe("which agents find a session only in their own folder", () => {
-  test("Claude Code, Codex and Gemini CLI do (resume by id, pickers); pi and omp open a file anywhere", () => {
+  test("Claude Code, Codex and Gemini CLI do (resume by id, pickers); pi and omp open a file anywhere; opencode keeps rows, no files", () => {
     expect(FORMATS.map((f) => [f.name, f.location.findsSessionsOnlyInItsFolder === true])).toEqual([
       ["pi", false],
       ["omp", false],
       ["claude-code", true],
       ["codex", true],
       ["gemini", true],
+      ["opencode", false],
     ]);
   });
 });

@@ -7,8 +7,17 @@
 import type { TempFiles } from "../io/temp-file.ts";
 import { mkdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { AgentError, errorMessage, type AgentHome, type NewSessionFile, type PathSegments, type SessionFormat } from "../../core/index.ts";
+import {
+  AgentError,
+  errorMessage,
+  type AgentHome,
+  type NewSessionFile,
+  type PathSegments,
+  type ProjectPlace,
+  type SessionFormat,
+} from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
+import { rowsPlace } from "./session-rows.ts";
 import { pathUnder } from "../io/real-paths.ts";
 import { fileError } from "../io/fs-errors.ts";
 import { OUT_TO_STDOUT } from "../flags/options.ts";
@@ -35,7 +44,9 @@ export type NewSessionPlace =
       naming: IdNaming;
       /** The entry the target's folder registry needs for the session's folder, read when the session is written (see folder-registry.ts). */
       registration?: () => Registration | undefined;
-    };
+    }
+  /** A target whose sessions are rows in its database (opencode): the database, and the project of the cwd. */
+  | { database: string; project: ProjectPlace };
 
 /** How `format`'s agent knows a session's id from its file. */
 export function idNamingOf(format: SessionFormat, home: AgentHome): IdNaming {
@@ -116,6 +127,8 @@ function besideSource(input: DestinationInput): boolean {
  */
 export function newSessionPlace(request: PlaceRequest, now: Date): NewSessionPlace {
   const { out, ...destination } = request;
+  const { target } = request;
+  if (target.rows) return rowsPlace({ ...target, rows: target.rows }, request.home, request.cwd, out);
   if (out === OUT_TO_STDOUT) return { stdout: true };
   const naming = idNamingOf(request.target, request.home);
   if (out !== undefined) {
@@ -236,7 +249,7 @@ export function removeCreatedFolders(folder: string, first: string | undefined):
 export function writeNewSession(
   temps: TempFiles,
   newSession: NewSessionFile & { timestamp: Date },
-  place: Exclude<NewSessionPlace, { stdout: true }>,
+  place: Exclude<NewSessionPlace, { stdout: true } | { database: string }>,
 ): string {
   const path = "path" in place ? place.path : join(place.folder(newSession.timestamp), newSession.fileName);
   let created: string | undefined;

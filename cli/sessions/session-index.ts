@@ -17,9 +17,9 @@ import { asField } from "../output/terminal.ts";
 import { errorCode } from "../io/fs-errors.ts";
 import { listedByAgent } from "./new-session-place.ts";
 import { builtin } from "../io/builtins.ts";
+import { BUSY_WAIT_MS } from "./session-rows.ts";
 
-/** How long a write lock another process holds is waited for. */
-export const BUSY_WAIT_MS = 2000;
+export { BUSY_WAIT_MS };
 
 /** What became of the row: added, not needed (no database, or the agent has not scanned yet), or left out and why. */
 export type IndexOutcome = { added: true } | { added: false; needless: string } | { added: false; leftOut: string };

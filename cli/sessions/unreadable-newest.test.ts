@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { AgentName } from "../../core/index.ts";
+import type { FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, type AgentRun } from "../../fixtures/run-agent.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
@@ -34,13 +34,13 @@ afterEach(() => {
 });
 
 /** A home with sessions planted by `plant`; the CLI then runs in `project`, as a user who may not read what `hide` names. */
-function setUp(plant: (at: (agent: AgentName, id: string, hoursLater: number) => string, project: string) => string[]) {
+function setUp(plant: (at: (agent: FileAgentName, id: string, hoursLater: number) => string, project: string) => string[]) {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-unreadable-")));
   made.push(home);
   const project = join(home, "work", "app");
   mkdirSync(project, { recursive: true });
   const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home };
-  const at = (agent: AgentName, id: string, hoursLater: number) =>
+  const at = (agent: FileAgentName, id: string, hoursLater: number) =>
     plantSession(agentHome, { agent, id, cwd: project, mtime: T0 + hoursLater * 3600 });
   const hidden = plant(at, project);
   if (IS_ROOT) Bun.spawnSync(["chown", "-R", `${NOBODY}:${NOBODY}`, home]);

@@ -22,7 +22,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { isObject, stringField } from "../../core/json.ts";
-import type { Agent } from "../agents.ts";
+import type { FileAgentInstall } from "../agents.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import { outsideNames, type DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
@@ -143,7 +143,7 @@ async function typeIntoPrinted(
   }
 }
 
-export async function checkDiscovery(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkDiscovery(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   const sandbox = createSandbox(`discovery-${agent.name}`);
   const fake = startHandoffFake();
   const run: TargetRun = { agent, dir, sandbox, fake, dns };

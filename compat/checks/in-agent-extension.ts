@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
-import type { Agent } from "../agents.ts";
+import type { FileAgentInstall } from "../agents.ts";
 import { agentEnv } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer, type LoggedRequest } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
@@ -154,7 +154,14 @@ async function typeInOmp(run: TargetRun, source: string, engine: Engine): Promis
 }
 
 /** One home (fresh, or with the agent's own earlier sessions), one engine: integrate, type the command, check. */
-async function checkOne(agent: Agent, dir: string, checks: Checks, dns: DnsLog, engine: Engine, history: boolean): Promise<void> {
+async function checkOne(
+  agent: FileAgentInstall,
+  dir: string,
+  checks: Checks,
+  dns: DnsLog,
+  engine: Engine,
+  history: boolean,
+): Promise<void> {
   const name = agent.name === "omp" ? "omp" : "pi";
   const label = `${engine} engine, ${history ? "a home with history" : "a fresh home"}`;
   const sandbox = createSandbox(`${agent.name}-in-agent`);
@@ -260,7 +267,7 @@ async function checkOne(agent: Agent, dir: string, checks: Checks, dns: DnsLog, 
   }
 }
 
-export async function checkInAgentExtension(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkInAgentExtension(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   if (agent.name !== "pi" && agent.name !== "omp") return;
   for (const [engine, history] of [
     ["offline", false],

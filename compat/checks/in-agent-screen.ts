@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
-import type { Agent } from "../agents.ts";
+import type { FileAgentInstall } from "../agents.ts";
 import { agentEnv } from "../agent-setup.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox } from "../sandbox.ts";
@@ -31,7 +31,7 @@ async function settled(terminal: { screen(): string }, ms: number): Promise<stri
   return last;
 }
 
-export async function checkInAgentScreen(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+export async function checkInAgentScreen(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   if (agent.name !== "pi" && agent.name !== "omp") return;
   const name = agent.name;
   const command = name === "pi" ? "/handoff" : "/agent-handoff";

@@ -14,7 +14,7 @@ import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { isObject, stringField } from "../../core/json.ts";
 import { formatNamed } from "../../core/session/formats/table.ts";
 import type { SessionPlace } from "../../core/session/formats/types.ts";
-import { AGENTS, type Agent, type AgentName } from "../agents.ts";
+import { AGENTS, type FileAgentInstall, type FileAgentName, withFiles } from "../agents.ts";
 import { FAKE_KEY } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
@@ -28,10 +28,10 @@ import { TARGETS, type WrittenSession } from "./targets.ts";
 const PROMPT = "COMPAT-NEXT: what is next?";
 
 /** Every pinned agent, in compat's table's order: the rows and the columns of the matrix. */
-const FORMATS: readonly AgentName[] = AGENTS.map((agent) => agent.name);
+const FORMATS: readonly FileAgentName[] = withFiles(AGENTS).map((agent) => agent.name);
 
 /** Each source: the agent's real transcript (fixtures/real/), recorded in `SCRATCH_ROOT/<agent>-transcript/project`. */
-const SOURCES: Record<AgentName, string> = {
+const SOURCES: Record<FileAgentName, string> = {
   pi: "fixtures/real/pi/session.jsonl",
   omp: "fixtures/real/omp/session.jsonl",
   "claude-code": "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
@@ -44,12 +44,12 @@ const SOURCES: Record<AgentName, string> = {
  * keeps only `rollout-*.jsonl` files as sessions, and so does discovery); the others' names as
  * committed.
  */
-function placedName(source: AgentName): string {
+function placedName(source: FileAgentName): string {
   return source === "codex" ? "rollout-2026-11-30T12-52-57-01a22c83-ffcf-7703-8435-2c3998d6a9a2.jsonl" : basename(SOURCES[source]);
 }
 
 /** The model each source resumes with in its own agent, as the model request names it. */
-const SOURCE_MODELS: Record<AgentName, string> = {
+const SOURCE_MODELS: Record<FileAgentName, string> = {
   pi: "gpt-5",
   omp: "gpt-5",
   "claude-code": "claude-sonnet-4-5",
@@ -63,7 +63,7 @@ const SOURCE_MODELS: Record<AgentName, string> = {
  * (`fake`) is a key of that Codex configuration and no provider of theirs; Claude Code with the source's only from a Claude Code session; Codex
  * always with its configured model. Otherwise the target's default.
  */
-function expectedModel(source: AgentName, target: AgentName): string {
+function expectedModel(source: FileAgentName, target: FileAgentName): string {
   const own = SOURCE_MODELS[source];
   // A Gemini session names its model with no provider: pi and omp have none to resume it with.
   if (target === "pi" || target === "omp") return source === "codex" || source === "gemini" ? TARGETS[target].defaultModel : own;
@@ -74,12 +74,12 @@ function expectedModel(source: AgentName, target: AgentName): string {
 type Engine = "offline" | "llm";
 
 /** The model engine hands each source into the next agent of the table: four pairs, every source and every target once. */
-function modelEngineTarget(source: AgentName): AgentName {
+function modelEngineTarget(source: FileAgentName): FileAgentName {
   return FORMATS[(FORMATS.indexOf(source) + 1) % FORMATS.length] ?? "pi";
 }
 
 /** Where `format`'s agent keeps the sessions of the sandbox's project, as our own location table says. */
-export function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): string {
+export function agentFolder(format: FileAgentName, sandbox: Sandbox, now: Date): string {
   const place: SessionPlace = {
     home: sandbox.home,
     env: {},
@@ -93,7 +93,7 @@ export function agentFolder(format: AgentName, sandbox: Sandbox, now: Date): str
 }
 
 /** The source transcript, its working directory moved into the sandbox, where its own agent keeps it; its path. */
-export function placeSource(source: AgentName, sandbox: Sandbox): string {
+export function placeSource(source: FileAgentName, sandbox: Sandbox): string {
   const file = SOURCES[source];
   const text = readFileSync(join(REPO, file), "utf8").replaceAll(`${SCRATCH_ROOT}/${source}-transcript/project`, sandbox.project);
   const folder = agentFolder(source, sandbox, new Date());
@@ -112,7 +112,7 @@ interface HandedOff {
 /** `agent handoff <source> --to <target> --json` in the sandbox (its HOME, so the file goes where the target looks). */
 async function handOff(
   source: string,
-  target: AgentName,
+  target: FileAgentName,
   engine: Engine,
   sandbox: Sandbox,
   fake: FakeModelServer,
@@ -152,8 +152,8 @@ type Tally = Map<string, { ok: number; all: number }>;
 
 /** One pair: hand off, then the target continues the new session with one prompt. */
 async function checkPair(
-  source: AgentName,
-  target: Agent,
+  source: FileAgentName,
+  target: FileAgentInstall,
   dir: string,
   engine: Engine,
   checks: Checks,
@@ -201,7 +201,7 @@ async function checkPair(
 }
 
 /** `source ↓ target →` with `ok/all` in each cell. */
-function grid(tally: Tally, targets: readonly AgentName[]): string[] {
+function grid(tally: Tally, targets: readonly FileAgentName[]): string[] {
   const width = Math.max(...FORMATS.map((f) => f.length)) + 2;
   const cell = (text: string) => text.padEnd(width);
   const rows = [`handoff matrix, checks passed per pair (rows: source, columns: target)`, cell("") + targets.map(cell).join("")];
@@ -221,7 +221,7 @@ function grid(tally: Tally, targets: readonly AgentName[]): string[] {
 
 /** Every source into every installed target (offline engine), and the model engine once per source. */
 export async function checkMatrix(
-  agents: readonly Agent[],
+  agents: readonly FileAgentInstall[],
   dirs: ReadonlyMap<string, string>,
   checks: Checks,
   dns: DnsLog,

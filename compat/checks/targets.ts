@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Agent, AgentName } from "../agents.ts";
+import type { FileAgentInstall, FileAgentName } from "../agents.ts";
 import { agentEnv, configureAgent, continueCommand, FAKE_KEY, startCommand } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
@@ -19,7 +19,7 @@ import { carriesVerbatim, checkSessionFile, conversationRequests } from "./sessi
 
 /** One agent run: who, where, against which fake. */
 export interface TargetRun {
-  agent: Agent;
+  agent: FileAgentInstall;
   /** The agent's install folder. */
   dir: string;
   sandbox: Sandbox;
@@ -172,4 +172,4 @@ const gemini: ResumeTarget = {
   checkFile: (session) => checkGeminiFile(session.path, session.content),
 };
 
-export const TARGETS: Record<AgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex, gemini };
+export const TARGETS: Record<FileAgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex, gemini };

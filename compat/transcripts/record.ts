@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Agent, AgentName } from "../agents.ts";
+import type { FileAgentInstall, FileAgentName } from "../agents.ts";
 import { REPO } from "../checks/reading.ts";
 import { must, type Checks } from "../checks/report.ts";
 import { resetIds } from "../fake/reply.ts";
@@ -25,7 +25,7 @@ import { claudeDriver, codexDriver } from "./vendors.ts";
  * recorded against the same fake by hand, with its own task (see fixtures/real/README.md): it has
  * no driver here yet.
  */
-const DRIVERS: Partial<Record<AgentName, TranscriptDriver>> = {
+const DRIVERS: Partial<Record<FileAgentName, TranscriptDriver>> = {
   pi: piDriver,
   omp: ompDriver,
   "claude-code": claudeDriver,
@@ -43,7 +43,7 @@ const EXPECTED = [
 ] as const;
 
 export async function recordTranscripts(
-  agent: Agent,
+  agent: FileAgentInstall,
   dir: string,
   checks: Checks,
   dns: DnsLog,

@@ -14,6 +14,7 @@ import type { CondenseReport } from "./condense/condense-report.ts";
 import { appendCodeSections, wantsLastExchanges } from "./code-sections.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { formatNamed } from "../session/formats/table.ts";
+import type { ProjectPlace } from "../session/formats/session-rows.ts";
 import type { NewSessionFile, Recording, SessionFormat } from "../session/formats/types.ts";
 import { renderInstruction } from "./prompt.ts";
 import type { InputLimit, PlanTarget, RunPlan } from "./run-plan.ts";
@@ -48,6 +49,8 @@ export interface HandoffInput {
   target?: SessionFormat;
   /** The new session's id when its file's name fixes it (`-o <uuid>.jsonl` for Claude Code); default: a fresh one. */
   sessionId?: string;
+  /** For a target whose sessions are rows in its database: the project cli found for the cwd. */
+  projectPlace?: ProjectPlace;
   /** The model's context window in tokens (default 128000); a larger context is condensed to fit. */
   contextWindow?: number;
   /** Caps the document's length; also what the context budget keeps free for it. */
@@ -319,6 +322,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     cwd: header.cwd,
     parentSession: input.sourceIsStream ? undefined : input.sourcePath,
     model: target.name === source.name ? restore : modelForAnotherAgent(restore, source.sharedProviders),
+    ...(input.projectPlace ? { projectPlace: input.projectPlace } : {}),
     source: {
       format: source.name,
       agentVersion: withheldOrNot(header.agentVersion, guard),

@@ -9,7 +9,7 @@ import { CLOSE_LIKE_MORE_VARIANTS, CLOSE_LIKE_VARIANTS as SPEC_VARIANTS } from "
 
 const CLOSE_LIKE_VARIANTS = [...SPEC_VARIANTS, ...CLOSE_LIKE_MORE_VARIANTS];
 import { unwrapHandoffDocument } from "../session/formats/handoff-text.ts";
-import { FORMATS } from "../session/formats/table.ts";
+import { FILE_FORMATS } from "../session/formats/table.ts";
 import type { SessionFormat } from "../session/formats/types.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 
@@ -38,7 +38,8 @@ function writeAndRead(format: SessionFormat, document: string): { written: strin
   return { written: file.content, content: handoff?.data.content };
 }
 
-describe.each(FORMATS.map((f) => [f.name, f] as const))("the new session %s writes", (_, format) => {
+// opencode's rows read back the same way: core/session/formats/opencode/write.test.ts.
+describe.each(FILE_FORMATS.map((f) => [f.name, f] as const))("the new session %s writes", (_, format) => {
   test.each(DOCUMENTS)("%s: reads back as the same document, byte for byte", (_, document) => {
     const { written, content } = writeAndRead(format, document);
     expect(typeof content).toBe("string");

@@ -9,8 +9,8 @@ import { assertSomethingToHandOff } from "../handoff/pipeline.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../handoff/wrap.ts";
 import { analyzeBranch } from "./analyze.ts";
 import { readSession } from "./formats/read.ts";
-import { FORMATS, formatNamed } from "./formats/table.ts";
-import type { AgentName } from "./formats/types.ts";
+import { FILE_FORMATS, formatNamed } from "./formats/table.ts";
+import type { FileAgentName } from "./types.ts";
 import { handoffOnly } from "./handoff-only.ts";
 
 const SOURCE = "/home/me/.pi/agent/sessions/--home-me-app--/2026-11-29T10-00-00-000Z_3f0c9a52.jsonl";
@@ -18,7 +18,7 @@ const SESSION_ID = "0b9c8d7e-6f50-4a41-9b32-1c2d3e4f5a6b";
 const TIME = "2026-11-30T08:20:00.000Z";
 
 /** The new session each agent's writer makes for a pi source. */
-function written(agent: AgentName, acknowledgement = ACKNOWLEDGEMENT): string {
+function written(agent: FileAgentName, acknowledgement = ACKNOWLEDGEMENT): string {
   let id = 0;
   return formatNamed(agent).renderNewSession({
     wrappedDocument: wrapHandoffDocument("## Goal\nShip rate limiting.\n\n## Next Steps\n1. run the tests"),
@@ -35,7 +35,7 @@ function written(agent: AgentName, acknowledgement = ACKNOWLEDGEMENT): string {
 }
 
 /** Lines as each agent appends them: the user's next words, an answer, and what carries no conversation. */
-const LINES: Record<AgentName, { user: string; answer: string; quiet: string[] }> = {
+const LINES: Record<FileAgentName, { user: string; answer: string; quiet: string[] }> = {
   pi: {
     user: JSON.stringify({
       type: "message",
@@ -135,9 +135,9 @@ function read(content: string) {
 }
 
 /** pi and omp record the source in the header; Claude Code's and Codex's files have no place for it. */
-const RECORDS_SOURCE: Record<AgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
+const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
 
-describe.each<AgentName>(FORMATS.map((format) => format.name))("the session agent handoff wrote for %s", (agent) => {
+describe.each<FileAgentName>(FILE_FORMATS.map((format) => format.name))("the session agent handoff wrote for %s", (agent) => {
   const ours = written(agent);
   const { user, answer, quiet } = LINES[agent];
   const source = RECORDS_SOURCE[agent] ? SOURCE : undefined;

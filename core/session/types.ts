@@ -76,7 +76,13 @@ export interface Session {
  * `inspect`'s `format`, `--json`. A name typed by a person may also be an alias (`claude`);
  * `SessionFormat.aliases` lists them.
  */
-export type AgentName = "pi" | "omp" | "claude-code" | "codex" | "gemini";
+export type AgentName = "pi" | "omp" | "claude-code" | "codex" | "gemini" | "opencode";
+
+/** The agents whose sessions are rows in their own database, not files (their format has `rows`). */
+export type RowAgentName = "opencode";
+
+/** The agents whose sessions are files: the tables of tests and fixtures made of session files are keyed by these. */
+export type FileAgentName = Exclude<AgentName, RowAgentName>;
 
 /** Tokens a model reports for one answer; kept here, below llm/, because a session records them. */
 export interface TokenUsage {

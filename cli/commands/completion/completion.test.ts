@@ -59,7 +59,10 @@ describe("bash", () => {
       ["handoff", "--agent", "c"],
       ["claude-code", "claude", "codex"],
     ],
-    [["handoff", "--to", "o"], ["omp"]],
+    [
+      ["handoff", "--to", "o"],
+      ["omp", "opencode", "opencode-ai"],
+    ],
     [
       ["handoff", "--engine", ""],
       ["auto", "llm", "offline", "pi", "omp", "claude-code", "claude", "codex"],

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORMATS, readSession } from "../../../core/index.ts";
+import { FILE_FORMATS, readSession } from "../../../core/index.ts";
 import { unwrapHandoffDocument } from "../../../core/session/formats/handoff-text.ts";
 import { CLOSE_LIKE_MORE_VARIANTS, CLOSE_LIKE_VARIANTS as SPEC_VARIANTS } from "../../../fixtures/close-like-tags.ts";
 
@@ -35,7 +35,7 @@ function source(): string {
 }
 
 describe("a last request quoting loose closing tags, handed off --to each agent", () => {
-  test.each(FORMATS.map((f) => f.name))("--to %s: escaped inside the wrapper only, read back byte for byte", async (to) => {
+  test.each(FILE_FORMATS.map((f) => f.name))("--to %s: escaped inside the wrapper only, read back byte for byte", async (to) => {
     const s = sandbox.serve(() => ({ text: CANNED_DOCUMENT }));
     const run = await runAgent(["handoff", source(), "--to", to, "--no-record", "--json"], sandbox.env(s.url));
     expect(run.code).toBe(0);

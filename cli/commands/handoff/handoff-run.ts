@@ -27,6 +27,7 @@ import { recordIntoSource, lockForRecording, sayRecordOutcome, type NotRecorded 
 import type { Lock } from "../../io/lock.ts";
 import { makeNewerThan } from "../../io/write.ts";
 import { indexNewSession } from "../../sessions/session-index.ts";
+import { writeRowSession } from "../../sessions/session-rows.ts";
 import { asField } from "../../output/terminal.ts";
 import { realEffects } from "../../io/clock-and-ids.ts";
 
@@ -155,6 +156,12 @@ export async function writeOutputs(
   try {
     await run.cancel.checkpoint();
     if ("stdout" in place) return { sessionFile: undefined, recorded: record() };
+    if ("database" in place) {
+      // Rows in the agent's database, in one transaction: the database is the session's file.
+      if (!target.rows || !result.newSession.rows) throw new Error(`${target.label}: a session kept as rows was rendered without them`);
+      writeRowSession(place.database, target.rows, result.newSession.rows);
+      return { sessionFile: place.database, recorded: record() };
+    }
     const sessionFile = writeNewSession(run.temps, result.newSession, place);
     const recorded = record();
     // Recording touched the source after the new session was written; the agents continue the

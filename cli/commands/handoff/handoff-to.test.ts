@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { analyzeBranch, describeFormatNames, FORMATS, readSession, type AgentName } from "../../../core/index.ts";
+import { analyzeBranch, describeFormatNames, FILE_FORMATS, readSession, type FileAgentName } from "../../../core/index.ts";
 import { wrapHandoffDocument } from "../../../core/handoff/wrap.ts";
 import { cleanEnv, REPO, runAgent } from "../../../fixtures/run-agent.ts";
 import { filesIn, useHandoffSandbox } from "./handoff.testing.ts";
@@ -16,7 +16,7 @@ const sandbox = useHandoffSandbox();
 
 interface Source {
   fixture: string;
-  agent: AgentName;
+  agent: FileAgentName;
   /** The cwd the source records (head -c 300 of each file). */
   cwd: string;
   /** The model its branch resumes with, as `provider/id` (`agent inspect --json`'s last model). */
@@ -63,7 +63,7 @@ const SOURCES: Source[] = [
 ];
 
 /** Where each agent keeps the sessions of a cwd outside HOME and /tmp, under the test's HOME (see core/session/formats/location.test.ts). */
-const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | RegExp> = {
+const AGENT_FOLDER: Record<FileAgentName, (home: string, cwd: string) => string | RegExp> = {
   pi: (home, cwd) => join(home, ".pi", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
   omp: (home, cwd) => join(home, ".omp", "agent", "sessions", `--${cwd.slice(1).replaceAll("/", "-")}--`),
   "claude-code": (home, cwd) => join(home, ".claude", "projects", cwd.replaceAll("/", "-")),
@@ -74,7 +74,7 @@ const AGENT_FOLDER: Record<AgentName, (home: string, cwd: string) => string | Re
 };
 
 /** What a new session's first line is, for each target. */
-const FIRST_LINE_TYPE: Record<AgentName, string | undefined> = {
+const FIRST_LINE_TYPE: Record<FileAgentName, string | undefined> = {
   pi: "session",
   omp: "title",
   "claude-code": "user",
@@ -86,7 +86,7 @@ const FIRST_LINE_TYPE: Record<AgentName, string | undefined> = {
  * The model a new session names for its agent to resume with: pi's and omp's model entry,
  * the model of Claude Code's acknowledgement, Codex's `model_provider`.
  */
-function namedModel(target: AgentName, content: string): string | undefined {
+function namedModel(target: FileAgentName, content: string): string | undefined {
   const lines = content
     .trimEnd()
     .split("\n")
@@ -102,7 +102,7 @@ function namedModel(target: AgentName, content: string): string | undefined {
  * theirs too); Claude Code with the source's model only from a Claude Code session (else its
  * `<synthetic>` mark: the user's default model); Codex with the source's provider only from Codex.
  */
-function expectedModel(source: Source, target: AgentName): string | undefined {
+function expectedModel(source: Source, target: FileAgentName): string | undefined {
   if (target === "gemini") return undefined; // Gemini CLI takes its model from its settings
   if (target === "claude-code") return source.agent === "claude-code" ? source.model.split("/")[1] : "<synthetic>";
   if (target === "codex") return source.agent === "codex" ? source.codexProvider : undefined;
@@ -111,7 +111,7 @@ function expectedModel(source: Source, target: AgentName): string | undefined {
   return source.agent !== "codex" || source.codexProvider === "openai" ? source.model : undefined;
 }
 
-const TARGETS = FORMATS.map((f) => f.name);
+const TARGETS = FILE_FORMATS.map((f) => f.name);
 
 async function handoff(args: string[], extra: Record<string, string> = {}) {
   const run = await runAgent(["handoff", ...args, "--engine", "offline", "--json"], cleanEnv(sandbox.home, extra));

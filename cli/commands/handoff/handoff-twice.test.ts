@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeFormats, type AgentName } from "../../../core/index.ts";
+import { describeFormats, type FileAgentName } from "../../../core/index.ts";
 import { plantSession } from "../../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../../fixtures/run-agent.ts";
 
@@ -22,7 +22,7 @@ const TIME = "2026-12-01T10:00:00.000Z";
 
 /** A line of `agent`'s format saying `words` as `role`, after the line `last` (its parent, where the format chains lines). */
 function lineOf(
-  agent: AgentName,
+  agent: FileAgentName,
   role: "user" | "assistant",
   words: string,
   last: Record<string, unknown>,
@@ -49,14 +49,14 @@ function lineOf(
 }
 
 /** The user's next words and an answer, as `agent` appends them after the last line of `path`. */
-function workLines(agent: AgentName, path: string): string {
+function workLines(agent: FileAgentName, path: string): string {
   const last = JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").at(-1) ?? "{}");
   const asked = lineOf(agent, "user", "Now add a health check.", last, 1);
   const answered = lineOf(agent, "assistant", "Added /healthz.", asked, 2);
   return `${JSON.stringify(asked)}\n${JSON.stringify(answered)}\n`;
 }
 
-function setUp(agent: AgentName) {
+function setUp(agent: FileAgentName) {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-twice-")));
   made.push(home);
   const project = join(home, "work", "shop");
@@ -79,9 +79,9 @@ function filesUnder(dir: string): string[] {
 }
 
 /** pi and omp record the source in the new session's header; Claude Code's and Codex's files have no place for it. */
-const RECORDS_SOURCE: Record<AgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
+const RECORDS_SOURCE: Record<FileAgentName, boolean> = { pi: true, omp: true, "claude-code": false, codex: false, gemini: false };
 
-describe.each<AgentName>(["pi", "omp", "claude-code", "codex"])("%s: agent handoff twice in a folder", (agent) => {
+describe.each<FileAgentName>(["pi", "omp", "claude-code", "codex"])("%s: agent handoff twice in a folder", (agent) => {
   test("the second run hands off the source again, passing over what the first wrote, and says so", async () => {
     const { source, handoff } = setUp(agent);
     const first = await handoff("--json");

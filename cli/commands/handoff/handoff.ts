@@ -73,6 +73,7 @@ export const handoffCommand = defineCommand({
     const input = {
       ...handoffInput(run, loaded, options, withheld, target),
       sessionId: place && "path" in place ? place.namedId : undefined,
+      projectPlace: place && "database" in place ? place.project : undefined,
     };
     if (options.dryRun || place === undefined) return printDryRun(run, input, options, logger);
     if (options.exec) checkCanContinue(run, target, place, loaded.session.header.cwd);

@@ -29,6 +29,8 @@ export function resumeCommandFor(
   cwd: string | undefined,
   nameKnown = true,
 ): ResumeCommand | undefined {
+  // A session kept as rows is continued by its id, wherever its database is.
+  if (format.rows) return { argv: format.rows.resumeById(sessionId), cwd: cwd !== undefined && isAbsolute(cwd) ? cwd : undefined };
   if (nameKnown && idNamedBy(format, path, sessionId, home) !== sessionId) return undefined;
   const underRoot = pathUnderSessionsRoot(format, path, home);
   // A relative cwd names no folder (it would be taken from wherever the command is pasted): no `cd` then, as for none.
@@ -114,7 +116,7 @@ export function checkCanContinue(
   const home = agentHome(run);
   if ("stdout" in place) throw new CommandLineError("-o - writes no session file for --exec to continue; use one of them");
   // The file's own name is not known yet; its folder decides.
-  const path = "path" in place ? place.path : join(place.folder(new Date()), "new-session.jsonl");
+  const path = "path" in place ? place.path : "database" in place ? place.database : join(place.folder(new Date()), "new-session.jsonl");
   // In the agent's folder the file gets the name its agent gives it, which carries its id. The
   // command is the one for the folder it will run in (see execFolder).
   const command = resumeCommandFor(

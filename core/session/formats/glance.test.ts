@@ -2,8 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { oneLine, requestTitle, TITLE_MAX } from "./glance.ts";
-import { FORMATS, formatNamed } from "./table.ts";
-import type { AgentName, GlanceInput, SessionFormat } from "./types.ts";
+import { FILE_FORMATS, formatNamed } from "./table.ts";
+import type { FileAgentName } from "../types.ts";
+import type { GlanceInput, SessionFormat } from "./types.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
 const FIRST_PROMPT = "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.";
@@ -18,7 +19,7 @@ function fixture(path: string): GlanceInput {
   return ends(readFileSync(join(REPO, path), "utf8"), path.split("/").pop());
 }
 
-const REAL: Record<AgentName, { file: string; id: string; cwd: string }> = {
+const REAL: Record<FileAgentName, { file: string; id: string; cwd: string }> = {
   pi: {
     file: "fixtures/real/pi/session.jsonl",
     id: "01a22c83-caf8-71de-9277-0c6f4ed6244b",
@@ -47,7 +48,7 @@ const REAL: Record<AgentName, { file: string; id: string; cwd: string }> = {
 };
 
 describe("each format's glance at its agent's real transcript", () => {
-  test.each(FORMATS.map((f) => [f.name, f] as const))(
+  test.each(FILE_FORMATS.map((f) => [f.name, f] as const))(
     "%s: the id, the cwd and the user's first words, from the first and last lines",
     (name, format) => {
       const real = REAL[name];
@@ -56,18 +57,21 @@ describe("each format's glance at its agent's real transcript", () => {
   );
 
   /** pi's and omp's files share a layout: each reads the other's. Every other pair is not a session. */
-  const sameFamily = (a: AgentName, b: AgentName) => a === b || (["pi", "omp"].includes(a) && ["pi", "omp"].includes(b));
-  const pairs = FORMATS.flatMap((format) =>
-    FORMATS.filter((other) => !sameFamily(format.name, other.name)).map((other) => [format.name, other.name, format] as const),
+  const sameFamily = (a: FileAgentName, b: FileAgentName) => a === b || (["pi", "omp"].includes(a) && ["pi", "omp"].includes(b));
+  const pairs = FILE_FORMATS.flatMap((format) =>
+    FILE_FORMATS.filter((other) => !sameFamily(format.name, other.name)).map((other) => [format.name, other.name, format] as const),
   );
   test.each(pairs)("%s takes %s's transcript for no session of its own", (_, other, format) => {
     expect(format.glance(fixture(REAL[other].file))).toBeUndefined();
   });
 
-  test.each(FORMATS.map((f) => [f.name, f] as const))("%s: nothing at all, or lines that are not JSON, are no session", (_, format) => {
-    expect(format.glance({ head: [], tail: [], fileName: "x.jsonl" })).toBeUndefined();
-    expect(format.glance({ head: ["not json", "{torn"], tail: [], fileName: "x.jsonl" })).toBeUndefined();
-  });
+  test.each(FILE_FORMATS.map((f) => [f.name, f] as const))(
+    "%s: nothing at all, or lines that are not JSON, are no session",
+    (_, format) => {
+      expect(format.glance({ head: [], tail: [], fileName: "x.jsonl" })).toBeUndefined();
+      expect(format.glance({ head: ["not json", "{torn"], tail: [], fileName: "x.jsonl" })).toBeUndefined();
+    },
+  );
 });
 
 describe("titles: the newest the agent would show", () => {
@@ -203,7 +207,7 @@ describe("the first request", () => {
     model: { pi: undefined, omp: undefined },
     source: { format: "pi" as const, agentVersion: undefined, modelProvider: undefined },
   };
-  test.each(FORMATS.map((f) => [f.name, f] as const))(
+  test.each(FILE_FORMATS.map((f) => [f.name, f] as const))(
     "%s: a new session we wrote says handoff and the goal, with its id and cwd",
     (_, format: SessionFormat) => {
       const file = format.renderNewSession(NEW_SESSION);

@@ -11,7 +11,7 @@ import type { AgentName } from "./types.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
 /** Every agent name, once: the compiler holds this to `AgentName`. */
-const NAMES: Record<AgentName, true> = { pi: true, omp: true, "claude-code": true, codex: true, gemini: true };
+const NAMES: Record<AgentName, true> = { pi: true, omp: true, "claude-code": true, codex: true, gemini: true, opencode: true };
 const isAgentName = (word: string | undefined): word is AgentName => word !== undefined && Object.hasOwn(NAMES, word);
 
 /**

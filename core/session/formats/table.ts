@@ -2,14 +2,23 @@ import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { gemini } from "./gemini/index.ts";
 import { omp } from "./omp/index.ts";
+import { opencode } from "./opencode/index.ts";
 import { pi } from "./pi/index.ts";
+import type { FileAgentName } from "../types.ts";
 import type { AgentName, SessionFormat } from "./types.ts";
 
 /**
  * Every agent whose sessions we read and write, in the order detection asks them. A new agent is
  * its folder and one line here; nothing outside `formats/` names an agent.
  */
-export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex, gemini];
+export const FORMATS: readonly SessionFormat[] = [pi, omp, claudeCode, codex, gemini, opencode];
+
+/**
+ * The formats whose sessions are files (every one but those kept as rows in a database): what
+ * discovery walks folders for. The cast holds because `rows` is set exactly for `RowAgentName`
+ * (table.test.ts).
+ */
+export const FILE_FORMATS = FORMATS.filter((format) => format.rows === undefined) as readonly (SessionFormat & { name: FileAgentName })[];
 
 /** The format a person named, by its name or an alias, in any case (`claude`, `Claude-Code`); undefined when none is. */
 export function findFormat(nameOrAlias: string): SessionFormat | undefined {

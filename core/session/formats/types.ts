@@ -3,40 +3,14 @@ import type { RestoredModel } from "../restored-model.ts";
 import type { AgentName, Session, TokenUsage } from "../types.ts";
 import type { AgentHome, PathSegments } from "./home.ts";
 import type { SessionIndex } from "./session-index.ts";
+import type { NewRow, SessionRowStore } from "./session-rows.ts";
 
 export type { AgentHome, PathSegments } from "./home.ts";
 
 export type { AgentName } from "../types.ts";
 
-/** What a format needs to write a new session that opens with the handoff document. */
-export interface NewSessionInput {
-  /** The document already wrapped in `<handoff-context>` (core/handoff/wrap.ts owns that text). */
-  wrappedDocument: string;
-  /**
-   * What the assistant answers to the document, for formats whose agents need an answer on
-   * disk before the user's next words (core/handoff/wrap.ts owns this text too).
-   */
-  acknowledgement: string;
-  /** A fresh UUID: the new session's id, and its file name where the agent names files by id. */
-  sessionId: string;
-  /** Fresh entry ids (8 hex), as many as the format asks for; never one of the source's. */
-  newEntryId: () => string;
-  timestamp: Date;
-  /**
-   * Minutes to add to UTC for the user's local time (the negation of
-   * `Date.getTimezoneOffset()`): agents that name folders or files by local date need it,
-   * and core has no clock or time zone of its own.
-   */
-  utcOffsetMinutes: number;
-  /** The source session's working directory; the new session works in the same folder. */
-  cwd: string | undefined;
-  /** Absolute path of the source, where the format records it; undefined for a stream. */
-  parentSession: string | undefined;
-  /** The model the source's branch resumes with, for formats that can say which model to use. */
-  model: RestoredModel;
-  /** What the target may need to know of the source (e.g. Codex refuses another provider). */
-  source: { format: AgentName; agentVersion: string | undefined; modelProvider: string | undefined };
-}
+export type { NewSessionInput } from "./new-session-input.ts";
+import type { NewSessionInput } from "./new-session-input.ts";
 
 /** A new session as the target agent keeps it: the bytes and the file's name. */
 export interface NewSessionFile {
@@ -44,6 +18,8 @@ export interface NewSessionFile {
   fileName: string;
   /** The id the agent resumes it by (`claude --resume <id>`, `codex resume <id>`, pi's header id). */
   sessionId: string;
+  /** For a target whose sessions are rows in its database: the rows, written in one transaction (`content` and `fileName` are then empty). */
+  rows?: readonly NewRow[];
 }
 
 /** The `api` a recorded answer names: the Chat Completions wire, an installed agent's CLI, or none (the offline engine wrote it). */
@@ -279,4 +255,10 @@ export interface SessionFormat {
    * reads (Codex's thread table): a new session written into its folder gets a row there.
    */
   sessionIndex?: SessionIndex;
+  /**
+   * Set for an agent that keeps its sessions as rows in its own database, not as files (opencode):
+   * cli reads and writes them through this store, by id (cli/sessions/session-rows.ts), and the
+   * file half of the format refuses.
+   */
+  rows?: SessionRowStore;
 }
