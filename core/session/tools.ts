@@ -28,7 +28,7 @@ const TOOLS: readonly ToolRule[] = [
   { kind: "shell", names: ["bash", "exec"] },
   // Claude Code `PowerShell` (on Windows, the only shell tool with some sandboxes): its results are framed like Bash's ("Exit code N").
   { kind: "shell", names: ["powershell"] },
-  // Gemini CLI `run_shell_command` (`command`); its result's own `Exit Code: N` line is not read as a statement.
+  // Gemini CLI `run_shell_command` (`command`); its reader states the result's exit code (gemini/shell-result.ts).
   { kind: "shell", names: ["run_shell_command"] },
   // Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv), `shell_command`
   // (`command` as one string) and the older `container.exec` (argv).

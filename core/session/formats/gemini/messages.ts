@@ -8,6 +8,7 @@
  * whose call already has one is the same result, read once.
  */
 import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { geminiShellExitCode } from "./shell-result.ts";
 
 export type Block = JsonObject;
 
@@ -63,6 +64,18 @@ export interface ToolResult {
   name: string;
   text: string;
   isError: boolean;
+  /** The code a shell result states (shell-result.ts); `undefined` for other tools and texts in no shell shape. */
+  exitCode?: number | null;
+}
+
+/** Gemini CLI's shell tool: its results state their exit code. */
+const SHELL_TOOL = "run_shell_command";
+
+/** The result with the exit code its text states, when it is a shell result that states one. */
+function withExitCode(result: ToolResult): ToolResult {
+  if (result.name !== SHELL_TOOL || result.isError) return result;
+  const exitCode = geminiShellExitCode(result.text);
+  return exitCode === undefined ? result : { ...result, exitCode };
 }
 
 /** A `functionResponse` as a result: its `output`, or its `error`, or the response itself as JSON. */
@@ -70,12 +83,12 @@ function resultOf(response: JsonObject): ToolResult {
   const body = isObject(response.response) ? response.response : {};
   const output = stringField(body, "output");
   const error = stringField(body, "error");
-  return {
+  return withExitCode({
     callId: stringField(response, "id") ?? "",
     name: stringField(response, "name") ?? "tool",
     text: output ?? error ?? JSON.stringify(body),
     isError: output === undefined && error !== undefined,
-  };
+  });
 }
 
 /** A tool call's `result` as Gemini keeps it: a string, a list of parts, or one `functionResponse` part. */
@@ -83,9 +96,12 @@ function callResults(call: JsonObject): ToolResult[] {
   const id = stringField(call, "id") ?? "";
   const name = stringField(call, "name") ?? "tool";
   const isError = call.status === "error" || call.status === "cancelled";
-  if (typeof call.result === "string") return [{ callId: id, name, text: call.result, isError }];
+  if (typeof call.result === "string") return [withExitCode({ callId: id, name, text: call.result, isError })];
   const results = partsOf(call.result).flatMap((part) => (isObject(part.functionResponse) ? [resultOf(part.functionResponse)] : []));
-  return results.map((result) => ({ ...result, callId: result.callId || id, isError: result.isError || isError }));
+  // A call Gemini marked failed or cancelled states no code of its own: the mark decides.
+  return results.map((result) =>
+    isError ? { ...result, callId: result.callId || id, isError, exitCode: undefined } : { ...result, callId: result.callId || id },
+  );
 }
 
 /** A `gemini` message: its blocks (thinking, text, tool calls) and the results of its calls. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isObject } from "../../../json.ts";
+import { analyzeBranch } from "../../analyze.ts";
 import { readGeminiSession } from "./read.ts";
 import { sessionContext } from "./write.ts";
 
@@ -167,5 +168,46 @@ describe("a Gemini CLI session as Gemini resumes it", () => {
     ],
   ])("%s is no session", (_, text, message) => {
     expect(() => readGeminiSession(text, "s.jsonl")).toThrow(message);
+  });
+});
+
+/** A `gemini` message running `command`, its result's `output` as Gemini wrote it. */
+function shellRun(command: string, output: string, status = "success") {
+  const id = "run_shell_command__1";
+  const response = { id, name: "run_shell_command", response: { output } };
+  return model("g1", "", {
+    toolCalls: [{ id, name: "run_shell_command", args: { command }, status, result: [{ functionResponse: response }] }],
+  });
+}
+const wrap = (text: string) => `<untrusted_context>\n${text}\n</untrusted_context>`;
+
+describe("Session Facts of a Gemini shell command: the exit code its result states", () => {
+  test.each<[string, string, string, string, number | null, boolean]>([
+    ["exit 0", "npm test", wrap("Output: 3 pass\nProcess Group PGID: 7"), "success", 0, false],
+    ["a non-zero exit is a failure", "npm test", wrap("Output: 1 fail\nExit Code: 1\nProcess Group PGID: 7"), "success", 1, true],
+    ["exit 2 of a build", "tsc -p .", wrap("Output: (empty)\nExit Code: 2\nProcess Group PGID: 7"), "success", 2, true],
+    ["killed by a signal: no code", "sleep 100", wrap("Output: (empty)\nSignal: 15\nProcess Group PGID: 7"), "success", null, false],
+    [
+      "cancelled by the user: no code",
+      "npm test",
+      wrap("Command was cancelled by user before it could complete. There was no output before it was cancelled."),
+      "cancelled",
+      null,
+      false,
+    ],
+    [
+      "its output says Exit Code, Gemini does not",
+      "cat log",
+      wrap("Output: Exit Code: 9\nend\nProcess Group PGID: 7"),
+      "success",
+      0,
+      false,
+    ],
+  ])("%s", (_, command, output, status, exitCode, failed) => {
+    const session = readGeminiSession(file(META, user("u1", "Run it."), shellRun(command, output, status)), "s.jsonl");
+    const { facts } = analyzeBranch(session);
+    expect(facts.commands.map((c) => ({ command: c.command, exitCode: c.exitCode, failed: c.failed }))).toEqual([
+      { command, exitCode, failed },
+    ]);
   });
 });

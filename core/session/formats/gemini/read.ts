@@ -57,6 +57,8 @@ class Chain {
         toolName: result.name,
         content: [{ type: "text", text: result.text }],
         isError: result.isError,
+        // Where Claude Code's reader puts the code it finds beside the text: Session Facts read it there.
+        ...(result.exitCode !== undefined && { exitCode: result.exitCode }),
         timestamp: epochMs(timestamp),
       };
       this.add("message", line, timestamp, { message });

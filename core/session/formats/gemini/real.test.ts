@@ -116,4 +116,12 @@ describe("Session Facts of Gemini's transcript", () => {
     expect(facts.commands.map((c) => c.command)).toEqual(["ls src && wc -c src/greet.txt", "test -f notes/todo.txt"]);
     expect(facts.filesModified).toEqual(["src/greet.txt"]);
   });
+
+  test("each command's exit code is the one Gemini stated: `test -f` exited 1 (an answer, no failure), `ls` 0", () => {
+    const { facts } = analyzeBranch(readGeminiSession(text(MAIN), MAIN));
+    expect(facts.commands.map(({ command, exitCode, failed }) => ({ command, exitCode, failed }))).toEqual([
+      { command: "ls src && wc -c src/greet.txt", exitCode: 0, failed: false },
+      { command: "test -f notes/todo.txt", exitCode: 1, failed: false },
+    ]);
+  });
 });

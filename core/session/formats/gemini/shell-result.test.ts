@@ -1,0 +1,49 @@
+/** The exit code in Gemini CLI 0.61.0's shell results: only Gemini's own lines after the output count. */
+import { describe, expect, test } from "bun:test";
+import { geminiShellExitCode } from "./shell-result.ts";
+
+const wrap = (text: string) => `<untrusted_context>\n${text}\n</untrusted_context>`;
+
+describe("the exit code a run_shell_command result states", () => {
+  test.each<[string, string, number | null | undefined]>([
+    ["exit 0: no Exit Code line", wrap("Output: ok\nProcess Group PGID: 10"), 0],
+    ["exit 0, no output", wrap("Output: (empty)\nProcess Group PGID: 10"), 0],
+    ["non-zero", wrap("Output: (empty)\nExit Code: 1\nProcess Group PGID: 29767"), 1],
+    [
+      "non-zero with an error line and background PIDs",
+      wrap("Output: x\nError: boom\nExit Code: 127\nBackground PIDs: 4, 5\nProcess Group PGID: 3"),
+      127,
+    ],
+    ["non-zero, no PGID line", wrap("Output: a\nb\nExit Code: 2"), 2],
+    ["without the untrusted_context wrapper", "Output: (empty)\nExit Code: 3\nProcess Group PGID: 1", 3],
+    ["killed by a signal: no code", wrap("Output: partial\nSignal: 9\nProcess Group PGID: 8"), null],
+    [
+      "cancelled by the user",
+      wrap("Command was cancelled by user before it could complete. There was no output before it was cancelled."),
+      null,
+    ],
+    [
+      "cancelled by the timeout",
+      wrap("Command was automatically cancelled because it exceeded the timeout of 5.0 minutes without output."),
+      null,
+    ],
+    ["moved to the background", wrap("Command moved to background (PID: 77). Output hidden. Press Ctrl+B to view."), null],
+    ["the command printed Exit Code, then more", wrap("Output: Exit Code: 7\ndone\nProcess Group PGID: 10"), 0],
+    [
+      "the command printed Exit Code as its last line, Gemini's lines after it",
+      wrap("Output: Exit Code: 7\nExit Code: 2\nProcess Group PGID: 10"),
+      2,
+    ],
+    ["the command printed Exit Code on the Output line only", wrap("Output: Exit Code: 7\nProcess Group PGID: 10"), 0],
+    ["Gemini's lines out of its order are the output's", wrap("Output: x\nProcess Group PGID: 10\nExit Code: 4"), 4],
+    [
+      "a second PGID line above Gemini's is the output's",
+      wrap("Output: x\nExit Code: 5\nProcess Group PGID: 9\nProcess Group PGID: 10"),
+      0,
+    ],
+    ["a summary, in no shell shape", wrap("The command listed three files."), undefined],
+    ["an empty text", "", undefined],
+  ])("%s", (_name, text, code) => {
+    expect(geminiShellExitCode(text)).toBe(code);
+  });
+});
