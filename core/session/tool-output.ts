@@ -136,7 +136,8 @@ export function readToolResult(
   const codexSaidNothing = tool.framing.shellStatesEveryCode && tool.shell && !header && !envelope;
   const exitCode = refused || cutShort ? null : said !== undefined ? said : isError || toolFailed || codexSaidNothing ? null : 0;
   const failed = isError || refused || toolFailed || (exitCode !== null && exitCode !== 0);
-  const body = header ? output.slice(header.bodyAt) : onError ? onError.body : text;
+  const framed = tool.shell && !header && !onError ? tool.framing.shellBody?.(text) : undefined;
+  const body = header ? output.slice(header.bodyAt) : onError ? onError.body : (framed ?? text);
   return {
     exitCode,
     stated: said !== undefined && said !== null && !refused && !cutShort,

@@ -161,6 +161,8 @@ export interface ResultFraming {
   statements: readonly Row[];
   onlyOnError: boolean;
   shellStatesEveryCode: boolean;
+  /** The command's own output inside the agent's framing of a shell result (Gemini's `Output: …` and its lines after it). */
+  shellBody?: (text: string) => string | undefined;
 }
 
 /** Codex's tools (core/session/tools.ts names them): its header or its JSON envelope frames every shell result that ran. */

@@ -4,6 +4,7 @@
  * the three never count differently. A new agent's tools are a new line in `TOOLS`.
  */
 import { isObject, stringField, type JsonObject } from "../json.ts";
+import { geminiShellBody } from "./formats/gemini/shell-result.ts";
 import { CLAUDE_CODE_FRAMING, CODEX_FRAMING, type ResultFraming } from "./tool-statements.ts";
 
 export type ToolKind = "shell" | "read" | "write" | "patch" | "poll";
@@ -19,6 +20,9 @@ interface ToolRule {
   framing?: ResultFraming;
 }
 
+/** Gemini CLI's shell tool: Claude Code's statements (it writes none of them), and the output inside its own `Output: …` framing. */
+const GEMINI_FRAMING: ResultFraming = { ...CLAUDE_CODE_FRAMING, shellBody: geminiShellBody };
+
 /**
  * The tested versions' tool lists: Claude Code 2.1.328 (its binary declares the shell tools
  * `Bash`, `Monitor`, `PowerShell`), Codex 0.169.0, pi 0.73.1, omp 18.2.3, Gemini CLI 0.61.0.
@@ -29,7 +33,7 @@ const TOOLS: readonly ToolRule[] = [
   // Claude Code `PowerShell` (on Windows, the only shell tool with some sandboxes): its results are framed like Bash's ("Exit code N").
   { kind: "shell", names: ["powershell"] },
   // Gemini CLI `run_shell_command` (`command`); its reader states the result's exit code (gemini/shell-result.ts).
-  { kind: "shell", names: ["run_shell_command"] },
+  { kind: "shell", names: ["run_shell_command"], framing: GEMINI_FRAMING },
   // Codex `exec_command` (`cmd`), `shell` and `local_shell_call` (`command` as argv), `shell_command`
   // (`command` as one string) and the older `container.exec` (argv).
   { kind: "shell", names: ["shell", "exec_command", "local_shell_call", "shell_command", "container.exec"], framing: CODEX_FRAMING },

@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isObject } from "../../../json.ts";
+import { writeOfflineDocument } from "../../../handoff/offline/index.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { readGeminiSession } from "./read.ts";
 import { sessionContext } from "./write.ts";
@@ -210,4 +211,14 @@ describe("Session Facts of a Gemini shell command: the exit code its result stat
       { command, exitCode, failed },
     ]);
   });
+});
+
+test("the offline document names a failed Gemini command's errors, not Gemini's own Exit Code line", () => {
+  const output = wrap("Output: src/a.test.ts:\nerror: expected 2, got 3\n1 fail\nExit Code: 1\nProcess Group PGID: 7");
+  const { context, facts } = analyzeBranch(
+    readGeminiSession(file(META, user("u1", "Run the tests."), shellRun("npm test", output)), "s.jsonl"),
+  );
+  const document = writeOfflineDocument({ context, facts, cwd: "/w" });
+  expect(document).toContain("- `npm test` → exit 1, failed: `error: expected 2, got 3`");
+  expect(document).not.toContain("Exit Code");
 });

@@ -1,6 +1,6 @@
 /** The exit code in Gemini CLI 0.61.0's shell results: only Gemini's own lines after the output count. */
 import { describe, expect, test } from "bun:test";
-import { geminiShellExitCode } from "./shell-result.ts";
+import { geminiShellExitCode, readGeminiShellResult } from "./shell-result.ts";
 
 const wrap = (text: string) => `<untrusted_context>\n${text}\n</untrusted_context>`;
 
@@ -45,5 +45,25 @@ describe("the exit code a run_shell_command result states", () => {
     ["an empty text", "", undefined],
   ])("%s", (_name, text, code) => {
     expect(geminiShellExitCode(text)).toBe(code);
+  });
+});
+
+describe("the command's own output inside Gemini's framing", () => {
+  test.each<[string, string, string | undefined]>([
+    [
+      "Gemini's lines after it are not the output's",
+      wrap("Output: a\nb\nError: boom\nExit Code: 1\nProcess Group PGID: 7"),
+      "a\nb\nError: boom",
+    ],
+    ["no output", wrap("Output: (empty)\nExit Code: 1\nProcess Group PGID: 7"), ""],
+    ["an Exit Code the command printed stays in it", wrap("Output: Exit Code: 7\ndone\nProcess Group PGID: 10"), "Exit Code: 7\ndone"],
+    [
+      "a cancelled run: Gemini's words",
+      wrap("Command was cancelled by user before it could complete. Below is the output before it was cancelled:\nx"),
+      "Command was cancelled by user before it could complete. Below is the output before it was cancelled:\nx",
+    ],
+    ["no shell shape", "The command listed three files.", undefined],
+  ])("%s", (_name, text, body) => {
+    expect(readGeminiShellResult(text)?.body).toBe(body);
   });
 });

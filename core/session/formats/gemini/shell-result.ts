@@ -27,17 +27,21 @@ function unwrapped(text: string): string {
   return text.startsWith(OPEN) && text.endsWith(CLOSE) ? text.slice(OPEN.length, -CLOSE.length) : text;
 }
 
-/**
- * The code a `run_shell_command` result states: a number (0 when it ran and states none), `null`
- * when it has none (cancelled, killed by a signal, moved to the background), `undefined` when the
- * text is not in Gemini's shell shape (a summary, an error of the tool itself).
- */
-export function geminiShellExitCode(text: string): number | null | undefined {
-  const body = unwrapped(text);
-  if (body.startsWith("Command was cancelled by user") || body.startsWith("Command was automatically cancelled")) return null;
-  if (body.startsWith("Command moved to background (PID: ")) return null;
-  if (!body.startsWith("Output: ")) return undefined;
-  const lines = body.split("\n");
+export interface GeminiShellResult {
+  /** A number (0 when it ran and states none); `null` when there is none (cancelled, killed by a signal, moved to the background). */
+  exitCode: number | null;
+  /** What the command printed: the output without Gemini's framing around it. */
+  body: string;
+}
+
+/** A `run_shell_command` result read: `undefined` when the text is not in Gemini's shell shape (a summary, an error of the tool itself). */
+export function readGeminiShellResult(text: string): GeminiShellResult | undefined {
+  const inner = unwrapped(text);
+  if (inner.startsWith("Command was cancelled by user") || inner.startsWith("Command was automatically cancelled"))
+    return { exitCode: null, body: inner };
+  if (inner.startsWith("Command moved to background (PID: ")) return { exitCode: null, body: inner };
+  if (!inner.startsWith("Output: ")) return undefined;
+  const lines = inner.split("\n");
   let code: number | undefined;
   let signal = false;
   let next = 0;
@@ -53,6 +57,16 @@ export function geminiShellExitCode(text: string): number | null | undefined {
     next += 1;
     lines.pop();
   }
-  if (code !== undefined) return code;
-  return signal ? null : 0;
+  const output = lines.join("\n").slice("Output: ".length);
+  return { exitCode: code ?? (signal ? null : 0), body: output === "(empty)" ? "" : output };
+}
+
+/** The code a `run_shell_command` result states (see `readGeminiShellResult`); `undefined` when it is in no shell shape. */
+export function geminiShellExitCode(text: string): number | null | undefined {
+  return readGeminiShellResult(text)?.exitCode;
+}
+
+/** The command's own output in a `run_shell_command` result, for the facts to judge; `undefined` when it is in no shell shape. */
+export function geminiShellBody(text: string): string | undefined {
+  return readGeminiShellResult(text)?.body;
 }
