@@ -51,6 +51,9 @@ export function stripCodeBlocks(text: string): string {
  * stands alone, and a line splits after `.`, `!` or `?` followed by a space.
  */
 export function splitSentences(text: string): string[] {
+  // A short text (one line of a printed file) is split afresh: a lookup costs about what splitting
+  // it does, and a file's lines would push out the replies that are split again.
+  if (text.length < RECENT_SPLIT_LENGTH) return sentencesOf(text);
   let sentences = RECENT_SPLITS.get(text);
   if (sentences === undefined) {
     sentences = sentencesOf(text);
@@ -69,6 +72,7 @@ export function splitSentences(text: string): string[] {
  */
 const RECENT_SPLITS = new Map<string, readonly string[]>();
 const RECENT_SPLITS_KEPT = 32;
+const RECENT_SPLIT_LENGTH = 80;
 
 function sentencesOf(text: string): string[] {
   const sentences: string[] = [];
