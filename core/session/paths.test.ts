@@ -40,4 +40,14 @@ describe("relativeInText rewrites whole cwd prefixes only", () => {
     expect(relativeInText("/w/app/a", undefined)).toBe("/w/app/a");
     expect(relativeInText("/w/app/a", "/")).toBe("/w/app/a");
   });
+
+  test("each call uses its own cwd, also when calls for different folders alternate", () => {
+    const text = "diff /w/app/a /w/other/b /w/app/./c";
+    for (let round = 0; round < 2; round++) {
+      expect(relativeInText(text, "/w/app")).toBe("diff a /w/other/b ./c");
+      expect(relativeInText(text, "/w/other/")).toBe("diff /w/app/a b /w/app/./c");
+      expect(relativeInText(text, "/")).toBe(text);
+      expect(relativeInText(text, "/w//app")).toBe("diff a /w/other/b ./c");
+    }
+  });
 });

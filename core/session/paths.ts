@@ -67,9 +67,20 @@ export function uniquePaths(paths: readonly string[], cwd: string | undefined): 
  */
 export function relativeInText(text: string, cwd: string | undefined): string {
   if (cwd === undefined || !cwd.startsWith("/")) return text;
-  const base = normaliseSegments(cwd);
-  if (base === "/") return text;
-  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`(^|[\\s"'\`(=:])${escaped}(/(?=[^\\s/])|(?=[\\s"'\`):;,]|$))`, "g");
+  const pattern = cwdPattern(cwd);
+  if (pattern === undefined) return text;
   return text.replace(pattern, (_match, before: string, slash: string) => (slash === "/" ? before : `${before}.`));
+}
+
+/** The last working directory's pattern: a document rewrites thousands of lines for one cwd, and building the pattern cost more than using it. */
+let lastCwd: { cwd: string; pattern: RegExp | undefined } | undefined;
+
+function cwdPattern(cwd: string): RegExp | undefined {
+  if (lastCwd?.cwd === cwd) return lastCwd.pattern;
+  const base = normaliseSegments(cwd);
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  // `replace` starts a global pattern from the beginning each time, so one pattern serves every call.
+  const pattern = base === "/" ? undefined : new RegExp(`(^|[\\s"'\`(=:])${escaped}(/(?=[^\\s/])|(?=[\\s"'\`):;,]|$))`, "g");
+  lastCwd = { cwd, pattern };
+  return pattern;
 }

@@ -51,6 +51,30 @@ export function stripCodeBlocks(text: string): string {
  * stands alone, and a line splits after `.`, `!` or `?` followed by a space.
  */
 export function splitSentences(text: string): string[] {
+  // A short text (one line of a printed file) is split afresh: a lookup costs about what splitting
+  // it does, and a file's lines would push out the replies that are split again.
+  if (text.length < RECENT_SPLIT_LENGTH) return sentencesOf(text);
+  let sentences = RECENT_SPLITS.get(text);
+  if (sentences === undefined) {
+    sentences = sentencesOf(text);
+    if (RECENT_SPLITS.size >= RECENT_SPLITS_KEPT) RECENT_SPLITS.delete(RECENT_SPLITS.keys().next().value as string);
+    RECENT_SPLITS.set(text, sentences);
+  }
+  // A copy: callers filter and keep the array as their own, and the kept one must stay as it was split.
+  return [...sentences];
+}
+
+/**
+ * The last texts split, and their sentences. The offline engine's readers split the same reply
+ * or request one after another (its decisions, its ending, the offer it closes with, what it
+ * reported), so a few recent splits spare most of the work; a bounded number of texts is kept,
+ * the oldest dropped first, so nothing grows with the session.
+ */
+const RECENT_SPLITS = new Map<string, readonly string[]>();
+const RECENT_SPLITS_KEPT = 32;
+const RECENT_SPLIT_LENGTH = 80;
+
+function sentencesOf(text: string): string[] {
   const sentences: string[] = [];
   for (const line of stripCodeBlocks(text).split("\n")) {
     if (isPastedLine(line)) continue;

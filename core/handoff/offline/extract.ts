@@ -131,9 +131,10 @@ function noteResult(notes: OfflineNotes, settled: Settlement<PendingStep>, at: n
 
 /** A task's text the session printed (an issue, a file the user named): its rules, by source. */
 function noteTaskText(notes: OfflineNotes, what: string, output: string, at: number, named: ReadonlySet<string>): void {
-  if (!isTaskText(what, named)) return;
+  // A source read again gives nothing new (the first reading's rules stand): it is not read through again.
+  if (notes.taskRules.some((t) => t.source === what) || !isTaskText(what, named)) return;
   const rules = taskRules(output);
-  if (rules.length > 0 && !notes.taskRules.some((t) => t.source === what)) notes.taskRules.push({ source: what, rules, at });
+  if (rules.length > 0) notes.taskRules.push({ source: what, rules, at });
 }
 
 function emptyNotes(): OfflineNotes {

@@ -4,7 +4,7 @@
  * the plan was last written, and the plan was never touched again. Such a file is named with a
  * warning, so the next session trusts the commits and results rather than it.
  */
-import { normalizePath } from "../../session/paths.ts";
+import { pathNormalizer } from "../../session/paths.ts";
 import type { OfflineNotes } from "./note-types.ts";
 
 /** A checklist line, open (`[ ]`) or done (`[x]`). */
@@ -51,7 +51,8 @@ const stem = (path: string) => (path.split("/").at(-1) ?? path).replace(/\.[^.]*
 /** The plans the session wrote that later changes contradict (one warning per plan, its first contradicted step). */
 export function stalePlans(notes: OfflineNotes, cwd: string | undefined): StalePlan[] {
   const stale: StalePlan[] = [];
-  const one = (path: string) => normalizePath(path, cwd);
+  // Every plan looks through all the edits: each path is worked out once.
+  const one = pathNormalizer(cwd);
   for (const plan of notes.plans) {
     const path = one(plan.path);
     const lastTouch = Math.max(plan.at, ...notes.edits.filter((e) => one(e.text) === path).map((e) => e.at));

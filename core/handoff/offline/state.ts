@@ -1,5 +1,5 @@
 import type { SessionFacts } from "../../session/facts.ts";
-import { normalizePath } from "../../session/paths.ts";
+import { pathNormalizer } from "../../session/paths.ts";
 import { isCheckCommand } from "../../session/runs.ts";
 import { runViews } from "./checks.ts";
 import { closedAt, readReports, type Report } from "./reported-work.ts";
@@ -168,7 +168,7 @@ export function readWorkState(notes: OfflineNotes, facts: SessionFacts, cwd: str
   const unreadReplies = new Map<number, string>();
   for (const e of notes.exchanges) if (e.ending === "unread" && e.lastText) unreadReplies.set(e.request.at, e.lastText.text);
   const finalSentence = last?.lastText ? splitSentences(last.lastText.text).at(-1) : undefined;
-  const relative = (path: string) => normalizePath(path, cwd);
+  const relative = pathNormalizer(cwd);
   const touchedAt = new Map<string, number>();
   for (const touch of notes.touched) touchedAt.set(relative(touch.text), touch.at);
   const modifiedSet = new Set(facts.filesModified.map(relative));

@@ -23,6 +23,35 @@ test("splitSentences does not split inside inline code", () => {
   expect(splitSentences("Fixed with `a ?? []`. Then `x. y` ran.")).toEqual(["Fixed with `a ?? []`.", "Then `x. y` ran."]);
 });
 
+describe("splitSentences cuts at sentence ends", () => {
+  test.each([
+    ["a space after a stop", "One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]],
+    ["any run of blanks (tabs, no-break spaces)", "One.\t  Two.\u00a0Three.", ["One.", "Two.", "Three."]],
+    ["no blank, no cut", "v1.2.3 and e.g.this", ["v1.2.3 and e.g.this"]],
+    ["a stop at the very end", "Done.", ["Done."]],
+    ["blanks after the last stop", "Done.   ", ["Done."]],
+    ["repeated stops", "Wait... what?! Really.", ["Wait...", "what?!", "Really."]],
+    ["Chinese and Japanese stops need no blank", "完成了。测试通过！还有吗？好", ["完成了。", "测试通过！", "还有吗？", "好"]],
+    ["a CJK stop then a blank", "完成了。 Next.", ["完成了。", "Next."]],
+    ["stops in a row", "。。Go", ["。", "。", "Go"]],
+  ])("%s", (_name, input, expected) => {
+    expect(splitSentences(input)).toEqual(expected);
+  });
+
+  test("a caller changing what it got does not change the next split of the same text", () => {
+    // Long enough to be kept (short texts are split afresh every time).
+    const text = `Keep this sentence as it is. ${"And this one, which is long enough to be kept. ".repeat(2).trim()}`;
+    const first = splitSentences(text);
+    first.push("extra");
+    first[0] = "changed";
+    expect(splitSentences(text)).toEqual([
+      "Keep this sentence as it is.",
+      "And this one, which is long enough to be kept.",
+      "And this one, which is long enough to be kept.",
+    ]);
+  });
+});
+
 describe("firstErrorLine", () => {
   test.each([
     [

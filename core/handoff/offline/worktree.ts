@@ -5,7 +5,7 @@
  * work: the next session finishes and commits the main change before chasing them.
  */
 import type { SessionFacts } from "../../session/facts.ts";
-import { normalizePath } from "../../session/paths.ts";
+import { pathNormalizer } from "../../session/paths.ts";
 import type { OfflineNotes, Run } from "./note-types.ts";
 import type { Milestone } from "./milestones.ts";
 
@@ -32,7 +32,8 @@ export function readUncommitted(notes: OfflineNotes, facts: SessionFacts, cwd: s
   const since: Uncommitted["since"] | undefined = seen ?? (earlier === undefined ? undefined : { command: earlier.command });
   if (since === undefined) return undefined;
   const after = "at" in since ? since.at : -1;
-  const files = [...new Set(notes.edits.filter((edit) => edit.at > after).map((edit) => normalizePath(edit.text, cwd)))].filter(
+  const normalize = pathNormalizer(cwd);
+  const files = [...new Set(notes.edits.filter((edit) => edit.at > after).map((edit) => normalize(edit.text)))].filter(
     (path) => path !== "",
   );
   const steps = notes.milestones.filter((m) => m.kind === "bump" && m.status === "done" && m.at > after);
