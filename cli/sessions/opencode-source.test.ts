@@ -127,6 +127,22 @@ describe("opencode as a source", () => {
     expect(readFileSync(h.database).equals(before)).toBe(true);
   });
 
+  test("handed off to opencode itself twice: the second run passes over the session the first wrote, and a dry run writes nothing", async () => {
+    const h = setUp();
+    const before = readFileSync(h.database);
+    const dry = await agent(h, "handoff", "ses_dc59", "--engine", "offline", "--dry-run", "--json");
+    expect([dry.code, JSON.parse(dry.stdout).dryRun]).toEqual([0, true]);
+    expect(readFileSync(h.database).equals(before)).toBe(true);
+    const first = await agent(h, "handoff", "--agent", "opencode", "--engine", "offline", "--json");
+    expect(first.code).toBe(0);
+    const written = JSON.parse(first.stdout).sessionId;
+    expect(written).not.toBe(ID);
+    const second = await agent(h, "handoff", "--agent", "opencode", "--engine", "offline", "--json");
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`Handing off the newest opencode session ${ID}, `);
+    expect(second.stderr).toContain(`(the newer session ${written} is a handoff session, with nothing after the document yet)`);
+  });
+
   test("a running opencode holding the write lock does not stop the reading", async () => {
     const h = setUp();
     const holder = Bun.spawn([process.execPath, join(REPO, "fixtures/hold-sqlite-lock.ts"), h.database, "4000"], {
