@@ -280,8 +280,13 @@ function rowSessionsInScope(
 ): FoundSession[] {
   const found: FoundSession[] = [];
   for (const format of scope.formats) {
-    const segments = format.rows?.database(home);
-    if (format.rows === undefined || segments === undefined) continue;
+    if (format.rows === undefined) continue;
+    const segments = format.rows.database(home);
+    if (segments === undefined) {
+      // OPENCODE_DB=:memory:: a running agent's sessions, gone when it ends; nothing to read.
+      lookedIn.push(`${format.rows.label} (kept in memory: OPENCODE_DB=:memory:)`);
+      continue;
+    }
     const database = joinSegments(segments);
     lookedIn.push(database);
     let listed: ReturnType<typeof listRowSessions>;

@@ -16,8 +16,9 @@ import { errorCode } from "../io/fs-errors.ts";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { countOf, FILE_FORMATS, FORMATS, formatNamed, type AgentName, type SessionFormat } from "../../core/index.ts";
-import { agentHome } from "./agent-home.ts";
+import { countOf, FILE_FORMATS, FORMATS, formatNamed, type AgentHome, type AgentName, type SessionFormat } from "../../core/index.ts";
+import { agentHome, joinSegments } from "./agent-home.ts";
+import { realOrNothing } from "../io/real-paths.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "../flags/handoff-source.ts";
@@ -41,6 +42,19 @@ export function formatsFor(agent: AgentName | undefined, rows = false): readonly
 
 /** What a command reads: a session file's path, or a session kept as rows of its agent's database. */
 export type SessionRef = string | RowSessionRef;
+
+/** A database of sessions kept as rows (opencode's), given as a session file: its sessions are named by id instead. */
+function refuseRowsDatabase(path: string, cwd: string, home: AgentHome): void {
+  const real = realOrNothing(resolve(cwd, path));
+  if (real === undefined) return;
+  for (const format of FORMATS) {
+    const segments = format.rows?.database(home);
+    if (segments === undefined || realOrNothing(joinSegments(segments)) !== real) continue;
+    throw new CommandLineError(
+      `${asField(path)} is ${format.rows?.label}, which holds many sessions: name one by its id (agent ls --agent ${format.name} lists them)`,
+    );
+  }
+}
 
 /** The file found, or the session in its agent's database. */
 function refOf(found: FoundSession): SessionRef {
@@ -99,6 +113,7 @@ export function findSession(run: Run, source: SessionSource, verb: string, logge
     return refOf(found);
   }
   if (path !== undefined && at !== "folder") {
+    refuseRowsDatabase(path, run.cwd, home);
     if (source.agent !== undefined)
       throw new CommandLineError(
         `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`,

@@ -225,6 +225,24 @@ describe("an opencode database that cannot be read: one line, the other agents' 
     expect(newest.stderr).toContain(`warning: ${h.database} cannot be read (`);
   });
 
+  test("the database named as a session file, and a database kept in memory: one line each", async () => {
+    const h = setUp();
+    for (const path of [h.database, "../../.local/share/opencode/opencode.db"]) {
+      const run = await agent(h, "inspect", path);
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+      expect(errorLines(run.stderr)).toEqual([
+        `error: ${path} is opencode's database, which holds many sessions: name one by its id (agent ls --agent opencode lists them) (see agent inspect --help)`,
+      ]);
+    }
+    const memory = await runAgent(["handoff", "--agent", "opencode"], { ...h.env, OPENCODE_DB: ":memory:" }, h.project);
+    expect([memory.code, errorLines(memory.stderr)]).toEqual([
+      2,
+      [
+        `error: no opencode session worked in ${h.project} (looked in opencode's database (kept in memory: OPENCODE_DB=:memory:)); name a session file or use --session <id> (agent ls --all lists them)`,
+      ],
+    ]);
+  });
+
   test("no database yet: nothing of opencode's listed, and asking for it says where it looked", async () => {
     const h = setUp({ pi: true });
     rmSync(h.database);
