@@ -37,10 +37,12 @@ export interface HandoffJson {
 export interface LsSessionJson {
   agent: AgentName;
   id: string;
+  /** The session file; for a session kept as rows (opencode), the agent's database holding it. */
   path: string;
   cwd: string | null;
-  /** The file's modification time, ISO. */
+  /** The file's modification time, ISO; for a session kept as rows, the time the agent last updated it. */
   updated: string;
+  /** The file's size; 0 for a session kept as rows (it has no file of its own). */
   bytes: number;
   /** bytes / 4, of the text (a compressed rollout's decompressed size); null when a compressed rollout was too large to read to its end. */
   estimatedTokens: number | null;

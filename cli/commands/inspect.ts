@@ -34,7 +34,7 @@ export const inspectCommand = defineCommand({
     const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
     const path = findSession(run, resolveSessionSource(args), "Inspecting", logger);
     const loaded = await loadSession(run, path, { leafId: args.leaf, strict: args.strict, logger, asWritten: true });
-    const report = buildInspectReport(path, loaded.session, loaded.analysis, loaded.warnings);
+    const report = buildInspectReport(loaded.file.path, loaded.session, loaded.analysis, loaded.warnings);
     // A signal that came while a large session loaded ends the run before anything prints.
     await run.cancel.checkpoint();
     const field = (text: string, max?: number) => run.printed.fieldForStdout(text, max);

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FILE_FORMATS, type FileAgentName } from "../../core/index.ts";
+import { FORMATS, type FileAgentName } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -118,7 +118,7 @@ function plantDecoys(home: string, paths: Record<string, string>): void {
 
 /** Every agent's sessions root under `home`, in the format table's order, as a message lists the folders it looked in. */
 export function everyRoot(home: string): string {
-  return FILE_FORMATS.map((format) => join(...format.location.sessionsRoot({ home, env: {}, tmpdir: tmpdir(), runFolder: home }))).join(
-    ", ",
-  );
+  const place = { home, env: {}, tmpdir: tmpdir(), runFolder: home };
+  // An agent that keeps its sessions as rows (opencode) is looked for in its database.
+  return FORMATS.map((format) => join(...(format.rows?.database(place) ?? format.location.sessionsRoot(place)))).join(", ");
 }

@@ -7,13 +7,14 @@
  */
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { AgentHome, SessionFormat, SessionGlance } from "../../core/index.ts";
+import { errorMessage, type AgentHome, type SessionFormat, type SessionGlance } from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "../output/terminal.ts";
 import { fsReason, isMissing } from "../io/fs-errors.ts";
 import { idInFileName } from "./new-session-place.ts";
 import { inside, realOrNothing } from "../io/real-paths.ts";
+import { listRowSessions } from "./session-rows.ts";
 
 export interface FoundSession {
   format: SessionFormat;
@@ -25,6 +26,8 @@ export interface FoundSession {
   textBytes: number | undefined;
   mtimeMs: number;
   glance: SessionGlance;
+  /** Set for a session kept as rows in its agent's database (opencode): its id there; `path` is then the database. */
+  rowId?: string;
 }
 
 export interface DiscoveryScope {
@@ -34,6 +37,8 @@ export interface DiscoveryScope {
   cwd?: string;
   /** Other spellings of `cwd` the agents may have used for its folder name (a path through a link, `$PWD`). */
   cwdAliases?: readonly string[];
+  /** Also the sessions of agents in `formats` that keep them as rows of a database (opencode), for the commands that read them by id. */
+  rows?: boolean;
 }
 
 export interface Discovery {
@@ -60,6 +65,8 @@ export interface Unreadable {
   mtimeMs: number | undefined;
   /** Why, in words (`permission denied`). */
   reason: string;
+  /** Set when it is an agent's database of sessions (opencode's): every session of that agent is left out, which `agent ls` says. */
+  database?: true;
 }
 
 /** Reports a folder or file that could not be read: a warning, shown with `--verbose`. */
@@ -163,6 +170,8 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
   const now = new Date();
   const byReal = new Map<string, Candidate>();
   for (const format of scope.formats) {
+    // Sessions kept as rows are no files: the database is read by rowSessionsInScope.
+    if (format.rows !== undefined) continue;
     const root = joinSegments(format.location.sessionsRoot(home));
     const rootReal = realOrNothing(root);
     const { folders, depth } = searchFolders(format, home, scope, now);
@@ -252,8 +261,61 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
       glance: seen.glance,
     });
   }
+  if (scope.rows) sessions.push(...rowSessionsInScope(home, scope, lookedIn, { warn, unreadable }, (cwd) => sameCwd(cwd, scope, realCwds)));
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   return { sessions, agentThreads, lookedIn, unreadable, givenUp };
+}
+
+/**
+ * The sessions of the agents in scope that keep them as rows of a database (opencode), listed
+ * through the rows port; the agent's own subsessions (a task it ran) are left out. A database
+ * that cannot be read (locked, another schema) is reported as a folder is: it may hold newer work.
+ */
+function rowSessionsInScope(
+  home: AgentHome,
+  scope: DiscoveryScope,
+  lookedIn: string[],
+  report: Report,
+  inScope: (cwd: string | undefined) => boolean,
+): FoundSession[] {
+  const found: FoundSession[] = [];
+  for (const format of scope.formats) {
+    if (format.rows === undefined) continue;
+    const segments = format.rows.database(home);
+    if (segments === undefined) {
+      // OPENCODE_DB=:memory:: a running agent's sessions, gone when it ends; nothing to read.
+      lookedIn.push(`${format.rows.label} (kept in memory: OPENCODE_DB=:memory:)`);
+      continue;
+    }
+    const database = joinSegments(segments);
+    lookedIn.push(database);
+    let listed: ReturnType<typeof listRowSessions>;
+    try {
+      listed = listRowSessions(database, format.rows);
+    } catch (error) {
+      const reason = errorMessage(error).replace(`${asField(database)}: `, "");
+      report.warn(`${asField(database)}: ${reason}; its sessions are left out`);
+      report.unreadable.push({ path: database, folder: true, mtimeMs: changedAt(database), reason, database: true });
+      continue;
+    }
+    for (const row of listed)
+      if (row.root && inScope(row.cwd))
+        found.push({
+          format,
+          path: database,
+          bytes: 0,
+          textBytes: undefined,
+          mtimeMs: row.updatedMs,
+          glance: { id: row.id, cwd: row.cwd, title: row.title, firstRequest: undefined },
+          rowId: row.id,
+        });
+  }
+  return found;
+}
+
+/** Whether a recorded cwd is in scope: any, when the scope names no folder. */
+function sameCwd(recorded: string | undefined, scope: DiscoveryScope, cache: Map<string, string | undefined>): boolean {
+  return scope.cwd === undefined || sameFolder(recorded, scope.cwd, cache);
 }
 
 /** `its first line does not end within 256 KiB`: the note's first clause, as the reason a file could not be read. */

@@ -16,8 +16,9 @@ import { errorCode } from "../io/fs-errors.ts";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
-import { countOf, FILE_FORMATS, formatNamed, type AgentName, type SessionFormat } from "../../core/index.ts";
-import { agentHome } from "./agent-home.ts";
+import { countOf, FILE_FORMATS, FORMATS, formatNamed, type AgentHome, type AgentName, type SessionFormat } from "../../core/index.ts";
+import { agentHome, joinSegments } from "./agent-home.ts";
+import { realOrNothing } from "../io/real-paths.ts";
 import type { FoundSession, Unreadable } from "./discover.ts";
 import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "../flags/handoff-source.ts";
@@ -27,12 +28,39 @@ import { chooseNewest, type NewestChoice } from "./newest-session.ts";
 import { describeUnreadable, noneFound, noSession } from "./none-found.ts";
 import { sessionsOfFolder } from "./recent-sessions.ts";
 import { sessionById } from "./session-by-id.ts";
+import type { RowSessionRef } from "./session-rows.ts";
 import { asField } from "../output/terminal.ts";
 import { CommandLineError } from "../flags/usage.ts";
 
-/** The agents in scope: the one `--agent` names, or all whose sessions are files (a session kept as rows is found by its id). */
-export function formatsFor(agent: AgentName | undefined): readonly SessionFormat[] {
-  return agent === undefined ? FILE_FORMATS : [formatNamed(agent)];
+/**
+ * The agents in scope: the one `--agent` names, or all; all whose sessions are files unless
+ * `rows` (the commands that read a session kept as rows by its id: handoff, inspect, ls).
+ */
+export function formatsFor(agent: AgentName | undefined, rows = false): readonly SessionFormat[] {
+  return agent === undefined ? (rows ? FORMATS : FILE_FORMATS) : [formatNamed(agent)];
+}
+
+/** What a command reads: a session file's path, or a session kept as rows of its agent's database. */
+export type SessionRef = string | RowSessionRef;
+
+/** A database of sessions kept as rows (opencode's), given as a session file: its sessions are named by id instead. */
+function refuseRowsDatabase(path: string, cwd: string, home: AgentHome): void {
+  const real = realOrNothing(resolve(cwd, path));
+  if (real === undefined) return;
+  for (const format of FORMATS) {
+    const segments = format.rows?.database(home);
+    if (segments === undefined || realOrNothing(joinSegments(segments)) !== real) continue;
+    throw new CommandLineError(
+      `${asField(path)} is ${format.rows?.label}, which holds many sessions: name one by its id (agent ls --agent ${format.name} lists them)`,
+    );
+  }
+}
+
+/** The file found, or the session in its agent's database. */
+function refOf(found: FoundSession): SessionRef {
+  const { format, rowId } = found;
+  if (rowId === undefined || format.rows === undefined) return found.path;
+  return { database: found.path, format: { ...format, rows: format.rows }, id: rowId };
 }
 
 /** The current folder as the agents record it: its real path, and `$PWD` when that names it through a link. */
@@ -71,8 +99,8 @@ function describeSession(found: FoundSession, now: number): string {
  * The path of the session a command is about; a session found by searching is named on stderr,
  * after `verb` (what the command does with it: `Handing off`, `Inspecting`).
  */
-export function findSession(run: Run, source: SessionSource, verb: string, logger: ConsolaInstance): string {
-  const formats = formatsFor(source.agent);
+export function findSession(run: Run, source: SessionSource, verb: string, logger: ConsolaInstance): SessionRef {
+  const formats = formatsFor(source.agent, true);
   const home = agentHome(run);
   const warn = (line: string) => logger.debug(line);
   const path = source.sessionPath;
@@ -82,9 +110,10 @@ export function findSession(run: Run, source: SessionSource, verb: string, logge
   if (path !== undefined && at === "nothing" && mayBeId(path)) {
     const found = sessionById(path, { flag: false }, formats, home, warn);
     logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
-    return found.path;
+    return refOf(found);
   }
   if (path !== undefined && at !== "folder") {
+    refuseRowsDatabase(path, run.cwd, home);
     if (source.agent !== undefined)
       throw new CommandLineError(
         `--agent picks among the sessions found on this machine, and ${path} names one file; leave out one of them`,
@@ -94,15 +123,15 @@ export function findSession(run: Run, source: SessionSource, verb: string, logge
   if (source.sessionId !== undefined) {
     const found = sessionById(source.sessionId, { flag: true }, formats, home, warn);
     logger.info(`${verb} the ${describeSession(found, now)}: ${asField(found.path)}`);
-    return found.path;
+    return refOf(found);
   }
   const folder =
     path === undefined ? currentFolder(run) : { cwd: realpathSync(resolve(run.cwd, path)), aliases: [], named: resolve(run.cwd, path) };
-  const found = sessionsOfFolder(home, formats, folder, warn);
+  const found = sessionsOfFolder(home, formats, folder, warn, true);
   const choice = chooseNewest(found.sessions, found.unreadable);
   // Session files in the folder named: the newest of them, said to be from there.
   const pick = announce(choice, logger, { verb, where: found.worked === undefined ? `, in ${asField(path ?? "")}` : "", now });
-  if (pick !== undefined) return pick.path;
+  if (pick !== undefined) return refOf(pick);
   if (found.worked === undefined)
     throw noneFound(`no session file in ${asField(path ?? "")} holds work to hand off`, found.lookedIn, nothingChosen(choice));
   const nearest = found.sessions.length === 0 ? nearestParentWithSessions(home, formats, folder.cwd, warn) : undefined;

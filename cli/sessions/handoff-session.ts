@@ -6,6 +6,7 @@
 import { handoffOnly, mayOpenWithHandoff, readSession, type HandoffOnly } from "../../core/index.ts";
 import type { FoundSession } from "./discover.ts";
 import { readSessionFile } from "./session-file.ts";
+import { readRowSession } from "./session-rows.ts";
 
 /**
  * Larger than any session we write: the document (the model's answer, bounded by its output
@@ -16,6 +17,15 @@ const MAX_HANDOFF_SESSION_BYTES = 4 * 1024 * 1024;
 
 /** Set when `found` holds nothing but a handoff document (and our acknowledgement, and a model entry). */
 export function handoffSessionOf(found: FoundSession): HandoffOnly | undefined {
+  const { format, rowId } = found;
+  // A session kept as rows has no first lines to glance at: its rows are read, by id (a handoff session's are a few).
+  if (rowId !== undefined && format.rows !== undefined) {
+    try {
+      return handoffOnly(readRowSession(found.path, format.rows, rowId));
+    } catch {
+      return undefined;
+    }
+  }
   if (!mayOpenWithHandoff(found.glance)) return undefined;
   if (found.textBytes === undefined || found.textBytes > MAX_HANDOFF_SESSION_BYTES) return undefined;
   try {

@@ -18,6 +18,8 @@ import {
 import { agentHome } from "./agent-home.ts";
 import { openSessionInput, type SessionFile } from "./session-file.ts";
 import { readRegularFile } from "../io/read-whole.ts";
+import { statSync } from "node:fs";
+import { readRowSession, type RowSessionRef } from "./session-rows.ts";
 
 /** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
@@ -46,6 +48,32 @@ function namingFile<T>(path: string, run: () => T): T {
   }
 }
 
+async function readFromFile(run: Run, path: string): Promise<{ file: SessionFile; read: { session: Session; format: SessionFormat } }> {
+  const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
+  return { file, read: readSession(chunks, path) };
+}
+
+/**
+ * A session kept as rows, read through the port. Its database is the "file" messages name; it is
+ * never written to, so it stands as a stream does: nothing to record into, no file to name as a parent.
+ */
+function readFromRows(ref: RowSessionRef): { file: SessionFile; read: { session: Session; format: SessionFormat } } {
+  const session = readRowSession(ref.database, ref.format.rows, ref.id);
+  const stats = statSync(ref.database);
+  const file: SessionFile = {
+    path: ref.database,
+    absolutePath: ref.database,
+    realPath: ref.database,
+    links: stats.nlink,
+    dev: stats.dev,
+    ino: stats.ino,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    stream: `it is rows of ${ref.format.rows.label}, which agent handoff never writes to`,
+  };
+  return { file, read: { session, format: ref.format } };
+}
+
 export interface LoadedSession {
   file: SessionFile;
   session: Session;
@@ -61,11 +89,11 @@ export interface LoadedSession {
  */
 export async function loadSession(
   run: Run,
-  path: string,
+  ref: string | RowSessionRef,
   options: { leafId?: string; strict?: boolean; logger: ConsolaInstance; asWritten?: boolean },
 ): Promise<LoadedSession> {
-  const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
-  const read = readSession(chunks, path);
+  const { file, read } = typeof ref === "string" ? await readFromFile(run, ref) : readFromRows(ref);
+  const { path } = file;
   const { format } = read;
   // The one place a source's cwd is checked before it names a folder or a command (core/session/cwd.ts);
   // `inspect` (asWritten) shows it as the file has it.

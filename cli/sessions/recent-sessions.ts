@@ -40,11 +40,12 @@ export function sessionsOfFolder(
   formats: readonly SessionFormat[],
   folder: { cwd: string; aliases: readonly string[]; named?: string },
   warn: Warn,
+  rows = false,
 ): Pick<Discovery, "sessions" | "lookedIn" | "unreadable"> & { worked: string | undefined } {
   const files = folder.named === undefined ? undefined : sessionFilesIn(folder.named, formats, warn);
   if (folder.named !== undefined && files !== undefined && files.sessions.length > 0)
     return { ...files, lookedIn: [folder.named], worked: undefined };
-  const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases }, warn);
+  const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases, rows }, warn);
   return { ...found, unreadable: [...(files?.unreadable ?? []), ...found.unreadable], worked: folder.cwd };
 }
 

@@ -29,7 +29,7 @@ export function sessionById(
   warn: Warn,
 ): FoundSession {
   const shown = asked.flag ? `--session ${wanted}` : wanted;
-  const found = discoverSessions(home, { formats }, warn);
+  const found = discoverSessions(home, { formats, rows: true }, warn);
   // A file whose first line was too long to glance at is known by the id in its name.
   const glanced = matchingId(found.sessions, wanted);
   const matches = glanced.length > 0 ? glanced : matchingId(found.givenUp, wanted);

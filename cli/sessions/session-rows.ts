@@ -27,6 +27,13 @@ import { errorCode } from "../io/fs-errors.ts";
 import { asField } from "../output/terminal.ts";
 import { joinSegments } from "./agent-home.ts";
 
+/** A session found as rows of its agent's database (by `agent handoff --session ses_…`, `agent inspect`), to be read by id. */
+export interface RowSessionRef {
+  database: string;
+  format: SessionFormat & { rows: SessionRowStore };
+  id: string;
+}
+
 /** How long a write lock another process holds is waited for (an agent writing its own database). */
 export const BUSY_WAIT_MS = 2000;
 

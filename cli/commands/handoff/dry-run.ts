@@ -18,10 +18,14 @@ import { describeUrl } from "../../model/secrets.ts";
  * `--json`, stdout is one object either way. A plan over `--max-input-tokens` is printed, then
  * refused as the real run would refuse it (exit 2): a script sees the real run's answer.
  */
+const NO_PROJECT = { root: undefined, cached: undefined };
+
 export async function printDryRun(run: Run, input: HandoffInput, options: HandoffOptions, logger: ConsolaInstance): Promise<number> {
   if (isAgentEngine(options.engine)) return printAgentDryRun(run, options.engine, input, options, logger);
   if (options.engine === "offline") {
-    const { document } = await runHandoff(input, { ...realEffects(), complete: NO_REQUESTS });
+    // A target kept as rows (opencode) renders its rows for a project; a dry run writes none, so any project does.
+    const placed = input.target?.rows && input.projectPlace === undefined ? { ...input, projectPlace: NO_PROJECT } : input;
+    const { document } = await runHandoff(placed, { ...realEffects(), complete: NO_REQUESTS });
     // A signal that came while the document was computed ends the run before anything prints.
     await run.cancel.checkpoint();
     await (options.json

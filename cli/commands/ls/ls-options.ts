@@ -80,7 +80,7 @@ export function resolveLsOptions(args: Record<string, unknown>, now: number): Ls
   const limit = text(args.limit);
   const since = text(args.since);
   return {
-    formats: formatsFor(agent === undefined ? undefined : parseAgent(agent, "--agent")),
+    formats: formatsFor(agent === undefined ? undefined : parseAgent(agent, "--agent"), true),
     folder,
     all,
     limit: limit === undefined ? undefined : parseLimit(limit),

@@ -15,6 +15,7 @@ import {
 import { agentHome } from "../../sessions/agent-home.ts";
 import { discoverSessions, type FoundSession } from "../../sessions/discover.ts";
 import { readSessionFile } from "../../sessions/session-file.ts";
+import { readRowSession } from "../../sessions/session-rows.ts";
 import { currentFolder } from "../../sessions/find-session.ts";
 import { whatIsAt } from "../../sessions/folder-sessions.ts";
 import type { CommandHelp } from "../help.ts";
@@ -88,7 +89,11 @@ export const LS_HELP: CommandHelp = {
 /** The messages on a session's current branch, read whole; null when it cannot be read. */
 function countMessages(found: FoundSession, logger: ConsolaInstance): number | null {
   try {
-    const { session } = readSession(readSessionFile(found.path).chunks, found.path);
+    const { format, rowId } = found;
+    const session =
+      rowId !== undefined && format.rows !== undefined
+        ? readRowSession(found.path, format.rows, rowId)
+        : readSession(readSessionFile(found.path).chunks, found.path).session;
     return analyzeBranch(session).branchMessages;
   } catch (error) {
     logger.debug(`${asField(found.path)}: could not be read whole (${errorMessage(error)})`);
@@ -126,8 +131,11 @@ export const lsCommand = defineCommand({
     const warn = (line: string) => logger.debug(line);
     const folder = options.all ? undefined : namedOrCurrentFolder(run, options.folder);
     const found = folder
-      ? sessionsOfFolder(home, options.formats, folder, warn)
-      : discoverSessions(home, { formats: options.formats }, warn);
+      ? sessionsOfFolder(home, options.formats, folder, warn, true)
+      : discoverSessions(home, { formats: options.formats, rows: true }, warn);
+    // A whole agent's sessions left out is said at any verbosity; a file or folder passed over, at -v.
+    for (const unreadable of found.unreadable)
+      if (unreadable.database) logger.warn(`${asField(unreadable.path)}: ${unreadable.reason}; its sessions are not listed`);
     const sessions = keepRecent(found.sessions, options);
     if (args.ids)
       return run.stdout
