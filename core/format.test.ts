@@ -1,7 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { countOf, formatCount } from "./format.ts";
+import { countOf, formatCount, withArticle } from "./format.ts";
 
 test.each([
   [0, "0"],
@@ -50,4 +50,18 @@ test("no count is put in the plural by hand outside countOf", () => {
       .flatMap((line, i) => (byHand.test(line) && !comment.test(line) ? [`${file.slice(root.length + 1)}:${i + 1}: ${line.trim()}`] : [])),
   );
   expect(found).toEqual([]);
+});
+
+describe("withArticle: the article before an agent's name in a message", () => {
+  test.each([
+    ["pi", "a pi"],
+    ["omp", "an omp"],
+    ["Claude Code", "a Claude Code"],
+    ["Codex", "a Codex"],
+    ["Gemini CLI", "a Gemini CLI"],
+    ["opencode", "an opencode"],
+    ["Aider", "an Aider"],
+  ])("%s → %s", (name, expected) => {
+    expect(withArticle(name)).toBe(expected);
+  });
 });

@@ -20,3 +20,8 @@ export function formatCount(n: number): string {
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/** `a pi session`, `an opencode session`: the article English puts before a name (by its first letter's sound, vowels only). */
+export function withArticle(name: string): string {
+  return `${/^[aeio]/i.test(name) ? "an" : "a"} ${name}`;
+}

@@ -66,7 +66,7 @@ export { estimateTokens } from "./session/tokens.ts";
 export { appendSessionFacts, renderSessionFacts, type SessionFactsOptions } from "./handoff/facts-section.ts";
 export { createRedactor, DEFAULT_PLACEHOLDER_WORD, type Redactor } from "./secrets/redact.ts";
 export { createWithholder, TERMINAL_ESCAPE, type Withhold } from "./secrets/withhold.ts";
-export { countOf, formatCount } from "./format.ts";
+export { countOf, formatCount, withArticle } from "./format.ts";
 export type {
   ConfigJson,
   DryRunAgentJson,

@@ -6,7 +6,7 @@
 import type { Run } from "../run.ts";
 import type { TempFiles } from "../io/temp-file.ts";
 import type { ConsolaInstance } from "consola/core";
-import { errorMessage, isAgentError, splitLines, type Recording, type SessionFormat } from "../../core/index.ts";
+import { errorMessage, isAgentError, splitLines, withArticle, type Recording, type SessionFormat } from "../../core/index.ts";
 import { readSessionFile, type SessionFile } from "./session-file.ts";
 import { acquireLock, lockPathFor, type Lock } from "../io/lock.ts";
 import type { Content } from "../io/temp-file.ts";
@@ -36,7 +36,7 @@ export type RecordOutcome = { recorded: true; notice: string | undefined } | { r
 export function notRecordedReason(why: NotRecorded): string {
   switch (why.kind) {
     case "format":
-      return `a ${why.label} session is never written to; it was left untouched`;
+      return `${withArticle(why.label)} session is never written to; it was left untouched`;
     case "stream":
       return `${why.stream}, not a file it could be written back to`;
     case "refused":
