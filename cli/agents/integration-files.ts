@@ -112,7 +112,7 @@ function readMemory(env: Env): Memory {
 
 /**
  * The file a symbolic link at `path` leads to (a settings file kept in a dotfiles folder): it is
- * changed there, and the link stays a link. `path` itself when it is no link, or leads nowhere yet.
+ * changed there, and the link stays a link. `path` itself when it is not a link, or leads nowhere yet.
  */
 function throughLink(path: string): string {
   try {

@@ -82,7 +82,7 @@ export function createProcessHost(stopCancelling: () => void = () => {}): Proces
 
 /**
  * The executable and, when it runs a script (`bun cli/index.ts`), the script: a compiled binary's
- * own entry lies in Bun's embedded file system (`/$bunfs/…`), which is no file to run.
+ * own entry lies in Bun's embedded file system (`/$bunfs/…`), which is not a file to run.
  */
 function ownProgram(): { executable: string; script: string | undefined } {
   const script = process.argv[1];

@@ -170,7 +170,7 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
   const now = new Date();
   const byReal = new Map<string, Candidate>();
   for (const format of scope.formats) {
-    // Sessions kept as rows are no files: the database is read by rowSessionsInScope.
+    // Sessions kept as rows are not files: the database is read by rowSessionsInScope.
     if (format.rows !== undefined) continue;
     const root = joinSegments(format.location.sessionsRoot(home));
     const rootReal = realOrNothing(root);

@@ -6,7 +6,7 @@ import type { AgentEngine } from "./types.ts";
 
 /**
  * Every agent that can write the document with its own CLI. A new one is one line here; an
- * agent in the format table with no line here reads and writes sessions but is no engine (its
+ * agent in the format table with no line here reads and writes sessions but is not an engine (its
  * CLI has no headless run that can be made safe).
  */
 export const AGENT_ENGINES = [CLAUDE_CODE_ENGINE, CODEX_ENGINE, PI_ENGINE, OMP_ENGINE] as const;

@@ -150,7 +150,7 @@ function describeEnding(call: Call | undefined, message: ToolResultContextMessag
   );
 }
 
-/** One message as the lines that show it; undefined for what is no exchange (our wrappers, empty turns). */
+/** One message as the lines that show it; undefined for what is not an exchange (our wrappers, empty turns). */
 function renderMessage(message: ContextMessage, calls: ReadonlyMap<string, Call>, cwd: string | undefined): string[] | undefined {
   const local = (text: string) => relativeInText(text, cwd);
   if (message.role === "user") {

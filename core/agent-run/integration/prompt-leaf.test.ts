@@ -21,7 +21,7 @@ describe("the branch ends before the hook's own prompt when the agent recorded i
       "b",
     ],
     [
-      "the prompt last, as a string, then a line that is no message",
+      "the prompt last, as a string, then a line that is not a message",
       [...BRANCH, entry("c", "b", "user", "$handoff"), entry("d", "c", undefined, null, "model_change")],
       " $handoff ",
       "b",

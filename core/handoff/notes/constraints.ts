@@ -76,6 +76,6 @@ export function userConstraints(context: readonly ContextMessage[]): string[] {
       withdrawals.push(...withdrawalsIn(text, at));
     }
   }
-  // A rule the user took back later is no rule.
+  // A rule the user took back later is not a rule.
   return [...new Set(standingRules(found, withdrawals).standing.map((rule) => rule.text))];
 }

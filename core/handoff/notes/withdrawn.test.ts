@@ -47,7 +47,7 @@ describe("corrections", () => {
       ["No, the changelog is not optional: there are three fixes."],
     ],
     ["has to", "No. It has to be a separate cron worker.", ["It has to be a separate cron worker."]],
-    ["a diagnosis is no rule", "No, look at src/worker.ts: the ack is not awaited.", []],
+    ["a diagnosis is not a rule", "No, look at src/worker.ts: the ack is not awaited.", []],
     ["not a correction", "The changelog has to wait.", []],
   ])("%s", (_name, text, rules) => {
     expect(rulesIn(text).constraints).toEqual(rules);
@@ -70,7 +70,7 @@ describe("corrections", () => {
   });
 });
 
-describe("a correction of the assistant's proposal is no change of the user's goal", () => {
+describe("a correction of the assistant's proposal is not a change of the user's goal", () => {
   test.each([
     ["after the assistant's question: the goal stands", "I suggest fake timers. Go ahead?", "Fix the flaky worker test."],
     ["after a statement: a change of plan", "I added Postgres.", "No, use SQLite instead of Postgres for the cache."],

@@ -1,6 +1,6 @@
 /**
  * Rules the user later took back ("You can change src/mail/ after all", "forget that rule"):
- * a rule withdrawn is no rule, in Session Facts and in the offline document alike. A withdrawal
+ * a rule withdrawn is not a rule, in Session Facts and in the offline document alike. A withdrawal
  * names what it frees (a path, a file, a code span) or points at "that rule"; a rule stated
  * before it that names the same thing is dropped. Plain English patterns, like the rules.
  */

@@ -60,7 +60,7 @@ describe("rules in a task text the session printed", () => {
     expect(isTaskText(what, pathsNamed(said))).toBe(expected);
   });
 
-  test("a remark is no requirement", () => {
+  test("a remark is not a requirement", () => {
     expect(taskRules("- No restart needed!\n- Never push to main.")).toEqual(["Never push to main."]);
   });
 

@@ -10,7 +10,7 @@ import { capText, splitSentences } from "../notes/text.ts";
 /** A command that prints an issue or a ticket. */
 const TRACKER =
   /\b(?:issues?|gh\s+(?:issue|pr)|glab\s+(?:issue|mr)|jira|linear|tea\s+(?:issues?|pulls?)|bugzilla)\b[^|;&]*\b(?:show|view|get|read|cat|describe)\b/i;
-/** Prose files people point at: `docs/RELEASING.md`, `SPEC.md` (code is no task text, whatever its comments say). */
+/** Prose files people point at: `docs/RELEASING.md`, `SPEC.md` (code is not task text, whatever its comments say). */
 const NAMED_PATH = /(?:[\w.@-]+\/)*[\w.@-]+\.(?:md|markdown|txt|rst|adoc|org)\b/g;
 
 const PROSE_EXTENSION = /\.(?:md|markdown|txt|rst|adoc|org)\b/i;

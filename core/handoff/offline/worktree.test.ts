@@ -58,7 +58,7 @@ describe("what the working tree holds at the end", () => {
     },
   );
 
-  test("a failed build is no one-liner: it stays the failure to fix", () => {
+  test("a failed build is not a one-liner: it stays the failure to fix", () => {
     const document = offline([user("Build it."), ...shell("c1", "npm run build", "error TS2304: Cannot find name 'x'", 2)]);
     expect(sectionOf(document, "## Next Steps")).toContain("The latest failure: `npm run build`");
   });

@@ -66,7 +66,7 @@ describe("each format's glance at its agent's real transcript", () => {
   });
 
   test.each(FILE_FORMATS.map((f) => [f.name, f] as const))(
-    "%s: nothing at all, or lines that are not JSON, are no session",
+    "%s: nothing at all, or lines that are not JSON, are not a session",
     (_, format) => {
       expect(format.glance({ head: [], tail: [], fileName: "x.jsonl" })).toBeUndefined();
       expect(format.glance({ head: ["not json", "{torn"], tail: [], fileName: "x.jsonl" })).toBeUndefined();

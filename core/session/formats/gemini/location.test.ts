@@ -54,7 +54,7 @@ describe("projects.json", () => {
   });
 
   test.each(["", "[]", `{"projects":[]}`, `{"projects":{"/a":1}}`, `{"projects":{"/a":"A"}}`])(
-    "%p is no list Gemini reads: refused",
+    "%p is not a list Gemini reads: refused",
     (text) => {
       expect(() => geminiProjects.folderFor(text, "/w/app", [])).toThrow("not a Gemini CLI project list");
     },

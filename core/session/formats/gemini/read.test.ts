@@ -167,7 +167,7 @@ describe("a Gemini CLI session as Gemini resumes it", () => {
       file(user("u1", "Hi?")),
       's.jsonl:1: not a Gemini CLI session: no metadata line (one with a string "sessionId" and "projectHash")',
     ],
-  ])("%s is no session", (_, text, message) => {
+  ])("%s is not a session", (_, text, message) => {
     expect(() => readGeminiSession(text, "s.jsonl")).toThrow(message);
   });
 });
