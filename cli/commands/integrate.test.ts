@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -287,13 +288,18 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
   });
 });
 
+const IN_TEMP = [realpathSync(tmpdir()), "/tmp"].some((dir) => REPO.startsWith(`${dir}/`));
+
 describe("agent integrate: where the agent the hook runs lives", () => {
   test.each<[string, { executable: string; script: string | undefined }, string | undefined]>([
     ["an installed binary: nothing to say", { executable: AGENT, script: undefined }, undefined],
     [
       "a script in a checkout",
       { executable: process.execPath, script: join(REPO, "cli/index.ts") },
-      `the hook runs agent from the checkout ${REPO}`,
+      // A checkout cloned into the temp folder (as CI may) is a temporary copy first.
+      IN_TEMP
+        ? `the hook runs agent from ${join(REPO, "cli/index.ts")}, a temporary copy`
+        : `the hook runs agent from the checkout ${REPO}`,
     ],
     [
       "a copy in the temp folder (bunx, npx)",
