@@ -15,7 +15,7 @@ import {
 } from "../../core/index.ts";
 import { loadSession } from "../sessions/load-session.ts";
 import { errorCode } from "../io/fs-errors.ts";
-import type { OutputStream } from "../output/stdout.ts";
+import { MemoryStream } from "../output/memory-stream.ts";
 import { shellQuote } from "../output/paste-line.ts";
 import { asField } from "../output/terminal.ts";
 import { agentHome } from "../sessions/agent-home.ts";
@@ -123,20 +123,6 @@ export function parseHandoffArgs(text: string): { to: string | undefined; focus:
   return { to: undefined, focus: trimmed };
 }
 
-/** A stream that keeps what the in-process handoff writes. */
-class Captured implements OutputStream {
-  private readonly chunks: string[] = [];
-  readonly isTTY = false;
-  write(text: string, done: (error?: Error | null) => void): boolean {
-    this.chunks.push(text);
-    queueMicrotask(() => done(null));
-    return true;
-  }
-  text(): string {
-    return this.chunks.join("");
-  }
-}
-
 /** The last line a failed handoff said, without its `error:` tag: the one line the agent shows. */
 function lastProblem(stderr: string): string {
   const lines = stderr
@@ -183,8 +169,8 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
     ...(args.to === undefined ? [] : ["--to", args.to]),
     ...(args.focus === "" ? [] : [`--focus=${args.focus}`]),
   ];
-  const stdout = new Captured();
-  const stderr = new Captured();
+  const stdout = new MemoryStream();
+  const stderr = new MemoryStream();
   const code = await handoff(handoffArgv, {
     env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
     cwd: request.cwd ?? run.cwd,
