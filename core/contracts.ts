@@ -114,6 +114,8 @@ export interface ConfigJson {
     to: { value: string | null } & SettingSourceJson;
     /** `/handoff` inside an agent (`agent hook`): `null` for "the agent itself". */
     "hook-engine": { value: string | null } & SettingSourceJson;
+    /** The agent's model's window for `integrate --offer`, where the agent records none; `null`: unset. */
+    "offer-window": { value: number | null } & SettingSourceJson;
     /** `null`: the engine decides (on for the offline engine, off for the others). */
     "last-exchanges": { value: boolean | null } & SettingSourceJson;
     /** Each agent engine's executable (`AGENT_<NAME>_BIN`, the config file), `null` for "found on PATH". */
@@ -190,6 +192,7 @@ export const CONFIG_SETTINGS_JSON_KEYS = keysOf<ConfigJson["settings"]>({
   engine: true,
   to: true,
   "hook-engine": true,
+  "offer-window": true,
   "last-exchanges": true,
   "claude-code-bin": true,
   "codex-bin": true,

@@ -100,6 +100,17 @@ export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integra
 export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
 export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
 export {
+  beforeCompactText,
+  offerStep,
+  parseOfferPercent,
+  parseStopArgv,
+  windowOf,
+  type IntegrateOptions,
+  type OfferStep,
+  type StopArgs,
+} from "./agent-run/integration/offer.ts";
+export type { ContextUsage, ContextUsageReader } from "./session/context-usage.ts";
+export {
   IntegrationProblem,
   type AgentIntegration,
   type HookAnswer,
@@ -109,5 +120,7 @@ export {
   type HookRequest,
   type IntegrationFile,
   type IntegrationState,
+  type StopRequest,
+  type StopSupport,
   type TextMerge,
 } from "./agent-run/integration/types.ts";

@@ -12,6 +12,7 @@ import { CONFIG_HELP } from "../cli/commands/config.ts";
 import { HANDOFF_HELP } from "../cli/commands/handoff/handoff-args.ts";
 import type { CommandHelp } from "../cli/commands/help.ts";
 import { INSPECT_HELP } from "../cli/commands/inspect.ts";
+import { INTEGRATE_HELP } from "../cli/commands/integrate.ts";
 import { LS_HELP } from "../cli/commands/ls/ls.ts";
 import {
   CONFIG_JSON_KEYS,
@@ -27,7 +28,7 @@ import {
 export const REPO = join(import.meta.dir, "..");
 
 /** The commands in the order `agent help` lists them. */
-export const COMMAND_HELPS: readonly CommandHelp[] = [HANDOFF_HELP, LS_HELP, INSPECT_HELP, CONFIG_HELP, COMPLETION_HELP];
+export const COMMAND_HELPS: readonly CommandHelp[] = [HANDOFF_HELP, LS_HELP, INSPECT_HELP, CONFIG_HELP, INTEGRATE_HELP, COMPLETION_HELP];
 
 function details(def: ArgDef): string | undefined {
   return "details" in def && typeof def.details === "string" ? def.details : undefined;

@@ -64,16 +64,19 @@ export function hookShellLine(own: OwnCommand, integration: AgentIntegration): H
   const [program = "", ...rest] = own.argv;
   const exists = [`[ -x ${posixQuote(program)} ]`, ...rest.map((file) => `[ -f ${posixQuote(file)} ]`)].join(" && ");
   const run = [...own.argv.map(posixQuote), "hook", integration.name].join(" ");
-  const gone = integration.answer({
-    kind: "failed",
-    text: `agent is not at ${own.argv.at(-1)} any more: run agent integrate ${integration.name} again (or remove the hook)`,
-  });
-  const say = `printf '%s\\n' ${posixQuote(gone.stdout.trimEnd())}`;
+  const goneText = `agent is not at ${own.argv.at(-1)} any more: run agent integrate ${integration.name} again (or remove the hook)`;
+  const gone = integration.answer({ kind: "failed", text: goneText });
+  const sayer = (text: string) => (text.trim() === "" ? ":" : `printf '%s\\n' ${posixQuote(text.trimEnd())}`);
+  const say = sayer(gone.stdout);
+  // Another entry of ours (the offer's Stop, the PreCompact): the same check, its own arguments and answer.
+  const shellWith = (args: readonly string[], goneAnswer: (text: string) => string) =>
+    `if ${exists}; then exec ${[run, ...args.map(posixQuote)].join(" ")}; else ${sayer(goneAnswer(goneText))}; exit 0; fi # agent integrate`;
   const pattern = integration.handoffPromptPattern;
   if (pattern === undefined) {
     return {
       argv: [...own.argv, "hook", integration.name],
       shell: `if ${exists}; then exec ${run}; else ${say}; exit 0; fi # agent integrate`,
+      shellWith,
     };
   }
   // An agent that calls the hook for every prompt: the shell passes every other prompt at once
@@ -82,6 +85,7 @@ export function hookShellLine(own: OwnCommand, integration: AgentIntegration): H
   return {
     argv: [...own.argv, "hook", integration.name],
     shell: `input=$(cat); ${input} | grep -Eq ${posixQuote(pattern)} || exit 0; if ${exists}; then ${input} | exec ${run}; else ${say}; exit 0; fi # agent integrate`,
+    shellWith,
   };
 }
 

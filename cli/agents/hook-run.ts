@@ -10,7 +10,6 @@ import {
   type HandoffJson,
   type HookAnswer,
   type HookReply,
-  type HookRequest,
   leafBeforePrompt,
 } from "../../core/index.ts";
 import { loadSession } from "../sessions/load-session.ts";
@@ -43,7 +42,7 @@ const MARGIN_SECONDS = 15;
 const readAsync = promisify(read);
 
 /** The hook's stdin, whole, or undefined when there is none (a terminal, closed, nothing); too much or too slow is a problem. */
-async function readHookStdin(run: Run): Promise<string | undefined | { problem: string }> {
+export async function readHookStdin(run: Run): Promise<string | undefined | { problem: string }> {
   const { fd, isTTY } = run.io.stdin;
   if (fd < 0 || isTTY) return undefined;
   const chunks: Buffer[] = [];
@@ -76,7 +75,11 @@ function field(text: string): string {
 }
 
 /** The file a handoff request names, checked: a session file of that agent, where it keeps them, with that id. */
-function checkSession(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): string | { problem: string } {
+export function checkSession(
+  run: Run,
+  integration: AgentIntegration,
+  request: { sessionPath: string; sessionId: string },
+): string | { problem: string } {
   const { sessionPath, sessionId } = request;
   if (/[/\\\0-\x1f]|\.\./.test(sessionId) || sessionId.length > 200)
     return { problem: `agent hook: the session id ${JSON.stringify(sessionId.slice(0, 80))} is not an id` };
@@ -102,7 +105,7 @@ function checkSession(run: Run, integration: AgentIntegration, request: HookRequ
  * The agent's own executable as integrate recorded it, for the engine that runs it (`AGENT_PI_BIN`
  * and the like), unless the environment names one already: the user's own setting wins.
  */
-function recordedBin(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): Record<string, string> {
+function recordedBin(run: Run, integration: AgentIntegration, request: { agentBin?: string | undefined }): Record<string, string> {
   const name = agentEngine(integration.name).binEnv;
   const bin = request.agentBin;
   return bin === undefined || !isAbsolute(bin) || run.env[name] ? {} : { [name]: bin };
@@ -154,8 +157,41 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   if (typeof path === "object") return fail(path.problem);
   const args = parseHandoffArgs(request.args);
   if ("problem" in args) return fail(args.problem);
-  const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
   const leaf = request.prompt === undefined ? undefined : await leafBefore(run, path, request.prompt);
+  const reply = await handOffSession(run, {
+    integration,
+    path,
+    cwd: request.cwd,
+    agentBin: request.agentBin,
+    leaf,
+    ...args,
+    engine,
+    handoff,
+  });
+  return integration.answer(reply);
+}
+
+export interface SessionHandoff {
+  integration: AgentIntegration;
+  /** The session file, checked (`checkSession`). */
+  path: string;
+  cwd: string | undefined;
+  agentBin?: string | undefined;
+  /** The entry the handoff ends at (before the hook's own prompt), when not the leaf. */
+  leaf?: string | undefined;
+  to: string | undefined;
+  focus: string;
+  engine: string;
+  handoff: RunHandoff;
+}
+
+/** Hands off one session inside the hook's timeout, by `agent handoff` in this process: where the new session is, or one line why not. */
+export async function handOffSession(
+  run: Run,
+  { integration, path, cwd, agentBin, leaf, to, focus, engine, handoff }: SessionHandoff,
+): Promise<HookReply> {
+  const failed = (text: string): HookReply => ({ kind: "failed", text: `agent handoff: ${text.replace(/^agent hook: /, "")}` });
+  const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
   const handoffArgv = [
     "handoff",
     path,
@@ -166,28 +202,28 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
     "--timeout",
     String(seconds),
     ...(leaf === undefined ? [] : ["--leaf", leaf]),
-    ...(args.to === undefined ? [] : ["--to", args.to]),
-    ...(args.focus === "" ? [] : [`--focus=${args.focus}`]),
+    ...(to === undefined ? [] : ["--to", to]),
+    ...(focus === "" ? [] : [`--focus=${focus}`]),
   ];
   const stdout = new MemoryStream();
   const stderr = new MemoryStream();
   const code = await handoff(handoffArgv, {
-    env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
-    cwd: request.cwd ?? run.cwd,
+    env: { ...run.env, ...recordedBin(run, integration, { agentBin }), [HOOK_GUARD]: "1" },
+    cwd: cwd ?? run.cwd,
     stdin: { fd: -1, isTTY: false },
     stdout,
     stderr,
     host: run.host,
     signal: AbortSignal.any([run.cancel.signal, AbortSignal.timeout(seconds * 1000)]),
   });
-  if (code !== 0) return fail(lastProblem(stderr.text()));
+  if (code !== 0) return failed(lastProblem(stderr.text()));
   let result: HandoffJson;
   try {
     result = JSON.parse(stdout.text()) as HandoffJson;
   } catch {
-    return fail("the handoff printed no result");
+    return failed("the handoff printed no result");
   }
-  return integration.answer(handedOff(integration, result));
+  return handedOff(integration, result);
 }
 
 /** The entry before the hook's own prompt, when the agent recorded it first; undefined when it did not (or the file cannot be read: the handoff says why). */

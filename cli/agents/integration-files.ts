@@ -13,7 +13,14 @@ import {
   unlinkSync,
 } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { AgentError, IntegrationProblem, type AgentIntegration, type HookCommand, type IntegrationState } from "../../core/index.ts";
+import {
+  AgentError,
+  IntegrationProblem,
+  type AgentIntegration,
+  type HookCommand,
+  type IntegrateOptions,
+  type IntegrationState,
+} from "../../core/index.ts";
 import { fileError, fsReason } from "../io/fs-errors.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
 import { createFileAtomically, replaceIfUnchanged, type FileSnapshot } from "../io/write.ts";
@@ -148,10 +155,16 @@ function problemAt(path: string, error: unknown): never {
 }
 
 /** What `integrate` (or `--uninstall`) would change for `integration`, read and merged, nothing written. */
-export function planChanges(run: Run, integration: AgentIntegration, command: HookCommand, uninstall: boolean): FileChange[] {
+export function planChanges(
+  run: Run,
+  integration: AgentIntegration,
+  command: HookCommand,
+  uninstall: boolean,
+  options: IntegrateOptions = {},
+): FileChange[] {
   const home = agentHome(run);
   const memory = readMemory(run.env);
-  return integration.files(home, command).flatMap((file): FileChange[] => {
+  return integration.files(home, command, options).flatMap((file): FileChange[] => {
     const path = throughLink(joinSegments(file.path));
     const { text, bom, snapshot } = readIfThere(path);
     if (file.kind === "own") {
@@ -301,9 +314,10 @@ export function integrationState(
   run: Run,
   integration: AgentIntegration,
   command: HookCommand,
+  options: IntegrateOptions = {},
 ): { path: string; state: IntegrationState }[] {
   const home = agentHome(run);
-  return integration.files(home, command).map((file) => {
+  return integration.files(home, command, options).map((file) => {
     const path = joinSegments(file.path);
     let text: string | undefined;
     try {
@@ -314,4 +328,16 @@ export function integrationState(
     if (file.kind === "own") return { path, state: text === undefined ? "absent" : text === file.text ? "current" : "outdated" } as const;
     return { path, state: file.merge.state(text) };
   });
+}
+
+/** What an earlier `integrate` installed for `integration` besides `/handoff` (the offer, …), as its files say; a file that cannot be read says nothing. */
+export function installedOptions(run: Run, integration: AgentIntegration): IntegrateOptions {
+  return integration.installedOptions((segments) => {
+    const path = joinSegments(segments);
+    try {
+      return readIfThere(path).text;
+    } catch {
+      return undefined;
+    }
+  }, agentHome(run));
 }

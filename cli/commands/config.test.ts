@@ -37,6 +37,7 @@ describe("agent config", () => {
         "engine            auto (offline: no model configured)  default",
         "to                the source's agent                   default",
         "hook-engine       the agent itself                     default",
+        "offer-window      from the agent                       default",
         "last-exchanges    on for offline                       default",
         "API key           not set                              OPENAI_API_KEY (read from the environment only)",
         "",
@@ -49,6 +50,7 @@ describe("agent config", () => {
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
       OPENAI_API_KEY: "sk-config-test-0123456789",
       AGENT_MAX_INPUT_TOKENS: "500000",
+      AGENT_OFFER_WINDOW: "1000000",
     });
     const run = await runAgent(["config", "--json", "-m", "flag-model"], env);
     expect(run.code).toBe(0);
@@ -64,6 +66,7 @@ describe("agent config", () => {
         engine: { value: "auto", resolved: "llm", source: "default", from: null },
         to: { value: null, source: "default", from: null },
         "hook-engine": { value: null, source: "default", from: null },
+        "offer-window": { value: 1000000, source: "env", from: "AGENT_OFFER_WINDOW" },
         "last-exchanges": { value: null, source: "default", from: null },
         "claude-code-bin": { value: null, source: "default", from: null },
         "codex-bin": { value: null, source: "default", from: null },
@@ -202,7 +205,7 @@ describe("a config file agent handoff cannot use stops the run before anything i
       "an unknown key",
       'model = "m"\nbase_url = "http://h/v1"\n',
       (p) =>
-        `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+        `${p}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, offer-window, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     ["a bad value", 'context-window = "32k"\n', (p) => `${p}:1: context-window takes a whole number of tokens, not "32k"`],
     ["not TOML", 'model = "m"\nengine = offline\n', (p) => `${p}:2: not valid TOML: `],

@@ -54,6 +54,7 @@ export const CONFIG_HELP: CommandHelp = {
         '  engine = "auto"  # llm, offline, an agent',
         '  to = "pi"  # default: the source\'s agent',
         '  hook-engine = "offline"  # default: the agent',
+        "  offer-window = 1000000  # integrate --offer",
         "",
         "A flag wins over the environment, which wins over the file. An unknown key or a bad value is an error naming the file and line. The API key is never read from the file: set OPENAI_API_KEY.",
       ],
@@ -121,6 +122,7 @@ export function buildConfigReport({ settings, file, apiKeySet, engine, clean, as
       engine: { value: settings.engine.value, resolved: engine ?? null, ...sourceOf(settings.engine) },
       to: { value: settings.to.value ?? null, ...sourceOf(settings.to) },
       "hook-engine": { value: settings.hookEngine.value ?? null, ...sourceOf(settings.hookEngine) },
+      "offer-window": { value: settings.offerWindow.value ?? null, ...sourceOf(settings.offerWindow) },
       "last-exchanges": { value: settings.lastExchanges.value ?? null, ...sourceOf(settings.lastExchanges) },
       ...binReports(settings, clean),
     },
@@ -146,6 +148,11 @@ export function renderConfigReport({ settings, file, apiKeySet, engine, clean, a
     ["engine", engineText, describeSource(settings.engine.source)],
     ["to", settings.to.value ?? "the source's agent", describeSource(settings.to.source)],
     ["hook-engine", settings.hookEngine.value ?? "the agent itself", describeSource(settings.hookEngine.source)],
+    [
+      "offer-window",
+      settings.offerWindow.value === undefined ? "from the agent" : String(settings.offerWindow.value),
+      describeSource(settings.offerWindow.source),
+    ],
     [
       "last-exchanges",
       settings.lastExchanges.value === undefined ? "on for offline" : String(settings.lastExchanges.value),

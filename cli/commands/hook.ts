@@ -3,6 +3,7 @@ import { errorMessage, findFormat, findIntegration, integrations, type HookAnswe
 import { readConfigFile } from "../flags/config-file.ts";
 import { resolveSettings } from "../flags/settings.ts";
 import { answerHook, type RunHandoff } from "../agents/hook-run.ts";
+import { answerBeforeCompact, answerStop } from "../agents/hook-stop.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
 import { runOf } from "../run.ts";
@@ -35,15 +36,28 @@ export function hookCommand(handoff: RunHandoff) {
             .map((i) => i.name)
             .join(", ")}`,
         );
+      const argv = rawArgs.slice(1);
+      // The end of a turn (the offer) and before a compaction have entries of their own; neither may
+      // ever answer as /handoff does (a block there would keep the agent going, or stop the compaction).
+      const event = argv[0] === "--stop" ? "stop" : argv[0] === "--before-compact" && argv.length === 1 ? "before-compact" : "handoff";
       let answer: HookAnswer | undefined;
       try {
         // The config file is read here, not by the handoff alone: a mistake in it is the agent's one line too.
         const settings = resolveSettings({}, run.env, await readConfigFile(run.env, run.cancel.signal));
         const engine = settings.hookEngine.value ?? integration.name;
-        answer = await answerHook(run, { integration, argv: rawArgs.slice(1), engine, handoff });
+        if (event === "stop") answer = await answerStop(run, { integration, argv, windowSetting: settings.offerWindow.value });
+        else if (event === "before-compact") answer = await answerBeforeCompact(run, { integration, engine, handoff });
+        else answer = await answerHook(run, { integration, argv, engine, handoff });
       } catch (error) {
-        // Never a stack trace or a silent failure in the user's agent: one line, as the agent shows it.
-        answer = integration.answer({ kind: "failed", text: `agent handoff: ${errorMessage(error)}` });
+        // Never a stack trace or a silent failure in the user's agent: one line, as the agent shows it
+        // (before a compaction, nothing: its output would reach the compaction prompt).
+        const text = `agent handoff: ${errorMessage(error)}`;
+        answer =
+          event === "handoff"
+            ? integration.answer({ kind: "failed", text })
+            : event === "stop"
+              ? integration.stop?.notice([text])
+              : undefined;
       }
       if (answer === undefined) return EXIT.ok;
       await run.stdout.printOwnText(answer.stdout);

@@ -1,9 +1,17 @@
 import { existsSync } from "node:fs";
 import { defineCommand, type ArgsDef } from "citty";
-import { agentEngine, findFormat, findIntegration, integrations, type AgentIntegration } from "../../core/index.ts";
+import {
+  agentEngine,
+  findFormat,
+  findIntegration,
+  integrations,
+  parseOfferPercent,
+  type AgentIntegration,
+  type IntegrateOptions,
+} from "../../core/index.ts";
 import { findOnPath } from "../agents/agent-bin.ts";
 import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
-import { applyChanges, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
+import { applyChanges, installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
@@ -26,6 +34,17 @@ const INTEGRATE_ARGS = {
     description: "Remove what integrate added: the files are as they were before (or, edited since, lose only our entries)",
   },
   status: { type: "boolean", description: "Show, per agent, what is installed and whether it is current; change nothing" },
+  offer: {
+    type: "string",
+    valueHint: "percent",
+    description:
+      "Also offer /handoff when the session's context passes this share (1–99) of the model's window: one line after the turn, once per crossing; integrate without it takes the offer out",
+  },
+  "before-compact": {
+    type: "boolean",
+    description:
+      "Claude Code: before an automatic compaction, write the handoff session, and name it at the end of the next turn (to /resume instead of the summary)",
+  },
   ...LOGGING_ARGS,
 } satisfies ArgsDef;
 
@@ -57,6 +76,22 @@ function chosen(run: Run, agent: string | undefined, all: boolean | undefined): 
   return [integration];
 }
 
+/** `--offer` and `--before-compact` for `integration`: checked, or refused in one line (a named agent without the hook). */
+function optionsFor(integration: AgentIntegration, offer: number | undefined, beforeCompact: boolean, named: boolean): IntegrateOptions {
+  const reason = integration.stop?.beforeCompact;
+  if (beforeCompact && typeof reason === "string" && named)
+    throw new CommandLineError(`--before-compact is not for ${integration.label}: ${reason}`);
+  return { offer, beforeCompact: beforeCompact && typeof reason === "function" ? true : undefined };
+}
+
+/** What `--status` says of the extras: the offer's percent, the hook before compaction. */
+function describeOptions(options: IntegrateOptions): string[] {
+  return [
+    ...(options.offer === undefined ? [] : [`  offer: at ${options.offer}% of the model's window`]),
+    ...(options.beforeCompact ? ["  before an automatic compaction: writes the handoff session first"] : []),
+  ];
+}
+
 function describeChange(change: FileChange): string {
   const verb = change.after === undefined ? "removed" : change.before === undefined ? "wrote" : "changed";
   return `${verb} ${asField(change.path)}`;
@@ -69,6 +104,13 @@ export const integrateCommand = defineCommand({
     const run = runOf(data);
     const logger = run.logger({ quiet: args.quiet, verbose: args.verbose });
     if (args.status && args.uninstall) throw new CommandLineError("give --status or --uninstall, not both");
+    const beforeCompact = args["before-compact"] === true;
+    if ((args.offer !== undefined || beforeCompact) && (args.status || args.uninstall))
+      throw new CommandLineError(
+        `${args.offer !== undefined ? "--offer" : "--before-compact"} is what integrate installs: not with --${args.status ? "status" : "uninstall"}`,
+      );
+    const percent = args.offer === undefined ? undefined : parseOfferPercent(args.offer);
+    if (typeof percent === "object") throw new CommandLineError(percent.problem);
     const agents = args.status && args.agent === undefined && !args.all ? integrations() : chosen(run, args.agent, args.all);
     if (agents.length === 0) {
       logger.info(`no agent found to integrate with (${names()}): none is on PATH and no home folder exists`);
@@ -81,7 +123,8 @@ export const integrateCommand = defineCommand({
     const lines: string[] = [];
     if (args.status) {
       for (const { integration, command } of hooked) {
-        const states = integrationState(run, integration, command);
+        const options = installedOptions(run, integration);
+        const states = integrationState(run, integration, command, options);
         const overall = states.some((s) => s.state === "unreadable")
           ? "cannot tell: run agent integrate to see why"
           : states.every((s) => s.state === "current")
@@ -94,24 +137,29 @@ export const integrateCommand = defineCommand({
         lines.push(
           `${integration.name}: ${overall}`,
           ...states.map((s) => `  ${s.state === "unreadable" ? "cannot be read" : s.state}: ${asField(s.path)}`),
+          ...(states.every((s) => s.state === "absent") ? [] : describeOptions(options)),
         );
       }
       await run.stdout.printText(`${lines.join("\n")}\n`);
       return EXIT.ok;
     }
     // Every agent's files are planned (read, merged) before any is written: one problem stops all.
-    const plans = hooked.map(({ integration, command }) => ({
-      integration,
-      command,
-      changes: planChanges(run, integration, command, args.uninstall === true),
-    }));
-    for (const { integration, changes } of plans) {
+    // Uninstalling takes out what is there (the offer too); installing writes what the flags ask for.
+    const plans = hooked.map(({ integration, command }) => {
+      const options = args.uninstall
+        ? installedOptions(run, integration)
+        : optionsFor(integration, percent, beforeCompact, args.agent !== undefined);
+      return { integration, command, options, changes: planChanges(run, integration, command, args.uninstall === true, options) };
+    });
+    for (const { integration, changes, options } of plans) {
       applyChanges(run, changes, args.uninstall === true);
       if (changes.length === 0)
         lines.push(`${integration.name}: nothing to change (${args.uninstall ? "not installed" : "installed, current"})`);
       else lines.push(`${integration.name}:`, ...changes.map((change) => `  ${describeChange(change)}`));
       if (!args.uninstall) {
-        lines.push(`  use: ${integration.usage}`);
+        lines.push(`  use: ${integration.usage}`, ...describeOptions(options));
+        if (beforeCompact && !options.beforeCompact)
+          lines.push(`  --before-compact: not for ${integration.label}: ${integration.stop?.beforeCompact}`);
         for (const note of integration.notes) lines.push(`  ${note}`);
       }
     }

@@ -107,22 +107,22 @@ describe("resolveSettings: what the config file must not hold", () => {
     [
       "an unknown key, with a suggestion",
       { base_url: "http://h/v1" },
-      `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "base_url"; did you mean "base-url"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, offer-window, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a camelCase key",
       { contextWindow: 1000 },
-      `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "contextWindow"; did you mean "context-window"? (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, offer-window, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a key far from any",
       { colour: "blue" },
-      `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "colour" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, offer-window, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     [
       "a table",
       { profiles: { fast: { model: "m" } } },
-      `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
+      `${PATH}:2: unknown setting "profiles" (known: model, base-url, context-window, max-input-tokens, engine, to, hook-engine, offer-window, last-exchanges, claude-code-bin, codex-bin, pi-bin, omp-bin)`,
     ],
     ["an agent we do not write", { to: "aider" }, `${PATH}:2: to takes ${describeFormatNames()}, not "aider"`],
     ["an agent given as a list", { to: ["pi"] }, `${PATH}:2: to takes ${describeFormatNames()}, not an array`],

@@ -63,6 +63,8 @@ export interface Settings {
   to: Resolved<AgentName | undefined>;
   /** Who writes the document for `/handoff` inside an agent (`agent hook`); undefined: that agent itself. */
   hookEngine: Resolved<HookEngineChoice | undefined>;
+  /** The agent's model's window for the offer before the context rots, where the agent records none; undefined: unset. */
+  offerWindow: Resolved<number | undefined>;
   /** Append `## Last Exchanges`; undefined: the engine decides (on for the offline engine only). */
   lastExchanges: Resolved<boolean | undefined>;
   /** Each agent engine's executable, when it is not the one on PATH (`<agent>-bin`, `AGENT_<AGENT>_BIN`). */
@@ -243,6 +245,7 @@ const SETTINGS = {
   engine: { key: "engine", env: "AGENT_ENGINE", parse: parseEngine, fallback: "auto" },
   to: { key: "to", env: "AGENT_TO", parse: parseAgent, fallback: undefined },
   hookEngine: { key: "hook-engine", env: "AGENT_HOOK_ENGINE", parse: parseHookEngine, fallback: undefined },
+  offerWindow: { key: "offer-window", env: "AGENT_OFFER_WINDOW", parse: parseLimit, fallback: undefined },
   lastExchanges: { key: "last-exchanges", env: "AGENT_LAST_EXCHANGES", parse: parseSwitch, fallback: undefined },
 } satisfies { [K in Exclude<keyof Settings, "agentBins">]: SettingDef<Settings[K]["value"]> };
 
@@ -349,6 +352,7 @@ export function resolveSettings(
     engine: pick(SETTINGS.engine, args, env, file),
     to: pick(SETTINGS.to, args, env, file),
     hookEngine: pick(SETTINGS.hookEngine, args, env, file),
+    offerWindow: pick(SETTINGS.offerWindow, args, env, file),
     lastExchanges: pick(SETTINGS.lastExchanges, args, env, file),
     agentBins: byAgentEngine((engine) => pick(AGENT_BIN_SETTINGS[engine.name], args, env, file)),
   };

@@ -1,6 +1,10 @@
+import { readClaudeCodeContextUsage } from "../../session/formats/claude-code/context-usage.ts";
 import { claudeCodeLocation } from "../../session/formats/claude-code/location.ts";
 import { hookEntryMerge } from "./hook-entries.ts";
 import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
+import { hookEntryGone, mergeAll } from "./merge-all.ts";
+import type { IntegrateOptions } from "./offer.ts";
+import { installedInHooksFile, runsOurHookWith, stopEntry, stopFromHookJson, systemMessage } from "./stop-json.ts";
 import type { AgentIntegration, HookCommand, HookReply } from "./types.ts";
 import type { AgentHome, PathSegments } from "../../session/formats/types.ts";
 
@@ -41,16 +45,41 @@ export const CLAUDE_CODE_INTEGRATION: AgentIntegration = {
   hookTimeoutSeconds: HOOK_TIMEOUT_SECONDS,
   usage: "/handoff [--to <agent>] [focus …]",
   notes: [],
-  files(home: AgentHome, command: HookCommand) {
+  files(home: AgentHome, command: HookCommand, options: IntegrateOptions) {
     const entry = { matcher: "handoff", hooks: [{ type: "command", command: command.shell, timeout: HOOK_TIMEOUT_SECONDS }] };
+    const settings = [...configDir(home), "settings.json"];
+    const stopWanted = options.offer !== undefined || options.beforeCompact === true;
+    const isStop = runsOurHookWith("claude-code", "--stop");
+    const isPreCompact = runsOurHookWith("claude-code", "--before-compact");
+    // Before an automatic compaction only; its output would reach the compaction prompt, so it prints nothing, even when agent is gone.
+    const preCompact = {
+      matcher: "auto",
+      hooks: [{ type: "command", command: command.shellWith(["--before-compact"], () => ""), timeout: HOOK_TIMEOUT_SECONDS }],
+    };
     return [
       {
         kind: "merge",
-        path: [...configDir(home), "settings.json"],
-        merge: hookEntryMerge("UserPromptExpansion", entry, (v) => runsOurHook(v, "claude-code")),
+        path: settings,
+        merge: mergeAll([
+          { merge: hookEntryMerge("UserPromptExpansion", entry, (v) => runsOurHook(v, "claude-code")), wanted: true },
+          stopWanted
+            ? { merge: hookEntryMerge("Stop", stopEntry(command, options), isStop), wanted: true }
+            : { merge: hookEntryGone("Stop", isStop), wanted: false },
+          options.beforeCompact === true
+            ? { merge: hookEntryMerge("PreCompact", preCompact, isPreCompact), wanted: true }
+            : { merge: hookEntryGone("PreCompact", isPreCompact), wanted: false },
+        ]),
       },
       { kind: "own", path: [...configDir(home), "commands", "handoff.md"], text: COMMAND_FILE },
     ];
+  },
+  installedOptions: (read, home) => installedInHooksFile(read([...configDir(home), "settings.json"]), "claude-code"),
+  stop: {
+    usage: readClaudeCodeContextUsage,
+    command: "/handoff",
+    readStop: (input) => stopFromHookJson(input, "Claude Code", "Stop"),
+    notice: systemMessage,
+    beforeCompact: (input) => stopFromHookJson(input, "Claude Code", "PreCompact", (call) => call.trigger === "auto"),
   },
   readHook({ stdin }) {
     const input = readHookJson(stdin, "Claude Code");

@@ -1,6 +1,10 @@
+import { readCodexContextUsage } from "../../session/formats/codex/context-usage.ts";
 import { codexHome } from "../../session/formats/codex/location.ts";
 import { hookEntryMerge } from "./hook-entries.ts";
 import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
+import { hookEntryGone, mergeAll } from "./merge-all.ts";
+import type { IntegrateOptions } from "./offer.ts";
+import { installedInHooksFile, runsOurHookWith, stopEntry, stopFromHookJson, systemMessage } from "./stop-json.ts";
 import type { AgentIntegration, HookCommand, HookReply } from "./types.ts";
 import type { AgentHome } from "../../session/formats/types.ts";
 
@@ -32,16 +36,32 @@ export const CODEX_INTEGRATION: AgentIntegration = {
   notes: [
     'Codex asks once, at its next start, to trust the new hook ("Hooks need review"): choose to trust it, or $handoff reaches the model instead.',
   ],
-  files(home: AgentHome, command: HookCommand) {
+  files(home: AgentHome, command: HookCommand, options: IntegrateOptions) {
     const entry = { hooks: [{ type: "command", command: command.shell, timeout: HOOK_TIMEOUT_SECONDS }] };
+    const isStop = runsOurHookWith("codex", "--stop");
     return [
       {
         kind: "merge",
         path: [...codexHome(home), "hooks.json"],
-        merge: hookEntryMerge("UserPromptSubmit", entry, (v) => runsOurHook(v, "codex")),
+        merge: mergeAll([
+          { merge: hookEntryMerge("UserPromptSubmit", entry, (v) => runsOurHook(v, "codex")), wanted: true },
+          options.offer === undefined
+            ? { merge: hookEntryGone("Stop", isStop), wanted: false }
+            : { merge: hookEntryMerge("Stop", stopEntry(command, options), isStop), wanted: true },
+        ]),
       },
       { kind: "own", path: [...codexHome(home), "skills", "handoff", "SKILL.md"], text: SKILL_FILE },
     ];
+  },
+  installedOptions: (read, home) => installedInHooksFile(read([...codexHome(home), "hooks.json"]), "codex"),
+  stop: {
+    usage: readCodexContextUsage,
+    command: "$handoff",
+    readStop: (input) => stopFromHookJson(input, "Codex", "Stop"),
+    // Codex shows a Stop hook's systemMessage as a warning under the turn.
+    notice: systemMessage,
+    beforeCompact:
+      "only Claude Code has it so far (Codex ignores what a PreCompact hook prints); --offer tells you when to hand off before Codex compacts",
   },
   // `"prompt": "$handoff…`, after blanks or JSON's escaped line breaks and tabs.
   handoffPromptPattern: '"prompt"[[:space:]]*:[[:space:]]*"([[:space:]]|\\\\[nrt])*\\$handoff',

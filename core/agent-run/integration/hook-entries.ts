@@ -7,6 +7,7 @@ import {
   parseJsonText,
   removeElement,
   renderJson,
+  replaceItem,
   type JsonNode,
 } from "./json-text.ts";
 import { IntegrationProblem, type IntegrationState, type TextMerge } from "./types.ts";
@@ -68,6 +69,9 @@ export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: un
       const [only] = mine;
       if (mine.length === 1 && only && JSON.stringify(JSON.parse(before.slice(only.start, only.end))) === JSON.stringify(entry))
         return before;
+      // One entry of ours, older (another percent, a moved agent): replaced where it stands, laid
+      // out as it was, so the text is what a first install would have made and --uninstall still finds the bytes from before.
+      if (mine.length === 1 && only) return replaceItem(before, list, list.items.indexOf(only), entry);
     }
     const text = withoutOurs(before);
     const { root, hooks, list: cleared } = locate(text);

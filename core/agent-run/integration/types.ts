@@ -1,5 +1,7 @@
 import type { AgentHome, AgentName, PathSegments } from "../../session/formats/types.ts";
+import type { ContextUsageReader } from "../../session/context-usage.ts";
 import type { EngineName } from "../table.ts";
+import type { IntegrateOptions, StopArgs } from "./offer.ts";
 
 /**
  * `/handoff` inside an agent: what `agent integrate <agent>` installs into the agent's home and
@@ -23,6 +25,12 @@ export interface HookCommand {
    * with the agent's environment). Undefined when it was not found.
    */
   agentBin?: string | undefined;
+  /**
+   * The shell line for another entry of ours (the offer's `Stop`, the `PreCompact`): it runs
+   * `hook <agent> <args…>`, and when the program is gone prints `gone(why)` (the agent's own
+   * answer for that event; empty: nothing) instead.
+   */
+  shellWith(args: readonly string[], gone: (text: string) => string): string;
 }
 
 /** A settings file of the agent's, changed at the text level: every other key, its order and comments kept. */
@@ -88,6 +96,39 @@ export type HookReply =
     }
   | { kind: "failed"; text: string };
 
+/** A call of the hook at the end of a turn (the offer) or before a compaction: the session it is about. */
+export type StopRequest =
+  | { kind: "ignore" }
+  | { kind: "problem"; message: string }
+  | {
+      kind: "stop";
+      sessionPath: string;
+      sessionId: string;
+      cwd: string | undefined;
+      /** The model's window as the running agent knows it (pi, omp), when it says. */
+      window?: number | undefined;
+    };
+
+/**
+ * The hooks at the end of a turn (the offer before the context rots) and, for Claude Code, before
+ * an automatic compaction. Absent: the agent has no such hook.
+ */
+export interface StopSupport {
+  /** Reads the newest usage from the agent's session (core, beside the format's reader). */
+  usage: ContextUsageReader;
+  /** What the user types to hand off, as the offer names it: `/handoff`, `$handoff`, `/agent-handoff`. */
+  command: string;
+  /** Reads one end-of-turn call. */
+  readStop(input: HookInput, args: StopArgs): StopRequest;
+  /** What the hook prints to show `lines` at the end of a turn (none: nothing at all). */
+  notice(lines: readonly string[]): HookAnswer;
+  /**
+   * Reads a call before a compaction (`--before-compact`; only an automatic one is handed off), or
+   * why the agent cannot have it (one line, for `integrate`'s refusal).
+   */
+  beforeCompact: ((input: HookInput) => StopRequest) | string;
+}
+
 /** What `agent hook` prints and how it exits. */
 export interface HookAnswer {
   stdout: string;
@@ -103,8 +144,12 @@ export interface AgentIntegration {
   home(home: AgentHome): PathSegments;
   /** The longest the agent lets a hook run, in seconds; the hook's handoff must end before it. */
   hookTimeoutSeconds: number;
-  /** Every file `integrate` writes or merges, made from the command the hook runs. */
-  files(home: AgentHome, command: HookCommand): IntegrationFile[];
+  /** Every file `integrate` writes or merges, made from the command the hook runs and what else is asked for. */
+  files(home: AgentHome, command: HookCommand, options: IntegrateOptions): IntegrationFile[];
+  /** The offer and the hook before compaction, where the agent has them. */
+  stop?: StopSupport;
+  /** What an earlier `integrate` installed besides `/handoff` (the offer's percent, …), read from the files `read` gives. */
+  installedOptions(read: (path: PathSegments) => string | undefined, home: AgentHome): IntegrateOptions;
   /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
   notes: readonly string[];
   /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */

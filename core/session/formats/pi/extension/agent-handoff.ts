@@ -23,6 +23,8 @@ interface Setup {
   agentBin?: string;
   /** The agents `--to` takes, offered as the user types. */
   targets?: string[];
+  /** The share of the model's window (percent) past which a notice after a turn offers the command; absent: none. */
+  offer?: number;
 }
 
 // `agent integrate` rewrites this one line; `agent integrate --status` compares it.
@@ -41,6 +43,14 @@ interface CommandContext {
   sessionManager: { getSessionFile(): string | undefined };
   waitForIdle(): Promise<void>;
   switchSession(path: string, options?: { withSession?: (next: { ui: Ui }) => Promise<void> }): Promise<{ cancelled: boolean }>;
+}
+
+/** An event handler's context in pi 0.73 and omp 18: the open session, and the model with its window. */
+interface EventContext {
+  cwd: string;
+  ui: Ui;
+  sessionManager: { getSessionFile(): string | undefined };
+  model?: { contextWindow?: number } | undefined;
 }
 
 interface ExecResult {
@@ -67,6 +77,7 @@ export interface AgentApi {
     },
   ): void;
   exec(command: string, args: string[], options?: { timeout?: number }): Promise<ExecResult>;
+  on(event: "agent_end", handler: (event: unknown, ctx: EventContext) => void): void;
 }
 
 /** What `agent hook pi|omp` answers on stdout, as one JSON line. */
@@ -134,6 +145,46 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
   (replaced ?? ctx).ui.notify(answer.message, "info");
 }
 
+/** How long the check after a turn may take: it reads the session's tail and answers at once. */
+const OFFER_TIMEOUT_MS = 30_000;
+
+/** Whether the check after a turn has failed once already in this run: said once, not after every turn. */
+let offerFailed = false;
+
+/**
+ * After a turn: has `agent hook` compare the context with the model's window (it keeps what it
+ * offered, so the line comes once per crossing) and shows the line it answers, if any.
+ */
+async function offerAfterTurn(pi: AgentApi, ctx: EventContext, percent: number): Promise<void> {
+  const file = ctx.sessionManager.getSessionFile();
+  if (!file) return;
+  const [program = "agent", ...first] = SETUP.run;
+  const window = ctx.model?.contextWindow;
+  const known = typeof window === "number" && Number.isInteger(window) && window > 0 ? ["--window", String(window)] : [];
+  const argv = [...first, "hook", SETUP.agent, "--stop", "--offer", String(percent), "--session", file, "--cwd", ctx.cwd, ...known];
+  let result: ExecResult;
+  try {
+    result = await pi.exec(program, argv, { timeout: OFFER_TIMEOUT_MS });
+  } catch (error) {
+    result = { stdout: "", stderr: String(error), code: 1 };
+  }
+  const last = result.stdout.trimEnd().split("\n").at(-1) ?? "";
+  let parsed: unknown;
+  try {
+    parsed = last === "" ? {} : JSON.parse(last);
+  } catch {
+    parsed = undefined;
+  }
+  if (result.code === 0 && isRecord(parsed)) {
+    if (typeof parsed.message === "string") ctx.ui.notify(parsed.message, "info");
+    return;
+  }
+  if (offerFailed) return;
+  offerFailed = true;
+  const said = result.stderr.trim().split("\n").at(-1)?.trim() || `${program} ended with code ${result.code}`;
+  ctx.ui.notify(`The handoff offer could not check the context (${said}); run \`agent integrate ${SETUP.agent}\` again`, "warning");
+}
+
 /** What to offer while the arguments are typed (the agent replaces them all with the value): `--to`, then the agents. */
 export function completeArguments(prefix: string): Completion[] | null {
   const to = /^--to\s+(\S*)$/.exec(prefix);
@@ -154,4 +205,10 @@ export default function agentHandoff(pi: AgentApi): void {
     getArgumentCompletions: completeArguments,
     handler: (args, ctx) => handOff(pi, args, ctx),
   });
+  const percent = SETUP.offer;
+  // Not awaited: the agent goes on at once, and the line comes when the check answers.
+  if (percent !== undefined)
+    pi.on("agent_end", (_event, ctx) => {
+      void offerAfterTurn(pi, ctx, percent);
+    });
 }

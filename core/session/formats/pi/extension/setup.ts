@@ -16,6 +16,8 @@ export interface ExtensionSetup {
   agentBin?: string | undefined;
   /** The agents `--to` takes (offered as the user types). */
   targets?: readonly string[] | undefined;
+  /** The share of the window (percent) past which the extension offers the handoff after a turn; absent: no offer. */
+  offer?: number | undefined;
 }
 
 /** An agent that loads the extension: its command's name and the folder it loads extensions from. */
@@ -43,8 +45,8 @@ const SETUP_LINE = /^const SETUP: Setup = (.*);$/gm;
 export function renderExtension(template: string, setup: ExtensionSetup): string {
   const lines = [...template.matchAll(SETUP_LINE)];
   if (lines.length !== 1) throw new Error(`the extension template holds ${lines.length} SETUP lines, not one`);
-  const { command, agent, run, timeoutMs, agentBin, targets } = setup;
-  const value = { command, agent, run, timeoutMs, agentBin, targets };
+  const { command, agent, run, timeoutMs, agentBin, targets, offer } = setup;
+  const value = { command, agent, run, timeoutMs, agentBin, targets, offer };
   return template.replace(SETUP_LINE, () => `const SETUP: Setup = ${JSON.stringify(value)};`);
 }
 
@@ -67,12 +69,13 @@ export function readExtensionSetup(text: string): ExtensionSetup | undefined {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { command, agent, run, timeoutMs, agentBin, targets } = value;
+  const { command, agent, run, timeoutMs, agentBin, targets, offer } = value;
   if (typeof command !== "string" || typeof agent !== "string" || typeof timeoutMs !== "number") return undefined;
   if (!Array.isArray(run) || !run.every((item) => typeof item === "string")) return undefined;
   if (agent !== "pi" && agent !== "omp") return undefined;
   if (agentBin !== undefined && typeof agentBin !== "string") return undefined;
   if (targets !== undefined && !(Array.isArray(targets) && targets.every((item) => typeof item === "string"))) return undefined;
+  if (offer !== undefined && !(typeof offer === "number" && Number.isInteger(offer) && offer >= 1 && offer <= 99)) return undefined;
   return {
     command,
     agent,
@@ -80,5 +83,6 @@ export function readExtensionSetup(text: string): ExtensionSetup | undefined {
     timeoutMs,
     ...(agentBin === undefined ? {} : { agentBin }),
     ...(targets === undefined ? {} : { targets }),
+    ...(offer === undefined ? {} : { offer }),
   };
 }

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Env } from "../run.ts";
+import { memoryPath } from "./integration-files.ts";
+
+/**
+ * What the hooks at the end of a turn remember between turns, kept in our own state folder (never
+ * in the user's session): per session, that the offer was shown (so it comes once per crossing),
+ * and the line the hook before a compaction left for the next turn's end to show.
+ */
+
+/** `$XDG_STATE_HOME/agent/offers/`, beside what `integrate` remembers. */
+function offersFolder(env: Env): string {
+  return join(dirname(memoryPath(env)), "offers");
+}
+
+/** One session's file of `kind` (`offered`, `compacted`); the id was checked to be an id (no `/`, no `..`). */
+function stateFile(env: Env, agent: string, sessionId: string, kind: "offered" | "compacted"): string {
+  return join(offersFolder(env), `${agent}-${sessionId}.${kind}`);
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function remove(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Not there: nothing to forget.
+  }
+}
+
+/** Writes a small state file; a folder that cannot be written only costs the offer shown again. */
+function put(path: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, text, { mode: 0o600 });
+  } catch {
+    // The state is a courtesy (an offer not repeated), never a reason to fail the user's turn.
+  }
+}
+
+export interface OfferState {
+  offered(): boolean;
+  markOffered(): void;
+  forgetOffered(): void;
+  /** The line the hook before a compaction left, taken (shown once). */
+  takeCompacted(): string | undefined;
+  leaveCompacted(text: string): void;
+}
+
+/** The state of one session's offer. */
+export function offerState(env: Env, agent: string, sessionId: string): OfferState {
+  const offered = stateFile(env, agent, sessionId, "offered");
+  const compacted = stateFile(env, agent, sessionId, "compacted");
+  return {
+    offered: () => readIfThere(offered) !== undefined,
+    markOffered: () => put(offered, "offered\n"),
+    forgetOffered: () => remove(offered),
+    takeCompacted() {
+      const text = readIfThere(compacted);
+      if (text !== undefined) remove(compacted);
+      return text?.trim() || undefined;
+    },
+    leaveCompacted: (text) => put(compacted, `${text}\n`),
+  };
+}
