@@ -27,6 +27,7 @@ import { checkDiscovery } from "./checks/discovery.ts";
 import { checkEngines } from "./checks/engine.ts";
 import { checkEngineFailures } from "./checks/engine-failures.ts";
 import { checkInAgentExtension } from "./checks/in-agent-extension.ts";
+import { checkInAgentOffer } from "./checks/in-agent-offer.ts";
 import { checkInAgentScreen } from "./checks/in-agent-screen.ts";
 import { checkResume } from "./checks/resume.ts";
 import { checkStatements } from "./checks/statements.ts";
@@ -139,6 +140,7 @@ async function inside(options: Options): Promise<number> {
       await checkInAgent(options.agents, dirs, checks, dns);
       for (const agent of [pi, omp]) if (agent) await checkInAgentExtension(agent, dirs.get(agent.name) ?? "", checks, dns);
       for (const agent of [pi, omp]) if (agent) await checkInAgentScreen(agent, dirs.get(agent.name) ?? "", checks, dns);
+      await checkInAgentOffer(options.agents, dirs, checks, dns);
     }
     if (family("discovery")) for (const agent of fileAgents) await checkDiscovery(agent, dirs.get(agent.name) ?? "", checks, dns);
     if (family("transcripts"))
