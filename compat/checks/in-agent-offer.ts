@@ -10,11 +10,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
 import { withFiles, type Agent, type FileAgentInstall } from "../agents.ts";
-import { agentEnv } from "../agent-setup.ts";
+import { agentEnv, configureAgent } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type AgentRun, type Sandbox } from "../sandbox.ts";
 import { CLAUDE_REPLY, claudeEnv, projectFolder, runClaude } from "./claude-code.ts";
+import { codexEnv, execStart, prepareCodex } from "./codex.ts";
 import { placeSource } from "./in-agent-extension.ts";
 import { REPO } from "./reading.ts";
 import { must, type Checks } from "./report.ts";
@@ -147,6 +148,63 @@ async function checkClaudeCodeBeforeCompact(agent: Agent, dir: string, checks: C
   }
 }
 
+/**
+ * Codex: `codex exec resume` turns past 80% of the window Codex records. What `codex exec` prints of a
+ * Stop hook's systemMessage is what this finds out (its TUI shows it as the hook's warning).
+ */
+async function checkCodexOffer(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+  const sandbox = createSandbox("in-agent-offer-codex");
+  let tokens = 1000;
+  const fake = startFakeModelServer(() => ({ text: "COMPAT-REPLY: carrying on.", inputTokens: tokens }), ["gpt-5"]);
+  try {
+    await checks.run(agent.name, "--offer 80: after turns past 80% of model_context_window the Stop hook answers once", async () => {
+      const codexHome = prepareCodex(sandbox, fake);
+      const id = await execStart(agent, dir, sandbox, codexHome, "COMPAT-OFFER: the first turn", dns);
+      must(id !== undefined, "codex exec named no thread");
+      const env = codexEnv(sandbox, codexHome);
+      await integrate(sandbox, env, ["codex", "--offer", "80"], dns);
+      const outputs: string[] = [];
+      for (const [turn, usage] of [1000, 250_000, 250_000].entries()) {
+        tokens = usage;
+        const run = await runAgent(
+          [
+            join(dir, agent.bin),
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "--dangerously-bypass-hook-trust",
+            "resume",
+            id,
+            `COMPAT-OFFER: turn ${turn + 2}`,
+          ],
+          { cwd: sandbox.project, env, timeoutMs: 120_000 },
+          dns,
+        );
+        must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
+        must(run.exitCode === 0, describeRun(run));
+        outputs.push(`${run.stdout}\n${run.stderr}`);
+      }
+      const offers = outputs.map(offersIn);
+      must(offers[0]?.length === 0, `offered below the share: ${offers[0]?.join(" | ")}`);
+      // The state says whether the hook offered, whatever codex exec prints of it.
+      const offered = readdirSync(join(sandbox.home, ".local/state/agent/offers")).filter((f) => f.startsWith(`codex-${id}`));
+      must(offered.length === 1, `the hook did not offer (state: ${offered.join(", ") || "none"})`);
+      const shown = offers.flat();
+      must(shown.length <= 1, `shown ${shown.length} times`);
+      const hookLines = outputs
+        .join("\n")
+        .split("\n")
+        .filter((line) => /hook/i.test(line) && /Stop/.test(line))
+        .slice(0, 3);
+      return shown.length === 1
+        ? `codex exec shows it: ${shown[0]}`
+        : `the hook offered (its state is written); codex exec prints none of it: ${hookLines.join(" | ").slice(0, 300) || "no Stop line"}`;
+    });
+  } finally {
+    await fake.stop();
+  }
+}
+
 /** pi and omp over RPC: a turn past 80% of the fake model's 200,000-token window, then another. */
 async function checkExtensionOffer(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   if (agent.name !== "pi" && agent.name !== "omp") return;
@@ -162,6 +220,13 @@ async function checkExtensionOffer(agent: FileAgentInstall, dir: string, checks:
   try {
     await checks.run(agent.name, `in-agent: --offer 80: after a turn past 80% the extension notifies ${command} once`, async () => {
       TARGETS[name].prepare(run);
+      // omp compacts a session this full by itself in the background, through a remote model the sandbox does not have.
+      if (name === "omp")
+        configureAgent(agent, sandbox, fake.origin, dir, {
+          modelRoles: { default: "openai/gpt-5.1" },
+          startup: { checkUpdate: false },
+          compaction: { enabled: false },
+        });
       const env = sandbox.env();
       await integrate(sandbox, { ...env, PATH: `${join(dir, "node_modules", ".bin")}:${env.PATH ?? ""}` }, [name, "--offer", "80"], dns);
       const source = placeSource(name, sandbox);
@@ -204,8 +269,9 @@ export async function checkInAgentOffer(
   dns: DnsLog,
 ): Promise<void> {
   for (const agent of agents) {
-    if (agent.name !== "claude-code") continue;
     const dir = dirs.get(agent.name) ?? "";
+    if (agent.name === "codex") await checkCodexOffer(agent, dir, checks, dns);
+    if (agent.name !== "claude-code") continue;
     await checkClaudeCodeOffer(agent, dir, checks, dns);
     await checkClaudeCodeBeforeCompact(agent, dir, checks, dns);
   }
