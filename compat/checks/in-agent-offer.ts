@@ -16,6 +16,8 @@ import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type AgentRun, type Sandbox } from "../sandbox.ts";
 import { CLAUDE_REPLY, claudeEnv, projectFolder, runClaude } from "./claude-code.ts";
 import { codexEnv, execStart, prepareCodex } from "./codex.ts";
+import { settledScreen } from "./in-agent.ts";
+import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
 import { placeSource } from "./in-agent-extension.ts";
 import { REPO } from "./reading.ts";
 import { must, type Checks } from "./report.ts";
@@ -205,6 +207,50 @@ async function checkCodexOffer(agent: Agent, dir: string, checks: Checks, dns: D
   }
 }
 
+/** Codex's running TUI (tmux): after the hooks are trusted, a turn past 80% shows the Stop hook's line. */
+async function checkCodexTuiOffer(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
+  const sandbox = createSandbox("in-agent-offer-codex-tui");
+  let tokens = 1000;
+  const fake = startFakeModelServer(() => ({ text: "COMPAT-REPLY: carrying on.", inputTokens: tokens }), ["gpt-5"]);
+  try {
+    await checks.run(agent.name, "in the TUI: --offer 80 shows the Stop hook's line after a turn past 80%", async () => {
+      const codexHome = prepareCodex(sandbox, fake, ["check_for_update_on_startup = false", "tui.show_tooltips = false"]);
+      const id = await execStart(agent, dir, sandbox, codexHome, "COMPAT-OFFER: the first turn", dns);
+      must(id !== undefined, "codex exec named no thread");
+      const env = codexEnv(sandbox, codexHome);
+      await integrate(sandbox, env, ["codex", "--offer", "80"], dns);
+      const terminal = openTerminal({
+        argv: [join(dir, agent.bin), "--no-daemon", "resume", id],
+        cwd: sandbox.project,
+        env,
+        sandbox,
+        rows: 60,
+      });
+      if (terminal === undefined) return "not checked: tmux is not installed";
+      try {
+        const first = compactScreen(await settledScreen(terminal, 40_000));
+        must(/Hooks need review/i.test(first), `Codex did not ask to trust the hooks:\n${first.slice(-1200)}`);
+        await terminal.typeLine("2");
+        await settledScreen(terminal, 20_000);
+        tokens = 250_000;
+        await terminal.typeLine("COMPAT-OFFER: a turn past the share");
+        const shown = await waitFor(() => /Context \d+% full/.test(terminal.screen().replace(/\s+/g, " ")), 60_000);
+        const screen = compactScreen(await settledScreen(terminal, 10_000));
+        must(shown, `no offer on the screen:\n${screen.slice(-1500)}`);
+        const lines = screen
+          .split("\n")
+          .filter((line) => /Context|Stop|hook|handoff/i.test(line))
+          .map((line) => line.trim());
+        return lines.join(" | ").slice(0, 400);
+      } finally {
+        terminal.close();
+      }
+    });
+  } finally {
+    await fake.stop();
+  }
+}
+
 /** pi and omp over RPC: a turn past 80% of the fake model's 200,000-token window, then another. */
 async function checkExtensionOffer(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   if (agent.name !== "pi" && agent.name !== "omp") return;
@@ -271,6 +317,7 @@ export async function checkInAgentOffer(
   for (const agent of agents) {
     const dir = dirs.get(agent.name) ?? "";
     if (agent.name === "codex") await checkCodexOffer(agent, dir, checks, dns);
+    if (agent.name === "codex") await checkCodexTuiOffer(agent, dir, checks, dns);
     if (agent.name !== "claude-code") continue;
     await checkClaudeCodeOffer(agent, dir, checks, dns);
     await checkClaudeCodeBeforeCompact(agent, dir, checks, dns);

@@ -292,7 +292,7 @@ async function checkClaudeCodeTui(agent: Agent, dir: string, checks: Checks, dns
 }
 
 /** The screen once it is the same twice in a row, half a second apart (or after `ms`). */
-async function settledScreen(terminal: { screen(): string }, ms: number): Promise<string> {
+export async function settledScreen(terminal: { screen(): string }, ms: number): Promise<string> {
   let last = "";
   await waitFor(() => {
     const screen = terminal.screen();
