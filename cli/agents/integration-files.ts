@@ -283,15 +283,32 @@ function removeMadeFolders(changes: readonly FileChange[], memory: Memory): void
   }
 }
 
+/**
+ * Writes the memory, or removes it once nothing is left in it: then also the folders above it
+ * that an earlier write made (`~/.local/state/agent`, and `state`, `.local` when they were not
+ * there either), each once it is empty. A folder that was there first is never removed.
+ */
 function writeMemory(run: Run, memory: Memory): void {
   const path = memoryPath(run.env);
-  const empty = Object.keys(memory).length === 0;
+  const own = (folder: string) => path.startsWith(`${folder}/`);
+  const stateFolders = Object.keys(memory).filter((key) => own(key) && isMadeFolder(memory[key]));
   try {
     unlinkSync(path);
   } catch {
     // None yet.
   }
-  if (empty) return;
+  if (Object.keys(memory).every(own)) {
+    for (const folder of stateFolders.sort((a, b) => b.length - a.length)) {
+      try {
+        if (readdirSync(folder).length === 0) rmdirSync(folder);
+        else break;
+      } catch {
+        // Gone already, or not ours to remove now.
+      }
+    }
+    return;
+  }
+  for (const folder of missingFolders(path)) memory[folder] = { made: "folder" };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   createFileAtomically(run.temps, path, `${JSON.stringify(memory, null, 2)}\n`);
 }

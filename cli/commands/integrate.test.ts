@@ -39,14 +39,14 @@ async function integrate(args: string[], env: Record<string, string>) {
   return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
 }
 
-/** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), but our own state's. */
+/** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), our own state's too. */
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
-        if (!path.startsWith(join(dir, ".local"))) out[`${path.slice(dir.length)}/`] = "";
+        out[`${path.slice(dir.length)}/`] = "";
         walk(path);
       } else out[path.slice(dir.length)] = readFileSync(path, "latin1");
     }
