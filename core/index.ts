@@ -100,6 +100,14 @@ export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integra
 export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
 export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
 export {
+  estimateSeconds,
+  ranOutLine,
+  splitHookBudget,
+  tooLongLine,
+  type HookBudget,
+  type PlannedRun,
+} from "./agent-run/integration/hook-budget.ts";
+export {
   IntegrationProblem,
   type AgentIntegration,
   type HookAnswer,

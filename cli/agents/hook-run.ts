@@ -2,7 +2,6 @@ import { read, realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import {
-  agentEngine,
   MAX_HOOK_INPUT_BYTES,
   describeFormatNames,
   findFormat,
@@ -15,12 +14,12 @@ import {
 } from "../../core/index.ts";
 import { loadSession } from "../sessions/load-session.ts";
 import { errorCode } from "../io/fs-errors.ts";
-import { MemoryStream } from "../output/memory-stream.ts";
+import { HOOK_GUARD, handOffInTime, type HookOptions } from "./hook-handoff.ts";
 import { shellQuote } from "../output/paste-line.ts";
 import { asField } from "../output/terminal.ts";
 import { agentHome } from "../sessions/agent-home.ts";
 import { listedByAgent, opensFilesAnywhere, sessionsRootOf } from "../sessions/new-session-place.ts";
-import type { Run, RunIo } from "../run.ts";
+import type { Run } from "../run.ts";
 
 /**
  * `agent hook <agent>`: the one entry point the agents call. It reads the agent's call, hands
@@ -29,16 +28,8 @@ import type { Run, RunIo } from "../run.ts";
  * too, of one line. Nothing here throws to the user's agent.
  */
 
-/** Set for everything a hook's handoff runs (the engine's own agent, its hooks): a hook seeing it answers nothing. */
-export const HOOK_GUARD = "HANDOFF_HOOK_ACTIVE";
-
-/** `agent handoff` run in this process (cli/main.ts's runCli), given by the command table. */
-export type RunHandoff = (argv: readonly string[], io: RunIo) => Promise<number>;
-
 /** How long a hook waits for its stdin to end: the agents write it whole at once. */
 const STDIN_WAIT_MS = 10_000;
-/** What the handoff leaves of the agent's own timeout for reading, answering and ending. */
-const MARGIN_SECONDS = 15;
 
 const readAsync = promisify(read);
 
@@ -98,16 +89,6 @@ function checkSession(run: Run, integration: AgentIntegration, request: HookRequ
   return real;
 }
 
-/**
- * The agent's own executable as integrate recorded it, for the engine that runs it (`AGENT_PI_BIN`
- * and the like), unless the environment names one already: the user's own setting wins.
- */
-function recordedBin(run: Run, integration: AgentIntegration, request: HookRequest & { kind: "handoff" }): Record<string, string> {
-  const name = agentEngine(integration.name).binEnv;
-  const bin = request.agentBin;
-  return bin === undefined || !isAbsolute(bin) || run.env[name] ? {} : { [name]: bin };
-}
-
 /** `[--to <agent>] [focus …]`: the target and the focus, as data. */
 export function parseHandoffArgs(text: string): { to: string | undefined; focus: string } | { problem: string } {
   const trimmed = text.trim();
@@ -132,16 +113,9 @@ function lastProblem(stderr: string): string {
   return lines.at(-1) ?? "the handoff failed without a word";
 }
 
-export interface HookOptions {
-  integration: AgentIntegration;
-  argv: readonly string[];
-  /** The engine that writes the document (`hook-engine`), the agent itself by default. */
-  engine: string;
-  handoff: RunHandoff;
-}
-
 /** Answers one call of the hook; undefined: not ours to answer (print nothing, exit 0). */
-export async function answerHook(run: Run, { integration, argv, engine, handoff }: HookOptions): Promise<HookAnswer | undefined> {
+export async function answerHook(run: Run, options: HookOptions): Promise<HookAnswer | undefined> {
+  const { integration, argv } = options;
   const fail = (text: string) => integration.answer({ kind: "failed", text: `agent handoff: ${text.replace(/^agent hook: /, "")}` });
   // Inside a hook's own handoff (the engine's agent calling its hooks): never again.
   if (run.env[HOOK_GUARD]) return undefined;
@@ -154,40 +128,28 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   if (typeof path === "object") return fail(path.problem);
   const args = parseHandoffArgs(request.args);
   if ("problem" in args) return fail(args.problem);
-  const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
   const leaf = request.prompt === undefined ? undefined : await leafBefore(run, path, request.prompt);
-  const handoffArgv = [
+  const handoffArgv = (chosen: string) => [
     "handoff",
     path,
     "--json",
     "--no-record",
     "--engine",
-    engine,
-    "--timeout",
-    String(seconds),
+    chosen,
     ...(leaf === undefined ? [] : ["--leaf", leaf]),
     ...(args.to === undefined ? [] : ["--to", args.to]),
     ...(args.focus === "" ? [] : [`--focus=${args.focus}`]),
   ];
-  const stdout = new MemoryStream();
-  const stderr = new MemoryStream();
-  const code = await handoff(handoffArgv, {
-    env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
-    cwd: request.cwd ?? run.cwd,
-    stdin: { fd: -1, isTTY: false },
-    stdout,
-    stderr,
-    host: run.host,
-    signal: AbortSignal.any([run.cancel.signal, AbortSignal.timeout(seconds * 1000)]),
-  });
-  if (code !== 0) return fail(lastProblem(stderr.text()));
+  const { ran, note, budget } = await handOffInTime(run, options, request, handoffArgv);
+  if (ran.timedOut) return fail(`the hook's ${Math.round(budget.seconds)} s ran out before the handoff was written; nothing was written`);
+  if (ran.code !== 0) return fail(lastProblem(ran.stderr));
   let result: HandoffJson;
   try {
-    result = JSON.parse(stdout.text()) as HandoffJson;
+    result = JSON.parse(ran.stdout) as HandoffJson;
   } catch {
     return fail("the handoff printed no result");
   }
-  return integration.answer(handedOff(integration, result));
+  return integration.answer(handedOff(integration, result, note));
 }
 
 /** The entry before the hook's own prompt, when the agent recorded it first; undefined when it did not (or the file cannot be read: the handoff says why). */
@@ -200,8 +162,8 @@ async function leafBefore(run: Run, path: string, prompt: string): Promise<strin
   }
 }
 
-/** What the user reads: where the new session is and what to type. */
-function handedOff(integration: AgentIntegration, result: HandoffJson): HookReply {
+/** What the user reads: where the new session is and what to type, and the note when the offline engine stood in. */
+function handedOff(integration: AgentIntegration, result: HandoffJson, note: string | undefined): HookReply {
   const where = `New session ${result.sessionId}: ${field(result.sessionFile)}`;
   const same = result.sessionFormat === integration.name;
   const next = same
@@ -211,7 +173,8 @@ function handedOff(integration: AgentIntegration, result: HandoffJson): HookRepl
       : `Continue in ${result.sessionFormat} with: ${[...(result.resume.cwd === null ? [] : ["cd", result.resume.cwd, "&&"]), ...result.resume.argv].map((w) => (w === "&&" ? w : shellQuote(w))).join(" ")}`;
   return {
     kind: "handed-off",
-    text: `${where}\n${next}`,
+    text: note === undefined ? `${where}\n${next}` : `${where}\n${next}\n${note}`,
+    ...(note === undefined ? {} : { note }),
     sessionFile: result.sessionFile,
     sessionId: result.sessionId,
     sessionFormat: result.sessionFormat,
