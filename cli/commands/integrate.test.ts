@@ -85,6 +85,10 @@ const STATES: [string, (event: string) => string | undefined][] = [
   ["one line", (event) => JSON.stringify({ hooks: { [event]: [] }, theme: "dark" })],
   // Text decoding drops a byte-order mark; it must come back on write, or --uninstall cannot give back the bytes.
   ["a byte-order mark first", (event) => `\uFEFF${OTHER(event)}`],
+  // Made on Windows: the lines we insert end as the file's own do.
+  ["CRLF line ends", (event) => OTHER(event).replaceAll("\n", "\r\n")],
+  ["CRLF and a byte-order mark", (event) => `\uFEFF${OTHER(event).replaceAll("\n", "\r\n")}`],
+  ["no final line break", (event) => OTHER(event).trimEnd()],
 ];
 
 describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, homeVar }) => {
@@ -114,6 +118,7 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(ours).toHaveLength(1);
     expect(ours[0]?.hooks[0]?.timeout).toBe(600);
     expect(readFileSync(toml, "utf8")).toBe(before[toml.slice(home.length)] ?? "");
+    if (start?.includes("\r\n")) expect(written.replaceAll("\r\n", "")).not.toContain("\n");
     const installed = files(home);
 
     const second = await integrate([agent], env);
