@@ -4,6 +4,7 @@ import { agentEngine, findFormat, findIntegration, integrations, type AgentInteg
 import { findOnPath } from "../agents/agent-bin.ts";
 import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
 import { applyChanges, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
+import { withIntegrationLock } from "../agents/integration-lock.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
@@ -99,14 +100,23 @@ export const integrateCommand = defineCommand({
       await run.stdout.printText(`${lines.join("\n")}\n`);
       return EXIT.ok;
     }
-    // Every agent's files are planned (read, merged) before any is written: one problem stops all.
-    const plans = hooked.map(({ integration, command }) => ({
-      integration,
-      command,
-      changes: planChanges(run, integration, command, args.uninstall === true),
-    }));
+    // One integrate at a time: another's changes are read, not overwritten.
+    const locked = await withIntegrationLock(run, (state) => {
+      // Every agent's files are planned (read, merged) before any is written: one problem stops all.
+      const planned = hooked.map(({ integration, command }) => ({
+        integration,
+        command,
+        changes: planChanges(run, integration, command, args.uninstall === true),
+      }));
+      for (const { changes } of planned) applyChanges(run, changes, args.uninstall === true, state);
+      return planned;
+    });
+    if ("held" in locked) {
+      logger.error(locked.held);
+      return EXIT.failed;
+    }
+    const plans = locked.value;
     for (const { integration, changes } of plans) {
-      applyChanges(run, changes, args.uninstall === true);
       if (changes.length === 0)
         lines.push(`${integration.name}: nothing to change (${args.uninstall ? "not installed" : "installed, current"})`);
       else lines.push(`${integration.name}:`, ...changes.map((change) => `  ${describeChange(change)}`));
