@@ -3,7 +3,6 @@ import { isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import {
   MAX_HOOK_INPUT_BYTES,
-  describeFormatNames,
   findFormat,
   type AgentIntegration,
   type HandoffJson,
@@ -11,6 +10,7 @@ import {
   type HookReply,
   type HookRequest,
   leafBeforePrompt,
+  parseHandoffArgs,
 } from "../../core/index.ts";
 import { loadSession } from "../sessions/load-session.ts";
 import { errorCode } from "../io/fs-errors.ts";
@@ -87,21 +87,6 @@ function checkSession(run: Run, integration: AgentIntegration, request: HookRequ
       problem: `agent hook: the transcript ${field(sessionPath)} is not session ${sessionId} in ${integration.label}'s sessions folder ${field(sessionsRootOf(format, home))}`,
     };
   return real;
-}
-
-/** `[--to <agent>] [focus …]`: the target and the focus, as data. */
-export function parseHandoffArgs(text: string): { to: string | undefined; focus: string } | { problem: string } {
-  const trimmed = text.trim();
-  const to = /^--to(?:=|\s+)(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
-  if (to) {
-    const name = to[1] ?? "";
-    if (!findFormat(name)) return { problem: `--to takes ${describeFormatNames()}, not ${JSON.stringify(name.slice(0, 40))}` };
-    return { to: findFormat(name)?.name, focus: (to[2] ?? "").trim() };
-  }
-  if (/^--to\s*$/.test(trimmed)) return { problem: "--to needs an agent: --to <agent>" };
-  const flag = /^(-{1,2}[A-Za-z][\w-]*)/.exec(trimmed);
-  if (flag) return { problem: `${flag[1]} is not an option here: only --to <agent>, then the focus` };
-  return { to: undefined, focus: trimmed };
 }
 
 /** The last line a failed handoff said, without its `error:` tag: the one line the agent shows. */

@@ -101,7 +101,25 @@ function readAnswer(result: ExecResult): HookAnswer {
   };
 }
 
+/**
+ * The most bytes of typed text passed on: Linux takes at most 128 KiB in one argument of a
+ * program, and the agent's exec throws past it (or at a NUL) with words that name neither.
+ */
+const MAX_ARGS_BYTES = 100_000;
+
+/** Why the typed text cannot be passed on as one argument, or undefined when it can. */
+function unpassable(args: string): string | undefined {
+  const command = `/${SETUP.command}`;
+  if (args.includes("\0")) return `${FAILED} the text after ${command} holds a NUL character; type it without one; nothing was run`;
+  const bytes = new TextEncoder().encode(args).length;
+  if (bytes > MAX_ARGS_BYTES)
+    return `${FAILED} the text after ${command} is ${Math.ceil(bytes / 1024)} KB, more than the ${MAX_ARGS_BYTES / 1000} KB a handoff takes; nothing was run`;
+  return undefined;
+}
+
 async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise<void> {
+  const refused = unpassable(args);
+  if (refused) return ctx.ui.notify(refused, "error");
   await ctx.waitForIdle();
   const file = ctx.sessionManager.getSessionFile();
   if (!file) return ctx.ui.notify(`${FAILED} this session is not saved to a file, so there is nothing to hand off`, "error");
