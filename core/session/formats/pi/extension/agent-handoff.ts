@@ -38,6 +38,8 @@ interface Ui {
 interface CommandContext {
   cwd: string;
   ui: Ui;
+  /** False in print mode (`pi -p`, `--mode json`), where `ui.notify` shows nothing. */
+  hasUI?: boolean;
   sessionManager: { getSessionFile(): string | undefined };
   waitForIdle(): Promise<void>;
   switchSession(path: string, options?: { withSession?: (next: { ui: Ui }) => Promise<void> }): Promise<{ cancelled: boolean }>;
@@ -117,12 +119,22 @@ function unpassable(args: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A failure, where the user sees it: on the screen; in print mode, where nothing is shown, as the
+ * command's error, which pi and omp print on stderr (`Extension error (command:handoff): …`).
+ * Neither lets a command set the exit status: print mode takes it from the last answer only.
+ */
+function failed(ctx: CommandContext, message: string): void {
+  if (ctx.hasUI === false) throw new Error(message);
+  ctx.ui.notify(message, "error");
+}
+
 async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise<void> {
   const refused = unpassable(args);
-  if (refused) return ctx.ui.notify(refused, "error");
+  if (refused) return failed(ctx, refused);
   await ctx.waitForIdle();
   const file = ctx.sessionManager.getSessionFile();
-  if (!file) return ctx.ui.notify(`${FAILED} this session is not saved to a file, so there is nothing to hand off`, "error");
+  if (!file) return failed(ctx, `${FAILED} this session is not saved to a file, so there is nothing to hand off`);
   const [program = "agent", ...first] = SETUP.run;
   ctx.ui.notify("Handing off: writing the handoff document…", "info");
   let result: ExecResult;
@@ -133,10 +145,10 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
     });
   } catch (error) {
     // omp throws where pi answers code 1 (a program that is gone); String() as this file imports nothing.
-    return ctx.ui.notify(`${FAILED} could not run ${program} (${String(error)}); run \`agent integrate ${SETUP.agent}\` again`, "error");
+    return failed(ctx, `${FAILED} could not run ${program} (${String(error)}); run \`agent integrate ${SETUP.agent}\` again`);
   }
   const answer = readAnswer(result);
-  if ("error" in answer) return ctx.ui.notify(answer.error, "error");
+  if ("error" in answer) return failed(ctx, answer.error);
   if (answer.switchTo === undefined) return ctx.ui.notify(answer.message, "info");
   // pi hands the new session's context to withSession (the old one is stale after the switch) and
   // then redraws its screen, which would wipe a line shown from there: the line is shown after.
