@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { installFakeAgents } from "../../fixtures/fake-agents.ts";
+import { FAKE_MODEL, startFakeOpenAI } from "../../fixtures/fake-openai.ts";
 import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
 
 /**
@@ -152,5 +153,33 @@ describe("agent hook: a session too long for the hook's time", () => {
     );
     expect(runsIn(log)).toHaveLength(1);
     expect(readFileSync(answer.switchTo, "utf8")).toContain("finish the parser");
+  }, 30_000);
+
+  test("hook-engine llm: a model that has not answered within its share is left, and the offline engine writes it", async () => {
+    const server = startFakeOpenAI(() => ({ text: "## Goal\n", hangAfterFirstChunk: true }));
+    try {
+      const { path, env } = homeWith("claude-code");
+      const run = await runAgent(
+        ["hook", "claude-code"],
+        {
+          ...env,
+          AGENT_TEST_HOOK_SECONDS: "8",
+          AGENT_HOOK_ENGINE: "llm",
+          OPENAI_BASE_URL: server.url,
+          AGENT_MODEL: FAKE_MODEL,
+          OPENAI_API_KEY: "sk-test",
+        },
+        REPO,
+        claudeInput(path, "finish the parser"),
+      );
+      const [where = "", , note] = (JSON.parse(run.stdout).reason as string).split("\n");
+      expect(note).toBe(
+        "The offline engine wrote the document: the model had not finished within the 6 s the hook gives it, and was stopped.",
+      );
+      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(1);
+      expect(documentOf(where.replace(/^New session [0-9a-f-]{36}: /, ""))).toContain(OFFLINE_FOCUS);
+    } finally {
+      await server.stop();
+    }
   }, 30_000);
 });
