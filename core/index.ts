@@ -99,6 +99,15 @@ export { mayOpenWithHandoff, TITLE_MAX } from "./session/formats/glance.ts";
 export { findIntegration, integrations, INTEGRATIONS } from "./agent-run/integration/table.ts";
 export { MAX_HOOK_INPUT_BYTES } from "./agent-run/integration/hook-json.ts";
 export { leafBeforePrompt } from "./agent-run/integration/prompt-leaf.ts";
+export { parseHandoffArgs, type HandoffArgs } from "./agent-run/integration/hook-args.ts";
+export {
+  estimateSeconds,
+  ranOutLine,
+  splitHookBudget,
+  tooLongLine,
+  type HookBudget,
+  type PlannedRun,
+} from "./agent-run/integration/hook-budget.ts";
 export {
   beforeCompactText,
   offerStep,

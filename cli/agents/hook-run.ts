@@ -2,24 +2,24 @@ import { read, realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { promisify } from "node:util";
 import {
-  agentEngine,
   MAX_HOOK_INPUT_BYTES,
-  describeFormatNames,
   findFormat,
   type AgentIntegration,
   type HandoffJson,
   type HookAnswer,
   type HookReply,
+  type HookRequest,
   leafBeforePrompt,
+  parseHandoffArgs,
 } from "../../core/index.ts";
 import { loadSession } from "../sessions/load-session.ts";
 import { errorCode } from "../io/fs-errors.ts";
-import { MemoryStream } from "../output/memory-stream.ts";
+import { HOOK_GUARD, handOffInTime, type HookOptions } from "./hook-handoff.ts";
 import { shellQuote } from "../output/paste-line.ts";
 import { asField } from "../output/terminal.ts";
 import { agentHome } from "../sessions/agent-home.ts";
 import { listedByAgent, opensFilesAnywhere, sessionsRootOf } from "../sessions/new-session-place.ts";
-import type { Run, RunIo } from "../run.ts";
+import type { Run } from "../run.ts";
 
 /**
  * `agent hook <agent>`: the one entry point the agents call. It reads the agent's call, hands
@@ -28,16 +28,8 @@ import type { Run, RunIo } from "../run.ts";
  * too, of one line. Nothing here throws to the user's agent.
  */
 
-/** Set for everything a hook's handoff runs (the engine's own agent, its hooks): a hook seeing it answers nothing. */
-export const HOOK_GUARD = "HANDOFF_HOOK_ACTIVE";
-
-/** `agent handoff` run in this process (cli/main.ts's runCli), given by the command table. */
-export type RunHandoff = (argv: readonly string[], io: RunIo) => Promise<number>;
-
 /** How long a hook waits for its stdin to end: the agents write it whole at once. */
 const STDIN_WAIT_MS = 10_000;
-/** What the handoff leaves of the agent's own timeout for reading, answering and ending. */
-const MARGIN_SECONDS = 15;
 
 const readAsync = promisify(read);
 
@@ -101,31 +93,6 @@ export function checkSession(
   return real;
 }
 
-/**
- * The agent's own executable as integrate recorded it, for the engine that runs it (`AGENT_PI_BIN`
- * and the like), unless the environment names one already: the user's own setting wins.
- */
-function recordedBin(run: Run, integration: AgentIntegration, request: { agentBin?: string | undefined }): Record<string, string> {
-  const name = agentEngine(integration.name).binEnv;
-  const bin = request.agentBin;
-  return bin === undefined || !isAbsolute(bin) || run.env[name] ? {} : { [name]: bin };
-}
-
-/** `[--to <agent>] [focus …]`: the target and the focus, as data. */
-export function parseHandoffArgs(text: string): { to: string | undefined; focus: string } | { problem: string } {
-  const trimmed = text.trim();
-  const to = /^--to(?:=|\s+)(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
-  if (to) {
-    const name = to[1] ?? "";
-    if (!findFormat(name)) return { problem: `--to takes ${describeFormatNames()}, not ${JSON.stringify(name.slice(0, 40))}` };
-    return { to: findFormat(name)?.name, focus: (to[2] ?? "").trim() };
-  }
-  if (/^--to\s*$/.test(trimmed)) return { problem: "--to needs an agent: --to <agent>" };
-  const flag = /^(-{1,2}[A-Za-z][\w-]*)/.exec(trimmed);
-  if (flag) return { problem: `${flag[1]} is not an option here: only --to <agent>, then the focus` };
-  return { to: undefined, focus: trimmed };
-}
-
 /** The last line a failed handoff said, without its `error:` tag: the one line the agent shows. */
 function lastProblem(stderr: string): string {
   const lines = stderr
@@ -135,16 +102,9 @@ function lastProblem(stderr: string): string {
   return lines.at(-1) ?? "the handoff failed without a word";
 }
 
-export interface HookOptions {
-  integration: AgentIntegration;
-  argv: readonly string[];
-  /** The engine that writes the document (`hook-engine`), the agent itself by default. */
-  engine: string;
-  handoff: RunHandoff;
-}
-
 /** Answers one call of the hook; undefined: not ours to answer (print nothing, exit 0). */
-export async function answerHook(run: Run, { integration, argv, engine, handoff }: HookOptions): Promise<HookAnswer | undefined> {
+export async function answerHook(run: Run, options: HookOptions): Promise<HookAnswer | undefined> {
+  const { integration, argv } = options;
   const fail = (text: string) => integration.answer({ kind: "failed", text: `agent handoff: ${text.replace(/^agent hook: /, "")}` });
   // Inside a hook's own handoff (the engine's agent calling its hooks): never again.
   if (run.env[HOOK_GUARD]) return undefined;
@@ -158,72 +118,47 @@ export async function answerHook(run: Run, { integration, argv, engine, handoff 
   const args = parseHandoffArgs(request.args);
   if ("problem" in args) return fail(args.problem);
   const leaf = request.prompt === undefined ? undefined : await leafBefore(run, path, request.prompt);
-  const reply = await handOffSession(run, {
-    integration,
-    path,
-    cwd: request.cwd,
-    agentBin: request.agentBin,
-    leaf,
-    ...args,
-    engine,
-    handoff,
-  });
-  return integration.answer(reply);
+  return integration.answer(await handOffSession(run, options, request, { path, leaf, ...args }));
 }
 
-export interface SessionHandoff {
-  integration: AgentIntegration;
-  /** The session file, checked (`checkSession`). */
+/** Which session a hook's handoff writes from, checked (`checkSession`), and what the call asked for. */
+export interface SessionToHandOff {
   path: string;
-  cwd: string | undefined;
-  agentBin?: string | undefined;
   /** The entry the handoff ends at (before the hook's own prompt), when not the leaf. */
   leaf?: string | undefined;
   to: string | undefined;
   focus: string;
-  engine: string;
-  handoff: RunHandoff;
 }
 
-/** Hands off one session inside the hook's timeout, by `agent handoff` in this process: where the new session is, or one line why not. */
+/** Hands off one session inside the hook's time (`/handoff`, and before a compaction): where the new session is, or one line why not. */
 export async function handOffSession(
   run: Run,
-  { integration, path, cwd, agentBin, leaf, to, focus, engine, handoff }: SessionHandoff,
+  options: HookOptions,
+  request: HookRequest & { kind: "handoff" },
+  { path, leaf, to, focus }: SessionToHandOff,
 ): Promise<HookReply> {
   const failed = (text: string): HookReply => ({ kind: "failed", text: `agent handoff: ${text.replace(/^agent hook: /, "")}` });
-  const seconds = Math.max(30, integration.hookTimeoutSeconds - MARGIN_SECONDS);
-  const handoffArgv = [
+  const handoffArgv = (chosen: string) => [
     "handoff",
     path,
     "--json",
     "--no-record",
     "--engine",
-    engine,
-    "--timeout",
-    String(seconds),
+    chosen,
     ...(leaf === undefined ? [] : ["--leaf", leaf]),
     ...(to === undefined ? [] : ["--to", to]),
     ...(focus === "" ? [] : [`--focus=${focus}`]),
   ];
-  const stdout = new MemoryStream();
-  const stderr = new MemoryStream();
-  const code = await handoff(handoffArgv, {
-    env: { ...run.env, ...recordedBin(run, integration, { agentBin }), [HOOK_GUARD]: "1" },
-    cwd: cwd ?? run.cwd,
-    stdin: { fd: -1, isTTY: false },
-    stdout,
-    stderr,
-    host: run.host,
-    signal: AbortSignal.any([run.cancel.signal, AbortSignal.timeout(seconds * 1000)]),
-  });
-  if (code !== 0) return failed(lastProblem(stderr.text()));
+  const { ran, note, budget } = await handOffInTime(run, options, request, handoffArgv);
+  if (ran.timedOut) return failed(`the hook's ${Math.round(budget.seconds)} s ran out before the handoff was written; nothing was written`);
+  if (ran.code !== 0) return failed(lastProblem(ran.stderr));
   let result: HandoffJson;
   try {
-    result = JSON.parse(stdout.text()) as HandoffJson;
+    result = JSON.parse(ran.stdout) as HandoffJson;
   } catch {
     return failed("the handoff printed no result");
   }
-  return handedOff(integration, result);
+  return handedOff(options.integration, result, note);
 }
 
 /** The entry before the hook's own prompt, when the agent recorded it first; undefined when it did not (or the file cannot be read: the handoff says why). */
@@ -236,8 +171,8 @@ async function leafBefore(run: Run, path: string, prompt: string): Promise<strin
   }
 }
 
-/** What the user reads: where the new session is and what to type. */
-function handedOff(integration: AgentIntegration, result: HandoffJson): HookReply {
+/** What the user reads: where the new session is and what to type, and the note when the offline engine stood in. */
+function handedOff(integration: AgentIntegration, result: HandoffJson, note: string | undefined): HookReply {
   const where = `New session ${result.sessionId}: ${field(result.sessionFile)}`;
   const same = result.sessionFormat === integration.name;
   const next = same
@@ -247,7 +182,8 @@ function handedOff(integration: AgentIntegration, result: HandoffJson): HookRepl
       : `Continue in ${result.sessionFormat} with: ${[...(result.resume.cwd === null ? [] : ["cd", result.resume.cwd, "&&"]), ...result.resume.argv].map((w) => (w === "&&" ? w : shellQuote(w))).join(" ")}`;
   return {
     kind: "handed-off",
-    text: `${where}\n${next}`,
+    text: note === undefined ? `${where}\n${next}` : `${where}\n${next}\n${note}`,
+    ...(note === undefined ? {} : { note }),
     sessionFile: result.sessionFile,
     sessionId: result.sessionId,
     sessionFormat: result.sessionFormat,

@@ -10,7 +10,8 @@ import {
 import { linesBackwards } from "../io/lines-backwards.ts";
 import { agentHome } from "../sessions/agent-home.ts";
 import type { Run } from "../run.ts";
-import { checkSession, HOOK_GUARD, handOffSession, readHookStdin, type RunHandoff } from "./hook-run.ts";
+import { HOOK_GUARD, type RunHandoff } from "./hook-handoff.ts";
+import { checkSession, handOffSession, readHookStdin } from "./hook-run.ts";
 import { offerState } from "./offer-state.ts";
 
 /**
@@ -95,7 +96,8 @@ export async function answerBeforeCompact(
   if (request.kind !== "stop") return undefined;
   const path = checkSession(run, integration, request);
   if (typeof path === "object") return undefined;
-  const reply = await handOffSession(run, { integration, path, cwd: request.cwd, to: undefined, focus: "", engine, handoff });
+  const call = { kind: "handoff" as const, sessionPath: path, sessionId: request.sessionId, cwd: request.cwd, args: "" };
+  const reply = await handOffSession(run, { integration, argv: [], engine, handoff }, call, { path, to: undefined, focus: "" });
   const state = offerState(run.env, integration.name, request.sessionId);
   state.leaveCompacted(
     reply.kind === "handed-off"

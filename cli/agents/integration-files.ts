@@ -130,7 +130,7 @@ function throughLink(path: string): string {
 }
 
 /** The folders from `path`'s up that do not exist yet, outermost last. */
-function missingFolders(path: string): string[] {
+export function missingFolders(path: string): string[] {
   const missing: string[] = [];
   for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
     try {
@@ -246,10 +246,20 @@ function undo(run: Run, made: readonly FileChange[]): void {
 }
 
 /**
+ * What a run holding the lock of our state folder (cli/agents/integration-lock.ts) knows of it:
+ * the folders it made for the lock, remembered as ours when the memory is written, and the
+ * folders to remove once the lock is gone, when the memory was emptied.
+ */
+export interface StateFolders {
+  made: readonly string[];
+  toRemove: string[];
+}
+
+/**
  * Writes every change, after checking each can be made (a read-only file stops the run before
  * anything is written; a failure part way undoes what was written); remembers the merged files' hashes.
  */
-export function applyChanges(run: Run, changes: readonly FileChange[], uninstall: boolean): void {
+export function applyChanges(run: Run, changes: readonly FileChange[], uninstall: boolean, state?: StateFolders): void {
   if (changes.length === 0) return;
   for (const change of changes) checkWritable(change);
   const memory = readMemory(run.env);
@@ -277,7 +287,7 @@ export function applyChanges(run: Run, changes: readonly FileChange[], uninstall
         after: hashOf(change.after),
       };
   }
-  writeMemory(run, memory);
+  writeMemory(run, memory, state);
 }
 
 /** The folders `integrate` made above the files just removed, deepest first, each once it is empty (a folder the user has filled since stays). */
@@ -296,17 +306,41 @@ function removeMadeFolders(changes: readonly FileChange[], memory: Memory): void
   }
 }
 
-function writeMemory(run: Run, memory: Memory): void {
+/**
+ * Writes the memory, or removes it once nothing is left in it: then also the folders above it
+ * that an earlier write made (`~/.local/state/agent`, and `state`, `.local` when they were not
+ * there either), each once it is empty (after the lock is gone, when `state` says a lock is held).
+ * A folder that was there first is never removed.
+ */
+function writeMemory(run: Run, memory: Memory, state?: StateFolders): void {
   const path = memoryPath(run.env);
-  const empty = Object.keys(memory).length === 0;
+  const own = (folder: string) => path.startsWith(`${folder}/`);
+  const stateFolders = Object.keys(memory).filter((key) => own(key) && isMadeFolder(memory[key]));
   try {
     unlinkSync(path);
   } catch {
     // None yet.
   }
-  if (empty) return;
+  if (Object.keys(memory).every(own)) {
+    if (state === undefined) removeEmptyFolders(stateFolders);
+    else state.toRemove.push(...stateFolders, ...state.made);
+    return;
+  }
+  for (const folder of [...missingFolders(path), ...(state?.made ?? [])]) memory[folder] = { made: "folder" };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   createFileAtomically(run.temps, path, `${JSON.stringify(memory, null, 2)}\n`);
+}
+
+/** Removes each folder that is empty, deepest first; one that is not empty keeps those above it. */
+export function removeEmptyFolders(folders: readonly string[]): void {
+  for (const folder of [...new Set(folders)].sort((a, b) => b.length - a.length)) {
+    try {
+      if (readdirSync(folder).length > 0) break;
+      rmdirSync(folder);
+    } catch {
+      // Gone already, or not ours to remove now.
+    }
+  }
 }
 
 /** Each file's state, for `--status`: what is there now against what `integrate` would write. */

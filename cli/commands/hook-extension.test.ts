@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { runCli } from "../main.ts";
 import { installFakeAgents } from "../../fixtures/fake-agents.ts";
 import { CLI, cleanEnv, memoryIo, REPO } from "../../fixtures/run-agent.ts";
@@ -90,8 +91,24 @@ interface Story {
 
 let loaded = 0;
 
-/** Imports the installed extension and runs its command with `args`; `exec` runs our CLI in this process. */
-async function typeCommand(agent: Agent, sessionFile: string | undefined, args: string, environment = env()): Promise<Story> {
+type Exec = (program: string, argv: string[]) => Promise<{ stdout: string; stderr: string; code: number; killed: boolean }>;
+
+/** pi's own `exec` (pi 0.73's execCommand): a real process, no shell; it throws at a NUL or an argument too long. */
+function spawnedExec(environment: Record<string, string>): Exec {
+  return (program, argv) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(program, argv, { cwd: work, shell: false, env: environment, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (data) => (stdout += data));
+      child.stderr.on("data", (data) => (stderr += data));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ stdout, stderr, code: code ?? 0, killed: false }));
+    });
+}
+
+/** Imports the installed extension and runs its command with `args`; `exec` runs our CLI in this process (or as `run` does). */
+async function typeCommand(agent: Agent, sessionFile: string | undefined, args: string, environment = env(), run?: Exec): Promise<Story> {
   const story: Story = { notices: [], switchedTo: [], exec: [] };
   const installed = agent.extension(home);
   // A module is imported once per path: each run gets a copy of its own.
@@ -106,6 +123,7 @@ async function typeCommand(agent: Agent, sessionFile: string | undefined, args: 
     },
     async exec(program: string, argv: string[]) {
       story.exec.push([program, ...argv]);
+      if (run) return run(program, argv);
       if (program !== PROGRAM.executable) throw new Error(`ran ${program}, not the recorded Bun`);
       // A script that is gone: Bun says so and ends with 1.
       if (!existsSync(argv[0] ?? "")) return { stdout: "", stderr: `error: Module not found "${argv[0]}"\n`, code: 1, killed: false };
@@ -186,7 +204,7 @@ describe.each(AGENTS)("/handoff inside $name", (agent) => {
       "an option the command does not take",
       "--engine llm fix it",
       (s) => s,
-      /^agent handoff: --engine is not an option here: only --to <agent>, then the focus$/,
+      /^agent handoff: --engine is not an option here: only --to <agent>, then the focus \(put -- before a focus that starts with -\)$/,
     ],
     ["--help typed as the focus", "--help", (s) => s, /^agent handoff: --help is not an option here/],
     ["--to an agent we do not know", "--to vim x", (s) => s, /^agent handoff: --to takes .*, not "vim"$/],
@@ -229,6 +247,64 @@ describe.each(AGENTS)("/handoff inside $name", (agent) => {
     const story = await typeCommand(agent, source, "x");
     expect(story.notices.at(-1)).toEqual([`Handoff failed: error: Module not found "${join(root, "moved.ts")}"`, "error"]);
   });
+});
+
+describe.each(AGENTS)("hostile text after /handoff inside $name, through a real exec (no shell)", (agent) => {
+  const PWNED = () => join(work, "pwned");
+  // [typed, the focus the new session holds]: every one is data, passed on as typed, and nothing else runs.
+  const DATA: [string, string][] = [
+    ["$(touch pwned) `touch pwned`; touch pwned", "$(touch pwned) `touch pwned`; touch pwned"],
+    [`"double" 'single' \\ $HOME`, `"double" 'single' \\ $HOME`],
+    ["line one\nline two", "line one line two"],
+    ["-- --to codex is the focus", "--to codex is the focus"],
+  ];
+  test.each(DATA)(
+    "%p: handed off, the focus as typed, nothing run",
+    async (typed, focus) => {
+      await cli(["integrate", agent.name]);
+      const source = placeSource(agent);
+      const story = await typeCommand(agent, source, typed, env(), spawnedExec(env()));
+      expect(story.switchedTo).toHaveLength(1);
+      expect(story.exec.map((argv) => argv.at(-1))).toEqual([typed]);
+      const document = readFileSync(story.switchedTo[0] ?? "", "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string; content?: string })
+        .find((entry) => entry.type === "custom_message")?.content;
+      expect(document).toContain(`Focus for this handoff: "${focus}"`);
+      expect(existsSync(PWNED())).toBe(false);
+    },
+    20_000,
+  );
+
+  // [typed, the one error line]: refused before anything runs (the exec itself would throw at these), or by the hook.
+  const REFUSED: [string, string, boolean][] = [
+    ["a\0b", `Handoff failed: the text after /${agent.command} holds a NUL character; type it without one; nothing was run`, false],
+    [
+      "z".repeat(1024 * 1024),
+      `Handoff failed: the text after /${agent.command} is 1024 KB, more than the 100 KB a handoff takes; nothing was run`,
+      false,
+    ],
+    ["--to /tmp/codex", "agent handoff: --to takes", true],
+    ["--to ../../bin/sh", "agent handoff: --to takes", true],
+    ["--exec sh", "agent handoff: --exec is not an option here", true],
+  ];
+  test.each(REFUSED)(
+    "%#: one error line, nothing written, no switch",
+    async (typed, line, ran) => {
+      await cli(["integrate", agent.name]);
+      const source = placeSource(agent);
+      const story = await typeCommand(agent, source, typed, env(), spawnedExec(env()));
+      expect(story.switchedTo).toEqual([]);
+      expect(story.exec).toHaveLength(ran ? 1 : 0);
+      const errors = story.notices.filter(([, level]) => level === "error");
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.[0]).toStartWith(line);
+      expect(errors[0]?.[0]).not.toContain("\n");
+      expect(readdirSync(agent.sessions(home))).toEqual(["2026-11-29T09-00-00-000Z_source.jsonl"]);
+    },
+    20_000,
+  );
 });
 
 describe("the agent itself as the engine", () => {
@@ -314,8 +390,8 @@ describe("agent integrate pi|omp", () => {
       );
     }
     for (const agent of AGENTS) expect((await cli(["integrate", agent.name, "--uninstall"])).code).toBe(0);
-    // Only what integrate made goes: the folders it made too (the memory file of integrate is its own).
-    expect(readdirSync(home).filter((name) => name !== ".local")).toEqual([]);
+    // Only what integrate made goes: the folders it made too, and its own state folder.
+    expect(readdirSync(home)).toEqual([]);
   });
 
   test("PI_CODING_AGENT_DIR moves pi's folder (and omp's default profile's)", async () => {

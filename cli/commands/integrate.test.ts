@@ -39,14 +39,14 @@ async function integrate(args: string[], env: Record<string, string>) {
   return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
 }
 
-/** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), but our own state's. */
+/** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), our own state's too. */
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
-        if (!path.startsWith(join(dir, ".local"))) out[`${path.slice(dir.length)}/`] = "";
+        out[`${path.slice(dir.length)}/`] = "";
         walk(path);
       } else out[path.slice(dir.length)] = readFileSync(path, "latin1");
     }
@@ -85,6 +85,10 @@ const STATES: [string, (event: string) => string | undefined][] = [
   ["one line", (event) => JSON.stringify({ hooks: { [event]: [] }, theme: "dark" })],
   // Text decoding drops a byte-order mark; it must come back on write, or --uninstall cannot give back the bytes.
   ["a byte-order mark first", (event) => `\uFEFF${OTHER(event)}`],
+  // Made on Windows: the lines we insert end as the file's own do.
+  ["CRLF line ends", (event) => OTHER(event).replaceAll("\n", "\r\n")],
+  ["CRLF and a byte-order mark", (event) => `\uFEFF${OTHER(event).replaceAll("\n", "\r\n")}`],
+  ["no final line break", (event) => OTHER(event).trimEnd()],
 ];
 
 describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, homeVar }) => {
@@ -114,6 +118,7 @@ describe.each(AGENTS)("agent integrate $agent", ({ agent, settings, event, own, 
     expect(ours).toHaveLength(1);
     expect(ours[0]?.hooks[0]?.timeout).toBe(600);
     expect(readFileSync(toml, "utf8")).toBe(before[toml.slice(home.length)] ?? "");
+    if (start?.includes("\r\n")) expect(written.replaceAll("\r\n", "")).not.toContain("\n");
     const installed = files(home);
 
     const second = await integrate([agent], env);

@@ -12,6 +12,7 @@ import {
 import { findOnPath } from "../agents/agent-bin.ts";
 import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
 import { applyChanges, installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
+import { withIntegrationLock } from "../agents/integration-lock.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
@@ -143,16 +144,25 @@ export const integrateCommand = defineCommand({
       await run.stdout.printText(`${lines.join("\n")}\n`);
       return EXIT.ok;
     }
-    // Every agent's files are planned (read, merged) before any is written: one problem stops all.
-    // Uninstalling takes out what is there (the offer too); installing writes what the flags ask for.
-    const plans = hooked.map(({ integration, command }) => {
-      const options = args.uninstall
-        ? installedOptions(run, integration)
-        : optionsFor(integration, percent, beforeCompact, args.agent !== undefined);
-      return { integration, command, options, changes: planChanges(run, integration, command, args.uninstall === true, options) };
+    // One integrate at a time: another's changes are read, not overwritten.
+    const locked = await withIntegrationLock(run, (state) => {
+      // Every agent's files are planned (read, merged) before any is written: one problem stops all.
+      // Uninstalling takes out what is there (the offer too); installing writes what the flags ask for.
+      const planned = hooked.map(({ integration, command }) => {
+        const options = args.uninstall
+          ? installedOptions(run, integration)
+          : optionsFor(integration, percent, beforeCompact, args.agent !== undefined);
+        return { integration, command, options, changes: planChanges(run, integration, command, args.uninstall === true, options) };
+      });
+      for (const { changes } of planned) applyChanges(run, changes, args.uninstall === true, state);
+      return planned;
     });
+    if ("held" in locked) {
+      logger.error(locked.held);
+      return EXIT.failed;
+    }
+    const plans = locked.value;
     for (const { integration, changes, options } of plans) {
-      applyChanges(run, changes, args.uninstall === true);
       if (changes.length === 0)
         lines.push(`${integration.name}: nothing to change (${args.uninstall ? "not installed" : "installed, current"})`);
       else lines.push(`${integration.name}:`, ...changes.map((change) => `  ${describeChange(change)}`));

@@ -71,7 +71,7 @@ function answerOf(host: ExtensionHost, reply: HookReply): ExtensionAnswer {
   if (reply.sessionFormat !== host.agent) return { message: reply.text };
   return {
     switchTo: reply.sessionFile,
-    message: `Handed off: this is the new session, opened with the handoff document (${reply.sessionFile})`,
+    message: `Handed off: this is the new session, opened with the handoff document (${reply.sessionFile})${reply.note === undefined ? "" : `. ${reply.note}`}`,
   };
 }
 

@@ -24,6 +24,15 @@ const STATES: [string, string | undefined][] = [
   ["other hooks of the same event, on one line", JSON.stringify({ hooks: { UserPromptExpansion: [OTHER_HOOK] } })],
   ["an older entry of ours", `${JSON.stringify({ hooks: { UserPromptExpansion: [OTHER_HOOK, ours("run OURS v1")] } }, null, 2)}\n`],
   ["CRLF line ends", '{\r\n  "model": "opus"\r\n}\r\n'],
+  ["CRLF, an empty object", "{}\r\n"],
+  ["CRLF, blank lines", "\r\n\r\n"],
+  ["CRLF, an empty hooks object", '{\r\n  "hooks": {}\r\n}\r\n'],
+  [
+    "CRLF, other hooks of the same event",
+    `${JSON.stringify({ hooks: { UserPromptExpansion: [OTHER_HOOK] } }, null, 2).replaceAll("\n", "\r\n")}\r\n`,
+  ],
+  ["CRLF, no final line break", '{\r\n  "model": "opus"\r\n}'],
+  ["no final line break", '{\n  "model": "opus",\n  "hooks": {"Stop": []}\n}'],
   [
     "strings with braces, brackets, escaped quotes and unicode",
     '{\n  "a": "}\\"{[",\n  "b": "\\u00e9\\\\",\n  "hooks": {"Stop": [[], {"x": [1, -2.5e3, true, null]}]}\n}\n',
@@ -50,6 +59,15 @@ describe("a hook entry merged into a settings file at the text level", () => {
     expect(JSON.parse(after)).toEqual(expected(before));
     expect(merge.add(after)).toBe(after);
     expect(merge.state(after)).toBe("current");
+  });
+
+  test.each(STATES)("%s: every line break added is the file's own (CRLF stays CRLF)", (_, before) => {
+    const after = merge.add(before);
+    const crlf = before?.includes("\r\n") ?? false;
+    const breaks = (text: string) => [...text.matchAll(/\r?\n/g)].map((m) => m[0]);
+    expect(new Set(breaks(after))).toEqual(new Set(breaks(after).length === 0 ? [] : [crlf ? "\r\n" : "\n"]));
+    // Nothing added after the file's end: a file without a final line break still has none.
+    if (before !== undefined && before.trim() !== "") expect(after.endsWith("\n")).toBe(before.endsWith("\n"));
   });
 
   test.each(STATES)("%s: remove gives back the very bytes there were", (_, before) => {

@@ -3,6 +3,7 @@ import {
   insertItem,
   insertMember,
   lineAt,
+  lineBreakOf,
   memberOf,
   parseJsonText,
   removeElement,
@@ -18,7 +19,7 @@ import { IntegrationProblem, type IntegrationState, type TextMerge } from "./typ
  * from the user's (by the command it runs), so a moved `agent` updates it instead of adding one.
  */
 export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: unknown) => boolean): TextMerge {
-  const body = renderJson({ hooks: { [event]: [entry] } }, "", "  ");
+  const body = (eol: string) => renderJson({ hooks: { [event]: [entry] } }, "", "  ", eol);
   const ours = (text: string, node: JsonNode) => {
     const value = JSON.parse(text.slice(node.start, node.end));
     if (!isOurs(value)) return false;
@@ -60,9 +61,10 @@ export function hookEntryMerge(event: string, entry: unknown, isOurs: (value: un
   }
 
   function add(before: string | undefined): string {
-    if (before === undefined) return `${body}\n`;
-    // An empty file stays told apart from no file (no line break added), a blank one keeps its blank lines first.
-    if (before.trim() === "") return before === "" ? body : `${before}${body}\n`;
+    if (before === undefined) return `${body("\n")}\n`;
+    // An empty file stays told apart from no file (no line break added), a blank one keeps its blank lines (and their line breaks) first.
+    const eol = lineBreakOf(before);
+    if (before.trim() === "") return before === "" ? body(eol) : `${before}${body(eol)}${eol}`;
     const { list } = locate(before);
     if (list?.type === "array") {
       const mine = list.items.filter((item) => ours(before, item));

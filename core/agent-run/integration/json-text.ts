@@ -131,9 +131,19 @@ export function indentUnit(text: string): string {
   return /\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
 }
 
-/** `value` as JSON, laid out from `indent` with `unit` per level (its first line not indented). */
-export function renderJson(value: unknown, indent: string, unit: string): string {
-  return JSON.stringify(value, null, unit).replaceAll("\n", `\n${indent}`);
+/**
+ * The file's own line break, its first one's: `\r\n` in a file written on Windows, else `\n`.
+ * Every line break we insert is this one, so a CRLF file stays CRLF (and `--uninstall`, taking
+ * out exactly what was inserted, gives back its bytes).
+ */
+export function lineBreakOf(text: string): "\n" | "\r\n" {
+  const at = text.indexOf("\n");
+  return at > 0 && text.charAt(at - 1) === "\r" ? "\r\n" : "\n";
+}
+
+/** `value` as JSON, laid out from `indent` with `unit` per level (its first line not indented), lines broken with `eol`. */
+export function renderJson(value: unknown, indent: string, unit: string, eol = "\n"): string {
+  return JSON.stringify(value, null, unit).replaceAll("\n", `${eol}${indent}`);
 }
 
 /** Whether two offsets are on the same line. */
@@ -144,36 +154,38 @@ function sameLine(text: string, from: number, to: number): boolean {
 /** `text` with `"key": value` added as the last member of `object`, laid out as its other members are. */
 export function insertMember(text: string, object: JsonNode & { type: "object" }, key: string, value: unknown): string {
   const unit = indentUnit(text);
+  const eol = lineBreakOf(text);
   const last = object.members.at(-1);
   if (last === undefined) {
     const outer = indentOf(text, object.start);
     const inner = outer + unit;
-    const member = `${JSON.stringify(key)}: ${renderJson(value, inner, unit)}`;
-    return `${text.slice(0, object.start + 1)}\n${inner}${member}\n${outer}${text.slice(object.end - 1)}`;
+    const member = `${JSON.stringify(key)}: ${renderJson(value, inner, unit, eol)}`;
+    return `${text.slice(0, object.start + 1)}${eol}${inner}${member}${eol}${outer}${text.slice(object.end - 1)}`;
   }
   if (sameLine(text, object.start, last.keyStart)) {
     const member = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
     return `${text.slice(0, last.value.end)}, ${member}${text.slice(last.value.end)}`;
   }
   const inner = indentOf(text, last.keyStart);
-  const member = `${JSON.stringify(key)}: ${renderJson(value, inner, unit)}`;
-  return `${text.slice(0, last.value.end)},\n${inner}${member}${text.slice(last.value.end)}`;
+  const member = `${JSON.stringify(key)}: ${renderJson(value, inner, unit, eol)}`;
+  return `${text.slice(0, last.value.end)},${eol}${inner}${member}${text.slice(last.value.end)}`;
 }
 
 /** `text` with `value` added as the last item of `array`, laid out as its other items are. */
 export function insertItem(text: string, array: JsonNode & { type: "array" }, value: unknown): string {
   const unit = indentUnit(text);
+  const eol = lineBreakOf(text);
   const last = array.items.at(-1);
   if (last === undefined) {
     const outer = indentOf(text, array.start);
     const inner = outer + unit;
-    return `${text.slice(0, array.start + 1)}\n${inner}${renderJson(value, inner, unit)}\n${outer}${text.slice(array.end - 1)}`;
+    return `${text.slice(0, array.start + 1)}${eol}${inner}${renderJson(value, inner, unit, eol)}${eol}${outer}${text.slice(array.end - 1)}`;
   }
   if (sameLine(text, array.start, last.start)) {
     return `${text.slice(0, last.end)}, ${JSON.stringify(value)}${text.slice(last.end)}`;
   }
   const inner = indentOf(text, last.start);
-  return `${text.slice(0, last.end)},\n${inner}${renderJson(value, inner, unit)}${text.slice(last.end)}`;
+  return `${text.slice(0, last.end)},${eol}${inner}${renderJson(value, inner, unit, eol)}${text.slice(last.end)}`;
 }
 
 /** `text` with the item of `array` at `index` replaced by `value`, laid out where it stood. */
@@ -182,7 +194,7 @@ export function replaceItem(text: string, array: JsonNode & { type: "array" }, i
   if (item === undefined) return text;
   const rendered = sameLine(text, array.start, item.start)
     ? JSON.stringify(value)
-    : renderJson(value, indentOf(text, item.start), indentUnit(text));
+    : renderJson(value, indentOf(text, item.start), indentUnit(text), lineBreakOf(text));
   return text.slice(0, item.start) + rendered + text.slice(item.end);
 }
 

@@ -93,6 +93,8 @@ export type HookReply =
       sessionId: string;
       /** The agent the new session is for. */
       sessionFormat: AgentName;
+      /** One line more, in `text` too: the offline engine wrote the document, as the session was too long for the hook's time. */
+      note?: string;
     }
   | { kind: "failed"; text: string };
 

@@ -30,6 +30,8 @@ interface Story {
   exec: ExecCall[];
   steps: string[];
   notices: Notice[];
+  /** What the command threw: pi and omp print it on stderr as the command's error. */
+  thrown?: string;
 }
 
 type ExecReply = { stdout?: string; stderr?: string; code?: number; killed?: boolean } | Error;
@@ -39,6 +41,8 @@ interface Fake {
   reply?: ExecReply;
   /** pi calls withSession with the new session's context; omp's switchSession takes no options. */
   switchStyle?: "pi" | "omp" | "cancelled";
+  /** False: print mode (`pi -p`), where notify shows nothing. */
+  hasUI?: boolean;
 }
 
 let loaded = 0;
@@ -82,6 +86,7 @@ async function runCommand(setup: ExtensionSetup, args: string, fake: Fake = {}):
   const ctx = {
     cwd: "/home/me/app",
     ui: ui("old"),
+    ...("hasUI" in fake ? { hasUI: fake.hasUI } : {}),
     sessionManager: {
       getSessionFile: () => ("sessionFile" in fake ? fake.sessionFile : "/home/me/.pi/agent/sessions/--home-me-app--/s.jsonl"),
     },
@@ -101,7 +106,11 @@ async function runCommand(setup: ExtensionSetup, args: string, fake: Fake = {}):
   (await load(setup))(pi);
   const handler = handlers.get(setup.command);
   if (handler === undefined) throw new Error(`no command ${setup.command} registered`);
-  await handler(args, ctx);
+  try {
+    await handler(args, ctx);
+  } catch (error) {
+    story.thrown = error instanceof Error ? error.message : String(error);
+  }
   return story;
 }
 
@@ -259,5 +268,50 @@ describe("the installed extension", () => {
       START,
       ["The new session is written but the switch was cancelled; open it with: /x/n.jsonl", "warning"],
     ]);
+  });
+});
+
+describe("in print mode (pi -p, omp -p), where nothing is shown", () => {
+  // [case, what the fake agent does, the line]: the same line the screen shows, as the command's error (stderr).
+  const FAILURES: [string, Fake, string, string][] = [
+    [
+      "a session not saved to a file",
+      { sessionFile: undefined },
+      "x",
+      "Handoff failed: this session is not saved to a file, so there is nothing to hand off",
+    ],
+    [
+      "the hook's error",
+      { reply: { stdout: '{"error":"agent handoff: Nothing to hand off"}\n' } },
+      "x",
+      "agent handoff: Nothing to hand off",
+    ],
+    ["a NUL typed", {}, "a\0b", "Handoff failed: the text after /handoff holds a NUL character; type it without one; nothing was run"],
+    [
+      "exec itself throwing",
+      { reply: new Error("spawn E2BIG") },
+      "x",
+      "Handoff failed: could not run /opt/bun (Error: spawn E2BIG); run `agent integrate pi` again",
+    ],
+  ];
+  test.each(FAILURES)("%s: thrown, for pi to print on stderr, and no switch", async (_, fake, args, line) => {
+    const story = await runCommand(PI_SETUP, args, { ...fake, hasUI: false });
+    expect(story.thrown).toBe(line);
+    expect(story.notices.filter(([, level]) => level === "error")).toEqual([]);
+    expect(story.steps.filter((step) => step.startsWith("switch"))).toEqual([]);
+  });
+
+  test("a handoff that works: switched, nothing thrown", async () => {
+    const story = await runCommand(PI_SETUP, "", { reply: { stdout: '{"switchTo":"/x/n.jsonl","message":"M"}' }, hasUI: false });
+    expect(story.thrown).toBeUndefined();
+    expect(story.steps).toContain("switch /x/n.jsonl");
+  });
+
+  test("with a screen (hasUI true, or not said: omp's RPC): the line is shown, nothing thrown", async () => {
+    for (const fake of [{ hasUI: true }, {}] satisfies Fake[]) {
+      const story = await runCommand(PI_SETUP, "x", { ...fake, sessionFile: undefined });
+      expect(story.thrown).toBeUndefined();
+      expect(story.notices).toEqual([["Handoff failed: this session is not saved to a file, so there is nothing to hand off", "error"]]);
+    }
   });
 });

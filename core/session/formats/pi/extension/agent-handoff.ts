@@ -40,6 +40,8 @@ interface Ui {
 interface CommandContext {
   cwd: string;
   ui: Ui;
+  /** False in print mode (`pi -p`, `--mode json`), where `ui.notify` shows nothing. */
+  hasUI?: boolean;
   sessionManager: { getSessionFile(): string | undefined };
   waitForIdle(): Promise<void>;
   switchSession(path: string, options?: { withSession?: (next: { ui: Ui }) => Promise<void> }): Promise<{ cancelled: boolean }>;
@@ -112,10 +114,38 @@ function readAnswer(result: ExecResult): HookAnswer {
   };
 }
 
+/**
+ * The most bytes of typed text passed on: Linux takes at most 128 KiB in one argument of a
+ * program, and the agent's exec throws past it (or at a NUL) with words that name neither.
+ */
+const MAX_ARGS_BYTES = 100_000;
+
+/** Why the typed text cannot be passed on as one argument, or undefined when it can. */
+function unpassable(args: string): string | undefined {
+  const command = `/${SETUP.command}`;
+  if (args.includes("\0")) return `${FAILED} the text after ${command} holds a NUL character; type it without one; nothing was run`;
+  const bytes = new TextEncoder().encode(args).length;
+  if (bytes > MAX_ARGS_BYTES)
+    return `${FAILED} the text after ${command} is ${Math.ceil(bytes / 1024)} KB, more than the ${MAX_ARGS_BYTES / 1000} KB a handoff takes; nothing was run`;
+  return undefined;
+}
+
+/**
+ * A failure, where the user sees it: on the screen; in print mode, where nothing is shown, as the
+ * command's error, which pi and omp print on stderr (`Extension error (command:handoff): …`).
+ * Neither lets a command set the exit status: print mode takes it from the last answer only.
+ */
+function failed(ctx: CommandContext, message: string): void {
+  if (ctx.hasUI === false) throw new Error(message);
+  ctx.ui.notify(message, "error");
+}
+
 async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise<void> {
+  const refused = unpassable(args);
+  if (refused) return failed(ctx, refused);
   await ctx.waitForIdle();
   const file = ctx.sessionManager.getSessionFile();
-  if (!file) return ctx.ui.notify(`${FAILED} this session is not saved to a file, so there is nothing to hand off`, "error");
+  if (!file) return failed(ctx, `${FAILED} this session is not saved to a file, so there is nothing to hand off`);
   const [program = "agent", ...first] = SETUP.run;
   ctx.ui.notify("Handing off: writing the handoff document…", "info");
   let result: ExecResult;
@@ -126,10 +156,10 @@ async function handOff(pi: AgentApi, args: string, ctx: CommandContext): Promise
     });
   } catch (error) {
     // omp throws where pi answers code 1 (a program that is gone); String() as this file imports nothing.
-    return ctx.ui.notify(`${FAILED} could not run ${program} (${String(error)}); run \`agent integrate ${SETUP.agent}\` again`, "error");
+    return failed(ctx, `${FAILED} could not run ${program} (${String(error)}); run \`agent integrate ${SETUP.agent}\` again`);
   }
   const answer = readAnswer(result);
-  if ("error" in answer) return ctx.ui.notify(answer.error, "error");
+  if ("error" in answer) return failed(ctx, answer.error);
   if (answer.switchTo === undefined) return ctx.ui.notify(answer.message, "info");
   // pi hands the new session's context to withSession (the old one is stale after the switch) and
   // then redraws its screen, which would wipe a line shown from there: the line is shown after.
