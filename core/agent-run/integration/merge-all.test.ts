@@ -54,4 +54,11 @@ describe("several entries of ours in one file", () => {
     expect(out).toContain('"command": "say done"');
     expect(out).not.toContain("ours-stop");
   });
+
+  test("the user's hook put into our entry: taking the offer out is refused, nothing lost", () => {
+    const installed = mergeAll([main(), stop(80)]).add('{"model":"x"}');
+    const mixed = installed.replace('"command":"ours-stop 80"}', '"command":"ours-stop 80"},{"type":"command","command":"say done"}');
+    expect(mixed).toContain("say done");
+    expect(() => mergeAll([main(), stop(undefined)]).add(mixed)).toThrow("has an entry with our hook and another in it");
+  });
 });

@@ -69,7 +69,18 @@ export function hookEntryGone(event: string, isOurs: (value: unknown) => boolean
     const entries = hooks?.value.type === "object" ? memberOf(hooks.value, event) : undefined;
     return { root, hooks: hooks?.value, entries: entries?.value.type === "array" ? entries.value : undefined };
   }
-  const ours = (text: string, start: number, end: number) => isOurs(JSON.parse(text.slice(start, end)));
+  const ours = (text: string, start: number, end: number) => {
+    const value: unknown = JSON.parse(text.slice(start, end));
+    if (!isOurs(value)) return false;
+    // The user's hook put beside ours in our entry would go with it: refused, as hookEntryMerge refuses it.
+    const hooks = (value as { hooks?: unknown }).hooks;
+    if (Array.isArray(hooks) && hooks.some((hook) => !isOurs({ hooks: [hook] })))
+      throw new IntegrationProblem(
+        `"hooks"."${event}" has an entry with our hook and another in it; move the other to an entry of its own`,
+        lineAt(text, start),
+      );
+    return true;
+  };
 
   function withoutOurs(text: string): string {
     let current = text;
