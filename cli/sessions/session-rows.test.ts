@@ -108,8 +108,36 @@ describe("reading", () => {
         title: "Listing the files",
         updatedMs: 1796276132018,
         root: true,
+        parent: undefined,
+        bytes: undefined,
       },
     ]);
+  });
+  test("listed with its size when asked: the bytes of its messages' and parts' JSON (UTF-8), and a child session with its parent", () => {
+    const path = realDatabase();
+    const recorded = JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>;
+    const accented = JSON.stringify({ type: "text", text: "déjà vu" });
+    const bytes = ["message", "part"]
+      .flatMap((table) => recorded[table] ?? [])
+      .reduce((sum, row) => sum + Buffer.byteLength(String(row.data)), Buffer.byteLength(accented));
+    const db = new Database(path);
+    const [session] = recorded.session ?? [];
+    const [message] = recorded.message ?? [];
+    db.query("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES ('prt_zz', ?, ?, 1, 1, ?)").run(
+      String(message?.id),
+      String(session?.id),
+      accented,
+    );
+    db.query(
+      "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, 'child', ?, 'é task', '1.18.33', 1, 2)",
+    ).run("ses_dc59a6705ffeCHILDCHILDCHIL", String(session?.project_id), String(session?.id), String(session?.directory));
+    db.close();
+    const listed = listRowSessions(path, store, (row) => row.root);
+    expect(listed.map((row) => [row.id, row.root, row.parent, row.bytes])).toEqual([
+      ["ses_dc59a6705ffeTUmLklH2hW4FHH", true, undefined, bytes],
+      ["ses_dc59a6705ffeCHILDCHILDCHIL", false, "ses_dc59a6705ffeTUmLklH2hW4FHH", undefined],
+    ]);
+    expect(bytes).toBeGreaterThan(1000);
   });
 });
 

@@ -101,22 +101,35 @@ export function readRowSession(path: string, store: SessionRowStore, sessionId: 
   }
 }
 
-/** Every session the store lists, newest first; empty when there is no database yet. */
-export function listRowSessions(path: string, store: SessionRowStore): ListedSession[] {
+/**
+ * Every session the store lists, newest first; empty when there is no database yet. The size of
+ * each that `sized` keeps is read too (the sessions listed, not every one the database holds).
+ */
+export function listRowSessions(
+  path: string,
+  store: SessionRowStore,
+  sized: (session: ListedSession) => boolean = () => false,
+): ListedSession[] {
   if (!existsSync(path)) return [];
   const db = open(path, store, false);
   try {
     checkVersion(db, path, store);
+    const size = db.query<Row, [string]>(store.sizeSql);
     return db
       .query<Row, []>(store.listSql)
       .all()
-      .map((row) => ({
-        id: String(row.id),
-        cwd: typeof row.cwd === "string" ? row.cwd : undefined,
-        title: typeof row.title === "string" ? row.title : undefined,
-        updatedMs: Number(row.updated),
-        root: row.root === 1,
-      }));
+      .map((row) => {
+        const listed: ListedSession = {
+          id: String(row.id),
+          cwd: typeof row.cwd === "string" ? row.cwd : undefined,
+          title: typeof row.title === "string" ? row.title : undefined,
+          updatedMs: Number(row.updated),
+          root: row.root === 1,
+          parent: typeof row.parent === "string" ? row.parent : undefined,
+          bytes: undefined,
+        };
+        return sized(listed) ? { ...listed, bytes: Number(size.get(listed.id)?.bytes ?? 0) } : listed;
+      });
   } catch (error) {
     throw sqliteFailure(path, store, error, "list the sessions of");
   } finally {
