@@ -8,9 +8,9 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { realOpencodeDatabase } from "../../fixtures/opencode-db.ts";
 import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
@@ -143,6 +143,7 @@ describe("opencode as a source", () => {
   ])("agent handoff %s: a new session from its rows, the source never recorded into", async (_, how, format) => {
     const h = setUp();
     const before = readFileSync(h.database);
+    const files = readdirSync(dirname(h.database));
     const run = await agent(h, "handoff", ...how, "--engine", "offline", "--json");
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout);
@@ -151,6 +152,8 @@ describe("opencode as a source", () => {
     expect(readFileSync(json.sessionFile, "utf8")).toContain("Third, via continue");
     expect(run.stderr).toContain(`${h.database}: not recorded in the source`);
     expect(readFileSync(h.database).equals(before)).toBe(true);
+    // Nor is anything made beside it (a WAL database read read-only would get a -wal and a -shm).
+    expect(readdirSync(dirname(h.database))).toEqual(files);
   });
 
   test("handed off to opencode itself twice: the second run passes over the session the first wrote, and a dry run writes nothing", async () => {

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentError, FORMATS, type NewRow, type Row, type SessionRowStore } from "../../core/index.ts";
@@ -77,6 +77,16 @@ test("every store in the format table is tested here (opencode's)", () => {
 });
 
 describe("reading", () => {
+  test("leaves the database's folder as it found it: no -wal or -shm made, every byte the same", () => {
+    const dir = scratch();
+    const path = realDatabase(dir);
+    const before = readFileSync(path);
+    expect(readdirSync(dir)).toEqual(["opencode.db"]);
+    readRowSession(path, store, "ses_dc59a6705ffeTUmLklH2hW4FHH");
+    listRowSessions(path, store, () => true);
+    expect(readdirSync(dir)).toEqual(["opencode.db"]);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
   test("the real session reads by id as its recorded rows read (the same SQL order and columns)", () => {
     const session = readRowSession(realDatabase(), store, "ses_dc59a6705ffeTUmLklH2hW4FHH");
     const recorded = JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>;

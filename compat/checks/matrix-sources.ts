@@ -15,7 +15,7 @@ import { formatNamed } from "../../core/session/formats/table.ts";
 import type { SessionPlace } from "../../core/session/formats/types.ts";
 import type { AgentName, FileAgentName } from "../agents.ts";
 import { SCRATCH_ROOT, type Sandbox } from "../sandbox.ts";
-import { opencodeDatabaseIn } from "./opencode-setup.ts";
+import { opencodeDatabaseIn, readOpencodeDatabase } from "./opencode-setup.ts";
 import { REPO } from "./reading.ts";
 import { must } from "./report.ts";
 import type { SourceFacts } from "./targets.ts";
@@ -119,13 +119,10 @@ function databaseFiles(path: string): string {
 }
 
 function everyRow(path: string): string {
-  const db = new Database(path, { readonly: true });
-  try {
+  return readOpencodeDatabase(path, (db) => {
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
     return JSON.stringify(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /**

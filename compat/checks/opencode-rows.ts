@@ -11,7 +11,6 @@
  * closed port on loopback here (checks/opencode-setup.ts), the fetch fails at once and opencode
  * carries on; any name it looks up all the same fails the check.
  */
-import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodeStore } from "../../core/session/formats/opencode/store.ts";
@@ -22,7 +21,14 @@ import type { Agent } from "../agents.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
-import { configureOpencode, OPENCODE_DEFAULT_MODEL, opencodeDatabaseIn, opencodeEnv, runOpencode } from "./opencode-setup.ts";
+import {
+  configureOpencode,
+  OPENCODE_DEFAULT_MODEL,
+  opencodeDatabaseIn,
+  opencodeEnv,
+  readOpencodeDatabase,
+  runOpencode,
+} from "./opencode-setup.ts";
 import { must, type Checks } from "./report.ts";
 
 const REPO = join(import.meta.dir, "../..");
@@ -35,13 +41,10 @@ function lastConversation(fake: FakeModelServer): string[] {
 }
 
 function allRows(path: string): Record<string, unknown[]> {
-  const db = new Database(path, { readonly: true });
-  try {
+  return readOpencodeDatabase(path, (db) => {
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
     return Object.fromEntries(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-  } finally {
-    db.close();
-  }
+  });
 }
 
 export async function checkOpencodeRows(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {

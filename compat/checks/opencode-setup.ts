@@ -10,6 +10,7 @@
  * With no lookup left, a run of opencode can share the namespace with other agents' runs whose
  * checks count every name looked up while they ran.
  */
+import { Database } from "bun:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../agents.ts";
@@ -61,4 +62,20 @@ export function opencodeDatabaseIn(sandbox: Sandbox): string {
 /** `opencode <args>` from the sandbox's project. */
 export function runOpencode(agent: Agent, dir: string, sandbox: Sandbox, dns: DnsLog, args: readonly string[]): Promise<AgentRun> {
   return runAgent([join(dir, agent.bin), ...args], { cwd: sandbox.project, env: opencodeEnv(sandbox), timeoutMs: 120_000 }, dns);
+}
+
+/**
+ * Runs `read` on opencode's database without changing anything beside it: a read-only
+ * connection to a database in WAL mode would leave a `-wal` and a `-shm` file there (checks
+ * compare the folder's files), a read-write one that cannot write (`query_only`) removes them
+ * when it closes, as our CLI's reads do (cli/sessions/session-rows.ts).
+ */
+export function readOpencodeDatabase<T>(path: string, read: (db: Database) => T): T {
+  const db = new Database(path, { readwrite: true, create: false });
+  try {
+    db.exec("PRAGMA query_only = ON");
+    return read(db);
+  } finally {
+    db.close();
+  }
 }

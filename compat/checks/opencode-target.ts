@@ -6,11 +6,10 @@
  * model asked), so the rows go into a database opencode made, and the project row is the one
  * `agent handoff` adds as opencode would for a folder it has not seen.
  */
-import { Database } from "bun:sqlite";
 import { isObject } from "../../core/json.ts";
 import { HANDOFF_ACKNOWLEDGEMENT } from "../../core/session/formats/handoff-text.ts";
 import { describeRun } from "../sandbox.ts";
-import { configureOpencode, OPENCODE_DEFAULT_MODEL, opencodeEnv, runOpencode } from "./opencode-setup.ts";
+import { configureOpencode, OPENCODE_DEFAULT_MODEL, opencodeEnv, readOpencodeDatabase, runOpencode } from "./opencode-setup.ts";
 import { must } from "./report.ts";
 import { carriesVerbatim } from "./session-file.ts";
 import type { ResumeTarget, SentTurn, TargetRun, WrittenSession } from "./targets.ts";
@@ -20,14 +19,11 @@ const TARGET_DEFAULT_MODEL = "opencode-default";
 
 /** The message and part rows of one session, in id order, as JSON: what opencode must leave as we wrote it. */
 function sessionRows(database: string, sessionId: string): string {
-  const db = new Database(database, { readonly: true });
-  try {
+  return readOpencodeDatabase(database, (db) => {
     const messages = db.query("SELECT * FROM message WHERE session_id = ? ORDER BY id").all(sessionId);
     const parts = db.query("SELECT * FROM part WHERE session_id = ? ORDER BY id").all(sessionId);
     return JSON.stringify({ messages, parts });
-  } finally {
-    db.close();
-  }
+  });
 }
 
 interface Rows {
@@ -100,13 +96,10 @@ export const opencodeTarget: ResumeTarget = {
   },
   snapshot: (session) => sessionRows(session.path, session.id),
   async checkFile(session: WrittenSession, run: TargetRun) {
-    const db = new Database(session.path, { readonly: true });
-    let integrity: unknown;
-    try {
-      integrity = db.query<{ integrity_check: unknown }, []>("PRAGMA integrity_check").get()?.integrity_check;
-    } finally {
-      db.close();
-    }
+    const integrity = readOpencodeDatabase(
+      session.path,
+      (db) => db.query<{ integrity_check: unknown }, []>("PRAGMA integrity_check").get()?.integrity_check,
+    );
     must(integrity === "ok", `the database's integrity check says ${String(integrity)}`);
     const ours = parseRows(session.content);
     const now = parseRows(sessionRows(session.path, session.id));
