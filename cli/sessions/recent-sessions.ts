@@ -6,7 +6,6 @@ import type { AgentHome, SessionFormat } from "../../core/index.ts";
 import { discoverSessions, nameOfFound, sameFolder, type Discovery, type FoundSession, type Warn } from "./discover.ts";
 import { sessionFilesIn } from "./folder-sessions.ts";
 import { handoffSessionOf } from "./handoff-session.ts";
-import { asField } from "../output/terminal.ts";
 
 /** How many, and since when: the newest `limit` of those updated at `sinceMs` or later. */
 export interface RecentFilter {
