@@ -28,6 +28,8 @@ export interface FoundSession {
   glance: SessionGlance;
   /** Set for a session kept as rows in its agent's database (opencode): its id there; `path` is then the database. */
   rowId?: string;
+  /** For such a session, how many messages its rows hold, when the database said. */
+  rowMessages?: number;
 }
 
 /** A found session as messages name it: its file, or its id in its agent's database (which holds many). */
@@ -319,6 +321,7 @@ function rowSessionsInScope(
         mtimeMs: row.updatedMs,
         glance: { id: row.id, cwd: row.cwd, title: row.title, firstRequest: undefined, ...(agentThread ? { agentThread } : {}) },
         rowId: row.id,
+        ...(row.messages === undefined ? {} : { rowMessages: row.messages }),
       });
       // A child session (a task the agent ran) is never listed or chosen; named by id, it is said what it is.
       if (!row.root) children.push(found(store.describeChild(row.parent)));

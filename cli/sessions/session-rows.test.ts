@@ -120,6 +120,8 @@ describe("reading", () => {
         root: true,
         parent: undefined,
         bytes: undefined,
+        // Its messages as recorded (fixtures/real/opencode/session.json).
+        messages: (JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>).message?.length,
       },
     ]);
   });

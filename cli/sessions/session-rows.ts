@@ -144,6 +144,7 @@ export function listRowSessions(
           root: row.root === 1,
           parent: typeof row.parent === "string" ? row.parent : undefined,
           bytes: undefined,
+          messages: typeof row.messages === "number" ? row.messages : undefined,
         };
         return sized(listed) ? { ...listed, bytes: Number(size.get(listed.id)?.bytes ?? 0) } : listed;
       });

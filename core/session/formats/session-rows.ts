@@ -43,6 +43,8 @@ export interface ListedSession {
   parent: string | undefined;
   /** The bytes of its rows (`sizeSql`), when asked for: a session's size, as a file's is its bytes. */
   bytes: number | undefined;
+  /** How many messages it holds, where `listSql` counts them. */
+  messages: number | undefined;
 }
 
 export interface SessionRowStore {
@@ -56,7 +58,7 @@ export interface SessionRowStore {
   testedSchemaVersions: readonly string[];
   /** The SQL reading one session's rows, by name; each takes one parameter, the session id. The first gives the session's own row, none when there is no such session. */
   readSql: Readonly<Record<string, string>>;
-  /** SQL listing every session: columns `id`, `cwd`, `title`, `updated` (ms), `root` (1 or 0), `parent` (an id or null). */
+  /** SQL listing every session: columns `id`, `cwd`, `title`, `updated` (ms), `root` (1 or 0), `parent` (an id or null), `messages` (a count, or null). */
   listSql: string;
   /**
    * SQL giving one row with the column `bytes`: how many bytes one session's rows hold (the
@@ -76,6 +78,8 @@ export interface SessionRowStore {
   placeRefusal(cwd: string, place: ProjectPlace): string | undefined;
   /** The rows of a new session that opens with the handoff document. */
   newRows(input: NewSessionInput, place: ProjectPlace): NewRows;
+  /** How many messages those rows hold (the document, the acknowledgement): a session with more has work after them, and is not read to be told so. */
+  newSessionMessages: number;
   /** The command that continues a session by id, and the one that continues the newest of the folder. */
   resumeById(sessionId: string): readonly string[];
   continueLatest: readonly string[];

@@ -30,7 +30,7 @@ export const opencodeStore: SessionRowStore = {
   },
   // opencode's `run -c` continues the newest root session (no parent) of the folder's project, by `time_updated`.
   listSql:
-    "SELECT id, directory AS cwd, title, time_updated AS updated, parent_id IS NULL AS root, parent_id AS parent FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC",
+    "SELECT id, directory AS cwd, title, time_updated AS updated, parent_id IS NULL AS root, parent_id AS parent, (SELECT COUNT(*) FROM message WHERE message.session_id = session.id) AS messages FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC",
   // The JSON of its messages and their parts, as opencode stores them (octet_length: bytes, not characters, and no read of the text).
   sizeSql:
     "SELECT (SELECT COALESCE(SUM(octet_length(data)), 0) FROM message WHERE session_id = ?1) + (SELECT COALESCE(SUM(octet_length(data)), 0) FROM part WHERE session_id = ?1) AS bytes",
@@ -42,6 +42,7 @@ export const opencodeStore: SessionRowStore = {
   projectFile: "opencode",
   placeRefusal: opencodePlaceRefusal,
   newRows: (input, place) => renderOpencodeRows(input, place, TESTED_VERSION),
+  newSessionMessages: 2,
   resumeById: (sessionId) => ["opencode", "-s", sessionId],
   continueLatest: ["opencode", "-c"],
 };
