@@ -95,7 +95,16 @@ function fileSource(name: FileAgentName, model: string, provider: string | undef
     place: (sandbox) => {
       const path = placeSource(name, sandbox);
       // pi and omp record the handoff into their source, as they do their own; the others are never written.
-      return { path, ways: [[path]], checkKept: () => undefined };
+      if (formatNamed(name).record !== undefined) return { path, ways: [[path]], checkKept: () => undefined };
+      const bytes = readFileSync(path);
+      return {
+        path,
+        ways: [[path]],
+        checkKept: () => {
+          must(readFileSync(path).equals(bytes), `the source ${basename(path)} changed, and it is never recorded into`);
+          return "the source kept its bytes";
+        },
+      };
     },
   };
 }
