@@ -133,7 +133,7 @@ async function inside(options: Options): Promise<number> {
     }
     const opencodeAgent = options.agents.find((a) => a.name === "opencode");
     if (family("resume") && opencodeAgent) await checkOpencodeRows(opencodeAgent, dirs.get(opencodeAgent.name) ?? "", checks, dns);
-    if (family("matrix")) await checkMatrix(fileAgents, dirs, checks, dns, say);
+    if (family("matrix")) await checkMatrix(options.agents, dirs, checks, dns, say);
     if (family("engine")) await checkEngines(options.agents, dirs, checks, dns);
     if (family("engine-failures")) await checkEngineFailures(options.agents, dirs, checks, dns);
     if (family("in-agent")) {

@@ -42,7 +42,7 @@ export interface LsSessionJson {
   cwd: string | null;
   /** The file's modification time, ISO; for a session kept as rows, the time the agent last updated it. */
   updated: string;
-  /** The file's size; 0 for a session kept as rows (it has no file of its own). */
+  /** The file's size; for a session kept as rows (it has no file of its own), the bytes of its rows' JSON (opencode's messages and parts). */
   bytes: number;
   /** bytes / 4, of the text (a compressed rollout's decompressed size); null when a compressed rollout was too large to read to its end. */
   estimatedTokens: number | null;

@@ -28,6 +28,13 @@ export interface FoundSession {
   glance: SessionGlance;
   /** Set for a session kept as rows in its agent's database (opencode): its id there; `path` is then the database. */
   rowId?: string;
+  /** For such a session, how many messages its rows hold, when the database said. */
+  rowMessages?: number;
+}
+
+/** A found session as messages name it: its file, or its id in its agent's database (which holds many). */
+export function nameOfFound(found: FoundSession): string {
+  return found.rowId === undefined ? asField(found.path) : `${asField(found.rowId)} in ${asField(found.path)}`;
 }
 
 export interface DiscoveryScope {
@@ -261,7 +268,11 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
       glance: seen.glance,
     });
   }
-  if (scope.rows) sessions.push(...rowSessionsInScope(home, scope, lookedIn, { warn, unreadable }, (cwd) => sameCwd(cwd, scope, realCwds)));
+  if (scope.rows) {
+    const rows = rowSessionsInScope(home, scope, lookedIn, { warn, unreadable }, (cwd) => sameCwd(cwd, scope, realCwds));
+    sessions.push(...rows.sessions);
+    agentThreads.push(...rows.children);
+  }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   return { sessions, agentThreads, lookedIn, unreadable, givenUp };
 }
@@ -277,40 +288,47 @@ function rowSessionsInScope(
   lookedIn: string[],
   report: Report,
   inScope: (cwd: string | undefined) => boolean,
-): FoundSession[] {
-  const found: FoundSession[] = [];
+): { sessions: FoundSession[]; children: FoundSession[] } {
+  const sessions: FoundSession[] = [];
+  const children: FoundSession[] = [];
   for (const format of scope.formats) {
-    if (format.rows === undefined) continue;
-    const segments = format.rows.database(home);
+    const store = format.rows;
+    if (store === undefined) continue;
+    const segments = store.database(home);
     if (segments === undefined) {
       // OPENCODE_DB=:memory:: a running agent's sessions, gone when it ends; nothing to read.
-      lookedIn.push(`${format.rows.label} (kept in memory: OPENCODE_DB=:memory:)`);
+      lookedIn.push(`${store.label} (kept in memory: OPENCODE_DB=:memory:)`);
       continue;
     }
     const database = joinSegments(segments);
     lookedIn.push(database);
     let listed: ReturnType<typeof listRowSessions>;
     try {
-      listed = listRowSessions(database, format.rows);
+      listed = listRowSessions(database, store, (row) => row.root && inScope(row.cwd));
     } catch (error) {
       const reason = errorMessage(error).replace(`${asField(database)}: `, "");
       report.warn(`${asField(database)}: ${reason}; its sessions are left out`);
       report.unreadable.push({ path: database, folder: true, mtimeMs: changedAt(database), reason, database: true });
       continue;
     }
-    for (const row of listed)
-      if (row.root && inScope(row.cwd))
-        found.push({
-          format,
-          path: database,
-          bytes: 0,
-          textBytes: undefined,
-          mtimeMs: row.updatedMs,
-          glance: { id: row.id, cwd: row.cwd, title: row.title, firstRequest: undefined },
-          rowId: row.id,
-        });
+    for (const row of listed) {
+      const found = (agentThread?: string): FoundSession => ({
+        format,
+        path: database,
+        // The rows' bytes stand for a file's size and its text's.
+        bytes: row.bytes ?? 0,
+        textBytes: row.bytes,
+        mtimeMs: row.updatedMs,
+        glance: { id: row.id, cwd: row.cwd, title: row.title, firstRequest: undefined, ...(agentThread ? { agentThread } : {}) },
+        rowId: row.id,
+        ...(row.messages === undefined ? {} : { rowMessages: row.messages }),
+      });
+      // A child session (a task the agent ran) is never listed or chosen; named by id, it is said what it is.
+      if (!row.root) children.push(found(store.describeChild(row.parent)));
+      else if (inScope(row.cwd)) sessions.push(found());
+    }
   }
-  return found;
+  return { sessions, children };
 }
 
 /** Whether a recorded cwd is in scope: any, when the scope names no folder. */

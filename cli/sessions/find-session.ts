@@ -19,7 +19,7 @@ import type { ConsolaInstance } from "consola/core";
 import { countOf, FILE_FORMATS, FORMATS, formatNamed, type AgentHome, type AgentName, type SessionFormat } from "../../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { realOrNothing } from "../io/real-paths.ts";
-import type { FoundSession, Unreadable } from "./discover.ts";
+import { nameOfFound, type FoundSession, type Unreadable } from "./discover.ts";
 import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "../flags/handoff-source.ts";
 import { describeAge } from "../output/ages-and-folders.ts";
@@ -57,7 +57,7 @@ function refuseRowsDatabase(path: string, cwd: string, home: AgentHome): void {
 }
 
 /** The file found, or the session in its agent's database. */
-function refOf(found: FoundSession): SessionRef {
+export function refOf(found: FoundSession): SessionRef {
   const { format, rowId } = found;
   if (rowId === undefined || format.rows === undefined) return found.path;
   return { database: found.path, format: { ...format, rows: format.rows }, id: rowId };
@@ -154,7 +154,7 @@ function announce(
   const { pick, passedOver } = choice;
   for (const { found, ours } of passedOver)
     logger.debug(
-      `passed over ${asField(found.path)}: a handoff session${ours.source === undefined ? "" : ` written from ${asField(ours.source)}`}, with nothing after the document yet`,
+      `passed over ${nameOfFound(found)}: a handoff session${ours.source === undefined ? "" : ` written from ${asField(ours.source)}`}, with nothing after the document yet`,
     );
   if (pick === undefined) return undefined;
   // A few are named; a thousand broken rollouts are one line more, not a thousand (-v names each).

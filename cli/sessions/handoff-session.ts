@@ -18,8 +18,10 @@ const MAX_HANDOFF_SESSION_BYTES = 4 * 1024 * 1024;
 /** Set when `found` holds nothing but a handoff document (and our acknowledgement, and a model entry). */
 export function handoffSessionOf(found: FoundSession): HandoffOnly | undefined {
   const { format, rowId } = found;
-  // A session kept as rows has no first lines to glance at: its rows are read, by id (a handoff session's are a few).
+  // A session kept as rows has no first lines to glance at: its rows are read, by id (a handoff session's are a few),
+  // unless it holds more messages than ours open with (a list of a thousand would be a thousand reads).
   if (rowId !== undefined && format.rows !== undefined) {
+    if (found.rowMessages !== undefined && found.rowMessages > format.rows.newSessionMessages) return undefined;
     try {
       return handoffOnly(readRowSession(found.path, format.rows, rowId));
     } catch {

@@ -8,9 +8,9 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { realOpencodeDatabase } from "../../fixtures/opencode-db.ts";
 import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
@@ -57,6 +57,31 @@ function readRow(database: string): Record<string, unknown> {
   }
 }
 
+/** The bytes of the session's rows, as UTF-8: the JSON of its messages and of their parts. */
+function rowBytes(database: string, id = ID): number {
+  const db = new Database(database, { readonly: true });
+  try {
+    const data = db
+      .query<{ data: string }, [string, string]>(
+        "SELECT data FROM message WHERE session_id = ?1 UNION ALL SELECT data FROM part WHERE session_id = ?2",
+      )
+      .all(id, id);
+    return data.reduce((sum, row) => sum + Buffer.byteLength(row.data), 0);
+  } finally {
+    db.close();
+  }
+}
+
+/** A child session opencode's task tool would make: a session whose parent is the recorded one, in the same folder. */
+const CHILD = "ses_dc59a6705ffe0TaskChildSess";
+function addChild(h: Home): void {
+  const db = new Database(h.database);
+  db.query(
+    "INSERT INTO session (id, project_id, parent_id, slug, directory, path, title, version, time_created, time_updated) SELECT ?, project_id, id, 'task', directory, path, 'Look for the tests (@general subagent)', version, time_created + 1, time_updated + 60000 FROM session WHERE id = ?",
+  ).run(CHILD, ID);
+  db.close();
+}
+
 const agent = (h: Home, ...args: string[]) => runAgent(args, h.env, h.project);
 const errorLines = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("error"));
 
@@ -76,11 +101,12 @@ describe("opencode as a source", () => {
       path: h.database,
       cwd: h.project,
       updated: new Date(Number(readRow(h.database).time_updated)).toISOString(),
-      bytes: 0,
-      estimatedTokens: null,
+      bytes: rowBytes(h.database),
+      estimatedTokens: Math.ceil(rowBytes(h.database) / 4),
       title: "Listing the files",
       messages: 10,
     });
+    expect(rowBytes(h.database)).toBeGreaterThan(1000);
     const only = await agent(h, "ls", "--agent", "opencode", "--ids");
     expect([only.code, only.stdout]).toEqual([0, `${ID}\n`]);
     // Another folder's sessions are not this one's.
@@ -117,6 +143,7 @@ describe("opencode as a source", () => {
   ])("agent handoff %s: a new session from its rows, the source never recorded into", async (_, how, format) => {
     const h = setUp();
     const before = readFileSync(h.database);
+    const files = readdirSync(dirname(h.database));
     const run = await agent(h, "handoff", ...how, "--engine", "offline", "--json");
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout);
@@ -125,6 +152,8 @@ describe("opencode as a source", () => {
     expect(readFileSync(json.sessionFile, "utf8")).toContain("Third, via continue");
     expect(run.stderr).toContain(`${h.database}: not recorded in the source`);
     expect(readFileSync(h.database).equals(before)).toBe(true);
+    // Nor is anything made beside it (a WAL database read read-only would get a -wal and a -shm).
+    expect(readdirSync(dirname(h.database))).toEqual(files);
   });
 
   test("handed off to opencode itself twice: the second run passes over the session the first wrote, and a dry run writes nothing", async () => {
@@ -255,5 +284,44 @@ describe("an opencode database that cannot be read: one line, the other agents' 
     ]);
     const unknown = await agent(h, "inspect", "ses_ffff");
     expect(errorLines(unknown.stderr)).toEqual([expect.stringContaining("has an id starting with ses_ffff")]);
+  });
+  test("agent ls in a pipe shows the rows' bytes and tokens, not 0 and nothing", async () => {
+    const h = setUp();
+    const run = await agent(h, "ls", "--agent", "opencode");
+    expect(run.code).toBe(0);
+    const [fields] = run.stdout.split("\n").map((line) => line.split("\t"));
+    const bytes = rowBytes(h.database);
+    expect(fields?.slice(1, 5)).toEqual(["opencode", ID, String(bytes), String(Math.ceil(bytes / 4))]);
+  });
+
+  test.each([
+    ["--session and the whole id", ["--session", CHILD], `--session ${CHILD}`],
+    ["--session and the start of it", ["--session", CHILD.slice(0, 18)], `--session ${CHILD.slice(0, 18)}`],
+    ["the id as the session", [CHILD], CHILD],
+  ])("a task's child session named by %s: said what it is and whose, not that no session has the id", async (_, how, shown) => {
+    const h = setUp();
+    addChild(h);
+    for (const command of ["inspect", "handoff"]) {
+      const run = await agent(h, command, ...how);
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+      expect(errorLines(run.stderr)).toEqual([
+        `error: ${shown}: opencode ${CHILD} is a session opencode ran for a task of session ${ID}, not a session the user worked in; hand off the session it belongs to`,
+      ]);
+    }
+    // Never listed, never the newest of the folder (it is newer than its parent).
+    const ls = await agent(h, "ls", "--json");
+    expect((JSON.parse(ls.stdout) as { id: string }[]).map((row) => row.id)).toEqual([ID]);
+    const newest = await agent(h, "inspect", "--agent", "opencode", "--json");
+    expect([newest.code, JSON.parse(newest.stdout).sessionId]).toEqual([0, ID]);
+  });
+
+  test("-v names the handoff session passed over by its id in the database, where ls and the newest both pass it over", async () => {
+    const h = setUp();
+    const first = await agent(h, "handoff", "--agent", "opencode", "--engine", "offline", "--json");
+    const written = JSON.parse(first.stdout).sessionId;
+    const line = `passed over ${written} in ${h.database}: a handoff session, with nothing after the document yet`;
+    const newest = await agent(h, "inspect", "--agent", "opencode", "-v");
+    expect([newest.code, newest.stderr]).toEqual([0, expect.stringContaining(line)]);
+    expect(newest.stderr).not.toContain(`passed over ${h.database}:`);
   });
 });

@@ -9,7 +9,9 @@ import type { PrintedFilter } from "../output/printed.ts";
 import { cutLine, displayWidth, fitEnd, fitMiddle, type Cleared } from "../output/shorten.ts";
 
 export interface PickChoice {
-  /** The session file handed off when this is chosen. */
+  /** The session handed off when this is chosen. */
+  session: FoundSession;
+  /** Its file, or its agent's database (which holds many sessions, each a choice of its own). */
   path: string;
   /** One line for the list: title, agent, folder, age; safe to print (controls and withheld values gone). */
   label: string;
@@ -77,6 +79,7 @@ function labelFor(session: FoundSession, options: PickListOptions, columns: Colu
 export function listForPicking(sessions: readonly FoundSession[], options: PickListOptions): PickChoice[] {
   const columns = columnsFor(sessions, options);
   return orderForPicking(sessions, options.here).map((session) => ({
+    session,
     path: session.path,
     label: labelFor(session, options, columns),
     searched: [session.glance.title ?? session.glance.firstRequest ?? "", session.glance.cwd ?? "", session.glance.id]

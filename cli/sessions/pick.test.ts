@@ -4,11 +4,13 @@ import { PrintedFilter } from "../output/printed.ts";
  * and the picker itself through a real terminal: tmux runs the CLI, the test types a search,
  * chooses, and reads which session was handed off (the terminal is the subject here, so it is spawned).
  */
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFormat, type SessionGlance } from "../../core/index.ts";
+import { realOpencodeDatabase } from "../../fixtures/opencode-db.ts";
 import { writePickHome, type PickSession } from "../../fixtures/pick-home.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import type { FoundSession } from "./discover.ts";
@@ -66,6 +68,25 @@ describe("the list --pick shows", () => {
         .filter((c) => matchesSearch(search, c))
         .map((c) => c.path),
     ).toEqual(kept);
+  });
+
+  test("two sessions of one database (opencode's rows) are two choices, each its own session", () => {
+    const format = findFormat("opencode");
+    if (format === undefined) throw new Error("no opencode format");
+    const row = (id: string, title: string, mtimeMs: number): FoundSession => ({
+      format,
+      path: "/h/opencode.db",
+      bytes: 1,
+      textBytes: 1,
+      mtimeMs,
+      glance: { id, cwd: "/p/app", title, firstRequest: undefined },
+      rowId: id,
+    });
+    const choices = listForPicking([row("ses_one", "First", 1), row("ses_two", "Second", 2)], options);
+    expect(choices.map((c) => [c.session.rowId, c.path, matchesSearch("second", c)])).toEqual([
+      ["ses_two", "/h/opencode.db", true],
+      ["ses_one", "/h/opencode.db", false],
+    ]);
   });
 
   test("a title cannot draw on the terminal: its controls are gone, and the line fits the width", () => {
@@ -217,6 +238,48 @@ describe(`agent handoff --pick on a real terminal${TMUX ? "" : " (skipped: tmux 
       expect(report.sourceFile).toBe(chosen?.path);
       expect(report.sourceFormat).toBe("codex");
       expect(terminal.screen()).toContain(`Handing off the Codex session ${chosen?.id}`);
+    } finally {
+      terminal.stop();
+    }
+  });
+
+  test.skipIf(!TMUX)("offers opencode's sessions too, each of one database its own row; Enter hands off the rows chosen", async () => {
+    // The session opencode recorded, and a second one beside it in the same database (its rows copied under new ids).
+    const database = realOpencodeDatabase(join(home, ".local", "share", "opencode", "opencode.db"));
+    const db = new Database(database);
+    const [ID, SECOND] = ["ses_dc59a6705ffeTUmLklH2hW4FHH", "ses_dc59a6705ffeSecondSession"];
+    db.query("UPDATE session SET directory = ?, time_updated = ?").run(folders.web, Date.now());
+    db.exec(
+      `INSERT INTO session (id, project_id, slug, directory, path, title, version, time_created, time_updated) SELECT '${SECOND}', project_id, 'second', directory, path, 'Rename the config loader', version, time_created, time_updated - 1000 FROM session WHERE id = '${ID}';
+       INSERT INTO message (id, session_id, time_created, time_updated, data) SELECT id || 'b', '${SECOND}', time_created, time_updated, data FROM message WHERE session_id = '${ID}';
+       INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) SELECT id || 'b', message_id || 'b', '${SECOND}', time_created, time_updated, data FROM part WHERE session_id = '${ID}';`,
+    );
+    db.close();
+    const before = readFileSync(database);
+    const terminal = startTerminal([...pickArgs, "--to", "pi"], folders.web);
+    try {
+      await terminal.waitFor((s) => s.includes("Search:") && s.includes("Rename the config loader"), "the list");
+      const rows = terminal
+        .screen()
+        .split("\n")
+        .filter((line) => /[●○]/.test(line));
+      // This folder's first, newest first: the two opencode sessions (newer than its files), then the rest.
+      const opencodeRows = rows.filter((row) => row.includes("opencode"));
+      expect(opencodeRows.map((row) => /Listing the files|Rename the config loader/.exec(row)?.[0])).toEqual([
+        "Listing the files",
+        "Rename the config loader",
+      ]);
+      expect(rows.slice(0, 2)).toEqual(opencodeRows);
+      expect(rows.length).toBe(sessions.length + 2);
+      terminal.type("rename");
+      await terminal.waitFor((s) => s.includes("(1 match)"), "the search to narrow the list");
+      terminal.keys("Enter");
+      expect(await terminal.exited()).toBe(0);
+      const report = JSON.parse(readFileSync(join(root, "out.json"), "utf8"));
+      expect([report.sourceFormat, report.sourceFile, report.sessionFormat]).toEqual(["opencode", null, "pi"]);
+      expect(terminal.screen()).toContain(`Handing off the opencode session ${SECOND}`);
+      // The source is never written to.
+      expect(readFileSync(database).equals(before)).toBe(true);
     } finally {
       terminal.stop();
     }

@@ -11,7 +11,7 @@ import type { ConsolaInstance } from "consola/core";
 import { AgentError, countOf, describeFormats, type AgentName } from "../../core/index.ts";
 import { agentHome } from "./agent-home.ts";
 import type { FoundSession } from "./discover.ts";
-import { currentFolder, formatsFor } from "./find-session.ts";
+import { currentFolder, formatsFor, refOf, type SessionRef } from "./find-session.ts";
 import { describeAge } from "../output/ages-and-folders.ts";
 import { listForPicking, matchesSearch, type PickChoice } from "./pick-list.ts";
 import { sessionsToChoose } from "./recent-sessions.ts";
@@ -25,9 +25,12 @@ export type ListSessions = (
   logger: ConsolaInstance,
 ) => { sessions: FoundSession[]; lookedIn: string[]; passedOver?: number };
 
-/** Every session of the agents in scope, as `agent ls --all` finds them, less our handoff sessions with nothing in them yet. */
+/**
+ * Every session of the agents in scope, as `agent ls --all` finds them (opencode's rows too),
+ * less our handoff sessions with nothing in them yet.
+ */
 export const listAllSessions: ListSessions = (run, agent, logger) =>
-  sessionsToChoose(agentHome(run), formatsFor(agent), (line) => logger.debug(line));
+  sessionsToChoose(agentHome(run), formatsFor(agent, true), (line) => logger.debug(line));
 
 /** Rows shown at once; the search narrows the rest. */
 const MAX_ROWS = 12;
@@ -55,7 +58,7 @@ export function checkCanPick(terminal: { stdin: boolean; stderr: boolean }): voi
 }
 
 /**
- * Asks which session to hand off and returns its file. The list is the sessions `list` finds,
+ * Asks which session to hand off and returns it: its file, or its rows in its agent's database. The list is the sessions `list` finds,
  * the current folder's first, newest first; typing narrows it by title, folder and id.
  */
 export async function pickSession(
@@ -63,7 +66,7 @@ export async function pickSession(
   agent: AgentName | undefined,
   logger: ConsolaInstance,
   list: ListSessions = listAllSessions,
-): Promise<string> {
+): Promise<SessionRef> {
   const { stdin, stderr, prompt } = run.io;
   checkCanPick({ stdin: stdin.isTTY === true && prompt !== undefined, stderr: stderr.isTTY === true && prompt !== undefined });
   const found = list(run, agent, logger);
@@ -86,23 +89,24 @@ export async function pickSession(
   });
   // Loaded only here: the terminal list is the one thing that uses it, and loading it costs every run.
   const { autocomplete, isCancel } = await import("@clack/prompts");
-  const byPath = new Map<string, PickChoice>(choices.map((choice) => [choice.path, choice]));
+  // Each choice by its place in the list: the sessions of one database share its path.
+  const byKey = new Map<string, PickChoice>(choices.map((choice, i) => [String(i), choice]));
   const chosen = await autocomplete<string>({
     message: "Hand off which session? (type to search by title or folder; Esc cancels)",
-    options: choices.map((choice) => ({ value: choice.path, label: choice.label })),
+    options: [...byKey].map(([key, choice]) => ({ value: key, label: choice.label })),
     maxItems: MAX_ROWS,
     filter: (search, option) => {
-      const choice = byPath.get(option.value);
+      const choice = byKey.get(option.value);
       return choice !== undefined && matchesSearch(search, choice);
     },
     input: prompt?.input,
     output: prompt?.output,
   });
   if (isCancel(chosen)) throw new AgentError("CANCELLED", "Handoff cancelled");
-  const session = found.sessions.find((s) => s.path === chosen);
-  if (session !== undefined)
-    logger.info(
-      `Handing off the ${session.format.label} session ${asField(session.glance.id)}, updated ${describeAge(session.mtimeMs, now)}: ${asField(session.path)}`,
-    );
-  return chosen;
+  const session = byKey.get(chosen)?.session;
+  if (session === undefined) throw new Error(`--pick: the list gave back ${chosen}, none of its choices`);
+  logger.info(
+    `Handing off the ${session.format.label} session ${asField(session.glance.id)}, updated ${describeAge(session.mtimeMs, now)}: ${asField(session.path)}`,
+  );
+  return refOf(session);
 }

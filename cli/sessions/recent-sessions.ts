@@ -3,10 +3,9 @@
  * and the recent sessions of every agent with the current folder's first (what a picker offers).
  */
 import type { AgentHome, SessionFormat } from "../../core/index.ts";
-import { discoverSessions, sameFolder, type Discovery, type FoundSession, type Warn } from "./discover.ts";
+import { discoverSessions, nameOfFound, sameFolder, type Discovery, type FoundSession, type Warn } from "./discover.ts";
 import { sessionFilesIn } from "./folder-sessions.ts";
 import { handoffSessionOf } from "./handoff-session.ts";
-import { asField } from "../output/terminal.ts";
 
 /** How many, and since when: the newest `limit` of those updated at `sinceMs` or later. */
 export interface RecentFilter {
@@ -59,10 +58,10 @@ export function sessionsToChoose(
   formats: readonly SessionFormat[],
   warn: Warn,
 ): Pick<Discovery, "sessions" | "lookedIn"> & { passedOver: number } {
-  const found = discoverSessions(home, { formats }, warn);
+  const found = discoverSessions(home, { formats, rows: true }, warn);
   const sessions = found.sessions.filter((s) => {
     if (handoffSessionOf(s) === undefined) return true;
-    warn(`passed over ${asField(s.path)}: a handoff session, with nothing after the document yet`);
+    warn(`passed over ${nameOfFound(s)}: a handoff session, with nothing after the document yet`);
     return false;
   });
   return { sessions, lookedIn: found.lookedIn, passedOver: found.sessions.length - sessions.length };

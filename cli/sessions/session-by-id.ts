@@ -37,11 +37,14 @@ export function sessionById(
   if (only === undefined) {
     // The id may be a thread the agent ran for itself: say what it is, not that nothing has the id.
     const [thread] = matchingId(found.agentThreads, wanted);
-    if (thread !== undefined)
+    if (thread !== undefined) {
+      // A session kept as rows has no file of its own to name.
+      const orFile = thread.rowId === undefined ? `, or name its file: ${asField(thread.path)}` : "";
       throw new AgentError(
         "USAGE",
-        `${shown}: ${thread.format.label} ${asField(thread.glance.id)} is ${asField(thread.glance.agentThread ?? "")}, not a session the user worked in; hand off the session it belongs to, or name its file: ${asField(thread.path)}`,
+        `${shown}: ${thread.format.label} ${asField(thread.glance.id)} is ${asField(thread.glance.agentThread ?? "")}, not a session the user worked in; hand off the session it belongs to${orFile}`,
       );
+    }
     const what = `${noSession(formats)} has an id starting with ${wanted}`;
     // Advice for what was given: an id with --session (so not "use --session"), or a word that was neither a path nor an id.
     const advice = asked.flag ? "agent ls --all lists every session with its id" : "check the path, or give an id agent ls --all lists";

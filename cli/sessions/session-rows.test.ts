@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentError, FORMATS, type NewRow, type Row, type SessionRowStore } from "../../core/index.ts";
@@ -77,6 +77,16 @@ test("every store in the format table is tested here (opencode's)", () => {
 });
 
 describe("reading", () => {
+  test("leaves the database's folder as it found it: no -wal or -shm made, every byte the same", () => {
+    const dir = scratch();
+    const path = realDatabase(dir);
+    const before = readFileSync(path);
+    expect(readdirSync(dir)).toEqual(["opencode.db"]);
+    readRowSession(path, store, "ses_dc59a6705ffeTUmLklH2hW4FHH");
+    listRowSessions(path, store, () => true);
+    expect(readdirSync(dir)).toEqual(["opencode.db"]);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
   test("the real session reads by id as its recorded rows read (the same SQL order and columns)", () => {
     const session = readRowSession(realDatabase(), store, "ses_dc59a6705ffeTUmLklH2hW4FHH");
     const recorded = JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>;
@@ -108,8 +118,38 @@ describe("reading", () => {
         title: "Listing the files",
         updatedMs: 1796276132018,
         root: true,
+        parent: undefined,
+        bytes: undefined,
+        // Its messages as recorded (fixtures/real/opencode/session.json).
+        messages: (JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>).message?.length,
       },
     ]);
+  });
+  test("listed with its size when asked: the bytes of its messages' and parts' JSON (UTF-8), and a child session with its parent", () => {
+    const path = realDatabase();
+    const recorded = JSON.parse(readFileSync(join(REAL, "session.json"), "utf8")) as Record<string, Row[]>;
+    const accented = JSON.stringify({ type: "text", text: "déjà vu" });
+    const bytes = ["message", "part"]
+      .flatMap((table) => recorded[table] ?? [])
+      .reduce((sum, row) => sum + Buffer.byteLength(String(row.data)), Buffer.byteLength(accented));
+    const db = new Database(path);
+    const [session] = recorded.session ?? [];
+    const [message] = recorded.message ?? [];
+    db.query("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES ('prt_zz', ?, ?, 1, 1, ?)").run(
+      String(message?.id),
+      String(session?.id),
+      accented,
+    );
+    db.query(
+      "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, 'child', ?, 'é task', '1.18.33', 1, 2)",
+    ).run("ses_dc59a6705ffeCHILDCHILDCHIL", String(session?.project_id), String(session?.id), String(session?.directory));
+    db.close();
+    const listed = listRowSessions(path, store, (row) => row.root);
+    expect(listed.map((row) => [row.id, row.root, row.parent, row.bytes])).toEqual([
+      ["ses_dc59a6705ffeTUmLklH2hW4FHH", true, undefined, bytes],
+      ["ses_dc59a6705ffeCHILDCHILDCHIL", false, "ses_dc59a6705ffeTUmLklH2hW4FHH", undefined],
+    ]);
+    expect(bytes).toBeGreaterThan(1000);
   });
 });
 

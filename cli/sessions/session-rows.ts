@@ -39,6 +39,23 @@ export const BUSY_WAIT_MS = 2000;
 
 const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * A connection that reads and cannot write (`query_only`), opened read-write all the same where
+ * it may be: a read-only connection to a database in WAL mode (opencode's) creates its `-wal` and
+ * `-shm` files when the agent is not running and leaves them behind, while the last read-write
+ * connection to close removes them, so reading leaves the agent's folder as it was. (A running
+ * agent holds those files itself.) Where the file may not be written, a read-only connection.
+ */
+function openForReading(Sqlite: typeof Database, path: string): Database {
+  try {
+    const db = new Sqlite(path, { readwrite: true, create: false });
+    db.exec("PRAGMA query_only = ON");
+    return db;
+  } catch {
+    return new Sqlite(path, { readonly: true });
+  }
+}
+
 /** Opens the database at `path` as it is (never creating it); throws one line naming it when it cannot. */
 function open(path: string, store: SessionRowStore, write: boolean): Database {
   if (!existsSync(path))
@@ -49,7 +66,7 @@ function open(path: string, store: SessionRowStore, write: boolean): Database {
   if (!statSync(path).isFile()) throw new AgentError("FILE", `${asField(path)}: ${store.label} is not a regular file`, { file: path });
   try {
     const { Database: Sqlite } = builtin("bun:sqlite");
-    const db = write ? new Sqlite(path, { readwrite: true, create: false }) : new Sqlite(path, { readonly: true });
+    const db = write ? new Sqlite(path, { readwrite: true, create: false }) : openForReading(Sqlite, path);
     db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
     return db;
   } catch (error) {
@@ -101,22 +118,36 @@ export function readRowSession(path: string, store: SessionRowStore, sessionId: 
   }
 }
 
-/** Every session the store lists, newest first; empty when there is no database yet. */
-export function listRowSessions(path: string, store: SessionRowStore): ListedSession[] {
+/**
+ * Every session the store lists, newest first; empty when there is no database yet. The size of
+ * each that `sized` keeps is read too (the sessions listed, not every one the database holds).
+ */
+export function listRowSessions(
+  path: string,
+  store: SessionRowStore,
+  sized: (session: ListedSession) => boolean = () => false,
+): ListedSession[] {
   if (!existsSync(path)) return [];
   const db = open(path, store, false);
   try {
     checkVersion(db, path, store);
+    const size = db.query<Row, [string]>(store.sizeSql);
     return db
       .query<Row, []>(store.listSql)
       .all()
-      .map((row) => ({
-        id: String(row.id),
-        cwd: typeof row.cwd === "string" ? row.cwd : undefined,
-        title: typeof row.title === "string" ? row.title : undefined,
-        updatedMs: Number(row.updated),
-        root: row.root === 1,
-      }));
+      .map((row) => {
+        const listed: ListedSession = {
+          id: String(row.id),
+          cwd: typeof row.cwd === "string" ? row.cwd : undefined,
+          title: typeof row.title === "string" ? row.title : undefined,
+          updatedMs: Number(row.updated),
+          root: row.root === 1,
+          parent: typeof row.parent === "string" ? row.parent : undefined,
+          bytes: undefined,
+          messages: typeof row.messages === "number" ? row.messages : undefined,
+        };
+        return sized(listed) ? { ...listed, bytes: Number(size.get(listed.id)?.bytes ?? 0) } : listed;
+      });
   } catch (error) {
     throw sqliteFailure(path, store, error, "list the sessions of");
   } finally {

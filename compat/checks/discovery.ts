@@ -27,7 +27,7 @@ import type { FakeModelServer } from "../fake/server.ts";
 import { outsideNames, type DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
 import { HISTORY_PROMPTS, HISTORY_TERMINAL, makeHistory, ompNotedSession } from "./history.ts";
-import { placeSource } from "./matrix.ts";
+import { placeSource } from "./matrix-sources.ts";
 import { REPO } from "./reading.ts";
 import { must, type Checks } from "./report.ts";
 import { startHandoffFake } from "./resume.ts";
@@ -149,7 +149,7 @@ export async function checkDiscovery(agent: FileAgentInstall, dir: string, check
   const run: TargetRun = { agent, dir, sandbox, fake, dns };
   const target = TARGETS[agent.name];
   try {
-    target.prepare(run);
+    await target.prepare(run);
     target.prepareScreen(run);
     const used = await checks.run(agent.name, "a home with history: the agent itself ran twice in the project before", () =>
       makeHistory(run),

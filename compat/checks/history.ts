@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeConfigDir } from "./claude-code.ts";
 import { codexHomeOf } from "./codex.ts";
-import { agentFolder } from "./matrix.ts";
+import { agentFolder } from "./matrix-sources.ts";
 import { must } from "./report.ts";
 import { TARGETS, type TargetRun } from "./targets.ts";
 

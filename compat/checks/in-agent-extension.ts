@@ -17,7 +17,7 @@ import { startFakeModelServer, type FakeModelServer, type LoggedRequest } from "
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { makeHistory } from "./history.ts";
-import { agentFolder } from "./matrix.ts";
+import { agentFolder } from "./matrix-sources.ts";
 import { REPO } from "./reading.ts";
 import { allOf, must, type Checks } from "./report.ts";
 import { WRITTEN_DOCUMENT } from "./resume.ts";
@@ -168,7 +168,7 @@ async function checkOne(
   const fake = startFake();
   const run: TargetRun = { agent, dir, sandbox, fake, dns };
   try {
-    TARGETS[agent.name].prepare(run);
+    await TARGETS[agent.name].prepare(run);
     if (history && !(await checks.run(agent.name, `in-agent: earlier work in the project (${label})`, () => makeHistory(run)))) return;
     const folder = agentFolder(name, sandbox, new Date());
     const source = placeSource(name, sandbox);

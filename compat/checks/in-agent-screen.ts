@@ -11,7 +11,7 @@ import { agentEnv } from "../agent-setup.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox } from "../sandbox.ts";
 import { FOCUS, integrate, jsonlIn, mentions, NEXT, placeSource, startFake } from "./in-agent-extension.ts";
-import { agentFolder } from "./matrix.ts";
+import { agentFolder } from "./matrix-sources.ts";
 import { must, type Checks } from "./report.ts";
 import { carriesVerbatim, contentText } from "./session-file.ts";
 import { TARGETS, type TargetRun } from "./targets.ts";
@@ -43,7 +43,7 @@ export async function checkInAgentScreen(agent: FileAgentInstall, dir: string, c
       agent.name,
       `in-agent: ${command} F in the running screen (tmux) shows our line, and the next prompt goes to the new session`,
       async () => {
-        TARGETS[name].prepare(run);
+        await TARGETS[name].prepare(run);
         const folder = agentFolder(name, sandbox, new Date());
         const source = placeSource(name, sandbox);
         await integrate(run);

@@ -1,24 +1,26 @@
 /**
- * The handoff matrix: every source format handed into every target agent, and the real target
- * continues what we wrote. Each source, the real transcript its own agent recorded, is put where
- * that agent keeps it, its working directory moved into the sandbox; `agent handoff <source>
- * --to <target> --engine offline --json` writes the new session where the target looks (beside
- * the source for the source's own agent); the target continues it with one prompt, and the
- * document must reach the model verbatim and the file must stay valid. The model engine (our
- * Chat Completions fake writes the document) runs once per source, into the next agent of the
- * table, so every target also meets a document the model wrote.
+ * The handoff matrix: every pinned agent's session handed into every pinned agent, and the real
+ * target continues what we wrote. Each row (checks/matrix-sources.ts) is the real session its
+ * own agent recorded, put where that agent keeps it (a file in its folder, opencode's rows in its
+ * database), its working directory moved into the sandbox; `agent handoff <its path | its id |
+ * --agent <it>> --to <target> --engine offline --json` writes the new session where the target
+ * looks (beside the source for the source's own agent); the target (its column, a row of
+ * checks/targets.ts) continues it with one prompt, and the document must reach the model
+ * verbatim, with the model the target should continue with, and the session must stay valid.
+ * The model engine (our Chat Completions fake writes the document) runs once per source, into the
+ * next agent of the table, so every target also meets a document the model wrote. Nothing here
+ * names an agent: a new one is a row in each of those two tables.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { wrapHandoffDocument } from "../../core/handoff/wrap.ts";
 import { isObject, stringField } from "../../core/json.ts";
-import { formatNamed } from "../../core/session/formats/table.ts";
-import type { SessionPlace } from "../../core/session/formats/types.ts";
-import { AGENTS, type FileAgentInstall, type FileAgentName, withFiles } from "../agents.ts";
+import { type Agent, type AgentName, AGENTS } from "../agents.ts";
 import { FAKE_KEY } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
-import { createSandbox, describeRun, runAgent, SCRATCH_ROOT, type Sandbox } from "../sandbox.ts";
+import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
+import { agentFolder, type PlacedSource, SOURCES } from "./matrix-sources.ts";
 import { REPO } from "./reading.ts";
 import { allOf, must, type Checks } from "./report.ts";
 import { startHandoffFake, WRITER_MODEL, WRITTEN_DOCUMENT } from "./resume.ts";
@@ -28,80 +30,19 @@ import { TARGETS, type WrittenSession } from "./targets.ts";
 const PROMPT = "COMPAT-NEXT: what is next?";
 
 /** Every pinned agent, in compat's table's order: the rows and the columns of the matrix. */
-const FORMATS: readonly FileAgentName[] = withFiles(AGENTS).map((agent) => agent.name);
+const FORMATS: readonly AgentName[] = AGENTS.map((agent) => agent.name);
 
-/** Each source: the agent's real transcript (fixtures/real/), recorded in `SCRATCH_ROOT/<agent>-transcript/project`. */
-const SOURCES: Record<FileAgentName, string> = {
-  pi: "fixtures/real/pi/session.jsonl",
-  omp: "fixtures/real/omp/session.jsonl",
-  "claude-code": "fixtures/real/claude-code/7c0a11e5-0d3e-4c0d-9a11-c0a7c0a7c0a7.jsonl",
-  codex: "fixtures/real/codex/rollout.jsonl",
-  gemini: "fixtures/real/gemini/session-2026-12-03T05-51-ac74b73f.jsonl",
-};
-
-/**
- * The name each source's file has where its agent keeps it: Codex's own name for the rollout (it
- * keeps only `rollout-*.jsonl` files as sessions, and so does discovery); the others' names as
- * committed.
- */
-function placedName(source: FileAgentName): string {
-  return source === "codex" ? "rollout-2026-11-30T12-52-57-01a22c83-ffcf-7703-8435-2c3998d6a9a2.jsonl" : basename(SOURCES[source]);
-}
-
-/** The model each source resumes with in its own agent, as the model request names it. */
-const SOURCE_MODELS: Record<FileAgentName, string> = {
-  pi: "gpt-5",
-  omp: "gpt-5",
-  "claude-code": "claude-sonnet-4-5",
-  codex: "gpt-5",
-  gemini: "gemini-2.5-flash",
-};
-
-/**
- * The model the target must continue with: pi and omp resume with the source's model, except
- * a Gemini source's (it names no provider) and a Codex source's here, whose `model_provider`
- * (`fake`) is a key of that Codex configuration and no provider of theirs; Claude Code with the source's only from a Claude Code session; Codex
- * always with its configured model. Otherwise the target's default.
- */
-function expectedModel(source: FileAgentName, target: FileAgentName): string {
-  const own = SOURCE_MODELS[source];
-  // A Gemini session names its model with no provider: pi and omp have none to resume it with.
-  if (target === "pi" || target === "omp") return source === "codex" || source === "gemini" ? TARGETS[target].defaultModel : own;
-  if (target === "claude-code" && source === "claude-code") return own;
-  return TARGETS[target].defaultModel;
-}
-
-type Engine = "offline" | "llm";
-
-/** The model engine hands each source into the next agent of the table: four pairs, every source and every target once. */
-function modelEngineTarget(source: FileAgentName): FileAgentName {
+/** The model engine hands each source into the next agent of the table: every source and every target once. */
+function modelEngineTarget(source: AgentName): AgentName {
   return FORMATS[(FORMATS.indexOf(source) + 1) % FORMATS.length] ?? "pi";
 }
 
-/** Where `format`'s agent keeps the sessions of the sandbox's project, as our own location table says. */
-export function agentFolder(format: FileAgentName, sandbox: Sandbox, now: Date): string {
-  const place: SessionPlace = {
-    home: sandbox.home,
-    env: {},
-    tmpdir: sandbox.tmp,
-    runFolder: sandbox.project,
-    cwd: sandbox.project,
-    timestamp: now,
-    utcOffsetMinutes: -now.getTimezoneOffset(),
-  };
-  return join(...formatNamed(format).location.sessionFolder(place));
+/** The model the target must continue with: the source's own where the target keeps it, else the target's default. */
+function expectedModel(source: AgentName, target: AgentName): string {
+  return TARGETS[target].keepsSourceModel(SOURCES[source]) ? SOURCES[source].model : TARGETS[target].defaultModel;
 }
 
-/** The source transcript, its working directory moved into the sandbox, where its own agent keeps it; its path. */
-export function placeSource(source: FileAgentName, sandbox: Sandbox): string {
-  const file = SOURCES[source];
-  const text = readFileSync(join(REPO, file), "utf8").replaceAll(`${SCRATCH_ROOT}/${source}-transcript/project`, sandbox.project);
-  const folder = agentFolder(source, sandbox, new Date());
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const path = join(folder, placedName(source));
-  writeFileSync(path, text);
-  return path;
-}
+type Engine = "offline" | "llm";
 
 interface HandedOff {
   session: WrittenSession;
@@ -109,16 +50,17 @@ interface HandedOff {
   wrapped: string;
 }
 
-/** `agent handoff <source> --to <target> --json` in the sandbox (its HOME, so the file goes where the target looks). */
+/** `agent handoff <way> --to <target> --json` in the sandbox (its HOME, so the session goes where the target looks). */
 async function handOff(
-  source: string,
-  target: FileAgentName,
+  source: PlacedSource,
+  way: readonly string[],
+  target: AgentName,
   engine: Engine,
   sandbox: Sandbox,
   fake: FakeModelServer,
   dns: DnsLog,
 ): Promise<HandedOff> {
-  const args = ["handoff", source, "--to", target, "--engine", engine, "--json", "--quiet"];
+  const args = ["handoff", ...way, "--to", target, "--engine", engine, "--json", "--quiet"];
   if (engine === "llm") args.push("--base-url", `${fake.origin}/v1`, "--model", WRITER_MODEL);
   const env = sandbox.env(engine === "llm" ? { OPENAI_API_KEY: FAKE_KEY } : {});
   const before = new Date();
@@ -138,28 +80,32 @@ async function handOff(
     `--json lacks sessionFile, sessionId or document: ${run.stdout.slice(0, 200)}`,
   );
   must(json.sessionFormat === target, `the new session is for ${String(json.sessionFormat)}, not ${target}`);
-  // Handed to its own agent it goes beside the source; else where the target keeps the project's sessions.
+  // Handed to its own agent it goes beside the source (into the same database); else where the target keeps the project's sessions.
   const folders = new Set(
-    json.sourceFormat === target ? [dirname(source)] : [agentFolder(target, sandbox, before), agentFolder(target, sandbox, new Date())],
+    json.sourceFormat === target
+      ? [dirname(source.path)]
+      : [agentFolder(target, sandbox, before), agentFolder(target, sandbox, new Date())],
   );
   must(folders.has(dirname(path)), `written to ${dirname(path)}, not ${[...folders].join(" or ")}`);
   if (engine === "llm") must(document.includes(WRITTEN_DOCUMENT.split("\n")[1] ?? ""), "the document is not the one the model wrote");
-  return { session: { path, id, content: readFileSync(path, "utf8") }, wrapped: wrapHandoffDocument(document) };
+  return { session: { path, id, content: TARGETS[target].snapshot({ path, id }) }, wrapped: wrapHandoffDocument(document) };
 }
 
 /** Checks passed and run, per source and target, for the grid printed at the end. */
 type Tally = Map<string, { ok: number; all: number }>;
 
+/** One cell: which source into which target, with which engine, the source named which way. */
+interface Cell {
+  source: AgentName;
+  target: Agent;
+  engine: Engine;
+  /** Which of the source's ways of naming it this cell uses (taken in turn along the row). */
+  turn: number;
+}
+
 /** One pair: hand off, then the target continues the new session with one prompt. */
-async function checkPair(
-  source: FileAgentName,
-  target: FileAgentInstall,
-  dir: string,
-  engine: Engine,
-  checks: Checks,
-  tally: Tally,
-  dns: DnsLog,
-): Promise<void> {
+async function checkPair(cell: Cell, dir: string, checks: Checks, tally: Tally, dns: DnsLog): Promise<void> {
+  const { source, target, engine } = cell;
   const count = (ok: boolean) => {
     const key = `${source}>${target.name}`;
     const seen = tally.get(key) ?? { ok: 0, all: 0 };
@@ -169,14 +115,18 @@ async function checkPair(
   const sandbox = createSandbox(`matrix-${source}-${target.name}-${engine}`);
   const fake = startHandoffFake();
   const run = { agent: target, dir, sandbox, fake, dns };
-  const from = `from ${source} (${basename(SOURCES[source])}, ${engine} engine)`;
+  const row = SOURCES[source];
   try {
-    TARGETS[target.name].prepare(run);
+    await TARGETS[target.name].prepare(run);
+    const placed = row.place(sandbox);
+    const way = placed.ways[cell.turn % placed.ways.length] ?? [];
+    const named = way.length === 0 || way[0] === placed.path ? basename(row.fixture) : way.join(" ");
+    const from = `from ${source} (${named}, ${engine} engine)`;
     let handed: HandedOff | undefined;
-    const placed = placeSource(source, sandbox);
     const ok = await checks.run(target.name, `hands off ${from} into a new ${target.name} session where ${target.name} looks`, async () => {
-      handed = await handOff(placed, target.name, engine, sandbox, fake, dns);
-      return handed.session.path.slice(sandbox.home.length + 1);
+      handed = await handOff(placed, way, target.name, engine, sandbox, fake, dns);
+      const kept = placed.checkKept(source === target.name);
+      return [handed.session.path.slice(sandbox.home.length + 1), kept].filter(Boolean).join("; ");
     });
     if (!count(ok) || !handed) return;
     const written = handed;
@@ -184,13 +134,23 @@ async function checkPair(
     count(
       await checks.run(
         target.name,
-        `continues it ${from} with one prompt: the document verbatim, model ${model}, a valid file`,
+        `continues it ${from} with one prompt: the document verbatim, model ${model}, a valid session`,
         async () => {
           const turn = await TARGETS[target.name].resume(run, written.session, PROMPT);
+          let valid: string | undefined;
+          let invalid: unknown;
+          try {
+            valid = await TARGETS[target.name].checkFile(written.session, run);
+          } catch (error) {
+            invalid = error;
+          }
           return allOf([
             () => must(carriesVerbatim(turn.messages, written.wrapped), "the handoff document did not reach the model verbatim"),
             () => must(turn.model === model, `continued with model ${turn.model}, not ${model}`),
-            () => TARGETS[target.name].checkFile(written.session),
+            () => {
+              if (invalid !== undefined) throw invalid;
+              return valid;
+            },
           ]);
         },
       ),
@@ -201,7 +161,7 @@ async function checkPair(
 }
 
 /** `source ↓ target →` with `ok/all` in each cell. */
-function grid(tally: Tally, targets: readonly FileAgentName[]): string[] {
+function grid(tally: Tally, targets: readonly AgentName[]): string[] {
   const width = Math.max(...FORMATS.map((f) => f.length)) + 2;
   const cell = (text: string) => text.padEnd(width);
   const rows = [`handoff matrix, checks passed per pair (rows: source, columns: target)`, cell("") + targets.map(cell).join("")];
@@ -219,23 +179,47 @@ function grid(tally: Tally, targets: readonly FileAgentName[]): string[] {
   return rows;
 }
 
+/**
+ * How many cells run at once: each has a sandbox (its own HOME) and a fake of its own, so none
+ * shares anything with another but the machine and the DNS stub (no agent of the matrix looks a
+ * name up: checks/opencode-setup.ts). `COMPAT_MATRIX_JOBS` sets it; by default one per core, at most 4.
+ */
+function jobs(): number {
+  const set = Number(process.env.COMPAT_MATRIX_JOBS);
+  return Number.isInteger(set) && set > 0 ? set : Math.min(4, Math.max(1, availableParallelism()));
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 /** Every source into every installed target (offline engine), and the model engine once per source. */
 export async function checkMatrix(
-  agents: readonly FileAgentInstall[],
+  agents: readonly Agent[],
   dirs: ReadonlyMap<string, string>,
   checks: Checks,
   dns: DnsLog,
   say: (line: string) => void,
 ): Promise<void> {
   const tally: Tally = new Map();
+  const cells: Cell[] = [];
   for (const source of FORMATS) {
-    for (const target of agents) await checkPair(source, target, dirs.get(target.name) ?? "", "offline", checks, tally, dns);
+    for (const [turn, target] of agents.entries()) cells.push({ source, target, engine: "offline", turn });
     const next = agents.find((agent) => agent.name === modelEngineTarget(source));
-    if (next) await checkPair(source, next, dirs.get(next.name) ?? "", "llm", checks, tally, dns);
+    if (next) cells.push({ source, target: next, engine: "llm", turn: agents.length });
   }
+  const started = performance.now();
+  const limit = jobs();
+  await inPool(cells, limit, (cell) => checkPair(cell, dirs.get(cell.target.name) ?? "", checks, tally, dns));
   for (const line of grid(
     tally,
     FORMATS.filter((f) => agents.some((a) => a.name === f)),
   ))
     say(line);
+  say(`handoff matrix: ${cells.length} cells, ${limit} at a time, ${((performance.now() - started) / 1000).toFixed(1)}s`);
 }

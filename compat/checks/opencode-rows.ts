@@ -7,12 +7,11 @@
  * transcript is handed off to opencode (`--json`: the database, the id, `opencode -s <id>`), then opencode continues
  * it by id (`opencode run -s <id>`) and as the newest of the folder (`opencode run -c`), and
  * sends the fake model the document first; every row that was there before is unchanged.
- * opencode tries to fetch a plugin package from the npm registry at start: in the namespace that
- * lookup fails (the DNS stub answers nothing outside loopback), which opencode shrugs off; the
- * check says which names it tried, and does not fail for them.
+ * opencode tries to fetch a plugin package from the npm registry at start: its registry is a
+ * closed port on loopback here (checks/opencode-setup.ts), the fetch fails at once and opencode
+ * carries on; any name it looks up all the same fails the check.
  */
-import { Database } from "bun:sqlite";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodeStore } from "../../core/session/formats/opencode/store.ts";
 import { HANDOFF_ACKNOWLEDGEMENT, HANDOFF_OPEN } from "../../core/session/formats/handoff-text.ts";
@@ -21,31 +20,18 @@ import { transcriptAs } from "../../fixtures/agent-homes.ts";
 import type { Agent } from "../agents.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
-import { createSandbox, describeRun, runAgent, type Sandbox } from "../sandbox.ts";
+import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
+import {
+  configureOpencode,
+  OPENCODE_DEFAULT_MODEL,
+  opencodeDatabaseIn,
+  opencodeEnv,
+  readOpencodeDatabase,
+  runOpencode,
+} from "./opencode-setup.ts";
 import { must, type Checks } from "./report.ts";
 
 const REPO = join(import.meta.dir, "../..");
-
-/** opencode's configuration: the fake as an OpenAI-compatible provider, its default model; no update, no sharing. */
-function configure(sandbox: Sandbox, fake: FakeModelServer): void {
-  const folder = join(sandbox.home, ".config", "opencode");
-  mkdirSync(folder, { recursive: true });
-  const config = {
-    $schema: "https://opencode.ai/config.json",
-    provider: {
-      fake: {
-        npm: "@ai-sdk/openai-compatible",
-        name: "Fake",
-        options: { baseURL: `${fake.origin}/v1`, apiKey: "sk-compat" },
-        models: { "fake-model": { name: "Fake model" } },
-      },
-    },
-    model: "fake/fake-model",
-    autoupdate: false,
-    share: "disabled",
-  };
-  writeFileSync(join(folder, "opencode.json"), JSON.stringify(config, null, 2));
-}
 
 /** The user and assistant texts of the last conversation request, after the system prompt. */
 function lastConversation(fake: FakeModelServer): string[] {
@@ -55,13 +41,10 @@ function lastConversation(fake: FakeModelServer): string[] {
 }
 
 function allRows(path: string): Record<string, unknown[]> {
-  const db = new Database(path, { readonly: true });
-  try {
+  return readOpencodeDatabase(path, (db) => {
     const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
     return Object.fromEntries(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-  } finally {
-    db.close();
-  }
+  });
 }
 
 export async function checkOpencodeRows(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
@@ -71,14 +54,13 @@ export async function checkOpencodeRows(agent: Agent, dir: string, checks: Check
       if (system.includes("title generator")) return { text: "COMPAT title" };
       return { text: "COMPAT-ANSWER: continuing." };
     },
-    ["fake-model"],
+    [OPENCODE_DEFAULT_MODEL],
   );
   const sandbox = createSandbox("opencode-rows");
-  configure(sandbox, fake);
-  const env = sandbox.env({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" });
-  const bin = join(dir, agent.bin);
-  const opencode = (args: string[]) => runAgent([bin, ...args], { cwd: sandbox.project, env, timeoutMs: 120_000 }, dns);
-  const database = join(sandbox.home, ".local", "share", "opencode", "opencode.db");
+  configureOpencode(sandbox, fake);
+  const env = opencodeEnv(sandbox);
+  const opencode = (args: string[]) => runOpencode(agent, dir, sandbox, dns, args);
+  const database = opencodeDatabaseIn(sandbox);
   const outside = new Set<string>();
   try {
     const git = (args: string[]) =>
@@ -144,10 +126,8 @@ export async function checkOpencodeRows(agent: Agent, dir: string, checks: Check
       const users = session.entries.filter((e) => e.type === "message" && (e.data.message as { role?: string }).role === "user").length;
       must(session.entries[0]?.type === "custom_message", "the first entry is not the previous handoff");
       must(users === 2, `${users} user messages after the document, not 2`);
-      const tried = [...outside];
-      return tried.length > 0
-        ? `opencode tried to reach ${tried.join(", ")} (its plugin fetch; it failed, as it may)`
-        : "opencode reached nothing outside";
+      must(outside.size === 0, `opencode tried to reach ${[...outside].join(", ")}`);
+      return "opencode looked up no name outside loopback (its plugin fetch went to a closed loopback port)";
     });
   } finally {
     await fake.stop();

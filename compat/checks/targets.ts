@@ -4,22 +4,23 @@
  * the model that produced), and what its file must still look like after its turn. Checks that
  * resume what we wrote (the matrix, and any later family) ask this table, not the agent's name.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FileAgentInstall, FileAgentName } from "../agents.ts";
-import { agentEnv, configureAgent, continueCommand, FAKE_KEY, startCommand } from "../agent-setup.ts";
+import type { Agent, AgentName } from "../agents.ts";
+import { agentEnv, configureAgent, continueCommand, FAKE_KEY, SERVED_MODELS, startCommand } from "../agent-setup.ts";
 import type { FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
 import { describeRun, runAgent, type Sandbox } from "../sandbox.ts";
 import { checkTranscript, claudeConfigDir, claudeEnv, runClaude } from "./claude-code.ts";
 import { checkGeminiFile, GEMINI_MODEL, geminiEnv, prepareGemini, runGemini } from "./gemini.ts";
 import { checkRollout, codexEnv, codexHomeOf, execResume, execStart, prepareCodex } from "./codex.ts";
+import { opencodeTarget } from "./opencode-target.ts";
 import { must } from "./report.ts";
 import { carriesVerbatim, checkSessionFile, conversationRequests } from "./session-file.ts";
 
 /** One agent run: who, where, against which fake. */
 export interface TargetRun {
-  agent: FileAgentInstall;
+  agent: Agent;
   /** The agent's install folder. */
   dir: string;
   sandbox: Sandbox;
@@ -27,11 +28,21 @@ export interface TargetRun {
   dns: DnsLog;
 }
 
-/** A session file we wrote for the target: where it is, the id the agent resumes it by, and our bytes. */
+/**
+ * A session we wrote for the target: where it is (its file, or the database its rows are in),
+ * the id the agent resumes it by, and what of it must stay as we wrote it (`snapshot`).
+ */
 export interface WrittenSession {
   path: string;
   id: string;
   content: string;
+}
+
+/** What a target needs to know of a handoff's source to say which model it continues with. */
+export interface SourceFacts {
+  name: AgentName;
+  /** The provider the source's session names its model by (pi's word for it), if any. */
+  provider: string | undefined;
 }
 
 /** The model request the agent sent for its turn: the model it asked for and the messages (or Responses input) it sent. */
@@ -41,14 +52,19 @@ export interface SentTurn {
 }
 
 export interface ResumeTarget {
-  /** Writes the agent's configuration (the fake as its provider, `defaultModel` its default) into the sandbox's HOME. */
-  prepare(run: TargetRun): void;
+  /**
+   * Writes the agent's configuration (the fake as its provider, `defaultModel` its default) into
+   * the sandbox's HOME, and makes whatever there only the agent makes (opencode's database).
+   */
+  prepare(run: TargetRun): void | Promise<void>;
   /**
    * The model the agent starts with when a session names none it can use, as its request names
    * it: one the fake serves (else the agent would try its real provider), and none of the
    * sources' own models, so a check tells the two apart.
    */
   defaultModel: string;
+  /** Whether it continues a session handed off from `source` with the source's own model (else with `defaultModel`). */
+  keepsSourceModel(source: SourceFacts): boolean;
   /**
    * Continues `session` with `prompt` in the sandbox's project, headless; the request that carried
    * the prompt. With no session, the agent's own "continue the most recent session of this
@@ -71,9 +87,17 @@ export interface ResumeTarget {
    * nothing of the session (the namespace refuses them anyway).
    */
   screenLookups: readonly string[];
-  /** After the agent's turn: the file still starts with our bytes and is one valid session; a note for the report. */
-  checkFile(session: WrittenSession): string;
+  /** What of the new session at `path` must stay as we wrote it: the file's text, or the session's rows. */
+  snapshot(session: { path: string; id: string }): string;
+  /**
+   * After the agent's turn: what we wrote is still there as we wrote it, and the session is one
+   * valid session (the agent may be asked to read it again); a note for the report.
+   */
+  checkFile(session: WrittenSession, run: TargetRun): string | Promise<string>;
 }
+
+/** A session file's text: all of it must still start the file after the agent's turn. */
+const fileText = (session: { path: string }) => readFileSync(session.path, "utf8");
 
 /** pi and omp: print mode on the file (`--session <path>`), against the fake's Chat Completions. */
 const piFamily: ResumeTarget = {
@@ -86,6 +110,8 @@ const piFamily: ResumeTarget = {
     configureAgent(agent, sandbox, fake.origin, dir, settings);
   },
   defaultModel: "gpt-5.1",
+  // They resume with the source's model when they have its provider (the fake serves theirs).
+  keepsSourceModel: (source) => source.provider !== undefined && source.provider in SERVED_MODELS,
   env: ({ sandbox }) => agentEnv(sandbox),
   prepareScreen: () => {},
   screenLookups: [],
@@ -108,6 +134,7 @@ const piFamily: ResumeTarget = {
     must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
     must(run.exitCode === 0, describeRun(run));
   },
+  snapshot: fileText,
   checkFile: (session) => checkSessionFile(session.path, session.content),
 };
 
@@ -118,6 +145,8 @@ const claudeCode: ResumeTarget = {
     writeFileSync(join(claudeConfigDir(sandbox), "settings.json"), JSON.stringify({ model: "claude-opus-4-5" }));
   },
   defaultModel: "claude-opus-4-5",
+  // Only a Claude Code session names a model it takes as its own.
+  keepsSourceModel: (source) => source.name === "claude-code",
   env: ({ sandbox, fake }) => claudeEnv(sandbox, fake),
   // Its screen asks for a theme, trust in the folder and approval of the key on a first start.
   prepareScreen: ({ sandbox }) => {
@@ -134,6 +163,7 @@ const claudeCode: ResumeTarget = {
     runClaude(agent, dir, sandbox, fake, dns, prompt, session ? ["--resume", session.id] : ["-c"], env),
   start: async ({ agent, dir, sandbox, fake, dns }, prompt, env = {}) =>
     void (await runClaude(agent, dir, sandbox, fake, dns, prompt, [], env)),
+  snapshot: fileText,
   checkFile: (session) => checkTranscript(session.path, session.content),
 };
 
@@ -142,6 +172,7 @@ const codex: ResumeTarget = {
   prepare: ({ sandbox, fake }) => void prepareCodex(sandbox, fake),
   // configureCodex's `model`; Codex resumes with its configured model, whatever the file says.
   defaultModel: "gpt-5",
+  keepsSourceModel: () => false,
   env: ({ sandbox }) => codexEnv(sandbox),
   // Its screen looks for a newer Codex and fetches a tip of the day at start.
   prepareScreen: ({ sandbox, fake }) =>
@@ -155,6 +186,7 @@ const codex: ResumeTarget = {
     return { model: sent.model, messages: sent.input };
   },
   start: async ({ agent, dir, sandbox, dns }, prompt) => void (await execStart(agent, dir, sandbox, codexHomeOf(sandbox), prompt, dns)),
+  snapshot: fileText,
   checkFile: (session) => checkRollout(session.path, session.content),
 };
 
@@ -163,13 +195,22 @@ const gemini: ResumeTarget = {
   prepare: ({ sandbox }) => prepareGemini(sandbox),
   // Its settings name the model; it resumes with it whatever the file says.
   defaultModel: GEMINI_MODEL,
+  keepsSourceModel: () => false,
   env: ({ sandbox, fake }) => geminiEnv(sandbox, fake),
   prepareScreen: () => {},
   screenLookups: [],
   resume: ({ agent, dir, sandbox, fake, dns }, session, prompt) =>
     runGemini(agent, dir, sandbox, fake, dns, prompt, session ? session.id : "latest"),
   start: async ({ agent, dir, sandbox, fake, dns }, prompt) => void (await runGemini(agent, dir, sandbox, fake, dns, prompt, undefined)),
+  snapshot: fileText,
   checkFile: (session) => checkGeminiFile(session.path, session.content),
 };
 
-export const TARGETS: Record<FileAgentName, ResumeTarget> = { pi: piFamily, omp: piFamily, "claude-code": claudeCode, codex, gemini };
+export const TARGETS: Record<AgentName, ResumeTarget> = {
+  pi: piFamily,
+  omp: piFamily,
+  "claude-code": claudeCode,
+  codex,
+  gemini,
+  opencode: opencodeTarget,
+};

@@ -39,6 +39,12 @@ export interface ListedSession {
   updatedMs: number;
   /** Whether the agent's "continue the latest" would take it (a root session, not a subagent's). */
   root: boolean;
+  /** The session it was started from, for one that is not a root (a task's child session). */
+  parent: string | undefined;
+  /** The bytes of its rows (`sizeSql`), when asked for: a session's size, as a file's is its bytes. */
+  bytes: number | undefined;
+  /** How many messages it holds, where `listSql` counts them. */
+  messages: number | undefined;
 }
 
 export interface SessionRowStore {
@@ -52,8 +58,15 @@ export interface SessionRowStore {
   testedSchemaVersions: readonly string[];
   /** The SQL reading one session's rows, by name; each takes one parameter, the session id. The first gives the session's own row, none when there is no such session. */
   readSql: Readonly<Record<string, string>>;
-  /** SQL listing every session: columns `id`, `cwd`, `title`, `updated` (ms), `root` (1 or 0). */
+  /** SQL listing every session: columns `id`, `cwd`, `title`, `updated` (ms), `root` (1 or 0), `parent` (an id or null), `messages` (a count, or null). */
   listSql: string;
+  /**
+   * SQL giving one row with the column `bytes`: how many bytes one session's rows hold (the
+   * session id its one parameter), what `agent ls` shows as its size and estimates tokens from.
+   */
+  sizeSql: string;
+  /** What a session that is not a root is, in words, for `--session` naming one (`parent` the session it was started from). */
+  describeChild(parent: string | undefined): string;
   /** Whether a text a person typed is one of its session ids (`ses_…`). */
   isSessionId(text: string): boolean;
   /** One session's rows into the common model; `database` names it in messages. */
@@ -65,6 +78,8 @@ export interface SessionRowStore {
   placeRefusal(cwd: string, place: ProjectPlace): string | undefined;
   /** The rows of a new session that opens with the handoff document. */
   newRows(input: NewSessionInput, place: ProjectPlace): NewRows;
+  /** How many messages those rows hold (the document, the acknowledgement): a session with more has work after them, and is not read to be told so. */
+  newSessionMessages: number;
   /** The command that continues a session by id, and the one that continues the newest of the folder. */
   resumeById(sessionId: string): readonly string[];
   continueLatest: readonly string[];

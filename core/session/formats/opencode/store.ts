@@ -30,13 +30,19 @@ export const opencodeStore: SessionRowStore = {
   },
   // opencode's `run -c` continues the newest root session (no parent) of the folder's project, by `time_updated`.
   listSql:
-    "SELECT id, directory AS cwd, title, time_updated AS updated, parent_id IS NULL AS root FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC",
+    "SELECT id, directory AS cwd, title, time_updated AS updated, parent_id IS NULL AS root, parent_id AS parent, (SELECT COUNT(*) FROM message WHERE message.session_id = session.id) AS messages FROM session WHERE time_archived IS NULL ORDER BY time_updated DESC",
+  // The JSON of its messages and their parts, as opencode stores them (octet_length: bytes, not characters, and no read of the text).
+  sizeSql:
+    "SELECT (SELECT COALESCE(SUM(octet_length(data)), 0) FROM message WHERE session_id = ?1) + (SELECT COALESCE(SUM(octet_length(data)), 0) FROM part WHERE session_id = ?1) AS bytes",
+  // opencode's task tool runs a subagent in a session of its own, whose parent is the session that called it.
+  describeChild: (parent) => `a session opencode ran for a task${parent === undefined ? "" : ` of session ${parent}`}`,
   isSessionId: (text) => /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/.test(text),
   read: readOpencodeRows,
   projectMarker: ".git",
   projectFile: "opencode",
   placeRefusal: opencodePlaceRefusal,
   newRows: (input, place) => renderOpencodeRows(input, place, TESTED_VERSION),
+  newSessionMessages: 2,
   resumeById: (sessionId) => ["opencode", "-s", sessionId],
   continueLatest: ["opencode", "-c"],
 };
