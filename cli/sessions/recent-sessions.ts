@@ -52,14 +52,16 @@ export function sessionsOfFolder(
 /**
  * The sessions a user may pick among, every folder's, newest first: as `agent ls --all` finds
  * them, less the sessions `agent handoff` wrote that nothing happened in yet (as the no-path
- * choice passes over them; each passed over is named at `-v`).
+ * choice passes over them; each passed over is named at `-v`). With `rows`, sessions kept as
+ * rows of a database (opencode's) too, for a caller that does not need a file of each.
  */
 export function sessionsToChoose(
   home: AgentHome,
   formats: readonly SessionFormat[],
   warn: Warn,
+  rows = false,
 ): Pick<Discovery, "sessions" | "lookedIn"> & { passedOver: number } {
-  const found = discoverSessions(home, { formats }, warn);
+  const found = discoverSessions(home, { formats, rows }, warn);
   const sessions = found.sessions.filter((s) => {
     if (handoffSessionOf(s) === undefined) return true;
     warn(`passed over ${asField(s.path)}: a handoff session, with nothing after the document yet`);
