@@ -42,7 +42,7 @@ export function sessionsOfFolder(
   warn: Warn,
   rows = false,
 ): Pick<Discovery, "sessions" | "lookedIn" | "unreadable"> & { worked: string | undefined } {
-  const files = folder.named === undefined ? undefined : sessionFilesIn(folder.named, formats, warn);
+  const files = folder.named === undefined ? undefined : sessionFilesIn(home, folder.named, formats, warn);
   if (folder.named !== undefined && files !== undefined && files.sessions.length > 0)
     return { ...files, lookedIn: [folder.named], worked: undefined };
   const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases, rows }, warn);
