@@ -2,7 +2,10 @@
  * Gemini CLI's sessions from before JSON Lines (`session-*.json`, one JSON object), read as Gemini
  * CLI 0.61.0 still reads them: recognised, glanced at for listing, read into what it resumes with,
  * and read the same as the `.jsonl` copy Gemini makes of one when it resumes it. The fixture is
- * written by hand from what 0.61.0's loader takes (fixtures/sessions/gemini/).
+ * written by hand from what 0.61.0's loader takes (fixtures/sessions/gemini/); `resumed/` holds
+ * what the real 0.61.0 did with it (`gemini -r <id> -p "NEXT by id"` against a loopback fake, its
+ * retention cleanup off: the file is from 2025): the `.jsonl` copy it went on in, and the history
+ * it sent (its own context text replaced by a placeholder of its length).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -179,5 +182,53 @@ describe("which .json files Gemini takes for sessions, and lists", () => {
     expect(glanceGemini({ head, tail: head.slice(-5), fileName: NAME }) !== undefined).toBe(expected.listed);
     if (expected.read === "refused") expect(() => readGeminiSession(text, NAME)).toThrow(`${NAME}:1: not a Gemini CLI session`);
     else expect(said(text)).toEqual(expected.read);
+  });
+});
+
+const RESUMED = join(import.meta.dir, "../../../../fixtures/sessions/gemini/resumed");
+const resumed = (name: string) => readFileSync(join(RESUMED, name), "utf8");
+
+/** One step of a conversation as both sides can say it: who, and what (words, a call, a result). */
+type Step = [string, string];
+
+/** What Gemini sent: its own context left out, each result once. */
+function sentSteps(contents: JsonObject[]): Step[] {
+  const answered = new Set<string>();
+  return contents.flatMap((content) =>
+    (Array.isArray(content.parts) ? content.parts.filter(isObject) : []).flatMap((part): Step[] => {
+      if (typeof part.text === "string") return part.text.startsWith("<session_context>") ? [] : [[String(content.role), part.text]];
+      if (isObject(part.functionCall)) return [["call", `${part.functionCall.name} ${JSON.stringify(part.functionCall.args)}`]];
+      if (!isObject(part.functionResponse) || !isObject(part.functionResponse.response)) return [];
+      const id = String(part.functionResponse.id);
+      if (answered.has(id)) return [];
+      answered.add(id);
+      return [["result", String(part.functionResponse.response.output)]];
+    }),
+  );
+}
+
+/** What we read, as the same steps; thoughts left out (Gemini 0.61.0 sends none of a resumed session's). */
+function readSteps(text: string, file: string): Step[] {
+  return readGeminiSession(text, file).entries.flatMap((entry): Step[] => {
+    const message = isObject(entry.data.message) ? entry.data.message : {};
+    const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
+    return blocks.flatMap((block): Step[] => {
+      if (block.type === "thinking") return [];
+      if (block.type === "toolCall") return [["call", `${block.name} ${JSON.stringify(block.arguments)}`]];
+      if (message.role === "toolResult") return [["result", String(block.text)]];
+      return [[message.role === "assistant" ? "model" : String(message.role), String(block.text)]];
+    });
+  });
+}
+
+describe("what the real Gemini CLI 0.61.0 did with it", () => {
+  test("it sent the history we read, then the new prompt", () => {
+    expect([...readSteps(TEXT, NAME), ["user", "NEXT by id"]]).toEqual(sentSteps(JSON.parse(resumed("resume-request.json"))));
+  });
+
+  test("the .jsonl copy it went on in reads as the .json did, then the new turn", () => {
+    const copy = readSteps(resumed(`${NAME}l`), `${NAME}l`);
+    expect(copy).toEqual([...readSteps(TEXT, NAME), ["user", "NEXT by id"], ["model", "OK"]]);
+    expect(readGeminiSession(resumed(`${NAME}l`), `${NAME}l`).header.id).toBe(ID);
   });
 });
