@@ -51,9 +51,16 @@ export const geminiDriver: TranscriptDriver = {
     must(typeof id === "string", `no session file in ${chats}`);
     context.setInputTokens(5000);
     await gemini("-r", String(id), "-p", SECOND_PROMPT);
+    const before = context.fake.requests.length;
     await gemini("-r", "latest", "-p", THANKS);
     const files = jsonlFilesUnder(chats).filter((path) => basename(path).startsWith("session-"));
     must(files.length > 0, `no session-*.jsonl in ${chats}`);
-    return new Map(files.map((path) => [basename(path), path]));
+    // What Gemini sent when it resumed the newest: the history the readers are compared with (one line, its prose replaced like the rest).
+    const resumed = context.fake.requests.slice(before).find((request) => request.path.includes(":streamGenerateContent"));
+    const body = resumed?.body;
+    must(isObject(body) && Array.isArray(body.contents), "no streamGenerateContent request after gemini -r latest");
+    const sent = join(context.sandbox.tmp, "resume-request.json");
+    writeFileSync(sent, `${JSON.stringify(isObject(body) ? body.contents : [])}\n`);
+    return new Map([...files.map((path): [string, string] => [basename(path), path]), ["resume-request.json", sent]]);
   },
 };
