@@ -28,6 +28,7 @@ export type {
   Recording,
   ResumeCommand,
   ResumeTarget,
+  SessionFileLayout,
   SessionFormat,
   SessionGlance,
   SessionPlace,

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { describeFormats, type FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { CLI, cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
-import { createFakeHome, everyRoot, IDS, OLDER_PI, type FakeHome } from "./discover.testing.ts";
+import { APP_IDS, createFakeHome, everyRoot, IDS, OLDER_PI, OTHER_IDS, type FakeHome } from "./discover.testing.ts";
 import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 
 const made: string[] = [];
@@ -45,7 +45,6 @@ async function listedIds(home: FakeHome, cwd: string, args: string[] = []): Prom
   return JSON.parse(run.stdout).map((s: { id: string }) => s.id);
 }
 
-const APP_IDS = [IDS.app["claude-code"], IDS.app.pi, IDS.app.codex, IDS.app.omp, OLDER_PI];
 const PI_HEADER = (id: string, cwd: string) =>
   `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-30T10:00:00.000Z", cwd })}\n`;
 
@@ -120,7 +119,7 @@ describe("ids for shell completion (agent ls --all --ids)", () => {
     writeFileSync(file, script);
     const line = `source '${file}'; agent() { ${CLI_ARGV.map((word) => `'${word}'`).join(" ")} "$@"; }; COMP_WORDS=(agent handoff --session ''); COMP_CWORD=3; _agent; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const bash = Bun.spawnSync(["bash", "-c", line], { env: home.env(), cwd: home.app, stdout: "pipe", stderr: "pipe" });
-    expect(bash.stdout.toString().split("\n").filter(Boolean)).toHaveLength(9);
+    expect(bash.stdout.toString().split("\n").filter(Boolean)).toHaveLength(APP_IDS.length + OTHER_IDS.length);
     expect(existsSync(join(home.app, "PWNED"))).toBe(false);
   });
 });

@@ -1,13 +1,24 @@
 /**
  * No paths to type: `agent handoff` and `agent ls` find sessions in a fake HOME holding sessions
- * of all four agents for several folders (cli/sessions/discover.testing.ts), by the cwd each recorded.
+ * of every agent in the format table for several folders (cli/sessions/discover.testing.ts), by
+ * the cwd each recorded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { runAgent } from "../../fixtures/run-agent.ts";
-import { describeFormatNames, describeFormats } from "../../core/index.ts";
-import { createFakeHome, everyRoot, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
+import { type AgentName, describeFormatNames, describeFormats, FORMATS } from "../../core/index.ts";
+import {
+  createFakeHome,
+  everyRoot,
+  IDS,
+  idsStartingWith,
+  NEWEST_FIRST,
+  OLDER_PI,
+  OTHER_IDS,
+  T0,
+  type FakeHome,
+} from "./discover.testing.ts";
 
 let fake: FakeHome;
 beforeAll(() => {
@@ -24,13 +35,7 @@ async function listed(cwd: string, args: string[] = [], env = fake.env()): Promi
 
 describe("agent ls: the sessions that worked in the current folder, newest first", () => {
   test("every agent's, by the cwd each recorded, newest first; subagents, non-sessions and links out of the folders left out", async () => {
-    expect(await listed(fake.app)).toEqual([
-      ["claude-code", IDS.app["claude-code"]],
-      ["pi", IDS.app.pi],
-      ["codex", IDS.app.codex],
-      ["omp", IDS.app.omp],
-      ["pi", OLDER_PI],
-    ]);
+    expect(await listed(fake.app)).toEqual([...NEWEST_FIRST.map((agent): [string, string] => [agent, IDS.app[agent]]), ["pi", OLDER_PI]]);
   });
 
   test("--json: one object per session with the documented fields", async () => {
@@ -54,8 +59,8 @@ describe("agent ls: the sessions that worked in the current folder, newest first
 
   test("--all: every folder's; --agent narrows to one agent, by any of its names", async () => {
     const all = await listed(fake.empty, ["--all"]);
-    expect(all).toHaveLength(9);
-    expect(all.slice(-4)).toEqual((["claude-code", "pi", "codex", "omp"] as const).map((agent) => [agent, IDS.other[agent]]));
+    expect(all).toHaveLength(NEWEST_FIRST.length + 1 + OTHER_IDS.length);
+    expect(all.slice(-OTHER_IDS.length)).toEqual(NEWEST_FIRST.map((agent) => [agent, IDS.other[agent]]));
     expect(await listed(fake.empty, ["--all", "--agent", "Codex"])).toEqual([
       ["codex", IDS.app.codex],
       ["codex", IDS.other.codex],
@@ -91,23 +96,38 @@ describe("agent ls: the sessions that worked in the current folder, newest first
     expect((await listed(link)).map(([, id]) => id)).toContain(IDS.app.pi);
   });
 
+  /** Each agent's override of where it keeps its sessions: the variable, and what of the home moves to the folder it names. */
+  const OVERRIDES: Record<AgentName, { variable: string; moves: string; to: string } | undefined> = {
+    pi: { variable: "PI_CODING_AGENT_DIR", moves: ".pi/agent", to: "pi" },
+    // PI_CODING_AGENT_DIR is omp's override too: pi's folder, moved, holds pi's sessions only.
+    omp: undefined,
+    "claude-code": { variable: "CLAUDE_CONFIG_DIR", moves: ".claude", to: "claude" },
+    codex: { variable: "CODEX_HOME", moves: ".codex", to: "codex" },
+    // GEMINI_CLI_HOME stands for the home folder: Gemini CLI keeps its .gemini in it.
+    gemini: { variable: "GEMINI_CLI_HOME", moves: ".gemini", to: "gemini-home/.gemini" },
+    opencode: { variable: "XDG_DATA_HOME", moves: ".local/share", to: "data" },
+  };
+
   test("each agent's own override of where it keeps sessions is followed, and the default is then not looked in", async () => {
     const moved = join(fake.home, "elsewhere");
     mkdirSync(moved);
-    cpSync(join(fake.home, ".claude"), join(moved, "claude"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-    cpSync(join(fake.home, ".codex"), join(moved, "codex"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-    cpSync(join(fake.home, ".pi", "agent"), join(moved, "pi"), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-    try {
-      const env = fake.env({
-        CLAUDE_CONFIG_DIR: join(moved, "claude"),
-        CODEX_HOME: join(moved, "codex"),
-        PI_CODING_AGENT_DIR: join(moved, "pi"),
+    const env: Record<string, string> = {};
+    for (const override of Object.values(OVERRIDES)) {
+      if (override === undefined) continue;
+      cpSync(join(fake.home, override.moves), join(moved, override.to), {
+        recursive: true,
+        verbatimSymlinks: true,
+        preserveTimestamps: true,
       });
-      const found = await runAgent(["ls", "--json"], env, fake.app);
-      const paths: string[] = JSON.parse(found.stdout).map((s: { path: string }) => s.path);
-      // PI_CODING_AGENT_DIR is omp's override too: pi's folder now holds pi's sessions only.
-      expect(paths.map((p) => p.startsWith(moved))).toEqual([true, true, true, true]);
-      expect(JSON.parse(found.stdout).map((s: { agent: string }) => s.agent)).toEqual(["claude-code", "pi", "codex", "pi"]);
+      env[override.variable] = join(moved, override.to.replace(/\/\.gemini$/, ""));
+    }
+    try {
+      const found = await runAgent(["ls", "--json"], fake.env(env), fake.app);
+      const sessions: { agent: string; path: string }[] = JSON.parse(found.stdout);
+      expect(sessions.map((s) => [s.agent, s.path.startsWith(`${moved}/`)])).toEqual([
+        ...NEWEST_FIRST.filter((agent) => OVERRIDES[agent] !== undefined).map((agent) => [agent, true]),
+        ["pi", true],
+      ]);
     } finally {
       rmSync(moved, { recursive: true, force: true });
     }
@@ -173,10 +193,17 @@ describe("agent handoff without a path", () => {
   });
 
   test.each<[string, string[], string]>([
-    ["--agent pi: pi's newest of the folder", ["--agent", "pi"], IDS.app.pi],
-    ["--agent claude (an alias)", ["--agent", "claude"], IDS.app["claude-code"]],
-    ["--agent omp", ["--agent", "omp"], IDS.app.omp],
+    ...FORMATS.map((format): [string, string[], string] => [
+      `--agent ${format.name}: its newest of the folder`,
+      ["--agent", format.name],
+      IDS.app[format.name],
+    ]),
+    ...FORMATS.flatMap((format) =>
+      format.aliases.map((alias): [string, string[], string] => [`--agent ${alias} (an alias)`, ["--agent", alias], IDS.app[format.name]]),
+    ),
     ["--session with a unique start of an id, found in any folder", ["--session", "b4"], IDS.other.codex],
+    ["--session with a Gemini CLI session's start of an id", ["--session", "b5"], IDS.other.gemini],
+    ["--session with an opencode session's whole id", ["--session", IDS.other.opencode], IDS.other.opencode],
     ["--session with a whole id, in any case", ["--session", IDS.other.omp.toUpperCase()], IDS.other.omp],
     ["--session narrowed by --agent", ["--session", "a", "--agent", "codex"], IDS.app.codex],
   ])("%s", async (_, args, id) => {
@@ -212,9 +239,9 @@ describe("agent handoff without a path", () => {
     const run = await runAgent(["handoff", "--session", "b"], fake.env(), fake.app);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toStartWith("error: --session b matches 4 sessions; give more of the id:\n");
-    for (const agent of ["pi", "omp", "claude-code", "codex"] as const)
-      expect(run.stderr).toContain(`${IDS.other[agent]}  ${fake.paths[IDS.other[agent]]}`);
+    const matches = idsStartingWith("b");
+    expect(run.stderr).toStartWith(`error: --session b matches ${matches.length} sessions; give more of the id:\n`);
+    for (const id of matches) expect(run.stderr).toContain(`${id}  ${fake.paths[id]}`);
     expect(readdirSync(join(fake.paths[IDS.app.pi] ?? "", "..")).sort()).toEqual(before);
   });
 

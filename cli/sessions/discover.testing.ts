@@ -1,12 +1,12 @@
 /**
- * A fake HOME for the discovery tests: sessions of all four agents for two project folders,
+ * A fake HOME for the discovery tests: sessions of every agent in the format table for two project folders,
  * with known modification times, and the files a walk must pass over (subagents' transcripts,
  * files that are no sessions, links out of an agent's folder and in a loop).
  */
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FORMATS, type FileAgentName } from "../../core/index.ts";
+import { type AgentName, FORMATS } from "../../core/index.ts";
 import { plantSession, transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv } from "../../fixtures/run-agent.ts";
 
@@ -24,37 +24,65 @@ export interface FakeHome {
   env(extra?: Record<string, string>): Record<string, string>;
 }
 
-/** `<agent letter>…`: ids that tell at a glance whose and which folder's they are. */
+/**
+ * `<folder letter><agent digit>…`: ids that tell at a glance whose and which folder's they are
+ * (UUIDs, as the agents that keep files make them; opencode's are its own `ses_…`).
+ */
 export const IDS = {
   app: {
     pi: "a1000000-0000-4000-8000-000000000001",
     omp: "a2000000-0000-4000-8000-000000000002",
     "claude-code": "a3000000-0000-4000-8000-000000000003",
     codex: "a4000000-0000-4000-8000-000000000004",
+    gemini: "a5000000-0000-4000-8000-000000000005",
+    opencode: "ses_a60000000006AppOpencode000",
   },
   other: {
     pi: "b1000000-0000-4000-8000-000000000001",
     omp: "b2000000-0000-4000-8000-000000000002",
     "claude-code": "b3000000-0000-4000-8000-000000000003",
     codex: "b4000000-0000-4000-8000-000000000004",
+    gemini: "b5000000-0000-4000-8000-000000000005",
+    opencode: "ses_b60000000006OtherOpencode0",
   },
-} satisfies Record<string, Record<PlantedAgent, string>>;
-
-/** The agents planted here; Gemini CLI's discovery has its own tests (core/session/formats/gemini/, cli/sessions/gemini-discovery.test.ts). */
-type PlantedAgent = Exclude<FileAgentName, "gemini">;
+} satisfies Record<string, Record<AgentName, string>>;
 
 /**
- * Newest first in `app`: claude-code, pi, codex, omp (so "the newest" is not the table's first
- * agent, nor its last); `other`'s are older than all of them, and `app` has an older pi session too.
+ * Seconds after T0 each agent's `app` session was last updated: the newest is not the table's
+ * first agent, nor its last; `other`'s are 100 s older than all of them, and `app` has an older
+ * pi session too (at T0).
  */
-const ORDER: [PlantedAgent, number][] = [
-  ["claude-code", 40],
-  ["pi", 30],
-  ["codex", 20],
-  ["omp", 10],
-];
+const OFFSET: Record<AgentName, number> = {
+  "claude-code": 40,
+  pi: 30,
+  gemini: 25,
+  codex: 20,
+  opencode: 15,
+  omp: 10,
+};
+
+/** Every agent of the format table, as their sessions in each folder sort: newest first. */
+export const NEWEST_FIRST: readonly AgentName[] = FORMATS.map((format) => format.name).sort((a, b) => OFFSET[b] - OFFSET[a]);
 
 export const OLDER_PI = "a1000000-0000-4000-8000-0000000000ff";
+
+/** `app`'s sessions newest first (the older pi session last), and `other`'s. */
+export const APP_IDS: string[] = [...NEWEST_FIRST.map((agent) => IDS.app[agent]), OLDER_PI];
+export const OTHER_IDS: string[] = NEWEST_FIRST.map((agent) => IDS.other[agent]);
+
+/** When each planted session was last updated (its file's modification time), in seconds since the epoch, by id. */
+export const UPDATED: Readonly<Record<string, number>> = Object.fromEntries([
+  ...NEWEST_FIRST.flatMap((agent) => [
+    [IDS.app[agent], T0 + OFFSET[agent]],
+    [IDS.other[agent], T0 + OFFSET[agent] - 100],
+  ]),
+  [OLDER_PI, T0],
+]);
+
+/** The planted sessions whose id starts with `start` (as `--session <start>` matches them), newest first. */
+export function idsStartingWith(start: string): string[] {
+  return [...APP_IDS, ...OTHER_IDS].filter((id) => id.startsWith(start));
+}
 
 export function createFakeHome(): FakeHome {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-disc-home-")));
@@ -64,9 +92,12 @@ export function createFakeHome(): FakeHome {
   for (const dir of [app, other, empty]) mkdirSync(dir, { recursive: true });
   const agentHome = { home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: home };
   const paths: Record<string, string> = {};
-  for (const [agent, offset] of ORDER) {
-    paths[IDS.app[agent]] = plantSession(agentHome, { agent, id: IDS.app[agent], cwd: app, mtime: T0 + offset });
-    paths[IDS.other[agent]] = plantSession(agentHome, { agent, id: IDS.other[agent], cwd: other, mtime: T0 + offset - 100 });
+  for (const agent of NEWEST_FIRST) {
+    for (const [id, cwd] of [
+      [IDS.app[agent], app],
+      [IDS.other[agent], other],
+    ] as const)
+      paths[id] = plantSession(agentHome, { agent, id, cwd, mtime: UPDATED[id] ?? T0 });
   }
   paths[OLDER_PI] = plantSession(agentHome, { agent: "pi", id: OLDER_PI, cwd: app, mtime: T0 });
   plantDecoys(home, paths);

@@ -6,8 +6,8 @@
  * search). Each file is glanced at (its first and last lines), never read whole.
  */
 import { readdirSync, statSync, type Dirent } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { errorMessage, type AgentHome, type SessionFormat, type SessionGlance } from "../../core/index.ts";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { errorMessage, type AgentHome, type SessionFileLayout, type SessionFormat, type SessionGlance } from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "../output/terminal.ts";
@@ -184,22 +184,46 @@ function findCandidates(home: AgentHome, scope: DiscoveryScope, lookedIn: string
     const { folders, depth } = searchFolders(format, home, scope, now);
     lookedIn.push(...folders);
     if (rootReal === undefined) continue;
-    const { isSessionName } = format.location.sessionFiles(home);
+    const layout = format.location.sessionFiles(home);
     const found: Found[] = [];
     // The root itself counts as walked: a link back to it leads nowhere new.
     const seen = new Set<string>([rootReal]);
     for (const folder of folders) {
       // A folder for a cwd is walked as part of its root: a link in it may not lead out either.
       const start = folder === root ? rootReal : resolve(rootReal, relative(root, folder));
-      if (inside(rootReal, start)) walk(start, depth, rootReal, isSessionName, seen, found, report);
+      if (inside(rootReal, start)) walk(start, depth, rootReal, layout.isSessionName, seen, found, report);
     }
-    for (const file of found) {
+    for (const file of withoutContinued(found, layout)) {
       const known = byReal.get(file.real);
       if (known) known.claims.push(format);
       else byReal.set(file.real, { ...file, claims: [format] });
     }
   }
   return [...byReal.values()];
+}
+
+/** The sessions found but those their agent went on from in another file beside them (see `withoutContinued`). */
+export function withoutContinuedSessions(home: AgentHome, found: readonly FoundSession[]): FoundSession[] {
+  const kept = new Set(
+    [...new Set(found.map((s) => s.format))].flatMap((format) =>
+      withoutContinued(
+        found.filter((s) => s.format === format),
+        format.location.sessionFiles(home),
+      ),
+    ),
+  );
+  return found.filter((s) => kept.has(s));
+}
+
+/** The files of `found` but those the agent went on from in another file beside them (`SessionFileLayout.continuedIn`). */
+function withoutContinued<T extends { path: string }>(found: readonly T[], layout: SessionFileLayout): T[] {
+  const { continuedIn } = layout;
+  if (continuedIn === undefined) return [...found];
+  const paths = new Set(found.map((file) => file.path));
+  return found.filter((file) => {
+    const next = continuedIn(basename(file.path));
+    return next === undefined || !paths.has(join(dirname(file.path), next));
+  });
 }
 
 /**

@@ -7,7 +7,7 @@
  * (`<file>.lock`, a folder), the write waits up to 2 s.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { AgentError, type AgentHome, type RegisteredFolder, type SessionFormat } from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
@@ -33,6 +33,19 @@ function ownerOf(folder: string, marker: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The path the marker of the project folder a session file lies in names, for an agent with a
+ * folder registry (Gemini's `<root>/<project>/chats/<file>` → `<root>/<project>/.project_root`);
+ * undefined for other agents, and when there is no marker.
+ */
+export function folderOwnerOf(format: SessionFormat, path: string): string | undefined {
+  const registry = format.location.folderRegistry;
+  if (registry === undefined) return undefined;
+  let folder = path;
+  for (let level = 0; level < registry.markerLevels; level++) folder = dirname(folder);
+  return ownerOf(folder, registry.markerFile) || undefined;
 }
 
 /** Folders already under the sessions root, with the path each one's marker names. */

@@ -5,13 +5,15 @@
  */
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { AgentError, detectFormat, type SessionFormat } from "../../core/index.ts";
-import { changedAt, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
+import { AgentError, detectFormat, type AgentHome, type SessionFormat } from "../../core/index.ts";
+import { changedAt, withoutContinuedSessions, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
+import { folderOwnerOf } from "./folder-registry.ts";
 import { readFileEnds } from "./glance-file.ts";
 import { asField } from "../output/terminal.ts";
 import { fsReason, isMissing } from "../io/fs-errors.ts";
 
-const SESSION_FILE_NAME = /\.jsonl(?:\.zst)?$/;
+/** JSON Lines (a Codex rollout compressed too), and one JSON object (Gemini CLI's sessions from before JSON Lines). */
+const SESSION_FILE_NAME = /\.(?:jsonl(?:\.zst)?|json)$/;
 
 /** What a word given as a session or a folder names on disk. */
 export function whatIsAt(path: string): "folder" | "file" | "nothing" {
@@ -30,6 +32,7 @@ export function whatIsAt(path: string): "folder" | "file" | "nothing" {
 
 /** What `folder` holds directly; a folder that cannot be listed is an error naming it. */
 export function sessionFilesIn(
+  home: AgentHome,
   folder: string,
   formats: readonly SessionFormat[],
   warn: Warn,
@@ -56,8 +59,10 @@ export function sessionFilesIn(
       unreadable.push({ path, folder: false, mtimeMs: changedAt(path), reason: fsReason(error) });
     }
   }
-  sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-  return { sessions, unreadable };
+  // A file its agent went on from in another beside it (Gemini's `.json` copied into `.jsonl`) is an earlier copy.
+  const kept = withoutContinuedSessions(home, sessions);
+  kept.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+  return { sessions: kept, unreadable };
 }
 
 /**
@@ -70,6 +75,12 @@ function glanceAny(path: string, formats: readonly SessionFormat[], gaveUp: (rea
   // A first line given up on leaves the last lines to say whose file it is (Claude Code's repeat who and where on every line).
   const format = ends && detectFormat(ends.firstLineGivenUp === true ? ends.tail : ends.head);
   if (ends === undefined || format === undefined || !formats.includes(format)) return undefined;
-  const glance = format.glance({ head: ends.head, tail: ends.tail, fileName: basename(path), folderName: basename(dirname(path)) });
+  const glance = format.glance({
+    head: ends.head,
+    tail: ends.tail,
+    fileName: basename(path),
+    folderName: basename(dirname(path)),
+    folderOwner: folderOwnerOf(format, path),
+  });
   return glance && { format, path, bytes: ends.bytes, textBytes: ends.textBytes, mtimeMs: ends.mtimeMs, glance };
 }

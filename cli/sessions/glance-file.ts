@@ -9,6 +9,7 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { detectFormat, type SessionFormat, type SessionGlance } from "../../core/index.ts";
+import { folderOwnerOf } from "./folder-registry.ts";
 import { readAt } from "./glance-read.ts";
 import { startsWithZstdMagic } from "../io/zstd.ts";
 import { zstdWindow } from "../io/zstd-window.ts";
@@ -210,12 +211,13 @@ export function glanceFile(formats: readonly SessionFormat[], path: string, note
     if (claimed === undefined) return undefined;
     const named = formats.length > 1 ? detectFormat(ends.head) : undefined;
     const format = named !== undefined && formats.includes(named) ? named : claimed;
-    let glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName });
+    const folderOwner = folderOwnerOf(format, path);
+    let glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName, folderOwner });
     if (glance === undefined || glance.cwd === undefined) {
       const wider = file.widen(WIDE_HEAD_BYTES);
       if (wider !== undefined) {
         ends = wider;
-        glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName });
+        glance = format.glance({ head: ends.head, tail: ends.tail, fileName, folderName, folderOwner });
       }
     }
     // A file given up on before its first line ended is said to be so; one that is simply no session of these agents is not.

@@ -15,6 +15,7 @@ import {
   type Session,
   type SessionFormat,
 } from "../../core/index.ts";
+import { folderOwnerOf } from "./folder-registry.ts";
 import { agentHome } from "./agent-home.ts";
 import { openSessionInput, type SessionFile } from "./session-file.ts";
 import { readRegularFile } from "../io/read-whole.ts";
@@ -50,7 +51,12 @@ function namingFile<T>(path: string, run: () => T): T {
 
 async function readFromFile(run: Run, path: string): Promise<{ file: SessionFile; read: { session: Session; format: SessionFormat } }> {
   const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
-  return { file, read: readSession(chunks, path) };
+  const read = readSession(chunks, path);
+  // A session that does not name its folder (Gemini's from before JSON Lines) worked in the one its project folder's marker names.
+  const owner =
+    read.session.header.cwd === undefined && file.stream === undefined ? folderOwnerOf(read.format, file.absolutePath) : undefined;
+  if (owner === undefined) return { file, read };
+  return { file, read: { ...read, session: { ...read.session, header: { ...read.session.header, cwd: owner } } } };
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { runAgent } from "../../fixtures/run-agent.ts";
-import { createFakeHome, T0, type FakeHome } from "./discover.testing.ts";
+import { APP_IDS, createFakeHome, T0, type FakeHome } from "./discover.testing.ts";
 
 let fake: FakeHome;
 beforeAll(() => {
@@ -33,10 +33,18 @@ const COMMANDS: [string, string[], number][] = [
 
 describe.each(COMMANDS)("agent %s, where no session worked", (_, args, code) => {
   test.each<[string, (f: FakeHome) => string, string[], (f: FakeHome) => string]>([
-    ["one level below a folder with sessions", (f) => join(f.app, "docs"), [], (f) => `5 sessions worked in ${f.app}`],
-    ["three levels below it", (f) => join(f.app, "docs", "api", "v2"), [], (f) => `5 sessions worked in ${f.app}`],
+    // Every agent's, opencode's rows too, as agent ls lists them there.
+    ["one level below a folder with sessions", (f) => join(f.app, "docs"), [], (f) => `${APP_IDS.length} sessions worked in ${f.app}`],
+    ["three levels below it", (f) => join(f.app, "docs", "api", "v2"), [], (f) => `${APP_IDS.length} sessions worked in ${f.app}`],
     ["the closest parent wins", (f) => join(f.app, "lib", "parser", "tests"), [], (f) => `1 session worked in ${join(f.app, "lib")}`],
     ["counting only the agent asked for", (f) => join(f.app, "docs"), ["--agent", "codex"], (f) => `1 session worked in ${f.app}`],
+    [
+      "counting only opencode's rows, asked for",
+      (f) => join(f.app, "docs"),
+      ["--agent", "opencode"],
+      (f) => `1 session worked in ${f.app}`,
+    ],
+    ["counting only Gemini CLI's, asked for", (f) => join(f.app, "docs"), ["--agent", "gemini"], (f) => `1 session worked in ${f.app}`],
   ])("%s: says where the nearest are", async (_, folder, extra, nearest) => {
     const run = await runAgent([...args, ...extra], fake.env(), folder(fake));
     expect({ code: run.code, stdout: args[0] === "ls" ? "" : run.stdout }).toEqual({ code, stdout: "" });

@@ -36,7 +36,8 @@ export function nearestParentWithSessions(
   const parents = parentsOf(cwd);
   const counts = new Map(parents.map((folder) => [folder, 0]));
   const real = new Map<string, string>();
-  // As every choice does, our handoff sessions with nothing in them yet are no sessions to point to.
+  // As every choice does, our handoff sessions with nothing in them yet are no sessions to point to;
+  // sessions kept as rows (opencode's) count as `agent ls` lists them.
   for (const found of sessionsToChoose(home, formats, warn).sessions) {
     const recorded = found.glance.cwd;
     // Only an absolute path names a folder (see discover.ts's sameFolder).

@@ -149,6 +149,8 @@ describe("opencode as a source", () => {
     const json = JSON.parse(run.stdout);
     expect([json.sessionFormat, json.sourceFile, json.recorded]).toEqual([format, null, false]);
     expect(json.document).toContain("Third, via continue");
+    // Session Facts name the session by its id in the database, not as a stream read.
+    expect(json.document).toContain(`\n- Source session: \`${ID}\` in opencode's database, \`${h.database}\`\n`);
     expect(readFileSync(json.sessionFile, "utf8")).toContain("Third, via continue");
     expect(run.stderr).toContain(`${h.database}: not recorded in the source`);
     expect(readFileSync(h.database).equals(before)).toBe(true);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FORMATS, formatNamed } from "../../core/index.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../../core/handoff/wrap.ts";
-import { createFakeHome, IDS, OLDER_PI, T0, type FakeHome } from "./discover.testing.ts";
+import { APP_IDS, createFakeHome, IDS, NEWEST_FIRST, OLDER_PI, T0, UPDATED, type FakeHome } from "./discover.testing.ts";
 import { nearestParentWithSessions } from "./nearest-sessions.ts";
 import { listRecentSessions, sessionsToChoose, type RecentFilter } from "./recent-sessions.ts";
 
@@ -38,15 +38,22 @@ beforeAll(() => {
 afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 
 const home = () => ({ home: fake.home, env: {}, tmpdir: realpathSync(tmpdir()), runFolder: fake.home });
-const HERE = [IDS.app["claude-code"], IDS.app.pi, IDS.app.codex, IDS.app.omp, OLDER_PI];
-const ELSEWHERE = [IDS.other["claude-code"], IDS.other.pi, IDS.other.codex, IDS.other.omp];
+/** A picker offers sessions that are files: those kept as rows (opencode's) are not offered yet. */
+const OFFERED = NEWEST_FIRST.filter((agent) => formatNamed(agent).rows === undefined);
+const HERE = [...OFFERED.map((agent) => IDS.app[agent]), OLDER_PI];
+const ELSEWHERE = OFFERED.map((agent) => IDS.other[agent]);
 
 describe("listRecentSessions: every agent's, the current folder's first, newest first", () => {
   test.each<[string, { filter?: RecentFilter; withoutHandoffSessions?: boolean }, string[], string[]]>([
     ["all of them; our handoff session is one of the folder's", {}, [OURS, ...HERE], ELSEWHERE],
     ["without the sessions agent handoff wrote that nothing happened in yet", { withoutHandoffSessions: true }, HERE, ELSEWHERE],
     ["the newest two of each part", { filter: { limit: 2 }, withoutHandoffSessions: true }, HERE.slice(0, 2), ELSEWHERE.slice(0, 2)],
-    ["those updated since a time", { filter: { sinceMs: (T0 + 20) * 1000 }, withoutHandoffSessions: true }, HERE.slice(0, 3), []],
+    [
+      "those updated since a time",
+      { filter: { sinceMs: (T0 + 20) * 1000 }, withoutHandoffSessions: true },
+      HERE.filter((id) => (UPDATED[id] ?? 0) >= T0 + 20),
+      [],
+    ],
   ])("%s", (_, options, here, elsewhere) => {
     const listed = listRecentSessions(home(), { formats: FORMATS, folder: fake.app, ...options }, () => {});
     expect(listed.map((s) => [s.here, s.glance.id])).toEqual([...here.map((id) => [true, id]), ...elsewhere.map((id) => [false, id])]);
@@ -85,7 +92,10 @@ describe("every list a user chooses from passes over the sessions agent handoff 
     ]);
   });
 
-  test("the nearest parent's count, for a folder with none: ours is not counted", () => {
-    expect(nearestParentWithSessions(home(), FORMATS, join(fake.app, "src"), () => {})).toEqual({ folder: fake.app, count: HERE.length });
+  test("the nearest parent's count, for a folder with none: ours is not counted, opencode's rows are", () => {
+    expect(nearestParentWithSessions(home(), FORMATS, join(fake.app, "src"), () => {})).toEqual({
+      folder: fake.app,
+      count: APP_IDS.length,
+    });
   });
 });

@@ -39,9 +39,8 @@ export function sessionsOfFolder(
   formats: readonly SessionFormat[],
   folder: { cwd: string; aliases: readonly string[]; named?: string },
   warn: Warn,
-  rows = false,
 ): Pick<Discovery, "sessions" | "lookedIn" | "unreadable"> & { worked: string | undefined } {
-  const files = folder.named === undefined ? undefined : sessionFilesIn(folder.named, formats, warn);
+  const files = folder.named === undefined ? undefined : sessionFilesIn(home, folder.named, formats, warn);
   if (folder.named !== undefined && files !== undefined && files.sessions.length > 0)
     return { ...files, lookedIn: [folder.named], worked: undefined };
   const found = discoverSessions(home, { formats, cwd: folder.cwd, cwdAliases: folder.aliases, rows }, warn);
@@ -51,7 +50,8 @@ export function sessionsOfFolder(
 /**
  * The sessions a user may pick among, every folder's, newest first: as `agent ls --all` finds
  * them, less the sessions `agent handoff` wrote that nothing happened in yet (as the no-path
- * choice passes over them; each passed over is named at `-v`).
+ * choice passes over them; each passed over is named at `-v`). With `rows`, sessions kept as
+ * rows of a database (opencode's) too, for a caller that does not need a file of each.
  */
 export function sessionsToChoose(
   home: AgentHome,

@@ -2,13 +2,13 @@
  * Every command that names a session takes the same selectors, through one resolver
  * (cli/sessions/find-session.ts): a word that is a file or a folder there, else an id or the start of one;
  * `--session`; `--agent`; nothing (the newest session of the current folder). A table over
- * commands × selectors, in a fake HOME holding sessions of all four agents (discover.testing.ts).
+ * commands × selectors, in a fake HOME holding sessions of every agent (discover.testing.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { runAgent } from "../../fixtures/run-agent.ts";
 import { describeFormats } from "../../core/index.ts";
-import { createFakeHome, IDS, type FakeHome } from "./discover.testing.ts";
+import { createFakeHome, IDS, idsStartingWith, type FakeHome } from "./discover.testing.ts";
 import { rmSync } from "node:fs";
 
 let fake: FakeHome;
@@ -21,8 +21,8 @@ afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 const COMMANDS: Record<string, { args: string[]; fileRead: (stdout: string) => string | undefined }> = {
   handoff: {
     args: ["handoff", "--dry-run", "--engine", "offline"],
-    // The offline document's Session Facts name the file handed off.
-    fileRead: (stdout) => /^- Source session: `(.*)`$/m.exec(stdout)?.[1],
+    // The offline document's Session Facts name the file handed off (a row session's: its id, then its database).
+    fileRead: (stdout) => /^- Source session: (?:`[^`]*` in [^`]*, )?`(.*)`$/m.exec(stdout)?.[1],
   },
   inspect: { args: ["inspect", "--json"], fileRead: (stdout) => JSON.parse(stdout).file },
 };
@@ -50,6 +50,12 @@ const SELECTORS: [string, (f: FakeHome) => string[], Where, string, boolean][] =
   ["the start of an id narrowed by --agent", () => ["a", "--agent", "claude"], "empty", IDS.app["claude-code"], true],
   ["--agent alone: that agent's newest of the current folder", () => ["--agent", "omp"], "app", IDS.app.omp, true],
   ["a folder narrowed by --agent", (f) => [f.other, "--agent", "pi"], "empty", IDS.other.pi, true],
+  ["the start of a Gemini CLI session's id as the word", () => ["b5"], "empty", IDS.other.gemini, true],
+  ["--agent gemini-cli alone: Gemini CLI's newest of the current folder", () => ["--agent", "gemini-cli"], "app", IDS.app.gemini, true],
+  ["a folder narrowed by --agent gemini", (f) => [f.other, "--agent", "gemini"], "empty", IDS.other.gemini, true],
+  ["an opencode session's whole id as the word", () => [IDS.other.opencode], "empty", IDS.other.opencode, true],
+  ["--agent opencode alone: opencode's newest of the current folder", () => ["--agent", "opencode"], "app", IDS.app.opencode, true],
+  ["a folder narrowed by --agent opencode", (f) => [f.other, "--agent", "opencode"], "empty", IDS.other.opencode, true],
 ];
 
 describe.each(Object.keys(COMMANDS))("agent %s: every selector names the same session", (name) => {
@@ -74,7 +80,7 @@ const REFUSALS: [string, (f: FakeHome) => string[], Where, (f: FakeHome) => stri
     (f) =>
       `error: ffff: no such file or folder, and no session of ${describeFormats()} has an id starting with ffff (looked in ${join(f.home, ".pi", "agent", "sessions")}, `,
   ],
-  ["a start several ids share", () => ["b"], "app", () => "error: b matches 4 sessions; give more of the id:"],
+  ["a start several ids share", () => ["b"], "app", () => `error: b matches ${idsStartingWith("b").length} sessions; give more of the id:`],
   ["--session and a word", () => ["b4", "--session", "b4"], "app", () => "error: give a session path or --session b4, not both"],
   [
     "--agent with a file",

@@ -21,6 +21,8 @@ export interface RecordContext {
 
 export interface TranscriptDriver {
   style(project: string): ToolStyle;
+  /** Texts of the agent's own its readers need (Gemini's line naming the workspace), kept when its prose is replaced. */
+  keep?(project: string): string[];
   /** Runs the turns and the compaction; returns the session files written, by the name to keep them under. */
   record(context: RecordContext): Promise<Map<string, string>>;
 }

@@ -19,17 +19,15 @@ import { ompDriver, piDriver } from "./pi-omp.ts";
 import { sanitizeTranscript } from "./sanitize.ts";
 import { ourTexts, SUMMARY_TEXT, THANKS, transcriptScript, turnReplies } from "./script.ts";
 import { claudeDriver, codexDriver } from "./vendors.ts";
+import { geminiDriver } from "./gemini.ts";
 
-/**
- * The agents whose transcript this family records. Gemini CLI's (fixtures/real/gemini/) was
- * recorded against the same fake by hand, with its own task (see fixtures/real/README.md): it has
- * no driver here yet.
- */
-const DRIVERS: Partial<Record<FileAgentName, TranscriptDriver>> = {
+/** The agents whose transcript this family records. */
+const DRIVERS: Record<FileAgentName, TranscriptDriver> = {
   pi: piDriver,
   omp: ompDriver,
   "claude-code": claudeDriver,
   codex: codexDriver,
+  gemini: geminiDriver,
 };
 
 /** What every transcript must show, by the text it contains. */
@@ -50,7 +48,6 @@ export async function recordTranscripts(
   options: { regenerate: boolean },
 ): Promise<void> {
   const driver = DRIVERS[agent.name];
-  if (driver === undefined) return;
   const sandbox = createSandbox(`${agent.name}-transcript`);
   writeProject(sandbox.project);
   resetIds();
@@ -73,7 +70,10 @@ export async function recordTranscripts(
     await fake.stop();
   }
   const texts = new Map(
-    [...files].map(([name, path]) => [name, sanitizeTranscript(readFileSync(path, "utf8"), agent.name, ourTexts(replies))]),
+    [...files].map(([name, path]) => [
+      name,
+      sanitizeTranscript(readFileSync(path, "utf8"), agent.name, [...ourTexts(replies), ...(driver.keep?.(sandbox.project) ?? [])]),
+    ]),
   );
   const all = [...texts.values()].join("\n");
   await checks.run(agent.name, "its transcript holds every step of the task", () => {

@@ -116,6 +116,29 @@ const CASES: [string, unknown, boolean][] = [
     false,
   ],
   ["no user message", { messages: [{ role: "assistant", content: "A summary." }] }, false],
+  [
+    "Gemini CLI's compression: a state snapshot asked for last",
+    {
+      contents: [
+        { role: "user", parts: [{ text: FIRST_PROMPT }] },
+        {
+          role: "user",
+          parts: [{ text: "Generate a new <state_snapshot> based on the provided history.\n\nFirst, reason in your scratchpad." }],
+        },
+      ],
+    },
+    true,
+  ],
+  [
+    "Gemini CLI's check of its snapshot",
+    { contents: [{ role: "user", parts: [{ text: "Critically evaluate the <state_snapshot> you just generated." }] }] },
+    true,
+  ],
+  [
+    "Gemini CLI's prompt",
+    { contents: [{ role: "user", parts: [{ text: "<session_context>x</session_context>" }, { text: SECOND_PROMPT }] }] },
+    false,
+  ],
 ];
 
 describe("which request is a compaction", () => {

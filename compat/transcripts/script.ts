@@ -68,18 +68,29 @@ export function ourTexts(replies: readonly Reply[]): string[] {
  */
 export function lastUserText(body: unknown): string {
   if (!isObject(body)) return "";
-  const list = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
+  // The Gemini API's `contents` hold `parts`; the other wires' messages, `content`.
+  const list = Array.isArray(body.messages)
+    ? body.messages
+    : Array.isArray(body.input)
+      ? body.input
+      : Array.isArray(body.contents)
+        ? body.contents
+        : [];
   const message: unknown = list.findLast((item: unknown) => isObject(item) && item.role === "user");
   if (!isObject(message)) return "";
-  const parts = Array.isArray(message.content) ? message.content : [message.content];
+  const content = message.content ?? message.parts;
+  const parts = Array.isArray(content) ? content : [content];
   const texts = parts.map((part: unknown) => contentText(typeof part === "string" ? part : [part])).filter((text: string) => text !== "");
   return (texts.at(-1) ?? "").replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
 }
 
-/** A compaction asks for a summary in the words it adds last; none of our own prompts says "summar" or "compact". */
+/**
+ * A compaction asks for a summary in the words it adds last (Gemini CLI's, and its check of it,
+ * for a `<state_snapshot>`); none of our own prompts says "summar", "compact" or "state_snapshot".
+ */
 export function isCompaction(request: LoggedRequest): boolean {
   const text = lastUserText(request.body).toLowerCase();
-  return text.includes("summar") || text.includes("compact");
+  return text.includes("summar") || text.includes("compact") || text.includes("<state_snapshot>");
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { userConstraints } from "./notes/constraints.ts";
-import { appendSessionFacts, renderSessionFacts } from "./facts-section.ts";
+import { appendSessionFacts, renderSessionFacts, type SourceRow } from "./facts-section.ts";
 import { appendLastExchanges, renderLastExchanges } from "./last-exchanges.ts";
 
 export interface CodeSectionsInput {
@@ -16,6 +16,7 @@ export interface CodeSectionsInput {
   facts: SessionFacts | undefined;
   sourcePath: string;
   sourceIsStream?: boolean;
+  sourceRow?: SourceRow;
   /** The session's folder: the tail shows paths inside it relative to it (default: the facts' cwd). */
   cwd?: string;
   /** Append `## Last Exchanges`. */
@@ -35,6 +36,7 @@ export function appendCodeSections(document: string, input: CodeSectionsInput): 
     const facts = renderSessionFacts(input.facts, input.sourcePath, {
       constraints: userConstraints(input.context),
       sourceIsStream: input.sourceIsStream,
+      sourceRow: input.sourceRow,
       lastRequestInTail: tail?.holdsLastRequest === true,
     });
     whole = appendSessionFacts(whole, facts);

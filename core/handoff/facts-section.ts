@@ -18,8 +18,16 @@ export interface SessionFactsOptions {
   maxConstraints?: number;
   /** The source was read as a stream (stdin, a pipe): `sourcePath` names it, but no file is there. */
   sourceIsStream?: boolean;
+  /** The source is a session kept as rows of the database `sourcePath` names. */
+  sourceRow?: SourceRow;
   /** `## Last Exchanges` quotes the last request: point there instead of repeating it. */
   lastRequestInTail?: boolean;
+}
+
+/** A source session kept as rows of its agent's database (opencode's): its id there, and what the database is called. */
+export interface SourceRow {
+  id: string;
+  label: string;
 }
 
 const HEADING = "## Session Facts";
@@ -92,9 +100,11 @@ export function renderSessionFacts(facts: SessionFacts, sourcePath: string, opti
 
   const lines = [HEADING, "Read from the session file by code, not written by a model.", ""];
   lines.push(
-    options.sourceIsStream
-      ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)`
-      : `- Source session: ${inlineCode(sourcePath)}`,
+    options.sourceRow
+      ? `- Source session: ${inlineCode(options.sourceRow.id)} in ${options.sourceRow.label}, ${inlineCode(sourcePath)}`
+      : options.sourceIsStream
+        ? `- Source session: read from ${inlineCode(sourcePath)}, a stream (no file to return to)`
+        : `- Source session: ${inlineCode(sourcePath)}`,
   );
   lines.push(modified.length === 0 ? "- Files modified: none" : `- Files modified (${modified.length}):`, ...listLines(modified, maxFiles));
   if (deleted.length > 0) lines.push(`- Files deleted (${deleted.length}):`, ...listLines(deleted, maxFiles));

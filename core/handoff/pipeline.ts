@@ -12,6 +12,7 @@ import type { Session } from "../session/types.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
 import type { CondenseReport } from "./condense/condense-report.ts";
 import { appendCodeSections, wantsLastExchanges } from "./code-sections.ts";
+import type { SourceRow } from "./facts-section.ts";
 import { planDocumentRequests, throwIfCancelled, writeDocumentWithModel, type EngineResult, type PlannedRequests } from "./llm-engine.ts";
 import { formatNamed } from "../session/formats/table.ts";
 import type { ProjectPlace } from "../session/formats/session-rows.ts";
@@ -32,6 +33,8 @@ export interface HandoffInput {
   sourcePath: string;
   /** The source was read as a stream: there is no file to name as the new session's parent. */
   sourceIsStream?: boolean;
+  /** The source is a session kept as rows of the database `sourcePath` names (opencode's): Session Facts name its id there. */
+  sourceRow?: SourceRow;
   focus?: string;
   model: string;
   /** Who serves the model (`openai`, `openrouter`, `ollama`, a host name), for the recorded answer. */
@@ -194,6 +197,7 @@ function withCodeSections(document: string, input: HandoffInput, sources: Docume
     facts: input.facts === false ? undefined : sources.facts,
     sourcePath: input.sourcePath,
     sourceIsStream: input.sourceIsStream,
+    sourceRow: input.sourceRow,
     cwd: sources.cwd,
     lastExchanges: wantsLastExchanges(input.lastExchanges, input.engine),
   });

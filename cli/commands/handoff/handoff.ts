@@ -167,6 +167,7 @@ function handoffInput(
     analysis: loaded.analysis,
     sourcePath: loaded.file.absolutePath,
     sourceIsStream: loaded.file.stream !== undefined,
+    sourceRow: loaded.format.rows === undefined ? undefined : { id: loaded.session.header.id, label: loaded.format.rows.label },
     focus: options.focus,
     // Unnamed at a local endpoint: callModel asks it; a dry run shows that it will.
     // An agent uses its own model: recorded as the model it reports, else by the agent's name.

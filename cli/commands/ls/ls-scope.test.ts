@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { rmSync } from "node:fs";
 import { isAgentError } from "../../../core/index.ts";
 import { runAgent } from "../../../fixtures/run-agent.ts";
-import { createFakeHome, IDS, OLDER_PI, T0, type FakeHome } from "../../sessions/discover.testing.ts";
+import { APP_IDS, createFakeHome, IDS, OLDER_PI, T0, UPDATED, type FakeHome } from "../../sessions/discover.testing.ts";
 import { parseLimit, parseSince, resolveLsOptions } from "./ls-options.ts";
 
 let fake: FakeHome;
@@ -17,10 +17,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(fake.home, { recursive: true, force: true }));
 
-/** The folder `app`'s sessions, newest first (discover.testing.ts plants them ten seconds apart). */
 /** The session outside the agents' folders that discover.testing.ts links into pi's folder for `app`. */
 const LINKED_IN = "c0000000-0000-4000-8000-000000000000";
-const APP = [IDS.app["claude-code"], IDS.app.pi, IDS.app.codex, IDS.app.omp, OLDER_PI];
+/** The folder `app`'s sessions, newest first (discover.testing.ts plants them seconds apart). */
+const APP = APP_IDS;
+/** Those of `app`'s updated `seconds` after T0 or later. */
+const appSince = (seconds: number) => APP.filter((id) => (UPDATED[id] ?? 0) >= T0 + seconds);
 
 async function ids(args: string[], cwd: string): Promise<string[]> {
   const run = await runAgent(["ls", "--json", ...args], fake.env(), cwd);
@@ -46,14 +48,14 @@ describe("agent ls <folder>, --limit, --since", () => {
       "--since an ISO time: those updated then or later",
       () => ["--since", new Date((T0 + 20) * 1000).toISOString()],
       (f) => f.app,
-      APP.slice(0, 3),
+      appSince(20),
     ],
     ["--since a duration longer than they are old: all", () => ["--since", "100000d"], (f) => f.app, APP],
     [
       "--since and --limit together",
       () => ["--since", new Date((T0 + 10) * 1000).toISOString(), "--limit", "3"],
       (f) => f.app,
-      APP.slice(0, 3),
+      appSince(10).slice(0, 3),
     ],
     ["a folder, --agent and --limit", (f) => [f.app, "--agent", "pi", "--limit", "1"], (f) => f.empty, [IDS.app.pi]],
   ])("%s", async (_, args, cwd, expected) => {
@@ -64,7 +66,7 @@ describe("agent ls <folder>, --limit, --since", () => {
     const run = await runAgent(["ls", "--json", "--since", "30m"], fake.env(), fake.app);
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "[]\n" });
     expect(run.stderr).toMatch(/^no session updated since \d{4}-\d\d-\d\dT[\d:.]+Z worked in /);
-    expect(run.stderr).toContain("; --since leaves out 5 older; agent ls --all lists every folder's\n");
+    expect(run.stderr).toContain(`; --since leaves out ${APP.length} older; agent ls --all lists every folder's\n`);
   });
 
   test.each<[string, (f: FakeHome) => string[], (f: FakeHome) => string]>([

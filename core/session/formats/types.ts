@@ -100,6 +100,8 @@ export interface FolderRegistry {
   folderFor(text: string | undefined, cwd: string, folders: readonly RegisteredFolder[]): { name: string; newText?: string };
   /** The file in a folder under the sessions root that names the path owning it (Gemini's `.project_root`). */
   markerFile: string;
+  /** How many folders up from a session file that folder is (2 for Gemini's `<project>/chats/<file>`). */
+  markerLevels: number;
 }
 
 /** Which files under an agent's sessions root are its sessions. */
@@ -112,6 +114,12 @@ export interface SessionFileLayout {
   folders: number;
   /** Whether a file name at that depth is one of its sessions (not a subagent's, an index, a lock). */
   isSessionName(name: string): boolean;
+  /**
+   * The name of the file the agent goes on in when it resumes the session named `name`, when it
+   * is another file beside it (Gemini CLI copies a `session-….json` into `session-….jsonl`): with
+   * that file there, `name` is an earlier copy of its session, not a session of its own.
+   */
+  continuedIn?(name: string): string | undefined;
   /**
    * The id an agent that finds a session by its file name reads there (Claude Code's
    * `<uuid>.jsonl`, Codex's `rollout-…-<uuid>.jsonl`); undefined for a name it cannot resume by.
@@ -163,6 +171,12 @@ export interface GlanceInput {
   fileName: string;
   /** The name of the folder the file lies in (Claude Code's project folder: the encoded cwd), when known. */
   folderName?: string;
+  /**
+   * For an agent with a folder registry: the path its marker names for the project folder the
+   * file lies in (Gemini's `tmp/<project>/.project_root`), when there is one; the session's cwd
+   * when the file itself does not say.
+   */
+  folderOwner?: string;
 }
 
 /** What a session's first and last lines tell, without reading the rest: enough to list and find it. */

@@ -86,15 +86,20 @@ describe("where the sessions are", () => {
     expect(geminiLocation.sessionFolder({ ...place(env), registeredFolder })).toEqual(folder);
   });
 
-  test("session files are session-*.jsonl two folders down; a subagent's, deeper, is not", () => {
+  // Gemini CLI 0.61 lists `session-*.json` too: sessions from before JSON Lines.
+  test.each<[string, boolean]>([
+    ["session-2026-12-03T05-51-ac74b73f.jsonl", true],
+    ["session-2025-09-18T02-45-3b44bc68.json", true],
+    ["session-x.json", true],
+    ["ac74b73f.jsonl", false],
+    ["logs.json", false],
+    ["session-.json", false],
+    ["session-x.json.bak", false],
+    ["session-x.jsonll", false],
+  ])("session files are session-*.jsonl or .json two folders down: %p is %p", (name, is) => {
     const layout = geminiLocation.sessionFiles(place({}));
     expect(layout.folders).toBe(2);
-    expect(["session-2026-12-03T05-51-ac74b73f.jsonl", "ac74b73f.jsonl", "session-x.json", "logs.json"].map(layout.isSessionName)).toEqual([
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect(layout.isSessionName(name)).toBe(is);
   });
 });
 

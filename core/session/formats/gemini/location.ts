@@ -55,6 +55,7 @@ export const geminiProjects: FolderRegistry = {
   label: "Gemini CLI's projects.json",
   file: (home) => [...geminiDir(home), "projects.json"],
   markerFile: ".project_root",
+  markerLevels: 2,
   folderFor(text, cwd, folders) {
     const { data, projects } =
       text === undefined ? { data: {}, projects: {} as Record<string, string> } : projectsOf(text, "projects.json");
@@ -73,13 +74,18 @@ function freeName(slug: string, taken: ReadonlySet<string>): string {
   for (let n = 1; ; n++) if (!taken.has(`${slug}-${n}`)) return `${slug}-${n}`;
 }
 
-/** `session-<anything>.jsonl`, as Gemini lists them (older `.json` files are of a layout before 0.61's). */
-const SESSION_NAME = /^session-.+\.jsonl$/;
+/** `session-<anything>.jsonl`, and `.json` for a session from before JSON Lines: as Gemini lists them. */
+const SESSION_NAME = /^session-.+\.jsonl?$/;
 
 export const geminiLocation: AgentLocation = {
   sessionsRoot: (home) => [...geminiDir(home), "tmp"],
   sessionFolder: (place: SessionPlace) => [...geminiDir(place), "tmp", place.registeredFolder ?? projectSlug(place.cwd), "chats"],
-  sessionFiles: () => ({ folders: 2, isSessionName: (name) => SESSION_NAME.test(name) }),
+  sessionFiles: () => ({
+    folders: 2,
+    isSessionName: (name) => SESSION_NAME.test(name),
+    // Resuming a session from before JSON Lines, Gemini copies it into `<name>l` and goes on there.
+    continuedIn: (name) => (name.endsWith(".json") ? `${name}l` : undefined),
+  }),
   // The project folder's name is the registry's, not the path's: discovery reads each file's cwd.
   filesByCwd: false,
   // `gemini -r <id>` looks only in the chats folder of the project it runs in.

@@ -7,11 +7,12 @@
  */
 import { AgentError } from "../../../errors.ts";
 import { stringField, type JsonObject } from "../../../json.ts";
-import { splitLines, type LineLimits, type SessionBytes } from "../../lines.ts";
+import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
 import type { Entry, Session, SessionHeader } from "../../types.ts";
 import { isWrappedHandoff } from "../handoff-text.ts";
 import { isIgnoredUserText, modelBlocks, partsOf, textOfParts, userBlocks, type ToolResult } from "./messages.ts";
-import { foldRecords, type GeminiMessage } from "./records.ts";
+import { legacyRecord } from "./legacy.ts";
+import { foldRecords, type GeminiMessage, type GeminiRecords } from "./records.ts";
 
 function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a Gemini CLI session: ${why}`, { file, line });
@@ -103,13 +104,40 @@ function addMessage(chain: Chain, { record, line }: GeminiMessage): void {
 /** Message types the reader knows (read, or known to be no conversation). */
 const KNOWN_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
 
+/**
+ * A file no line of which is metadata, read as Gemini then reads it: one JSON object, a session
+ * from before JSON Lines (legacy.ts); each message's line is the one its `"id"` is on.
+ */
+function foldedLegacy(lines: readonly RawLine[]): GeminiRecords | undefined {
+  if (lines.some((line) => line.unusable)) return undefined;
+  const record = legacyRecord(lines.map((line) => line.text).join("\n"));
+  if (record === undefined) return undefined;
+  let at = 0;
+  const messages = record.messages.map((message) => {
+    if (typeof message.id === "string") {
+      const quoted = JSON.stringify(message.id);
+      const found = lines.findIndex(
+        (line, index) => index >= at && (line.text.includes(`"id": ${quoted}`) || line.text.includes(`"id":${quoted}`)),
+      );
+      if (found !== -1) at = found;
+    }
+    return { record: message, line: lines[at]?.line ?? 1 };
+  });
+  return { metadata: record.metadata, metadataLine: lines[0]?.line ?? 1, messages, problems: [] };
+}
+
 export function readGeminiSession(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
   const lines = [...splitLines(input, limits)];
   if (lines.length === 0) throw notASession(file, "the file is empty");
-  const folded = foldRecords(lines);
+  const jsonl = foldRecords(lines);
+  const folded = jsonl.metadataLine === undefined ? (foldedLegacy(lines) ?? jsonl) : jsonl;
   const id = stringField(folded.metadata, "sessionId");
   if (folded.metadataLine === undefined || !id)
-    throw notASession(file, 'no metadata line (one with a string "sessionId" and "projectHash")', lines[0]?.line);
+    throw notASession(
+      file,
+      'no metadata line (one with a string "sessionId" and "projectHash"), and not one JSON object with a "sessionId" (a session from before JSON Lines)',
+      lines[0]?.line,
+    );
   const chain = new Chain();
   const unknownTypes = new Set<string>();
   for (const message of folded.messages) {
@@ -137,6 +165,7 @@ export function readGeminiSession(input: string | SessionBytes, file = "session"
     problems: folded.problems,
     unknownTypes: [...unknownTypes],
     title: stringField(folded.metadata, "summary"),
-    missingFinalNewline: last === undefined ? false : !last.ended,
+    // One JSON object (a session from before JSON Lines) needs no newline after it.
+    missingFinalNewline: folded !== jsonl || last === undefined ? false : !last.ended,
   };
 }

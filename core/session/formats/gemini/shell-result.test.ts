@@ -67,3 +67,46 @@ describe("the command's own output inside Gemini's framing", () => {
     expect(readGeminiShellResult(text)?.body).toBe(body);
   });
 });
+
+/** A result as Gemini CLI wrote it before 0.61 (its `.json` sessions): every field on its line. */
+const older = (fields: { output?: string; error?: string; code?: string; signal?: string; pgid?: boolean; streams?: [string, string] }) =>
+  [
+    "Command: npm test",
+    "Directory: (root)",
+    ...(fields.streams ? [`Stdout: ${fields.streams[0]}`, `Stderr: ${fields.streams[1]}`] : [`Output: ${fields.output ?? "(empty)"}`]),
+    `Error: ${fields.error ?? "(none)"}`,
+    `Exit Code: ${fields.code ?? "0"}`,
+    `Signal: ${fields.signal ?? "(none)"}`,
+    "Background PIDs: (none)",
+    ...(fields.pgid === false ? [] : ["Process Group PGID: 4242"]),
+  ].join("\n");
+
+describe("a result in the shape before 0.61 (every field, (none) when empty)", () => {
+  test.each<[string, string, number | null | undefined, string | undefined]>([
+    ["exit 0", older({ output: "ok" }), 0, "ok"],
+    ["exit 1, output on two lines", older({ output: "FAIL x\nerror: expected 2", code: "1" }), 1, "FAIL x\nerror: expected 2"],
+    ["no output", older({ code: "2" }), 2, ""],
+    ["killed by a signal: Exit Code (none)", older({ code: "(none)", signal: "9" }), null, ""],
+    ["a spawn error, no code", older({ error: "spawn bash ENOENT", code: "(none)" }), null, ""],
+    ["the earliest, without a PGID line", older({ output: "ok", code: "3", pgid: false }), 3, "ok"],
+    ["stdout and stderr apart (earlier still)", older({ streams: ["out", "err"], code: "1" }), 1, "out\nerr"],
+    ["stdout and stderr, both empty", older({ streams: ["(empty)", "(empty)"] }), 0, ""],
+    ["an Exit Code the command printed is its output", older({ output: "Exit Code: 7", code: "0" }), 0, "Exit Code: 7"],
+    [
+      "a command over two lines",
+      older({ output: "ok", code: "4" }).replace("Command: npm test", "Command: npm test &&\n  npm run lint"),
+      4,
+      "ok",
+    ],
+    [
+      "Command and Directory but a field missing: no shell shape",
+      older({ output: "ok" }).replace("\nSignal: (none)", ""),
+      undefined,
+      undefined,
+    ],
+    ["no Directory line: no shell shape", older({ output: "ok" }).replace("Directory: (root)\n", ""), undefined, undefined],
+  ])("%s", (_name, text, code, body) => {
+    expect(geminiShellExitCode(text)).toBe(code);
+    expect(readGeminiShellResult(text)?.body).toBe(body);
+  });
+});

@@ -8,7 +8,8 @@
  * - `Command moved to background (PID: N). …` (still running: no code yet).
  * Only Gemini's own lines count: they follow the output, so they are read from the end, each
  * section at most once and in Gemini's order; an `Exit Code: N` the command printed itself sits
- * above them (or is followed by more of its own output) and is not read.
+ * above them (or is followed by more of its own output) and is not read. Results in sessions of
+ * the versions before (`.json` files) state every field, in the shape `readOlderShellResult` reads.
  */
 
 /** The lines Gemini appends after the output, last first, as it would have written them in reverse. */
@@ -34,8 +35,45 @@ export interface GeminiShellResult {
   body: string;
 }
 
+/**
+ * The fields Gemini CLI wrote before 0.61 (the time of its `.json` sessions), after the command
+ * and its output, each always on a line of its own and `(none)` when it has no value; the last
+ * one (the process group) came later than the rest.
+ */
+const OLDER_TRAILERS_LAST_FIRST = ["Process Group PGID: ", "Background PIDs: ", "Signal: ", "Exit Code: ", "Error: "] as const;
+
+/**
+ * A result in the shape before 0.61: `Command: …`, `Directory: …`, `Output: …` (earlier
+ * `Stdout: …` and `Stderr: …`), then every field of `OLDER_TRAILERS_LAST_FIRST`. `Exit Code:
+ * (none)` is no code (killed by a signal, or it never ran).
+ */
+function readOlderShellResult(text: string): GeminiShellResult | undefined {
+  if (!text.startsWith("Command: ")) return undefined;
+  const lines = text.split("\n");
+  const fields = new Map<string, string>();
+  for (const name of OLDER_TRAILERS_LAST_FIRST) {
+    const last = lines.at(-1) ?? "";
+    if (last.startsWith(name)) {
+      fields.set(name, last.slice(name.length));
+      lines.pop();
+    } else if (name !== "Process Group PGID: ") return undefined;
+  }
+  const output = lines.findIndex((line) => line.startsWith("Output: ") || line.startsWith("Stdout: "));
+  if (output === -1 || !lines.slice(1, output).some((line) => line.startsWith("Directory: "))) return undefined;
+  const rest = lines.slice(output).join("\n");
+  const streams = /^Stdout: ([\s\S]*)\nStderr: ([\s\S]*)$/.exec(rest);
+  const printed = (value: string) => (value === "(empty)" ? "" : value);
+  const body = streams
+    ? [printed(streams[1] ?? ""), printed(streams[2] ?? "")].filter(Boolean).join("\n")
+    : printed(rest.slice("Output: ".length));
+  const code = fields.get("Exit Code: ") ?? "(none)";
+  return { exitCode: /^-?\d+$/.test(code) ? Number(code) : null, body };
+}
+
 /** A `run_shell_command` result read: `undefined` when the text is not in Gemini's shell shape (a summary, an error of the tool itself). */
 export function readGeminiShellResult(text: string): GeminiShellResult | undefined {
+  const older = readOlderShellResult(text);
+  if (older !== undefined) return older;
   const inner = unwrapped(text);
   if (inner.startsWith("Command was cancelled by user") || inner.startsWith("Command was automatically cancelled"))
     return { exitCode: null, body: inner };
