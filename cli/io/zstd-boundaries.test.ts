@@ -13,6 +13,7 @@ import { transcriptAs } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
 import { readFileEnds } from "../sessions/glance-file.ts";
 import { decompressIfZstd } from "./zstd.ts";
+import { zstdCompressedOnce } from "../../fixtures/zstd-once.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -63,16 +64,10 @@ interface Shape {
   compress: (text: Buffer) => Uint8Array;
 }
 
-/** Level 19 takes seconds a megabyte: each text is compressed at it once, whichever test asks first. */
-const atLevel19 = new Map<Buffer, Uint8Array>();
+/** Level 19 takes seconds a megabyte: each text is compressed at it once a machine (fixtures/zstd-once.ts). */
 const level = (n: number): Shape => ({
   name: `level ${n}`,
-  compress: (text) => {
-    if (n !== 19) return Bun.zstdCompressSync(text, { level: n });
-    const compressed = atLevel19.get(text) ?? Bun.zstdCompressSync(text, { level: n });
-    atLevel19.set(text, compressed);
-    return compressed;
-  },
+  compress: (text) => (n === 19 ? zstdCompressedOnce(text, n) : Bun.zstdCompressSync(text, { level: n })),
 });
 /** The text in frames of `size` bytes (the last one shorter), each compressed on its own. */
 const frames = (size: number): Shape => ({
@@ -104,11 +99,14 @@ const SIZES = [
   4 * MiB,
 ];
 
-/** A Codex home holding the rollouts that ls, inspect and handoff read (the last describe). */
+/**
+ * A Codex home holding the rollouts that ls, inspect and handoff read (the last describe). They
+ * worked in a fixed folder, not one under the temporary home, so each text is the same every run
+ * and its level-19 stream is made once a machine; `ls --all` lists them from anywhere.
+ */
 const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-zstb-")));
-const app = join(home, "app");
+const WORKED_IN = "/home/me/app";
 const day = join(home, ".codex", "sessions", "2026", "11", "30");
-mkdirSync(app);
 mkdirSync(day, { recursive: true });
 const COMMAND_CASES: [size: number, shape: Shape][] = [
   [MiB, level(3)],
@@ -123,7 +121,7 @@ const COMMAND_CASES: [size: number, shape: Shape][] = [
 ];
 const files = COMMAND_CASES.map(([size, shape], n) => {
   const id = `c5000000-0000-4000-8000-${String(n + 1).padStart(12, "0")}`;
-  const base = transcriptAs("codex", id, app);
+  const base = transcriptAs("codex", id, WORKED_IN);
   const path = join(day, `rollout-2026-11-30T12-52-${String(n).padStart(2, "0")}-${id}.jsonl.zst`);
   writeFileSync(path, shape.compress(rolloutOfSize(base, size)));
   return { id, base, path, size, label: `${size} bytes, ${shape.name}` };
@@ -168,7 +166,7 @@ describe("ls, inspect and handoff on compressed rollouts whose text ends on a bo
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   test("ls lists each with its size and no line saying it is damaged", async () => {
-    const run = await runAgent(["ls", "--json", "-v"], cleanEnv(home), app);
+    const run = await runAgent(["ls", "--all", "--json", "-v"], cleanEnv(home), home);
     expect([run.code, run.stderr.includes("damaged")]).toEqual([0, false]);
     const listed: unknown = JSON.parse(run.stdout);
     const tokens = Array.isArray(listed) ? Object.fromEntries(listed.map((s) => [s.id, s.estimatedTokens])) : {};
@@ -176,10 +174,10 @@ describe("ls, inspect and handoff on compressed rollouts whose text ends on a bo
   });
 
   test.each(files.map((f) => [f.label, f] as const))("%s: inspect and handoff --dry-run read it (exit 0)", async (_, file) => {
-    const inspect = await runAgent(["inspect", file.path, "--json"], cleanEnv(home), app);
+    const inspect = await runAgent(["inspect", file.path, "--json"], cleanEnv(home), home);
     expect([inspect.code, inspect.stderr]).toEqual([0, ""]);
     expect(JSON.parse(inspect.stdout).sessionId).toBe(file.id);
-    const handoff = await runAgent(["handoff", file.path, "--dry-run", "--json"], cleanEnv(home), app);
+    const handoff = await runAgent(["handoff", file.path, "--dry-run", "--json"], cleanEnv(home), home);
     expect([handoff.code, handoff.stderr.includes("not a session")]).toEqual([0, false]);
     expect(JSON.parse(handoff.stdout).document).toContain("Fix the typo in src/greet.txt");
   });
