@@ -5,6 +5,8 @@
  * globs stay as written.
  */
 
+import { isBlankCode } from "./shell-line.ts";
+
 export interface Redirection {
   /** The descriptor redirected: 0 for `<`, 1 for `>`, the digits before the operator, `&` for `&>` (stdout and stderr). */
   fd: number | "&";
@@ -31,7 +33,11 @@ export function readCommand(step: string): CommandWords {
   /** Whether the word so far was typed bare (digits before `>` name a descriptor only then). */
   let bare = true;
   let pending: { fd: number | "&"; operator: string } | undefined;
-  const end = () => {
+  // The characters from `from` to the one looked at are the word's as they are: added as one slice.
+  let from = 0;
+  const end = (at: number) => {
+    word += step.slice(from, at);
+    from = at + 1;
     if (!inWord) return;
     if (pending) {
       redirections.push(redirection(pending.fd, pending.operator, word));
@@ -40,33 +46,36 @@ export function readCommand(step: string): CommandWords {
     [word, inWord, bare] = ["", false, true];
   };
   for (let i = 0; i < step.length; i++) {
-    const char = step[i] ?? "";
-    if (char === "'" || char === '"') {
-      const close = step.indexOf(char, i + 1);
+    const code = step.charCodeAt(i);
+    if (code === 39 /* ' */ || code === 34 /* " */) {
+      const close = step.indexOf(code === 39 ? "'" : '"', i + 1);
       const stop = close === -1 ? step.length : close;
       const quoted = step.slice(i + 1, stop);
-      word += char === '"' ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted;
+      word += step.slice(from, i) + (code === 34 ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted);
       [inWord, bare, i] = [true, false, stop];
-    } else if (char === "\\" && i + 1 < step.length) {
-      word += step[++i];
+      from = stop + 1;
+    } else if (code === 92 /* \ */ && i + 1 < step.length) {
+      word += step.slice(from, i);
+      from = i + 1;
+      i++;
       [inWord, bare] = [true, false];
-    } else if (/\s/.test(char)) end();
-    else if ((char === "<" || char === ">" || (char === "&" && step[i + 1] === ">")) && step[i + 1] !== "(") {
+    } else if (isBlankCode(code)) end(i);
+    else if ((code === 60 /* < */ || code === 62 /* > */ || (code === 38 /* & */ && step[i + 1] === ">")) && step[i + 1] !== "(") {
       OPERATOR.lastIndex = i;
-      const operator = OPERATOR.exec(step)?.[0] ?? char;
+      const operator = OPERATOR.exec(step)?.[0] ?? step[i] ?? "";
+      word += step.slice(from, i);
+      from = i;
       // `2>err.log`: the digits just before are its descriptor; `a>b` is the word `a`, then stdout to b.
       const digits = inWord && bare && /^\d+$/.test(word) ? Number(word) : undefined;
-      if (digits === undefined) end();
+      if (digits === undefined) end(i);
       else [word, inWord, bare] = ["", false, true];
       const fd = operator.startsWith("&") ? "&" : (digits ?? (operator.startsWith("<") ? 0 : 1));
       pending = { fd, operator };
       i += operator.length - 1;
-    } else {
-      word += char;
-      inWord = true;
-    }
+      from = i + 1;
+    } else inWord = true;
   }
-  end();
+  end(step.length);
   return { words, redirections };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { shellWords, splitSteps, statusSteps } from "./shell-line.ts";
+import { isBlankCode, shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 
 describe("a command line cut into steps", () => {
   test.each([
@@ -112,5 +112,37 @@ describe("what is not a step: a heredoc's body and a comment; `>|` is not a pipe
     ["echo $((1<<3))\nrm x", ["echo $((1<<3))", "rm x"]],
   ])("%j → %j", (command, expected) => {
     expect(splitSteps(command).map((s) => s.text)).toEqual(expected);
+  });
+});
+
+describe("isBlankCode", () => {
+  test("is what /\\s/ matches, for every UTF-16 code unit", () => {
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isBlankCode(code) !== /\s/.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+  });
+
+  test("words split at every blank JavaScript knows, as a pattern would split them", () => {
+    for (const blank of [
+      " ",
+      "\t",
+      "\n",
+      "\v",
+      "\f",
+      "\r",
+      "\u00a0",
+      "\u1680",
+      "\u2000",
+      "\u200a",
+      "\u2028",
+      "\u2029",
+      "\u202f",
+      "\u205f",
+      "\u3000",
+      "\ufeff",
+    ]) {
+      expect(shellWords(`cat${blank}a.txt`)).toEqual(["cat", "a.txt"]);
+    }
+    for (const other of ["\u0085", "\u180e", "\u200b", "\ud800"]) expect(shellWords(`cat${other}a.txt`)).toEqual([`cat${other}a.txt`]);
   });
 });

@@ -119,34 +119,69 @@ function skipHeredocBodies(line: string, from: number, heredocs: readonly { word
   return at;
 }
 
+/**
+ * Whether a UTF-16 code is what `/\s/` matches (JavaScript's white space and line terminators),
+ * told by its code: the shell readers look at every character of a command, and a pattern per
+ * character cost more than the rest of their work.
+ */
+export function isBlankCode(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+const QUOTE = 39; // '
+const DOUBLE_QUOTE = 34; // "
+const BACKSLASH = 92;
+
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
 export function shellWords(step: string): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;
-  let quote: string | undefined;
+  let quote = 0;
+  // The characters from `from` to the one looked at belong to the word as they are: taken as one slice.
+  let from = 0;
   for (let i = 0; i < step.length; i++) {
-    const char = step[i] ?? "";
-    if (quote !== undefined) {
-      if (char === quote) quote = undefined;
-      else if (char === "\\" && quote === '"' && i + 1 < step.length) word += step[++i];
-      else word += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
+    const code = step.charCodeAt(i);
+    if (quote !== 0) {
+      if (code === quote) {
+        word += step.slice(from, i);
+        from = i + 1;
+        quote = 0;
+      } else if (code === BACKSLASH && quote === DOUBLE_QUOTE && i + 1 < step.length) {
+        word += step.slice(from, i);
+        from = i + 1;
+        i++;
+      }
+    } else if (code === QUOTE || code === DOUBLE_QUOTE) {
+      word += step.slice(from, i);
+      from = i + 1;
+      quote = code;
       inWord = true;
-    } else if (char === "\\" && i + 1 < step.length) {
-      word += step[++i];
+    } else if (code === BACKSLASH && i + 1 < step.length) {
+      word += step.slice(from, i);
+      from = i + 1;
+      i++;
       inWord = true;
-    } else if (/\s/.test(char)) {
-      if (inWord) words.push(word);
+    } else if (isBlankCode(code)) {
+      if (inWord) words.push(word + step.slice(from, i));
       word = "";
+      from = i + 1;
       inWord = false;
-    } else {
-      word += char;
-      inWord = true;
-    }
+    } else inWord = true;
   }
-  if (inWord) words.push(word);
+  if (inWord) words.push(word + step.slice(from));
   return words;
 }
 
