@@ -309,6 +309,47 @@ export const TOKEN_PATTERN = new RegExp(
  * The literal prefilter, made of the rules' own `hint`s (one place: a rule and its literal are
  * written together, and every match of a rule holds its literal), so a text this does not match
  * holds no match of TOKEN_PATTERN, whatever stands before the match (an escape included). Most
- * of a session's text holds none, and this test costs a fraction of TOKEN_PATTERN's scan.
+ * of a session's text holds none, and this test costs a fraction of TOKEN_PATTERN's scan. Each hint
+ * once: three rules share `sk-`, and every alternative is tried at every place.
  */
-export const TOKEN_HINT = new RegExp(TOKEN_RULES.map((rule) => rule.hint).join("|"));
+export const TOKEN_HINT = new RegExp([...new Set(TOKEN_RULES.map((rule) => rule.hint))].join("|"));
+
+/**
+ * How far into a match its rule's hint may start: the longest `start` before its hint is the
+ * Slack webhook's `https://` (8 characters), then `Proxy-` and a letter before `uthorization` (7).
+ */
+export const HINT_REACH = 16;
+
+/** TOKEN_HINT, found one after another; TOKEN_PATTERN tried at one place. Each is set where it is used, so nesting is safe. */
+const HINTS = new RegExp(TOKEN_HINT.source, "g");
+const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, "y");
+
+/**
+ * `text.matchAll(TOKEN_PATTERN)`, the same matches in the same order, with the pattern tried only
+ * where a match can start: at most HINT_REACH characters before a hint. Every match holds its
+ * rule's hint that near its start, so no place further from every hint can start one; the big
+ * alternation then runs at a few places of a text instead of at each of its characters.
+ */
+export function tokenMatches(text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  // From `from` on, no match has been looked for; every place before `tried` was looked at.
+  let from = 0;
+  let tried = 0;
+  for (;;) {
+    HINTS.lastIndex = from;
+    const hint = HINTS.exec(text);
+    if (hint === null) return matches;
+    let found: RegExpExecArray | null = null;
+    for (let at = Math.max(from, tried, hint.index - HINT_REACH); at <= hint.index && found === null; at++) {
+      TOKEN_AT.lastIndex = at;
+      found = TOKEN_AT.exec(text);
+      tried = at + 1;
+    }
+    if (found === null) from = hint.index + 1;
+    else {
+      matches.push(found);
+      // An empty match (none of the rules makes one) moves on a character, as matchAll does.
+      from = found.index + (found[0].length || 1);
+    }
+  }
+}
