@@ -14,7 +14,7 @@ import {
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
-import { TOKEN_RULES, tokenMatches } from "./redact-rules.ts";
+import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -118,7 +118,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   function redactTokens(text: string): string {
-    return replaceMatches(text, tokenMatches(text), (match) => {
+    return replaceMatches(text, TOKEN_PATTERN, (match) => {
       const groups = match.groups ?? {};
       for (let i = 0; i < TOKEN_RULES.length; i++) {
         const secret = groups[`s${i}`];
@@ -181,7 +181,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   function redact(text: string): string {
     // Tokens first: their kinds are more precise than "the value of a password key".
-    let out = redactTokens(text);
+    let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
     if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
     return ASSIGNMENT_HINT.test(out) ? redactAssignments(out) : out;
   }
@@ -250,15 +250,11 @@ function replaceMatchesInLines(
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** `text.replace(pattern, fn)` for the given matches of a global pattern (in order, apart), with a typed match and where it starts. */
-function replaceMatches(
-  text: string,
-  matches: Iterable<RegExpMatchArray>,
-  replace: (match: RegExpMatchArray, index: number) => string,
-): string {
+/** `text.replace(pattern, fn)` with a typed match and where it starts; `pattern` must be global. Re-entrant. */
+function replaceMatches(text: string, pattern: RegExp, replace: (match: RegExpMatchArray, index: number) => string): string {
   let out = "";
   let from = 0;
-  for (const match of matches) {
+  for (const match of text.matchAll(pattern)) {
     const index = match.index ?? from;
     out += text.slice(from, index) + replace(match, index);
     from = index + match[0].length;
