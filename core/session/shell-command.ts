@@ -5,8 +5,6 @@
  * globs stay as written.
  */
 
-import { isBlankCode } from "./shell-line.ts";
-
 export interface Redirection {
   /** The descriptor redirected: 0 for `<`, 1 for `>`, the digits before the operator, `&` for `&>` (stdout and stderr). */
   fd: number | "&";
@@ -24,6 +22,9 @@ export interface CommandWords {
 /** Sticky: matched where the scan stands, so a line of many `>` costs linear time (no slice per operator). */
 const OPERATOR = /&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|</y;
 
+/** What ends a plain run of a word: a quote, a backslash, a blank (as `/\s/` has it), a redirection's start. */
+const SPECIAL = /['"\\<>&\s]/g;
+
 /** Reads `step` into its words and redirections. */
 export function readCommand(step: string): CommandWords {
   const words: string[] = [];
@@ -33,7 +34,7 @@ export function readCommand(step: string): CommandWords {
   /** Whether the word so far was typed bare (digits before `>` name a descriptor only then). */
   let bare = true;
   let pending: { fd: number | "&"; operator: string } | undefined;
-  // The characters from `from` to the one looked at are the word's as they are: added as one slice.
+  // The characters from `from` to the special one found next are the word's as they are: one slice.
   let from = 0;
   const end = (at: number) => {
     word += step.slice(from, at);
@@ -46,23 +47,38 @@ export function readCommand(step: string): CommandWords {
     [word, inWord, bare] = ["", false, true];
   };
   for (let i = 0; i < step.length; i++) {
-    const code = step.charCodeAt(i);
-    if (code === 39 /* ' */ || code === 34 /* " */) {
-      const close = step.indexOf(code === 39 ? "'" : '"', i + 1);
+    SPECIAL.lastIndex = i;
+    const at = SPECIAL.exec(step)?.index ?? -1;
+    if (at === -1) {
+      inWord = true;
+      break;
+    }
+    if (at > i) inWord = true;
+    i = at;
+    const char = step[i];
+    if (char === "'" || char === '"') {
+      const close = step.indexOf(char, i + 1);
       const stop = close === -1 ? step.length : close;
       const quoted = step.slice(i + 1, stop);
-      word += step.slice(from, i) + (code === 34 ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted);
+      word += step.slice(from, i) + (char === '"' ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted);
       [inWord, bare, i] = [true, false, stop];
       from = stop + 1;
-    } else if (code === 92 /* \ */ && i + 1 < step.length) {
-      word += step.slice(from, i);
-      from = i + 1;
-      i++;
-      [inWord, bare] = [true, false];
-    } else if (isBlankCode(code)) end(i);
-    else if ((code === 60 /* < */ || code === 62 /* > */ || (code === 38 /* & */ && step[i + 1] === ">")) && step[i + 1] !== "(") {
+    } else if (char === "\\") {
+      inWord = true;
+      // A backslash as the last character stays, as written.
+      if (i + 1 < step.length) {
+        word += step.slice(from, i);
+        from = i + 1;
+        i++;
+        bare = false;
+      }
+    } else if ((char === "<" || char === ">" || char === "&") && step[i + 1] !== "(") {
+      if (char === "&" && step[i + 1] !== ">") {
+        inWord = true;
+        continue;
+      }
       OPERATOR.lastIndex = i;
-      const operator = OPERATOR.exec(step)?.[0] ?? step[i] ?? "";
+      const operator = OPERATOR.exec(step)?.[0] ?? char;
       word += step.slice(from, i);
       from = i;
       // `2>err.log`: the digits just before are its descriptor; `a>b` is the word `a`, then stdout to b.
@@ -73,7 +89,8 @@ export function readCommand(step: string): CommandWords {
       pending = { fd, operator };
       i += operator.length - 1;
       from = i + 1;
-    } else inWord = true;
+    } else if (char === "<" || char === ">" || char === "&") inWord = true;
+    else end(i);
   }
   end(step.length);
   return { words, redirections };

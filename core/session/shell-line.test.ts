@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { isBlankCode, shellWords, splitSteps, statusSteps } from "./shell-line.ts";
+import { readCommand } from "./shell-command.ts";
+import { shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 
 describe("a command line cut into steps", () => {
   test.each([
@@ -115,34 +116,25 @@ describe("what is not a step: a heredoc's body and a comment; `>|` is not a pipe
   });
 });
 
-describe("isBlankCode", () => {
-  test("is what /\\s/ matches, for every UTF-16 code unit", () => {
-    const differ: number[] = [];
-    for (let code = 0; code <= 0xffff; code++) if (isBlankCode(code) !== /\s/.test(String.fromCharCode(code))) differ.push(code);
+describe("blanks between words", () => {
+  test("words split at exactly the characters /\\s/ matches, every UTF-16 code unit tried", () => {
+    const differ: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      if (`'"\\`.includes(char)) continue;
+      const blank = /\s/.test(char);
+      if (shellWords(`a${char}b`).length !== (blank ? 2 : 1)) differ.push(`U+${code.toString(16)} in shellWords`);
+      if (`<>&`.includes(char)) continue;
+      if (readCommand(`a${char}b`).words.length !== (blank ? 2 : 1)) differ.push(`U+${code.toString(16)} in readCommand`);
+    }
     expect(differ).toEqual([]);
   });
 
-  test("words split at every blank JavaScript knows, as a pattern would split them", () => {
-    for (const blank of [
-      " ",
-      "\t",
-      "\n",
-      "\v",
-      "\f",
-      "\r",
-      "\u00a0",
-      "\u1680",
-      "\u2000",
-      "\u200a",
-      "\u2028",
-      "\u2029",
-      "\u202f",
-      "\u205f",
-      "\u3000",
-      "\ufeff",
-    ]) {
-      expect(shellWords(`cat${blank}a.txt`)).toEqual(["cat", "a.txt"]);
-    }
-    for (const other of ["\u0085", "\u180e", "\u200b", "\ud800"]) expect(shellWords(`cat${other}a.txt`)).toEqual([`cat${other}a.txt`]);
+  test("a redirection between blanks of any kind", () => {
+    for (const blank of ["\t", "\v", "\f", "\r", "\u00a0", "\u2003", "\u3000", "\ufeff"])
+      expect(readCommand(`cat${blank}a.txt${blank}>${blank}out`)).toEqual({
+        words: ["cat", "a.txt"],
+        redirections: [{ fd: 1, op: ">", target: "out" }],
+      });
   });
 });

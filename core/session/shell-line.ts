@@ -15,8 +15,18 @@ export interface ShellStep {
   next: Operator | undefined;
 }
 
-/** The characters that start a quote, an escape or an operator: every other one is skipped at once. */
-const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n", "<", "#"]);
+/**
+ * The characters that start a quote, an escape or an operator, and those that end a double-quoted
+ * run: the scans jump from one to the next (a native search), never looking at the others.
+ */
+const SPECIAL = /[\\'"`|&;\n<#]/g;
+const IN_DOUBLE_QUOTES = /["\\]/g;
+
+/** Where the next match of the global `pattern` starts from `from`, or -1. */
+function nextAt(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
+}
 
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
 function operatorAt(line: string, i: number): [Operator, number] | undefined {
@@ -44,13 +54,17 @@ export function splitSteps(command: string): ShellStep[] {
   // Heredocs opened on the current line: their bodies start at the next line break.
   const heredocs: { word: string; tabs: boolean }[] = [];
   for (let i = 0; i < command.length; i++) {
-    const char = command[i] ?? "";
-    if (quote === undefined && !SPECIAL.has(char)) continue;
     if (quote !== undefined) {
-      if (char === "\\" && quote === '"') i++;
-      else if (char === quote) quote = undefined;
+      // Inside single quotes and backticks only the closing one counts; inside double quotes, a backslash escapes.
+      i = quote === '"' ? nextAt(IN_DOUBLE_QUOTES, command, i) : command.indexOf(quote, i);
+      if (i === -1) break;
+      if (command[i] === "\\") i++;
+      else quote = undefined;
       continue;
     }
+    i = nextAt(SPECIAL, command, i);
+    if (i === -1) break;
+    const char = command[i] ?? "";
     if (char === "\\") {
       i++;
       continue;
@@ -119,67 +133,68 @@ function skipHeredocBodies(line: string, from: number, heredocs: readonly { word
   return at;
 }
 
-/**
- * Whether a UTF-16 code is what `/\s/` matches (JavaScript's white space and line terminators),
- * told by its code: the shell readers look at every character of a command, and a pattern per
- * character cost more than the rest of their work.
- */
-export function isBlankCode(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 160) return false;
-  return (
-    code === 160 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
+/** What ends a plain run of a word: a quote, a backslash, a blank (as `/\s/` has it). */
+const WORD_SPECIAL = /['"\\\s]/g;
 
-const QUOTE = 39; // '
-const DOUBLE_QUOTE = 34; // "
-const BACKSLASH = 92;
+/**
+ * The quoted text from `open` (a `"`) on, backslashes taken off what they escape, and where the
+ * closing quote is (the text's end when none closes it).
+ */
+export function doubleQuoted(text: string, open: number): { inner: string; close: number } {
+  let inner = "";
+  let from = open + 1;
+  for (;;) {
+    const at = nextAt(IN_DOUBLE_QUOTES, text, from);
+    if (at === -1) return { inner: inner + text.slice(from), close: text.length };
+    if (text[at] === '"') return { inner: inner + text.slice(from, at), close: at };
+    // A backslash as the last character stays, as written.
+    if (at + 1 >= text.length) return { inner: inner + text.slice(from), close: text.length };
+    inner += text.slice(from, at) + text[at + 1];
+    from = at + 2;
+  }
+}
 
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
 export function shellWords(step: string): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;
-  let quote = 0;
-  // The characters from `from` to the one looked at belong to the word as they are: taken as one slice.
+  // The characters from `from` to the special one found next belong to the word as they are: one slice.
   let from = 0;
   for (let i = 0; i < step.length; i++) {
-    const code = step.charCodeAt(i);
-    if (quote !== 0) {
-      if (code === quote) {
-        word += step.slice(from, i);
-        from = i + 1;
-        quote = 0;
-      } else if (code === BACKSLASH && quote === DOUBLE_QUOTE && i + 1 < step.length) {
-        word += step.slice(from, i);
-        from = i + 1;
-        i++;
+    const at = nextAt(WORD_SPECIAL, step, i);
+    if (at === -1) {
+      inWord = true;
+      break;
+    }
+    if (at > i) inWord = true;
+    i = at;
+    const char = step[at];
+    if (char === "'") {
+      const close = step.indexOf("'", at + 1);
+      word += step.slice(from, at) + step.slice(at + 1, close === -1 ? step.length : close);
+      i = close === -1 ? step.length : close;
+      from = i + 1;
+      inWord = true;
+    } else if (char === '"') {
+      const { inner, close } = doubleQuoted(step, at);
+      word += step.slice(from, at) + inner;
+      i = close;
+      from = close + 1;
+      inWord = true;
+    } else if (char === "\\") {
+      inWord = true;
+      if (at + 1 < step.length) {
+        word += step.slice(from, at);
+        from = at + 1;
+        i = at + 1;
       }
-    } else if (code === QUOTE || code === DOUBLE_QUOTE) {
-      word += step.slice(from, i);
-      from = i + 1;
-      quote = code;
-      inWord = true;
-    } else if (code === BACKSLASH && i + 1 < step.length) {
-      word += step.slice(from, i);
-      from = i + 1;
-      i++;
-      inWord = true;
-    } else if (isBlankCode(code)) {
-      if (inWord) words.push(word + step.slice(from, i));
+    } else {
+      if (inWord) words.push(word + step.slice(from, at));
       word = "";
-      from = i + 1;
+      from = at + 1;
       inWord = false;
-    } else inWord = true;
+    }
   }
   if (inWord) words.push(word + step.slice(from));
   return words;
