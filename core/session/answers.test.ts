@@ -60,3 +60,10 @@ describe("what a check answered when it said no (exit 1)", () => {
     expect(answeredNo(run)).toBe(expected);
   });
 });
+
+describe("a test operator named like an object's property asks nothing of a path", () => {
+  test.each(Object.getOwnPropertyNames(Object.prototype))("%s", (name) => {
+    expect(describeNoAnswer(`test ${name} x`)).toBe("the test was false");
+    expect(describeNoAnswer(`! test ${name} x`)).toBe("the test was true");
+  });
+});

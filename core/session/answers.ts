@@ -33,7 +33,9 @@ const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 function testAnswer(words: readonly string[], negated: boolean, place: (path: string) => string): string {
   const operands = words[0] === "[" || words[0] === "[[" ? words.slice(1, -1) : words.slice(1);
   const [flag, path] = operands;
-  const describe = flag === undefined ? undefined : (negated ? PATH_TESTS_YES : PATH_TESTS)[flag];
+  const tests = negated ? PATH_TESTS_YES : PATH_TESTS;
+  // Only the table's own operators: `test constructor x` asks nothing of a path.
+  const describe = flag !== undefined && Object.hasOwn(tests, flag) ? tests[flag] : undefined;
   if (operands.length === 2 && describe !== undefined && path !== undefined) return describe(code(place(path)));
   return negated ? "the test was true" : "the test was false";
 }

@@ -135,6 +135,14 @@ function changesOfStep(step: string, words: readonly string[]): { written: strin
   return { written: [...written, ...redirected], deleted: [], named: false };
 }
 
+const SUBSHELL_SPECIAL = /['"\\()]/g;
+
+/** Where the next quote, backslash or parenthesis of `text` is from `from`, or -1. */
+function nextSpecial(text: string, from: number): number {
+  SUBSHELL_SPECIAL.lastIndex = from;
+  return SUBSHELL_SPECIAL.exec(text)?.index ?? -1;
+}
+
 /**
  * A step with the subshell parentheses around it taken off: `(cd sub` opens one, `x > y)` closes
  * one; a `)` that closes a `(` of the step itself (`$(date)`, `$((3 > 2))`) is part of the text.
@@ -149,10 +157,12 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
   let kept = "";
   let from = 0;
   for (let i = 0; i < rest.length; i++) {
+    // Inside quotes only the closing quote counts; outside, only quotes, backslashes and parentheses.
+    i = quote === undefined ? nextSpecial(rest, i) : rest.indexOf(quote === 39 ? "'" : '"', i);
+    if (i === -1) break;
     const code = rest.charCodeAt(i);
-    if (quote !== undefined) {
-      if (code === quote) quote = undefined;
-    } else if (code === 39 /* ' */ || code === 34 /* " */) quote = code;
+    if (quote !== undefined) quote = undefined;
+    else if (code === 39 /* ' */ || code === 34 /* " */) quote = code;
     else if (code === 92 /* \ */)
       i++; // an escaped character is kept with its backslash, whatever it is
     else if (code === 40 /* ( */) depth++;

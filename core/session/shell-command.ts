@@ -22,6 +22,9 @@ export interface CommandWords {
 /** Sticky: matched where the scan stands, so a line of many `>` costs linear time (no slice per operator). */
 const OPERATOR = /&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|</y;
 
+/** What ends a plain run of a word: a quote, a backslash, a blank (as `/\s/` has it), a redirection's start. */
+const SPECIAL = /['"\\<>&\s]/g;
+
 /** Reads `step` into its words and redirections. */
 export function readCommand(step: string): CommandWords {
   const words: string[] = [];
@@ -31,7 +34,11 @@ export function readCommand(step: string): CommandWords {
   /** Whether the word so far was typed bare (digits before `>` name a descriptor only then). */
   let bare = true;
   let pending: { fd: number | "&"; operator: string } | undefined;
-  const end = () => {
+  // The characters from `from` to the special one found next are the word's as they are: one slice.
+  let from = 0;
+  const end = (at: number) => {
+    word += step.slice(from, at);
+    from = at + 1;
     if (!inWord) return;
     if (pending) {
       redirections.push(redirection(pending.fd, pending.operator, word));
@@ -40,33 +47,52 @@ export function readCommand(step: string): CommandWords {
     [word, inWord, bare] = ["", false, true];
   };
   for (let i = 0; i < step.length; i++) {
-    const char = step[i] ?? "";
+    SPECIAL.lastIndex = i;
+    const at = SPECIAL.exec(step)?.index ?? -1;
+    if (at === -1) {
+      inWord = true;
+      break;
+    }
+    if (at > i) inWord = true;
+    i = at;
+    const char = step[i];
     if (char === "'" || char === '"') {
       const close = step.indexOf(char, i + 1);
       const stop = close === -1 ? step.length : close;
       const quoted = step.slice(i + 1, stop);
-      word += char === '"' ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted;
+      word += step.slice(from, i) + (char === '"' ? quoted.replace(/\\(["\\$`])/g, "$1") : quoted);
       [inWord, bare, i] = [true, false, stop];
-    } else if (char === "\\" && i + 1 < step.length) {
-      word += step[++i];
-      [inWord, bare] = [true, false];
-    } else if (/\s/.test(char)) end();
-    else if ((char === "<" || char === ">" || (char === "&" && step[i + 1] === ">")) && step[i + 1] !== "(") {
+      from = stop + 1;
+    } else if (char === "\\") {
+      inWord = true;
+      // A backslash as the last character stays, as written.
+      if (i + 1 < step.length) {
+        word += step.slice(from, i);
+        from = i + 1;
+        i++;
+        bare = false;
+      }
+    } else if ((char === "<" || char === ">" || char === "&") && step[i + 1] !== "(") {
+      if (char === "&" && step[i + 1] !== ">") {
+        inWord = true;
+        continue;
+      }
       OPERATOR.lastIndex = i;
       const operator = OPERATOR.exec(step)?.[0] ?? char;
+      word += step.slice(from, i);
+      from = i;
       // `2>err.log`: the digits just before are its descriptor; `a>b` is the word `a`, then stdout to b.
       const digits = inWord && bare && /^\d+$/.test(word) ? Number(word) : undefined;
-      if (digits === undefined) end();
+      if (digits === undefined) end(i);
       else [word, inWord, bare] = ["", false, true];
       const fd = operator.startsWith("&") ? "&" : (digits ?? (operator.startsWith("<") ? 0 : 1));
       pending = { fd, operator };
       i += operator.length - 1;
-    } else {
-      word += char;
-      inWord = true;
-    }
+      from = i + 1;
+    } else if (char === "<" || char === ">" || char === "&") inWord = true;
+    else end(i);
   }
-  end();
+  end(step.length);
   return { words, redirections };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readCommand } from "./shell-command.ts";
 import { shellWords, splitSteps, statusSteps } from "./shell-line.ts";
 
 describe("a command line cut into steps", () => {
@@ -112,5 +113,28 @@ describe("what is not a step: a heredoc's body and a comment; `>|` is not a pipe
     ["echo $((1<<3))\nrm x", ["echo $((1<<3))", "rm x"]],
   ])("%j → %j", (command, expected) => {
     expect(splitSteps(command).map((s) => s.text)).toEqual(expected);
+  });
+});
+
+describe("blanks between words", () => {
+  test("words split at exactly the characters /\\s/ matches, every UTF-16 code unit tried", () => {
+    const differ: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      if (`'"\\`.includes(char)) continue;
+      const blank = /\s/.test(char);
+      if (shellWords(`a${char}b`).length !== (blank ? 2 : 1)) differ.push(`U+${code.toString(16)} in shellWords`);
+      if (`<>&`.includes(char)) continue;
+      if (readCommand(`a${char}b`).words.length !== (blank ? 2 : 1)) differ.push(`U+${code.toString(16)} in readCommand`);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  test("a redirection between blanks of any kind", () => {
+    for (const blank of ["\t", "\v", "\f", "\r", "\u00a0", "\u2003", "\u3000", "\ufeff"])
+      expect(readCommand(`cat${blank}a.txt${blank}>${blank}out`)).toEqual({
+        words: ["cat", "a.txt"],
+        redirections: [{ fd: 1, op: ">", target: "out" }],
+      });
   });
 });

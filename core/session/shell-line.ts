@@ -15,8 +15,18 @@ export interface ShellStep {
   next: Operator | undefined;
 }
 
-/** The characters that start a quote, an escape or an operator: every other one is skipped at once. */
-const SPECIAL = new Set(["\\", "'", '"', "`", "|", "&", ";", "\n", "<", "#"]);
+/**
+ * The characters that start a quote, an escape or an operator, and those that end a double-quoted
+ * run: the scans jump from one to the next (a native search), never looking at the others.
+ */
+const SPECIAL = /[\\'"`|&;\n<#]/g;
+const IN_DOUBLE_QUOTES = /["\\]/g;
+
+/** Where the next match of the global `pattern` starts from `from`, or -1. */
+function nextAt(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
+}
 
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
 function operatorAt(line: string, i: number): [Operator, number] | undefined {
@@ -44,13 +54,17 @@ export function splitSteps(command: string): ShellStep[] {
   // Heredocs opened on the current line: their bodies start at the next line break.
   const heredocs: { word: string; tabs: boolean }[] = [];
   for (let i = 0; i < command.length; i++) {
-    const char = command[i] ?? "";
-    if (quote === undefined && !SPECIAL.has(char)) continue;
     if (quote !== undefined) {
-      if (char === "\\" && quote === '"') i++;
-      else if (char === quote) quote = undefined;
+      // Inside single quotes and backticks only the closing one counts; inside double quotes, a backslash escapes.
+      i = quote === '"' ? nextAt(IN_DOUBLE_QUOTES, command, i) : command.indexOf(quote, i);
+      if (i === -1) break;
+      if (command[i] === "\\") i++;
+      else quote = undefined;
       continue;
     }
+    i = nextAt(SPECIAL, command, i);
+    if (i === -1) break;
+    const char = command[i] ?? "";
     if (char === "\\") {
       i++;
       continue;
@@ -119,34 +133,70 @@ function skipHeredocBodies(line: string, from: number, heredocs: readonly { word
   return at;
 }
 
+/** What ends a plain run of a word: a quote, a backslash, a blank (as `/\s/` has it). */
+const WORD_SPECIAL = /['"\\\s]/g;
+
+/**
+ * The quoted text from `open` (a `"`) on, backslashes taken off what they escape, and where the
+ * closing quote is (the text's end when none closes it).
+ */
+export function doubleQuoted(text: string, open: number): { inner: string; close: number } {
+  let inner = "";
+  let from = open + 1;
+  for (;;) {
+    const at = nextAt(IN_DOUBLE_QUOTES, text, from);
+    if (at === -1) return { inner: inner + text.slice(from), close: text.length };
+    if (text[at] === '"') return { inner: inner + text.slice(from, at), close: at };
+    // A backslash as the last character stays, as written.
+    if (at + 1 >= text.length) return { inner: inner + text.slice(from), close: text.length };
+    inner += text.slice(from, at) + text[at + 1];
+    from = at + 2;
+  }
+}
+
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
 export function shellWords(step: string): string[] {
   const words: string[] = [];
   let word = "";
   let inWord = false;
-  let quote: string | undefined;
+  // The characters from `from` to the special one found next belong to the word as they are: one slice.
+  let from = 0;
   for (let i = 0; i < step.length; i++) {
-    const char = step[i] ?? "";
-    if (quote !== undefined) {
-      if (char === quote) quote = undefined;
-      else if (char === "\\" && quote === '"' && i + 1 < step.length) word += step[++i];
-      else word += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
+    const at = nextAt(WORD_SPECIAL, step, i);
+    if (at === -1) {
       inWord = true;
-    } else if (char === "\\" && i + 1 < step.length) {
-      word += step[++i];
+      break;
+    }
+    if (at > i) inWord = true;
+    i = at;
+    const char = step[at];
+    if (char === "'") {
+      const close = step.indexOf("'", at + 1);
+      word += step.slice(from, at) + step.slice(at + 1, close === -1 ? step.length : close);
+      i = close === -1 ? step.length : close;
+      from = i + 1;
       inWord = true;
-    } else if (/\s/.test(char)) {
-      if (inWord) words.push(word);
-      word = "";
-      inWord = false;
+    } else if (char === '"') {
+      const { inner, close } = doubleQuoted(step, at);
+      word += step.slice(from, at) + inner;
+      i = close;
+      from = close + 1;
+      inWord = true;
+    } else if (char === "\\") {
+      inWord = true;
+      if (at + 1 < step.length) {
+        word += step.slice(from, at);
+        from = at + 1;
+        i = at + 1;
+      }
     } else {
-      word += char;
-      inWord = true;
+      if (inWord) words.push(word + step.slice(from, at));
+      word = "";
+      from = at + 1;
+      inWord = false;
     }
   }
-  if (inWord) words.push(word);
+  if (inWord) words.push(word + step.slice(from));
   return words;
 }
 

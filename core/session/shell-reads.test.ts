@@ -252,3 +252,16 @@ describe("files read through the shell count as files read, for every agent", ()
     expect(analyzeBranch(readSession(session, "s.jsonl").session).facts.filesRead).toEqual([]);
   });
 });
+
+/** Names every plain object answers to: a program or an operator called so is not in a table of ours. */
+const OBJECT_NAMES = Object.getOwnPropertyNames(Object.prototype);
+
+describe("a program named like an object's property is not a reader", () => {
+  test.each(OBJECT_NAMES)("%s", (name) => {
+    for (const command of [`${name} -n 5 a.txt`, `cat a.txt | ${name} -n 5`, `cat a.txt | ${name}`, `sudo ${name} -x`]) {
+      const { session } = readSession(SESSIONS.pi?.(command) ?? "", "/sessions/pi.jsonl");
+      const { facts } = analyzeBranch(session);
+      expect({ command, read: facts.filesRead, ran: facts.commands.map((c) => c.command) }).toEqual({ command, read: [], ran: [command] });
+    }
+  });
+});

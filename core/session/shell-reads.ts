@@ -72,6 +72,11 @@ const READERS: Readonly<Record<string, Reader>> = {
   sed: { short: "efl", long: ["expression", "file", "line-length"], script: true },
 };
 
+/** The reader a program is, if any: a program named like an object's own property (`constructor`, `toString`) is none. */
+function readerOf(program: string | undefined): Reader | undefined {
+  return program !== undefined && Object.hasOwn(READERS, program) ? READERS[program] : undefined;
+}
+
 /** A `sed` that edits in place writes its files (shell-changes.ts) and shows nothing. */
 function editsInPlace(words: readonly string[]): boolean {
   return words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
@@ -133,7 +138,7 @@ export function passesInputOn(step: string, prefix: RegExp): boolean {
   if (outputToFile(command) || command.redirections.some((r) => r.fd === 0)) return false;
   const words = programOf(command, prefix);
   if (words[0] === "tee") return true;
-  const reader = READERS[words[0] ?? ""];
+  const reader = readerOf(words[0]);
   if (reader === undefined || (reader.script === true && editsInPlace(words))) return false;
   const operands = operandsOf(words, reader);
   return operands.length === 0 || operands.includes("-");
@@ -143,7 +148,7 @@ export function passesInputOn(step: string, prefix: RegExp): boolean {
 export function readsOfStep(step: string, prefix: RegExp): string[] {
   const command = readCommand(step);
   const words = programOf(command, prefix);
-  const reader = READERS[words[0] ?? ""];
+  const reader = readerOf(words[0]);
   if (reader === undefined || outputToFile(command)) return [];
   if (reader.script === true && editsInPlace(words)) return [];
   const fromStdin = command.redirections.filter((r) => r.fd === 0 && (r.op === "<" || r.op === "<>")).map((r) => r.target);

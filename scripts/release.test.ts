@@ -1,0 +1,10 @@
+import { expect, test } from "bun:test";
+import packageJson from "../package.json" with { type: "json" };
+import { COMPILE_FLAGS } from "./release.ts";
+
+// One set of flags: a binary built with `bun run build` (what the tests and the benchmarks run)
+// is built as the released ones are, the JIT policy included.
+test("bun run build compiles with the release's flags", () => {
+  expect(packageJson.scripts.build).toBe(`bun build cli/index.ts ${COMPILE_FLAGS.join(" ")} --outfile dist/agent`);
+  expect(COMPILE_FLAGS).toContain("--compile-jit-policy=16");
+});
