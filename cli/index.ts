@@ -20,7 +20,7 @@ function lastResort(error: unknown): void {
   const run = wiring.current();
   // Through the run's output boundary when there is one.
   if (run !== undefined) run.stderr.write(line);
-  else wiring.say(line);
+  else process.stderr.write(line);
   process.exit(EXIT.failed);
 }
 process.on("uncaughtException", lastResort);

@@ -2,12 +2,11 @@
  * The real process, wired to runs (cli/run.ts): its argv, environment, folder and streams, its
  * signals (SIGINT, SIGTERM, SIGHUP cancel the run in progress: exit 130), its exit (what a run
  * leaves is removed however the process ends), and replacing it (`--exec`). The only module,
- * with cli/index.ts, that touches `process`; it loads nothing of the CLI's own but types, cancel.ts
- * and descriptor-output.ts, so that index.ts can install the signal handlers before the rest is loaded.
+ * with cli/index.ts, that touches `process`; it loads nothing of the CLI's own but types and
+ * cancel.ts, so that index.ts can install the signal handlers before the rest is loaded.
  */
 import { readFileSync } from "node:fs";
 import { CANCELLED_EXIT, cancelledMessage } from "./cancel.ts";
-import { DescriptorOutput, isPlainDescriptor } from "./descriptor-output.ts";
 import type { Env, ProcessHost, Run, RunIo } from "../run.ts";
 
 const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -114,8 +113,6 @@ export interface ProcessWiring {
   attach(run: Run): void;
   /** The run in progress, for the last resort's message; undefined before it exists. */
   current(): Run | undefined;
-  /** Writes `line` on the process's stderr, come what may: for a message when no run is there to take it. */
-  say(line: string): void;
 }
 
 /**
@@ -125,22 +122,16 @@ export interface ProcessWiring {
 export function wireProcess(argv: readonly string[]): ProcessWiring {
   Bun.unsafe.setJITPolicy(JIT_POLICY_AT_START);
   const attached: { run?: Run } = {};
-  // Node's streams only where they are needed (a terminal): see descriptor-output.ts.
-  const stdout = new DescriptorOutput(1, () => process.stdout);
-  const stderr = new DescriptorOutput(2, () => process.stderr);
-  const say = (line: string): void => {
-    try {
-      stderr.write(line, () => {});
-    } catch {
-      // Nobody is listening.
-    }
-  };
   const onSignal = (): void => {
     if (attached.run !== undefined) {
       attached.run.cancel.interrupt();
       return;
     }
-    say(`${cancelledMessage(argv)}\n`);
+    try {
+      process.stderr.write(`${cancelledMessage(argv)}\n`);
+    } catch {
+      // Nobody is listening.
+    }
     process.exit(CANCELLED_EXIT);
   };
   for (const signal of CANCEL_SIGNALS) process.on(signal, onSignal);
@@ -155,18 +146,10 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
     io: () => ({
       env: process.env,
       cwd: currentFolder(),
-      stdin: {
-        fd: 0,
-        get isTTY() {
-          return isPlainDescriptor(0) ? false : process.stdin.isTTY;
-        },
-      },
-      // Read by --pick alone: Node's streams are loaded then.
-      get prompt() {
-        return { input: process.stdin, output: process.stderr };
-      },
-      stdout,
-      stderr,
+      stdin: { fd: 0, isTTY: process.stdin.isTTY },
+      prompt: { input: process.stdin, output: process.stderr },
+      stdout: process.stdout,
+      stderr: process.stderr,
       host,
       stdoutClosedAtStart: startedWithStdoutClosed(),
     }),
@@ -174,6 +157,5 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
       attached.run = run;
     },
     current: () => attached.run,
-    say,
   };
 }
