@@ -7,13 +7,14 @@
  * system, of the process alone): on a shared machine it moves far less with the neighbours' load.
  * Targets (issue 23): the handoff ≤ 50 ms, a redacted dry run ≤ 1.2× an unredacted one.
  * BENCH_BEFORE=path adds an older build's handoff and dry runs to the same rounds, and each
- * figure now as a share of its figure then: a before/after measured under the same load.
+ * figure now as a share of its figure then: a before/after measured under the same load. Several
+ * paths, comma-separated (one build per step of a change), add each build's rows, named by its file.
  *
  *   bun run build && bun bench/handoff.ts      (BENCH_RUNS=9 to change the rounds, BENCH_BINARY=path another build)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { CANNED_DOCUMENT, startFakeOpenAI } from "../fixtures/fake-openai.ts";
 import { median, ms } from "./stats.ts";
 
@@ -24,7 +25,10 @@ const SESSION = join(SESSIONS, "large-session.jsonl");
 // BENCH_BINARY: another build to measure (an older one, for a before/after).
 // Each run has its scratch HOME as its cwd: a relative path is taken from where the bench was started.
 const BINARY = process.env.BENCH_BINARY ? resolve(process.env.BENCH_BINARY) : join(REPO, "dist", "agent");
-const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
+const BEFORE = (process.env.BENCH_BEFORE ?? "")
+  .split(",")
+  .filter((path) => path !== "")
+  .map((path) => resolve(path));
 
 if (!existsSync(SESSION)) {
   console.log(`handoff bench skipped: ${SESSION} is not here (the shared sessions live beside the checkout, in ../shared/sessions)`);
@@ -34,8 +38,9 @@ if (!existsSync(BINARY)) {
   console.log(`handoff bench skipped: ${BINARY} is not built (bun run build first)`);
   process.exit(0);
 }
-if (BEFORE !== undefined && !existsSync(BEFORE)) {
-  console.log(`handoff bench skipped: BENCH_BEFORE ${BEFORE} is not there`);
+const missing = BEFORE.find((path) => !existsSync(path));
+if (missing !== undefined) {
+  console.log(`handoff bench skipped: BENCH_BEFORE ${missing} is not there`);
   process.exit(1);
 }
 
@@ -80,20 +85,33 @@ const ROWS = {
     command: (home) => handoff([process.execPath, join(REPO, "cli", "index.ts")], home, []),
   },
 } satisfies Record<string, Row>;
-/** The older build's rows, each with the row it is compared with. */
-const BEFORE_ROWS = {
-  beforeHandoff: { label: "before: handoff", now: "handoff", command: (home) => handoff([BEFORE ?? ""], home, []) },
-  beforeHandoffNoRedact: {
-    label: "before: handoff --no-redact",
-    now: "handoffNoRedact",
-    command: (home) => handoff([BEFORE ?? ""], home, ["--no-redact"]),
-  },
-  beforeDry: { label: "before: dry run", now: "dry", command: () => dryRun([], BEFORE) },
-  beforeDryNoRedact: { label: "before: dry run --no-redact", now: "dryNoRedact", command: () => dryRun(["--no-redact"], BEFORE) },
-} satisfies Record<string, Row & { now: keyof typeof ROWS }>;
-const ALL_ROWS: Record<string, Row> = { ...ROWS, ...(BEFORE === undefined ? {} : BEFORE_ROWS) };
-type Name = keyof typeof ROWS | keyof typeof BEFORE_ROWS;
-const NAMES = Object.keys(ALL_ROWS) as Name[];
+type RowName = keyof typeof ROWS;
+/** An older build's row: the row of this build it is compared with. */
+interface BeforeRow extends Row {
+  now: RowName;
+}
+/** Each older build's rows, named by the build's file when there are several. */
+const BEFORE_ROWS: Record<string, BeforeRow> = Object.fromEntries(
+  BEFORE.flatMap((binary) => {
+    const name = BEFORE.length === 1 ? "before" : `before ${basename(binary)}`;
+    const rows: [string, BeforeRow][] = [
+      [`${name}: handoff`, { label: `${name}: handoff`, now: "handoff", command: (home) => handoff([binary], home, []) }],
+      [
+        `${name}: handoff --no-redact`,
+        { label: `${name}: handoff --no-redact`, now: "handoffNoRedact", command: (home) => handoff([binary], home, ["--no-redact"]) },
+      ],
+      [`${name}: dry run`, { label: `${name}: dry run`, now: "dry", command: () => dryRun([], binary) }],
+      [
+        `${name}: dry run --no-redact`,
+        { label: `${name}: dry run --no-redact`, now: "dryNoRedact", command: () => dryRun(["--no-redact"], binary) },
+      ],
+    ];
+    return rows;
+  }),
+);
+const ALL_ROWS: Record<string, Row> = { ...ROWS, ...BEFORE_ROWS };
+type Name = string;
+const NAMES = Object.keys(ALL_ROWS);
 
 interface Sample {
   wall: number;
@@ -120,7 +138,7 @@ try {
   for (let round = 0; round < RUNS; round++) {
     // Turn the order each round: no row always runs right after the same one.
     for (let i = 0; i < NAMES.length; i++) {
-      const name = NAMES[(round + i) % NAMES.length] as Name;
+      const name = NAMES[(round + i) % NAMES.length] ?? "";
       times[name]?.push(await run(name));
     }
   }
@@ -129,11 +147,12 @@ try {
   const cpu = (name: Name) => median(samples(name).map((t) => t.cpu));
   const ratio = (a: Name, b: Name) => `${(m(a) / m(b)).toFixed(2)}×`;
   console.log(`handoff of large-session.jsonl (1 MB), --context-window 400000, ${RUNS} interleaved rounds, medians`);
+  const labelWidth = Math.max(28, ...NAMES.map((name) => (ALL_ROWS[name] as Row).label.length));
   for (const name of NAMES) {
     const walls = samples(name).map((t) => t.wall);
     const spread = `${ms(Math.min(...walls))}–${ms(Math.max(...walls))}`;
     console.log(
-      `  ${(ALL_ROWS[name] as Row).label.padEnd(28)} ${ms(m(name)).padStart(9)}   cpu ${ms(cpu(name)).padStart(9)}   (wall ${spread})`,
+      `  ${(ALL_ROWS[name] as Row).label.padEnd(labelWidth)} ${ms(m(name)).padStart(9)}   cpu ${ms(cpu(name)).padStart(9)}   (wall ${spread})`,
     );
   }
   const fast = m("handoff") <= 50;
@@ -144,11 +163,10 @@ try {
   console.log(
     `  cpu: handoff / bun -e 0 ${(cpu("handoff") / cpu("bare")).toFixed(2)}×, dry run / --no-redact ${(cpu("dry") / cpu("dryNoRedact")).toFixed(2)}×`,
   );
-  if (BEFORE !== undefined)
-    for (const [name, row] of Object.entries(BEFORE_ROWS) as [keyof typeof BEFORE_ROWS, (typeof BEFORE_ROWS)[keyof typeof BEFORE_ROWS]][])
-      console.log(
-        `  now / before, ${row.now.padEnd(16)} wall ${(m(row.now) / m(name)).toFixed(2)}×, cpu ${(cpu(row.now) / cpu(name)).toFixed(2)}×`,
-      );
+  for (const [name, row] of Object.entries(BEFORE_ROWS))
+    console.log(
+      `  now / ${name.padEnd(labelWidth)} wall ${(m(row.now) / m(name)).toFixed(2)}×, cpu ${(cpu(row.now) / cpu(name)).toFixed(2)}×`,
+    );
   const [load1, load5] = loadavg();
   console.log(`  load average at the end: ${load1?.toFixed(2)} (1 min), ${load5?.toFixed(2)} (5 min) on ${availableParallelism()} cores`);
 } finally {

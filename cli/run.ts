@@ -49,6 +49,11 @@ export interface ProcessHost {
    * executable, and the script when the executable is Bun running one. Undefined where unknown.
    */
   readonly program?: { executable: string; script: string | undefined } | undefined;
+  /**
+   * The run has long work ahead (a session of many megabytes): from now on the runtime compiles
+   * hot code as early as it normally does. The binary starts reluctant to (see cli/process/host.ts).
+   */
+  readonly longWork?: (() => void) | undefined;
 }
 
 export interface RunIo {

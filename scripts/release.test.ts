@@ -6,5 +6,5 @@ import { COMPILE_FLAGS } from "./release.ts";
 // is built as the released ones are, the JIT policy included.
 test("bun run build compiles with the release's flags", () => {
   expect(packageJson.scripts.build).toBe(`bun build cli/index.ts ${COMPILE_FLAGS.join(" ")} --outfile dist/agent`);
-  expect(COMPILE_FLAGS).toContain("--compile-jit-policy=16");
+  expect(COMPILE_FLAGS.some((flag) => flag.startsWith("--compile-jit-policy"))).toBe(false);
 });

@@ -38,11 +38,8 @@ export function binaryName(target: Target): string {
  * `--splitting`: what is loaded with `import()` (the SDK, the prompts of `--pick`, the offline
  * engine) is a chunk of its own, with the built-in modules it imports; in one file those load at
  * every start (`node:readline` for the prompts: some milliseconds of every command).
- * `--compile-jit-policy=16`: JavaScriptCore waits 16 times longer before it compiles a function
- * with its optimising tiers. A handoff runs each of its many passes over the session once or
- * twice, so most of what those tiers compiled never ran long enough to pay for the compiling:
- * the 1 MB handoff took about a third less CPU time (392 -> 265 ms, median of 9), and a 100 MB
- * session, whose loops still get compiled, as much as before.
+ * The JIT's policy is set at run time, not here (cli/process/host.ts): the source run gets it
+ * too, and a session of many megabytes sets the usual policy again.
  */
 export const COMPILE_FLAGS = [
   "--compile",
@@ -52,7 +49,6 @@ export const COMPILE_FLAGS = [
   "--format=esm",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
-  "--compile-jit-policy=16",
 ] as const;
 
 function compile(target: Target): void {

@@ -7,6 +7,7 @@ interface Builtins {
   "node:child_process": typeof import("node:child_process");
   "node:zlib": typeof import("node:zlib");
   "node:tty": typeof import("node:tty");
+  "node:os": typeof import("node:os");
   "bun:sqlite": typeof import("bun:sqlite");
 }
 

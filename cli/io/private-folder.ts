@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
-import { userInfo } from "node:os";
 import { dirname } from "node:path";
+import { builtin } from "./builtins.ts";
 
 /**
  * Whether a folder is private to us, all the way up: an agent run works in it, and the agents
@@ -58,7 +58,7 @@ export function folderChain(path: string): FolderFacts[] {
 
 /** The user we run as; undefined where the system has no such ids (Windows). */
 export function currentUser(): Me | undefined {
-  const { uid, gid } = userInfo();
+  const { uid, gid } = builtin("node:os").userInfo();
   return uid < 0 || gid < 0 ? undefined : { uid, gid };
 }
 

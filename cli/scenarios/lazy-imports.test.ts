@@ -24,6 +24,10 @@ describe("the binary loads heavy modules only on the paths that use them", () =>
     ["child_process", "an agent engine (cli/agents/agent-process.ts)"],
     ["crypto", "a lock name cut to fit (cli/io/lock.ts)"],
     ["bun:sqlite", "Codex's thread index (cli/sessions/session-index.ts)"],
+    [
+      "os",
+      "a HOME that is not set, the user's ids, a program's platform and an exit by signal (cli/sessions/agent-home.ts, cli/io/private-folder.ts, cli/commands/handoff/resume.ts)",
+    ],
   ])("%s is not imported at start (used only by %s)", (name) => {
     expect(staticImports.size).toBeGreaterThan(0);
     expect([...staticImports]).not.toContain(name);

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
-import { userInfo } from "node:os";
 import { join } from "node:path";
+import { builtin } from "../io/builtins.ts";
 import type { AgentHome, PathSegments } from "../../core/index.ts";
 
 /** A folder with its links resolved, as the agents compare folders; as given when it cannot be. */
@@ -16,7 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** The home folder `env` names (HOME), else the user's own from the system, as the runtime's `homedir()` finds it. */
 export function homeOf(env: Env): string {
-  return env.HOME || userInfo().homedir;
+  return env.HOME || builtin("node:os").userInfo().homedir;
 }
 
 /** The temp folder `env` names, as the runtime's `tmpdir()` finds it: TMPDIR, TMP or TEMP, else /tmp. */

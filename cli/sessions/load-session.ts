@@ -22,6 +22,9 @@ import { readRegularFile } from "../io/read-whole.ts";
 import { statSync } from "node:fs";
 import { readRowSession, type RowSessionRef } from "./session-rows.ts";
 
+/** A session this large keeps the same code busy long enough for compiling it to pay (see ProcessHost.longWork). */
+export const LONG_WORK_BYTES = 4 * 1024 * 1024;
+
 /** The largest blob read: an image a model takes is a few MB; anything larger is left out like a missing blob. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 import { asField } from "../output/terminal.ts";
@@ -50,7 +53,8 @@ function namingFile<T>(path: string, run: () => T): T {
 }
 
 async function readFromFile(run: Run, path: string): Promise<{ file: SessionFile; read: { session: Session; format: SessionFormat } }> {
-  const { file, chunks } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
+  const { file, chunks, bytes } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
+  if (bytes >= LONG_WORK_BYTES) run.host.longWork?.();
   const read = readSession(chunks, path);
   // A session that does not name its folder (Gemini's from before JSON Lines) worked in the one its project folder's marker names.
   const owner =

@@ -79,6 +79,13 @@ function streamReason(path: string, stats: Stats): string | undefined {
 export interface OpenedSession {
   file: SessionFile;
   chunks: Iterable<Uint8Array>;
+  /** Its size before it is parsed: a file's, or what a stream gave (compressed, when it is). */
+  bytes: number;
+}
+
+/** A stream read whole, as an opened session. */
+function streamRead(file: SessionFile, read: Uint8Array[], label: string): OpenedSession {
+  return { file, chunks: decompressIfZstd(read, label), bytes: read.reduce((sum, chunk) => sum + chunk.length, 0) };
 }
 
 /** Where a named session is, and whether it is a stream; folders and devices are refused. */
@@ -129,10 +136,13 @@ export async function openSessionInput(
       mtimeMs: 0,
       stream: "it was read from stdin",
     };
-    return { file, chunks: decompressIfZstd(await readStreamWhole(io.stdin.fd, "-", cancel, false), "-") };
+    return streamRead(file, await readStreamWhole(io.stdin.fd, "-", cancel, false), "-");
   }
   const { absolutePath, stats, stream } = locate(path, io.cwd);
-  if (!stream) return readSessionFile(path, io.cwd);
+  if (!stream) {
+    const opened = readSessionFile(path, io.cwd);
+    return { ...opened, bytes: opened.file.size };
+  }
   let fd: number;
   try {
     fd = await openStream(absolutePath, cancel);
@@ -142,7 +152,7 @@ export async function openSessionInput(
   }
   const { nlink: links, dev, ino, mtimeMs } = stats;
   const file = { path, absolutePath, realPath: absolutePath, links, dev, ino, size: 0, mtimeMs, stream };
-  return { file, chunks: decompressIfZstd(await readStreamWhole(fd, path, cancel, true), path) };
+  return streamRead(file, await readStreamWhole(fd, path, cancel, true), path);
 }
 
 /**

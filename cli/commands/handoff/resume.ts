@@ -5,7 +5,6 @@
  */
 import { accessSync, closeSync, constants as fsConstants, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { constants, platform } from "node:os";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, type AgentHome, type ResumeCommand, type SessionFormat } from "../../../core/index.ts";
 import { agentHome } from "../../sessions/agent-home.ts";
@@ -16,6 +15,7 @@ import { currentFolderIfAny } from "../../output/stderr.ts";
 import type { Run } from "../../run.ts";
 import { CommandLineError } from "../../flags/usage.ts";
 import { errorCode, fsReason, FS_REASONS } from "../../io/fs-errors.ts";
+import { builtin } from "../../io/builtins.ts";
 
 /**
  * The command that continues the session at `path` in `format`'s agent; undefined when that
@@ -74,7 +74,7 @@ function execFailure(error: unknown): string {
 function whyNotRunnable(program: string): string | undefined {
   try {
     accessSync(program, fsConstants.X_OK);
-    if (platform() !== "linux") return undefined;
+    if (builtin("node:os").platform() !== "linux") return undefined;
     const fd = openSync(program, "r");
     try {
       const start = new Uint8Array(4);
@@ -236,7 +236,7 @@ export async function runAsChild(run: Run, argv: readonly string[], cwd: string 
     const code = await child.exited;
     const signal = child.signalCode;
     if (signal === null || signal === undefined) return code;
-    return 128 + (typeof signal === "number" ? signal : constants.signals[signal]);
+    return 128 + (typeof signal === "number" ? signal : builtin("node:os").constants.signals[signal]);
   } finally {
     restore();
   }
