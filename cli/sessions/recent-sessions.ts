@@ -39,6 +39,7 @@ export function sessionsOfFolder(
   formats: readonly SessionFormat[],
   folder: { cwd: string; aliases: readonly string[]; named?: string },
   warn: Warn,
+  rows = false,
 ): Pick<Discovery, "sessions" | "lookedIn" | "unreadable"> & { worked: string | undefined } {
   const files = folder.named === undefined ? undefined : sessionFilesIn(home, folder.named, formats, warn);
   if (folder.named !== undefined && files !== undefined && files.sessions.length > 0)
@@ -50,8 +51,8 @@ export function sessionsOfFolder(
 /**
  * The sessions a user may pick among, every folder's, newest first: as `agent ls --all` finds
  * them, less the sessions `agent handoff` wrote that nothing happened in yet (as the no-path
- * choice passes over them; each passed over is named at `-v`). With `rows`, sessions kept as
- * rows of a database (opencode's) too, for a caller that does not need a file of each.
+ * choice passes over them; each passed over is named at `-v`), opencode's rows of its database
+ * among them.
  */
 export function sessionsToChoose(
   home: AgentHome,
