@@ -59,8 +59,8 @@ export const geminiDriver: TranscriptDriver = {
     const resumed = context.fake.requests.slice(before).find((request) => request.path.includes(":streamGenerateContent"));
     const body = resumed?.body;
     must(isObject(body) && Array.isArray(body.contents), "no streamGenerateContent request after gemini -r latest");
-    const sent = join(context.sandbox.tmp, "resume-request.json");
+    const sent = join(context.sandbox.tmp, "compressed-resume-request.json");
     writeFileSync(sent, `${JSON.stringify(isObject(body) ? body.contents : [])}\n`);
-    return new Map([...files.map((path): [string, string] => [basename(path), path]), ["resume-request.json", sent]]);
+    return new Map([...files.map((path): [string, string] => [basename(path), path]), ["compressed-resume-request.json", sent]]);
   },
 };

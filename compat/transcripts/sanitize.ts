@@ -10,6 +10,7 @@
 import { isObject, type JsonObject } from "../../core/json.ts";
 import { SUMMARY_TRAILER_OPENINGS } from "../../core/session/formats/claude-code/compaction.ts";
 import { SUMMARY_PREAMBLE_START } from "../../core/session/formats/codex/harness.ts";
+import { SESSION_CONTEXT_OPEN } from "../../core/session/formats/gemini/messages.ts";
 
 /** Strings up to this length are kept in conversation lines: labels, paths, tool outputs, the agents' short wrappers. */
 const KEEP = 300;
@@ -31,11 +32,12 @@ function isProseLine(line: JsonObject): boolean {
 
 /**
  * The opening words the readers recognise an agent's own wrapper by (Codex's preamble before a
- * compaction summary, Claude Code's paragraphs after one): kept like our texts, so a recorded
+ * compaction summary, Claude Code's paragraphs after one, the tag that opens Gemini CLI's own
+ * context): kept like our texts, so a recorded
  * transcript's wrapper still reads as the agent's, not as part of the summary. Facts our readers
  * hold anyway; the rest of each wrapper is still a placeholder.
  */
-const WRAPPER_MARKERS: readonly string[] = [SUMMARY_PREAMBLE_START, ...SUMMARY_TRAILER_OPENINGS];
+const WRAPPER_MARKERS: readonly string[] = [SUMMARY_PREAMBLE_START, ...SUMMARY_TRAILER_OPENINGS, SESSION_CONTEXT_OPEN];
 
 const note = (agent: string, length: number) => `(${agent}'s own text, ${length} characters, replaced by bun run compat)`;
 

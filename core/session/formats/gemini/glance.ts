@@ -18,7 +18,8 @@ export function glanceGemini({ head, tail, folderOwner }: GlanceInput): SessionG
   if (folded.metadataLine === undefined) return glanceOlderSession(head, tail, folderOwner);
   const id = stringField(folded.metadata, "sessionId");
   if (folded.metadataLine !== 1 || !id || folded.metadata.kind === "subagent") return undefined;
-  const records = folded.messages.map((m) => m.record);
+  // The whole history: a compression's summary is no request, the one it condensed still is.
+  const records = folded.steps.flatMap((step) => (step.compression ? [] : [step.message.record]));
   const asked = records.find((r) => r.type === "user" && !isIgnoredUserText(textOfParts(partsOf(r.content))));
   const answered = records.some((r) => r.type === "gemini");
   if (asked === undefined && !answered) return undefined;

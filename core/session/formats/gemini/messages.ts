@@ -24,6 +24,9 @@ export function textOfParts(parts: readonly JsonObject[]): string {
   return parts.map((part) => (typeof part.text === "string" && part.thought !== true ? part.text : "")).join("");
 }
 
+/** How Gemini's own context opens (its environment, written on every start): never the user's words. */
+export const SESSION_CONTEXT_OPEN = "<session_context>";
+
 /** Whether Gemini leaves a user text out of the history it sends (its own context, a command). */
 export function isIgnoredUserText(text: string): boolean {
   const trimmed = text.trim();
@@ -31,7 +34,7 @@ export function isIgnoredUserText(text: string): boolean {
     trimmed === "" ||
     trimmed.startsWith("/") ||
     trimmed.startsWith("?") ||
-    trimmed.startsWith("<session_context>") ||
+    trimmed.startsWith(SESSION_CONTEXT_OPEN) ||
     trimmed.startsWith("<hook_context>")
   );
 }

@@ -12,7 +12,7 @@ import type { Entry, Session, SessionHeader } from "../../types.ts";
 import { isWrappedHandoff } from "../handoff-text.ts";
 import { isIgnoredUserText, modelBlocks, partsOf, textOfParts, userBlocks, type ToolResult } from "./messages.ts";
 import { legacyRecord } from "./legacy.ts";
-import { foldRecords, type GeminiMessage, type GeminiRecords } from "./records.ts";
+import { foldRecords, stepsOfList, type GeminiMessage, type GeminiRecords } from "./records.ts";
 
 function notASession(file: string, why: string, line?: number): AgentError {
   return new AgentError("NOT_A_SESSION", `${file}${line ? `:${line}` : ""}: not a Gemini CLI session: ${why}`, { file, line });
@@ -41,11 +41,24 @@ class Chain {
   /** Calls answered so far: Gemini repeats a result on every resume. */
   private readonly answered = new Set<string>();
 
-  add(type: string, line: number, timestamp: string | undefined, fields: JsonObject): void {
+  add(type: string, line: number, timestamp: string | undefined, fields: JsonObject): Entry {
     const id = (++this.counter).toString(16).padStart(8, "0");
     const data: JsonObject = { type, id, parentId: this.leaf, timestamp, ...fields };
-    this.entries.push({ type, id, parentId: this.leaf, line, data });
+    const entry = { type, id, parentId: this.leaf, line, data };
+    this.entries.push(entry);
     this.leaf = id;
+    return entry;
+  }
+
+  /**
+   * A compression: the model sees its summary and what follows (the messages it kept come after
+   * it), so it names itself as the first entry kept. The history after it is Gemini's new chat:
+   * a result there is read even when a condensed message carried the same call's.
+   */
+  compaction(line: number, timestamp: string | undefined, summary: string): void {
+    const entry = this.add("compaction", line, timestamp, { summary });
+    entry.data.firstKeptEntryId = entry.id;
+    this.answered.clear();
   }
 
   results(results: readonly ToolResult[], line: number, timestamp: string | undefined): void {
@@ -123,7 +136,7 @@ function foldedLegacy(lines: readonly RawLine[]): GeminiRecords | undefined {
     }
     return { record: message, line: lines[at]?.line ?? 1 };
   });
-  return { metadata: record.metadata, metadataLine: lines[0]?.line ?? 1, messages, problems: [] };
+  return { metadata: record.metadata, metadataLine: lines[0]?.line ?? 1, messages, steps: stepsOfList(messages), problems: [] };
 }
 
 export function readGeminiSession(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
@@ -140,14 +153,15 @@ export function readGeminiSession(input: string | SessionBytes, file = "session"
     );
   const chain = new Chain();
   const unknownTypes = new Set<string>();
-  for (const message of folded.messages) {
+  for (const { message, compression } of folded.steps) {
     const type = String(message.record.type);
     if (!KNOWN_TYPES.has(type)) unknownTypes.add(type);
-    addMessage(chain, message);
+    if (compression) chain.compaction(message.line, stringField(message.record, "timestamp"), textOfParts(partsOf(message.record.content)));
+    else addMessage(chain, message);
   }
   const header: SessionHeader = {
     id,
-    cwd: cwdOfMessages(folded.messages.map((m) => m.record)),
+    cwd: cwdOfMessages(folded.steps.map((step) => step.message.record)),
     timestamp: stringField(folded.metadata, "startTime"),
     parentSession: undefined,
     line: folded.metadataLine,

@@ -5,15 +5,23 @@
  * `$set` merges metadata, and `$set.messages` replaces the whole list of messages; `$rewindTo`
  * drops the message it names and every one after it (all of them when none has that id); any
  * other line with an `id` is a message, and a message written again with the same id replaces
- * the earlier one where that one stood.
+ * the earlier one where that one stood. A `$set.messages` that starts with a compression
+ * (compression.ts) leaves the messages before it in the history, read as condensed by it.
  */
 import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
 import type { LineProblem } from "../../types.ts";
+import { compressionIn, keptPairs } from "./compression.ts";
 
 /** One message as Gemini keeps it, and the line its last version came from. */
 export interface GeminiMessage {
   record: JsonObject;
   line: number;
+}
+
+/** One step of the history: a message, or the summary of a compression (what it condensed lies before it). */
+export interface GeminiStep {
+  message: GeminiMessage;
+  compression: boolean;
 }
 
 export interface GeminiRecords {
@@ -22,7 +30,43 @@ export interface GeminiRecords {
   metadataLine: number | undefined;
   /** The messages Gemini would resume with, in order. */
   messages: GeminiMessage[];
+  /**
+   * The whole history, oldest first: the messages compressions condensed, each compression's
+   * summary where it came, then the messages Gemini would resume with (its answers to a summary left out).
+   */
+  steps: GeminiStep[];
   problems: LineProblem[];
+}
+
+/** Summary ids and the ids of Gemini's answers to them. */
+class Compressions {
+  private readonly answers = new Map<string, string>();
+  private readonly answerIds = new Set<string>();
+
+  add(summaryId: string, answerId: string): void {
+    this.answers.set(summaryId, answerId);
+    this.answerIds.add(answerId);
+  }
+
+  /** A list as steps: a summary is a compression, Gemini's answer to one is left out, and so is each of `skip`. */
+  steps(list: readonly GeminiMessage[], skip: ReadonlySet<number> = new Set()): GeminiStep[] {
+    return list.flatMap((message, index) => {
+      const id = String(message.record.id);
+      if (skip.has(index) || this.answerIds.has(id)) return [];
+      return [{ message, compression: this.answers.has(id) }];
+    });
+  }
+}
+
+/** The steps of a list that stands alone (a session from before JSON Lines): a compression at its start is one. */
+export function stepsOfList(list: readonly GeminiMessage[]): GeminiStep[] {
+  const compressions = new Compressions();
+  const found = compressionIn(
+    list.map((m) => m.record),
+    () => false,
+  );
+  if (found) compressions.add(found.summaryId, found.ackId);
+  return compressions.steps(list);
 }
 
 /** The metadata line Gemini writes first (and again on every resume): `sessionId` and `projectHash` strings. */
@@ -43,7 +87,31 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
   // Map order is insertion order, and `set` on a key already there keeps its place: as Gemini's own map.
   let messages = new Map<string, GeminiMessage>();
   const problems: LineProblem[] = [];
+  const compressions = new Compressions();
+  /** Steps no longer among `messages`: what compressions condensed, and their summaries. */
+  const condensed: GeminiStep[] = [];
   const replaceAll = (list: GeminiMessage[]) => {
+    const found = compressionIn(
+      list.map((m) => m.record),
+      (id) => messages.has(id),
+    );
+    if (found) {
+      const before = [...messages.values()];
+      const keptFrom = list.length - found.kept.length;
+      const pairs = keptPairs(
+        before.map((m) => m.record),
+        found.kept,
+      );
+      for (const [b, k] of pairs) {
+        // A kept copy names no model; the message it copies does, and Session Facts list it.
+        const old = before[b]?.record;
+        const copy = list[keptFrom + k];
+        if (copy && old && typeof old.model === "string" && copy.record.model === undefined)
+          copy.record = { ...copy.record, model: old.model };
+      }
+      condensed.push(...compressions.steps(before, new Set(pairs.map(([b]) => b))));
+      compressions.add(found.summaryId, found.ackId);
+    }
     messages = new Map(list.map((m) => [String(m.record.id), m]));
   };
   for (const raw of lines) {
@@ -75,5 +143,6 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
     } else problems.push({ line: raw.line, reason: "neither metadata, a message, $set nor $rewindTo" });
   }
   delete metadata.messages;
-  return { metadata, metadataLine, messages: [...messages.values()], problems };
+  const current = [...messages.values()];
+  return { metadata, metadataLine, messages: current, steps: [...condensed, ...compressions.steps(current)], problems };
 }

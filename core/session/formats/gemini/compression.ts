@@ -1,0 +1,79 @@
+/**
+ * Gemini CLI's compression (`/compress`, or on its own past `model.compressionThreshold`), as
+ * 0.61.0 records it (`tryCompressChat` and `ChatCompressionService` in packages/core): it asks
+ * the model for a `<state_snapshot>` of the older part of the history, then starts its chat again
+ * from [its context, the summary as a user message, the answer below as Gemini's, the newer
+ * part], and writes that list once as `$set.messages`. The summary and the answer get new ids,
+ * and so does every kept message (Gemini makes new messages of them, with their parts and no
+ * model, thoughts or tool calls of their own); the older messages stay in the file above, no
+ * longer loaded. On resume Gemini sends that list as it stands; nothing else marks it.
+ */
+import { isObject, stringField, type JsonObject } from "../../../json.ts";
+import { isIgnoredUserText, modelBlocks, partsOf, textOfParts, userBlocks } from "./messages.ts";
+
+/** The answer Gemini puts after the summary, word for word (`chatCompressionService.ts`). */
+export const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
+
+export interface Compression {
+  summaryId: string;
+  ackId: string;
+  /** The messages after the answer: the newer part of the history, kept. */
+  kept: JsonObject[];
+}
+
+function isAck(record: JsonObject | undefined): boolean {
+  if (record?.type !== "gemini") return false;
+  const parts = partsOf(record.content);
+  return parts.length === 1 && textOfParts(parts) === COMPRESSION_ACK;
+}
+
+/**
+ * The compression a list of messages starts with (after Gemini's own context), or `undefined`.
+ * `isKnown` says whether an id is already among the messages: a list written again on a later
+ * start or resume holds the same summary under the same id, and is no new compression.
+ */
+export function compressionIn(list: readonly JsonObject[], isKnown: (id: string) => boolean): Compression | undefined {
+  let at = 0;
+  while (at < list.length && list[at]?.type === "user" && isIgnoredUserText(textOfParts(partsOf(list[at]?.content)))) at++;
+  const summary = list[at];
+  const ack = list[at + 1];
+  if (summary?.type !== "user" || !isAck(ack)) return undefined;
+  const summaryId = stringField(summary, "id");
+  const ackId = ack && stringField(ack, "id");
+  if (summaryId === undefined || ackId === undefined || isKnown(summaryId)) return undefined;
+  if (userBlocks(partsOf(summary.content)).content.length === 0) return undefined;
+  return { summaryId, ackId, kept: list.slice(at + 2) };
+}
+
+/**
+ * What a message says, in a form both of its copies share: its words and the ids of its calls,
+ * and (a user message) of the results it carries. A kept copy has new ids, its parts gathered
+ * into `content` and no tool calls beside it, so only this is compared.
+ */
+function said(record: JsonObject): string {
+  if (record.type === "gemini") {
+    return JSON.stringify(
+      modelBlocks(record).content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : b.type === "toolCall" ? [`c${b.id}`] : [])),
+    );
+  }
+  const { content, results } = userBlocks(partsOf(record.content));
+  return JSON.stringify([...content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : [])), ...results.map((r) => `r${r.callId}`)]);
+}
+
+/**
+ * The messages of the list before the compression that it kept, paired with their copies from
+ * the end back (`[index before, index kept]`), as far as the two say the same. Those are read
+ * once, as kept; a copy Gemini merged or cut (consecutive turns of one role joined, a long
+ * result shortened) ends the pairing, and what lies before it is read as condensed.
+ */
+export function keptPairs(before: readonly JsonObject[], kept: readonly JsonObject[]): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  let b = before.length - 1;
+  for (let k = kept.length - 1; k >= 0 && b >= 0; k--, b--) {
+    const old = before[b];
+    const copy = kept[k];
+    if (!isObject(old) || !isObject(copy) || old.type !== copy.type || said(old) !== said(copy)) break;
+    pairs.push([b, k]);
+  }
+  return pairs;
+}
