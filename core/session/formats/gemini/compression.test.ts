@@ -287,7 +287,11 @@ describe("Gemini CLI 0.61.0's own compression (fixtures/real/gemini/, bun run co
 
 describe("a compressed session in agent ls", () => {
   test("its first request is the one the compression condensed, not the summary", () => {
-    const lines = file(META, ...COMPRESSED).trimEnd().split("\n");
-    expect(glanceGemini({ head: lines, tail: lines, fileName: "session-2026-12-01T10-00-5e551011.jsonl" })?.firstRequest).toBe("Run the tests.");
+    const lines = file(META, ...COMPRESSED)
+      .trimEnd()
+      .split("\n");
+    expect(glanceGemini({ head: lines, tail: lines, fileName: "session-2026-12-01T10-00-5e551011.jsonl" })?.firstRequest).toBe(
+      "Run the tests.",
+    );
   });
 });
