@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AgentError } from "../../core/index.ts";
 import { isAgentEngine, noModelNotice, resolveEngine } from "./engine.ts";
-import { ENGINE_CHOICES } from "./settings.ts";
+import { ENGINE_CHOICES } from "./setting-values.ts";
 
 describe("choosing the engine", () => {
   test.each([

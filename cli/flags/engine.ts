@@ -1,5 +1,5 @@
 import { AgentError, type EngineName } from "../../core/index.ts";
-import { ENGINE_CHOICES, engineNamed } from "./settings.ts";
+import { ENGINE_CHOICES, engineNamed } from "./setting-values.ts";
 import { CommandLineError } from "./usage.ts";
 
 /** Who writes the document: a model endpoint, code, or an installed agent's own CLI (see cli/agents/agent-run.ts). */

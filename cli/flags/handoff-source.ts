@@ -6,7 +6,7 @@
  */
 import type { FlagsDef } from "./flags-def.ts";
 import { describeFormatNames, describeFormatNamesInCode, type AgentName } from "../../core/index.ts";
-import { parseAgent } from "./settings.ts";
+import { parseAgent } from "./setting-values.ts";
 import { CommandLineError } from "./usage.ts";
 
 /** The flags that say which session: the same for every command that names one (help and completion read them). */

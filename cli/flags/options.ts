@@ -15,11 +15,10 @@ import {
   describeGiven,
   describeSource,
   resolveSettings,
-  parseDecimal,
-  tokenCount,
   type ConfigFile,
   type Resolved,
 } from "./settings.ts";
+import { parseDecimal, tokenCount } from "./setting-values.ts";
 import { apiKeyFrom, configuredSecrets } from "../model/secrets.ts";
 import { quoteWithholding } from "../output/printed.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";

@@ -14,14 +14,12 @@ import {
   CONFIG_KEYS,
   DEFAULT_MODEL,
   describeSource,
-  ENGINE_CHOICES,
-  HOOK_ENGINE_CHOICES,
   resolveSettings,
   SETTING_ENV,
   type ConfigFile,
-  type HookEngineChoice,
   type Settings,
 } from "./settings.ts";
+import { ENGINE_CHOICES, HOOK_ENGINE_CHOICES, type HookEngineChoice } from "./setting-values.ts";
 
 const PATH = "/home/me/.config/agent/config.toml";
 type Env = Record<string, string | undefined>;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeFormatNames } from "../../core/index.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
-import { ENGINE_CHOICES } from "./settings.ts";
+import { ENGINE_CHOICES } from "./setting-values.ts";
 
 const home = mkdtempSync(join(tmpdir(), "agent-usage-"));
 /** Where the commands run: a usage error writes nothing, here or anywhere. */

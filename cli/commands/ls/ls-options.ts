@@ -4,7 +4,7 @@
  */
 import type { SessionFormat } from "../../../core/index.ts";
 import { formatsFor } from "../../sessions/find-session.ts";
-import { parseAgent } from "../../flags/settings.ts";
+import { parseAgent } from "../../flags/setting-values.ts";
 import { CommandLineError } from "../../flags/usage.ts";
 
 export interface LsOptions {
