@@ -5,37 +5,18 @@
  * (folder names are lossy encodings of a cwd: the header is trusted, the name only narrows the
  * search). Each file is glanced at (its first and last lines), never read whole.
  */
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { errorMessage, type AgentHome, type SessionFileLayout, type SessionFormat, type SessionGlance } from "../../core/index.ts";
+import type { AgentHome, SessionFileLayout, SessionFormat } from "../../core/index.ts";
 import { joinSegments } from "./agent-home.ts";
 import { glanceFile } from "./glance-file.ts";
 import { asField } from "../output/terminal.ts";
-import { fsReason, isMissing } from "../io/fs-errors.ts";
+import { fsReason } from "../io/fs-errors.ts";
 import { idInFileName } from "./new-session-place.ts";
 import { inside, realOrNothing } from "../io/real-paths.ts";
-import { listRowSessions } from "./session-rows.ts";
-
-export interface FoundSession {
-  format: SessionFormat;
-  /** Where it was found (under the agent's root). */
-  path: string;
-  /** Its size on disk. */
-  bytes: number;
-  /** The size of its text (larger for a compressed rollout); undefined when a compressed one was too large to read to its end. */
-  textBytes: number | undefined;
-  mtimeMs: number;
-  glance: SessionGlance;
-  /** Set for a session kept as rows in its agent's database (opencode): its id there; `path` is then the database. */
-  rowId?: string;
-  /** For such a session, how many messages its rows hold, when the database said. */
-  rowMessages?: number;
-}
-
-/** A found session as messages name it: its file, or its id in its agent's database (which holds many). */
-export function nameOfFound(found: FoundSession): string {
-  return found.rowId === undefined ? asField(found.path) : `${asField(found.rowId)} in ${asField(found.path)}`;
-}
+import { walk, type Found, type Report } from "./discover-walk.ts";
+import { rowSessionsInScope } from "./discover-rows.ts";
+import { changedAt, type FoundSession, type Unreadable, type Warn } from "./found-session.ts";
 
 export interface DiscoveryScope {
   /** The agents to look for, in the table's order. */
@@ -64,92 +45,9 @@ export interface Discovery {
   givenUp: FoundSession[];
 }
 
-/** A session file, or a folder of them, that could not be read: the one picked may not be the newest. */
-export interface Unreadable {
-  path: string;
-  folder: boolean;
-  /** When it last changed (a folder: when a file in it was last added or removed); undefined when even that cannot be told. */
-  mtimeMs: number | undefined;
-  /** Why, in words (`permission denied`). */
-  reason: string;
-  /** Set when it is an agent's database of sessions (opencode's): every session of that agent is left out, which `agent ls` says. */
-  database?: true;
-}
-
-/** Reports a folder or file that could not be read: a warning, shown with `--verbose`. */
-export type Warn = (line: string) => void;
-
-/** When `path` last changed, as far as can be told without reading it. */
-export function changedAt(path: string): number | undefined {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A path with its links resolved; undefined when there is nothing there. */
-
-/** A session file found under a root: its path as found, and the file itself (links resolved). */
-interface Found {
-  path: string;
-  real: string;
-}
-
 /** A session file, and the agents whose roots it was found under (two when they share one). */
 interface Candidate extends Found {
   claims: SessionFormat[];
-}
-
-/** Whether `path` (links resolved) is a folder, or a regular file; false when it went away. */
-function isKind(path: string, kind: "folder" | "file"): boolean {
-  try {
-    const stats = statSync(path);
-    return kind === "folder" ? stats.isDirectory() : stats.isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The session files `depth` folders below `dir`, walked within `rootReal` only: a link is
- * followed when what it points to lies inside the root and was not walked already (so no link
- * leads out, and none round in a loop); a folder that cannot be read is reported and passed over.
- */
-function walk(
-  dir: string,
-  depth: number,
-  rootReal: string,
-  isSessionName: (name: string) => boolean,
-  seen: Set<string>,
-  out: Found[],
-  report: Report,
-): void {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    if (!isMissing(error)) {
-      report.warn(`${asField(dir)}: cannot read this folder (${fsReason(error)}); its sessions are left out`);
-      report.unreadable.push({ path: dir, folder: true, mtimeMs: changedAt(dir), reason: fsReason(error) });
-    }
-    return;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (depth === 0 && !isSessionName(entry.name)) continue;
-    let real = path;
-    if (entry.isSymbolicLink()) {
-      const target = realOrNothing(path);
-      if (target === undefined || !inside(rootReal, target)) continue;
-      real = target;
-    } else if (!(depth > 0 ? entry.isDirectory() : entry.isFile())) continue;
-    if (seen.has(real)) continue;
-    seen.add(real);
-    if (depth > 0) {
-      if (real === path || isKind(real, "folder")) walk(path, depth - 1, rootReal, isSessionName, seen, out, report);
-    } else if (real === path || isKind(real, "file")) out.push({ path, real });
-  }
 }
 
 /** The folders to look in for `format`: its root, or, for sessions of one cwd, that cwd's own folder(s). */
@@ -164,12 +62,6 @@ function searchFolders(format: SessionFormat, home: AgentHome, scope: DiscoveryS
   };
   const folders = [...new Set([scope.cwd, ...(scope.cwdAliases ?? [])].flatMap(places))];
   return { folders, depth: 0 };
-}
-
-/** Where a walk reports what it could not read: a line for `--verbose`, and the list for the choice. */
-interface Report {
-  warn: Warn;
-  unreadable: Unreadable[];
 }
 
 /** The session files of every agent in scope; a file two agents share a root for goes to the one its first lines name. */
@@ -293,66 +185,12 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     });
   }
   if (scope.rows) {
-    const rows = rowSessionsInScope(home, scope, lookedIn, { warn, unreadable }, (cwd) => sameCwd(cwd, scope, realCwds));
+    const rows = rowSessionsInScope(home, scope.formats, lookedIn, { warn, unreadable }, (cwd) => sameCwd(cwd, scope, realCwds));
     sessions.push(...rows.sessions);
     agentThreads.push(...rows.children);
   }
   sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   return { sessions, agentThreads, lookedIn, unreadable, givenUp };
-}
-
-/**
- * The sessions of the agents in scope that keep them as rows of a database (opencode), listed
- * through the rows port; the agent's own subsessions (a task it ran) are left out. A database
- * that cannot be read (locked, another schema) is reported as a folder is: it may hold newer work.
- */
-function rowSessionsInScope(
-  home: AgentHome,
-  scope: DiscoveryScope,
-  lookedIn: string[],
-  report: Report,
-  inScope: (cwd: string | undefined) => boolean,
-): { sessions: FoundSession[]; children: FoundSession[] } {
-  const sessions: FoundSession[] = [];
-  const children: FoundSession[] = [];
-  for (const format of scope.formats) {
-    const store = format.rows;
-    if (store === undefined) continue;
-    const segments = store.database(home);
-    if (segments === undefined) {
-      // OPENCODE_DB=:memory:: a running agent's sessions, gone when it ends; nothing to read.
-      lookedIn.push(`${store.label} (kept in memory: OPENCODE_DB=:memory:)`);
-      continue;
-    }
-    const database = joinSegments(segments);
-    lookedIn.push(database);
-    let listed: ReturnType<typeof listRowSessions>;
-    try {
-      listed = listRowSessions(database, store, (row) => row.root && inScope(row.cwd));
-    } catch (error) {
-      const reason = errorMessage(error).replace(`${asField(database)}: `, "");
-      report.warn(`${asField(database)}: ${reason}; its sessions are left out`);
-      report.unreadable.push({ path: database, folder: true, mtimeMs: changedAt(database), reason, database: true });
-      continue;
-    }
-    for (const row of listed) {
-      const found = (agentThread?: string): FoundSession => ({
-        format,
-        path: database,
-        // The rows' bytes stand for a file's size and its text's.
-        bytes: row.bytes ?? 0,
-        textBytes: row.bytes,
-        mtimeMs: row.updatedMs,
-        glance: { id: row.id, cwd: row.cwd, title: row.title, firstRequest: undefined, ...(agentThread ? { agentThread } : {}) },
-        rowId: row.id,
-        ...(row.messages === undefined ? {} : { rowMessages: row.messages }),
-      });
-      // A child session (a task the agent ran) is never listed or chosen; named by id, it is said what it is.
-      if (!row.root) children.push(found(store.describeChild(row.parent)));
-      else if (inScope(row.cwd)) sessions.push(found());
-    }
-  }
-  return { sessions, children };
 }
 
 /** Whether a recorded cwd is in scope: any, when the scope names no folder. */

@@ -19,7 +19,7 @@ import type { ConsolaInstance } from "consola/core";
 import { countOf, FILE_FORMATS, FORMATS, formatNamed, type AgentHome, type AgentName, type SessionFormat } from "../../core/index.ts";
 import { agentHome, joinSegments } from "./agent-home.ts";
 import { realOrNothing } from "../io/real-paths.ts";
-import { nameOfFound, type FoundSession, type Unreadable } from "./discover.ts";
+import { nameOfFound, type FoundSession, type Unreadable } from "./found-session.ts";
 import { whatIsAt } from "./folder-sessions.ts";
 import type { SessionSource } from "../flags/handoff-source.ts";
 import { describeAge } from "../output/ages-and-folders.ts";

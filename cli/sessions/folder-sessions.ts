@@ -6,7 +6,8 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { AgentError, detectFormat, type AgentHome, type SessionFormat } from "../../core/index.ts";
-import { changedAt, withoutContinuedSessions, type FoundSession, type Unreadable, type Warn } from "./discover.ts";
+import { withoutContinuedSessions } from "./discover.ts";
+import { changedAt, type FoundSession, type Unreadable, type Warn } from "./found-session.ts";
 import { folderOwnerOf } from "./folder-registry.ts";
 import { readFileEnds } from "./glance-file.ts";
 import { asField } from "../output/terminal.ts";

@@ -4,7 +4,7 @@
  * whole file decides, so it is read only then, and only when it is small enough to be ours.
  */
 import { handoffOnly, mayOpenWithHandoff, readSession, type HandoffOnly } from "../../core/index.ts";
-import type { FoundSession } from "./discover.ts";
+import type { FoundSession } from "./found-session.ts";
 import { readSessionFile } from "./session-file.ts";
 import { readRowSession } from "./session-rows.ts";
 

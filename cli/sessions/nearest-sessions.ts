@@ -6,7 +6,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { AgentHome, SessionFormat } from "../../core/index.ts";
-import type { Warn } from "./discover.ts";
+import type { Warn } from "./found-session.ts";
 import { sessionsToChoose } from "./recent-sessions.ts";
 
 export interface NearestSessions {

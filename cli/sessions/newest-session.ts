@@ -6,7 +6,7 @@
  * the user's last session (a Codex rollout `sudo codex` left to root).
  */
 import type { HandoffOnly } from "../../core/index.ts";
-import type { FoundSession, Unreadable } from "./discover.ts";
+import type { FoundSession, Unreadable } from "./found-session.ts";
 import { handoffSessionOf } from "./handoff-session.ts";
 
 export interface PassedOver {

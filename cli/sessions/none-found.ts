@@ -1,6 +1,6 @@
 /** The one message for "no session was found", whichever way it was asked for: where we looked, what we could not read, what to do. */
 import { AgentError, describeFormats, type SessionFormat } from "../../core/index.ts";
-import type { Unreadable } from "./discover.ts";
+import type { Unreadable } from "./found-session.ts";
 import { asField } from "../output/terminal.ts";
 
 /** How many unreadable files a message names before it says how many more. */

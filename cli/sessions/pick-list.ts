@@ -3,7 +3,7 @@
  * the current folder's first, each part newest first; a search matches a session when every word
  * of it is in its title, its folder or its id (any case).
  */
-import type { FoundSession } from "./discover.ts";
+import type { FoundSession } from "./found-session.ts";
 import { describeAge, tildePath } from "../output/ages-and-folders.ts";
 import type { PrintedFilter } from "../output/printed.ts";
 import { cutLine, displayWidth, fitEnd, fitMiddle, type Cleared } from "../output/shorten.ts";

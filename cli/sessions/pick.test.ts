@@ -13,7 +13,7 @@ import { findFormat, type SessionGlance } from "../../core/index.ts";
 import { realOpencodeDatabase } from "../../fixtures/opencode-db.ts";
 import { writePickHome, type PickSession } from "../../fixtures/pick-home.ts";
 import { cleanEnv, runAgent } from "../../fixtures/run-agent.ts";
-import type { FoundSession } from "./discover.ts";
+import type { FoundSession } from "./found-session.ts";
 import { listForPicking, matchesSearch } from "./pick-list.ts";
 import { CLI_ARGV } from "../../fixtures/built-cli.ts";
 

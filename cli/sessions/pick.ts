@@ -10,7 +10,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ConsolaInstance } from "consola/core";
 import { AgentError, countOf, describeFormats, type AgentName } from "../../core/index.ts";
 import { agentHome } from "./agent-home.ts";
-import type { FoundSession } from "./discover.ts";
+import type { FoundSession } from "./found-session.ts";
 import { currentFolder, formatsFor, refOf, type SessionRef } from "./find-session.ts";
 import { describeAge } from "../output/ages-and-folders.ts";
 import { listForPicking, matchesSearch, type PickChoice } from "./pick-list.ts";

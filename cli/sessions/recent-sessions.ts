@@ -3,7 +3,8 @@
  * and the recent sessions of every agent with the current folder's first (what a picker offers).
  */
 import type { AgentHome, SessionFormat } from "../../core/index.ts";
-import { discoverSessions, nameOfFound, sameFolder, type Discovery, type FoundSession, type Warn } from "./discover.ts";
+import { discoverSessions, sameFolder, type Discovery } from "./discover.ts";
+import { nameOfFound, type FoundSession, type Warn } from "./found-session.ts";
 import { sessionFilesIn } from "./folder-sessions.ts";
 import { handoffSessionOf } from "./handoff-session.ts";
 

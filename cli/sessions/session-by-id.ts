@@ -3,7 +3,8 @@
  * `--session <id>` names, and a word given as the session that names no file or folder.
  */
 import { AgentError, type AgentHome, type SessionFormat } from "../../core/index.ts";
-import { discoverSessions, type FoundSession, type Warn } from "./discover.ts";
+import { discoverSessions } from "./discover.ts";
+import type { FoundSession, Warn } from "./found-session.ts";
 import { describeUnreadable, noneFound, noSession } from "./none-found.ts";
 import { asField } from "../output/terminal.ts";
 

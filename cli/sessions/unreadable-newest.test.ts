@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import type { FileAgentName } from "../../core/index.ts";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, type AgentRun } from "../../fixtures/run-agent.ts";
-import type { FoundSession, Unreadable } from "./discover.ts";
+import type { FoundSession, Unreadable } from "./found-session.ts";
 import { chooseNewest } from "./newest-session.ts";
 import { describeFormats, formatNamed } from "../../core/index.ts";
 import { CLI_ARGV } from "../../fixtures/built-cli.ts";

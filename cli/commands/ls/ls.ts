@@ -13,7 +13,8 @@ import {
   TITLE_MAX,
 } from "../../../core/index.ts";
 import { agentHome } from "../../sessions/agent-home.ts";
-import { discoverSessions, type FoundSession } from "../../sessions/discover.ts";
+import { discoverSessions } from "../../sessions/discover.ts";
+import type { FoundSession } from "../../sessions/found-session.ts";
 import { readSessionFile } from "../../sessions/session-file.ts";
 import { readRowSession } from "../../sessions/session-rows.ts";
 import { currentFolder } from "../../sessions/find-session.ts";
