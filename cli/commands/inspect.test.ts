@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeFormats } from "../../core/index.ts";
-import { BLOB_SHA256 } from "../../fixtures/sessions/generate.ts";
+import { BLOB_SHA256 } from "../../fixtures/sessions/omp-session.ts";
 import { runAgent } from "../../fixtures/run-agent.ts";
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { BLOB_SHA256 } from "../../fixtures/sessions/generate.ts";
+import { BLOB_SHA256 } from "../../fixtures/sessions/omp-session.ts";
 import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
 import { useHandoffSandbox } from "../commands/handoff/handoff.testing.ts";
 
