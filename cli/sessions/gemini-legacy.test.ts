@@ -5,6 +5,7 @@
  * resumed it (copying it into `<name>.jsonl` and going on there), the copy is the session.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,17 +33,17 @@ interface Home {
  * A home where Gemini kept the session for `app` as its projects.json, folder and marker say
  * (`folder`: the project folder's name, `marker`: whether it has its `.project_root`).
  */
-function setUp(options: { folder?: string; marker?: boolean } = {}): Home {
+function setUp(options: { folder?: (app: string) => string; marker?: boolean; registered?: boolean } = {}): Home {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "gemini-legacy-")));
   made.push(home);
   const app = join(home, "work", "app");
   const empty = join(home, "work", "empty");
   for (const dir of [app, empty]) mkdirSync(dir, { recursive: true });
-  const folder = options.folder ?? "app";
+  const folder = options.folder?.(app) ?? "app";
   const gemini = join(home, ".gemini");
   const chats = join(gemini, "tmp", folder, "chats");
   mkdirSync(chats, { recursive: true });
-  writeFileSync(join(gemini, "projects.json"), JSON.stringify({ projects: { [app]: "app" } }, null, 2));
+  writeFileSync(join(gemini, "projects.json"), JSON.stringify({ projects: options.registered === false ? {} : { [app]: "app" } }, null, 2));
   if (options.marker !== false) writeFileSync(join(gemini, "tmp", folder, ".project_root"), app);
   const file = join(chats, NAME);
   copyFileSync(FIXTURE, file);
@@ -140,7 +141,7 @@ describe("a Gemini CLI session from before JSON Lines", () => {
   });
 
   test("a project folder without its marker (one Gemini has not opened since it named folders so): found by id, listed in no folder", async () => {
-    const h = setUp({ folder: "74d183f21dfe12a588e780390a4017d329760d8d925082557e1b71f6d9526876", marker: false });
+    const h = setUp({ folder: () => "74d183f21dfe12a588e780390a4017d329760d8d925082557e1b71f6d9526876", marker: false });
     const here = await runAgent(["ls", "--json"], h.env, h.app);
     expect(here.stdout).toBe("[]\n");
     const all = await runAgent(["ls", "--json", "--all"], h.env, h.app);
@@ -148,5 +149,22 @@ describe("a Gemini CLI session from before JSON Lines", () => {
     const run = await runAgent(["handoff", "--session", "3b44", "--dry-run", "--engine", "offline"], h.env, h.empty);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`: ${h.file}\n`);
+  });
+
+  // Before projects.json Gemini named a project's folder by the SHA-256 of its path (and copies it
+  // into the named one when it next starts there): that name says whose it is.
+  const sha256 = (path: string) => createHash("sha256").update(path).digest("hex");
+  test.each([
+    ["projects.json names the path: listed under it from anywhere", true, "empty", ["app"]],
+    ["projects.json names the path: listed in its folder", true, "app", ["app"]],
+    ["only the folder listed is that path: listed there", false, "app", ["app"]],
+    ["no path known has that hash: listed in no folder", false, "empty", [null]],
+  ] as const)("a folder named by the hash of its path: %s", async (_, registered, where, cwds) => {
+    const h = setUp({ folder: sha256, marker: false, registered });
+    const run = await runAgent(["ls", "--json", ...(where === "empty" ? ["--all"] : [])], h.env, where === "empty" ? h.empty : h.app);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).map((s: { id: string; cwd: unknown }) => [s.id, s.cwd === h.app ? "app" : s.cwd])).toEqual(
+      cwds.map((cwd) => [ID, cwd]),
+    );
   });
 });

@@ -102,6 +102,12 @@ export interface FolderRegistry {
   markerFile: string;
   /** How many folders up from a session file that folder is (2 for Gemini's `<project>/chats/<file>`). */
   markerLevels: number;
+  /**
+   * The path a folder with no marker belongs to, when the agent named it by an older rule (Gemini
+   * before `projects.json`: the SHA-256 of the path), found among the registry's paths (its text:
+   * `registryText`) and `cwds`; undefined when none of them gives that name.
+   */
+  ownerOfOlderFolder?(folderName: string, registryText: string | undefined, cwds: readonly string[]): string | undefined;
 }
 
 /** Which files under an agent's sessions root are its sessions. */

@@ -107,3 +107,25 @@ test.each(["", "abc", "/home/me/app", "é日本🙂".repeat(30), "x".repeat(55),
   "projectHash: SHA-256 as node's, for %#",
   (text) => expect(sha256Hex(text)).toBe(createHash("sha256").update(text).digest("hex")),
 );
+
+describe("a project folder Gemini named by the SHA-256 of its path (before projects.json)", () => {
+  const hash = (path: string) => createHash("sha256").update(path).digest("hex");
+  const registry = JSON.stringify({ projects: { "/home/me/api": "api" } });
+  test.each<[string, string, string | undefined, string[], string | undefined]>([
+    ["the hash of a path projects.json names", hash("/home/me/api"), registry, [], "/home/me/api"],
+    ["the hash of a folder asked about", hash("/home/me/web"), registry, ["/home/me/web"], "/home/me/web"],
+    ["the hash of neither", hash("/home/me/gone"), registry, ["/home/me/web"], undefined],
+    ["a folder with a name of its own", "api", registry, ["/home/me/api"], undefined],
+    ["a hash in capitals (Gemini writes lower case)", hash("/home/me/api").toUpperCase(), registry, [], undefined],
+    [
+      "a projects.json Gemini could not read: the folders asked about still count",
+      hash("/home/me/web"),
+      "{",
+      ["/home/me/web"],
+      "/home/me/web",
+    ],
+    ["no projects.json", hash("/home/me/api"), undefined, [], undefined],
+  ])("%s", (_, folder, text, cwds, owner) => {
+    expect(geminiProjects.ownerOfOlderFolder?.(folder, text, cwds)).toBe(owner);
+  });
+});

@@ -10,6 +10,7 @@
 import { AgentError } from "../../../errors.ts";
 import { isObject } from "../../../json.ts";
 import type { AgentHome, AgentLocation, FolderRegistry, PathSegments, SessionPlace } from "../types.ts";
+import { sha256Hex } from "./sha256.ts";
 
 /** `GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir({ home, env }: AgentHome): PathSegments {
@@ -65,6 +66,18 @@ export const geminiProjects: FolderRegistry = {
     const others = folders.filter((folder) => folder.owner !== undefined && folder.owner !== cwd).map((folder) => folder.name);
     const name = owned ?? freeName(projectSlug(cwd), new Set([...Object.values(projects), ...others]));
     return { name, newText: JSON.stringify({ ...data, projects: { ...projects, [cwd]: name } }, null, 2) };
+  },
+  // Before projects.json a project's folder was the SHA-256 of its path (Gemini's own
+  // `getFilePathHash`); 0.61 copies such a folder into the named one when it starts in that path.
+  ownerOfOlderFolder(folderName, registryText, cwds) {
+    if (!/^[0-9a-f]{64}$/.test(folderName)) return undefined;
+    let registered: string[] = [];
+    try {
+      registered = registryText === undefined ? [] : Object.keys(projectsOf(registryText, "projects.json").projects);
+    } catch {
+      // A list Gemini could not read names no path; the cwds may still.
+    }
+    return [...cwds, ...registered].find((path) => sha256Hex(path) === folderName);
   },
 };
 
