@@ -159,6 +159,23 @@ const CASES: Case[] = [
     compactions: 1,
   },
   {
+    // Gemini's `setHistory` (it cut long results instead): each message recorded again under a new id, then the list.
+    name: "the list written again with every message under a new id is still that compression",
+    lines: [
+      ...COMPRESSED,
+      answer("g4", "Fixed."),
+      summary("s1b", "tests fail"),
+      ack("a1b"),
+      keptUser("k1b", "Fix them."),
+      answer("g4b", "Fixed."),
+      set(context, summary("s1b", "tests fail"), ack("a1b"), keptUser("k1b", "Fix them."), answer("g4b", "Fixed.")),
+      user("u5", "Thanks."),
+    ],
+    sees: ["summary: <state_snapshot>tests fail</state_snapshot>", "user: Fix them.", "assistant: Fixed.", "user: Thanks."],
+    commands: ["npm test"],
+    compactions: 1,
+  },
+  {
     name: "Gemini's answer to a summary elsewhere than after its context is an answer",
     lines: [
       context,

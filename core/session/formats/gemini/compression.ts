@@ -17,6 +17,8 @@ export const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 export interface Compression {
   summaryId: string;
   ackId: string;
+  /** The summary's words. */
+  summaryText: string;
   /** The messages after the answer: the newer part of the history, kept. */
   kept: JsonObject[];
 }
@@ -42,7 +44,7 @@ export function compressionIn(list: readonly JsonObject[], isKnown: (id: string)
   const ackId = ack && stringField(ack, "id");
   if (summaryId === undefined || ackId === undefined || isKnown(summaryId)) return undefined;
   if (userBlocks(partsOf(summary.content)).content.length === 0) return undefined;
-  return { summaryId, ackId, kept: list.slice(at + 2) };
+  return { summaryId, ackId, summaryText: textOfParts(partsOf(summary.content)), kept: list.slice(at + 2) };
 }
 
 /**

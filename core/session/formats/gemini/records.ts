@@ -10,7 +10,7 @@
  */
 import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
 import type { LineProblem } from "../../types.ts";
-import { compressionIn, keptPairs } from "./compression.ts";
+import { compressionIn, keptPairs, type Compression } from "./compression.ts";
 
 /** One message as Gemini keeps it, and the line its last version came from. */
 export interface GeminiMessage {
@@ -38,14 +38,21 @@ export interface GeminiRecords {
   problems: LineProblem[];
 }
 
-/** Summary ids and the ids of Gemini's answers to them. */
+/** The compressions read so far: their summaries' ids and texts, and the ids of Gemini's answers to them. */
 class Compressions {
   private readonly answers = new Map<string, string>();
   private readonly answerIds = new Set<string>();
+  private readonly summaries = new Set<string>();
 
-  add(summaryId: string, answerId: string): void {
-    this.answers.set(summaryId, answerId);
-    this.answerIds.add(answerId);
+  add({ summaryId, ackId, summaryText }: Compression): void {
+    this.answers.set(summaryId, ackId);
+    this.answerIds.add(ackId);
+    this.summaries.add(summaryText);
+  }
+
+  /** Whether a compression with this summary was read already (a copy of it is the same compression). */
+  hasSummary(text: string): boolean {
+    return this.summaries.has(text);
   }
 
   /** A list as steps: a summary is a compression, Gemini's answer to one is left out, and so is each of `skip`. */
@@ -65,7 +72,7 @@ export function stepsOfList(list: readonly GeminiMessage[]): GeminiStep[] {
     list.map((m) => m.record),
     () => false,
   );
-  if (found) compressions.add(found.summaryId, found.ackId);
+  if (found) compressions.add(found);
   return compressions.steps(list);
 }
 
@@ -110,7 +117,15 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
           copy.record = { ...copy.record, model: old.model };
       }
       condensed.push(...compressions.steps(before, new Set(pairs.map(([b]) => b))));
-      compressions.add(found.summaryId, found.ackId);
+      compressions.add(found);
+    } else {
+      // The same compression written again under new ids (Gemini's `setHistory`, when it only cut
+      // long results, records every message anew first): its summary and answer still are one.
+      const copy = compressionIn(
+        list.map((m) => m.record),
+        () => false,
+      );
+      if (copy && compressions.hasSummary(copy.summaryText)) compressions.add(copy);
     }
     messages = new Map(list.map((m) => [String(m.record.id), m]));
   };
