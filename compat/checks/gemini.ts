@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { analyzeBranch } from "../../core/session/analyze.ts";
 import { readGeminiSession } from "../../core/session/formats/gemini/read.ts";
 import type { Agent } from "../agents.ts";
 import { FAKE_KEY } from "../agent-setup.ts";
@@ -65,4 +66,25 @@ export function checkGeminiFile(path: string, ours: string): string {
   const session = readGeminiSession(text, path);
   must(session.problems.length === 0, `unreadable lines: ${JSON.stringify(session.problems)}`);
   return `${session.entries.length} entries`;
+}
+
+/**
+ * After Gemini compressed a session: our reader gives the model the summary as a compaction,
+ * then the words of what Gemini itself sent after its answer to the summary, in order; and
+ * Session Facts still see the commands run before the compression.
+ */
+export function checkGeminiCompaction(text: string, path: string, summary: string, sentAfter: readonly string[]): string {
+  const session = readGeminiSession(text, path);
+  must(session.problems.length === 0, `unreadable lines: ${JSON.stringify(session.problems)}`);
+  const { context, facts } = analyzeBranch(session);
+  const [first, ...rest] = context;
+  must(first?.role === "user" && first.kind === "compactionSummary", `the context does not open with a compaction summary: ${first?.role}`);
+  must(JSON.stringify(first?.content).includes(JSON.stringify(summary).slice(1, -1)), "the compaction summary is not Gemini's");
+  const words = rest.flatMap((m) => (m.role === "toolResult" ? [] : m.content.flatMap((b) => (b.type === "text" ? [b.text] : []))));
+  must(
+    sentAfter.every((text, i) => words[i] === text),
+    `after the summary we read ${JSON.stringify(words)}; Gemini sent ${JSON.stringify(sentAfter)}`,
+  );
+  must(facts.commands.length > 0, "Session Facts lost the commands run before the compression");
+  return `${session.entries.filter((e) => e.type === "compaction").length} compaction, ${facts.commands.length} commands`;
 }

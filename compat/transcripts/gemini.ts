@@ -8,10 +8,10 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isObject } from "../../core/json.ts";
-import { geminiEnv, prepareGemini } from "../checks/gemini.ts";
+import { checkGeminiCompaction, geminiEnv, prepareGemini } from "../checks/gemini.ts";
 import { must } from "../checks/report.ts";
 import { jsonlFilesUnder, runTurn, type TranscriptDriver } from "./context.ts";
-import { FIRST_PROMPT, SECOND_PROMPT, THANKS } from "./script.ts";
+import { FIRST_PROMPT, SECOND_PROMPT, SUMMARY_TEXT, THANKS } from "./script.ts";
 
 /** 0.2% of Gemini 2.5 Flash's 1,048,576-token window: about 2,100 tokens, passed once the fake reports 5,000. */
 const COMPRESSION_THRESHOLD = 0.002;
@@ -60,7 +60,16 @@ export const geminiDriver: TranscriptDriver = {
     const body = resumed?.body;
     must(isObject(body) && Array.isArray(body.contents), "no streamGenerateContent request after gemini -r latest");
     const sent = join(context.sandbox.tmp, "compressed-resume-request.json");
-    writeFileSync(sent, `${JSON.stringify(isObject(body) ? body.contents : [])}\n`);
+    const contents = isObject(body) && Array.isArray(body.contents) ? body.contents.filter(isObject) : [];
+    writeFileSync(sent, `${JSON.stringify(contents)}\n`);
+    // Read as a compaction: the summary, then the texts Gemini sent after its answer to it (the context and summary, then that answer, first).
+    const textsAfter = contents
+      .slice(2)
+      .flatMap((c) => (Array.isArray(c.parts) ? c.parts.filter(isObject) : []))
+      .flatMap((p) => (typeof p.text === "string" ? [p.text] : []));
+    const main = files.find((path) => readFileSync(path, "utf8").includes(SUMMARY_TEXT));
+    must(main !== undefined, "no session file holds the compaction summary");
+    checkGeminiCompaction(readFileSync(String(main), "utf8"), String(main), SUMMARY_TEXT, textsAfter);
     return new Map([...files.map((path): [string, string] => [basename(path), path]), ["compressed-resume-request.json", sent]]);
   },
 };
