@@ -9,58 +9,26 @@ import { join } from "node:path";
 import { isObject, type JsonObject } from "../../../json.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import type { AssistantBlock, UserBlock } from "../../messages.ts";
+import {
+  ack,
+  answer,
+  context,
+  file,
+  keptCall,
+  keptUser,
+  META,
+  response,
+  set,
+  shell,
+  shellOutput,
+  summary,
+  user,
+} from "../../../../fixtures/sessions/gemini/builders.ts";
+import { COMPRESSED_SUMMARY } from "../../../../fixtures/sessions/gemini/generate.ts";
+import { runHandoff } from "../../../handoff/pipeline.ts";
 import { COMPRESSION_ACK } from "./compression.ts";
 import { glanceGemini } from "./glance.ts";
 import { readGeminiSession } from "./read.ts";
-import { sessionContext } from "./write.ts";
-
-const META = {
-  sessionId: "5e551011-0000-4000-8000-00000000c0de",
-  projectHash: "ab",
-  startTime: "2026-12-01T10:00:00.000Z",
-  lastUpdated: "2026-12-01T10:00:00.000Z",
-  kind: "main",
-};
-const at = "2026-12-01T10:00:01.000Z";
-const context = { id: "ctx", timestamp: at, type: "user", content: [{ text: sessionContext("/work/app") }] };
-const user = (id: string, text: string) => ({ id, timestamp: at, type: "user", content: [{ text }] });
-const answer = (id: string, text: string) => ({ id, timestamp: at, type: "gemini", content: text, model: "gemini-2.5-flash" });
-const shellOutput = (code: number) => `Output: done\nExit Code: ${code}\nProcess Group PGID: 7`;
-/** A `gemini` message as Gemini records it: its call beside the content, with the result. */
-const shell = (id: string, callId: string, command: string, code: number) => ({
-  id,
-  timestamp: at,
-  type: "gemini",
-  content: "",
-  model: "gemini-2.5-flash",
-  toolCalls: [
-    {
-      id: callId,
-      name: "run_shell_command",
-      args: { command },
-      status: "success",
-      result: [{ functionResponse: { id: callId, name: "run_shell_command", response: { output: shellOutput(code) } } }],
-    },
-  ],
-});
-const response = (id: string, callId: string, output: string) => ({
-  id,
-  timestamp: at,
-  type: "user",
-  content: [{ functionResponse: { id: callId, name: "run_shell_command", response: { output } } }],
-});
-/** The same messages as a compression keeps them: new ids, the parts in `content`, nothing beside. */
-const keptCall = (id: string, callId: string, command: string) => ({
-  id,
-  timestamp: at,
-  type: "gemini",
-  content: [{ functionCall: { id: callId, name: "run_shell_command", args: { command } } }],
-});
-const keptUser = (id: string, text: string) => user(id, text);
-const summary = (id: string, text: string) => user(id, `<state_snapshot>${text}</state_snapshot>`);
-const ack = (id: string) => ({ id, timestamp: at, type: "gemini", content: [{ text: COMPRESSION_ACK }] });
-const set = (...messages: unknown[]) => ({ $set: { messages, lastUpdated: at } });
-const file = (...lines: unknown[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join("");
 
 /** The first turn: a request, a command that fails, an answer. */
 const FIRST = [context, user("u1", "Run the tests."), shell("g1", "sh__1", "npm test", 1), answer("g2", "They fail.")];
@@ -310,5 +278,54 @@ describe("a compressed session in agent ls", () => {
     expect(glanceGemini({ head: lines, tail: lines, fileName: "session-2026-12-01T10-00-5e551011.jsonl" })?.firstRequest).toBe(
       "Run the tests.",
     );
+  });
+});
+
+describe("a session Gemini compressed, through the handoff pipeline", () => {
+  const deps = () => {
+    let n = 0;
+    return {
+      complete: async () => {
+        throw new Error("the offline engine asks no model");
+      },
+      now: () => new Date("2026-12-03T08:00:00.000Z"),
+      newSessionId: () => "0b9c8d7e-6f50-4a41-9b32-1c2d3e4f5a6b",
+      newEntryId: () => `e${String(++n).padStart(7, "0")}`,
+    };
+  };
+  const offline = (path: string) => {
+    const session = readGeminiSession(readFileSync(path, "utf8"), path);
+    return runHandoff(
+      { session, analysis: analyzeBranch(session), sourcePath: path, model: "gpt-4.1-mini", provider: "openai", engine: "offline" },
+      deps(),
+    );
+  };
+
+  test.each([
+    {
+      name: "fixtures/sessions/gemini/ (generate.ts)",
+      path: join(import.meta.dir, "../../../../fixtures/sessions/gemini/session-2026-12-01T10-00-5e551011.jsonl"),
+      goal: "Make the tests pass.",
+      summary: `<state_snapshot>${COMPRESSED_SUMMARY}</state_snapshot>`,
+      modified: "src/sum.ts",
+      commands: "- Commands run (2; 1 failed):\n  - `npm test` — exit 1",
+      last: "Thanks, that is all.",
+    },
+    {
+      name: "the real Gemini CLI 0.61.0's (fixtures/real/gemini/)",
+      path: join(REAL, COMPRESSED_FILE),
+      goal: "Fix the typo in src/greet.txt, then check that notes/todo.txt exists.",
+      summary: "COMPAT-SUMMARY: fixed the typo in src/greet.txt (wrold -> world); notes/todo.txt does not exist.",
+      modified: "src/greet.txt",
+      commands: "- Commands run (2; 0 failed):\n  - `ls src && wc -c src/greet.txt` — exit 0\n  - `test -f notes/todo.txt` — exit 1",
+      last: "Thanks, that is all.",
+    },
+  ])("$name: the goal from the request before the compression, its summary as done, the facts from before it", async (c) => {
+    const { document } = await offline(c.path);
+    expect(document).toStartWith(`## Goal\n${c.goal}\n`);
+    expect(document).toContain(`### Done\n- From the earlier compaction summary:\n  - ${c.summary}\n`);
+    expect(document).toContain(`- Files modified (1):\n  - \`${c.modified}\``);
+    expect(document).toContain(c.commands);
+    expect(document.slice(document.indexOf("\n## Last Exchanges\n"))).toContain(`**User:**\n> ${c.last}`);
   });
 });
