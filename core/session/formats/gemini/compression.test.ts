@@ -28,6 +28,8 @@ import { readGeminiSession } from "./read.ts";
 
 /** The first turn: a request, a command that fails, an answer. */
 const FIRST = [context, user("u1", "Run the tests."), shell("g1", "sh__1", "npm test", 1), answer("g2", "They fail.")];
+/** The second turn run to its end: a request, a command, its result as a resume writes it again. */
+const FIXED = [...FIRST, user("u2", "Fix them."), shell("g3", "sh__2", "npm run fix", 0), response("r3", "sh__2", shellOutput(0))];
 /** Compressed in the second turn, its request kept. */
 const COMPRESSED = [...FIRST, user("u2", "Fix them."), set(context, summary("s1", "tests fail"), ack("a1"), keptUser("k1", "Fix them."))];
 
@@ -78,10 +80,7 @@ const CASES: Case[] = [
   {
     name: "a kept call and result, matched with the messages they copy: read once, after the summary",
     lines: [
-      ...FIRST,
-      user("u2", "Fix them."),
-      shell("g3", "sh__2", "npm run fix", 0),
-      response("r3", "sh__2", shellOutput(0)),
+      ...FIXED,
       set(
         context,
         summary("s1", "tests fail"),
@@ -105,10 +104,7 @@ const CASES: Case[] = [
   {
     name: "a kept result Gemini shortened: its call's result still follows the kept call, the command listed once",
     lines: [
-      ...FIRST,
-      user("u2", "Fix them."),
-      shell("g3", "sh__2", "npm run fix", 0),
-      response("r3", "sh__2", shellOutput(0)),
+      ...FIXED,
       set(
         context,
         summary("s1", "tests fail"),
