@@ -1,7 +1,8 @@
 /**
  * A Gemini CLI session (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`) into the
  * common model: the lines folded as Gemini loads them (records.ts), then the messages it would
- * send on resume (messages.ts), one entry each, each the child of the one before. The file does
+ * send on resume (messages.ts), one entry each, each the child of the one before; a compression
+ * (compression.ts) is a compaction entry after the messages it condensed. The file does
  * not name its folder; the `<session_context>` message Gemini writes on every start does (its
  * first workspace directory), and so does the project folder's `.project_root`.
  */
