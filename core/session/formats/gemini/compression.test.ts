@@ -4,9 +4,7 @@
  * ids), one table of files, each with what the model sees and what Session Facts list.
  */
 import { describe, expect, test } from "bun:test";
-import { isObject } from "../../../json.ts";
 import { analyzeBranch } from "../../analyze.ts";
-import type { AssistantBlock, UserBlock } from "../../messages.ts";
 import {
   ack,
   answer,
@@ -22,6 +20,7 @@ import {
   summary,
   user,
 } from "../../../../fixtures/sessions/gemini/builders.ts";
+import { sees } from "../../../../fixtures/sessions/gemini/sees.ts";
 import { COMPRESSION_ACK } from "./compression.ts";
 import { glanceGemini } from "./glance.ts";
 import { readGeminiSession } from "./read.ts";
@@ -156,46 +155,24 @@ const CASES: Case[] = [
   },
 ];
 
-function sees(text: string): { sees: string[]; commands: string[]; compactions: number } {
-  const session = readGeminiSession(text, "s.jsonl");
-  const { context: messages, facts } = analyzeBranch(session);
-  return {
-    sees: messages.flatMap((message): string[] => {
-      if (message.role === "user" && message.kind === "compactionSummary") {
-        const block = message.content[0];
-        return [
-          `summary: ${
-            block?.type === "text"
-              ? block.text
-                  .split("\n")
-                  .filter((l) => l.startsWith("<state_snapshot>"))
-                  .join("")
-              : ""
-          }`,
-        ];
-      }
-      if (message.role === "toolResult") return [`result ${message.toolCallId}`];
-      return [...message.content].flatMap((block: AssistantBlock | UserBlock) =>
-        block.type === "toolCall" && isObject(block.arguments)
-          ? [`call ${block.arguments.command}`]
-          : block.type === "text"
-            ? [`${message.role}: ${block.text}`]
-            : [],
-      );
-    }),
-    commands: facts.commands.map((c) => c.command),
-    compactions: session.entries.filter((e) => e.type === "compaction").length,
-  };
-}
-
 describe("Gemini CLI's compression, read as a compaction", () => {
   test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
-    expect(sees(file(META, ...c.lines))).toEqual({ sees: c.sees, commands: c.commands, compactions: c.compactions });
+    expect(sees(file(META, ...c.lines))).toEqual({
+      sees: c.sees,
+      commands: c.commands,
+      compactions: c.compactions,
+    });
   });
 
   test("a condensed command keeps its exit code, and the kept copy of an answer its model", () => {
     const { facts } = analyzeBranch(readGeminiSession(file(META, ...(CASES[0]?.lines ?? [])), "s.jsonl"));
-    expect(facts.commands.map(({ command, exitCode, failed }) => ({ command, exitCode, failed }))).toEqual([
+    expect(
+      facts.commands.map(({ command, exitCode, failed }) => ({
+        command,
+        exitCode,
+        failed,
+      })),
+    ).toEqual([
       { command: "npm test", exitCode: 1, failed: true },
       { command: "npm run fix", exitCode: 0, failed: false },
     ]);
@@ -204,7 +181,10 @@ describe("Gemini CLI's compression, read as a compaction", () => {
 
   test("a session from before JSON Lines that starts with a compression", () => {
     const legacy = JSON.stringify(
-      { ...META, messages: [context, summary("s1", "old work"), ack("a1"), user("u1", "Go on."), answer("g1", "Done.")] },
+      {
+        ...META,
+        messages: [context, summary("s1", "old work"), ack("a1"), user("u1", "Go on."), answer("g1", "Done.")],
+      },
       null,
       2,
     );
@@ -221,8 +201,12 @@ describe("a compressed session in agent ls", () => {
     const lines = file(META, ...COMPRESSED)
       .trimEnd()
       .split("\n");
-    expect(glanceGemini({ head: lines, tail: lines, fileName: "session-2026-12-01T10-00-5e551011.jsonl" })?.firstRequest).toBe(
-      "Run the tests.",
-    );
+    expect(
+      glanceGemini({
+        head: lines,
+        tail: lines,
+        fileName: "session-2026-12-01T10-00-5e551011.jsonl",
+      })?.firstRequest,
+    ).toBe("Run the tests.");
   });
 });
