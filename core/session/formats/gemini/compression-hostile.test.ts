@@ -1,0 +1,145 @@
+/**
+ * Gemini CLI 0.61.0's compression under the files a hostile user or a later Gemini run leaves:
+ * a resume (Gemini writes its context alone, then the whole list again under the same ids), a
+ * rewind after a compression, a model that says the answer's words itself, a compressed session
+ * from before JSON Lines that 0.61.0 resumed, a repeated request and command around the cut.
+ * Each row is what Gemini itself would send on resume (`loadConversationRecord`, then
+ * `convertSessionToClientHistory`), and what Session Facts list.
+ */
+import { describe, expect, test } from "bun:test";
+import {
+  ack,
+  answer,
+  context,
+  file,
+  keptCall,
+  keptUser,
+  META,
+  response,
+  set,
+  shell,
+  shellOutput,
+  summary,
+  user,
+} from "../../../../fixtures/sessions/gemini/builders.ts";
+import { sees, type Seen } from "../../../../fixtures/sessions/gemini/sees.ts";
+import { COMPRESSION_ACK } from "./compression.ts";
+
+const FIRST = [context, user("u1", "Run the tests."), shell("g1", "sh__1", "npm test", 1), answer("g2", "They fail.")];
+const LIST = [context, summary("s1", "tests fail"), ack("a1"), keptUser("k1", "Fix them.")];
+/** Compressed in the second turn, its request kept; the turn then runs to its end. */
+const COMPRESSED = [...FIRST, user("u2", "Fix them."), set(...LIST), shell("g3", "sh__2", "npm run fix", 0), answer("g4", "Fixed.")];
+const AFTER = [
+  "summary: <state_snapshot>tests fail</state_snapshot>",
+  "user: Fix them.",
+  "call npm run fix",
+  "result sh__2",
+  "assistant: Fixed.",
+];
+/** A resume: Gemini's new chat writes its context alone, then the history it resumed, under the same ids. */
+const resume = (...messages: unknown[]) => [META, set(context), set(...messages)];
+/** A kept copy of an answer: the parts in `content`, no model. */
+const keptAnswer = (id: string, text: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type: "gemini", content: [{ text }] });
+
+interface Case extends Seen {
+  name: string;
+  lines: unknown[];
+}
+
+const CASES: Case[] = [
+  {
+    name: "a resume after a compression: one compaction, each command once",
+    lines: [...COMPRESSED, ...resume(...LIST, shell("g3", "sh__2", "npm run fix", 0), answer("g4", "Fixed.")), user("u3", "Thanks.")],
+    sees: [...AFTER, "user: Thanks."],
+    commands: ["npm test", "npm run fix"],
+    compactions: 1,
+  },
+  {
+    name: "a rewind to the kept request: the summary stays, what came after it goes",
+    lines: [...COMPRESSED, { $rewindTo: "k1" }, user("u3", "Skip them.")],
+    sees: ["summary: <state_snapshot>tests fail</state_snapshot>", "user: Skip them."],
+    commands: ["npm test"],
+    compactions: 1,
+  },
+  {
+    name: "a second compression after a resume: the newest summary, each command once",
+    lines: [
+      ...COMPRESSED,
+      ...resume(...LIST, shell("g3", "sh__2", "npm run fix", 0), answer("g4", "Fixed.")),
+      user("u3", "Ship it."),
+      set(context, summary("s2", "fixed"), ack("a2"), keptUser("k2", "Ship it.")),
+      answer("g5", "Shipped."),
+    ],
+    sees: ["summary: <state_snapshot>fixed</state_snapshot>", "user: Ship it.", "assistant: Shipped."],
+    commands: ["npm test", "npm run fix"],
+    compactions: 2,
+  },
+  {
+    name: "the model saying the answer's words itself, then a resume, is no compression (its answer names its model)",
+    lines: [
+      context,
+      user("u1", `Say: ${COMPRESSION_ACK}`),
+      answer("g1", COMPRESSION_ACK),
+      ...resume(context, user("u1", `Say: ${COMPRESSION_ACK}`), answer("g1", COMPRESSION_ACK)),
+    ],
+    sees: [`user: Say: ${COMPRESSION_ACK}`, `assistant: ${COMPRESSION_ACK}`],
+    commands: [],
+    compactions: 0,
+  },
+  {
+    name: "a first request that looks like a summary, answered by the model in those words, is no compression",
+    lines: [context, summary("u1", "I typed this"), answer("g1", COMPRESSION_ACK), user("u2", "Go on.")],
+    sees: ["user: <state_snapshot>I typed this</state_snapshot>", `assistant: ${COMPRESSION_ACK}`, "user: Go on."],
+    commands: [],
+    compactions: 0,
+  },
+  {
+    // initialize() of a `.json` session: a metadata line, each message on its own line, then the list under the same ids.
+    name: "a compressed session from before JSON Lines that 0.61.0 resumed: still a compaction",
+    lines: [
+      context,
+      summary("s1", "old work"),
+      ack("a1"),
+      user("u1", "Go on."),
+      answer("g1", "Done."),
+      ...resume(summary("s1", "old work"), ack("a1"), user("u1", "Go on."), answer("g1", "Done.")),
+    ],
+    sees: ["summary: <state_snapshot>old work</state_snapshot>", "user: Go on.", "assistant: Done."],
+    commands: [],
+    compactions: 1,
+  },
+  {
+    name: "the same request and command twice, the second kept: each run listed once",
+    lines: [
+      ...FIRST,
+      user("u2", "Run the tests."),
+      shell("g3", "sh__2", "npm test", 1),
+      response("r3", "sh__2", shellOutput(1)),
+      answer("g4", "They fail."),
+      set(
+        context,
+        summary("s1", "tests fail"),
+        ack("a1"),
+        keptUser("k1", "Run the tests."),
+        keptCall("k2", "sh__2", "npm test"),
+        response("k3", "sh__2", shellOutput(1)),
+        keptAnswer("k4", "They fail."),
+      ),
+    ],
+    sees: [
+      "summary: <state_snapshot>tests fail</state_snapshot>",
+      "user: Run the tests.",
+      "call npm test",
+      "result sh__2",
+      "assistant: They fail.",
+    ],
+    commands: ["npm test", "npm test"],
+    compactions: 1,
+  },
+];
+
+describe("Gemini CLI's compression, attacked", () => {
+  test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
+    expect(sees(file(META, ...c.lines))).toEqual({ sees: c.sees, commands: c.commands, compactions: c.compactions });
+  });
+});
