@@ -62,6 +62,20 @@ const CASES: Case[] = [
     compactions: 1,
   },
   {
+    name: "a rewind to the summary itself: Gemini keeps its context alone, so nothing it condensed is read",
+    lines: [...COMPRESSED, { $rewindTo: "s1" }, user("u3", "Start over.")],
+    sees: ["user: Start over."],
+    commands: [],
+    compactions: 0,
+  },
+  {
+    name: "a rewind to a condensed message (no longer loaded): Gemini drops every message, condensed ones too",
+    lines: [...COMPRESSED, { $rewindTo: "u1" }, user("u3", "Start over.")],
+    sees: ["user: Start over."],
+    commands: [],
+    compactions: 0,
+  },
+  {
     name: "a second compression after a resume: the newest summary, each command once",
     lines: [
       ...COMPRESSED,

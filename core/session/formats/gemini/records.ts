@@ -6,7 +6,8 @@
  * drops the message it names and every one after it (all of them when none has that id); any
  * other line with an `id` is a message, and a message written again with the same id replaces
  * the earlier one where that one stood. A `$set.messages` that starts with a compression
- * (compression.ts) leaves the messages before it in the history, read as condensed by it.
+ * (compression.ts) leaves the messages before it in the history, read as condensed by it, while
+ * its summary is still loaded (a rewind to it or before it drops them with it).
  */
 import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
 import type { LineProblem } from "../../types.ts";
@@ -38,21 +39,45 @@ export interface GeminiRecords {
   problems: LineProblem[];
 }
 
-/** The compressions read so far: their summaries' ids and texts, and the ids of Gemini's answers to them. */
+/**
+ * The compressions read so far: their summaries' ids and texts, the ids of Gemini's answers to
+ * them, and what each condensed (the steps no longer loaded once its list replaced them).
+ */
 class Compressions {
   private readonly answers = new Map<string, string>();
   private readonly answerIds = new Set<string>();
-  private readonly summaries = new Set<string>();
+  /** Each summary's text, and the index in `condensed` of the compression it is (a copy shares its original's). */
+  private readonly byText = new Map<string, number>();
+  private readonly byId = new Map<string, number>();
+  private readonly condensed: GeminiStep[][] = [];
 
-  add({ summaryId, ackId, summaryText }: Compression): void {
+  /** A new compression, and the steps it condensed. */
+  add({ summaryId, ackId, summaryText }: Compression, condensed: GeminiStep[] = []): void {
     this.answers.set(summaryId, ackId);
     this.answerIds.add(ackId);
-    this.summaries.add(summaryText);
+    const at = this.condensed.push(condensed) - 1;
+    this.byText.set(summaryText, at);
+    this.byId.set(summaryId, at);
   }
 
-  /** Whether a compression with this summary was read already (a copy of it is the same compression). */
-  hasSummary(text: string): boolean {
-    return this.summaries.has(text);
+  /** The same compression written again under new ids: read as the one with its summary, if there is one. */
+  addCopy(copy: Compression): void {
+    const at = this.byText.get(copy.summaryText);
+    if (at === undefined) return;
+    this.answers.set(copy.summaryId, copy.ackId);
+    this.answerIds.add(copy.ackId);
+    this.byId.set(copy.summaryId, at);
+  }
+
+  /**
+   * What the compressions up to the newest one still loaded condensed, oldest first. A rewind to a
+   * summary or before it leaves that compression out of what Gemini loads, and with it everything
+   * it condensed, as a rewind drops any message.
+   */
+  condensedSteps(loaded: readonly GeminiMessage[]): GeminiStep[] {
+    let last = -1;
+    for (const { record } of loaded) last = Math.max(last, this.byId.get(String(record.id)) ?? -1);
+    return this.condensed.slice(0, last + 1).flat();
   }
 
   /** A list as steps: a summary is a compression, Gemini's answer to one is left out, and so is each of `skip`. */
@@ -95,8 +120,6 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
   let messages = new Map<string, GeminiMessage>();
   const problems: LineProblem[] = [];
   const compressions = new Compressions();
-  /** Steps no longer among `messages`: what compressions condensed, and their summaries. */
-  const condensed: GeminiStep[] = [];
   const replaceAll = (list: GeminiMessage[]) => {
     const found = compressionIn(
       list.map((m) => m.record),
@@ -116,8 +139,7 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
         if (copy && old && typeof old.model === "string" && copy.record.model === undefined)
           copy.record = { ...copy.record, model: old.model };
       }
-      condensed.push(...compressions.steps(before, new Set(pairs.map(([b]) => b))));
-      compressions.add(found);
+      compressions.add(found, compressions.steps(before, new Set(pairs.map(([b]) => b))));
     } else {
       // The same compression written again under new ids (Gemini's `setHistory`, when it only cut
       // long results, records every message anew first): its summary and answer still are one.
@@ -125,7 +147,7 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
         list.map((m) => m.record),
         () => false,
       );
-      if (copy && compressions.hasSummary(copy.summaryText)) compressions.add(copy);
+      if (copy) compressions.addCopy(copy);
     }
     messages = new Map(list.map((m) => [String(m.record.id), m]));
   };
@@ -159,5 +181,11 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
   }
   delete metadata.messages;
   const current = [...messages.values()];
-  return { metadata, metadataLine, messages: current, steps: [...condensed, ...compressions.steps(current)], problems };
+  return {
+    metadata,
+    metadataLine,
+    messages: current,
+    steps: [...compressions.condensedSteps(current), ...compressions.steps(current)],
+    problems,
+  };
 }
