@@ -150,6 +150,32 @@ const CASES: Case[] = [
     commands: ["npm test", "npm test"],
     compactions: 1,
   },
+  {
+    // After a resume the list holds a call's result twice (`<id>_response` and Gemini's own record of it); the
+    // compression's curated history joins consecutive user turns, so the kept copy is one message with both.
+    name: "a kept copy that joins two results of one call: paired with both, the command listed once",
+    lines: [
+      ...FIRST,
+      user("u2", "Fix them."),
+      shell("g3", "sh__2", "npm run fix", 0),
+      response("r3", "sh__2", shellOutput(0)),
+      ...resume(
+        ...FIRST,
+        user("u2", "Fix them."),
+        shell("g3", "sh__2", "npm run fix", 0),
+        response("g3_response", "sh__2", shellOutput(0)),
+        response("r3", "sh__2", shellOutput(0)),
+      ),
+      set(context, summary("s1", "tests fail"), ack("a1"), keptUser("k1", "Fix them."), keptCall("k2", "sh__2", "npm run fix"), {
+        ...response("k3", "sh__2", shellOutput(0)),
+        content: [...response("k3", "sh__2", shellOutput(0)).content, ...response("k3", "sh__2", shellOutput(0)).content],
+      }),
+      answer("g4", "Fixed."),
+    ],
+    sees: AFTER,
+    commands: ["npm test", "npm run fix"],
+    compactions: 1,
+  },
 ];
 
 describe("Gemini CLI's compression, attacked", () => {

@@ -58,30 +58,46 @@ export function compressionIn(list: readonly JsonObject[], isKnown: (id: string)
  * and (a user message) of the results it carries. A kept copy has new ids, its parts gathered
  * into `content` and no tool calls beside it, so only this is compared.
  */
-function said(record: JsonObject): string {
+function said(record: JsonObject): string[] {
   if (record.type === "gemini") {
-    return JSON.stringify(
-      modelBlocks(record).content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : b.type === "toolCall" ? [`c${b.id}`] : [])),
-    );
+    return modelBlocks(record).content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : b.type === "toolCall" ? [`c${b.id}`] : []));
   }
   const { content, results } = userBlocks(partsOf(record.content));
-  return JSON.stringify([...content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : [])), ...results.map((r) => `r${r.callId}`)]);
+  return [...content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : [])), ...results.map((r) => `r${r.callId}`)];
 }
+
+const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 
 /**
  * The messages of the list before the compression that it kept, paired with their copies from
- * the end back (`[index before, index kept]`), as far as the two say the same. Those are read
- * once, as kept; a copy Gemini merged or cut (consecutive turns of one role joined, a long
- * result shortened) ends the pairing, and what lies before it is read as condensed.
+ * the end back (`[index before, index kept]`), as far as the two say the same. A copy may join
+ * consecutive messages of one role (Gemini's curated history does: after a resume a call's
+ * result stands twice, as `<id>_response` and as Gemini's record of it), so each of those is
+ * paired with it. Those are read once, as kept; a copy Gemini cut or changed otherwise ends the
+ * pairing, and what lies before it is read as condensed.
  */
 export function keptPairs(before: readonly JsonObject[], kept: readonly JsonObject[]): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
   let b = before.length - 1;
-  for (let k = kept.length - 1; k >= 0 && b >= 0; k--, b--) {
-    const old = before[b];
+  for (let k = kept.length - 1; k >= 0 && b >= 0; k--) {
     const copy = kept[k];
-    if (!isObject(old) || !isObject(copy) || old.type !== copy.type || said(old) !== said(copy)) break;
-    pairs.push([b, k]);
+    if (!isObject(copy)) break;
+    const wanted = said(copy);
+    // The originals the copy joins, last first, while together they say no more than it.
+    let joined: string[] = [];
+    let from = b;
+    while (from >= 0) {
+      const old = before[from];
+      if (!isObject(old) || old.type !== copy.type) break;
+      const next = [...said(old), ...joined];
+      if (next.length > wanted.length || !sameItems(next, wanted.slice(wanted.length - next.length))) break;
+      joined = next;
+      from--;
+      if (joined.length === wanted.length) break;
+    }
+    if (from === b || !sameItems(joined, wanted)) break;
+    for (let i = b; i > from; i--) pairs.push([i, k]);
+    b = from;
   }
   return pairs;
 }
