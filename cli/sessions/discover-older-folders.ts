@@ -8,6 +8,7 @@ import { basename, dirname } from "node:path";
 import { AgentError, type AgentHome, type SessionFormat } from "../../core/index.ts";
 import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
 import { joinSegments } from "./agent-home.ts";
+import { folderOwnerOf } from "./folder-registry.ts";
 
 /** Each format's registry text, read once a discovery (undefined: none, or one that cannot be read). */
 export type RegistryTexts = Map<SessionFormat, string | undefined>;
@@ -41,4 +42,19 @@ export function olderFolderOwner(
   let folder = path;
   for (let level = 0; level < registry.markerLevels; level++) folder = dirname(folder);
   return registry.ownerOfOlderFolder(basename(folder), registryText(format, home, texts), cwds);
+}
+
+/**
+ * The path whose folder a session that names none worked in, by the one rule `agent ls` and a
+ * read share: the marker of its project folder, else the path whose hash the folder's older name
+ * is (among the agent's registry and `cwds`); undefined when neither says.
+ */
+export function sessionFolderOwner(
+  format: SessionFormat,
+  path: string,
+  home: AgentHome,
+  cwds: readonly string[],
+  texts: RegistryTexts = new Map(),
+): string | undefined {
+  return folderOwnerOf(format, path) ?? olderFolderOwner(format, path, home, cwds, texts);
 }

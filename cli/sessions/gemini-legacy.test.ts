@@ -168,3 +168,32 @@ describe("a Gemini CLI session from before JSON Lines", () => {
     );
   });
 });
+
+describe("a Gemini CLI session in a folder named by the hash of its path, handed off", () => {
+  const sha256 = (path: string) => createHash("sha256").update(path).digest("hex");
+  // The same rule as agent ls: projects.json names the path, or the folder the handoff runs in is that path.
+  test.each([
+    ["projects.json names the path, run from another folder", true, "empty"],
+    ["run in that path, projects.json naming none", false, "app"],
+  ] as const)("to pi (%s): the new session works in the path whose hash the folder is", async (_, registered, where) => {
+    const h = setUp({ folder: sha256, marker: false, registered });
+    const before = readFileSync(h.file);
+    const run = await runAgent(
+      ["handoff", "--session", ID, "--to", "pi", "--engine", "offline", "--json"],
+      h.env,
+      where === "app" ? h.app : h.empty,
+    );
+    expect([run.code, run.stderr]).toEqual([0, expect.any(String)]);
+    const out = JSON.parse(run.stdout);
+    expect(out.resume.cwd).toBe(h.app);
+    expect(JSON.parse(readFileSync(out.sessionFile, "utf8").split("\n")[0] ?? "{}").cwd).toBe(h.app);
+    expect(readFileSync(h.file).equals(before)).toBe(true);
+  });
+
+  test("agent inspect names the path projects.json gives for the folder's hash", async () => {
+    const h = setUp({ folder: sha256, marker: false, registered: true });
+    const run = await runAgent(["inspect", h.file, "--json"], h.env, h.empty);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).cwd).toBe(h.app);
+  });
+});

@@ -15,7 +15,7 @@ import {
   type Session,
   type SessionFormat,
 } from "../../core/index.ts";
-import { folderOwnerOf } from "./folder-registry.ts";
+import { sessionFolderOwner } from "./discover-older-folders.ts";
 import { agentHome } from "./agent-home.ts";
 import { openSessionInput, type SessionFile } from "./session-file.ts";
 import { readRegularFile } from "../io/read-whole.ts";
@@ -56,9 +56,12 @@ async function readFromFile(run: Run, path: string): Promise<{ file: SessionFile
   const { file, chunks, bytes } = await openSessionInput(path, run.cancel.signal, { cwd: run.cwd, stdin: run.io.stdin });
   if (bytes >= LONG_WORK_BYTES) run.host.longWork?.();
   const read = readSession(chunks, path);
-  // A session that does not name its folder (Gemini's from before JSON Lines) worked in the one its project folder's marker names.
+  // A session that does not name its folder (Gemini's from before JSON Lines) worked in the one
+  // its project folder stands for, by the rule agent ls places it with.
   const owner =
-    read.session.header.cwd === undefined && file.stream === undefined ? folderOwnerOf(read.format, file.absolutePath) : undefined;
+    read.session.header.cwd === undefined && file.stream === undefined
+      ? sessionFolderOwner(read.format, file.absolutePath, agentHome(run), [run.cwd])
+      : undefined;
   if (owner === undefined) return { file, read };
   return { file, read: { ...read, session: { ...read.session, header: { ...read.session.header, cwd: owner } } } };
 }
