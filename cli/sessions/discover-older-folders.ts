@@ -2,7 +2,8 @@
  * Sessions in a folder an agent named by an older rule and has not copied yet (Gemini CLI's
  * `tmp/<SHA-256 of the path>/`, from before `projects.json`): no marker names their path, but the
  * folder's name is the path's hash, so the path is the one among the agent's registry and the
- * folders asked about whose hash it is (core's `FolderRegistry.ownerOfOlderFolder`).
+ * folders asked about whose hash it is (core's `FolderRegistry.olderFolderOwners`, worked out once a
+ * discovery: a projects.json of 15,000 paths takes ~60 ms to hash).
  */
 import { basename, dirname } from "node:path";
 import { AgentError, type AgentHome, type SessionFormat } from "../../core/index.ts";
@@ -10,23 +11,18 @@ import { MAX_TEXT_FILE_BYTES, readTextFile } from "../io/read-whole.ts";
 import { joinSegments } from "./agent-home.ts";
 import { folderOwnerOf } from "./folder-registry.ts";
 
-/** Each format's registry text, read once a discovery (undefined: none, or one that cannot be read). */
-export type RegistryTexts = Map<SessionFormat, string | undefined>;
+/** Each format's older folder names and their paths, worked out once a discovery (its registry read once). */
+export type OlderFolders = Map<SessionFormat, ReadonlyMap<string, string>>;
 
-function registryText(format: SessionFormat, home: AgentHome, texts: RegistryTexts): string | undefined {
+function registryText(format: SessionFormat, home: AgentHome): string | undefined {
   const registry = format.location.folderRegistry;
   if (registry === undefined) return undefined;
-  if (!texts.has(format)) {
-    let text: string | undefined;
-    try {
-      text = readTextFile(joinSegments(registry.file(home)), (reason) => new AgentError("FILE", reason), MAX_TEXT_FILE_BYTES, "undefined");
-    } catch {
-      // Unreadable: it names no path here; placing a new session reports it.
-      text = undefined;
-    }
-    texts.set(format, text);
+  try {
+    return readTextFile(joinSegments(registry.file(home)), (reason) => new AgentError("FILE", reason), MAX_TEXT_FILE_BYTES, "undefined");
+  } catch {
+    // Unreadable: it names no path here; placing a new session reports it.
+    return undefined;
   }
-  return texts.get(format);
 }
 
 /** The path the older-named folder a session file lies in belongs to; undefined for any other folder. */
@@ -35,13 +31,18 @@ export function olderFolderOwner(
   path: string,
   home: AgentHome,
   cwds: readonly string[],
-  texts: RegistryTexts,
+  known: OlderFolders,
 ): string | undefined {
   const registry = format.location.folderRegistry;
-  if (registry?.ownerOfOlderFolder === undefined) return undefined;
+  if (registry?.olderFolderOwners === undefined) return undefined;
   let folder = path;
   for (let level = 0; level < registry.markerLevels; level++) folder = dirname(folder);
-  return registry.ownerOfOlderFolder(basename(folder), registryText(format, home, texts), cwds);
+  let owners = known.get(format);
+  if (owners === undefined) {
+    owners = registry.olderFolderOwners(registryText(format, home), cwds);
+    known.set(format, owners);
+  }
+  return owners.get(basename(folder));
 }
 
 /**
@@ -54,7 +55,7 @@ export function sessionFolderOwner(
   path: string,
   home: AgentHome,
   cwds: readonly string[],
-  texts: RegistryTexts = new Map(),
+  known: OlderFolders = new Map(),
 ): string | undefined {
-  return folderOwnerOf(format, path) ?? olderFolderOwner(format, path, home, cwds, texts);
+  return folderOwnerOf(format, path) ?? olderFolderOwner(format, path, home, cwds, known);
 }

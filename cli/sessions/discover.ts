@@ -17,7 +17,7 @@ import { inside, realOrNothing } from "../io/real-paths.ts";
 import { walk, type Found, type Report } from "./discover-walk.ts";
 import { rowSessionsInScope } from "./discover-rows.ts";
 import { changedAt, type FoundSession, type Unreadable, type Warn } from "./found-session.ts";
-import { olderFolderOwner, type RegistryTexts } from "./discover-older-folders.ts";
+import { olderFolderOwner, type OlderFolders } from "./discover-older-folders.ts";
 
 export interface DiscoveryScope {
   /** The agents to look for, in the table's order. */
@@ -145,7 +145,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
   const givenUp: FoundSession[] = [];
   // A session in a folder its agent named by an older rule belongs to the path that name is of (discover-older-folders.ts).
   const scopeCwds = scope.cwd === undefined ? [] : [scope.cwd, ...(scope.cwdAliases ?? [])];
-  const registryTexts: RegistryTexts = new Map();
+  const olderFolders: OlderFolders = new Map();
   for (const candidate of candidates) {
     let seen: ReturnType<typeof glanceFile>;
     let gaveUp: string | undefined;
@@ -179,7 +179,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     if (seen === undefined) continue;
     const glance =
       seen.glance.cwd === undefined
-        ? { ...seen.glance, cwd: olderFolderOwner(seen.format, candidate.path, home, scopeCwds, registryTexts) }
+        ? { ...seen.glance, cwd: olderFolderOwner(seen.format, candidate.path, home, scopeCwds, olderFolders) }
         : seen.glance;
     if (scope.cwd !== undefined && !sameFolder(glance.cwd, scope.cwd, realCwds)) continue;
     if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);

@@ -103,11 +103,11 @@ export interface FolderRegistry {
   /** How many folders up from a session file that folder is (2 for Gemini's `<project>/chats/<file>`). */
   markerLevels: number;
   /**
-   * The path a folder with no marker belongs to, when the agent named it by an older rule (Gemini
-   * before `projects.json`: the SHA-256 of the path), found among the registry's paths (its text:
-   * `registryText`) and `cwds`; undefined when none of them gives that name.
+   * The folders an agent named by an older rule (Gemini before `projects.json`: the SHA-256 of the
+   * path), each name to the path it belongs to, for the registry's paths (its text:
+   * `registryText`) and `cwds`: worked out once, then looked up for each folder with no marker.
    */
-  ownerOfOlderFolder?(folderName: string, registryText: string | undefined, cwds: readonly string[]): string | undefined;
+  olderFolderOwners?(registryText: string | undefined, cwds: readonly string[]): ReadonlyMap<string, string>;
 }
 
 /** Which files under an agent's sessions root are its sessions. */

@@ -126,6 +126,6 @@ describe("a project folder Gemini named by the SHA-256 of its path (before proje
     ],
     ["no projects.json", hash("/home/me/api"), undefined, [], undefined],
   ])("%s", (_, folder, text, cwds, owner) => {
-    expect(geminiProjects.ownerOfOlderFolder?.(folder, text, cwds)).toBe(owner);
+    expect(geminiProjects.olderFolderOwners?.(text, cwds).get(folder)).toBe(owner);
   });
 });

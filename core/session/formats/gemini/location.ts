@@ -69,15 +69,20 @@ export const geminiProjects: FolderRegistry = {
   },
   // Before projects.json a project's folder was the SHA-256 of its path (Gemini's own
   // `getFilePathHash`); 0.61 copies such a folder into the named one when it starts in that path.
-  ownerOfOlderFolder(folderName, registryText, cwds) {
-    if (!/^[0-9a-f]{64}$/.test(folderName)) return undefined;
+  // Hashing every path once (not once a folder) keeps a long projects.json cheap.
+  olderFolderOwners(registryText, cwds) {
     let registered: string[] = [];
     try {
       registered = registryText === undefined ? [] : Object.keys(projectsOf(registryText, "projects.json").projects);
     } catch {
       // A list Gemini could not read names no path; the cwds may still.
     }
-    return [...cwds, ...registered].find((path) => sha256Hex(path) === folderName);
+    const owners = new Map<string, string>();
+    for (const path of [...cwds, ...registered]) {
+      const name = sha256Hex(path);
+      if (!owners.has(name)) owners.set(name, path);
+    }
+    return owners;
   },
 };
 
