@@ -24,6 +24,7 @@ import {
 } from "../../../../fixtures/sessions/gemini/builders.ts";
 import { sees, type Seen } from "../../../../fixtures/sessions/gemini/sees.ts";
 import { COMPRESSION_ACK } from "./compression.ts";
+import { readGeminiSession } from "./read.ts";
 
 const FIRST = [context, user("u1", "Run the tests."), shell("g1", "sh__1", "npm test", 1), answer("g2", "They fail.")];
 const LIST = [context, summary("s1", "tests fail"), ack("a1"), keptUser("k1", "Fix them.")];
@@ -176,10 +177,37 @@ const CASES: Case[] = [
     commands: ["npm test", "npm run fix"],
     compactions: 1,
   },
+  {
+    name: "a $set of other fields after a compression (a title, the directories) leaves it as it is",
+    lines: [...COMPRESSED, { $set: { summary: "Fix the tests", directories: ["/work/app"] } }],
+    sees: AFTER,
+    commands: ["npm test", "npm run fix"],
+    compactions: 1,
+  },
+  {
+    name: "a $set.messages that is not a list is no compression, and replaces nothing (as Gemini skips it)",
+    lines: [...FIRST, { $set: { messages: { "0": summary("s1", "tests fail") } } }, user("u2", "Go on.")],
+    sees: ["user: Run the tests.", "call npm test", "result sh__1", "assistant: They fail.", "user: Go on."],
+    commands: ["npm test"],
+    compactions: 0,
+  },
 ];
+
+/** The compression's list cut off mid-line (a crash while Gemini wrote it): Gemini skips the line, and loads what came before. */
+const TORN = `${JSON.stringify(set(...LIST)).slice(0, 60)}\n`;
 
 describe("Gemini CLI's compression, attacked", () => {
   test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
     expect(sees(file(META, ...c.lines))).toEqual({ sees: c.sees, commands: c.commands, compactions: c.compactions });
+  });
+
+  test("a compression's list torn mid-line: the messages before it, the line reported", () => {
+    const text = file(META, ...FIRST, user("u2", "Fix them.")) + TORN;
+    expect(sees(text)).toEqual({
+      sees: ["user: Run the tests.", "call npm test", "result sh__1", "assistant: They fail.", "user: Fix them."],
+      commands: ["npm test"],
+      compactions: 0,
+    });
+    expect(readGeminiSession(text, "s.jsonl").problems.map((p) => p.line)).toEqual([7]);
   });
 });
