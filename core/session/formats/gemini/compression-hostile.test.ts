@@ -39,6 +39,8 @@ const AFTER = [
 ];
 /** A resume: Gemini's new chat writes its context alone, then the history it resumed, under the same ids. */
 const resume = (...messages: unknown[]) => [META, set(context), set(...messages)];
+/** A note of the CLI's own (`info`, `warning`, `error`): recorded, never sent. */
+const note = (id: string, type: string, content: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type, content });
 /** A kept copy of an answer: the parts in `content`, no model. */
 const keptAnswer = (id: string, text: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type: "gemini", content: [{ text }] });
 
@@ -190,6 +192,55 @@ const CASES: Case[] = [
     sees: ["user: Run the tests.", "call npm test", "result sh__1", "assistant: They fail.", "user: Go on."],
     commands: ["npm test"],
     compactions: 0,
+  },
+  {
+    // The CLI records its own notes (a /compress's result, a /model's, an error) in the file, never in the history.
+    name: "a note Gemini recorded among the messages a compression kept: the pairing goes past it, each command once",
+    lines: [
+      ...FIRST,
+      user("u2", "Fix them."),
+      shell("g3", "sh__2", "npm run fix", 0),
+      response("r3", "sh__2", shellOutput(0)),
+      note("i1", "info", "Model set to gemini-2.5-pro."),
+      answer("g4", "Fixed."),
+      set(
+        context,
+        summary("s1", "tests fail"),
+        ack("a1"),
+        keptUser("k1", "Fix them."),
+        keptCall("k2", "sh__2", "npm run fix"),
+        response("k3", "sh__2", shellOutput(0)),
+        keptAnswer("k4", "Fixed."),
+      ),
+      note("i2", "info", ""),
+    ],
+    sees: AFTER,
+    commands: ["npm test", "npm run fix"],
+    compactions: 1,
+  },
+  {
+    name: "a note between two messages one kept copy joins: both paired, the command once",
+    lines: [
+      ...FIRST,
+      user("u2", "Fix them."),
+      shell("g3", "sh__2", "npm run fix", 0),
+      response("r3", "sh__2", "part one"),
+      note("i1", "warning", "Slow response."),
+      { ...response("r4", "sh__2", "part two"), content: [{ text: "And keep the comma." }] },
+      set(context, summary("s1", "tests fail"), ack("a1"), keptUser("k1", "Fix them."), keptCall("k2", "sh__2", "npm run fix"), {
+        ...response("k3", "sh__2", "part one"),
+        content: [...response("k3", "sh__2", "part one").content, { text: "And keep the comma." }],
+      }),
+    ],
+    sees: [
+      "summary: <state_snapshot>tests fail</state_snapshot>",
+      "user: Fix them.",
+      "call npm run fix",
+      "user: And keep the comma.",
+      "result sh__2",
+    ],
+    commands: ["npm test", "npm run fix"],
+    compactions: 1,
   },
 ];
 

@@ -62,8 +62,26 @@ function said(record: JsonObject): string[] {
   if (record.type === "gemini") {
     return modelBlocks(record).content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : b.type === "toolCall" ? [`c${b.id}`] : []));
   }
-  const { content, results } = userBlocks(partsOf(record.content));
-  return [...content.flatMap((b) => (b.type === "text" ? [`t${b.text}`] : [])), ...results.map((r) => `r${r.callId}`)];
+  // Part by part, in order: a copy that joins two messages holds their parts one after the other.
+  return partsOf(record.content).flatMap((part) =>
+    isObject(part.functionResponse)
+      ? [`r${stringField(part.functionResponse, "id") ?? ""}`]
+      : typeof part.text === "string" && part.thought !== true
+        ? [`t${part.text}`]
+        : [],
+  );
+}
+
+/**
+ * Whether Gemini sends a message it recorded (`convertSessionToClientHistory`): not its own notes
+ * (`info`, `warning`, `error`: a /compress's result, a /model's), nor a user text it leaves out
+ * (its context, a command). Only the messages it sends can have kept copies.
+ */
+function isSent(record: JsonObject): boolean {
+  if (record.type === "gemini") return true;
+  if (record.type !== "user") return false;
+  const parts = partsOf(record.content);
+  return userBlocks(parts).results.length > 0 || !isIgnoredUserText(textOfParts(parts));
 }
 
 const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
@@ -73,13 +91,15 @@ const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b
  * the end back (`[index before, index kept]`), as far as the two say the same. A copy may join
  * consecutive messages of one role (Gemini's curated history does: after a resume a call's
  * result stands twice, as `<id>_response` and as Gemini's record of it), so each of those is
- * paired with it. Those are read once, as kept; a copy Gemini cut or changed otherwise ends the
+ * paired with it; a message Gemini never sent (its own notes) lies between them unpaired. Those are read once, as kept; a copy Gemini cut or changed otherwise ends the
  * pairing, and what lies before it is read as condensed.
  */
 export function keptPairs(before: readonly JsonObject[], kept: readonly JsonObject[]): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
   let b = before.length - 1;
   for (let k = kept.length - 1; k >= 0 && b >= 0; k--) {
+    // What Gemini never sent has no copy: the pairing goes past it (read as condensed, where it says nothing).
+    while (b >= 0 && isObject(before[b]) && !isSent(before[b] as JsonObject)) b--;
     const copy = kept[k];
     if (!isObject(copy)) break;
     const wanted = said(copy);
@@ -88,7 +108,12 @@ export function keptPairs(before: readonly JsonObject[], kept: readonly JsonObje
     let from = b;
     while (from >= 0) {
       const old = before[from];
-      if (!isObject(old) || old.type !== copy.type) break;
+      if (!isObject(old)) break;
+      if (joined.length > 0 && !isSent(old)) {
+        from--;
+        continue;
+      }
+      if (old.type !== copy.type) break;
       const next = [...said(old), ...joined];
       if (next.length > wanted.length || !sameItems(next, wanted.slice(wanted.length - next.length))) break;
       joined = next;
