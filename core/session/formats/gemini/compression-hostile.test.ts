@@ -195,13 +195,15 @@ const CASES: Case[] = [
   },
   {
     // The CLI records its own notes (a /compress's result, a /model's, an error) in the file, never in the history.
-    name: "a note Gemini recorded among the messages a compression kept: the pairing goes past it, each command once",
+    name: "a note Gemini recorded, and an answer of thoughts alone, among the messages a compression kept: the pairing goes past them, each command once",
     lines: [
       ...FIRST,
       user("u2", "Fix them."),
       shell("g3", "sh__2", "npm run fix", 0),
       response("r3", "sh__2", shellOutput(0)),
       note("i1", "info", "Model set to gemini-2.5-pro."),
+      // Thoughts alone: nothing of it is left in the history a compression keeps from.
+      { ...answer("g3b", ""), thoughts: [{ subject: "Checking", description: "the fix held" }] },
       answer("g4", "Fixed."),
       set(
         context,

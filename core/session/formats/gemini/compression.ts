@@ -75,10 +75,11 @@ function said(record: JsonObject): string[] {
 /**
  * Whether Gemini sends a message it recorded (`convertSessionToClientHistory`): not its own notes
  * (`info`, `warning`, `error`: a /compress's result, a /model's), nor a user text it leaves out
- * (its context, a command). Only the messages it sends can have kept copies.
+ * (its context, a command), nor an answer with no words or calls. Only the messages it sends can have kept copies.
  */
 function isSent(record: JsonObject): boolean {
-  if (record.type === "gemini") return true;
+  // A turn of thoughts alone leaves nothing once Gemini strips thoughts from the curated history.
+  if (record.type === "gemini") return said(record).length > 0;
   if (record.type !== "user") return false;
   const parts = partsOf(record.content);
   return userBlocks(parts).results.length > 0 || !isIgnoredUserText(textOfParts(parts));
