@@ -244,6 +244,13 @@ const CASES: Case[] = [
     commands: ["npm test", "npm run fix"],
     compactions: 1,
   },
+  {
+    name: "a list holding one id twice: its place the first's, its words the last's, as Gemini's map keeps it",
+    lines: [...FIRST, user("u2", "Fix them."), set(...LIST, keptUser("k1", "Fix them, quickly."))],
+    sees: ["summary: <state_snapshot>tests fail</state_snapshot>", "user: Fix them, quickly."],
+    commands: ["npm test"],
+    compactions: 1,
+  },
 ];
 
 /** The compression's list cut off mid-line (a crash while Gemini wrote it): Gemini skips the line, and loads what came before. */
