@@ -111,7 +111,7 @@ const CASES: Case[] = [
     compactions: 0,
   },
   {
-    // initialize() of a `.json` session: a metadata line, each message on its own line, then the list under the same ids.
+    // initialize() of a `.json` session: a metadata line, each message on its own line, its id set, then the list under the same ids.
     name: "a compressed session from before JSON Lines that 0.61.0 resumed: still a compaction",
     lines: [
       context,
@@ -119,7 +119,8 @@ const CASES: Case[] = [
       ack("a1"),
       user("u1", "Go on."),
       answer("g1", "Done."),
-      ...resume(summary("s1", "old work"), ack("a1"), user("u1", "Go on."), answer("g1", "Done.")),
+      { $set: { sessionId: META.sessionId } },
+      set(context, summary("s1", "old work"), ack("a1"), user("u1", "Go on."), answer("g1", "Done.")),
     ],
     sees: ["summary: <state_snapshot>old work</state_snapshot>", "user: Go on.", "assistant: Done."],
     commands: [],

@@ -60,10 +60,18 @@ class Compressions {
     this.byId.set(summaryId, at);
   }
 
-  /** The same compression written again under new ids: read as the one with its summary, if there is one. */
+  /**
+   * A compression whose messages were on their lines already: the same compression written again
+   * under new ids (read as the one with its summary), or one never read as such, its messages
+   * written one by one before their list (a session from before JSON Lines that Gemini resumed
+   * copies each message into the new file first), which condensed nothing here.
+   */
   addCopy(copy: Compression): void {
     const at = this.byText.get(copy.summaryText);
-    if (at === undefined) return;
+    if (at === undefined) {
+      if (!this.answers.has(copy.summaryId)) this.add(copy);
+      return;
+    }
     this.answers.set(copy.summaryId, copy.ackId);
     this.answerIds.add(copy.ackId);
     this.byId.set(copy.summaryId, at);
@@ -141,8 +149,8 @@ export function foldRecords(lines: Iterable<{ text: string; line: number; unusab
       }
       compressions.add(found, compressions.steps(before, new Set(pairs.map(([b]) => b))));
     } else {
-      // The same compression written again under new ids (Gemini's `setHistory`, when it only cut
-      // long results, records every message anew first): its summary and answer still are one.
+      // A compression whose messages Gemini recorded one by one first (its `setHistory`, when it
+      // only cut long results, records every message anew; a resumed older session is copied so).
       const copy = compressionIn(
         list.map((m) => m.record),
         () => false,
