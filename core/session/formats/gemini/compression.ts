@@ -75,7 +75,8 @@ function said(record: JsonObject): string[] {
 /**
  * Whether Gemini sends a message it recorded (`convertSessionToClientHistory`): not its own notes
  * (`info`, `warning`, `error`: a /compress's result, a /model's), nor a user text it leaves out
- * (its context, a command), nor an answer with no words or calls. Only the messages it sends can have kept copies.
+ * (its context, a command), nor an answer with no words or calls. Only the messages it sends can
+ * have kept copies.
  */
 function isSent(record: JsonObject): boolean {
   // A turn of thoughts alone leaves nothing once Gemini strips thoughts from the curated history.
@@ -92,15 +93,20 @@ const sameItems = (a: readonly string[], b: readonly string[]) => a.length === b
  * the end back (`[index before, index kept]`), as far as the two say the same. A copy may join
  * consecutive messages of one role (Gemini's curated history does: after a resume a call's
  * result stands twice, as `<id>_response` and as Gemini's record of it), so each of those is
- * paired with it; a message Gemini never sent (its own notes) lies between them unpaired. Those are read once, as kept; a copy Gemini cut or changed otherwise ends the
- * pairing, and what lies before it is read as condensed.
+ * paired with it. A message Gemini never sent (its own notes) has no copy and is stepped over.
+ * Those paired are read once, as kept; a copy Gemini cut or changed otherwise ends the pairing,
+ * and what lies before it is read as condensed.
  */
 export function keptPairs(before: readonly JsonObject[], kept: readonly JsonObject[]): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
   let b = before.length - 1;
   for (let k = kept.length - 1; k >= 0 && b >= 0; k--) {
     // What Gemini never sent has no copy: the pairing goes past it (read as condensed, where it says nothing).
-    while (b >= 0 && isObject(before[b]) && !isSent(before[b] as JsonObject)) b--;
+    while (b >= 0) {
+      const old = before[b];
+      if (!isObject(old) || isSent(old)) break;
+      b--;
+    }
     const copy = kept[k];
     if (!isObject(copy)) break;
     const wanted = said(copy);
