@@ -41,6 +41,8 @@ const AFTER = [
 const resume = (...messages: unknown[]) => [META, set(context), set(...messages)];
 /** A note of the CLI's own (`info`, `warning`, `error`): recorded, never sent. */
 const note = (id: string, type: string, content: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type, content });
+/** A \`gemini\` message as recordSyntheticMessage records it. */
+const synthetic = (message: object) => ({ ...message, thoughts: [], tokens: null });
 /** A kept copy of an answer: the parts in `content`, no model. */
 const keptAnswer = (id: string, text: string) => ({ id, timestamp: "2026-12-01T10:00:01.000Z", type: "gemini", content: [{ text }] });
 
@@ -249,6 +251,22 @@ const CASES: Case[] = [
     name: "a list holding one id twice: its place the first's, its words the last's, as Gemini's map keeps it",
     lines: [...FIRST, user("u2", "Fix them."), set(...LIST, keptUser("k1", "Fix them, quickly."))],
     sees: ["summary: <state_snapshot>tests fail</state_snapshot>", "user: Fix them, quickly."],
+    commands: ["npm test"],
+    compactions: 1,
+  },
+  {
+    // setHistory records each turn with no id through recordSyntheticMessage: a `gemini` one gets
+    // Gemini's queued thoughts and tokens (none: `[]` and `null`) and no model.
+    name: "the list recorded anew by setHistory, its answer with no thoughts and null tokens: still that compression",
+    lines: [
+      ...COMPRESSED,
+      summary("s1b", "tests fail"),
+      synthetic(ack("a1b")),
+      keptUser("k1b", "Fix them."),
+      set(context, summary("s1b", "tests fail"), synthetic(ack("a1b")), keptUser("k1b", "Fix them.")),
+      user("u5", "Thanks."),
+    ],
+    sees: ["summary: <state_snapshot>tests fail</state_snapshot>", "user: Fix them.", "user: Thanks."],
     commands: ["npm test"],
     compactions: 1,
   },

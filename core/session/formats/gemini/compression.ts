@@ -24,13 +24,14 @@ export interface Compression {
 }
 
 /**
- * Gemini's answer to a summary: its words alone, in a message Gemini made itself (a new message
- * of a history turn: no model, no token counts). A model that says those words itself is
- * recorded with its model's name and counts, and its turn is no compression, even when a resume
- * writes it again under ids not loaded at that moment.
+ * Gemini's answer to a summary: its words alone, in a message Gemini made itself, which names no
+ * model (a new message of a history turn; recorded anew by `setHistory`, it gets empty thoughts
+ * and null tokens, still no model). A model that says those words itself is recorded with its
+ * model's name, and its turn is no compression, even when a resume writes it again under ids not
+ * loaded at that moment.
  */
 function isAck(record: JsonObject | undefined): boolean {
-  if (record?.type !== "gemini" || record.model !== undefined || record.tokens !== undefined) return false;
+  if (record?.type !== "gemini" || record.model !== undefined) return false;
   const parts = partsOf(record.content);
   return parts.length === 1 && textOfParts(parts) === COMPRESSION_ACK;
 }
