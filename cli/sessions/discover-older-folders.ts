@@ -26,7 +26,7 @@ function registryText(format: SessionFormat, home: AgentHome): string | undefine
 }
 
 /** The path the older-named folder a session file lies in belongs to; undefined for any other folder. */
-export function olderFolderOwner(
+function olderFolderOwner(
   format: SessionFormat,
   path: string,
   home: AgentHome,

@@ -17,7 +17,7 @@ import { inside, realOrNothing } from "../io/real-paths.ts";
 import { walk, type Found, type Report } from "./discover-walk.ts";
 import { rowSessionsInScope } from "./discover-rows.ts";
 import { changedAt, type FoundSession, type Unreadable, type Warn } from "./found-session.ts";
-import { olderFolderOwner, type OlderFolders } from "./discover-older-folders.ts";
+import { sessionFolderOwner, type OlderFolders } from "./discover-older-folders.ts";
 
 export interface DiscoveryScope {
   /** The agents to look for, in the table's order. */
@@ -179,7 +179,7 @@ export function discoverSessions(home: AgentHome, scope: DiscoveryScope, warn: W
     if (seen === undefined) continue;
     const glance =
       seen.glance.cwd === undefined
-        ? { ...seen.glance, cwd: olderFolderOwner(seen.format, candidate.path, home, scopeCwds, olderFolders) }
+        ? { ...seen.glance, cwd: sessionFolderOwner(seen.format, candidate.path, home, scopeCwds, olderFolders) }
         : seen.glance;
     if (scope.cwd !== undefined && !sameFolder(glance.cwd, scope.cwd, realCwds)) continue;
     if (seen.ends.note !== undefined) warn(`${asField(candidate.path)}: ${seen.ends.note}`);
