@@ -106,7 +106,9 @@ try {
       console.log(`  was: ${JSON.stringify(was.slice(Math.max(0, at - 80), at + 160))}`);
       console.log(`  now: ${JSON.stringify(now.slice(Math.max(0, at - 80), at + 160))}`);
     }
-  console.log(`${same} runs the same, ${differ} differ (${SESSIONS.length} sessions × ${VARIANTS.length} variants, ${basename(BUILDS[0] as string)} against ${basename(BUILDS[1] as string)})`);
+  console.log(
+    `${same} runs the same, ${differ} differ (${SESSIONS.length} sessions × ${VARIANTS.length} variants, ${basename(BUILDS[0] as string)} against ${basename(BUILDS[1] as string)})`,
+  );
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
