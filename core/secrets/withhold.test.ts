@@ -61,6 +61,23 @@ describe("withholding the configured key", () => {
     expect(createWithholder([SHORT])(short)).toBe(`key ${WITHHELD}.`);
   });
 
+  // Every end of every range of invisible characters, and the printable ones around them.
+  const INVISIBLE = [
+    0x00, 0x08, 0x0b, 0x0d, 0x1b, 0x1f, 0x7f, 0x9f, 0xad, 0x61c, 0x180e, 0x200b, 0x200f, 0x202a, 0x202e, 0x2060, 0x2064, 0x2066, 0x2069,
+    0xfeff,
+  ];
+  const VISIBLE = [0x09, 0x0a, 0x20, 0x7e, 0xa0, 0xac, 0xae, 0x2010, 0x2065, 0xfefe];
+  test.each(INVISIBLE.map((code) => [code.toString(16), String.fromCharCode(code)]))(
+    "a key split by U+%s is withheld whole",
+    (_code, char) => {
+      expect(createWithholder([LONG])(`a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`)).toBe(`a ${WITHHELD} b`);
+    },
+  );
+  test.each(VISIBLE.map((code) => [code.toString(16), String.fromCharCode(code)]))("a key split by U+%s is not the key", (_code, char) => {
+    const text = `a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`;
+    expect(createWithholder([LONG])(text)).toBe(text);
+  });
+
   test("invisible characters elsewhere, and a key broken by visible text, are left alone", () => {
     const text = `a\u202eb ${LONG.slice(0, 9)}\x1b[31mX${LONG.slice(9)} \u200b`;
     expect(createWithholder([LONG])(text)).toBe(text);

@@ -54,6 +54,16 @@ const SHOWS_AS_NOTHING = `${TERMINAL_ESCAPE}|[${INVISIBLE_CHARS}]`;
 
 /** Tells text that might hide a secret between invisible characters from text that cannot. */
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
+/**
+ * Anything but printable ASCII, tab and line feed: every invisible character is one of these, and
+ * most text holds none, so this one-range test (several times faster than HAS_INVISIBLE's many
+ * ranges) settles most texts alone.
+ */
+const BEYOND_PRINTABLE = /[^\t\n -~]/;
+
+function mayHideBetween(text: string): boolean {
+  return BEYOND_PRINTABLE.test(text) && HAS_INVISIBLE.test(text);
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
@@ -104,6 +114,6 @@ export function createWithholder(secrets: readonly (string | undefined)[]): With
   forms.sort((a, b) => b.form.length - a.form.length);
   const pattern = new RegExp(forms.map((f) => patternFor(f.form, f.anywhere)).join("|"), "g");
   // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
-  const mayHold = (text: string) => HAS_INVISIBLE.test(text) || forms.some((f) => text.includes(f.form));
+  const mayHold = (text: string) => mayHideBetween(text) || forms.some((f) => text.includes(f.form));
   return (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
 }
