@@ -14,7 +14,7 @@ import {
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
-import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
+import { TOKEN_HINT, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -117,8 +117,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return known.replace(text);
   }
 
+  const tokenPatternFor = tokenPatterns();
   function redactTokens(text: string): string {
-    return replaceMatches(text, TOKEN_PATTERN, (match) => {
+    return replaceMatches(text, tokenPatternFor(text), (match) => {
       const groups = match.groups ?? {};
       for (let i = 0; i < TOKEN_RULES.length; i++) {
         const secret = groups[`s${i}`];
