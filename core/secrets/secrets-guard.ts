@@ -3,7 +3,7 @@ import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
 import { mapContextText, mapRequestText, type TextMap } from "./outgoing-strings.ts";
-import { createWithholder, type Withhold } from "./withhold.ts";
+import { createWithholding, type Withhold } from "./withhold.ts";
 
 /** What a handoff may send, before the guard. */
 export interface GuardInput {
@@ -108,13 +108,14 @@ function knownMap(redactor: Redactor): TextMap {
 }
 
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
-  const withholdSecrets = createWithholder(input.withheld ?? []);
+  const { withhold: withholdSecrets, keepsJson } = createWithholding(input.withheld ?? []);
   // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
   // reader accepts: Anthropic's API refuses a request holding one, and Codex's JSON reader drops
   // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
   // instead, as invalid UTF-8 read from a file does.
   const withhold: Withhold = (text) => withholdSecrets(text.isWellFormed() ? text : text.toWellFormed());
-  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
+  // Printable ASCII is well-formed: what the withholder keeps, the surrogate repair keeps too.
+  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold, keepsJson };
   let redactor: Redactor | undefined;
   let outgoing: OutgoingInput | undefined;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createWithholder, WITHHELD } from "./withhold.ts";
+import { createWithholder, createWithholding, WITHHELD } from "./withhold.ts";
 
 /** [key, text, expected]: keys of every shape a user may configure. */
 const CASES: [key: string, text: string, expected: string][] = [
@@ -81,5 +81,46 @@ describe("withholding the configured key", () => {
   test("invisible characters elsewhere, and a key broken by visible text, are left alone", () => {
     const text = `a\u202eb ${LONG.slice(0, 9)}\x1b[31mX${LONG.slice(9)} \u200b`;
     expect(createWithholder([LONG])(text)).toBe(text);
+  });
+});
+
+describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
+  /** Every string (keys too) and number in a JSON value, as withholding reads them. */
+  function piecesOf(value: unknown): string[] {
+    if (typeof value === "string") return [value];
+    if (typeof value === "number") return [String(value)];
+    if (Array.isArray(value)) return value.flatMap(piecesOf);
+    if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([k, v]) => [k, ...piecesOf(v)]);
+    return [];
+  }
+  const CASES: [secrets: string[], json: string, keeps: boolean][] = [
+    [["sk-bench"], '{"command":"ls -la","n":3}', true],
+    [["sk-bench"], '{"command":"echo sk-bench"}', false],
+    [["sk-bench"], '{"command":"echo \\u0073k-bench"}', false],
+    [["sk-bench"], '{"command":"a\\nb"}', false],
+    [["sk-bench"], '{"command":"a\u200bb"}', false],
+    [["sk-bench"], '{"sk-bench":1}', false],
+    [["100000"], '{"n":1e5}', false],
+    [["12345678901234567000"], "[12345678901234567890]", false],
+    [[], '{"text":"\\ud800"}', false],
+    [[], '{"text":"plain"}', true],
+    [["ollama1"], '{"text":"ollama12 and xollama1"}', false],
+    [["ollama1"], '{"text":"nothing here"}', true],
+    [["ollama1"], "not json at all", true],
+  ];
+  test.each(CASES)("with %p withheld, %p is kept unparsed: %p", (secrets, json, keeps) => {
+    const { withhold, keepsJson } = createWithholding(secrets);
+    expect(keepsJson(json)).toBe(keeps);
+    // What it keeps is kept: the text itself, and every piece of its value.
+    if (keeps) {
+      expect(withhold(json)).toBe(json);
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        return;
+      }
+      for (const piece of piecesOf(value)) expect(withhold(piece)).toBe(piece);
+    }
   });
 });

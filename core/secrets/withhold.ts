@@ -107,13 +107,45 @@ function patternFor(form: string, anywhere: boolean): string {
  * `WITHHELD`. Secrets shorter than `MIN_WITHHELD_LENGTH` are ignored.
  */
 export function createWithholder(secrets: readonly (string | undefined)[]): Withhold {
+  return createWithholding(secrets).withhold;
+}
+
+/** A withholder (`createWithholder`), and the check that tells JSON text it leaves alone, unparsed. */
+export interface Withholding {
+  withhold: Withhold;
+  /**
+   * True only when withholding would give back every string and number the JSON text `json`
+   * holds, and the text itself, as they are: it has no escape (so each string in it is a piece
+   * of the text as it stands), nothing beyond printable ASCII (so nothing invisible), no form of
+   * a secret; and no form is made of a number's characters only (a number is read and written
+   * again as `String(n)`, which the text need not hold: `1e5` is `100000`).
+   */
+  keepsJson(json: string): boolean;
+}
+
+/**
+ * JSON text with no escape and nothing beyond printable ASCII: each string in it is a piece of
+ * the text as it stands, and none holds an invisible character or a lone surrogate.
+ */
+function plainJson(json: string): boolean {
+  return !json.includes("\\") && !BEYOND_PRINTABLE.test(json);
+}
+
+/** Characters `String(n)` writes for a number read from JSON. */
+const NUMBER_CHARS = /^[0-9.eE+-]+$/;
+
+export function createWithholding(secrets: readonly (string | undefined)[]): Withholding {
   const kept = [...new Set(secrets)].filter((s): s is string => s !== undefined && s.length >= MIN_WITHHELD_LENGTH);
-  if (kept.length === 0) return (text) => text;
+  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson };
   const forms = kept.flatMap((secret) => formsOf(secret).map((form) => ({ form, anywhere: secret.length >= WITHHELD_ANYWHERE_LENGTH })));
   // Longest first, so a form that contains another is replaced whole.
   forms.sort((a, b) => b.form.length - a.form.length);
   const pattern = new RegExp(forms.map((f) => patternFor(f.form, f.anywhere)).join("|"), "g");
   // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
   const mayHold = (text: string) => mayHideBetween(text) || forms.some((f) => text.includes(f.form));
-  return (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
+  const numeric = forms.some((f) => NUMBER_CHARS.test(f.form));
+  return {
+    withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
+    keepsJson: (json) => !numeric && plainJson(json) && !forms.some((f) => json.includes(f.form)),
+  };
 }
