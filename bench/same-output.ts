@@ -43,7 +43,7 @@ const SESSIONS = [
 ].map((path) => resolve(REPO, path));
 
 /** The variants each session runs through: flags after `handoff <session>`. */
-const VARIANTS: { name: string; flags: string[]; writes: boolean }[] = [
+const VARIANTS: { name: string; flags: string[]; writes: boolean; key?: string }[] = [
   { name: "handoff", flags: ["--context-window", "400000"], writes: true },
   { name: "handoff --no-redact", flags: ["--context-window", "400000", "--no-redact"], writes: true },
   { name: "handoff condensed", flags: ["--context-window", "24000"], writes: true },
@@ -54,6 +54,9 @@ const VARIANTS: { name: string; flags: string[]; writes: boolean }[] = [
   { name: "dry run --no-redact", flags: ["--context-window", "400000", "--dry-run", "--no-redact"], writes: false },
   { name: "dry run condensed", flags: ["--context-window", "24000", "--dry-run"], writes: false },
   { name: "offline", flags: ["--engine", "offline"], writes: true },
+  // A key the sessions hold (as a word, and inside paths and tool arguments): withheld wherever it is.
+  { name: "handoff, key file", flags: ["--context-window", "400000"], writes: true, key: "file" },
+  { name: "dry run, key import", flags: ["--context-window", "400000", "--dry-run"], writes: false, key: "import" },
 ];
 
 /** Ids and times a run makes up, each replaced by its first appearance's number. */
@@ -72,11 +75,11 @@ const dir = mkdtempSync(join(tmpdir(), "agent-same-"));
 let n = 0;
 
 /** One run of one build: everything it showed, as one text. */
-async function outcome(binary: string, session: string, flags: string[], writes: boolean): Promise<string> {
+async function outcome(binary: string, session: string, flags: string[], writes: boolean, key = "sk-bench"): Promise<string> {
   const home = join(dir, `home-${n++}`);
   mkdirSync(home);
   const out = join(home, "out.jsonl");
-  const env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: server.url };
+  const env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1", OPENAI_API_KEY: key, OPENAI_BASE_URL: server.url };
   const cmd = [binary, "handoff", session, "--no-record", ...flags, ...(writes ? ["-o", out] : [])];
   const before = server.requests.length;
   const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe" });
@@ -93,8 +96,8 @@ try {
   for (const session of SESSIONS)
     for (const variant of VARIANTS) {
       const [was, now] = [
-        await outcome(BUILDS[0] as string, session, variant.flags, variant.writes),
-        await outcome(BUILDS[1] as string, session, variant.flags, variant.writes),
+        await outcome(BUILDS[0] as string, session, variant.flags, variant.writes, variant.key),
+        await outcome(BUILDS[1] as string, session, variant.flags, variant.writes, variant.key),
       ];
       if (was === now) {
         same++;
