@@ -73,6 +73,10 @@ describe("withholding the configured key", () => {
       expect(createWithholder([LONG])(`a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`)).toBe(`a ${WITHHELD} b`);
     },
   );
+  test("an invisible character after runs of visible non-ASCII text still splits nothing", () => {
+    const text = `é — ✓ ${LONG.slice(0, 9)}\u200b${LONG.slice(9)} ü`;
+    expect(createWithholder([LONG])(text)).toBe(`é — ✓ ${WITHHELD} ü`);
+  });
   test.each(VISIBLE.map((code) => [code.toString(16), String.fromCharCode(code)]))("a key split by U+%s is not the key", (_code, char) => {
     const text = `a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`;
     expect(createWithholder([LONG])(text)).toBe(text);

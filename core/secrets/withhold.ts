@@ -60,9 +60,14 @@ const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
  * ranges) settles most texts alone.
  */
 const BEYOND_PRINTABLE = /[^\t\n -~]/;
+const BEYOND_PRINTABLE_RUNS = /[^\t\n -~]+/g;
 
+/** Whether a text holds an invisible character: only its runs beyond printable ASCII are read by HAS_INVISIBLE (most text is ASCII with a few). */
 function mayHideBetween(text: string): boolean {
-  return BEYOND_PRINTABLE.test(text) && HAS_INVISIBLE.test(text);
+  if (!BEYOND_PRINTABLE.test(text)) return false;
+  const runs = new RegExp(BEYOND_PRINTABLE_RUNS);
+  for (let run = runs.exec(text); run !== null; run = runs.exec(text)) if (HAS_INVISIBLE.test(run[0])) return true;
+  return false;
 }
 
 function escapeRegExp(text: string): string {
