@@ -60,6 +60,13 @@ const CHECK_COMMAND =
   /\b(test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
 
 /**
+ * A word of CHECK_COMMAND as it stands in a line: the last of `cargo clippy` and `go vet` too.
+ * `isCheckCommand` reads a step's words less its quotes and paths, and each word it reads stands
+ * whole in the line, so a line without one of these holds no check.
+ */
+const CHECK_WORD = /\b(?:test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|clippy|vet|make)\b/i;
+
+/**
  * Judged on the command's own words, not its paths or quoted text: `git rm test/a.test.ts` and
  * `git commit -m "fix test"` are no test runs.
  */
@@ -86,8 +93,9 @@ const MASKS: ReadonlySet<Operator> = new Set(["|", "||", ";", "&"]);
 
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
-  // Most commands are one step: nothing after them can hide anything.
-  if (!/[|;&\n]/.test(command)) return undefined;
+  // Most commands are one step: nothing after them can hide anything. And most lines of several
+  // steps run no check: none holds a check's word (CHECK_WORD), so no step is one.
+  if (!/[|;&\n]/.test(command) || !CHECK_WORD.test(command)) return undefined;
   const steps = splitSteps(command);
   if (steps.length < 2) return undefined;
   // The first check decides: a mask after it hides it, and a later check has no mask after it that
