@@ -147,10 +147,15 @@ export function createWithholding(secrets: readonly (string | undefined)[]): Wit
   forms.sort((a, b) => b.form.length - a.form.length);
   const pattern = new RegExp(forms.map((f) => patternFor(f.form, f.anywhere)).join("|"), "g");
   // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
-  const mayHold = (text: string) => mayHideBetween(text) || forms.some((f) => text.includes(f.form));
+  const texts = forms.map((f) => f.form);
+  const holdsForm = (text: string) => {
+    for (const form of texts) if (text.includes(form)) return true;
+    return false;
+  };
+  const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
   const numeric = forms.some((f) => NUMBER_CHARS.test(f.form));
   return {
     withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
-    keepsJson: (json) => !numeric && plainJson(json) && !forms.some((f) => json.includes(f.form)),
+    keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
   };
 }
