@@ -30,15 +30,26 @@ async function oneRound(root: string): Promise<void> {
     import("../fixtures/fake-openai.ts"),
   ]);
   const took: Partial<Record<Phase, number>> = {};
+  const cpu: Partial<Record<Phase, number>> = {};
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   let at = performance.now();
+  let cpuAt = cpuNow();
   const lap = (phase: Phase) => {
     const now = performance.now();
+    const cpuThen = cpuAt;
+    cpuAt = cpuNow();
     took[phase] = now - at;
+    cpu[phase] = cpuAt - cpuThen;
     at = now;
   };
   took.import = at - started;
+  cpu.import = cpuAt;
   const text = readFileSync(SESSION, "utf8");
   at = performance.now();
+  cpuAt = cpuNow();
   const { session } = readSession(text, SESSION);
   lap("read");
   const analysis = analyzeBranch(session);
@@ -62,7 +73,7 @@ async function oneRound(root: string): Promise<void> {
   lap("handoff");
   planHandoffRequests(input);
   lap("dry run plan");
-  console.log(JSON.stringify(took));
+  console.log(JSON.stringify({ wall: took, cpu }));
 }
 
 if (process.argv[2] === "--round") {
@@ -76,27 +87,27 @@ if (process.argv[2] === "--round") {
   const profileDir = process.env.BENCH_PROFILE;
   const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
   const trees = before === undefined ? [REPO] : [REPO, before];
-  const samples = new Map<string, Record<Phase, number>[]>(trees.map((tree) => [tree, []]));
+  const samples = new Map<string, { wall: Record<Phase, number>; cpu: Record<Phase, number> }[]>(trees.map((tree) => [tree, []]));
   for (let i = 0; i < rounds; i++) {
     // Turn the order each round: neither tree always runs first.
     for (const tree of i % 2 === 0 ? trees : [...trees].reverse()) {
-      const flags = profileDir && tree === REPO ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+      const flags = profileDir && tree === REPO ? ["--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${profileDir}`] : [];
       const proc = Bun.spawnSync([process.execPath, ...flags, import.meta.path, "--round", tree], { stdout: "pipe", stderr: "inherit" });
       if (proc.exitCode !== 0) throw new Error(`round ${i} of ${tree} failed`);
       samples.get(tree)?.push(JSON.parse(proc.stdout.toString()));
     }
   }
-  const medianOf = (tree: string, phase: Phase) => median((samples.get(tree) ?? []).map((s) => s[phase]));
-  const totalOf = (tree: string) => PHASES.filter((p) => p !== "import").reduce((sum, p) => sum + medianOf(tree, p), 0);
+  const medianOf = (tree: string, phase: Phase, of: "wall" | "cpu") => median((samples.get(tree) ?? []).map((s) => s[of][phase]));
+  const totalOf = (tree: string, of: "wall" | "cpu") =>
+    PHASES.filter((p) => p !== "import").reduce((sum, p) => sum + medianOf(tree, p, of), 0);
+  const row = (label: string, now: (of: "wall" | "cpu") => number, then?: (of: "wall" | "cpu") => number) => {
+    const share = (of: "wall" | "cpu") => (then === undefined ? "" : ` (${(now(of) / then(of)).toFixed(2)}× then)`);
+    console.log(`  ${label.padEnd(14)} ${ms(now("wall")).padStart(9)}${share("wall")}   cpu ${ms(now("cpu")).padStart(9)}${share("cpu")}`);
+  };
   console.log(`core phases of the 1 MB handoff, ${rounds} rounds in fresh processes, medians${before ? ` (then: ${before})` : ""}`);
-  for (const phase of PHASES) {
-    const now = medianOf(REPO, phase);
-    const then =
-      before === undefined ? "" : `   then ${ms(medianOf(before, phase)).padStart(9)}   ${(now / medianOf(before, phase)).toFixed(2)}×`;
-    console.log(`  ${phase.padEnd(14)} ${ms(now).padStart(9)}${then}`);
-  }
-  const then = before === undefined ? "" : `   then ${ms(totalOf(before)).padStart(9)}   ${(totalOf(REPO) / totalOf(before)).toFixed(2)}×`;
-  console.log(`  ${"all but import".padEnd(14)} ${ms(totalOf(REPO)).padStart(9)}${then}`);
+  for (const phase of PHASES)
+    row(phase, (of) => medianOf(REPO, phase, of), before === undefined ? undefined : (of) => medianOf(before, phase, of));
+  row("all but import", (of) => totalOf(REPO, of), before === undefined ? undefined : (of) => totalOf(before, of));
   const [load1] = loadavg();
   console.log(`  load average ${load1?.toFixed(2)} on ${availableParallelism()} cores`);
 }
