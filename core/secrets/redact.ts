@@ -184,7 +184,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     // Tokens first: their kinds are more precise than "the value of a password key".
     let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
     if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
-    return ASSIGNMENT_HINT.test(out) ? redactAssignments(out) : out;
+    // The search for the assignments' key words is their prefilter: a text without one is returned as it is.
+    return redactAssignments(out);
   }
 
   return {
