@@ -92,11 +92,32 @@ function mapStrings<T>(value: T, map: (text: string) => string): T {
   return walk(value) as T;
 }
 
+/** Texts up to this long are mapped once a pass: the keys of tool arguments and the tool names recur hundreds of times. */
+const SHORT_TEXT = 64;
+
+/**
+ * `map` with a memo of the short texts it was given: their second look is a lookup. Only for a
+ * map that gives one text the same answer each time and changes nothing the second time (the
+ * redactor does: a secret keeps its placeholder).
+ */
+function rememberingShort(map: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text.length > SHORT_TEXT) return map(text);
+    let mapped = known.get(text);
+    if (mapped === undefined) {
+      mapped = map(text);
+      known.set(text, mapped);
+    }
+    return mapped;
+  };
+}
+
 /** Withheld first: the key must not become a redactor's original, which would be restored. */
 function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
   if (!redactor) return { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
   return {
-    text: (text) => redactor.redact(withhold(text)),
+    text: rememberingShort((text) => redactor.redact(withhold(text))),
     assigned: (key, value) => (key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value))),
     opaque: withhold,
   };
