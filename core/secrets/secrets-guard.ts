@@ -150,8 +150,9 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
 
   function prepare(): OutgoingInput {
     if (outgoing) return outgoing;
+    // The word is looked for in the input only once a placeholder is issued (most runs issue none).
     if (input.redact !== false)
-      redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
+      redactor = createRedactor({ word: () => choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
     const found = mapInput(textMap(redactor, withhold));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).
