@@ -91,11 +91,17 @@ const ERROR_IN_OUTPUT =
  */
 const MASKS: ReadonlySet<Operator> = new Set(["|", "||", ";", "&"]);
 
+/**
+ * Whether a line may hide a check's status at all: most commands are one step, and nothing after
+ * them can hide anything; most lines of several steps run no check (none holds CHECK_WORD).
+ */
+function mayMask(command: string): boolean {
+  return /[|;&\n]/.test(command) && CHECK_WORD.test(command);
+}
+
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
-  // Most commands are one step: nothing after them can hide anything. And most lines of several
-  // steps run no check: none holds a check's word (CHECK_WORD), so no step is one.
-  if (!/[|;&\n]/.test(command) || !CHECK_WORD.test(command)) return undefined;
+  if (!mayMask(command)) return undefined;
   const steps = splitSteps(command);
   if (steps.length < 2) return undefined;
   // The first check decides: a mask after it hides it, and a later check has no mask after it that
@@ -111,7 +117,9 @@ function maskOf(command: string): { operator: Operator; after: string } | undefi
 
 /** A check whose failure something after it hid (see `MASKS`): its output names errors but the status was 0. */
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
-  return maskOf(command) !== undefined && ERROR_IN_OUTPUT.test(output);
+  // The output is read only for a line that may hide a status, and the line split into its steps
+  // only when the output names errors (most checks that pass print none).
+  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskOf(command) !== undefined;
 }
 
 /**
