@@ -105,7 +105,7 @@ const REMEMBERED_CHARS = 1 << 25;
 export function rememberingQuarters(): TextQuarters {
   const known = new Map<string, number>();
   let kept = 0;
-  const quarters = (text: string) => {
+  const count = (text: string) => {
     if (text.length < REMEMBERED_LENGTH) return estimateTextQuarters(text);
     let quarters = known.get(text);
     if (quarters === undefined) {
@@ -117,7 +117,7 @@ export function rememberingQuarters(): TextQuarters {
     }
     return quarters;
   };
-  return Object.assign(quarters, { parts: new WeakMap<object, number>() });
+  return Object.assign(count, { parts: new WeakMap<object, number>() });
 }
 
 /** Tokens of a text, by the one estimate every count of ours uses (see `estimateTextQuarters`). */
