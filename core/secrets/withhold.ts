@@ -65,8 +65,10 @@ const BEYOND_PRINTABLE_RUNS = /[^\t\n -~]+/g;
 /** Whether a text holds an invisible character: only its runs beyond printable ASCII are read by HAS_INVISIBLE (most text is ASCII with a few). */
 function mayHideBetween(text: string): boolean {
   if (!BEYOND_PRINTABLE.test(text)) return false;
-  const runs = new RegExp(BEYOND_PRINTABLE_RUNS);
-  for (let run = runs.exec(text); run !== null; run = runs.exec(text)) if (HAS_INVISIBLE.test(run[0])) return true;
+  // One pattern for every call, its place reset first: nothing in the loop calls back in here.
+  BEYOND_PRINTABLE_RUNS.lastIndex = 0;
+  for (let run = BEYOND_PRINTABLE_RUNS.exec(text); run !== null; run = BEYOND_PRINTABLE_RUNS.exec(text))
+    if (HAS_INVISIBLE.test(run[0])) return true;
   return false;
 }
 
