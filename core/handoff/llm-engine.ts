@@ -36,6 +36,8 @@ export interface ModelEngineInput {
    * count: by default the chat request; for an agent engine, the prompt and files its run gets.
    */
   measure?: (request: ChatRequest) => number;
+  /** The run's memo of the text estimate (`rememberingQuarters`), when the caller has one; default a fresh one. */
+  textQuarters?: TextQuarters;
 }
 
 export interface ModelEngineDeps {
@@ -127,7 +129,7 @@ function targetOf(input: ModelEngineInput): PlanTarget {
  */
 export function planDocumentRequests(input: ModelEngineInput): PlannedRequests {
   // One memo of the text estimate for the plan and every count of its requests.
-  const textQuarters = rememberingQuarters();
+  const textQuarters = input.textQuarters ?? rememberingQuarters();
   const plan = planFor(input, textQuarters);
   const setup = setupFor(input);
   const folded = plan.chunks.length > 0;
@@ -319,7 +321,7 @@ function describeRefusals(refused: readonly number[], window: number): string {
 export async function writeDocumentWithModel(input: ModelEngineInput, deps: ModelEngineDeps): Promise<EngineResult> {
   const tally: Tally = { requests: 0, tokensSent: 0, usage: { inputTokens: 0, outputTokens: 0 }, last: { tokens: 0, limit: 1 } };
   // One memo of the text estimate for every plan and every count of the requests sent.
-  const textQuarters = rememberingQuarters();
+  const textQuarters = input.textQuarters ?? rememberingQuarters();
   const sender: Sender = { deps, tally, measure: measureOf(input, textQuarters), textQuarters, inputLimit: input.inputLimit };
   const window = input.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const refused: number[] = [];

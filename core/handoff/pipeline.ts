@@ -180,6 +180,7 @@ export function planHandoffRequests(input: HandoffInput): PlannedRequests & { re
     reasoningAllowance: allowanceFor(input),
     sendsTo: planTargetOf(input),
     measure: measureFor(input),
+    textQuarters: input.analysis.textQuarters,
   });
   const requests = planned.requests.map((r) => shapeRequest(guard.request(r), profileOf(input)));
   return { ...planned, requests, redacted: guard.redacted };
@@ -267,6 +268,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
             reasoningAllowance: allowanceFor(input),
             sendsTo: planTargetOf(input),
             measure: measureFor(input),
+            textQuarters: input.analysis.textQuarters,
           },
           { ...deps, complete },
         );

@@ -15,6 +15,12 @@ export interface TextMap {
   assigned(key: string | undefined, value: string): string;
   /** Strings that are not text to scan (ids, the model name, image data): still checked for withheld strings. */
   opaque(text: string): string;
+  /**
+   * True only when every string and number the JSON text `json` holds, and the text itself, would
+   * come back as they are: tool-call arguments need not be parsed and walked. Optional (a map
+   * without it parses them all).
+   */
+  keepsJson?(json: string): boolean;
 }
 
 /**
@@ -35,15 +41,19 @@ export function mapJsonStrings(value: unknown, map: TextMap, key?: string): unkn
   if (Array.isArray(value)) return sameOrMapped(value, (item) => mapJsonStrings(item, map, key));
   if (!isObject(value)) return value;
   const secretKey = key !== undefined && secretKeyKind(key) !== undefined ? key : undefined;
-  let changed = false;
-  const entries = Object.entries(value).map(([k, item]) => {
+  // The entries are copied only from the first that changed: most objects keep all of theirs.
+  let entries: [string, unknown][] | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const item = value[k];
     const name = map.text(k);
     const inner = mapJsonStrings(item, map, secretKey ?? k);
-    if (name !== k || inner !== item) changed = true;
-    return [name, inner];
-  });
+    if (entries === undefined && (name !== k || inner !== item)) entries = keys.slice(0, i).map((kept) => [kept, value[kept]]);
+    entries?.push([name, inner]);
+  }
   // fromEntries defines own properties: a `__proto__` key stays a key.
-  return changed ? Object.fromEntries(entries) : value;
+  return entries === undefined ? value : Object.fromEntries(entries);
 }
 
 /**
@@ -129,6 +139,7 @@ function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentP
  * requests carry `JSON.stringify`'s own output, which writing again would give back as it is.
  */
 function mapArguments(json: string, map: TextMap): string {
+  if (map.keepsJson?.(json)) return json;
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -232,3 +232,34 @@ describe("readsAsName", () => {
     expect(readsAsName(word)).toBe(expected);
   });
 });
+
+describe("the kind a key names, as a structured value's key", () => {
+  test.each([
+    ["password", "password"],
+    ["DB_PASSWORD", "password"],
+    ["passwords", "password"],
+    ["userPwd", undefined],
+    ["user_pwd", "password"],
+    ["pass", "password"],
+    ["passphrase", "password"],
+    ["apiKey", "api-key"],
+    ["api_keys", "api-key"],
+    ["SIGNING-KEY", "api-key"],
+    ["token", "token"],
+    ["tokens", undefined],
+    ["refresh_token", "token"],
+    ["client_secret", "secret"],
+    ["Authorization", "authorization"],
+    ["proxy-authorization", "authorization"],
+    ["command", undefined],
+    ["path", undefined],
+    ["max_tokens", undefined],
+    ["keyboard", undefined],
+    ["monkey", undefined],
+    ["", undefined],
+  ])("%p: %p", (key, kind) => {
+    const redactor = createRedactor();
+    const value = "Zq8vLm3Rt7Wx2Kp9";
+    expect(redactor.redactAssigned(key, value)).toBe(kind === undefined ? value : `[REDACTED:${kind}:1]`);
+  });
+});

@@ -114,6 +114,8 @@ const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
 export function secretKeyKind(key: string): string | undefined {
   // A header's name, not a secret word: its value is a credential whatever scheme it names.
   if (/^(?:proxy[_-]?)?authori[sz]ation$/i.test(key)) return "authorization";
+  // Every key word holds one of the hint's words: most keys (`command`, `path`) hold none.
+  if (!ASSIGNMENT_HINT.test(key)) return undefined;
   const plural = /s$/i.test(key) ? SECRET_KEY.exec(key.slice(0, -1))?.groups?.word : undefined;
   const word = SECRET_KEY.exec(key)?.groups?.word ?? (plural?.toLowerCase() === "token" ? undefined : plural);
   return word === undefined ? undefined : assignmentKind(word);

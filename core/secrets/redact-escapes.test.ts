@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { KINDS } from "../../fixtures/secrets-everywhere.ts";
-import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
+import { hintedRules, TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
 import { createRedactor } from "./redact.ts";
 import { createWithholder, WITHHELD } from "./withhold.ts";
 
@@ -77,6 +77,33 @@ describe("a lead right after an escape is a lead (issue 23, review 1)", () => {
     }
     // Every token rule has a line there, so the end-to-end tests carry each through every written text.
     expect(TOKEN_RULES.map((rule) => rule.kind).filter((kind) => !matched.has(kind))).toEqual([]);
+  });
+
+  test("each rule's own hint is in every text it matches, so a text's pattern of hinted rules finds the same matches", () => {
+    const patternFor = tokenPatterns();
+    const matchesOf = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => [m.index, m[0], JSON.stringify(m.groups)]);
+    let narrowed = 0;
+    for (const k of KINDS) {
+      for (const [, before] of ESCAPES) {
+        const text = `${before}${k.line(k.secret(k.kind))} and sk- https://x gh${"p"}_ Basic eyJ`;
+        for (const match of text.matchAll(TOKEN_PATTERN)) {
+          const rule = TOKEN_RULES.findIndex((_, i) => match.groups?.[`s${i}`] !== undefined);
+          expect({ text, rule, hinted: (hintedRules(text) >> rule) & 1 }).toEqual({ text, rule, hinted: 1 });
+        }
+        const pattern = patternFor(text);
+        if (pattern !== TOKEN_PATTERN) narrowed++;
+        expect(matchesOf(text, pattern)).toEqual(matchesOf(text, TOKEN_PATTERN));
+      }
+    }
+    expect(narrowed).toBeGreaterThan(0);
+  });
+
+  test("hints that overlap are each seen (npm_ and _test_ share an underscore)", () => {
+    const stripe = TOKEN_RULES.findIndex((rule) => rule.hint.includes("_test_"));
+    const npm = TOKEN_RULES.findIndex((rule) => rule.hint === "npm_");
+    expect((hintedRules("npm_test_") >> stripe) & 1).toBe(1);
+    expect((hintedRules("npm_test_") >> npm) & 1).toBe(1);
+    expect(hintedRules("nothing to see here")).toBe(0);
   });
 });
 

@@ -92,4 +92,23 @@ describe("placeholders never collide with the input", () => {
       `copied [REDACTED:github-token:1], real ${GITHUB} ${GITHUB} [REDACTED-2:github-token:9]`,
     );
   });
+
+  test("a word given as a function is asked once, when the first placeholder is issued, and is the word of every placeholder", () => {
+    let asked = 0;
+    const redactor = createRedactor({
+      word: () => {
+        asked++;
+        return "REDACTED-3";
+      },
+    });
+    expect(redactor.redact("nothing secret here, token count 12")).toBe("nothing secret here, token count 12");
+    expect(redactor.restore("[REDACTED-3:github-token:1]")).toBe("[REDACTED-3:github-token:1]");
+    expect(redactor.redactKnown("nothing known")).toBe("nothing known");
+    expect(asked).toBe(0);
+    const out = redactor.redact(`real ${GITHUB} and ${OPENAI}`);
+    expect(out).toBe("real [REDACTED-3:github-token:1] and [REDACTED-3:openai-key:1]");
+    expect(redactor.redactKnown(`again ${GITHUB}`)).toBe("again [REDACTED-3:github-token:1]");
+    expect(redactor.restore(out)).toBe(`real ${GITHUB} and ${OPENAI}`);
+    expect(asked).toBe(1);
+  });
 });

@@ -297,13 +297,13 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
 ];
 
+/** Rule i as one alternative: its secret is group `s<i>`, its kept lead `l<i>`. */
+function ruleAlternative(rule: TokenRule, i: number): string {
+  return `${ruleStart(rule)}${rule.lead === undefined ? "" : `(?<l${i}>${rule.lead})`}(?<s${i}>${rule.body})`;
+}
+
 /** All token rules as one alternation; rule i's secret is group `s<i>`, its kept lead `l<i>`. */
-export const TOKEN_PATTERN = new RegExp(
-  TOKEN_RULES.map((rule, i) => `${ruleStart(rule)}${rule.lead === undefined ? "" : `(?<l${i}>${rule.lead})`}(?<s${i}>${rule.body})`).join(
-    "|",
-  ),
-  "g",
-);
+export const TOKEN_PATTERN = new RegExp(TOKEN_RULES.map(ruleAlternative).join("|"), "g");
 
 /**
  * The literal prefilter, made of the rules' own `hint`s (one place: a rule and its literal are
@@ -313,3 +313,45 @@ export const TOKEN_PATTERN = new RegExp(
  * once: three rules share `sk-`, and every alternative is tried at every place.
  */
 export const TOKEN_HINT = new RegExp([...new Set(TOKEN_RULES.map((rule) => rule.hint))].join("|"));
+
+/** Each rule's hint alone, tried at one place (sticky). */
+const RULE_HINTS = TOKEN_RULES.map((rule) => new RegExp(rule.hint, "y"));
+const ALL_RULES = (1 << TOKEN_RULES.length) - 1;
+
+/**
+ * The rules whose hint the text holds, as bits (rule i, bit i): only these can match in it, as
+ * a match of a rule holds its hint. Every place a hint starts is visited (the search goes on
+ * from the next character, so hints that overlap are all seen) and each rule's hint tried there.
+ */
+export function hintedRules(text: string): number {
+  const hints = new RegExp(TOKEN_HINT.source, "g");
+  let rules = 0;
+  for (let found = hints.exec(text); found !== null && rules !== ALL_RULES; found = hints.exec(text)) {
+    for (let i = 0; i < RULE_HINTS.length; i++) {
+      const hint = RULE_HINTS[i] as RegExp;
+      hint.lastIndex = found.index;
+      if (hint.test(text)) rules |= 1 << i;
+    }
+    hints.lastIndex = found.index + 1;
+  }
+  return rules;
+}
+
+/**
+ * TOKEN_PATTERN for the texts of one run, each with only the rules its hints let in (see
+ * `hintedRules`): the same matches (a rule left out matches nowhere in the text), found with a
+ * fraction of the alternatives tried at each place. Each set of rules is compiled once a run.
+ */
+export function tokenPatterns(): (text: string) => RegExp {
+  const compiled = new Map<number, RegExp>([[ALL_RULES, TOKEN_PATTERN]]);
+  return (text) => {
+    const rules = hintedRules(text);
+    let pattern = compiled.get(rules);
+    if (pattern === undefined) {
+      const alternatives = TOKEN_RULES.map((rule, i) => ((rules >> i) & 1 ? ruleAlternative(rule, i) : undefined));
+      pattern = new RegExp(alternatives.filter((a) => a !== undefined).join("|"), "g");
+      compiled.set(rules, pattern);
+    }
+    return pattern;
+  };
+}

@@ -14,7 +14,7 @@ import {
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
-import { TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES } from "./redact-rules.ts";
+import { TOKEN_HINT, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -44,9 +44,10 @@ export interface RedactorOptions {
   /**
    * The word placeholders start with (`REDACTED` → `[REDACTED:kind:n]`). A run picks one that
    * its input does not contain (see `choosePlaceholderWord`), so text that merely looks like a
-   * placeholder is never taken for one.
+   * placeholder is never taken for one. A function is asked once, when the first placeholder
+   * is issued: most runs find no secret, and never need to look for the word in their input.
    */
-  word?: string;
+  word?: string | (() => string);
 }
 
 export const DEFAULT_PLACEHOLDER_WORD = "REDACTED";
@@ -72,10 +73,17 @@ export function choosePlaceholderWord(texts: Iterable<string>): string {
 }
 
 export function createRedactor(options: RedactorOptions = {}): Redactor {
-  const word = options.word ?? DEFAULT_PLACEHOLDER_WORD;
-  // As issued, or with both brackets escaped (`\[…\]`), as markdown writers do.
-  const name = String.raw`${escapeRegExp(word)}:([a-z0-9-]+):(\d+)`;
-  const issued = new RegExp(String.raw`\\\[${name}\\\]|\[${name}\]`, "g");
+  const chosen = options.word ?? DEFAULT_PLACEHOLDER_WORD;
+  // The word and the pattern of the placeholders issued, made when the first is issued.
+  let made: { word: string; issued: RegExp } | undefined;
+  function placeholderWord(): { word: string; issued: RegExp } {
+    if (made !== undefined) return made;
+    const word = typeof chosen === "string" ? chosen : chosen();
+    // As issued, or with both brackets escaped (`\[…\]`), as markdown writers do.
+    const name = String.raw`${escapeRegExp(word)}:([a-z0-9-]+):(\d+)`;
+    made = { word, issued: new RegExp(String.raw`\\\[${name}\\\]|\[${name}\]`, "g") };
+    return made;
+  }
   const placeholders = new Map<string, string>(); // secret → placeholder
   const originals = new Map<string, string>(); // placeholder → secret
   const kinds: Record<string, number> = {};
@@ -89,7 +97,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     if (known !== undefined) return known;
     const n = (kinds[kind] ?? 0) + 1;
     kinds[kind] = n;
-    const placeholder = `[${word}:${kind}:${n}]`;
+    const placeholder = `[${placeholderWord().word}:${kind}:${n}]`;
     placeholders.set(secret, placeholder);
     // A value may hold a token already replaced (`API_KEY=pre-[…:github-token:1]`): its
     // original is kept whole, so one restore pass gives everything back.
@@ -100,6 +108,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   function restore(text: string): string {
     if (originals.size === 0) return text;
+    const { word, issued } = placeholderWord();
     return text.replace(issued, (whole: string, ...groups: (string | undefined)[]) => {
       const [escapedKind, escapedN, kind = escapedKind, n = escapedN] = groups;
       return originals.get(`[${word}:${kind}:${n}]`) ?? whole;
@@ -112,13 +121,14 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     if (known.changes !== knownChanges) {
       const byOriginal = new Map<string, string>();
       for (const [placeholder, original] of originals) if (!byOriginal.has(original)) byOriginal.set(original, placeholder);
-      known = { changes: knownChanges, replace: createKnownReplacer(byOriginal, issued) };
+      known = { changes: knownChanges, replace: createKnownReplacer(byOriginal, placeholderWord().issued) };
     }
     return known.replace(text);
   }
 
+  const tokenPatternFor = tokenPatterns();
   function redactTokens(text: string): string {
-    return replaceMatches(text, TOKEN_PATTERN, (match) => {
+    return replaceMatches(text, tokenPatternFor(text), (match) => {
       const groups = match.groups ?? {};
       for (let i = 0; i < TOKEN_RULES.length; i++) {
         const secret = groups[`s${i}`];
@@ -183,7 +193,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     // Tokens first: their kinds are more precise than "the value of a password key".
     let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
     if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
-    return ASSIGNMENT_HINT.test(out) ? redactAssignments(out) : out;
+    // The search for the assignments' key words is their prefilter: a text without one is returned as it is.
+    return redactAssignments(out);
   }
 
   return {

@@ -149,6 +149,37 @@ describe("tool calls", () => {
   });
 });
 
+describe("short texts that recur (tool names, keys, short messages)", () => {
+  test("each occurrence is mapped as the first was: one placeholder per secret, wherever and however often it recurs", () => {
+    const secretKey = "api_key=Zq8vLm3Rt7Wx2Kp9";
+    const context: ContextMessage[] = [1, 2, 3].flatMap((n): ContextMessage[] => [
+      { role: "user", kind: "user", content: [{ type: "text", text: secretKey }], entryId: `u${n}` },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: `c${n}`, name: secretKey, arguments: { [secretKey]: "x", note: secretKey, path: "a.ts" } }],
+        provider: "openai",
+        model: "gpt-5",
+        stopReason: "toolUse",
+        entryId: `a${n}`,
+      },
+      {
+        role: "toolResult",
+        toolCallId: `c${n}`,
+        toolName: secretKey,
+        content: [{ type: "text", text: "ok" }],
+        isError: false,
+        entryId: `r${n}`,
+      },
+    ]);
+    const guard = createSecretsGuard({ context });
+    const text = JSON.stringify(guard.outgoing().context);
+    expect(text).not.toContain("Zq8vLm3Rt7Wx2Kp9");
+    expect(text.split("api_key=[REDACTED:api-key:1]").length - 1).toBe(15);
+    expect(guard.redacted).toBe(1);
+    expect(guard.restore(JSON.stringify(guard.outgoing().context))).toBe(JSON.stringify(context));
+  });
+});
+
 describe("every value under a secret's key, whatever its type and depth", () => {
   /** [what, the arguments, the secrets in them]. */
   const CASES: [name: string, args: Record<string, unknown>, secrets: string[]][] = [

@@ -3,7 +3,7 @@ import type { SessionFacts } from "../session/facts.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { choosePlaceholderWord, createRedactor, type Redactor } from "./redact.ts";
 import { mapContextText, mapRequestText, type TextMap } from "./outgoing-strings.ts";
-import { createWithholder, type Withhold } from "./withhold.ts";
+import { createWithholding, type Withhold } from "./withhold.ts";
 
 /** What a handoff may send, before the guard. */
 export interface GuardInput {
@@ -92,11 +92,32 @@ function mapStrings<T>(value: T, map: (text: string) => string): T {
   return walk(value) as T;
 }
 
+/** Texts up to this long are mapped once a pass: the keys of tool arguments and the tool names recur hundreds of times. */
+const SHORT_TEXT = 64;
+
+/**
+ * `map` with a memo of the short texts it was given: their second look is a lookup. Only for a
+ * map that gives one text the same answer each time and changes nothing the second time (the
+ * redactor does: a secret keeps its placeholder).
+ */
+function rememberingShort(map: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text.length > SHORT_TEXT) return map(text);
+    let mapped = known.get(text);
+    if (mapped === undefined) {
+      mapped = map(text);
+      known.set(text, mapped);
+    }
+    return mapped;
+  };
+}
+
 /** Withheld first: the key must not become a redactor's original, which would be restored. */
 function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
   if (!redactor) return { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
   return {
-    text: (text) => redactor.redact(withhold(text)),
+    text: rememberingShort((text) => redactor.redact(withhold(text))),
     assigned: (key, value) => (key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value))),
     opaque: withhold,
   };
@@ -108,13 +129,14 @@ function knownMap(redactor: Redactor): TextMap {
 }
 
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
-  const withholdSecrets = createWithholder(input.withheld ?? []);
+  const { withhold: withholdSecrets, keepsJson } = createWithholding(input.withheld ?? []);
   // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
   // reader accepts: Anthropic's API refuses a request holding one, and Codex's JSON reader drops
   // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
   // instead, as invalid UTF-8 read from a file does.
   const withhold: Withhold = (text) => withholdSecrets(text.isWellFormed() ? text : text.toWellFormed());
-  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
+  // Printable ASCII is well-formed: what the withholder keeps, the surrogate repair keeps too.
+  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold, keepsJson };
   let redactor: Redactor | undefined;
   let outgoing: OutgoingInput | undefined;
 
@@ -128,8 +150,9 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
 
   function prepare(): OutgoingInput {
     if (outgoing) return outgoing;
+    // The word is looked for in the input only once a placeholder is issued (most runs issue none).
     if (input.redact !== false)
-      redactor = createRedactor({ word: choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
+      redactor = createRedactor({ word: () => choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
     const found = mapInput(textMap(redactor, withhold));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).

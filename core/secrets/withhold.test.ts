@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createWithholder, WITHHELD } from "./withhold.ts";
+import { createWithholder, createWithholding, WITHHELD } from "./withhold.ts";
 
 /** [key, text, expected]: keys of every shape a user may configure. */
 const CASES: [key: string, text: string, expected: string][] = [
@@ -61,8 +61,70 @@ describe("withholding the configured key", () => {
     expect(createWithholder([SHORT])(short)).toBe(`key ${WITHHELD}.`);
   });
 
+  // Every end of every range of invisible characters, and the printable ones around them.
+  const INVISIBLE = [
+    0x00, 0x08, 0x0b, 0x0d, 0x1b, 0x1f, 0x7f, 0x9f, 0xad, 0x61c, 0x180e, 0x200b, 0x200f, 0x202a, 0x202e, 0x2060, 0x2064, 0x2066, 0x2069,
+    0xfeff,
+  ];
+  const VISIBLE = [0x09, 0x0a, 0x20, 0x7e, 0xa0, 0xac, 0xae, 0x2010, 0x2065, 0xfefe];
+  test.each(INVISIBLE.map((code) => [code.toString(16), String.fromCharCode(code)]))(
+    "a key split by U+%s is withheld whole",
+    (_code, char) => {
+      expect(createWithholder([LONG])(`a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`)).toBe(`a ${WITHHELD} b`);
+    },
+  );
+  test("an invisible character after runs of visible non-ASCII text still splits nothing", () => {
+    const text = `é — ✓ ${LONG.slice(0, 9)}\u200b${LONG.slice(9)} ü`;
+    expect(createWithholder([LONG])(text)).toBe(`é — ✓ ${WITHHELD} ü`);
+  });
+  test.each(VISIBLE.map((code) => [code.toString(16), String.fromCharCode(code)]))("a key split by U+%s is not the key", (_code, char) => {
+    const text = `a ${LONG.slice(0, 9)}${char}${LONG.slice(9)} b`;
+    expect(createWithholder([LONG])(text)).toBe(text);
+  });
+
   test("invisible characters elsewhere, and a key broken by visible text, are left alone", () => {
     const text = `a\u202eb ${LONG.slice(0, 9)}\x1b[31mX${LONG.slice(9)} \u200b`;
     expect(createWithholder([LONG])(text)).toBe(text);
+  });
+});
+
+describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
+  /** Every string (keys too) and number in a JSON value, as withholding reads them. */
+  function piecesOf(value: unknown): string[] {
+    if (typeof value === "string") return [value];
+    if (typeof value === "number") return [String(value)];
+    if (Array.isArray(value)) return value.flatMap(piecesOf);
+    if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([k, v]) => [k, ...piecesOf(v)]);
+    return [];
+  }
+  const CASES: [secrets: string[], json: string, keeps: boolean][] = [
+    [["sk-bench"], '{"command":"ls -la","n":3}', true],
+    [["sk-bench"], '{"command":"echo sk-bench"}', false],
+    [["sk-bench"], '{"command":"echo \\u0073k-bench"}', false],
+    [["sk-bench"], '{"command":"a\\nb"}', false],
+    [["sk-bench"], '{"command":"a\u200bb"}', false],
+    [["sk-bench"], '{"sk-bench":1}', false],
+    [["100000"], '{"n":1e5}', false],
+    [["12345678901234567000"], "[12345678901234567890]", false],
+    [[], '{"text":"\\ud800"}', false],
+    [[], '{"text":"plain"}', true],
+    [["ollama1"], '{"text":"ollama12 and xollama1"}', false],
+    [["ollama1"], '{"text":"nothing here"}', true],
+    [["ollama1"], "not json at all", true],
+  ];
+  test.each(CASES)("with %p withheld, %p is kept unparsed: %p", (secrets, json, keeps) => {
+    const { withhold, keepsJson } = createWithholding(secrets);
+    expect(keepsJson(json)).toBe(keeps);
+    // What it keeps is kept: the text itself, and every piece of its value.
+    if (keeps) {
+      expect(withhold(json)).toBe(json);
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        return;
+      }
+      for (const piece of piecesOf(value)) expect(withhold(piece)).toBe(piece);
+    }
   });
 });

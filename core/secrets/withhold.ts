@@ -54,6 +54,23 @@ const SHOWS_AS_NOTHING = `${TERMINAL_ESCAPE}|[${INVISIBLE_CHARS}]`;
 
 /** Tells text that might hide a secret between invisible characters from text that cannot. */
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
+/**
+ * Anything but printable ASCII, tab and line feed: every invisible character is one of these, and
+ * most text holds none, so this one-range test (several times faster than HAS_INVISIBLE's many
+ * ranges) settles most texts alone.
+ */
+const BEYOND_PRINTABLE = /[^\t\n -~]/;
+const BEYOND_PRINTABLE_RUNS = /[^\t\n -~]+/g;
+
+/** Whether a text holds an invisible character: only its runs beyond printable ASCII are read by HAS_INVISIBLE (most text is ASCII with a few). */
+function mayHideBetween(text: string): boolean {
+  if (!BEYOND_PRINTABLE.test(text)) return false;
+  // One pattern for every call, its place reset first: nothing in the loop calls back in here.
+  BEYOND_PRINTABLE_RUNS.lastIndex = 0;
+  for (let run = BEYOND_PRINTABLE_RUNS.exec(text); run !== null; run = BEYOND_PRINTABLE_RUNS.exec(text))
+    if (HAS_INVISIBLE.test(run[0])) return true;
+  return false;
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
@@ -97,13 +114,50 @@ function patternFor(form: string, anywhere: boolean): string {
  * `WITHHELD`. Secrets shorter than `MIN_WITHHELD_LENGTH` are ignored.
  */
 export function createWithholder(secrets: readonly (string | undefined)[]): Withhold {
+  return createWithholding(secrets).withhold;
+}
+
+/** A withholder (`createWithholder`), and the check that tells JSON text it leaves alone, unparsed. */
+export interface Withholding {
+  withhold: Withhold;
+  /**
+   * True only when withholding would give back every string and number the JSON text `json`
+   * holds, and the text itself, as they are: it has no escape (so each string in it is a piece
+   * of the text as it stands), nothing beyond printable ASCII (so nothing invisible), no form of
+   * a secret; and no form is made of a number's characters only (a number is read and written
+   * again as `String(n)`, which the text need not hold: `1e5` is `100000`).
+   */
+  keepsJson(json: string): boolean;
+}
+
+/**
+ * JSON text with no escape and nothing beyond printable ASCII: each string in it is a piece of
+ * the text as it stands, and none holds an invisible character or a lone surrogate.
+ */
+function plainJson(json: string): boolean {
+  return !json.includes("\\") && !BEYOND_PRINTABLE.test(json);
+}
+
+/** Characters `String(n)` writes for a number read from JSON. */
+const NUMBER_CHARS = /^[0-9.eE+-]+$/;
+
+export function createWithholding(secrets: readonly (string | undefined)[]): Withholding {
   const kept = [...new Set(secrets)].filter((s): s is string => s !== undefined && s.length >= MIN_WITHHELD_LENGTH);
-  if (kept.length === 0) return (text) => text;
+  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson };
   const forms = kept.flatMap((secret) => formsOf(secret).map((form) => ({ form, anywhere: secret.length >= WITHHELD_ANYWHERE_LENGTH })));
   // Longest first, so a form that contains another is replaced whole.
   forms.sort((a, b) => b.form.length - a.form.length);
   const pattern = new RegExp(forms.map((f) => patternFor(f.form, f.anywhere)).join("|"), "g");
   // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
-  const mayHold = (text: string) => HAS_INVISIBLE.test(text) || forms.some((f) => text.includes(f.form));
-  return (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
+  const texts = forms.map((f) => f.form);
+  const holdsForm = (text: string) => {
+    for (const form of texts) if (text.includes(form)) return true;
+    return false;
+  };
+  const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
+  const numeric = forms.some((f) => NUMBER_CHARS.test(f.form));
+  return {
+    withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
+    keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
+  };
 }

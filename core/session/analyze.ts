@@ -2,7 +2,7 @@ import type { ContextOptions } from "./context.ts";
 import { buildContext } from "./context.ts";
 import { collectFacts, type SessionFacts } from "./facts.ts";
 import type { ContextMessage } from "./messages.ts";
-import { estimateTokens } from "./tokens.ts";
+import { estimateTokens, rememberingQuarters, type TextQuarters } from "./tokens.ts";
 import { indexEntries, walkBranch, type Branch, type SessionTree } from "./tree.ts";
 import type { Session } from "./types.ts";
 import { countOf } from "../format.ts";
@@ -24,6 +24,11 @@ export interface BranchAnalysis {
   branchMessages: number;
   /** Our estimate of the context's tokens, counted on first use (a handoff counts what it sends instead). */
   readonly estimatedTokens: number;
+  /**
+   * The text estimate's memo for this branch's run: the estimate above and the plan of the
+   * requests made of the context count the same texts (a dry run prints both).
+   */
+  readonly textQuarters: TextQuarters;
 }
 
 /** Index → branch → context, and the facts and the estimate when first read. */
@@ -37,7 +42,8 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
   for (const entry of branch.entries) if (entry.type === "message") branchMessages++;
   const facts = lazily(() => collectFacts(branch.entries, session.header.cwd));
   // `inspect` and the dry run show it; a handoff never reads it, and a megabyte of text takes a while to count.
-  const estimatedTokens = lazily(() => estimateTokens(context));
+  const textQuarters = rememberingQuarters();
+  const estimatedTokens = lazily(() => estimateTokens(context, textQuarters));
   return {
     tree,
     branch,
@@ -49,6 +55,7 @@ export function analyzeBranch(session: Session, options: AnalyzeOptions = {}): B
     get estimatedTokens() {
       return estimatedTokens();
     },
+    textQuarters,
   };
 }
 

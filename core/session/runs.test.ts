@@ -151,6 +151,40 @@ describe("one definition of a failed run", () => {
     expect(judgeRun(command, 0, " 1 fail")).toEqual({ exitCode: 0, failed });
   });
 
+  // Every check word, in lines where the check's status is hidden or not, and lines of several steps with no check at all.
+  test.each([
+    ...[
+      "test",
+      "tests",
+      "check",
+      "typecheck",
+      "lint",
+      "build",
+      "tsc",
+      "tsgo",
+      "vitest",
+      "jest",
+      "pytest",
+      "mocha",
+      "playwright",
+      "make",
+    ].map((word) => [`npm run ${word} | tail -5`, true] as const),
+    ["cargo clippy 2>&1 | tail", true],
+    ["cargo 'x' clippy; echo done", true],
+    ["go vet ./... | head", true],
+    ["go build ./cmd/x || true", true],
+    ["bun TEST --watch=false & sleep 1", true],
+    ["cat log.txt | grep error", false],
+    ["ls -la; echo done", false],
+    ["echo 'npm test' | wc -l", false],
+    ["cat src/test.ts | head", false],
+    ["git commit -m 'fix build' && git push | cat", false],
+    ["cd build && ls | head", false],
+    ["npm test && echo ok", false],
+  ])("%p, exit 0 with errors in its output: failed %p", (command, failed) => {
+    expect(judgeRun(command, 0, "error TS2304: Cannot find name")).toEqual({ exitCode: 0, failed });
+  });
+
   test.each([
     ["no code", null],
     ["a non-zero code", 2],

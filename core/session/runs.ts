@@ -60,6 +60,13 @@ const CHECK_COMMAND =
   /\b(test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|cargo\s+(?:test|build|check|clippy)|go\s+(?:test|build|vet)|make)\b/i;
 
 /**
+ * A word of CHECK_COMMAND as it stands in a line: the last of `cargo clippy` and `go vet` too.
+ * `isCheckCommand` reads a step's words less its quotes and paths, and each word it reads stands
+ * whole in the line, so a line without one of these holds no check.
+ */
+const CHECK_WORD = /\b(?:test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|clippy|vet|make)\b/i;
+
+/**
  * Judged on the command's own words, not its paths or quoted text: `git rm test/a.test.ts` and
  * `git commit -m "fix test"` are no test runs.
  */
@@ -84,10 +91,17 @@ const ERROR_IN_OUTPUT =
  */
 const MASKS: ReadonlySet<Operator> = new Set(["|", "||", ";", "&"]);
 
+/**
+ * Whether a line may hide a check's status at all: most commands are one step, and nothing after
+ * them can hide anything; most lines of several steps run no check (none holds CHECK_WORD).
+ */
+function mayMask(command: string): boolean {
+  return /[|;&\n]/.test(command) && CHECK_WORD.test(command);
+}
+
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
-  // Most commands are one step: nothing after them can hide anything.
-  if (!/[|;&\n]/.test(command)) return undefined;
+  if (!mayMask(command)) return undefined;
   const steps = splitSteps(command);
   if (steps.length < 2) return undefined;
   // The first check decides: a mask after it hides it, and a later check has no mask after it that
@@ -103,7 +117,9 @@ function maskOf(command: string): { operator: Operator; after: string } | undefi
 
 /** A check whose failure something after it hid (see `MASKS`): its output names errors but the status was 0. */
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
-  return maskOf(command) !== undefined && ERROR_IN_OUTPUT.test(output);
+  // The output is read only for a line that may hide a status, and the line split into its steps
+  // only when the output names errors (most checks that pass print none).
+  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskOf(command) !== undefined;
 }
 
 /**

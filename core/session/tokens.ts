@@ -78,8 +78,13 @@ export function estimateTextQuarters(text: string): number {
   return quarters;
 }
 
-/** Quarter tokens of a text: `estimateTextQuarters` itself, or one run's memo of it (`rememberingQuarters`). */
-export type TextQuarters = (text: string) => number;
+/**
+ * Quarter tokens of a text: `estimateTextQuarters` itself, or one run's memo of it
+ * (`rememberingQuarters`), which also keeps what each request message (and list of tools) it
+ * measured costs, by the object: a request is measured when planned, when checked and when sent,
+ * and a message passed on as it is costs what it did.
+ */
+export type TextQuarters = ((text: string) => number) & { readonly parts?: WeakMap<object, number> };
 
 /** Shorter texts are counted again each time: looking one up would cost about what counting it does. */
 const REMEMBERED_LENGTH = 256;
@@ -100,7 +105,7 @@ const REMEMBERED_CHARS = 1 << 25;
 export function rememberingQuarters(): TextQuarters {
   const known = new Map<string, number>();
   let kept = 0;
-  return (text) => {
+  const count = (text: string) => {
     if (text.length < REMEMBERED_LENGTH) return estimateTextQuarters(text);
     let quarters = known.get(text);
     if (quarters === undefined) {
@@ -112,6 +117,7 @@ export function rememberingQuarters(): TextQuarters {
     }
     return quarters;
   };
+  return Object.assign(count, { parts: new WeakMap<object, number>() });
 }
 
 /** Tokens of a text, by the one estimate every count of ours uses (see `estimateTextQuarters`). */

@@ -5,6 +5,7 @@ import { buildRequest } from "../../llm/request.ts";
 import type { ChatRequest } from "../../llm/types.ts";
 import { DEFAULT_SYSTEM_PROMPT, renderInstruction } from "../prompt.ts";
 import { computeBudget, defaultOutputReserve, estimateRequestTokens, scaleAfterRefusal } from "./budget.ts";
+import { rememberingQuarters } from "../../session/tokens.ts";
 import { workSession } from "./condense.testing.ts";
 
 describe("computeBudget", () => {
@@ -93,6 +94,30 @@ describe("estimateRequestTokens", () => {
     // 4 messages × 4 framing tokens = 16; 40 chars / 4 = 10; 8 chars / 4 = 2; one image 1200;
     // the call's name and arguments, "read" + '{"path":"a"}' = 16 chars / 4 = 4; 4 chars / 4 = 1.
     expect(estimateRequestTokens(request)).toBe(1233);
+  });
+
+  test("a run's memo gives every request the count a fresh one gives: measured again, a copy, a message changed, a message added", () => {
+    const request = buildRequest({
+      model: "m",
+      systemPrompt: DEFAULT_SYSTEM_PROMPT,
+      context: workSession({ rounds: 12, requestEvery: 3, resultChars: 700 }),
+      instruction: renderInstruction(),
+    });
+    const changed: ChatRequest = {
+      ...request,
+      messages: request.messages.map((m, i) => (i === 1 ? { role: "user", content: "other words 42" } : m)),
+    };
+    const added: ChatRequest = { ...request, messages: [...request.messages, { role: "user", content: "one more 7" }], tools: undefined };
+    const memo = rememberingQuarters();
+    for (const pass of [1, 2])
+      for (const [name, r] of [
+        ["request", request],
+        ["copy", structuredClone(request)],
+        ["changed", changed],
+        ["added", added],
+      ] as const)
+        expect({ pass, name, tokens: estimateRequestTokens(r, memo) }).toEqual({ pass, name, tokens: estimateRequestTokens(r) });
+    expect(estimateRequestTokens(changed)).not.toBe(estimateRequestTokens(request));
   });
 
   test("is never below the simple count a strict endpoint applies", () => {

@@ -119,12 +119,32 @@ function contentQuarters(
  * `textQuarters`: a run's memo of the text estimate (`rememberingQuarters`), the same numbers.
  */
 export function estimateRequestTokens(request: ChatRequest, textQuarters: TextQuarters = estimateTextQuarters): number {
-  let tokens = request.tools ? Math.ceil(textQuarters(JSON.stringify(request.tools)) / 4) : 0;
+  const known = textQuarters.parts;
+  let tokens = 0;
+  if (request.tools) {
+    const tools = request.tools;
+    let cost = known?.get(tools);
+    if (cost === undefined) {
+      cost = Math.ceil(textQuarters(JSON.stringify(tools)) / 4);
+      known?.set(tools, cost);
+    }
+    tokens += cost;
+  }
   for (const message of request.messages) {
-    let { quarters, images } = contentQuarters(message.content, textQuarters);
-    if (message.role === "assistant")
-      for (const call of message.tool_calls ?? []) quarters += textQuarters(call.function.name) + textQuarters(call.function.arguments);
-    tokens += MESSAGE_OVERHEAD + Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
+    let cost = known?.get(message);
+    if (cost === undefined) {
+      cost = messageTokens(message, textQuarters);
+      known?.set(message, cost);
+    }
+    tokens += cost;
   }
   return tokens;
+}
+
+/** One message of a request: its text, tool calls and framing, images at a fixed price. */
+function messageTokens(message: ChatRequest["messages"][number], textQuarters: TextQuarters): number {
+  let { quarters, images } = contentQuarters(message.content, textQuarters);
+  if (message.role === "assistant")
+    for (const call of message.tool_calls ?? []) quarters += textQuarters(call.function.name) + textQuarters(call.function.arguments);
+  return MESSAGE_OVERHEAD + Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
 }
