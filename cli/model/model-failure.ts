@@ -3,8 +3,7 @@ import { AgentError, classifyRefusal, CompletionError, errorMessage, isLoopbackH
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
 import { errorCode } from "../io/fs-errors.ts";
-
-type Sdk = typeof import("openai");
+import { ConnectionError, EventError, StatusError } from "./http.ts";
 
 /** Why an attempt failed, as far as trying again is concerned. */
 export type Cause =
@@ -54,22 +53,9 @@ export interface FailureContext {
   /** The request was `GET /models` (model-list.ts), not Chat Completions: it carries no session. */
   listing?: true;
   profile: ProviderProfile;
-  /** The error response's body as it came, when there was one. */
-  body: string | undefined;
   /** Removes the key and the URL's credentials from anything printed. */
   scrub: (text: string) => string;
   printed: PrintedFilter;
-  sdk: Sdk;
-}
-
-function statusOf(error: unknown): number | undefined {
-  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") return error.status;
-  return undefined;
-}
-
-function headersOf(error: unknown): Headers | undefined {
-  if (typeof error === "object" && error !== null && "headers" in error && error.headers instanceof Headers) return error.headers;
-  return undefined;
 }
 
 /** `ECONNREFUSED` and friends, from an error or its cause. */
@@ -209,28 +195,24 @@ export function describeNotAStream(contentType: string, ctx: FailureContext): Fa
 }
 
 /**
- * Turns an SDK failure into what core understands (recoverable `CompletionError`s, or an
- * `AgentError` saying what happened without the key) and its cause, for the retry policy.
+ * Turns a failed request (http.ts) into what core understands (recoverable `CompletionError`s, or
+ * an `AgentError` saying what happened without the key) and its cause, for the retry policy.
  */
 export function describeFailure(error: unknown, ctx: FailureContext): Failure {
-  const status = statusOf(error);
-  if (status !== undefined) {
+  if (error instanceof StatusError)
     // Scrubbed whole before it is read: a cut must not leave half a key behind.
-    const raw = ctx.scrub(ctx.body ?? errorMessage(error).replace(/^\d{3} /, ""));
-    return fromResponse(status, raw, headersOf(error), ctx);
-  }
-  // An error event inside the stream (OpenRouter sends these with status 200): the SDK keeps its `error` object.
-  if (error instanceof ctx.sdk.APIError && error.error !== undefined)
-    return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
-  if (error instanceof ctx.sdk.APIConnectionTimeoutError) {
-    return {
-      error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`),
-      cause: { kind: "silence" },
-      headers: undefined,
-    };
-  }
+    return fromResponse(error.status, ctx.scrub(error.body ?? "status code (no body)"), error.headers, ctx);
+  // An error event inside the stream (OpenRouter sends these with status 200).
+  if (error instanceof EventError) return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
   const code = systemCode(error);
-  if (error instanceof ctx.sdk.APIConnectionError) {
+  if (error instanceof ConnectionError) {
+    // The runtime's own words for a connection that timed out (a connect timeout, a proxy's).
+    if (/timed? ?out/i.test(String(error.cause)))
+      return {
+        error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`),
+        cause: { kind: "silence" },
+        headers: undefined,
+      };
     const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error)), ctx.printed))}`;
     const unknownHost = code === "ECONNREFUSED" || code === "ENOTFOUND";
     return {
