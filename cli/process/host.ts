@@ -146,8 +146,16 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
     io: () => ({
       env: process.env,
       cwd: currentFolder(),
-      stdin: { fd: 0, isTTY: process.stdin.isTTY },
-      prompt: { input: process.stdin, output: process.stderr },
+      // Read when asked: making `process.stdin` loads the runtime's stream modules, which a run that never reads stdin does not need.
+      stdin: {
+        fd: 0,
+        get isTTY() {
+          return process.stdin.isTTY;
+        },
+      },
+      get prompt() {
+        return { input: process.stdin, output: process.stderr };
+      },
       stdout: process.stdout,
       stderr: process.stderr,
       host,
