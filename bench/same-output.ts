@@ -12,7 +12,10 @@ import { CANNED_DOCUMENT, startFakeOpenAI } from "../fixtures/fake-openai.ts";
 
 const REPO = join(import.meta.dir, "..");
 const SESSION = join(REPO, "..", "shared", "sessions", "large-session.jsonl");
-const [beforeArg, afterArg, ...extra] = process.argv.slice(2);
+const [beforeArg, ...rest] = process.argv.slice(2);
+// The second build is optional: what follows the first that starts with "-" is a handoff flag.
+const afterArg = rest[0]?.startsWith("-") ? undefined : rest[0];
+const extra = afterArg === undefined ? rest : rest.slice(1);
 if (beforeArg === undefined) {
   console.log("usage: bun bench/same-output.ts <before binary> [after binary] [extra handoff flags…]");
   process.exit(2);
