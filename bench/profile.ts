@@ -76,7 +76,7 @@ const self = new Map<string, number>();
 const under = new Map<string, number>();
 // Below FOCUS: the time under each function called from inside it (the focus itself included).
 const focused = new Map<string, number>();
-// Self time by the chunk of the binary it ran in: the SDK's chunk against ours.
+// Self time by the chunk of the binary it ran in: core's against the CLI's and the packages'.
 const byFile = new Map<string, number>();
 let total = 0;
 const files = readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"));
