@@ -90,3 +90,11 @@ test("a caller that stops early cancels the stream", async () => {
   for await (const event of readEvents(body, 1000, () => {})) if (event.data === "more") break;
   expect(cancelled).toBe(true);
 });
+
+test("a long line in many chunks is one event, whole, with the break after the last chunk found", async () => {
+  const piece = bytes("x".repeat(4096));
+  const chunks = [bytes("data: "), ...Array.from({ length: 1024 }, () => piece), bytes("\n\n")];
+  const { events } = await read(chunks, 8_000_000);
+  expect(events).toHaveLength(1);
+  expect(events[0]?.data.length).toBe(4096 * 1024);
+});

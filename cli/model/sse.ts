@@ -54,16 +54,19 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, lineLimit: n
         tooLong();
         throw new Error(`a line of the stream passed ${lineLimit} bytes`);
       }
+      // What is pending holds no line break, but perhaps a last \r: the search starts there, so a
+      // long line that comes in many chunks is not scanned again at each. Each kind of break is
+      // looked for once per line it ends, not at every line (a stream of \n has no \r at all).
+      const searchFrom = Math.max(0, pending.length - 1);
       pending += decoder.decode(value, { stream: true });
-      // A \r at the very end may be the first half of \r\n: wait for the next chunk.
       let start = 0;
-      // Each found once: a stream of \n-ended lines must not be scanned for \r at every line.
-      let cr = pending.indexOf("\r");
-      let lf = pending.indexOf("\n");
+      let cr = pending.indexOf("\r", searchFrom);
+      let lf = pending.indexOf("\n", searchFrom);
       for (;;) {
         if (cr !== -1 && cr < start) cr = pending.indexOf("\r", start);
         if (lf !== -1 && lf < start) lf = pending.indexOf("\n", start);
         const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+        // A \r at the very end may be the first half of \r\n: the next chunk says.
         if (end === -1 || (end === cr && end === pending.length - 1)) break;
         const line = pending.slice(start, end);
         start = end + (end === cr && pending[end + 1] === "\n" ? 2 : 1);
