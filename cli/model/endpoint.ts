@@ -3,6 +3,7 @@ import { countOf, AgentError, createWithholder, type ProviderProfile } from "../
 import type { ConsolaInstance } from "consola/core";
 import { isRetryable, type Failure } from "./model-failure.ts";
 import { describeUrl, urlSecrets } from "./secrets.ts";
+import type { Account } from "./account.ts";
 
 /**
  * One OpenAI-compatible endpoint as every request to it sees it: the same key, timeouts,
@@ -12,6 +13,8 @@ import { describeUrl, urlSecrets } from "./secrets.ts";
 
 export interface EndpointOptions {
   apiKey: string | undefined;
+  /** OPENAI_ORG_ID and OPENAI_PROJECT_ID (account.ts). */
+  account?: Account;
   baseUrl: string | undefined;
   /** The whole run's deadline; each attempt may be silent for its share of it (see `silenceLimitMs`). */
   timeoutMs: number;
@@ -85,6 +88,7 @@ export interface Endpoint {
   baseUrl: string;
   /** The key sent (none at a local server that takes none). */
   apiKey: string | undefined;
+  account: Account | undefined;
   /** The base URL as it may be printed: no credentials, no query values. */
   where: string;
   /** Removes from anything we might print the key (endpoints echo it) and the URL's credentials. */
@@ -103,6 +107,7 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
   return {
     baseUrl,
     apiKey: options.apiKey,
+    account: options.account,
     where,
     scrub,
     printed: options.printed,

@@ -1,6 +1,7 @@
 /** The request as it goes out: its URL built from the base URL, its headers, its body as given. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { CANNED_DOCUMENT, startFakeOpenAI, type FakeServer } from "../../fixtures/fake-openai.ts";
+import { accountFrom } from "./account.ts";
 import { ConnectionError, endpointUrl, send, StatusError } from "./http.ts";
 
 describe("the URL: the path after the base URL's, its query kept after it", () => {
@@ -42,6 +43,41 @@ describe("what is sent", () => {
     await response.text();
     expect(server.requests[0]?.headers).toMatchObject({ authorization, "content-type": "application/json", accept: "application/json" });
     expect(server.requests[0]?.body).toEqual(JSON.parse(body));
+  });
+});
+
+describe("the OpenAI organization and project: OPENAI_ORG_ID and OPENAI_PROJECT_ID as OpenAI-Organization and OpenAI-Project", () => {
+  test.each<[string, Record<string, string>, { "openai-organization"?: string; "openai-project"?: string }]>([
+    [
+      "both",
+      { OPENAI_ORG_ID: "org-abc", OPENAI_PROJECT_ID: "proj_123" },
+      { "openai-organization": "org-abc", "openai-project": "proj_123" },
+    ],
+    ["the organization only", { OPENAI_ORG_ID: "org-abc" }, { "openai-organization": "org-abc", "openai-project": undefined }],
+    ["the project only", { OPENAI_PROJECT_ID: "proj_123" }, { "openai-organization": undefined, "openai-project": "proj_123" }],
+    [
+      "a trailing newline ($(cat id.txt)): trimmed",
+      { OPENAI_ORG_ID: "org-abc\n", OPENAI_PROJECT_ID: " proj_123\t" },
+      { "openai-organization": "org-abc", "openai-project": "proj_123" },
+    ],
+    ["blank: not sent", { OPENAI_ORG_ID: "", OPENAI_PROJECT_ID: " \n" }, { "openai-organization": undefined, "openai-project": undefined }],
+    ["unset: not sent", {}, { "openai-organization": undefined, "openai-project": undefined }],
+  ])("%s", async (_, env, headers) => {
+    server = startFakeOpenAI(() => ({ text: CANNED_DOCUMENT }));
+    const response = await send({
+      method: "GET",
+      url: `${server.url}/models`,
+      apiKey: "k",
+      account: accountFrom(env),
+      signal: new AbortController().signal,
+    });
+    await response.text();
+    const sent = server.modelLists[0]?.headers ?? {};
+    const got: Record<string, string | undefined> = {
+      "openai-organization": sent["openai-organization"],
+      "openai-project": sent["openai-project"],
+    };
+    expect(got).toEqual(headers);
   });
 });
 

@@ -4,6 +4,7 @@
  * replaced the `openai` SDK, whose module set-up, request building and stream transforms cost
  * the 1 MB handoff about 10 ms of CPU (issue 23, docs/engines.md#the-http-client).
  */
+import { accountHeaders, type Account } from "./account.ts";
 
 /** The endpoint answered with a status other than 2xx (a redirect included): its status, headers and body as they came. */
 export class StatusError extends Error {
@@ -50,6 +51,8 @@ export interface HttpRequest {
   method: "GET" | "POST";
   url: string;
   apiKey: string | undefined;
+  /** OpenAI's organization and project headers, when set (account.ts). */
+  account?: Account;
   /** The JSON body, already encoded. */
   body?: string;
   signal: AbortSignal;
@@ -70,6 +73,7 @@ export async function send(request: HttpRequest): Promise<Response> {
         ...(request.body === undefined ? {} : { "content-type": "application/json" }),
         // Local servers (Ollama, llama.cpp) take no key; a placeholder keeps the header's shape for proxies that want one.
         authorization: `Bearer ${request.apiKey ?? "no-key"}`,
+        ...accountHeaders(request.account),
       },
       body: request.body,
       redirect: "manual",

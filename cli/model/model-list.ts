@@ -46,7 +46,13 @@ async function listOnce(endpoint: Endpoint, url: string, where: string, options:
   let contentType: string;
   let text: string;
   try {
-    const response = await send({ method: "GET", url, apiKey: endpoint.apiKey, signal: AbortSignal.any([signal, idle.signal]) });
+    const response = await send({
+      method: "GET",
+      url,
+      apiKey: endpoint.apiKey,
+      account: endpoint.account,
+      signal: AbortSignal.any([signal, idle.signal]),
+    });
     contentType = response.headers.get("content-type") ?? "";
     text = await response.text();
   } catch (error) {

@@ -56,7 +56,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     let notAStream: { contentType: string; body: string } | undefined;
     try {
       armIdle();
-      const response = await send({ method: "POST", url, apiKey: endpoint.apiKey, body, signal: combined });
+      const response = await send({ method: "POST", url, apiKey: endpoint.apiKey, account: endpoint.account, body, signal: combined });
       // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
       // stream. Any other type is read as one: some servers label their streams loosely.
       const contentType = response.headers.get("content-type") ?? "";
