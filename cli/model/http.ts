@@ -32,6 +32,13 @@ export class EventError extends Error {
   }
 }
 
+/** An event of the stream whose data is not JSON: the data as it came. */
+export class EventNotJsonError extends Error {
+  constructor(readonly data: string) {
+    super("a stream event is not JSON");
+  }
+}
+
 /**
  * `<base URL><path>`, as OpenAI's clients build it: the path goes after the base URL's path, and
  * a query on the base URL (Azure's `?api-version=`) stays a query, after it.

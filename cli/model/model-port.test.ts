@@ -219,7 +219,7 @@ describe("a connection that breaks or a stream that stops: tried again, said in 
 
 test("a stream event that is not JSON: said as such, not tried again", async () => {
   const server = serve([{ rawBody: "data: {not json\n\n", contentType: "text/event-stream" }]);
-  expect((await complete(server.url, { retries: 2 })).result).toBe("error: Error reading response: malformed server-sent event JSON.");
+  expect((await complete(server.url, { retries: 2 })).result).toBe(`error: ${server.url} sent a stream event that is not JSON: {not json`);
   expect(server.requests).toHaveLength(1);
 });
 

@@ -13,7 +13,7 @@ import {
 import { openEndpoint, silenceFailure, withRetries, type EndpointOptions } from "./endpoint.ts";
 import { describeFailure, describeInBandError, describeNotAStream, type Failure, type FailureContext } from "./model-failure.ts";
 import { readErrorBody } from "./error-text.ts";
-import { endpointUrl, EventError, send } from "./http.ts";
+import { endpointUrl, EventError, EventNotJsonError, send } from "./http.ts";
 import { readEvents, type SseEvent } from "./sse.ts";
 
 export interface ModelPortOptions extends EndpointOptions {
@@ -126,7 +126,7 @@ function parseEvent(event: SseEvent): StreamChunk {
   try {
     data = JSON.parse(event.data);
   } catch {
-    throw new Error("Error reading response: malformed server-sent event JSON.");
+    throw new EventNotJsonError(event.data);
   }
   const record = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
   if (event.event === "error") throw new EventError(record.error ?? data);
