@@ -115,6 +115,28 @@ function mayBeTerminal(fd: number): boolean {
 }
 
 /**
+ * The writes waiting on one file or pipe, in the order they were asked for. stdout and stderr
+ * share one when they are the same file or pipe (`> out 2>&1`): written apart, a short stderr
+ * line finished before a long stdout write begun earlier, and landed ahead of it in the file.
+ */
+interface WriteQueue {
+  waiting: number;
+  last: Promise<void>;
+}
+
+const newQueue = (): WriteQueue => ({ waiting: 0, last: Promise.resolve() });
+
+/** Whether fd 1 and fd 2 are the same file or pipe. */
+function sameTarget(): boolean {
+  try {
+    const [out, err] = [fstatSync(1), fstatSync(2)];
+    return out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * fd 1 or 2 as a run's output. A character device gets the runtime's own stream (`stream`),
  * which knows a terminal's width. A pipe, a file or a socket is written with `Bun.write`, without
  * making `process.stdout`: making it loads the runtime's stream modules, ~2 ms of every run's
@@ -122,12 +144,10 @@ function mayBeTerminal(fd: number): boolean {
  * the process exits is not lost), else after the one before it: the bytes keep their order. A
  * reader that does not read leaves the write waiting, not the process: signals are still handled.
  */
-function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): RunIo["stdout"] {
+function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream, queue: WriteQueue): RunIo["stdout"] {
   // Windows' pipes and consoles are left to the runtime, which knows them.
   if (process.platform === "win32" || mayBeTerminal(fd)) return stream();
   const target = fd === 1 ? Bun.stdout : Bun.stderr;
-  let waiting = 0;
-  let last: Promise<void> = Promise.resolve();
   const send = (text: string, done: (error?: Error | null) => void): Promise<void> =>
     Bun.write(target, text).then(
       () => done(),
@@ -136,13 +156,22 @@ function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): RunIo["stdout"] 
   return {
     isTTY: false,
     write(text, done) {
-      waiting++;
-      const written = waiting === 1 ? send(text, done) : last.then(() => send(text, done));
-      last = written.finally(() => {
-        waiting--;
+      queue.waiting++;
+      const written = queue.waiting === 1 ? send(text, done) : queue.last.then(() => send(text, done));
+      queue.last = written.finally(() => {
+        queue.waiting--;
       });
       return true;
     },
+  };
+}
+
+/** stdout and stderr, with one queue of writes when they are the same file or pipe. */
+function outputs(): Pick<RunIo, "stdout" | "stderr"> {
+  const queue = newQueue();
+  return {
+    stdout: outputOf(1, () => process.stdout, queue),
+    stderr: outputOf(2, () => process.stderr, sameTarget() ? queue : newQueue()),
   };
 }
 
@@ -197,8 +226,7 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
       get prompt() {
         return { input: process.stdin, output: process.stderr };
       },
-      stdout: outputOf(1, () => process.stdout),
-      stderr: outputOf(2, () => process.stderr),
+      ...outputs(),
       host,
       stdoutClosedAtStart: startedWithStdoutClosed(),
     }),

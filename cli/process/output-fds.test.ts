@@ -78,3 +78,36 @@ test.each(["stdout", "stderr"])("writes that wait on a full pipe (%s) arrive who
   expect(lines.map((line) => line.slice(0, 3))).toEqual(Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, "0")}:`));
   expect(lines.every((line) => line.length === 20_003)).toBe(true);
 });
+
+/** Large writes on stdout and short lines on stderr, alternating, through the binary's own output (host.ts). */
+const BOTH_STREAMS = `
+const { wireProcess } = await import(process.argv[1]);
+const io = wireProcess(["test"]).io();
+const line = (i) => i % 2 === 0 ? \`\${String(i).padStart(2, "0")}:\${"o".repeat(100_000)}\\n\` : \`\${String(i).padStart(2, "0")}:e\\n\`;
+const results = await Promise.all(Array.from({ length: 20 }, (_, i) => new Promise((resolve) => (i % 2 === 0 ? io.stdout : io.stderr).write(line(i), resolve))));
+if (results.some((error) => error)) throw new Error("a write failed");
+`;
+
+describe("stdout and stderr the same file or pipe (> out 2>&1, 2>&1 | less): every line whole, in the order written", () => {
+  test.each(["a file", "a pipe read late"] as const)("%s", async (how) => {
+    const script = [process.execPath, "-e", BOTH_STREAMS, join(REPO, "cli", "process", "host.ts")];
+    let text: string;
+    let code: number;
+    if (how === "a file") {
+      const path = join(sandbox.dir, "both.txt");
+      const fd = openSync(path, "w");
+      code = await Bun.spawn(script, { cwd: REPO, stdin: "ignore", stdout: fd, stderr: fd }).exited;
+      closeSync(fd);
+      text = readFileSync(path, "utf8");
+    } else {
+      const proc = Bun.spawn(["sh", "-c", '"$@" 2>&1', "sh", ...script], { cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+      await Bun.sleep(200);
+      [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    }
+    const lines = text.split("\n").slice(0, -1);
+    expect(code).toBe(0);
+    expect(lines.map((line) => `${line.slice(0, 3)}${line.length}`)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}:${i % 2 === 0 ? 100_003 : 4}`),
+    );
+  });
+});
