@@ -105,12 +105,18 @@ function definedOnly(env: Env): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-/** Whether `fd` may be a terminal: a character device (a terminal, /dev/null, /dev/full), or a descriptor we cannot look at. */
-function mayBeTerminal(fd: number): boolean {
+/**
+ * What `fd` is, as far as writing to it goes: a character device (a terminal, /dev/null,
+ * /dev/full) or a descriptor we cannot look at; a pipe or a socket, which a reader may leave full;
+ * or a file.
+ */
+function outputKind(fd: number): "device" | "pipe" | "file" {
   try {
-    return fstatSync(fd).isCharacterDevice();
+    const stat = fstatSync(fd);
+    if (stat.isCharacterDevice()) return "device";
+    return stat.isFIFO() || stat.isSocket() ? "pipe" : "file";
   } catch {
-    return true;
+    return "device";
   }
 }
 
@@ -138,18 +144,33 @@ function sameTarget(): boolean {
 
 /**
  * fd 1 or 2 as a run's output. A character device gets the runtime's own stream (`stream`),
- * which knows a terminal's width. A pipe, a file or a socket is written with `Bun.write`, without
- * making `process.stdout`: making it loads the runtime's stream modules, ~2 ms of every run's
- * start in the binary. Each write starts at once when none is waiting (so a line said right before
- * the process exits is not lost), else after the one before it: the bytes keep their order. A
- * reader that does not read leaves the write waiting, not the process: signals are still handled.
+ * which knows a terminal's width. A pipe, a file or a socket is written without making
+ * `process.stdout`: making it loads the runtime's stream modules, ~2 ms of every run's start in
+ * the binary. A file with `Bun.write`. A pipe or a socket with the runtime's file sink, which
+ * waits for a full pipe in the event loop: `Bun.write` of less than 256 KB to a blocking pipe (a
+ * shell's `|`) waits in write(2) on the main thread, where no signal is handled, so a reader that
+ * did not read kept SIGTERM from ending the run. Each write starts at once when none is waiting
+ * (so a line said right before the process exits is not lost), else after the one before it: the
+ * bytes keep their order.
  */
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream, queue: WriteQueue): RunIo["stdout"] {
   // Windows' pipes and consoles are left to the runtime, which knows them.
-  if (process.platform === "win32" || mayBeTerminal(fd)) return stream();
+  const kind = process.platform === "win32" ? "device" : outputKind(fd);
+  if (kind === "device") return stream();
   const target = fd === 1 ? Bun.stdout : Bun.stderr;
+  const sink = kind === "pipe" ? target.writer() : undefined;
+  const written = async (text: string): Promise<void> => {
+    if (sink === undefined) {
+      await Bun.write(target, text);
+      return;
+    }
+    // A write the pipe could not take whole comes back as a promise: its failure (EPIPE) is there.
+    const pending: unknown = sink.write(text);
+    if (pending instanceof Promise) await pending;
+    await sink.flush();
+  };
   const send = (text: string, done: (error?: Error | null) => void): Promise<void> =>
-    Bun.write(target, text).then(
+    written(text).then(
       () => done(),
       (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
     );
@@ -157,8 +178,8 @@ function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream, queue: WriteQueue
     isTTY: false,
     write(text, done) {
       queue.waiting++;
-      const written = queue.waiting === 1 ? send(text, done) : queue.last.then(() => send(text, done));
-      queue.last = written.finally(() => {
+      const sent = queue.waiting === 1 ? send(text, done) : queue.last.then(() => send(text, done));
+      queue.last = sent.finally(() => {
         queue.waiting--;
       });
       return true;
