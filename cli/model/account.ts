@@ -11,9 +11,11 @@ export interface Account {
   project?: string;
 }
 
-export function accountFrom(env: Record<string, string | undefined>): Account {
+/** The account the environment names; undefined when it names none. */
+export function accountFrom(env: Record<string, string | undefined>): Account | undefined {
   const organization = trimmed(env.OPENAI_ORG_ID);
   const project = trimmed(env.OPENAI_PROJECT_ID);
+  if (organization === undefined && project === undefined) return undefined;
   return { ...(organization === undefined ? {} : { organization }), ...(project === undefined ? {} : { project }) };
 }
 
