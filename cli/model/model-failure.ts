@@ -245,6 +245,16 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
       headers: undefined,
     };
   const code = systemCode(error);
+  // TLS asked of a server that answers in plain HTTP (a local server given as https://): no retry will change it.
+  if (error instanceof ConnectionError && code === "EPROTO" && /^https:/i.test(ctx.baseUrl))
+    return {
+      error: new AgentError(
+        "HANDOFF_FAILED",
+        `could not reach ${ctx.where}: the TLS handshake failed (EPROTO); a server that speaks plain HTTP takes http://, not https://`,
+      ),
+      cause: { kind: "final" },
+      headers: undefined,
+    };
   if (error instanceof ConnectionError) {
     // The runtime's own words for a connection that timed out (a connect timeout, a proxy's).
     if (/timed? ?out/i.test(String(error.cause)))

@@ -33,13 +33,14 @@ afterEach(() => {
 });
 
 /** One request through the port with one retry: the answer or the message ("URL" for the endpoint), and how many requests came. */
-async function complete(answer: (index: number) => RawAnswer) {
+async function complete(answer: (index: number) => RawAnswer, scheme = "http") {
   server = startRawServer(answer);
+  const baseUrl = server.url.replace(/^http:/, `${scheme}:`);
   const logger = createConsola({ level: 0, reporters: [] });
   const port = createModelPort({
     apiKey: KEY,
     printed: new PrintedFilter(),
-    baseUrl: server.url,
+    baseUrl,
     timeoutMs: 1000,
     retries: 1,
     logger,
@@ -53,7 +54,7 @@ async function complete(answer: (index: number) => RawAnswer) {
     result = `error: ${errorMessage(error)}`;
   }
   expect(result).not.toContain(KEY);
-  return { result: result.split(server.url).join("URL"), requests: server.requests() };
+  return { result: result.split(baseUrl).join("URL"), requests: server.requests() };
 }
 
 describe("the stream's framing, however it comes: the answer", () => {
@@ -166,5 +167,13 @@ describe("what goes wrong: said in plain words, naming the endpoint; tried again
     ],
   ])("%s", async (_, answer, result, requests) => {
     expect(await complete(() => answer)).toEqual({ result, requests });
+  });
+});
+
+test("https:// to a server that speaks plain HTTP: said, with the scheme to try, not tried again", async () => {
+  const plain: RawAnswer = { bytes: status("400 Bad Request", {}, "not TLS"), after: "end", atFirstBytes: true };
+  expect(await complete(() => plain, "https")).toEqual({
+    result: "error: could not reach URL: the TLS handshake failed (EPROTO); a server that speaks plain HTTP takes http://, not https://",
+    requests: 1,
   });
 });
