@@ -7,6 +7,9 @@
  *
  *   bun bench/profile.ts [runs=6] [extra handoff flags…]     e.g. bun bench/profile.ts 6 --dry-run
  *
+ * PROFILE_UNDER=<function name> adds a third table: the time under that function (wherever it is
+ * called), by the functions it calls, itself and under each (e.g. PROFILE_UNDER=callModel).
+ *
  * Not part of `bun run bench`: the profiler's own cost makes its totals larger than the bench's.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -19,6 +22,7 @@ const SESSION = join(REPO, "..", "shared", "sessions", "large-session.jsonl");
 const runs = Number(process.argv[2] ?? 6);
 const extra = process.argv.slice(3);
 const TOP = 40;
+const FOCUS = process.env.PROFILE_UNDER;
 
 interface ProfileNode {
   id: number;
@@ -70,6 +74,10 @@ try {
 
 const self = new Map<string, number>();
 const under = new Map<string, number>();
+// Below FOCUS: the time under each function called from inside it (the focus itself included).
+const focused = new Map<string, number>();
+// Self time by the chunk of the binary it ran in: core's against the CLI's and the packages'.
+const byFile = new Map<string, number>();
 let total = 0;
 const files = readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"));
 for (const file of files) {
@@ -85,12 +93,23 @@ for (const file of files) {
     const leaf = byId.get(id);
     if (leaf === undefined) return;
     self.set(name(leaf), (self.get(name(leaf)) ?? 0) + spent);
+    // A built-in (JSON.stringify, a RegExp) counts for the chunk that called it.
+    let caller: ProfileNode | undefined = leaf;
+    while (caller !== undefined && caller.callFrame.url === "") caller = byId.get(parentOf.get(caller.id) ?? -1);
+    const file = caller?.callFrame.url.replace(/^.*\//, "") || "(the runtime)";
+    byFile.set(file, (byFile.get(file) ?? 0) + spent);
     // A function that recurses counts once per sample in the time under it.
     const counted = new Set<string>();
+    const path: string[] = [];
     for (let node: ProfileNode | undefined = leaf; node !== undefined; node = byId.get(parentOf.get(node.id) ?? -1)) {
       const key = name(node);
       if (!counted.has(key)) under.set(key, (under.get(key) ?? 0) + spent);
       counted.add(key);
+      path.push(key);
+      if (FOCUS !== undefined && node.callFrame.functionName === FOCUS) {
+        for (const key of new Set(path)) focused.set(key, (focused.get(key) ?? 0) + spent);
+        break;
+      }
     }
   });
 }
@@ -107,3 +126,5 @@ console.log(
 );
 console.log(`-- in the function itself\n${table(self)}`);
 console.log(`-- under the function (itself and what it calls)\n${table(under)}`);
+console.log(`-- in each chunk of the binary (its functions themselves and the built-ins they call)\n${table(byFile)}`);
+if (FOCUS !== undefined) console.log(`-- under ${FOCUS}, by what it calls (itself and under each)\n${table(focused)}`);

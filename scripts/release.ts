@@ -35,7 +35,7 @@ export function binaryName(target: Target): string {
 /**
  * The flags every build compiles with, `bun run build` (package.json, which a test holds to these)
  * and each release target: see the house notes on autoload and bytecode.
- * `--splitting`: what is loaded with `import()` (the SDK, the prompts of `--pick`, the offline
+ * `--splitting`: what is loaded with `import()` (the prompts of `--pick`, the offline
  * engine) is a chunk of its own, with the built-in modules it imports; in one file those load at
  * every start (`node:readline` for the prompts: some milliseconds of every command).
  * The JIT's policy is set at run time, not here (cli/process/host.ts): the source run gets it

@@ -163,7 +163,10 @@ describe("agent hook: a session too long for the hook's time", () => {
         ["hook", "claude-code"],
         {
           ...env,
-          AGENT_TEST_HOOK_SECONDS: "8",
+          // The model's share is 5.55 s (said as 6 s); an attempt may be silent for 5.5 s (half the
+          // handoff's --timeout of 11 s), then waits at least 0.375 s before it is tried again: the
+          // share has ended by then. With 8 s (a 6 s share) the retry went out at 5.9-6.0 s: a race.
+          AGENT_TEST_HOOK_SECONDS: "7.4",
           AGENT_HOOK_ENGINE: "llm",
           OPENAI_BASE_URL: server.url,
           AGENT_MODEL: FAKE_MODEL,

@@ -20,6 +20,7 @@ import {
 } from "./settings.ts";
 import { parseDecimal, tokenCount } from "./setting-values.ts";
 import { apiKeyFrom, configuredSecrets } from "../model/secrets.ts";
+import { accountFrom, type Account } from "../model/account.ts";
 import { quoteWithholding } from "../output/printed.ts";
 import { resolveSessionSource, type SessionSource } from "./handoff-source.ts";
 import { matchChoice } from "./choice.ts";
@@ -41,6 +42,8 @@ export interface HandoffOptions extends SessionSource {
   baseUrl: string | undefined;
   /** From OPENAI_API_KEY only; never printed. */
   apiKey: string | undefined;
+  /** OPENAI_ORG_ID and OPENAI_PROJECT_ID, sent as OpenAI's headers. */
+  account?: Account;
   provider: string;
   /** What the provider documents about its endpoint: from --provider, else the base URL. */
   profile: ProviderProfile;
@@ -211,6 +214,7 @@ export function resolveHandoffOptions(args: RawHandoffArgs, env: Env, file?: Con
     model: resolveModel(settings.model, baseUrl, profile),
     baseUrl,
     apiKey,
+    account: accountFrom(env),
     provider: providerName(profile, baseUrl),
     profile,
     out,

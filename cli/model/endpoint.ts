@@ -3,15 +3,18 @@ import { countOf, AgentError, createWithholder, type ProviderProfile } from "../
 import type { ConsolaInstance } from "consola/core";
 import { isRetryable, type Failure } from "./model-failure.ts";
 import { describeUrl, urlSecrets } from "./secrets.ts";
+import type { Account } from "./account.ts";
 
 /**
- * One OpenAI-compatible endpoint as every request to it sees it: the same key, client, timeouts,
+ * One OpenAI-compatible endpoint as every request to it sees it: the same key, timeouts,
  * redirect rule, retry policy and printed name, for Chat Completions (model.ts) and for the list
  * of models (model-list.ts).
  */
 
 export interface EndpointOptions {
   apiKey: string | undefined;
+  /** OPENAI_ORG_ID and OPENAI_PROJECT_ID (account.ts). */
+  account?: Account;
   baseUrl: string | undefined;
   /** The whole run's deadline; each attempt may be silent for its share of it (see `silenceLimitMs`). */
   timeoutMs: number;
@@ -83,6 +86,9 @@ export function silenceFailure(where: string, silenceMs: number, timeoutMs: numb
 /** What the model port and the model lookup share: one endpoint, printed one way, reached one way. */
 export interface Endpoint {
   baseUrl: string;
+  /** The key sent (none at a local server that takes none). */
+  apiKey: string | undefined;
+  account: Account | undefined;
   /** The base URL as it may be printed: no credentials, no query values. */
   where: string;
   /** Removes from anything we might print the key (endpoints echo it) and the URL's credentials. */
@@ -90,11 +96,7 @@ export interface Endpoint {
   printed: PrintedFilter;
   /** How long one attempt may be silent (see `silenceLimitMs`). */
   silenceMs: number;
-  /** A client for one attempt: our key (or none), no retries of its own, `fetch` ours (which must not follow redirects). */
-  client: (sdk: Sdk, fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>) => InstanceType<Sdk["default"]>;
 }
-
-type Sdk = typeof import("openai");
 
 export function openEndpoint(options: EndpointOptions): Endpoint {
   const baseUrl = options.baseUrl ?? "https://api.openai.com/v1";
@@ -102,26 +104,15 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
   const where = describeUrl(baseUrl);
   const withhold = createWithholder([options.apiKey, ...urlSecrets(baseUrl)]);
   const scrub = (text: string) => withhold(text.split(baseUrl).join(where));
-  // The SDK logs to stdout by default and reads OPENAI_LOG; route it to our stderr logger.
-  const sdkLogger = {
-    error: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "))),
-    warn: (...args: unknown[]) => options.logger.debug(scrub(args.map(String).join(" "))),
-    info: () => {},
-    debug: () => {},
+  return {
+    baseUrl,
+    apiKey: options.apiKey,
+    account: options.account,
+    where,
+    scrub,
+    printed: options.printed,
+    silenceMs: silenceLimitMs(options.timeoutMs, options.retries),
   };
-  const client: Endpoint["client"] = (sdk, fetch) =>
-    new sdk.default({
-      // Local servers (Ollama, llama.cpp) take no key, but the SDK insists on one.
-      apiKey: options.apiKey ?? "no-key",
-      baseURL: baseUrl,
-      // Ours is the silence timer; the SDK's covers only the wait for headers.
-      timeout: options.timeoutMs,
-      maxRetries: 0,
-      fetch,
-      logger: sdkLogger,
-      logLevel: "warn",
-    });
-  return { baseUrl, where, scrub, printed: options.printed, silenceMs: silenceLimitMs(options.timeoutMs, options.retries), client };
 }
 
 /**

@@ -3,13 +3,15 @@ import { AgentError, classifyRefusal, CompletionError, errorMessage, isLoopbackH
 import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.ts";
 import { describeUrl } from "./secrets.ts";
 import { errorCode } from "../io/fs-errors.ts";
-
-type Sdk = typeof import("openai");
+import { ConnectionError, EventError, EventNotJsonError, StatusError } from "./http.ts";
 
 /** Why an attempt failed, as far as trying again is concerned. */
 export type Cause =
-  /** An HTTP error status, or the code inside an error sent with status 200. */
-  | { kind: "status"; status: number }
+  /**
+   * An HTTP error status, or the code inside an error sent with status 200. `retry`: what the
+   * endpoint's `x-should-retry` header said (OpenAI's), which wins over the status.
+   */
+  | { kind: "status"; status: number; retry?: boolean }
   /** Nothing arrived for the attempt's share of --timeout. */
   | { kind: "silence" }
   /** The connection broke, or the stream ended before the model finished. */
@@ -26,6 +28,7 @@ export type Cause =
 export function isRetryable(cause: Cause): boolean {
   switch (cause.kind) {
     case "status":
+      if (cause.retry !== undefined) return cause.retry;
       return cause.status === 408 || cause.status === 409 || cause.status === 429 || cause.status >= 500;
     case "silence":
     case "dropped":
@@ -54,22 +57,9 @@ export interface FailureContext {
   /** The request was `GET /models` (model-list.ts), not Chat Completions: it carries no session. */
   listing?: true;
   profile: ProviderProfile;
-  /** The error response's body as it came, when there was one. */
-  body: string | undefined;
   /** Removes the key and the URL's credentials from anything printed. */
   scrub: (text: string) => string;
   printed: PrintedFilter;
-  sdk: Sdk;
-}
-
-function statusOf(error: unknown): number | undefined {
-  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") return error.status;
-  return undefined;
-}
-
-function headersOf(error: unknown): Headers | undefined {
-  if (typeof error === "object" && error !== null && "headers" in error && error.headers instanceof Headers) return error.headers;
-  return undefined;
 }
 
 /** `ECONNREFUSED` and friends, from an error or its cause. */
@@ -209,28 +199,70 @@ export function describeNotAStream(contentType: string, ctx: FailureContext): Fa
 }
 
 /**
- * Turns an SDK failure into what core understands (recoverable `CompletionError`s, or an
- * `AgentError` saying what happened without the key) and its cause, for the retry policy.
+ * OpenAI's `x-should-retry: true|false` says whether the same request may succeed later, and is
+ * obeyed (as its SDK did) over the status's own rule. Not for a redirect or a refusal core
+ * recovers from by changing the request: those are never sent again as they were.
+ */
+function obeyShouldRetry(failure: Failure, error: StatusError): Failure {
+  const header = error.headers.get("x-should-retry");
+  if (header !== "true" && header !== "false") return failure;
+  if (failure.error instanceof CompletionError || REDIRECTS.has(error.status)) return failure;
+  return { ...failure, cause: { kind: "status", status: error.status, retry: header === "true" } };
+}
+
+/**
+ * Turns a failed request (http.ts) into what core understands (recoverable `CompletionError`s, or
+ * an `AgentError` saying what happened without the key) and its cause, for the retry policy.
  */
 export function describeFailure(error: unknown, ctx: FailureContext): Failure {
-  const status = statusOf(error);
-  if (status !== undefined) {
+  if (error instanceof StatusError)
     // Scrubbed whole before it is read: a cut must not leave half a key behind.
-    const raw = ctx.scrub(ctx.body ?? errorMessage(error).replace(/^\d{3} /, ""));
-    return fromResponse(status, raw, headersOf(error), ctx);
-  }
-  // An error event inside the stream (OpenRouter sends these with status 200): the SDK keeps its `error` object.
-  if (error instanceof ctx.sdk.APIError && error.error !== undefined)
-    return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
-  if (error instanceof ctx.sdk.APIConnectionTimeoutError) {
+    return obeyShouldRetry(fromResponse(error.status, ctx.scrub(error.body ?? "status code (no body)"), error.headers, ctx), error);
+  if (error instanceof EventNotJsonError)
     return {
-      error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`),
-      cause: { kind: "silence" },
+      error: new AgentError(
+        "HANDOFF_FAILED",
+        `${ctx.where} sent a stream event that is not JSON: ${ctx.scrub(shapeErrorText(ctx.scrub(error.data), ctx.printed))}`,
+      ),
+      cause: { kind: "final" },
       headers: undefined,
     };
-  }
+  // An error event inside the stream (OpenRouter sends these with status 200).
+  if (error instanceof EventError) return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
+  const runtimeCode = errorCode(error instanceof ConnectionError ? error.cause : error);
+  // The runtime could not undo the answer's content-encoding (a proxy that labels it wrongly).
+  if (/Zlib|Decompression/i.test(runtimeCode))
+    return {
+      error: new AgentError("HANDOFF_FAILED", `${ctx.where} sent a compressed answer that does not decompress (${runtimeCode})`),
+      cause: { kind: "final" },
+      headers: undefined,
+    };
+  // Something else listens there (SSH, a database, TLS on a plain-HTTP URL): no retry will change it.
+  if (/^Malformed_HTTP/i.test(runtimeCode))
+    return {
+      error: new AgentError("HANDOFF_FAILED", `${ctx.where} answered with something that is not HTTP (is it the right port?)`),
+      cause: { kind: "final" },
+      headers: undefined,
+    };
   const code = systemCode(error);
-  if (error instanceof ctx.sdk.APIConnectionError) {
+  // TLS asked of a server that answers in plain HTTP (a local server given as https://): no retry will change it.
+  if (error instanceof ConnectionError && code === "EPROTO" && /^https:/i.test(ctx.baseUrl))
+    return {
+      error: new AgentError(
+        "HANDOFF_FAILED",
+        `could not reach ${ctx.where}: the TLS handshake failed (EPROTO); a server that speaks plain HTTP takes http://, not https://`,
+      ),
+      cause: { kind: "final" },
+      headers: undefined,
+    };
+  if (error instanceof ConnectionError) {
+    // The runtime's own words for a connection that timed out (a connect timeout, a proxy's).
+    if (/timed? ?out/i.test(String(error.cause)))
+      return {
+        error: new AgentError("HANDOFF_FAILED", `${ctx.where} did not answer in time`),
+        cause: { kind: "silence" },
+        headers: undefined,
+      };
     const detail = code ? ` (${code})` : `: ${ctx.scrub(shapeErrorText(ctx.scrub(errorMessage(error.cause ?? error)), ctx.printed))}`;
     const unknownHost = code === "ECONNREFUSED" || code === "ENOTFOUND";
     return {

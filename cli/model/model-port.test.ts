@@ -121,6 +121,21 @@ describe("an error inside a 200 answer: its own message, retried by its code", (
       2,
       "sent an error in its 200 answer: 500 engine dead (gave up after 2 attempts)",
     ],
+    [
+      "a named error event (`event: error`, in Anthropic's shape): an answer broken off",
+      {
+        rawBody: 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+        contentType: "text/event-stream",
+      },
+      2,
+      "sent an error in its 200 answer: Overloaded (gave up after 2 attempts)",
+    ],
+    [
+      "a named error event with a 4xx code in its data",
+      { rawBody: 'event: error\ndata: {"message":"bad tool schema","code":400}\n\n', contentType: "text/event-stream" },
+      1,
+      "sent an error in its 200 answer: 400 bad tool schema",
+    ],
   ])("%s", async (_, reply, requests, message) => {
     const server = serve([{ ...reply, headers: { "retry-after": "0" } }]);
     const { result } = await complete(server.url, { retries: 1 });
@@ -200,6 +215,12 @@ describe("a connection that breaks or a stream that stops: tried again, said in 
     expect(server.requests).toHaveLength(2);
     expect(debug[0]).toStartWith(`attempt 1 of 2 failed: ${server.url} sent nothing for 0.3s, its share of --timeout 0.6s; retrying in`);
   });
+});
+
+test("a stream event that is not JSON: said as such, not tried again", async () => {
+  const server = serve([{ rawBody: "data: {not json\n\n", contentType: "text/event-stream" }]);
+  expect((await complete(server.url, { retries: 2 })).result).toBe(`error: ${server.url} sent a stream event that is not JSON: {not json`);
+  expect(server.requests).toHaveLength(1);
 });
 
 describe("a redirect is never followed: the message names where it points and the base URL to use", () => {

@@ -13,17 +13,12 @@ import {
 import { openEndpoint, silenceFailure, withRetries, type EndpointOptions } from "./endpoint.ts";
 import { describeFailure, describeInBandError, describeNotAStream, type Failure, type FailureContext } from "./model-failure.ts";
 import { readErrorBody } from "./error-text.ts";
-import { boundLines } from "./stream-lines.ts";
+import { endpointUrl, EventError, EventNotJsonError, send } from "./http.ts";
+import { readEvents, type SseEvent } from "./sse.ts";
 
 export interface ModelPortOptions extends EndpointOptions {
   /** Called as text arrives, with the characters received so far (reasoning included). */
   onProgress?: (chars: number) => void;
-}
-
-/** A response that is not a stream: an error in the body (OpenRouter sends some with status 200), or not Chat Completions at all. */
-interface NotAStream {
-  contentType: string;
-  body: string;
 }
 
 /**
@@ -32,52 +27,12 @@ interface NotAStream {
  * Reasoning text, in whatever field it arrives, is never part of the answer.
  */
 export function createModelPort(options: ModelPortOptions): Complete {
-  const { baseUrl, where, scrub, printed, silenceMs, client: newClient } = openEndpoint(options);
-  // The SDK keeps only `error` of an error body; Google's array, vLLM's top-level `message`,
-  // OpenRouter's wrapped upstream error and the codes we classify by would be lost. Keep the
-  // last error body as it came; and a 200 that is not a stream, which the SDK would read as an
-  // empty one.
-  let lastErrorBody: string | undefined;
-  let notAStream: NotAStream | undefined;
-  // Set by each attempt: the longest stream line its request allows, and what to do past it.
-  let lineLimit = Number.POSITIVE_INFINITY;
-  let lineTooLong = (): void => {};
-  const fetchKeepingErrors = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, { ...init, redirect: "manual" });
-    if (!response.ok) {
-      lastErrorBody = await response
-        .clone()
-        .text()
-        .catch(() => undefined);
-      return response;
-    }
-    // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
-    // stream. Any other type goes to the SDK as before: some servers label their streams loosely.
-    const contentType = response.headers.get("content-type") ?? "";
-    if (!/json|html/i.test(contentType)) return boundLines(response, lineLimit, lineTooLong);
-    notAStream = { contentType, body: await response.text().catch(() => "") };
-    return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
-  };
-  // Read through a function: the fetch above sets it while the stream is awaited.
-  const lastNotAStream = (): NotAStream | undefined => notAStream;
-  // Set up once, at the first request: the SDK is the heaviest import, and dry runs never need it.
-  let sdk: typeof import("openai") | undefined;
-  let client: ReturnType<typeof newClient> | undefined;
+  const endpoint = openEndpoint(options);
+  const { where, scrub, printed, silenceMs } = endpoint;
+  const url = endpointUrl(endpoint.baseUrl, "/chat/completions");
 
-  async function attempt(request: ChatRequest, signal: AbortSignal | undefined): Promise<Completion> {
-    sdk ??= await import("openai");
-    client ??= newClient(sdk, fetchKeepingErrors);
-    const loaded = sdk;
-    const ctx = (): FailureContext => ({
-      where,
-      baseUrl,
-      model: request.model,
-      profile: options.profile,
-      body: lastErrorBody,
-      scrub,
-      sdk: loaded,
-      printed,
-    });
+  async function attempt(request: ChatRequest, body: string, signal: AbortSignal | undefined): Promise<Completion> {
+    const ctx: FailureContext = { where, baseUrl: endpoint.baseUrl, model: request.model, profile: options.profile, scrub, printed };
     // Covers the wait for headers and every silence mid-stream.
     const idle = new AbortController();
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,8 +43,7 @@ export function createModelPort(options: ModelPortOptions): Complete {
     // Closes the stream once the answer passes its bound (core/llm/answer-bound.ts).
     const overflow = new AbortController();
     const charLimit = answerCharLimit(request);
-    lineLimit = answerLineByteLimit(request);
-    lineTooLong = () => overflow.abort();
+    const lineLimit = answerLineByteLimit(request);
     const combined = AbortSignal.any([idle.signal, overflow.signal, ...(signal ? [signal] : [])]);
     const silent = (): Failure => silenceFailure(where, silenceMs, options.timeoutMs);
 
@@ -98,43 +52,48 @@ export function createModelPort(options: ModelPortOptions): Complete {
     let finishReason: string | undefined;
     let usage: TokenUsage | undefined;
     let model: string | undefined;
-    lastErrorBody = undefined;
-    notAStream = undefined;
+    // A 200 that is not a stream: an error in the body (OpenRouter sends some with status 200), or not Chat Completions at all.
+    let notAStream: { contentType: string; body: string } | undefined;
     try {
       armIdle();
-      const stream = await client.chat.completions.create(request, { signal: combined });
-      for await (const chunk of stream) {
-        armIdle();
-        if (chunk.model) model = chunk.model;
-        const choice = chunk.choices[0];
-        const delta = readDelta(choice?.delta);
-        text += delta.text;
-        reasoningChars += delta.reasoning.length;
-        if (text.length + reasoningChars > charLimit) {
-          overflow.abort();
-          break;
+      const response = await send({ method: "POST", url, apiKey: endpoint.apiKey, account: endpoint.account, body, signal: combined });
+      // JSON (an error, or an answer that ignored `stream: true`) or a page (a captive portal): not a
+      // stream. Any other type is read as one: some servers label their streams loosely.
+      const contentType = response.headers.get("content-type") ?? "";
+      if (/json|html/i.test(contentType)) notAStream = { contentType, body: await response.text().catch(() => "") };
+      else if (response.body !== null)
+        for await (const event of readEvents(response.body, lineLimit, () => overflow.abort())) {
+          armIdle();
+          if (event.data === "[DONE]") break;
+          const chunk = parseEvent(event);
+          if (typeof chunk.model === "string" && chunk.model) model = chunk.model;
+          const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+          const delta = readDelta(choice?.delta);
+          text += delta.text;
+          reasoningChars += delta.reasoning.length;
+          if (text.length + reasoningChars > charLimit) {
+            overflow.abort();
+            break;
+          }
+          if (delta.text || delta.reasoning) options.onProgress?.(text.length + reasoningChars);
+          if (choice?.finish_reason) finishReason = choice.finish_reason;
+          usage = readUsage(chunk) ?? usage;
         }
-        if (delta.text || delta.reasoning) options.onProgress?.(text.length + reasoningChars);
-        if (choice?.finish_reason) finishReason = choice.finish_reason;
-        usage = readUsage(chunk) ?? usage;
-      }
     } catch (error) {
       if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
       if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
       if (idle.signal.aborted) throw silent();
-      throw describeFailure(error, ctx());
+      throw describeFailure(error, ctx);
     } finally {
       clearTimeout(idleTimer);
     }
-    // Aborting mid-stream ends the SDK's loop without an error: check why it ended.
     if (signal?.aborted) throw new AgentError("CANCELLED", "Handoff cancelled");
     if (overflow.signal.aborted) throw new AgentError("HANDOFF_FAILED", describeAnswerOverflow(request, where));
     if (idle.signal.aborted) throw silent();
-    const plain = lastNotAStream();
-    if (plain)
-      throw readErrorBody(plain.body).isError
-        ? describeInBandError(plain.body, ctx(), false)
-        : describeNotAStream(plain.contentType, ctx());
+    if (notAStream)
+      throw readErrorBody(notAStream.body).isError
+        ? describeInBandError(notAStream.body, ctx, false)
+        : describeNotAStream(notAStream.contentType, ctx);
     if (!finishReason) {
       const cut: Failure = {
         error: new AgentError("HANDOFF_FAILED", `the stream from ${where} ended before the model finished (connection cut?)`),
@@ -147,13 +106,36 @@ export function createModelPort(options: ModelPortOptions): Complete {
   }
 
   // Every attempt is told to the caller before it goes out, retries included: what it sends is counted (--max-input-tokens).
-  return (request, { signal, beforeSend }) =>
-    withRetries(
+  return (request, { signal, beforeSend }) => {
+    // Encoded once for all its attempts.
+    const body = JSON.stringify(request);
+    return withRetries(
       async () => {
         beforeSend?.(request);
-        return attempt(request, signal);
+        return attempt(request, body, signal);
       },
       options,
       signal,
     );
+  };
+}
+
+/** One chunk of the stream: a JSON object, or an error event (http.ts words it). */
+function parseEvent(event: SseEvent): StreamChunk {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    throw new EventNotJsonError(event.data);
+  }
+  const record = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+  if (event.event === "error") throw new EventError(record.error ?? data);
+  if (record.error) throw new EventError(record.error);
+  return record as StreamChunk;
+}
+
+/** What is read of a chunk; each field is checked where it is read (core/llm/stream.ts). */
+interface StreamChunk {
+  model?: unknown;
+  choices?: { delta?: unknown; finish_reason?: string | null }[];
 }

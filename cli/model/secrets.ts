@@ -1,7 +1,7 @@
 type Env = Record<string, string | undefined>;
 
 /** What fetch strips from both ends of a header value (HTTP whitespace: tab, line feed, carriage return, space). */
-const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+export const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 /**
  * The API key as the HTTP client sends it: `OPENAI_API_KEY` without the whitespace around it

@@ -5,7 +5,7 @@
  * with cli/index.ts, that touches `process`; it loads nothing of the CLI's own but types and
  * cancel.ts, so that index.ts can install the signal handlers before the rest is loaded.
  */
-import { readFileSync } from "node:fs";
+import { fstatSync, readFileSync } from "node:fs";
 import { CANCELLED_EXIT, cancelledMessage } from "./cancel.ts";
 import type { Env, ProcessHost, Run, RunIo } from "../run.ts";
 
@@ -105,6 +105,97 @@ function definedOnly(env: Env): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
+/**
+ * What `fd` is, as far as writing to it goes: a character device (a terminal, /dev/null,
+ * /dev/full) or a descriptor we cannot look at; a pipe or a socket, which a reader may leave full;
+ * or a file.
+ */
+function outputKind(fd: number): "device" | "pipe" | "file" {
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isCharacterDevice()) return "device";
+    return stat.isFIFO() || stat.isSocket() ? "pipe" : "file";
+  } catch {
+    return "device";
+  }
+}
+
+/**
+ * The writes waiting on one file or pipe, in the order they were asked for. stdout and stderr
+ * share one when they are the same file or pipe (`> out 2>&1`): written apart, a short stderr
+ * line finished before a long stdout write begun earlier, and landed ahead of it in the file.
+ */
+interface WriteQueue {
+  waiting: number;
+  last: Promise<void>;
+}
+
+const newQueue = (): WriteQueue => ({ waiting: 0, last: Promise.resolve() });
+
+/** Whether fd 1 and fd 2 are the same file or pipe. */
+function sameTarget(): boolean {
+  try {
+    const [out, err] = [fstatSync(1), fstatSync(2)];
+    return out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * fd 1 or 2 as a run's output. A character device gets the runtime's own stream (`stream`),
+ * which knows a terminal's width. A pipe, a file or a socket is written without making
+ * `process.stdout`: making it loads the runtime's stream modules, ~2 ms of every run's start in
+ * the binary. A file with `Bun.write`. A pipe or a socket with the runtime's file sink, which
+ * waits for a full pipe in the event loop: `Bun.write` of less than 256 KB to a blocking pipe (a
+ * shell's `|`) waits in write(2) on the main thread, where no signal is handled, so a reader that
+ * did not read kept SIGTERM from ending the run. Each write starts at once when none is waiting
+ * (so a line said right before the process exits is not lost), else after the one before it: the
+ * bytes keep their order.
+ */
+function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream, queue: WriteQueue): RunIo["stdout"] {
+  // Windows' pipes and consoles are left to the runtime, which knows them.
+  const kind = process.platform === "win32" ? "device" : outputKind(fd);
+  if (kind === "device") return stream();
+  const target = fd === 1 ? Bun.stdout : Bun.stderr;
+  const sink = kind === "pipe" ? target.writer() : undefined;
+  const written = async (text: string): Promise<void> => {
+    if (sink === undefined) {
+      await Bun.write(target, text);
+      return;
+    }
+    // A write the pipe could not take whole comes back as a promise: its failure (EPIPE) is there.
+    const pending: unknown = sink.write(text);
+    if (pending instanceof Promise) await pending;
+    await sink.flush();
+  };
+  const send = (text: string, done: (error?: Error | null) => void): Promise<void> =>
+    written(text).then(
+      () => done(),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  return {
+    isTTY: false,
+    write(text, done) {
+      queue.waiting++;
+      const sent = queue.waiting === 1 ? send(text, done) : queue.last.then(() => send(text, done));
+      queue.last = sent.finally(() => {
+        queue.waiting--;
+      });
+      return true;
+    },
+  };
+}
+
+/** stdout and stderr, with one queue of writes when they are the same file or pipe. */
+function outputs(): Pick<RunIo, "stdout" | "stderr"> {
+  const queue = newQueue();
+  return {
+    stdout: outputOf(1, () => process.stdout, queue),
+    stderr: outputOf(2, () => process.stderr, sameTarget() ? queue : newQueue()),
+  };
+}
+
 /** The binary's process: its host, its io, and the run its signals go to. */
 export interface ProcessWiring {
   host: ProcessHost;
@@ -146,10 +237,17 @@ export function wireProcess(argv: readonly string[]): ProcessWiring {
     io: () => ({
       env: process.env,
       cwd: currentFolder(),
-      stdin: { fd: 0, isTTY: process.stdin.isTTY },
-      prompt: { input: process.stdin, output: process.stderr },
-      stdout: process.stdout,
-      stderr: process.stderr,
+      // Read when asked: making `process.stdin` loads the runtime's stream modules, which a run that never reads stdin does not need.
+      stdin: {
+        fd: 0,
+        get isTTY() {
+          return process.stdin.isTTY;
+        },
+      },
+      get prompt() {
+        return { input: process.stdin, output: process.stderr };
+      },
+      ...outputs(),
       host,
       stdoutClosedAtStart: startedWithStdoutClosed(),
     }),

@@ -16,6 +16,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  readSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -153,5 +154,53 @@ describe.skipIf(!onLinux)("a signal after the files are written (stdout stuck): 
     expect(JSON.parse(readFileSync(out, "utf8").split("\n")[1] ?? "").content).toContain("Keep going.");
     // The instruction, the answer and the model entry.
     expect(readFileSync(src, "utf8").slice(before.length).trimEnd().split("\n")).toHaveLength(3);
+  });
+});
+
+/** A pipe that nobody reads, as the run's stdout: what is written stays there once it is full. */
+function stuckPipe(): { writer: number; started: () => boolean; close: () => void } {
+  const fifo = join(sandbox.home, `stdout-${Math.random().toString(36).slice(2)}.fifo`);
+  Bun.spawnSync(["mkfifo", fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  return {
+    writer,
+    // One byte taken: the run has begun printing (and, far past what the pipe holds, waits there).
+    started: () => {
+      try {
+        return readSync(reader, Buffer.alloc(1)) === 1;
+      } catch {
+        return false;
+      }
+    },
+    close: () => closeSync(reader),
+  };
+}
+
+describe.skipIf(!onLinux)("a signal while printing waits on a stuck stdout, nothing written yet: exit 130 at once", () => {
+  test.each(SIGNALS)("handoff --dry-run (the request, far more than a pipe holds), %s", async (signal) => {
+    const filler = "a line of the session that goes on ".repeat(30);
+    const src = join(sandbox.dir, "long.jsonl");
+    writeFileSync(src, chain(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? user(i, `step ${i}`) : assistant(i, [text(filler)])))));
+    const pipe = stuckPipe();
+    const proc = Bun.spawn(
+      [...CLI_ARGV, "handoff", src, "--dry-run", "--engine", "llm", "--base-url", "http://127.0.0.1:9/v1", "-m", "x"],
+      {
+        env: cleanEnv(sandbox.home),
+        cwd: REPO,
+        stdin: "ignore",
+        stdout: pipe.writer,
+        stderr: "pipe",
+      },
+    );
+    closeSync(pipe.writer);
+    await until(pipe.started);
+    proc.kill(signal);
+    // A run that does not end is ended here, so that the test fails instead of hanging.
+    const stuck = setTimeout(() => proc.kill("SIGKILL"), 3000);
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    clearTimeout(stuck);
+    pipe.close();
+    expect({ code, stderr }).toEqual({ code: 130, stderr: "Handoff cancelled\n" });
   });
 });

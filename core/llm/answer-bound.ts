@@ -48,8 +48,8 @@ export function describeAnswerOverflow(request: ChatRequest, where: string): str
 /**
  * The longest line of the event stream we take, in bytes: a provider may send the whole answer
  * as one event (6 bytes a character at worst, JSON's `\uXXXX`, and room for the envelope). The
- * SDK holds a line whole until it ends, so this bound is what keeps one endless line (50 MB of
- * `x` in one event) from being held before the character bound could see it.
+ * stream reader holds a line whole until it ends, so this bound is what keeps one endless line
+ * (50 MB of `x` in one event) from being held before the character bound could see it.
  */
 export function answerLineByteLimit(request: ChatRequest): number {
   return answerCharLimit(request) * 6 + 65_536;

@@ -77,8 +77,8 @@ export interface CompleteOptions {
 }
 
 /**
- * The port through which core talks to a model. The CLI implements it over HTTP with the
- * `openai` SDK (streaming, retries, timeouts); tests implement it with plain functions.
+ * The port through which core talks to a model. The CLI implements it over HTTP (cli/model:
+ * streaming, retries, timeouts); tests implement it with plain functions.
  * It throws `CompletionError` for failures core reacts to, `AgentError` for the rest.
  */
 export type Complete = (request: ChatRequest, options: CompleteOptions) => Promise<Completion>;

@@ -192,6 +192,8 @@ export const HANDOFF_HELP_SECTIONS: readonly HelpSection[] = [
     rows: [
       ["OPENAI_API_KEY", "The API key (the only way to give it; never printed or written)"],
       ["OPENAI_BASE_URL", "The endpoint, as --base-url"],
+      ["OPENAI_ORG_ID", "The OpenAI organization, sent as the OpenAI-Organization header"],
+      ["OPENAI_PROJECT_ID", "The OpenAI project, sent as the OpenAI-Project header"],
       ["AGENT_MODEL", "The model, as --model"],
       ["AGENT_PROVIDER", "The provider profile, as --provider"],
       ["AGENT_CONTEXT_WINDOW", "The context window, as --context-window"],

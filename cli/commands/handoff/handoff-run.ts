@@ -71,6 +71,7 @@ export async function callModel(
   const signal = AbortSignal.any([cancel, deadline.signal]);
   const endpoint = {
     apiKey: options.apiKey,
+    account: options.account,
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs,
     retries: options.retries,
