@@ -1,12 +1,14 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
 import type { Env } from "../run.ts";
 import { memoryPath } from "./integration-files.ts";
 
 /**
  * What the hooks at the end of a turn remember between turns, kept in our own state folder (never
  * in the user's session): per session, that the offer was shown (so it comes once per crossing),
- * and the line the hook before a compaction left for the next turn's end to show.
+ * the handoff the hook before a compaction wrote for it (its guard, core's before-compact.ts), and
+ * the line that hook left for the next turn's end to show.
  */
 
 /** `$XDG_STATE_HOME/agent/offers/`, beside what `integrate` remembers. */
@@ -15,7 +17,7 @@ function offersFolder(env: Env): string {
 }
 
 /** One session's file of `kind` (`offered`, `compacted`); the id was checked to be an id (no `/`, no `..`). */
-function stateFile(env: Env, agent: string, sessionId: string, kind: "offered" | "compacted"): string {
+function stateFile(env: Env, agent: string, sessionId: string, kind: "offered" | "compacted" | "before-compact"): string {
   return join(offersFolder(env), `${agent}-${sessionId}.${kind}`);
 }
 
@@ -52,12 +54,16 @@ export interface OfferState {
   /** The line the hook before a compaction left, taken (shown once). */
   takeCompacted(): string | undefined;
   leaveCompacted(text: string): void;
+  /** The handoff the hook before a compaction wrote for this session; a damaged file is removed and said in one line. */
+  beforeCompactMark(): BeforeCompactMark | undefined | { problem: string };
+  putBeforeCompactMark(mark: BeforeCompactMark): void;
 }
 
 /** The state of one session's offer. */
 export function offerState(env: Env, agent: string, sessionId: string): OfferState {
   const offered = stateFile(env, agent, sessionId, "offered");
   const compacted = stateFile(env, agent, sessionId, "compacted");
+  const mark = stateFile(env, agent, sessionId, "before-compact");
   return {
     offered: () => readIfThere(offered) !== undefined,
     markOffered: () => put(offered, "offered\n"),
@@ -68,5 +74,15 @@ export function offerState(env: Env, agent: string, sessionId: string): OfferSta
       return text?.trim() || undefined;
     },
     leaveCompacted: (text) => put(compacted, `${text}\n`),
+    beforeCompactMark() {
+      const text = readIfThere(mark);
+      if (text === undefined) return undefined;
+      const read = parseMark(text);
+      if (!("problem" in read)) return read;
+      // Forgotten, so the next call starts anew instead of tripping on it again.
+      remove(mark);
+      return { problem: `the state file ${mark} could not be read (${read.problem}); agent removed it` };
+    },
+    putBeforeCompactMark: (value) => put(mark, markText(value)),
   };
 }

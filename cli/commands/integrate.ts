@@ -82,7 +82,7 @@ function optionsFor(integration: AgentIntegration, offer: number | undefined, be
   const reason = integration.stop?.beforeCompact;
   if (beforeCompact && typeof reason === "string" && named)
     throw new CommandLineError(`--before-compact is not for ${integration.label}: ${reason}`);
-  return { offer, beforeCompact: beforeCompact && typeof reason === "function" ? true : undefined };
+  return { offer, beforeCompact: beforeCompact && typeof reason === "object" ? true : undefined };
 }
 
 /** What `--status` says of the extras: the offer's percent, the hook before compaction. */

@@ -124,11 +124,16 @@ export interface StopSupport {
   readStop(input: HookInput, args: StopArgs): StopRequest;
   /** What the hook prints to show `lines` at the end of a turn (none: nothing at all). */
   notice(lines: readonly string[]): HookAnswer;
-  /**
-   * Reads a call before a compaction (`--before-compact`; only an automatic one is handed off), or
-   * why the agent cannot have it (one line, for `integrate`'s refusal).
-   */
-  beforeCompact: ((input: HookInput) => StopRequest) | string;
+  /** The hook before a compaction (`--before-compact`), or why the agent cannot have it (one line, for `integrate`'s refusal). */
+  beforeCompact: BeforeCompactSupport | string;
+}
+
+/** What the hook before a compaction needs of an agent (before-compact.ts holds the rule). */
+export interface BeforeCompactSupport {
+  /** Reads one call (only an automatic compaction is handed off). */
+  read(input: HookInput): StopRequest;
+  /** Whether one line of the session records a compaction (Claude Code: its `compact_boundary`). */
+  isCompaction(line: string): boolean;
 }
 
 /** What `agent hook` prints and how it exits. */

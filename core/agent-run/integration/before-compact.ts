@@ -1,0 +1,99 @@
+import { isObject } from "../../json.ts";
+
+/**
+ * The guard of the hook before a compaction (`--before-compact`), in one place. Claude Code runs
+ * its PreCompact hook each time it considers compacting, not only when it compacts: it bails when
+ * there is too little to summarise, a summary request may fail, and a summary may be computed
+ * ahead in the background. One handoff session per call would fill the user's `/resume` list with
+ * copies of one session. So the hook remembers, per source session (in our state folder, never in
+ * the session), the handoff it wrote and how big the source was then, and the rule is:
+ *
+ * - a PreCompact writes a new handoff only when there is none yet for this source, when the source
+ *   recorded a compaction after the one it has (a line after the size it had then), when the
+ *   source is smaller than it was (not the file it was written for), when the handoff session is
+ *   gone (the user deleted it), or when the source's context grew by a tenth of the model's window
+ *   or more since (the handoff would miss too much); otherwise it writes nothing, and the handoff
+ *   it has stands for this compaction too, however many calls come;
+ * - the end of a turn names the handoff once, and only after the source recorded a compaction
+ *   since it was written: "continue there instead of from the summary" is said when there is a
+ *   summary, not when Claude Code only thought about one;
+ * - a handoff that fails changes nothing of this: the next PreCompact tries again.
+ *
+ * Pure: cli reads the source's size, its lines since the mark and its usage, and keeps the mark.
+ */
+
+/** What the hook remembers of the handoff it wrote before a compaction of one source session. */
+export interface BeforeCompactMark {
+  /** The handoff session written, as the end of a turn names it. */
+  sessionId: string;
+  sessionFile: string;
+  /** The source's size in bytes when the handoff read it: a compaction since is a line after it. */
+  sourceBytes: number;
+  /** The source's context in tokens then, when the agent had recorded one. */
+  tokens?: number;
+  /** Whether an end of a turn has named it (it is named once). */
+  named: boolean;
+}
+
+/** The share of the window the context may grow by, with no compaction, before a new PreCompact writes afresh. */
+export const REWRITE_AFTER_GROWTH = 0.1;
+
+/** The source as the hook sees it now. */
+export interface SourceNow {
+  bytes: number;
+  /** Whether a line after the mark's `sourceBytes` records a compaction. */
+  compactedSince: boolean;
+  /** Whether the mark's handoff session is still where it was written. */
+  handoffThere: boolean;
+  /** Its context now, when the agent recorded one (none since a compaction). */
+  tokens?: number | undefined;
+  window?: number | undefined;
+}
+
+/** Why a PreCompact writes a handoff (the first for the source, or afresh), or that it keeps the one it has. */
+export type BeforeCompactStep = { kind: "write"; why: "first" | "compacted" | "replaced" | "gone" | "grew" } | { kind: "keep" };
+
+/** The rule above, for one PreCompact call. */
+export function beforeCompactStep(mark: BeforeCompactMark | undefined, now: SourceNow): BeforeCompactStep {
+  if (mark === undefined) return { kind: "write", why: "first" };
+  if (now.bytes < mark.sourceBytes) return { kind: "write", why: "replaced" };
+  if (now.compactedSince) return { kind: "write", why: "compacted" };
+  if (!now.handoffThere) return { kind: "write", why: "gone" };
+  const grown = now.tokens !== undefined && mark.tokens !== undefined ? now.tokens - mark.tokens : 0;
+  if (now.window !== undefined && grown >= now.window * REWRITE_AFTER_GROWTH) return { kind: "write", why: "grew" };
+  return { kind: "keep" };
+}
+
+/** Whether the end of a turn names the handoff now: not yet named, and the source compacted since it was written. */
+export function namesBeforeCompact(mark: BeforeCompactMark, compactedSince: boolean): boolean {
+  return !mark.named && compactedSince;
+}
+
+/** The line an end of a turn shows once the source was compacted after the hook wrote its handoff. */
+export function beforeCompactText(sessionId: string, sessionFile: string): string {
+  return `Before compacting, agent wrote a handoff session ${sessionId} (${sessionFile}): type /resume ${sessionId} to continue there instead of from the summary.`;
+}
+
+/** The mark as its state file holds it (one JSON line). */
+export function markText(mark: BeforeCompactMark): string {
+  return `${JSON.stringify({ version: 1, ...mark })}\n`;
+}
+
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+
+/** Reads a state file `markText` wrote; anything else is a problem of one line (the file was damaged or edited). */
+export function parseMark(text: string): BeforeCompactMark | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: "it is not JSON" };
+  }
+  if (!isObject(value) || value.version !== 1) return { problem: "it is not a version 1 mark" };
+  const { sessionId, sessionFile, sourceBytes, tokens, named } = value;
+  if (typeof sessionId !== "string" || sessionId === "" || typeof sessionFile !== "string" || sessionFile === "")
+    return { problem: "it names no handoff session" };
+  if (!isCount(sourceBytes) || (tokens !== undefined && !isCount(tokens)) || typeof named !== "boolean")
+    return { problem: "its figures are not counts" };
+  return { sessionId, sessionFile, sourceBytes, ...(tokens === undefined ? {} : { tokens }), named };
+}
