@@ -58,8 +58,7 @@ export async function answerStop(run: Run, { integration, argv, windowSetting }:
   if (typeof path === "object") return undefined;
   const state = offerState(run.env, integration.name, request.sessionId);
   const lines: string[] = [];
-  const compacted = state.takeCompacted();
-  if (compacted !== undefined) lines.push(compacted);
+  lines.push(...state.takeCompacted());
   if (typeof stop.beforeCompact === "object") {
     const named = nameBeforeCompact(state, stop.beforeCompact, path);
     if (named !== undefined) lines.push(named);
@@ -142,10 +141,12 @@ export async function answerBeforeCompact(
   const now = sourceNow(stop, path, windowSetting);
   const compactedSince = mark !== undefined && lineSince(path, mark.sourceBytes, stop.beforeCompact.isCompaction);
   const handoffThere = mark !== undefined && existsSync(mark.sessionFile);
-  if (beforeCompactStep(mark, { ...now, compactedSince, handoffThere }).kind === "keep") return undefined;
+  const step = beforeCompactStep(mark, { ...now, compactedSince, handoffThere });
+  if (step.kind === "keep") return undefined;
   const call = { kind: "handoff" as const, sessionPath: path, sessionId: request.sessionId, cwd: request.cwd, args: "" };
   const reply = await handOffSession(run, { integration, argv: [], engine, handoff }, call, { path, to: undefined, focus: "" });
-  if (reply.kind === "handed-off")
+  if (reply.kind === "handed-off") {
+    if (step.nameReplaced && mark !== undefined) state.leaveCompacted(beforeCompactText(mark.sessionId, mark.sessionFile));
     state.putBeforeCompactMark({
       sessionId: reply.sessionId,
       sessionFile: reply.sessionFile,
@@ -153,6 +154,7 @@ export async function answerBeforeCompact(
       ...(now.tokens === undefined ? {} : { tokens: now.tokens }),
       named: false,
     });
+  }
   // A failure leaves the mark as it was (or none): the next call tries again.
   else state.leaveCompacted(`Before compacting, agent could not write a handoff session: ${reply.text.replace(/^agent handoff: /, "")}`);
   return undefined;

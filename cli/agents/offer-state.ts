@@ -47,12 +47,23 @@ function put(path: string, text: string): void {
   }
 }
 
+/** The most lines left for one end of a turn: calls with no end of a turn between would otherwise pile them up. */
+const LEFT_LINES = 3;
+
+function leftLines(text: string | undefined): string[] {
+  return (text ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
 export interface OfferState {
   offered(): boolean;
   markOffered(): void;
   forgetOffered(): void;
-  /** The line the hook before a compaction left, taken (shown once). */
-  takeCompacted(): string | undefined;
+  /** The lines the hook before a compaction left, taken (shown once). */
+  takeCompacted(): string[];
+  /** Adds a line for the next end of a turn (the same line twice is kept once; the newest few are kept). */
   leaveCompacted(text: string): void;
   /** The handoff the hook before a compaction wrote for this session; a damaged file is removed and said in one line. */
   beforeCompactMark(): BeforeCompactMark | undefined | { problem: string };
@@ -71,9 +82,12 @@ export function offerState(env: Env, agent: string, sessionId: string): OfferSta
     takeCompacted() {
       const text = readIfThere(compacted);
       if (text !== undefined) remove(compacted);
-      return text?.trim() || undefined;
+      return leftLines(text);
     },
-    leaveCompacted: (text) => put(compacted, `${text}\n`),
+    leaveCompacted(text) {
+      const lines = [...leftLines(readIfThere(compacted)).filter((line) => line !== text), text].slice(-LEFT_LINES);
+      put(compacted, `${lines.join("\n")}\n`);
+    },
     beforeCompactMark() {
       const text = readIfThere(mark);
       if (text === undefined) return undefined;

@@ -114,7 +114,7 @@ const named = (id: string, file: string) =>
  */
 type Step =
   | { pre: number; session?: "other"; engine?: "failing" }
-  | { stop: { names: number } | { startsWith: string } | "nothing" }
+  | { stop: { names: number[] } | { startsWith: string } | "nothing" }
   | { turn: number }
   | "compact"
   | "damage"
@@ -128,7 +128,7 @@ const SCENARIOS: Record<string, Step[]> = {
     { pre: 1 },
     { stop: "nothing" },
     "compact",
-    { stop: { names: 1 } },
+    { stop: { names: [1] } },
     { stop: "nothing" },
   ],
   "a PreCompact again with no compaction since writes nothing, and nothing is named twice": [
@@ -137,34 +137,44 @@ const SCENARIOS: Record<string, Step[]> = {
     { pre: 1 },
     { pre: 1 },
     "compact",
-    { stop: { names: 1 } },
+    { stop: { names: [1] } },
     { stop: "nothing" },
   ],
   "after a compaction a new PreCompact writes again, and that one is named": [
     { pre: 1 },
     "compact",
-    { stop: { names: 1 } },
+    { stop: { names: [1] } },
     { turn: 6000 },
     { pre: 2 },
     { pre: 2 },
     "compact",
-    { stop: { names: 2 } },
+    { stop: { names: [2] } },
     { stop: "nothing" },
   ],
-  "a compaction the end of a turn has not seen yet: the next PreCompact writes, the new one is named": [
+  "a compaction no end of a turn saw (written after its Stop): the next PreCompact writes, and both are named once": [
     { pre: 1 },
     "compact",
     { turn: 6000 },
     { pre: 2 },
+    { stop: { names: [1] } },
     "compact",
-    { stop: { names: 2 } },
+    { stop: { names: [2] } },
+    { stop: "nothing" },
+  ],
+  "the same, with the second compaction in before the end of a turn: both named in one notice": [
+    { pre: 1 },
+    "compact",
+    { pre: 2 },
+    "compact",
+    { stop: { names: [1, 2] } },
+    { stop: "nothing" },
   ],
   "a failed handoff leaves nothing that blocks the next try": [
     { pre: 0, engine: "failing" },
     { stop: { startsWith: "Before compacting, agent could not write a handoff session: " } },
     { pre: 1 },
     "compact",
-    { stop: { names: 1 } },
+    { stop: { names: [1] } },
   ],
   "two sessions do not share the guard": [{ pre: 1 }, { pre: 2, session: "other" }, { pre: 2 }, { pre: 2, session: "other" }],
   "the context grew by a tenth of the window with no compaction: written afresh; by less: kept": [
@@ -175,7 +185,7 @@ const SCENARIOS: Record<string, Step[]> = {
     { turn: 30_000 },
     { pre: 2 },
     "compact",
-    { stop: { names: 2 } },
+    { stop: { names: [2] } },
   ],
   "the handoff session was deleted: the next PreCompact writes it again": [{ pre: 1 }, "delete-handoffs", { pre: 1 }],
   "the source was replaced by a smaller file: the next PreCompact writes again": [{ turn: 6000 }, { pre: 1 }, "replace-source", { pre: 2 }],
@@ -185,7 +195,7 @@ const SCENARIOS: Record<string, Step[]> = {
     { stop: { startsWith: "agent handoff: the state file " } },
     { pre: 2 },
     "compact",
-    { stop: { names: 2 } },
+    { stop: { names: [2] } },
   ],
   "a damaged state file seen first by a PreCompact: it writes anew and the end of a turn says so": [
     { pre: 1 },
@@ -232,9 +242,11 @@ describe("agent hook claude-code --before-compact: one handoff per compaction", 
           if (step.stop === "nothing") expect({ where, line }).toEqual({ where, line: undefined });
           else if ("startsWith" in step.stop) expect(line ?? "").toStartWith(step.stop.startsWith);
           else {
-            const file = written[step.stop.names - 1] ?? "(not written)";
-            const id = file.replace(/\.jsonl$/, "");
-            expect({ where, line }).toEqual({ where, line: named(id, join(dirname(path), file)) });
+            const lines = step.stop.names.map((place) => {
+              const file = written[place - 1] ?? "(not written)";
+              return named(file.replace(/\.jsonl$/, ""), join(dirname(path), file));
+            });
+            expect({ where, line }).toEqual({ where, line: lines.join("\n") });
           }
         }
       }

@@ -16,7 +16,8 @@ import { isObject } from "../../json.ts";
  *   it has stands for this compaction too, however many calls come;
  * - the end of a turn names the handoff once, and only after the source recorded a compaction
  *   since it was written: "continue there instead of from the summary" is said when there is a
- *   summary, not when Claude Code only thought about one;
+ *   summary, not when Claude Code only thought about one; a handoff replaced after its compaction
+ *   before any end of a turn named it is named at the next one;
  * - a handoff that fails changes nothing of this: the next PreCompact tries again.
  *
  * Pure: cli reads the source's size, its lines since the mark and its usage, and keeps the mark.
@@ -50,17 +51,24 @@ export interface SourceNow {
   window?: number | undefined;
 }
 
-/** Why a PreCompact writes a handoff (the first for the source, or afresh), or that it keeps the one it has. */
-export type BeforeCompactStep = { kind: "write"; why: "first" | "compacted" | "replaced" | "gone" | "grew" } | { kind: "keep" };
+/**
+ * Why a PreCompact writes a handoff (the first for the source, or afresh), or that it keeps the one
+ * it has. `nameReplaced`: the handoff it replaces stood for a compaction that no end of a turn has
+ * named yet (Claude Code may write the boundary only after that turn's Stop ran), so the next end
+ * of a turn names it, once, besides the new one.
+ */
+export type BeforeCompactStep =
+  | { kind: "write"; why: "first" | "compacted" | "replaced" | "gone" | "grew"; nameReplaced: boolean }
+  | { kind: "keep" };
 
 /** The rule above, for one PreCompact call. */
 export function beforeCompactStep(mark: BeforeCompactMark | undefined, now: SourceNow): BeforeCompactStep {
-  if (mark === undefined) return { kind: "write", why: "first" };
-  if (now.bytes < mark.sourceBytes) return { kind: "write", why: "replaced" };
-  if (now.compactedSince) return { kind: "write", why: "compacted" };
-  if (!now.handoffThere) return { kind: "write", why: "gone" };
+  if (mark === undefined) return { kind: "write", why: "first", nameReplaced: false };
+  if (now.bytes < mark.sourceBytes) return { kind: "write", why: "replaced", nameReplaced: false };
+  if (now.compactedSince) return { kind: "write", why: "compacted", nameReplaced: !mark.named && now.handoffThere };
+  if (!now.handoffThere) return { kind: "write", why: "gone", nameReplaced: false };
   const grown = now.tokens !== undefined && mark.tokens !== undefined ? now.tokens - mark.tokens : 0;
-  if (now.window !== undefined && grown >= now.window * REWRITE_AFTER_GROWTH) return { kind: "write", why: "grew" };
+  if (now.window !== undefined && grown >= now.window * REWRITE_AFTER_GROWTH) return { kind: "write", why: "grew", nameReplaced: false };
   return { kind: "keep" };
 }
 
