@@ -56,7 +56,7 @@ export async function answerStop(run: Run, { integration, argv, windowSetting }:
   const path = checkSession(run, integration, request);
   // No file yet (a turn that wrote nothing): nothing to measure.
   if (typeof path === "object") return undefined;
-  const state = offerState(run.env, integration.name, request.sessionId);
+  const state = offerState(run.env, integration.name, request.sessionId, path);
   const lines: string[] = [];
   lines.push(...state.takeCompacted());
   if (typeof stop.beforeCompact === "object") {
@@ -132,7 +132,7 @@ export async function answerBeforeCompact(
   if (request.kind !== "stop") return undefined;
   const path = checkSession(run, integration, request);
   if (typeof path === "object") return undefined;
-  const state = offerState(run.env, integration.name, request.sessionId);
+  const state = offerState(run.env, integration.name, request.sessionId, path);
   const read = state.beforeCompactMark();
   // A damaged state file is said at the next end of a turn, and the handoff written anew.
   if (typeof read === "object" && "problem" in read) state.leaveCompacted(`agent handoff: ${read.problem}`);

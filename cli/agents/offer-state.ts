@@ -3,12 +3,14 @@ import { dirname, join } from "node:path";
 import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
 import type { Env } from "../run.ts";
 import { memoryPath } from "./integration-files.ts";
+import { pruneOffers } from "./offer-prune.ts";
 
 /**
  * What the hooks at the end of a turn remember between turns, kept in our own state folder (never
  * in the user's session): per session, that the offer was shown (so it comes once per crossing),
  * the handoff the hook before a compaction wrote for it (its guard, core's before-compact.ts), and
- * the line that hook left for the next turn's end to show.
+ * the line that hook left for the next turn's end to show; and the session file they are for, so
+ * that the state of sessions long left is forgotten (offer-prune.ts).
  */
 
 /** `$XDG_STATE_HOME/agent/offers/`, beside what `integrate` remembers. */
@@ -16,8 +18,10 @@ function offersFolder(env: Env): string {
   return join(dirname(memoryPath(env)), "offers");
 }
 
-/** One session's file of `kind` (`offered`, `compacted`); the id was checked to be an id (no `/`, no `..`). */
-function stateFile(env: Env, agent: string, sessionId: string, kind: "offered" | "compacted" | "before-compact"): string {
+type Kind = "offered" | "compacted" | "before-compact" | "source";
+
+/** One session's file of `kind`; the id was checked to be an id (no `/`, no `..`). */
+function stateFile(env: Env, agent: string, sessionId: string, kind: Kind): string {
   return join(offersFolder(env), `${agent}-${sessionId}.${kind}`);
 }
 
@@ -38,7 +42,7 @@ function remove(path: string): void {
 }
 
 /** Writes a small state file; a folder that cannot be written only costs the offer shown again. */
-function put(path: string, text: string): void {
+function write(path: string, text: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     writeFileSync(path, text, { mode: 0o600 });
@@ -70,8 +74,17 @@ export interface OfferState {
   putBeforeCompactMark(mark: BeforeCompactMark): void;
 }
 
-/** The state of one session's offer. */
-export function offerState(env: Env, agent: string, sessionId: string): OfferState {
+/** The state of one session's offer; `source` is its session file. */
+export function offerState(env: Env, agent: string, sessionId: string, source: string): OfferState {
+  let pruned = false;
+  // Each write says which session file the state is for, and forgets other sessions' state long left (once a run).
+  const put = (path: string, text: string) => {
+    write(path, text);
+    write(stateFile(env, agent, sessionId, "source"), `${source}\n`);
+    if (pruned) return;
+    pruned = true;
+    pruneOffers(offersFolder(env), `${agent}-${sessionId}`, Date.now());
+  };
   const offered = stateFile(env, agent, sessionId, "offered");
   const compacted = stateFile(env, agent, sessionId, "compacted");
   const mark = stateFile(env, agent, sessionId, "before-compact");

@@ -99,7 +99,7 @@ async function checkCodexOffer(agent: Agent, dir: string, checks: Checks, dns: D
       const offers = outputs.map(offersIn);
       must(offers[0]?.length === 0, `offered below the share: ${offers[0]?.join(" | ")}`);
       // The state says whether the hook offered, whatever codex exec prints of it.
-      const offered = readdirSync(join(sandbox.home, ".local/state/agent/offers")).filter((f) => f.startsWith(`codex-${id}`));
+      const offered = readdirSync(join(sandbox.home, ".local/state/agent/offers")).filter((f) => f === `codex-${id}.offered`);
       must(offered.length === 1, `the hook did not offer (state: ${offered.join(", ") || "none"})`);
       const shown = offers.flat();
       must(shown.length <= 1, `shown ${shown.length} times`);

@@ -1,0 +1,81 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { offerState } from "./offer-state.ts";
+import { KEEP_STATE_DAYS } from "./offer-prune.ts";
+
+const root = mkdtempSync(join(tmpdir(), "agent-offer-prune-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const DAY = 24 * 3600;
+let states = 0;
+
+/** A state folder holding the files of one other session, its session file there or not, last written `ageDays` ago. */
+function folderWith(files: string[], { ageDays, sourceThere }: { ageDays: number; sourceThere: boolean | "unrecorded" }) {
+  const base = join(root, `state-${++states}`);
+  const offers = join(base, "agent/offers");
+  mkdirSync(offers, { recursive: true });
+  const source = join(base, "other.jsonl");
+  if (sourceThere === true) writeFileSync(source, "{}\n");
+  const names = sourceThere === "unrecorded" ? files : [...files, "claude-code-other.source"];
+  for (const name of names) {
+    const path = join(offers, name);
+    writeFileSync(path, name.endsWith(".source") ? `${source}\n` : "offered\n");
+    const when = Date.now() / 1000 - ageDays * DAY;
+    utimesSync(path, when, when);
+  }
+  const mine = join(base, "mine.jsonl");
+  writeFileSync(mine, "{}\n");
+  return { env: { XDG_STATE_HOME: base }, offers, mine };
+}
+
+const OTHER = ["claude-code-other.offered", "claude-code-other.before-compact", "claude-code-other.compacted"];
+
+/** The other session's state, its age, whether its session file is there: kept or forgotten when this session writes. */
+const CASES: [string, { ageDays: number; sourceThere: boolean | "unrecorded" }, "kept" | "forgotten"][] = [
+  ["a recent session whose file is there", { ageDays: 1, sourceThere: true }, "kept"],
+  ["a recent session whose file is gone", { ageDays: 1, sourceThere: false }, "forgotten"],
+  [
+    `a session whose file is there, last written ${KEEP_STATE_DAYS + 1} days ago`,
+    { ageDays: KEEP_STATE_DAYS + 1, sourceThere: true },
+    "forgotten",
+  ],
+  [`a session of ${KEEP_STATE_DAYS - 1} days`, { ageDays: KEEP_STATE_DAYS - 1, sourceThere: true }, "kept"],
+  ["a recent session from before the file was recorded", { ageDays: 1, sourceThere: "unrecorded" }, "kept"],
+  ["an old session from before the file was recorded", { ageDays: KEEP_STATE_DAYS + 1, sourceThere: "unrecorded" }, "forgotten"],
+];
+
+describe("the hooks' state of other sessions is forgotten on a write when gone or old", () => {
+  for (const [name, setup, outcome] of CASES)
+    test(`${name}: ${outcome}`, () => {
+      const { env, offers, mine } = folderWith(OTHER, setup);
+      const before = readdirSync(offers)
+        .filter((f) => f.startsWith("claude-code-other."))
+        .sort();
+      offerState(env, "claude-code", "mine", mine).markOffered();
+      const left = readdirSync(offers).sort();
+      const others = left.filter((f) => f.startsWith("claude-code-other."));
+      expect(others).toEqual(outcome === "kept" ? before : []);
+      expect(left.filter((f) => f.startsWith("claude-code-mine."))).toEqual(["claude-code-mine.offered", "claude-code-mine.source"]);
+    });
+
+  test("files of other names in the folder are never touched, however old", () => {
+    const { env, offers, mine } = folderWith(["notes.txt", "claude-code-x.unknown"], { ageDays: 400, sourceThere: "unrecorded" });
+    offerState(env, "claude-code", "mine", mine).markOffered();
+    expect(readdirSync(offers).sort()).toEqual([
+      "claude-code-mine.offered",
+      "claude-code-mine.source",
+      "claude-code-x.unknown",
+      "notes.txt",
+    ]);
+  });
+
+  test("reading alone forgets nothing", () => {
+    const { env, offers, mine } = folderWith(OTHER, { ageDays: 1, sourceThere: false });
+    const state = offerState(env, "claude-code", "mine", mine);
+    expect(state.offered()).toBe(false);
+    expect(state.takeCompacted()).toEqual([]);
+    expect(readdirSync(offers).filter((f) => f.startsWith("claude-code-other.")).length).toBe(4);
+  });
+});
