@@ -171,6 +171,8 @@ export const integrateCommand = defineCommand({
         if (beforeCompact && !options.beforeCompact)
           lines.push(`  --before-compact: not for ${integration.label}: ${integration.stop?.beforeCompact}`);
         for (const note of integration.notes) lines.push(`  ${note}`);
+        for (const change of changes.filter((c) => c.merged))
+          for (const note of integration.trustNotes?.(change.before, change.after) ?? []) lines.push(`  ${note}`);
       }
     }
     await run.stdout.printText(`${lines.join("\n")}\n`);

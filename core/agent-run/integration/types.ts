@@ -159,6 +159,12 @@ export interface AgentIntegration {
   installedOptions(read: (path: PathSegments) => string | undefined, home: AgentHome): IntegrateOptions;
   /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
   notes: readonly string[];
+  /**
+   * Lines `integrate` says when it changed a settings file it merges (its text `before` and
+   * `after`): an agent that asks the user to trust each hook (Codex) says which of ours it will ask
+   * about, new or with a changed command.
+   */
+  trustNotes?(before: string | undefined, after: string | undefined): string[];
   /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */
   usage: string;
   /**
