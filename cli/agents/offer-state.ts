@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
 import type { Env } from "../run.ts";
-import { memoryPath } from "./integration-files.ts";
+import { memoryPath } from "./integration-memory.ts";
 import { pruneOffers } from "./offer-prune.ts";
 
 /**

@@ -11,7 +11,8 @@ import {
 } from "../../core/index.ts";
 import { findOnPath } from "../agents/agent-bin.ts";
 import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
-import { applyChanges, installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
+import { applyChanges } from "../agents/integration-apply.ts";
+import { installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { withIntegrationLock } from "../agents/integration-lock.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
