@@ -14,7 +14,7 @@ import type { DnsLog } from "../isolate.ts";
 import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
 import { CLAUDE_REPLY, claudeEnv, projectFolder, runClaude } from "./claude-code.ts";
 import { codexEnv, execStart, prepareCodex } from "./codex.ts";
-import { settledScreen } from "./in-agent.ts";
+import { settledScreen } from "./in-agent-runs.ts";
 import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
 import { placeSource } from "./in-agent-extension.ts";
 import { checkClaudeCodeBeforeCompact } from "./in-agent-compact.ts";
