@@ -86,7 +86,7 @@ function nameBeforeCompact(state: OfferState, support: BeforeCompactSupport, pat
   const mark = state.beforeCompactMark();
   if (mark === undefined) return undefined;
   if ("problem" in mark) return `agent handoff: ${mark.problem}`;
-  if (!namesBeforeCompact(mark, lineSince(path, mark.sourceBytes, support.isCompaction))) return undefined;
+  if (!namesBeforeCompact(mark, () => lineSince(path, mark.sourceBytes, support.isCompaction))) return undefined;
   state.putBeforeCompactMark({ ...mark, named: true });
   return beforeCompactText(mark.sessionId, mark.sessionFile);
 }

@@ -72,9 +72,12 @@ export function beforeCompactStep(mark: BeforeCompactMark | undefined, now: Sour
   return { kind: "keep" };
 }
 
-/** Whether the end of a turn names the handoff now: not yet named, and the source compacted since it was written. */
-export function namesBeforeCompact(mark: BeforeCompactMark, compactedSince: boolean): boolean {
-  return !mark.named && compactedSince;
+/**
+ * Whether the end of a turn names the handoff now: not yet named, and the source compacted since it
+ * was written (asked only then: it reads what the source gained since).
+ */
+export function namesBeforeCompact(mark: BeforeCompactMark, compactedSince: () => boolean): boolean {
+  return !mark.named && compactedSince();
 }
 
 /** The line an end of a turn shows once the source was compacted after the hook wrote its handoff. */
