@@ -112,6 +112,7 @@ export {
 export {
   beforeCompactStep,
   beforeCompactText,
+  HEAD_BYTES,
   markText,
   namesBeforeCompact,
   parseMark,

@@ -6,18 +6,21 @@ import {
   parseStopArgv,
   windowOf,
   type AgentIntegration,
+  type BeforeCompactMark,
   type BeforeCompactSupport,
   type HookAnswer,
   type StopSupport,
 } from "../../core/index.ts";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { acquireLock, type Lock } from "../io/lock.ts";
 import { linesBackwards } from "../io/lines-backwards.ts";
 import { agentHome } from "../sessions/agent-home.ts";
 import type { Run } from "../run.ts";
 import { HOOK_GUARD, type RunHandoff } from "./hook-handoff.ts";
 import { checkSession, handOffSession, readHookStdin } from "./hook-run.ts";
 import { offerState, type OfferState } from "./offer-state.ts";
-import { lineSince } from "./source-since.ts";
+import { lineSince, prefixDigest } from "./source-since.ts";
 
 /**
  * `agent hook <agent> --stop …` at the end of each turn: the offer before the context rots (once
@@ -58,10 +61,16 @@ export async function answerStop(run: Run, { integration, argv, windowSetting }:
   if (typeof path === "object") return undefined;
   const state = offerState(run.env, integration.name, request.sessionId, path);
   const lines: string[] = [];
-  lines.push(...state.takeCompacted());
-  if (typeof stop.beforeCompact === "object") {
-    const named = nameBeforeCompact(state, stop.beforeCompact, path);
-    if (named !== undefined) lines.push(named);
+  // What the hook before a compaction left is read and changed under its lock; while one is
+  // writing a handoff, this end of a turn leaves it to the next.
+  const lock = await markLock(run, state, false);
+  if (lock !== "held") {
+    lines.push(...state.takeCompacted());
+    if (typeof stop.beforeCompact === "object") {
+      const named = nameBeforeCompact(state, stop.beforeCompact, path);
+      if (named !== undefined) lines.push(named);
+    }
+    lock?.release();
   }
   if (args.offer !== undefined) {
     let usage: ReturnType<StopSupport["usage"]>;
@@ -88,7 +97,24 @@ function nameBeforeCompact(state: OfferState, support: BeforeCompactSupport, pat
   if ("problem" in mark) return `agent handoff: ${mark.problem}`;
   if (!namesBeforeCompact(mark, () => lineSince(path, mark.sourceBytes, support.isCompaction))) return undefined;
   state.putBeforeCompactMark({ ...mark, named: true });
-  return beforeCompactText(mark.sessionId, mark.sessionFile);
+  // Deleted since (by the user): nothing to /resume, so nothing to name.
+  return existsSync(mark.sessionFile) ? beforeCompactText(mark.sessionId, mark.sessionFile) : undefined;
+}
+
+/**
+ * The lock of one session's mark, taken at once or not at all (a hook never waits on another's
+ * handoff); "held": another hook holds it; undefined: no lock can be made here (a state folder
+ * that cannot be written, something else at its name).
+ */
+async function markLock(run: Run, state: OfferState, makeFolder: boolean): Promise<Lock | "held" | undefined> {
+  try {
+    if (makeFolder) mkdirSync(dirname(state.markFile), { recursive: true, mode: 0o700 });
+    const lock = await acquireLock(run, state.markFile, { waitMs: 0, signal: run.cancel.signal });
+    if ("release" in lock) return lock;
+    return "heldBy" in lock ? "held" : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface BeforeCompactOptions {
@@ -99,7 +125,7 @@ export interface BeforeCompactOptions {
   windowSetting: number | undefined;
 }
 
-/** The source's size and context now, as the guard weighs them. */
+/** The source's size, beginning and context now, as the guard weighs them. */
 function sourceNow(stop: StopSupport, path: string, windowSetting: number | undefined) {
   let bytes = 0;
   let usage: ReturnType<StopSupport["usage"]>;
@@ -110,7 +136,14 @@ function sourceNow(stop: StopSupport, path: string, windowSetting: number | unde
     // Unreadable now: the handoff says why, if it cannot read it either.
     usage = undefined;
   }
-  return { bytes, tokens: usage?.tokens, window: usage === undefined ? undefined : windowOf(usage, undefined, windowSetting) };
+  const head = prefixDigest(path, bytes);
+  return { bytes, head, tokens: usage?.tokens, window: usage === undefined ? undefined : windowOf(usage, undefined, windowSetting) };
+}
+
+/** Whether the source begins as it did for the mark (a mark without a digest: taken as the same). */
+function sameHead(path: string, mark: BeforeCompactMark | undefined): boolean {
+  if (mark?.sourceHead === undefined) return true;
+  return prefixDigest(path, mark.sourceBytes) === mark.sourceHead;
 }
 
 /**
@@ -132,17 +165,42 @@ export async function answerBeforeCompact(
   if (request.kind !== "stop") return undefined;
   const path = checkSession(run, integration, request);
   if (typeof path === "object") return undefined;
+  const support = stop.beforeCompact;
   const state = offerState(run.env, integration.name, request.sessionId, path);
+  // One call at a time per session: a second call while the first writes leaves it to the first;
+  // with no lock to be had (a state folder that cannot be written), no mark could be kept either,
+  // and every call would write one more handoff: none is written.
+  const lock = await markLock(run, state, true);
+  if (lock === "held" || lock === undefined) return undefined;
+  try {
+    await guardedHandoff(run, { integration, engine, handoff, windowSetting }, { stop, support, state }, { ...request, path });
+  } finally {
+    lock.release();
+  }
+  return undefined;
+}
+
+/** The guard and the handoff, under the mark's lock. */
+async function guardedHandoff(
+  run: Run,
+  { integration, engine, handoff, windowSetting }: BeforeCompactOptions,
+  { stop, support, state }: { stop: StopSupport; support: BeforeCompactSupport; state: OfferState },
+  request: { path: string; sessionId: string; cwd?: string | undefined },
+): Promise<void> {
+  const { path } = request;
   const read = state.beforeCompactMark();
-  // A damaged state file is said at the next end of a turn, and the handoff written anew.
-  if (typeof read === "object" && "problem" in read) state.leaveCompacted(`agent handoff: ${read.problem}`);
+  // A damaged state file is said at the next end of a turn, and the handoff written anew (unless it stays).
+  if (typeof read === "object" && "problem" in read) {
+    state.leaveCompacted(`agent handoff: ${read.problem}`);
+    if (!read.removed) return;
+  }
   const mark = typeof read === "object" && "problem" in read ? undefined : read;
   // Measured before the handoff reads it: what the agent appends meanwhile counts as after.
-  const now = sourceNow(stop, path, windowSetting);
-  const compactedSince = mark !== undefined && lineSince(path, mark.sourceBytes, stop.beforeCompact.isCompaction);
+  const { head, ...now } = sourceNow(stop, path, windowSetting);
+  const compactedSince = mark !== undefined && lineSince(path, mark.sourceBytes, support.isCompaction);
   const handoffThere = mark !== undefined && existsSync(mark.sessionFile);
-  const step = beforeCompactStep(mark, { ...now, compactedSince, handoffThere });
-  if (step.kind === "keep") return undefined;
+  const step = beforeCompactStep(mark, { ...now, sameHead: sameHead(path, mark), compactedSince, handoffThere });
+  if (step.kind === "keep") return;
   const call = { kind: "handoff" as const, sessionPath: path, sessionId: request.sessionId, cwd: request.cwd, args: "" };
   const reply = await handOffSession(run, { integration, argv: [], engine, handoff }, call, { path, to: undefined, focus: "" });
   if (reply.kind === "handed-off") {
@@ -151,11 +209,11 @@ export async function answerBeforeCompact(
       sessionId: reply.sessionId,
       sessionFile: reply.sessionFile,
       sourceBytes: now.bytes,
+      ...(head === undefined ? {} : { sourceHead: head }),
       ...(now.tokens === undefined ? {} : { tokens: now.tokens }),
       named: false,
     });
   }
   // A failure leaves the mark as it was (or none): the next call tries again.
   else state.leaveCompacted(`Before compacting, agent could not write a handoff session: ${reply.text.replace(/^agent handoff: /, "")}`);
-  return undefined;
 }

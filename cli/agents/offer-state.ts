@@ -1,6 +1,19 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
+import { errorCode } from "../io/fs-errors.ts";
 import type { Env } from "../run.ts";
 import { memoryPath } from "./integration-memory.ts";
 import { pruneOffers } from "./offer-prune.ts";
@@ -25,29 +38,79 @@ function stateFile(env: Env, agent: string, sessionId: string, kind: Kind): stri
   return join(offersFolder(env), `${agent}-${sessionId}.${kind}`);
 }
 
-function readIfThere(path: string): string | undefined {
+/** More than any state file of ours holds (a few lines): a bigger one is not ours to read. */
+export const STATE_FILE_MAX_BYTES = 64 * 1024;
+
+/**
+ * A state file's text; undefined when there is none; `notOurs` when what is there is not a file
+ * we wrote (a directory, a symbolic link, a fifo, a file over `STATE_FILE_MAX_BYTES`): never
+ * followed, never read whole, never waited on.
+ */
+function readState(path: string): string | undefined | { notOurs: string } {
+  let fd: number;
   try {
-    return readFileSync(path, "utf8");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ELOOP") return { notOurs: "it is a symbolic link" };
+    if (code === "EISDIR") return { notOurs: "it is a directory" };
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return { notOurs: "it is a directory" };
+    if (!stats.isFile()) return { notOurs: "it is not a file" };
+    if (stats.size > STATE_FILE_MAX_BYTES) return { notOurs: "it is over 64 KB" };
+    const buffer = Buffer.alloc(stats.size);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8");
   } catch {
     return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
-function remove(path: string): void {
+function readIfThere(path: string): string | undefined {
+  const text = readState(path);
+  return typeof text === "string" ? text : undefined;
+}
+
+/** Removes a state file (or an empty folder in its place); false when something is still there. */
+function remove(path: string): boolean {
   try {
     unlinkSync(path);
   } catch {
-    // Not there: nothing to forget.
+    try {
+      rmdirSync(path);
+    } catch {
+      // Not there: nothing to forget (or a folder with files in it: not ours to empty).
+    }
+  }
+  try {
+    lstatSync(path);
+    return false;
+  } catch {
+    return true;
   }
 }
 
-/** Writes a small state file; a folder that cannot be written only costs the offer shown again. */
-function write(path: string, text: string): void {
+/**
+ * Writes a small state file whole: a temp file renamed into place, so a hook reading it meanwhile
+ * sees the old text or the new, never half of it (which it would take for damage), and a symbolic
+ * link at its name is replaced, never followed. False when it could not be written; a folder that
+ * cannot be written only costs the offer shown again.
+ */
+function write(path: string, text: string): boolean {
+  const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(path, text, { mode: 0o600 });
+    writeFileSync(temp, text, { mode: 0o600, flag: "wx" });
+    renameSync(temp, path);
+    return true;
   } catch {
     // The state is a courtesy (an offer not repeated), never a reason to fail the user's turn.
+    remove(temp);
+    return false;
   }
 }
 
@@ -69,21 +132,29 @@ export interface OfferState {
   takeCompacted(): string[];
   /** Adds a line for the next end of a turn (the same line twice is kept once; the newest few are kept). */
   leaveCompacted(text: string): void;
-  /** The handoff the hook before a compaction wrote for this session; a damaged file is removed and said in one line. */
-  beforeCompactMark(): BeforeCompactMark | undefined | { problem: string };
-  putBeforeCompactMark(mark: BeforeCompactMark): void;
+  /**
+   * The handoff the hook before a compaction wrote for this session; a damaged file is removed and
+   * said in one line (`removed`: false when it could not be, so no mark can be kept in its place).
+   */
+  beforeCompactMark(): BeforeCompactMark | undefined | { problem: string; removed: boolean };
+  /** Keeps the mark; false when it could not be written. */
+  putBeforeCompactMark(mark: BeforeCompactMark): boolean;
+  /** The mark's file: its lock (`<file>.lock`) is held while a hook reads and replaces the mark. */
+  readonly markFile: string;
 }
 
 /** The state of one session's offer; `source` is its session file. */
 export function offerState(env: Env, agent: string, sessionId: string, source: string): OfferState {
   let pruned = false;
   // Each write says which session file the state is for, and forgets other sessions' state long left (once a run).
-  const put = (path: string, text: string) => {
-    write(path, text);
+  const put = (path: string, text: string): boolean => {
+    const written = write(path, text);
     write(stateFile(env, agent, sessionId, "source"), `${source}\n`);
-    if (pruned) return;
-    pruned = true;
-    pruneOffers(offersFolder(env), `${agent}-${sessionId}`, Date.now());
+    if (!pruned) {
+      pruned = true;
+      pruneOffers(offersFolder(env), `${agent}-${sessionId}`, Date.now());
+    }
+    return written;
   };
   const offered = stateFile(env, agent, sessionId, "offered");
   const compacted = stateFile(env, agent, sessionId, "compacted");
@@ -102,14 +173,18 @@ export function offerState(env: Env, agent: string, sessionId: string, source: s
       put(compacted, `${lines.join("\n")}\n`);
     },
     beforeCompactMark() {
-      const text = readIfThere(mark);
+      const text = readState(mark);
       if (text === undefined) return undefined;
-      const read = parseMark(text);
+      const read = typeof text === "string" ? parseMark(text) : { problem: text.notOurs };
       if (!("problem" in read)) return read;
       // Forgotten, so the next call starts anew instead of tripping on it again.
-      remove(mark);
-      return { problem: `the state file ${mark} could not be read (${read.problem}); agent removed it` };
+      const removed = remove(mark);
+      const outcome = removed
+        ? "agent removed it"
+        : "agent could not remove it, so it writes no handoff before a compaction until it is gone";
+      return { problem: `the state file ${mark} could not be read (${read.problem}); ${outcome}`, removed };
     },
     putBeforeCompactMark: (value) => put(mark, markText(value)),
+    markFile: mark,
   };
 }

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { HEAD_BYTES } from "../../core/index.ts";
 
 /** How much of the file is read at a time. */
 const CHUNK_BYTES = 256 * 1024;
@@ -36,6 +37,44 @@ export function lineSince(path: string, offset: number, test: (line: string) => 
     return carry.length > 0 && test(carry.toString("utf8"));
   } catch {
     return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The SHA-256 (hex) of the first and the last `HEAD_BYTES` of the file's first `bytes` bytes,
+ * or undefined when it has fewer or cannot be read: what tells the source a mark was written for
+ * from another file at its path (replaced, rotated, or truncated and grown again past that size),
+ * reading 8 KB whatever the session's size.
+ */
+export function prefixDigest(path: string, bytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const hasher = new Bun.CryptoHasher("sha256");
+    const head = Math.min(bytes, HEAD_BYTES);
+    const tailFrom = Math.max(head, bytes - HEAD_BYTES);
+    for (const [from, to] of [
+      [0, head],
+      [tailFrom, bytes],
+    ] as const) {
+      const part = Buffer.alloc(to - from);
+      let got = 0;
+      while (got < part.length) {
+        const read = readSync(fd, part, got, part.length - got, from + got);
+        if (read === 0) return undefined;
+        got += read;
+      }
+      hasher.update(part);
+    }
+    return hasher.digest("hex");
+  } catch {
+    return undefined;
   } finally {
     closeSync(fd);
   }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { beforeCompactStep, markText, parseMark, type BeforeCompactMark, type SourceNow } from "./before-compact.ts";
 
 const MARK: BeforeCompactMark = { sessionId: "h1", sessionFile: "/p/h1.jsonl", sourceBytes: 1000, tokens: 50_000, named: false };
-const NOW: SourceNow = { bytes: 1500, compactedSince: false, handoffThere: true, tokens: 60_000, window: 200_000 };
+const NOW: SourceNow = { bytes: 1500, sameHead: true, compactedSince: false, handoffThere: true, tokens: 60_000, window: 200_000 };
 
 /** The mark (or none), the source now, and what a PreCompact does. */
 const STEPS: [string, BeforeCompactMark | undefined, Partial<SourceNow>, ReturnType<typeof beforeCompactStep>][] = [
@@ -22,6 +22,18 @@ const STEPS: [string, BeforeCompactMark | undefined, Partial<SourceNow>, ReturnT
     { kind: "write", why: "compacted", nameReplaced: false },
   ],
   ["the source shrank", MARK, { bytes: 999 }, { kind: "write", why: "replaced", nameReplaced: false }],
+  [
+    "the source begins otherwise (replaced, same size or more)",
+    MARK,
+    { sameHead: false },
+    { kind: "write", why: "replaced", nameReplaced: false },
+  ],
+  [
+    "the source begins otherwise, and has a boundary after the old size",
+    MARK,
+    { sameHead: false, compactedSince: true },
+    { kind: "write", why: "replaced", nameReplaced: false },
+  ],
   ["the handoff deleted", MARK, { handoffThere: false }, { kind: "write", why: "gone", nameReplaced: false }],
   ["grew by exactly a tenth of the window", MARK, { tokens: 70_000 }, { kind: "write", why: "grew", nameReplaced: false }],
   ["grew by a token less", MARK, { tokens: 69_999 }, { kind: "keep" }],
@@ -43,12 +55,15 @@ const DAMAGED: [string, string, string][] = [
   ["no session id", JSON.stringify({ ...MARK, version: 1, sessionId: "" }), "it names no handoff session"],
   ["a negative size", JSON.stringify({ ...MARK, version: 1, sourceBytes: -1 }), "its figures are not counts"],
   ["tokens as text", JSON.stringify({ ...MARK, version: 1, tokens: "5" }), "its figures are not counts"],
+  ["a digest that is not one", JSON.stringify({ ...MARK, version: 1, sourceHead: "../x" }), "its digest of the source is not one"],
   ["named missing", JSON.stringify({ version: 1, sessionId: "h", sessionFile: "/h", sourceBytes: 1 }), "its figures are not counts"],
 ];
 
 describe("parseMark", () => {
   test("reads back what markText wrote, with and without tokens", () => {
     expect(parseMark(markText(MARK))).toEqual(MARK);
+    const digested = { ...MARK, sourceHead: "a".repeat(64) };
+    expect(parseMark(markText(digested))).toEqual(digested);
     const { tokens: _, ...untold } = MARK;
     expect(parseMark(markText(untold))).toEqual(untold);
   });

@@ -10,7 +10,8 @@ import { isObject } from "../../json.ts";
  *
  * - a PreCompact writes a new handoff only when there is none yet for this source, when the source
  *   recorded a compaction after the one it has (a line after the size it had then), when the
- *   source is smaller than it was (not the file it was written for), when the handoff session is
+ *   source is smaller than it was or begins otherwise (not the file it was written for: replaced,
+ *   rotated, or truncated and grown again past its old size), when the handoff session is
  *   gone (the user deleted it), or when the source's context grew by a tenth of the model's window
  *   or more since (the handoff would miss too much); otherwise it writes nothing, and the handoff
  *   it has stands for this compaction too, however many calls come;
@@ -18,7 +19,11 @@ import { isObject } from "../../json.ts";
  *   since it was written: "continue there instead of from the summary" is said when there is a
  *   summary, not when Claude Code only thought about one; a handoff replaced after its compaction
  *   before any end of a turn named it is named at the next one;
- * - a handoff that fails changes nothing of this: the next PreCompact tries again.
+ * - a handoff that fails changes nothing of this: the next PreCompact tries again;
+ * - one PreCompact of a session at a time (Claude Code may compute a summary in the background
+ *   while another call comes): a call that finds another one writing writes nothing, since that
+ *   one's handoff stands for this compaction; a call that cannot keep the mark (a state folder it
+ *   cannot write) writes nothing either, since it could not tell the next call it had.
  *
  * Pure: cli reads the source's size, its lines since the mark and its usage, and keeps the mark.
  */
@@ -30,6 +35,11 @@ export interface BeforeCompactMark {
   sessionFile: string;
   /** The source's size in bytes when the handoff read it: a compaction since is a line after it. */
   sourceBytes: number;
+  /**
+   * A digest of the source's first and last `HEAD_BYTES` then: a file whose first `sourceBytes`
+   * differ there now is another file, whatever its size. Absent in marks written before it was kept.
+   */
+  sourceHead?: string;
   /** The source's context in tokens then, when the agent had recorded one. */
   tokens?: number;
   /** Whether an end of a turn has named it (it is named once). */
@@ -39,9 +49,14 @@ export interface BeforeCompactMark {
 /** The share of the window the context may grow by, with no compaction, before a new PreCompact writes afresh. */
 export const REWRITE_AFTER_GROWTH = 0.1;
 
+/** How much of the source's beginning, and of its end then, the mark's digest covers. */
+export const HEAD_BYTES = 4096;
+
 /** The source as the hook sees it now. */
 export interface SourceNow {
   bytes: number;
+  /** Whether its first `sourceBytes` hold what they did when the mark was written (as far as the digest covers them). */
+  sameHead: boolean;
   /** Whether a line after the mark's `sourceBytes` records a compaction. */
   compactedSince: boolean;
   /** Whether the mark's handoff session is still where it was written. */
@@ -64,7 +79,7 @@ export type BeforeCompactStep =
 /** The rule above, for one PreCompact call. */
 export function beforeCompactStep(mark: BeforeCompactMark | undefined, now: SourceNow): BeforeCompactStep {
   if (mark === undefined) return { kind: "write", why: "first", nameReplaced: false };
-  if (now.bytes < mark.sourceBytes) return { kind: "write", why: "replaced", nameReplaced: false };
+  if (now.bytes < mark.sourceBytes || !now.sameHead) return { kind: "write", why: "replaced", nameReplaced: false };
   if (now.compactedSince) return { kind: "write", why: "compacted", nameReplaced: !mark.named && now.handoffThere };
   if (!now.handoffThere) return { kind: "write", why: "gone", nameReplaced: false };
   const grown = now.tokens !== undefined && mark.tokens !== undefined ? now.tokens - mark.tokens : 0;
@@ -101,10 +116,19 @@ export function parseMark(text: string): BeforeCompactMark | { problem: string }
     return { problem: "it is not JSON" };
   }
   if (!isObject(value) || value.version !== 1) return { problem: "it is not a version 1 mark" };
-  const { sessionId, sessionFile, sourceBytes, tokens, named } = value;
+  const { sessionId, sessionFile, sourceBytes, sourceHead, tokens, named } = value;
   if (typeof sessionId !== "string" || sessionId === "" || typeof sessionFile !== "string" || sessionFile === "")
     return { problem: "it names no handoff session" };
   if (!isCount(sourceBytes) || (tokens !== undefined && !isCount(tokens)) || typeof named !== "boolean")
     return { problem: "its figures are not counts" };
-  return { sessionId, sessionFile, sourceBytes, ...(tokens === undefined ? {} : { tokens }), named };
+  if (sourceHead !== undefined && (typeof sourceHead !== "string" || !/^[0-9a-f]{64}$/.test(sourceHead)))
+    return { problem: "its digest of the source is not one" };
+  return {
+    sessionId,
+    sessionFile,
+    sourceBytes,
+    ...(sourceHead === undefined ? {} : { sourceHead }),
+    ...(tokens === undefined ? {} : { tokens }),
+    named,
+  };
 }
