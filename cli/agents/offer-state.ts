@@ -1,22 +1,9 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmdirSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
 import { dirname, join } from "node:path";
 import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
-import { errorCode } from "../io/fs-errors.ts";
 import type { Env } from "../run.ts";
 import { memoryPath } from "./integration-memory.ts";
 import { pruneOffers } from "./offer-prune.ts";
+import { readIfThere, readState, remove, write } from "./state-files.ts";
 
 /**
  * What the hooks at the end of a turn remember between turns, kept in our own state folder (never
@@ -36,82 +23,6 @@ type Kind = "offered" | "compacted" | "before-compact" | "source";
 /** One session's file of `kind`; the id was checked to be an id (no `/`, no `..`). */
 function stateFile(env: Env, agent: string, sessionId: string, kind: Kind): string {
   return join(offersFolder(env), `${agent}-${sessionId}.${kind}`);
-}
-
-/** More than any state file of ours holds (a few lines): a bigger one is not ours to read. */
-export const STATE_FILE_MAX_BYTES = 64 * 1024;
-
-/**
- * A state file's text; undefined when there is none; `notOurs` when what is there is not a file
- * we wrote (a directory, a symbolic link, a fifo, a file over `STATE_FILE_MAX_BYTES`): never
- * followed, never read whole, never waited on.
- */
-function readState(path: string): string | undefined | { notOurs: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === "ELOOP") return { notOurs: "it is a symbolic link" };
-    if (code === "EISDIR") return { notOurs: "it is a directory" };
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) return { notOurs: "it is a directory" };
-    if (!stats.isFile()) return { notOurs: "it is not a file" };
-    if (stats.size > STATE_FILE_MAX_BYTES) return { notOurs: "it is over 64 KB" };
-    const buffer = Buffer.alloc(stats.size);
-    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readIfThere(path: string): string | undefined {
-  const text = readState(path);
-  return typeof text === "string" ? text : undefined;
-}
-
-/** Removes a state file (or an empty folder in its place); false when something is still there. */
-function remove(path: string): boolean {
-  try {
-    unlinkSync(path);
-  } catch {
-    try {
-      rmdirSync(path);
-    } catch {
-      // Not there: nothing to forget (or a folder with files in it: not ours to empty).
-    }
-  }
-  try {
-    lstatSync(path);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/**
- * Writes a small state file whole: a temp file renamed into place, so a hook reading it meanwhile
- * sees the old text or the new, never half of it (which it would take for damage), and a symbolic
- * link at its name is replaced, never followed. False when it could not be written; a folder that
- * cannot be written only costs the offer shown again.
- */
-function write(path: string, text: string): boolean {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(temp, text, { mode: 0o600, flag: "wx" });
-    renameSync(temp, path);
-    return true;
-  } catch {
-    // The state is a courtesy (an offer not repeated), never a reason to fail the user's turn.
-    remove(temp);
-    return false;
-  }
 }
 
 /** The most lines left for one end of a turn: calls with no end of a turn between would otherwise pile them up. */
