@@ -79,8 +79,13 @@ function budgetOf(run: Run, integration: AgentIntegration): HookBudget {
  * left, only to be stopped by the bound (a request the model serves for nothing). Under the
  * agents' own timeouts (ten minutes) the share leaves time, and the retries stay.
  */
-function retriesFor(seconds: number, timeout: number): string[] {
+export function retriesFor(seconds: number, timeout: number): string[] {
   return silenceLimitMs(timeout * 1000, DEFAULT_RETRIES) > (seconds * 1000) / 2 ? ["--retries", "0"] : [];
+}
+
+/** The `--timeout` of a handoff bounded by `seconds`: a little longer, so the bound is what ends a run too slow. */
+export function timeoutFor(seconds: number): number {
+  return Math.ceil(seconds) + 5;
 }
 
 /** One in-process `agent handoff`, bounded by `seconds`; `timedOut`: that bound ended it (not the user's cancel). */
@@ -94,8 +99,7 @@ async function handoffFor(
   const stdout = new MemoryStream();
   const stderr = new MemoryStream();
   const bound = AbortSignal.timeout(Math.max(1, seconds * 1000));
-  // The handoff's own --timeout is longer: this bound is the one that ends a run too slow.
-  const timeout = Math.ceil(seconds) + 5;
+  const timeout = timeoutFor(seconds);
   const code = await handoff([...argv, "--timeout", String(timeout), ...retriesFor(seconds, timeout)], {
     env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
     cwd: request.cwd ?? run.cwd,
