@@ -82,7 +82,27 @@ const SCENARIOS: Record<string, Step[]> = {
   "a transcript outside Claude Code's home: nothing written, nothing said": [{ pre: 0, transcript: "outside" }, { stop: "nothing" }],
   "a session id that is a path: nothing written": [{ pre: 0, transcript: "../x" }],
   "a session id with a NUL: nothing written": [{ pre: 0, transcript: "nul" }],
+  "a session id of 4,000 characters: nothing written": [{ pre: 0, transcript: "long" }],
   "an end of a turn with no state folder at all: nothing": [{ stop: "nothing" }, { stop: "nothing" }],
+  "another session's handoff is never named at this session's end of a turn": [
+    { pre: 1, session: "other" },
+    "compact",
+    { stop: "nothing" },
+    { pre: 2 },
+    "compact",
+    { stop: { names: [2] } },
+  ],
+  "named exactly once across many turns": [
+    { pre: 1 },
+    "compact",
+    { stop: { names: [1] } },
+    { turn: 1000 },
+    { stop: "nothing" },
+    { turn: 1000 },
+    { stop: "nothing" },
+    { turn: 1000 },
+    { stop: "nothing" },
+  ],
 };
 
 describe("agent hook claude-code --before-compact, attacked", () => {

@@ -123,7 +123,7 @@ interface PreStep {
   session?: "other";
   engine?: "failing";
   calls?: number;
-  transcript?: "outside" | "../x" | "nul";
+  transcript?: "outside" | "../x" | "nul" | "long";
 }
 
 export type Step =
@@ -235,6 +235,7 @@ async function preCompact(
     writeFileSync(transcript, sourceText());
   } else if (step.transcript === "../x") sessionId = "../x";
   else if (step.transcript === "nul") sessionId = `${ID}\0`;
+  else if (step.transcript === "long") sessionId = `${ID}-${"a".repeat(4000)}`;
   const before = sourceText();
   const runs = await Promise.all(
     Array.from({ length: step.calls ?? 1 }, () =>

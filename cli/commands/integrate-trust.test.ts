@@ -67,6 +67,13 @@ describe("agent integrate codex: says when Codex will ask to trust a hook again"
     expect(trustLines(run.stdout)).toEqual([CHANGED_HOOK, CHANGED_STOP]);
   });
 
+  test("--uninstall, then install again: the hooks are new again, one line each, as at a first install", async () => {
+    const { env } = freshHome();
+    await integrate(["codex", "--offer", "80"], env);
+    await integrate(["codex", "--uninstall"], env);
+    expect(trustLines((await integrate(["codex", "--offer", "80"], env)).stdout)).toEqual([NEW_HOOK, NEW_STOP]);
+  });
+
   test("--uninstall says nothing of trust", async () => {
     const { env } = freshHome();
     await integrate(["codex", "--offer", "80"], env);

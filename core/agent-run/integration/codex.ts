@@ -39,16 +39,14 @@ export const CODEX_INTEGRATION: AgentIntegration = {
     const { added, changed } = hooksToTrust(before, after);
     const lines: string[] = [];
     for (const event of ["UserPromptSubmit", "Stop"]) {
-      const hook = event === "Stop" ? "the Stop hook of the offer" : "the hook";
+      const hook = event === "Stop" ? "Stop hook of the offer" : "hook";
       const otherwise = event === "Stop" ? "or the offer is not shown" : "or $handoff reaches the model instead";
-      if (added.includes(event))
-        lines.push(
-          `Codex asks once, at its next start, to trust the new ${event === "Stop" ? "Stop hook of the offer" : "hook"} ("Hooks need review"): choose to trust it, ${otherwise}.`,
-        );
-      else if (changed.includes(event))
-        lines.push(
-          `Codex asks again, at its next start, to trust ${hook}, whose command changed ("Hooks need review"): choose to trust it, ${otherwise}.`,
-        );
+      const asks = added.includes(event)
+        ? `asks once, at its next start, to trust the new ${hook}`
+        : changed.includes(event)
+          ? `asks again, at its next start, to trust the ${hook}, whose command changed`
+          : undefined;
+      if (asks !== undefined) lines.push(`Codex ${asks} ("Hooks need review"): choose to trust it, ${otherwise}.`);
     }
     return lines;
   },
