@@ -65,12 +65,13 @@ export async function answerStop(run: Run, { integration, argv, windowSetting }:
   // writing a handoff, this end of a turn leaves it to the next.
   const lock = await markLock(run, state, false);
   if (lock !== "held") {
+    // Something else where the lock goes: read without it (the hook before a compaction waits for nothing either).
     lines.push(...state.takeCompacted());
     if (typeof stop.beforeCompact === "object") {
       const named = nameBeforeCompact(state, stop.beforeCompact, path);
       if (named !== undefined) lines.push(named);
     }
-    lock?.release();
+    if (lock !== undefined && "release" in lock) lock.release();
   }
   if (args.offer !== undefined) {
     let usage: ReturnType<StopSupport["usage"]>;
@@ -106,12 +107,12 @@ function nameBeforeCompact(state: OfferState, support: BeforeCompactSupport, pat
  * handoff); "held": another hook holds it; undefined: no lock can be made here (a state folder
  * that cannot be written, something else at its name).
  */
-async function markLock(run: Run, state: OfferState, makeFolder: boolean): Promise<Lock | "held" | undefined> {
+async function markLock(run: Run, state: OfferState, makeFolder: boolean): Promise<Lock | "held" | undefined | { foreign: string }> {
   try {
     if (makeFolder) mkdirSync(dirname(state.markFile), { recursive: true, mode: 0o700 });
     const lock = await acquireLock(run, state.markFile, { waitMs: 0, signal: run.cancel.signal });
     if ("release" in lock) return lock;
-    return "heldBy" in lock ? "held" : undefined;
+    return "heldBy" in lock ? "held" : lock;
   } catch {
     return undefined;
   }
@@ -172,6 +173,12 @@ export async function answerBeforeCompact(
   // and every call would write one more handoff: none is written.
   const lock = await markLock(run, state, true);
   if (lock === "held" || lock === undefined) return undefined;
+  if ("foreign" in lock) {
+    state.leaveCompacted(
+      `agent handoff: ${state.markFile}.lock is ${lock.foreign}, not a lock of agent; move it away: until then no handoff is written before a compaction`,
+    );
+    return undefined;
+  }
   try {
     await guardedHandoff(run, { integration, engine, handoff, windowSetting }, { stop, support, state }, { ...request, path });
   } finally {

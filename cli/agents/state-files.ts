@@ -86,6 +86,8 @@ export function write(path: string, text: string): boolean {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // One left by a process of the same pid that died between the two steps.
+    remove(temp);
     writeFileSync(temp, text, { mode: 0o600, flag: "wx" });
     renameSync(temp, path);
     return true;

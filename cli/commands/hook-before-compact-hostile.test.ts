@@ -32,6 +32,17 @@ const SCENARIOS: Record<string, Step[]> = {
     { lock: "none" },
     { stop: { names: [1] } },
   ],
+  "a folder where the lock goes: no handoff, said once at the end of a turn, and all as before once it is gone": [
+    { lock: "dir" },
+    { pre: 0 },
+    { pre: 0 },
+    { stop: { startsWith: "agent handoff: " } },
+    { stop: "nothing" },
+    { lock: "none" },
+    { pre: 1 },
+    "compact",
+    { stop: { names: [1] } },
+  ],
   "a lock left by a hook that died: taken over": [{ lock: "dead" }, { pre: 1 }, "compact", { lock: "dead" }, { stop: { names: [1] } }],
   "a state folder that cannot be written: no handoff at all, however many calls (none could be remembered)": [
     "state-unwritable",

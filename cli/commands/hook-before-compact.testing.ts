@@ -137,7 +137,7 @@ export type Step =
   | "replace-source-same-size"
   | "truncate-regrow"
   | "rotate-source"
-  | { lock: "live" | "dead" | "none" }
+  | { lock: "live" | "dead" | "none" | "dir" }
   | { mark: "symlink" | "empty-dir" | "full-dir" | "huge" }
   | "state-unwritable";
 
@@ -182,8 +182,9 @@ export async function runSteps(root: string, steps: readonly Step[]): Promise<vo
     else if ("turn" in step) turn(path, step.turn);
     else if ("lock" in step) {
       mkdirSync(offers, { recursive: true });
-      if (step.lock === "none") rmSync(lockFile(), { force: true });
-      else writeFileSync(lockFile(), `${step.lock === "live" ? process.pid : DEAD_PID}\n`);
+      rmSync(lockFile(), { recursive: true, force: true });
+      if (step.lock === "dir") mkdirSync(lockFile());
+      else if (step.lock !== "none") writeFileSync(lockFile(), `${step.lock === "live" ? process.pid : DEAD_PID}\n`);
     } else if ("mark" in step) {
       mkdirSync(offers, { recursive: true });
       rmSync(markFile(home), { recursive: true, force: true });
