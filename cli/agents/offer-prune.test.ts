@@ -45,6 +45,7 @@ const OTHER = [
   "claude-code-other.before-compact",
   "claude-code-other.before-compact.lock",
   "claude-code-other.compacted",
+  "claude-code-other.offered.k3j9x0qa.tmp",
 ];
 
 /** The other session's state, its age, whether its session file is there: kept or forgotten when this session writes. */
@@ -92,7 +93,7 @@ describe("the hooks' state of other sessions is forgotten on a write when gone o
     const state = offerState(env, "claude-code", "mine", mine);
     expect(state.offered()).toBe(false);
     expect(state.takeCompacted()).toEqual([]);
-    expect(readdirSync(offers).filter((f) => f.startsWith("claude-code-other.")).length).toBe(5);
+    expect(readdirSync(offers).filter((f) => f.startsWith("claude-code-other.")).length).toBe(6);
   });
 
   test(`a folder of thousands: one write looks at no more than its share, and a few writes forget them all`, () => {

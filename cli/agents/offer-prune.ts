@@ -19,10 +19,15 @@ export const KEEP_STATE_DAYS = 30;
 /** The most sessions one write looks at (a stat or two each). */
 export const PRUNE_SESSIONS_PER_WRITE = 200;
 
-/** `<agent>-<session id>.<kind>`: the kinds offer-state.ts writes, and the lock of the mark. */
+/**
+ * `<agent>-<session id>.<kind>`: the kinds offer-state.ts writes, the lock of the mark, and a temp
+ * file of state-files.ts's that a process ended before renaming (forgotten with its session).
+ */
 function stateFilePattern(): RegExp {
   const agents = integrations().map((integration) => integration.name.replace(/[^a-z0-9-]/g, ""));
-  return new RegExp(`^((?:${agents.join("|")})-.+)\\.(offered|compacted|before-compact|before-compact\\.lock|source)$`);
+  return new RegExp(
+    `^((?:${agents.join("|")})-.+)\\.(?:offered|compacted|before-compact|before-compact\\.lock|source)(?:\\.[0-9a-z]+\\.tmp)?$`,
+  );
 }
 
 function modifiedMs(path: string): number | undefined {

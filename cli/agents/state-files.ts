@@ -83,11 +83,9 @@ export function remove(path: string): boolean {
  * cannot be written only costs the offer shown again.
  */
 export function write(path: string, text: string): boolean {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // One left by a process of the same pid that died between the two steps.
-    remove(temp);
     writeFileSync(temp, text, { mode: 0o600, flag: "wx" });
     renameSync(temp, path);
     return true;
