@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSteps, testRoot, type Step } from "./hook-before-compact.testing.ts";
+import { CLI_ARGV } from "../../fixtures/built-cli.ts";
+import { REPO } from "../../fixtures/run-agent.ts";
+import { handoffs, homeWith, ID, input, runSteps, testRoot, type Step } from "./hook-before-compact.testing.ts";
 
 /**
  * `agent hook claude-code --before-compact` against what a hostile or unlucky user's machine holds:
@@ -123,4 +125,28 @@ describe("agent hook claude-code --before-compact, attacked", () => {
     await runSteps(root, [{ mark: "symlink" }, { pre: 1 }, "compact", { stop: { startsWith: UNREADABLE } }]);
     expect(readFileSync(join(root, "target"), "utf8")).toBe("a file of the user's\n");
   });
+});
+
+describe("agent hook claude-code --before-compact, as separate processes (the lock is between processes)", () => {
+  test("four PreCompact processes at once: one handoff session, each exits 0 and prints nothing", async () => {
+    const { path, env } = homeWith(root);
+    const procs = Array.from({ length: 4 }, () =>
+      Bun.spawn([...CLI_ARGV, "hook", "claude-code", "--before-compact"], {
+        env,
+        cwd: REPO,
+        stdin: input(path, ID, "PreCompact"),
+        stdout: "pipe",
+        stderr: "pipe",
+      }),
+    );
+    const runs = await Promise.all(
+      procs.map(async (proc) => ({
+        code: await proc.exited,
+        stdout: await new Response(proc.stdout).text(),
+        stderr: await new Response(proc.stderr).text(),
+      })),
+    );
+    expect(runs).toEqual(Array.from({ length: 4 }, () => ({ code: 0, stdout: "", stderr: "" })));
+    expect(handoffs(path)).toHaveLength(1);
+  }, 30_000);
 });
