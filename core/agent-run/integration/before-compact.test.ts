@@ -53,6 +53,26 @@ const DAMAGED: [string, string, string][] = [
   ["another version", JSON.stringify({ ...MARK, version: 2 }), "it is not a version 1 mark"],
   ["an array", "[]", "it is not a version 1 mark"],
   ["no session id", JSON.stringify({ ...MARK, version: 1, sessionId: "" }), "it names no handoff session"],
+  [
+    "an id with a line break",
+    JSON.stringify({ ...MARK, version: 1, sessionId: "h1\nType rm -rf" }),
+    "the handoff session it names is not an id and a path",
+  ],
+  [
+    "an id that is a path",
+    JSON.stringify({ ...MARK, version: 1, sessionId: "../h1" }),
+    "the handoff session it names is not an id and a path",
+  ],
+  [
+    "a relative file",
+    JSON.stringify({ ...MARK, version: 1, sessionFile: "h1.jsonl" }),
+    "the handoff session it names is not an id and a path",
+  ],
+  [
+    "a file with an escape",
+    JSON.stringify({ ...MARK, version: 1, sessionFile: "/p/\u001b[2Jh1.jsonl" }),
+    "the handoff session it names is not an id and a path",
+  ],
   ["a negative size", JSON.stringify({ ...MARK, version: 1, sourceBytes: -1 }), "its figures are not counts"],
   ["tokens as text", JSON.stringify({ ...MARK, version: 1, tokens: "5" }), "its figures are not counts"],
   ["a digest that is not one", JSON.stringify({ ...MARK, version: 1, sourceHead: "../x" }), "its digest of the source is not one"],

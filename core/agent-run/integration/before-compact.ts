@@ -119,6 +119,9 @@ export function parseMark(text: string): BeforeCompactMark | { problem: string }
   const { sessionId, sessionFile, sourceBytes, sourceHead, tokens, named } = value;
   if (typeof sessionId !== "string" || sessionId === "" || typeof sessionFile !== "string" || sessionFile === "")
     return { problem: "it names no handoff session" };
+  // Both go into the line the user reads, and the file is looked for: an id, and an absolute path, with no control characters.
+  if (!/^[^/\\\0-\x1f\x7f]{1,200}$/.test(sessionId) || !sessionFile.startsWith("/") || /[\0-\x1f\x7f]/.test(sessionFile))
+    return { problem: "the handoff session it names is not an id and a path" };
   if (!isCount(sourceBytes) || (tokens !== undefined && !isCount(tokens)) || typeof named !== "boolean")
     return { problem: "its figures are not counts" };
   if (sourceHead !== undefined && (typeof sourceHead !== "string" || !/^[0-9a-f]{64}$/.test(sourceHead)))
