@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { markText, parseMark, type BeforeCompactMark } from "../../core/index.ts";
+import { asField } from "../output/terminal.ts";
 import type { Env } from "../run.ts";
 import { memoryPath } from "./integration-memory.ts";
 import { pruneOffers } from "./offer-prune.ts";
@@ -29,10 +30,13 @@ function stateFile(env: Env, agent: string, sessionId: string, kind: Kind): stri
 const LEFT_LINES = 3;
 
 function leftLines(text: string | undefined): string[] {
+  // Only the newest few, control characters shown as escapes (an edited file would reach the user's screen).
   return (text ?? "")
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line !== "");
+    .filter((line) => line !== "")
+    .slice(-LEFT_LINES)
+    .map(asField);
 }
 
 export interface OfferState {

@@ -96,6 +96,11 @@ const SCENARIOS: Record<string, Step[]> = {
   "a session id that is a path: nothing written": [{ pre: 0, transcript: "../x" }],
   "a session id with a NUL: nothing written": [{ pre: 0, transcript: "nul" }],
   "a session id of 4,000 characters: nothing written": [{ pre: 0, transcript: "long" }],
+  "lines left that were edited: the newest three, no control character reaches the screen, shown once": [
+    { left: "one\ntwo\nthree\n\u001b[2Jfour\u0007\n" },
+    { stop: { exactly: "two\nthree\nfour" } },
+    { stop: "nothing" },
+  ],
   "an end of a turn with no state folder at all: nothing": [{ stop: "nothing" }, { stop: "nothing" }],
   "another session's handoff is never named at this session's end of a turn": [
     { pre: 1, session: "other" },

@@ -128,7 +128,7 @@ interface PreStep {
 
 export type Step =
   | PreStep
-  | { stop: { names: number[] } | { startsWith: string } | "nothing" }
+  | { stop: { names: number[] } | { startsWith: string } | { exactly: string } | "nothing" }
   | { turn: number }
   | "compact"
   | "damage"
@@ -139,7 +139,8 @@ export type Step =
   | "rotate-source"
   | { lock: "live" | "dead" | "none" | "dir" }
   | { mark: "symlink" | "empty-dir" | "full-dir" | "huge" }
-  | "state-unwritable";
+  | "state-unwritable"
+  | { left: string };
 
 /** A pid no process has (one that ended): a lock holding it is stale. */
 const DEAD_PID = Bun.spawnSync(["true"]).pid;
@@ -178,6 +179,9 @@ export async function runSteps(root: string, steps: readonly Step[]): Promise<vo
       rmSync(offers, { recursive: true, force: true });
       mkdirSync(dirname(offers), { recursive: true });
       writeFileSync(offers, "not a folder\n");
+    } else if (typeof step === "object" && "left" in step) {
+      mkdirSync(offers, { recursive: true });
+      writeFileSync(join(offers, `claude-code-${ID}.compacted`), step.left);
     } else if (step === "delete-handoffs") for (const file of handoffs(path)) rmSync(join(dirname(path), file));
     else if ("turn" in step) turn(path, step.turn);
     else if ("lock" in step) {
@@ -202,6 +206,7 @@ export async function runSteps(root: string, steps: readonly Step[]): Promise<vo
       expect(run.code).toBe(0);
       const line = run.stdout === "" ? undefined : (JSON.parse(run.stdout) as { systemMessage: string }).systemMessage;
       if (step.stop === "nothing") expect({ where, line }).toEqual({ where, line: undefined });
+      else if ("exactly" in step.stop) expect({ where, line }).toEqual({ where, line: step.stop.exactly });
       else if ("startsWith" in step.stop)
         expect({ where, line: line?.slice(0, step.stop.startsWith.length) }).toEqual({ where, line: step.stop.startsWith });
       else {
