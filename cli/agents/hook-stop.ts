@@ -62,17 +62,19 @@ export async function answerStop(run: Run, { integration, argv, windowSetting }:
   const state = offerState(run.env, integration.name, request.sessionId, path);
   const lines: string[] = [];
   // What the hook before a compaction left is read and changed under its lock; while one is
-  // writing a handoff, this end of a turn leaves it to the next.
+  // writing a handoff, this end of a turn leaves it to the next. With no lock to be had (no state
+  // folder yet, something else at the lock's name) no hook before a compaction is writing either.
   const lock = await markLock(run, state, false);
-  if (lock !== "held") {
-    // Something else where the lock goes: read without it (the hook before a compaction waits for nothing either).
-    lines.push(...state.takeCompacted());
-    if (typeof stop.beforeCompact === "object") {
-      const named = nameBeforeCompact(state, stop.beforeCompact, path);
-      if (named !== undefined) lines.push(named);
+  if (lock !== "held")
+    try {
+      lines.push(...state.takeCompacted());
+      if (typeof stop.beforeCompact === "object") {
+        const named = nameBeforeCompact(state, stop.beforeCompact, path);
+        if (named !== undefined) lines.push(named);
+      }
+    } finally {
+      if (lock !== undefined && "release" in lock) lock.release();
     }
-    if (lock !== undefined && "release" in lock) lock.release();
-  }
   if (args.offer !== undefined) {
     let usage: ReturnType<StopSupport["usage"]>;
     try {
@@ -104,8 +106,8 @@ function nameBeforeCompact(state: OfferState, support: BeforeCompactSupport, pat
 
 /**
  * The lock of one session's mark, taken at once or not at all (a hook never waits on another's
- * handoff); "held": another hook holds it; undefined: no lock can be made here (a state folder
- * that cannot be written, something else at its name).
+ * handoff); "held": another hook holds it; `foreign`: something else is at its name (never
+ * removed: not ours); undefined: no lock can be made here (a state folder that cannot be written).
  */
 async function markLock(run: Run, state: OfferState, makeFolder: boolean): Promise<Lock | "held" | undefined | { foreign: string }> {
   try {
