@@ -76,6 +76,12 @@ const SCENARIOS: Record<string, Step[]> = {
     { pre: 1 },
     { stop: { startsWith: UNREADABLE } },
   ],
+  "the mark is a named pipe: never waited on, said, written anew": [
+    { mark: "fifo" },
+    { pre: 1 },
+    { pre: 1 },
+    { stop: { startsWith: UNREADABLE } },
+  ],
   "the source replaced by another file of the same size: written anew": [
     { turn: 6000 },
     { pre: 1 },

@@ -138,7 +138,7 @@ export type Step =
   | "truncate-regrow"
   | "rotate-source"
   | { lock: "live" | "dead" | "none" | "dir" }
-  | { mark: "symlink" | "empty-dir" | "full-dir" | "huge" }
+  | { mark: "symlink" | "empty-dir" | "full-dir" | "huge" | "fifo" }
   | "state-unwritable"
   | { left: string };
 
@@ -196,6 +196,7 @@ export async function runSteps(root: string, steps: readonly Step[]): Promise<vo
         writeFileSync(join(root, "target"), "a file of the user's\n");
         symlinkSync(join(root, "target"), markFile(home));
       } else if (step.mark === "huge") writeFileSync(markFile(home), " ".repeat(1024 * 1024));
+      else if (step.mark === "fifo") expect(Bun.spawnSync(["mkfifo", markFile(home)]).exitCode).toBe(0);
       else {
         mkdirSync(markFile(home));
         if (step.mark === "full-dir") writeFileSync(join(markFile(home), "a file"), "");
