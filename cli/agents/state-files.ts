@@ -21,12 +21,12 @@ import { errorCode } from "../io/fs-errors.ts";
  */
 
 /** More than any state file of ours holds (a few lines): a bigger one is not ours to read. */
-export const STATE_FILE_MAX_BYTES = 64 * 1024;
+const STATE_FILE_MAX_BYTES = 64 * 1024;
 
 /**
  * A state file's text; undefined when there is none; `notOurs` when what is there is not a file
- * we wrote (a directory, a symbolic link, a fifo, a file over `STATE_FILE_MAX_BYTES`): never
- * followed, never read whole, never waited on.
+ * we wrote (a directory, a symbolic link, a named pipe, a file over `STATE_FILE_MAX_BYTES`): a
+ * link is never followed, a big file never read, a pipe never waited on.
  */
 export function readState(path: string): string | undefined | { notOurs: string } {
   let fd: number;
@@ -52,6 +52,7 @@ export function readState(path: string): string | undefined | { notOurs: string 
   }
 }
 
+/** A state file's text, or undefined when there is none or what is there is not ours to read. */
 export function readIfThere(path: string): string | undefined {
   const text = readState(path);
   return typeof text === "string" ? text : undefined;
