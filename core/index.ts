@@ -110,7 +110,15 @@ export {
   type PlannedRun,
 } from "./agent-run/integration/hook-budget.ts";
 export {
+  beforeCompactStep,
   beforeCompactText,
+  HEAD_BYTES,
+  markText,
+  namesBeforeCompact,
+  parseMark,
+  type BeforeCompactMark,
+} from "./agent-run/integration/before-compact.ts";
+export {
   offerStep,
   parseOfferPercent,
   parseStopArgv,
@@ -130,6 +138,7 @@ export {
   type HookRequest,
   type IntegrationFile,
   type IntegrationState,
+  type BeforeCompactSupport,
   type StopRequest,
   type StopSupport,
   type TextMerge,

@@ -11,6 +11,8 @@ import {
   type HookBudget,
   type HookRequest,
 } from "../../core/index.ts";
+import { DEFAULT_RETRIES } from "../flags/options.ts";
+import { silenceLimitMs } from "../model/endpoint.ts";
 import { MemoryStream } from "../output/memory-stream.ts";
 import type { Run, RunIo } from "../run.ts";
 
@@ -70,6 +72,22 @@ function budgetOf(run: Run, integration: AgentIntegration): HookBudget {
   return splitHookBudget(seconds);
 }
 
+/**
+ * `--retries 0` when a stalled answer could not be tried again inside the bound: the model port
+ * calls an attempt silent after its share of `--timeout` (cli/model/endpoint.ts, at least half of
+ * it under two minutes), so in a short bound the next attempt would start with next to no time
+ * left, only to be stopped by the bound (a request the model serves for nothing). Under the
+ * agents' own timeouts (ten minutes) the share leaves time, and the retries stay.
+ */
+export function retriesFor(seconds: number, timeout: number): string[] {
+  return silenceLimitMs(timeout * 1000, DEFAULT_RETRIES) > (seconds * 1000) / 2 ? ["--retries", "0"] : [];
+}
+
+/** The `--timeout` of a handoff bounded by `seconds`: a little longer, so the bound is what ends a run too slow. */
+export function timeoutFor(seconds: number): number {
+  return Math.ceil(seconds) + 5;
+}
+
 /** One in-process `agent handoff`, bounded by `seconds`; `timedOut`: that bound ended it (not the user's cancel). */
 async function handoffFor(
   run: Run,
@@ -81,8 +99,8 @@ async function handoffFor(
   const stdout = new MemoryStream();
   const stderr = new MemoryStream();
   const bound = AbortSignal.timeout(Math.max(1, seconds * 1000));
-  // The handoff's own --timeout is longer: this bound is the one that ends a run too slow.
-  const code = await handoff([...argv, "--timeout", String(Math.ceil(seconds) + 5)], {
+  const timeout = timeoutFor(seconds);
+  const code = await handoff([...argv, "--timeout", String(timeout), ...retriesFor(seconds, timeout)], {
     env: { ...run.env, ...recordedBin(run, integration, request), [HOOK_GUARD]: "1" },
     cwd: request.cwd ?? run.cwd,
     stdin: { fd: -1, isTTY: false },

@@ -5,7 +5,7 @@ import { errorCode } from "../io/fs-errors.ts";
 import { acquireLock, lockPathFor } from "../io/lock.ts";
 import { asField } from "../output/terminal.ts";
 import type { Run } from "../run.ts";
-import { memoryPath, missingFolders, removeEmptyFolders, type StateFolders } from "./integration-files.ts";
+import { memoryPath, missingFolders, removeEmptyFolders, type StateFolders } from "./integration-memory.ts";
 
 /**
  * One `agent integrate` at a time per state folder: the lock `integrations.json.lock` beside our

@@ -156,6 +156,8 @@ describe("agent hook: a session too long for the hook's time", () => {
   }, 30_000);
 
   test("hook-engine llm: a model that has not answered within its share is left, and the offline engine writes it", async () => {
+    // A share (9 s) long enough that the model port's silence limit (half the handoff's --timeout, 7 s) plus its
+    // backoff ends inside it: a stalled first answer is not tried again when the retry would have no time to finish.
     const server = startFakeOpenAI(() => ({ text: "## Goal\n", hangAfterFirstChunk: true }));
     try {
       const { path, env } = homeWith("claude-code");
@@ -163,10 +165,7 @@ describe("agent hook: a session too long for the hook's time", () => {
         ["hook", "claude-code"],
         {
           ...env,
-          // The model's share is 5.55 s (said as 6 s); an attempt may be silent for 5.5 s (half the
-          // handoff's --timeout of 11 s), then waits at least 0.375 s before it is tried again: the
-          // share has ended by then. With 8 s (a 6 s share) the retry went out at 5.9-6.0 s: a race.
-          AGENT_TEST_HOOK_SECONDS: "7.4",
+          AGENT_TEST_HOOK_SECONDS: "12",
           AGENT_HOOK_ENGINE: "llm",
           OPENAI_BASE_URL: server.url,
           AGENT_MODEL: FAKE_MODEL,
@@ -177,7 +176,7 @@ describe("agent hook: a session too long for the hook's time", () => {
       );
       const [where = "", , note] = (JSON.parse(run.stdout).reason as string).split("\n");
       expect(note).toBe(
-        "The offline engine wrote the document: the model had not finished within the 6 s the hook gives it, and was stopped.",
+        "The offline engine wrote the document: the model had not finished within the 9 s the hook gives it, and was stopped.",
       );
       expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(1);
       expect(documentOf(where.replace(/^New session [0-9a-f-]{36}: /, ""))).toContain(OFFLINE_FOCUS);

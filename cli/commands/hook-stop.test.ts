@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { plantSession } from "../../fixtures/agent-homes.ts";
 import { cleanEnv, REPO, runAgent } from "../../fixtures/run-agent.ts";
 
-/** `agent hook <agent> --stop …` at the end of each turn (the offer) and `--before-compact`, as the agents call them. */
+/** `agent hook <agent> --stop …` at the end of each turn (the offer), as the agents call it (`--before-compact`: hook-before-compact.test.ts). */
 
 const root = mkdtempSync(join(tmpdir(), "agent-hook-stop-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -206,63 +206,5 @@ describe("the end of a turn never troubles the agent", () => {
     const run = await endTurn("claude-code", path, env);
     expect(run.code).toBe(0);
     expect(shown("claude-code", run.stdout)).toContain("config.toml:1: offer-window takes a whole number of tokens");
-  });
-});
-
-function newSessions(path: string): string[] {
-  return readdirSync(dirname(path)).filter((name) => name.endsWith(".jsonl") && !name.startsWith(ID));
-}
-
-describe("agent hook claude-code --before-compact", () => {
-  const preCompact = (path: string, trigger: string) =>
-    bytes(
-      JSON.stringify({ session_id: ID, transcript_path: path, cwd: CWD, hook_event_name: "PreCompact", trigger, custom_instructions: "" }),
-    );
-
-  test("auto: writes the handoff session, prints nothing, and the next end of a turn names it once", async () => {
-    const { path, env } = homeWith("claude-code");
-    const source = readFileSync(path, "utf8");
-    const run = await runAgent(["hook", "claude-code", "--before-compact"], env, REPO, preCompact(path, "auto"));
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
-    const [made, ...more] = newSessions(path);
-    expect(more).toEqual([]);
-    const id = made?.replace(/\.jsonl$/, "") ?? "";
-    expect(readFileSync(join(dirname(path), made ?? ""), "utf8")).toContain("<handoff-context>");
-    expect(readFileSync(path, "utf8")).toBe(source);
-    // The next Stop (with or without the offer) says where it is; the one after says nothing more.
-    const stop = await runAgent(["hook", "claude-code", "--stop"], env, REPO, bytes(stopInput(path)));
-    expect(shown("claude-code", stop.stdout)).toBe(
-      `Before compacting, agent wrote a handoff session ${id} (${join(dirname(path), `${id}.jsonl`)}): type /resume ${id} to continue there instead of from the summary.`,
-    );
-    expect((await runAgent(["hook", "claude-code", "--stop"], env, REPO, bytes(stopInput(path)))).stdout).toBe("");
-  });
-
-  test("manual (/compact): nothing is written", async () => {
-    const { path, env } = homeWith("claude-code");
-    const run = await runAgent(["hook", "claude-code", "--before-compact"], env, REPO, preCompact(path, "manual"));
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
-    expect(newSessions(path)).toEqual([]);
-  });
-
-  test("a handoff that fails: the compaction's prompt gets nothing, and the next end of a turn says why", async () => {
-    const { home, path, env } = homeWith("claude-code", {
-      AGENT_HOOK_ENGINE: "llm",
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      AGENT_MODEL: "m",
-    });
-    const run = await runAgent(["hook", "claude-code", "--before-compact"], env, REPO, preCompact(path, "auto"));
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
-    expect(newSessions(path)).toEqual([]);
-    const stop = await runAgent(["hook", "claude-code", "--stop"], env, REPO, bytes(stopInput(path)));
-    expect(shown("claude-code", stop.stdout)).toStartWith("Before compacting, agent could not write a handoff session: ");
-    expect(existsSync(join(home, ".local/state/agent/offers"))).toBe(true);
-  });
-
-  test("a bad config file: nothing printed, exit 0 (a block would stop the compaction)", async () => {
-    const { home, path, env } = homeWith("claude-code");
-    mkdirSync(join(home, ".config/agent"), { recursive: true });
-    writeFileSync(join(home, ".config/agent/config.toml"), 'hook-engine = "auto"\n');
-    const run = await runAgent(["hook", "claude-code", "--before-compact"], env, REPO, preCompact(path, "auto"));
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 });

@@ -47,7 +47,8 @@ export function hookCommand(handoff: RunHandoff) {
         const settings = resolveSettings({}, run.env, await readConfigFile(run.env, run.cancel.signal));
         const engine = settings.hookEngine.value ?? integration.name;
         if (event === "stop") answer = await answerStop(run, { integration, argv, windowSetting: settings.offerWindow.value });
-        else if (event === "before-compact") answer = await answerBeforeCompact(run, { integration, engine, handoff });
+        else if (event === "before-compact")
+          answer = await answerBeforeCompact(run, { integration, engine, handoff, windowSetting: settings.offerWindow.value });
         else answer = await answerHook(run, { integration, argv, engine, handoff });
       } catch (error) {
         // Never a stack trace or a silent failure in the user's agent: one line, as the agent shows it

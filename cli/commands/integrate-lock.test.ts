@@ -1,31 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createProcessHost } from "../process/host.ts";
-import { runCli } from "../main.ts";
-import { cleanEnv, memoryIo, REPO, spawnAgent } from "../../fixtures/run-agent.ts";
+import { spawnAgent } from "../../fixtures/run-agent.ts";
+import { integrate, integrateHomes } from "./integrate.testing.ts";
 
 /** Two `agent integrate` at once: one waits for the other's lock, neither's change is lost, nothing is half-written. */
 
-const root = mkdtempSync(join(tmpdir(), "agent-integrate-lock-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const HOST = { ...createProcessHost(), program: { executable: "/opt/agent/bin/agent", script: undefined } };
+const { freshHome } = integrateHomes("integrate-lock");
 const AGENTS = ["claude-code", "codex", "pi", "omp"] as const;
-
-let homes = 0;
-function freshHome(): { home: string; env: Record<string, string> } {
-  const home = join(root, `home-${++homes}`);
-  mkdirSync(home, { recursive: true });
-  return { home, env: cleanEnv(home, { PATH: "/nonexistent" }) };
-}
-
-async function integrate(args: string[], env: Record<string, string>) {
-  const io = { ...memoryIo(env, REPO), host: HOST };
-  const code = await runCli(["integrate", ...args], io);
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-}
 
 /** Every file and folder under `dir`, path → bytes ("" for a folder). */
 function files(dir: string): Record<string, string> {

@@ -1,32 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readExtensionSetup } from "../../core/session/formats/pi/extension/setup.ts";
-import { cleanEnv, memoryIo, REPO } from "../../fixtures/run-agent.ts";
-import { runCli } from "../main.ts";
-import { createProcessHost } from "../process/host.ts";
+import { AGENT, integrate, integrateHomes } from "./integrate.testing.ts";
 
 /** `agent integrate <agent> --offer <percent>` and `--before-compact`: installed, updated in place, taken out byte for byte. */
 
-const root = mkdtempSync(join(tmpdir(), "agent-integrate-offer-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const AGENT = "/opt/agent/bin/agent";
-const HOST = { ...createProcessHost(), program: { executable: AGENT, script: undefined } };
-
-let homes = 0;
-function freshHome() {
-  const home = join(root, `home-${++homes}`);
-  mkdirSync(home, { recursive: true });
-  return { home, env: cleanEnv(home, { PATH: "/nonexistent" }) };
-}
-
-async function integrate(args: string[], env: Record<string, string>) {
-  const io = { ...memoryIo(env, REPO), host: HOST };
-  const code = await runCli(["integrate", ...args], io);
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-}
+const { freshHome } = integrateHomes("integrate-offer");
 
 /** Every file and folder under `dir` but our own state's, path → bytes. */
 function files(dir: string): Record<string, string> {

@@ -1,43 +1,23 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
   chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
   symlinkSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createProcessHost } from "../process/host.ts";
 import { runCli } from "../main.ts";
-import { cleanEnv, memoryIo, REPO } from "../../fixtures/run-agent.ts";
+import { memoryIo, REPO } from "../../fixtures/run-agent.ts";
+import { AGENT, HOST, integrate, integrateHomes } from "./integrate.testing.ts";
 
-const root = mkdtempSync(join(tmpdir(), "agent-integrate-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** The agent the tests integrate: a binary at a fixed path (no checkout notice). */
-const AGENT = "/opt/agent/bin/agent";
-const HOST = { ...createProcessHost(), program: { executable: AGENT, script: undefined } };
-
-let homes = 0;
-function freshHome(): { home: string; env: Record<string, string> } {
-  const home = join(root, `home-${++homes}`);
-  mkdirSync(home, { recursive: true });
-  return { home, env: cleanEnv(home, { PATH: "/nonexistent" }) };
-}
-
-async function integrate(args: string[], env: Record<string, string>) {
-  const io = { ...memoryIo(env, REPO), host: HOST };
-  const code = await runCli(["integrate", ...args], io);
-  return { code, stdout: io.stdout.text(), stderr: io.stderr.text() };
-}
+const { freshHome } = integrateHomes("integrate");
 
 /** Every file under `dir`, path → bytes (what "byte-identical" compares), and every folder (`<path>/`), our own state's too. */
 function files(dir: string): Record<string, string> {

@@ -11,7 +11,8 @@ import {
 } from "../../core/index.ts";
 import { findOnPath } from "../agents/agent-bin.ts";
 import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
-import { applyChanges, installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
+import { applyChanges } from "../agents/integration-apply.ts";
+import { installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { withIntegrationLock } from "../agents/integration-lock.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
@@ -82,7 +83,7 @@ function optionsFor(integration: AgentIntegration, offer: number | undefined, be
   const reason = integration.stop?.beforeCompact;
   if (beforeCompact && typeof reason === "string" && named)
     throw new CommandLineError(`--before-compact is not for ${integration.label}: ${reason}`);
-  return { offer, beforeCompact: beforeCompact && typeof reason === "function" ? true : undefined };
+  return { offer, beforeCompact: beforeCompact && typeof reason === "object" ? true : undefined };
 }
 
 /** What `--status` says of the extras: the offer's percent, the hook before compaction. */
@@ -171,6 +172,8 @@ export const integrateCommand = defineCommand({
         if (beforeCompact && !options.beforeCompact)
           lines.push(`  --before-compact: not for ${integration.label}: ${integration.stop?.beforeCompact}`);
         for (const note of integration.notes) lines.push(`  ${note}`);
+        for (const change of changes.filter((c) => c.merged))
+          for (const note of integration.trustNotes?.(change.before, change.after) ?? []) lines.push(`  ${note}`);
       }
     }
     await run.stdout.printText(`${lines.join("\n")}\n`);

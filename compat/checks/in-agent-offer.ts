@@ -1,64 +1,32 @@
 /**
  * The offer before the context rots (issue 25, item 6) with the real agents: after `agent
  * integrate <agent> --offer 80`, turns whose usage the fake model reports as past 80% of the
- * window make the agent show our one line offering the handoff command, once per crossing; and
- * Claude Code's `--before-compact`: an automatic compaction (forced by
- * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` and `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`) first writes the
- * handoff session, and the next turn's end names it.
+ * window make the agent show our one line offering the handoff command, once per crossing (Claude
+ * Code's `--before-compact`: in-agent-compact.ts).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../../core/json.ts";
 import { withFiles, type Agent, type FileAgentInstall } from "../agents.ts";
 import { agentEnv, configureAgent } from "../agent-setup.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fake/server.ts";
 import type { DnsLog } from "../isolate.ts";
-import { createSandbox, describeRun, runAgent, type AgentRun, type Sandbox } from "../sandbox.ts";
+import { createSandbox, describeRun, runAgent } from "../sandbox.ts";
 import { CLAUDE_REPLY, claudeEnv, projectFolder, runClaude } from "./claude-code.ts";
 import { codexEnv, execStart, prepareCodex } from "./codex.ts";
-import { settledScreen } from "./in-agent.ts";
+import { settledScreen } from "./in-agent-runs.ts";
 import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
 import { placeSource } from "./in-agent-extension.ts";
-import { REPO } from "./reading.ts";
+import { checkClaudeCodeBeforeCompact } from "./in-agent-compact.ts";
+import { claudeTurn, integrate } from "./in-agent-runs.ts";
 import { must, type Checks } from "./report.ts";
 import { driveRpc } from "./rpc-drive.ts";
 import { TARGETS, type TargetRun } from "./targets.ts";
 
 const OFFER = /Context (\d+)% full \(([\d,]+) of ([\d,]+) tokens\): type (\S+) to continue in a fresh session with a handoff document\./g;
 
-/** `agent integrate <args…>` as the user runs it (Bun and our script), in the sandbox. */
-async function integrate(sandbox: Sandbox, env: Record<string, string>, args: string[], dns: DnsLog): Promise<AgentRun> {
-  const run = await runAgent(
-    [process.execPath, join(REPO, "cli/index.ts"), "integrate", ...args],
-    { cwd: sandbox.project, env, timeoutMs: 60_000 },
-    dns,
-  );
-  must(run.exitCode === 0, `agent integrate ${args.join(" ")} failed: ${describeRun(run)}`);
-  return run;
-}
-
 function offersIn(text: string): string[] {
   return [...text.matchAll(OFFER)].map((match) => match[0]);
-}
-
-/** One `claude -p --resume <id>` turn, its output as stream-json (hook output included). */
-async function claudeTurn(
-  agent: Agent,
-  dir: string,
-  sandbox: Sandbox,
-  env: Record<string, string>,
-  id: string,
-  prompt: string,
-  dns: DnsLog,
-) {
-  const run = await runAgent(
-    [join(dir, agent.bin), "-p", "--resume", id, "--output-format", "stream-json", "--verbose", prompt],
-    { cwd: sandbox.project, env, timeoutMs: 180_000 },
-    dns,
-  );
-  must(run.outside.length === 0, `tried to reach ${run.outside.join(", ")}`);
-  must(run.exitCode === 0, describeRun(run));
-  return run;
 }
 
 async function checkClaudeCodeOffer(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
@@ -87,64 +55,6 @@ async function checkClaudeCodeOffer(agent: Agent, dir: string, checks: Checks, d
       const at = seen.findIndex((offers) => offers.length > 0);
       return `turn ${at + 2} showed: ${all[0]}`;
     });
-  } finally {
-    await fake.stop();
-  }
-}
-
-async function checkClaudeCodeBeforeCompact(agent: Agent, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
-  const sandbox = createSandbox("in-agent-before-compact-claude-code");
-  const fake: FakeModelServer = startFakeModelServer(() => ({ text: CLAUDE_REPLY, inputTokens: 5000 }));
-  try {
-    await checks.run(
-      agent.name,
-      "--before-compact: a forced auto compaction writes the handoff session first, and the next Stop names it",
-      async () => {
-        await runClaude(agent, dir, sandbox, fake, dns, "COMPAT-COMPACT: the first task, handed off before compacting");
-        const folder = projectFolder(sandbox);
-        const [name] = readdirSync(folder).filter((f) => f.endsWith(".jsonl"));
-        must(name !== undefined, "Claude Code wrote no session");
-        const id = name.replace(/\.jsonl$/, "");
-        const env = claudeEnv(sandbox, fake);
-        await integrate(sandbox, env, ["claude-code", "--before-compact"], dns);
-        const forced = {
-          ...env,
-          AGENT_HOOK_ENGINE: "offline",
-          CLAUDE_CODE_AUTO_COMPACT_WINDOW: "200000",
-          CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "1",
-        };
-        const outputs: string[] = [];
-        let made: string[] = [];
-        const compacted = () => readFileSync(join(folder, name), "utf8").includes('"compact_boundary"');
-        for (let turn = 0; turn < 3 && made.length === 0; turn++) {
-          const run = await claudeTurn(agent, dir, sandbox, forced, id, `COMPAT-COMPACT: turn ${turn + 2}`, dns);
-          outputs.push(`${run.stdout}\n${run.stderr}`);
-          made = readdirSync(folder).filter((f) => f.endsWith(".jsonl") && f !== name);
-        }
-        must(
-          made.length === 1,
-          `expected one handoff session beside the source, found ${made.length}; last output: ${outputs.at(-1)?.slice(-1500)}`,
-        );
-        const newId = made[0]?.replace(/\.jsonl$/, "") ?? "";
-        const text = readFileSync(join(folder, made[0] ?? ""), "utf8");
-        must(text.includes("<handoff-context>"), "the session written before compacting holds no handoff document");
-        must(text.includes("COMPAT-COMPACT: the first task"), "the document is not about the session being compacted");
-        // Claude Code 2.1.328 in `claude -p` runs the PreCompact hook when the forced threshold is passed, but (against the
-        // fake model) sends no compaction request and writes no compact_boundary: said, not required (see docs/in-agent.md).
-        const didCompact = compacted();
-        const line = `Before compacting, agent wrote a handoff session ${newId}`;
-        // The Stop of the turn that compacted names it; else the next turn's.
-        let named = outputs.some((output) => output.includes(line));
-        if (!named) {
-          const run = await claudeTurn(agent, dir, sandbox, forced, id, "COMPAT-COMPACT: one more turn", dns);
-          outputs.push(`${run.stdout}\n${run.stderr}`);
-          named = outputs.at(-1)?.includes(line) ?? false;
-        }
-        must(named, `no Stop line named ${newId}; last output: ${outputs.at(-1)?.slice(-1500)}`);
-        must(outputs.join("\n").split(line).length === 2, "the line was shown more than once");
-        return `handoff session ${newId} written by the PreCompact hook, named at the end of turn ${outputs.findIndex((o) => o.includes(line)) + 2}; Claude Code ${didCompact ? "compacted" : "did not compact"} the source`;
-      },
-    );
   } finally {
     await fake.stop();
   }
@@ -189,7 +99,7 @@ async function checkCodexOffer(agent: Agent, dir: string, checks: Checks, dns: D
       const offers = outputs.map(offersIn);
       must(offers[0]?.length === 0, `offered below the share: ${offers[0]?.join(" | ")}`);
       // The state says whether the hook offered, whatever codex exec prints of it.
-      const offered = readdirSync(join(sandbox.home, ".local/state/agent/offers")).filter((f) => f.startsWith(`codex-${id}`));
+      const offered = readdirSync(join(sandbox.home, ".local/state/agent/offers")).filter((f) => f === `codex-${id}.offered`);
       must(offered.length === 1, `the hook did not offer (state: ${offered.join(", ") || "none"})`);
       const shown = offers.flat();
       must(shown.length <= 1, `shown ${shown.length} times`);

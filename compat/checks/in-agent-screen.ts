@@ -11,6 +11,7 @@ import { agentEnv } from "../agent-setup.ts";
 import type { DnsLog } from "../isolate.ts";
 import { createSandbox } from "../sandbox.ts";
 import { FOCUS, integrate, jsonlIn, mentions, NEXT, placeSource, startFake } from "./in-agent-extension.ts";
+import { settledScreen } from "./in-agent-runs.ts";
 import { agentFolder } from "./matrix-sources.ts";
 import { must, type Checks } from "./report.ts";
 import { carriesVerbatim, contentText } from "./session-file.ts";
@@ -18,18 +19,6 @@ import { TARGETS, type TargetRun } from "./targets.ts";
 import { compactScreen, openTerminal, waitFor } from "./terminal.ts";
 
 const SHOWN = "Handed off: this is the new session, opened with the handoff document";
-
-/** The screen once it is the same twice in a row, half a second apart (or after `ms`). */
-async function settled(terminal: { screen(): string }, ms: number): Promise<string> {
-  let last = "";
-  await waitFor(() => {
-    const screen = terminal.screen();
-    const same = screen.trim() !== "" && screen === last;
-    last = screen;
-    return same;
-  }, ms);
-  return last;
-}
 
 export async function checkInAgentScreen(agent: FileAgentInstall, dir: string, checks: Checks, dns: DnsLog): Promise<void> {
   if (agent.name !== "pi" && agent.name !== "omp") return;
@@ -56,7 +45,7 @@ export async function checkInAgentScreen(agent: FileAgentInstall, dir: string, c
         });
         if (terminal === undefined) return "not checked: tmux is not installed";
         try {
-          await settled(terminal, 40_000);
+          await settledScreen(terminal, 40_000);
           const before = fake.modelRequests().length;
           await terminal.typeLine(`${command} ${FOCUS}`);
           const flat = () => terminal.screen().replace(/\s+/g, " ");

@@ -54,3 +54,23 @@ export function anthropicResponse(reply: Reply, body: unknown, stream: boolean):
   events.push(sseEvent({ type: "message_stop" }, "message_stop"));
   return sseResponse(events);
 }
+
+/** The text of the last user message of a Messages request (a string, or its text blocks joined). */
+function lastUserText(body: unknown): string {
+  const messages = typeof body === "object" && body !== null && "messages" in body ? body.messages : undefined;
+  const last = Array.isArray(messages) ? messages.at(-1) : undefined;
+  if (typeof last !== "object" || last === null || last.role !== "user") return "";
+  if (typeof last.content === "string") return last.content;
+  if (!Array.isArray(last.content)) return "";
+  return last.content.map((block: { text?: unknown }) => (typeof block?.text === "string" ? block.text : "")).join("\n");
+}
+
+/**
+ * Whether a request is Claude Code's compaction (2.1.328: its last user message asks for "an
+ * <analysis> block followed by a <summary> block"): a script answers it with a `<summary>`, or
+ * Claude Code asks once more and then keeps whatever text came as the summary.
+ */
+export function isSummaryRequest(body: unknown): boolean {
+  const text = lastUserText(body);
+  return text.includes("<summary>") && /summary of the conversation/i.test(text);
+}

@@ -1,4 +1,5 @@
 import { readClaudeCodeContextUsage } from "../../session/formats/claude-code/context-usage.ts";
+import { isClaudeCodeCompaction } from "../../session/formats/claude-code/context-usage.ts";
 import { claudeCodeLocation } from "../../session/formats/claude-code/location.ts";
 import { hookEntryMerge } from "./hook-entries.ts";
 import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
@@ -79,7 +80,10 @@ export const CLAUDE_CODE_INTEGRATION: AgentIntegration = {
     command: "/handoff",
     readStop: (input) => stopFromHookJson(input, "Claude Code", "Stop"),
     notice: systemMessage,
-    beforeCompact: (input) => stopFromHookJson(input, "Claude Code", "PreCompact", (call) => call.trigger === "auto"),
+    beforeCompact: {
+      read: (input) => stopFromHookJson(input, "Claude Code", "PreCompact", (call) => call.trigger === "auto"),
+      isCompaction: isClaudeCodeCompaction,
+    },
   },
   readHook({ stdin }) {
     const input = readHookJson(stdin, "Claude Code");

@@ -5,6 +5,7 @@ import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
 import { hookEntryGone, mergeAll } from "./merge-all.ts";
 import type { IntegrateOptions } from "./offer.ts";
 import { installedInHooksFile, runsOurHookWith, stopEntry, stopFromHookJson, systemMessage } from "./stop-json.ts";
+import { hooksToTrust } from "./hook-trust.ts";
 import type { AgentIntegration, HookCommand, HookReply } from "./types.ts";
 import type { AgentHome } from "../../session/formats/types.ts";
 
@@ -33,9 +34,22 @@ export const CODEX_INTEGRATION: AgentIntegration = {
   home: codexHome,
   hookTimeoutSeconds: HOOK_TIMEOUT_SECONDS,
   usage: "$handoff [--to <agent>] [focus …]",
-  notes: [
-    'Codex asks once, at its next start, to trust the new hook ("Hooks need review"): choose to trust it, or $handoff reaches the model instead.',
-  ],
+  notes: [],
+  trustNotes(before, after) {
+    const { added, changed } = hooksToTrust(before, after);
+    const lines: string[] = [];
+    for (const event of ["UserPromptSubmit", "Stop"]) {
+      const hook = event === "Stop" ? "Stop hook of the offer" : "hook";
+      const otherwise = event === "Stop" ? "or the offer is not shown" : "or $handoff reaches the model instead";
+      const asks = added.includes(event)
+        ? `asks once, at its next start, to trust the new ${hook}`
+        : changed.includes(event)
+          ? `asks again, at its next start, to trust the ${hook}, whose command changed`
+          : undefined;
+      if (asks !== undefined) lines.push(`Codex ${asks} ("Hooks need review"): choose to trust it, ${otherwise}.`);
+    }
+    return lines;
+  },
   files(home: AgentHome, command: HookCommand, options: IntegrateOptions) {
     const entry = { hooks: [{ type: "command", command: command.shell, timeout: HOOK_TIMEOUT_SECONDS }] };
     const isStop = runsOurHookWith("codex", "--stop");

@@ -99,8 +99,3 @@ export function offerStep({ usage, percent, window, offered, command }: OfferInp
     text: `Context ${shown}% full (${thousands(usage.tokens)} of ${thousands(window)} tokens): type ${command} to continue in a fresh session with a handoff document.`,
   };
 }
-
-/** The line a Stop shows after an automatic compaction that `--before-compact` handed off first. */
-export function beforeCompactText(sessionId: string, sessionFile: string): string {
-  return `Before compacting, agent wrote a handoff session ${sessionId} (${sessionFile}): type /resume ${sessionId} to continue there instead of from the summary.`;
-}

@@ -124,11 +124,16 @@ export interface StopSupport {
   readStop(input: HookInput, args: StopArgs): StopRequest;
   /** What the hook prints to show `lines` at the end of a turn (none: nothing at all). */
   notice(lines: readonly string[]): HookAnswer;
-  /**
-   * Reads a call before a compaction (`--before-compact`; only an automatic one is handed off), or
-   * why the agent cannot have it (one line, for `integrate`'s refusal).
-   */
-  beforeCompact: ((input: HookInput) => StopRequest) | string;
+  /** The hook before a compaction (`--before-compact`), or why the agent cannot have it (one line, for `integrate`'s refusal). */
+  beforeCompact: BeforeCompactSupport | string;
+}
+
+/** What the hook before a compaction needs of an agent (before-compact.ts holds the rule). */
+export interface BeforeCompactSupport {
+  /** Reads one call (only an automatic compaction is handed off). */
+  read(input: HookInput): StopRequest;
+  /** Whether one line of the session records a compaction (Claude Code: its `compact_boundary`). */
+  isCompaction(line: string): boolean;
 }
 
 /** What `agent hook` prints and how it exits. */
@@ -154,6 +159,12 @@ export interface AgentIntegration {
   installedOptions(read: (path: PathSegments) => string | undefined, home: AgentHome): IntegrateOptions;
   /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
   notes: readonly string[];
+  /**
+   * Lines `integrate` says when it changed a settings file it merges (its text `before` and
+   * `after`): an agent that asks the user to trust each hook (Codex) says which of ours it will ask
+   * about, new or with a changed command.
+   */
+  trustNotes?(before: string | undefined, after: string | undefined): string[];
   /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */
   usage: string;
   /**

@@ -6,6 +6,13 @@ export function claudeModelWindow(model: string): number | undefined {
   return /^claude-/i.test(model) ? 200_000 : undefined;
 }
 
+/** Whether one line of a Claude Code session is a compaction's boundary (the lines before it are summarised). */
+export function isClaudeCodeCompaction(line: string): boolean {
+  if (!line.includes('"compact_boundary"')) return false;
+  const entry = lineObject(line);
+  return entry?.type === "system" && entry.subtype === "compact_boundary";
+}
+
 /**
  * Claude Code's newest usage: the last assistant entry of the main thread (not a sidechain, not
  * one Claude Code made up itself) with its `message.usage`: the input tokens plus those read from
@@ -15,8 +22,8 @@ export function claudeModelWindow(model: string): number | undefined {
 export function readClaudeCodeContextUsage(linesNewestFirst: Iterable<string>): ContextUsage | undefined {
   for (const line of linesNewestFirst) {
     if (!line.includes('"compact_boundary"') && !line.includes('"usage"')) continue;
+    if (isClaudeCodeCompaction(line)) return undefined;
     const entry = lineObject(line);
-    if (entry?.type === "system" && entry.subtype === "compact_boundary") return undefined;
     if (entry?.type !== "assistant" || entry.isSidechain === true) continue;
     const message = objectAt(entry, "message");
     const model = textAt(message, "model");
