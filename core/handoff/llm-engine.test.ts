@@ -4,7 +4,8 @@ import { AgentError } from "../errors.ts";
 import { CompletionError, type ChatRequest, type Complete, type Completion } from "../llm/types.ts";
 import type { ContextMessage } from "../session/messages.ts";
 import { workSession } from "./condense/condense.testing.ts";
-import { MAX_HALVINGS, planDocumentRequests, writeDocumentWithModel, type ModelEngineInput } from "./llm-engine.ts";
+import { MAX_HALVINGS, planDocumentRequests, writeDocumentWithModel } from "./llm-engine.ts";
+import type { ModelEngineInput } from "./llm-engine-types.ts";
 import { REQUIRED_SECTIONS } from "./prompt.ts";
 
 const DOCUMENT = REQUIRED_SECTIONS.map((name) => `## ${name}\nAbout ${name.toLowerCase()}.`).join("\n\n");

@@ -5,7 +5,8 @@ import { CompletionError, type ChatRequest, type Complete } from "../llm/types.t
 import type { ContextMessage } from "../session/messages.ts";
 import { estimateRequestTokens } from "./condense/budget.ts";
 import { workSession } from "./condense/condense.testing.ts";
-import { planDocumentRequests, writeDocumentWithModel, type ModelEngineInput } from "./llm-engine.ts";
+import { planDocumentRequests, writeDocumentWithModel } from "./llm-engine.ts";
+import type { ModelEngineInput } from "./llm-engine-types.ts";
 import { REQUIRED_SECTIONS } from "./prompt.ts";
 import { checkRunPlan, describeRunPlan, type RunPlan } from "./run-plan.ts";
 
