@@ -50,16 +50,10 @@ export type { ProviderId, ProviderProfile } from "./llm/providers/profile.ts";
 export { isLocalEndpoint, isLoopbackHost } from "./llm/providers/local-endpoint.ts";
 export { chooseServedModel, readModelList, type ServedModel } from "./llm/served-models.ts";
 export { classifyRefusal } from "./llm/providers/refusals.ts";
-export {
-  assertSomethingToHandOff,
-  OFFLINE_MODEL,
-  planHandoffRequests,
-  planTargetOf,
-  runHandoff,
-  type HandoffDeps,
-  type HandoffInput,
-  type HandoffResult,
-} from "./handoff/pipeline.ts";
+export { assertSomethingToHandOff } from "./handoff/nothing-to-hand-off.ts";
+export { OFFLINE_MODEL, planHandoffRequests, runHandoff } from "./handoff/pipeline.ts";
+export type { HandoffDeps, HandoffInput, HandoffResult } from "./handoff/pipeline-types.ts";
+export { planTargetOf } from "./handoff/handoff-engine-setup.ts";
 export { DEFAULT_CONTEXT_WINDOW } from "./handoff/condense/budget.ts";
 export { checkRunPlan, describeRunPlan, type InputLimit, type PlanTarget, type RunPlan } from "./handoff/run-plan.ts";
 export { describeCondensed, type CondenseReport } from "./handoff/condense/condense-report.ts";

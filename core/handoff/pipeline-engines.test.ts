@@ -5,7 +5,8 @@ import { PLANTED_SECRETS, SECRETS_SESSION } from "../../fixtures/secrets.ts";
 import type { ChatRequest, Complete, Completion } from "../llm/types.ts";
 import { analyzeBranch } from "../session/analyze.ts";
 import { parseSession } from "../session/formats/pi/parse.ts";
-import { OFFLINE_MODEL, runHandoff, type HandoffDeps, type HandoffInput } from "./pipeline.ts";
+import { OFFLINE_MODEL, runHandoff } from "./pipeline.ts";
+import type { HandoffDeps, HandoffInput } from "./pipeline-types.ts";
 import { REQUIRED_SECTIONS } from "./prompt.ts";
 import { findMissingSections } from "./validate.ts";
 

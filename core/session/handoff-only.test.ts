@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isAgentError } from "../errors.ts";
-import { assertSomethingToHandOff } from "../handoff/pipeline.ts";
+import { assertSomethingToHandOff } from "../handoff/nothing-to-hand-off.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "../handoff/wrap.ts";
 import { analyzeBranch } from "./analyze.ts";
 import { readSession } from "./formats/read.ts";

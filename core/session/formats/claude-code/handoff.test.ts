@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assistantLine, jsonl, text, toolResult, toolUse, userLine, uuid } from "../../../../fixtures/sessions/claude-code/builders.ts";
-import { planHandoffRequests, runHandoff, type HandoffInput } from "../../../handoff/pipeline.ts";
+import { planHandoffRequests, runHandoff } from "../../../handoff/pipeline.ts";
+import type { HandoffInput } from "../../../handoff/pipeline-types.ts";
 import { analyzeBranch } from "../../analyze.ts";
 import { readClaudeCodeSession } from "./read.ts";
 
