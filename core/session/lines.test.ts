@@ -140,9 +140,9 @@ describe("parseSession reads bytes as it reads text", () => {
   });
 });
 
-describe("splitLines, blocks of lines decoded at once", () => {
-  // Lines around the 16 KB block size: ASCII blocks, blocks with one non-ASCII or invalid byte,
-  // a byte-order mark on a later line; each line must read as decoding it alone reads it.
+describe("splitLines, long lines across chunks", () => {
+  // Lines of kilobytes, ASCII or with one non-ASCII or invalid byte, a byte-order mark on a later
+  // line, cut by chunks of several sizes: each line must read as decoding it alone reads it.
   const ascii = (n: number, fill: string) => `{"t":"${fill.repeat(n)}"}`;
   const lineTexts = [
     ascii(9000, "a"),

@@ -61,10 +61,9 @@ const CR = 13;
  * Splits JSON Lines on `\n`, tolerating `\r\n`, skipping blank lines; an `indexOf` loop rather
  * than `split`, so a 100 MB file is never copied into one array of strings.
  *
- * Bytes are decoded one line at a time, or a block of ASCII lines at a time (`BLOCK_BYTES`).
- * That keeps memory near the file's size: one string of a whole file takes two bytes per
- * character as soon as a single character in it is not Latin-1, and chunks mean the whole file
- * never has to be in memory as bytes either.
+ * Bytes are decoded one line at a time. That keeps memory near the file's size: one string of a
+ * whole file takes two bytes per character as soon as a single character in it is not Latin-1,
+ * and chunks mean the whole file never has to be in memory as bytes either.
  */
 export function splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
   const exact = options.exact === true;
@@ -105,15 +104,6 @@ function* splitText(text: string, exact: boolean, passOver: PassOver): Generator
 }
 
 const NUL = 0;
-/**
- * Lines are decoded a block of about this many bytes at a time (whole lines, one chunk's), and
- * cut from that string, when the block is ASCII: one decode instead of one per line. A block
- * that is not (it decodes to fewer characters than it has bytes) is decoded line by line, as
- * before: a line's string then takes two bytes per character only when the line itself needs
- * it, and a byte-order mark is dropped from each line as a decoder drops it. An ASCII block's
- * string takes one byte per character, as its bytes did, and is at most a chunk.
- */
-const BLOCK_BYTES = 16 * 1024;
 /** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
 const SAMPLE_BYTES = 1024;
 
@@ -146,11 +136,6 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
   for (const chunk of chunks) {
     // One scan per chunk: a chunk without NUL bytes (nearly always) needs no look per line.
     const hasNul = chunk.indexOf(NUL) !== -1;
-    // Whole lines of this chunk decoded as one string (see `BLOCK_BYTES`): the bytes up to `blockEnd` (an LF), or none.
-    const blocks = !hasNul && passOver === undefined;
-    let block: string | undefined;
-    let blockStart = 0;
-    let blockEnd = -1;
     let start = 0;
     for (;;) {
       const lf = chunk.indexOf(LF, start);
@@ -176,22 +161,9 @@ function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: Pa
         // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
         const here = part ?? chunk.subarray(start, end);
         const bytes = carried.length === 0 ? here : concat(carried, here);
-        let text: string | undefined;
-        if (blocks && carried.length === 0) {
-          if (end > blockEnd) {
-            const next = chunk.indexOf(LF, start + BLOCK_BYTES);
-            blockEnd = next === -1 ? chunk.lastIndexOf(LF) : next;
-            const decoded = decoder.decode(chunk.subarray(start, blockEnd));
-            // As many characters as bytes: each byte was a character of its own, so offsets match.
-            block = decoded.length === blockEnd - start ? decoded : undefined;
-            blockStart = start;
-          }
-          if (block !== undefined) text = block.slice(start - blockStart, end - blockStart);
-        }
-        const raw =
-          text === undefined && passOver?.(bytes)
-            ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
-            : toRawLine(++line, text ?? decoder.decode(bytes), true, exact);
+        const raw = passOver?.(bytes)
+          ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
+          : toRawLine(++line, decoder.decode(bytes), true, exact);
         if (carried.length > 0) {
           carried = [];
           carriedBytes = 0;

@@ -10,7 +10,6 @@
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
 import { passesInputOn, readsOfStep } from "./shell-reads.ts";
-import { readCommand, type CommandWords } from "./shell-command.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -195,23 +194,12 @@ export function shellFileEvents(command: string): FileEvent[] {
   const steps = splitSteps(command);
   // Each step's parts once: a step is looked at again for every pipe before it.
   const parts = steps.map((step) => subshellParts(step.text));
-  // Each step read into words and redirections at most once, and whether it passes its input on.
-  const commands: (CommandWords | undefined)[] = [];
-  const commandAt = (j: number, text: string): CommandWords => (commands[j] ??= readCommand(text));
-  const passes: (boolean | undefined)[] = [];
-  const passesOn = (j: number, text: string): boolean => {
-    const known = passes[j];
-    if (known !== undefined) return known;
-    const answer = passesInputOn(commandAt(j, text), PREFIX);
-    passes[j] = answer;
-    return answer;
-  };
   // Whether what step `i` writes to its pipe reaches the session: every step after it passes it on (see shell-reads.ts).
   const reachesSession = (i: number): boolean => {
     for (let j = i + 1; j < steps.length; j++) {
       const next = steps[j];
       const text = parts[j]?.text;
-      if (next === undefined || text === undefined || !passesOn(j, text)) return false;
+      if (next === undefined || text === undefined || !passesInputOn(text, PREFIX)) return false;
       if (next.next !== "|") return true;
     }
     return true;
@@ -239,8 +227,7 @@ export function shellFileEvents(command: string): FileEvent[] {
       }
     } else {
       const shown = step.next !== "|" || reachesSession(i);
-      if (shown)
-        for (const path of readsOfStep(commandAt(i, text), PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
+      if (shown) for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
       const { written, deleted, named } = changesOfStep(text, words);
       for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
       for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });

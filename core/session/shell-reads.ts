@@ -133,8 +133,8 @@ function programOf(command: CommandWords, prefix: RegExp): string[] {
  * the session takes next): a reader with no file of its own to read (or `-` for stdin), or `tee`;
  * never a step whose output or input is a file.
  */
-export function passesInputOn(step: string | CommandWords, prefix: RegExp): boolean {
-  const command = typeof step === "string" ? readCommand(step) : step;
+export function passesInputOn(step: string, prefix: RegExp): boolean {
+  const command = readCommand(step);
   if (outputToFile(command) || command.redirections.some((r) => r.fd === 0)) return false;
   const words = programOf(command, prefix);
   if (words[0] === "tee") return true;
@@ -144,12 +144,9 @@ export function passesInputOn(step: string | CommandWords, prefix: RegExp): bool
   return operands.length === 0 || operands.includes("-");
 }
 
-/**
- * The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say.
- * A caller that has read the step already (`readCommand`) passes that, so it is not read twice.
- */
-export function readsOfStep(step: string | CommandWords, prefix: RegExp): string[] {
-  const command = typeof step === "string" ? readCommand(step) : step;
+/** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */
+export function readsOfStep(step: string, prefix: RegExp): string[] {
+  const command = readCommand(step);
   const words = programOf(command, prefix);
   const reader = readerOf(words[0]);
   if (reader === undefined || outputToFile(command)) return [];
