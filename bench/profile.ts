@@ -10,6 +10,9 @@
  * PROFILE_UNDER=<function name> adds a third table: the time under that function (wherever it is
  * called), by the functions it calls, itself and under each (e.g. PROFILE_UNDER=callModel).
  *
+ * PROFILE_CALLERS=<function name> adds the time in that function itself by the function that called
+ * it: where a built-in's time comes from (PROFILE_CALLERS=RegExp: the patterns built, and by whom).
+ *
  * Not part of `bun run bench`: the profiler's own cost makes its totals larger than the bench's.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -23,6 +26,8 @@ const runs = Number(process.argv[2] ?? 6);
 const extra = process.argv.slice(3);
 const TOP = 40;
 const FOCUS = process.env.PROFILE_UNDER;
+/** PROFILE_CALLERS=<function name>: the time in that function itself, by the function that called it (a built-in's callers: `RegExp`, `decode`). */
+const CALLEES = process.env.PROFILE_CALLERS;
 
 interface ProfileNode {
   id: number;
@@ -76,6 +81,8 @@ const self = new Map<string, number>();
 const under = new Map<string, number>();
 // Below FOCUS: the time under each function called from inside it (the focus itself included).
 const focused = new Map<string, number>();
+// The time in CALLEES itself, by its caller.
+const callers = new Map<string, number>();
 // Self time by the chunk of the binary it ran in: core's against the CLI's and the packages'.
 const byFile = new Map<string, number>();
 let total = 0;
@@ -93,6 +100,11 @@ for (const file of files) {
     const leaf = byId.get(id);
     if (leaf === undefined) return;
     self.set(name(leaf), (self.get(name(leaf)) ?? 0) + spent);
+    if (CALLEES !== undefined && leaf.callFrame.functionName === CALLEES) {
+      const parent = byId.get(parentOf.get(leaf.id) ?? -1);
+      const key = parent === undefined ? "(none)" : name(parent);
+      callers.set(key, (callers.get(key) ?? 0) + spent);
+    }
     // A built-in (JSON.stringify, a RegExp) counts for the chunk that called it.
     let caller: ProfileNode | undefined = leaf;
     while (caller !== undefined && caller.callFrame.url === "") caller = byId.get(parentOf.get(caller.id) ?? -1);
@@ -128,3 +140,4 @@ console.log(`-- in the function itself\n${table(self)}`);
 console.log(`-- under the function (itself and what it calls)\n${table(under)}`);
 console.log(`-- in each chunk of the binary (its functions themselves and the built-ins they call)\n${table(byFile)}`);
 if (FOCUS !== undefined) console.log(`-- under ${FOCUS}, by what it calls (itself and under each)\n${table(focused)}`);
+if (CALLEES !== undefined) console.log(`-- in ${CALLEES} itself, by its caller\n${table(callers)}`);

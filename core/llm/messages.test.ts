@@ -187,3 +187,51 @@ describe("stubTools", () => {
     expect(stubTools([user([text("hi")]), assistant([text("hello")])])).toEqual([]);
   });
 });
+
+describe("tool names and joined text as the request carries them", () => {
+  const long = "a".repeat(64);
+  test.each([
+    ["a valid name", "read_file-2", "read_file-2"],
+    ["exactly 64 characters", long, long],
+    ["65 characters: cut to 64", `${long}b`, long],
+    ["other characters become _", "mcp.server/tool name", "mcp_server_tool_name"],
+    ["a redacted name", "[REDACTED:api-key:1]", "_REDACTED_api-key_1_"],
+    ["an empty name", "", "tool"],
+    ["a name of non-ASCII letters", "ツール", "___"],
+  ])("%s", (_what, name, sent) => {
+    const [message] = toChatMessages([assistant([call("c1", name)])]);
+    expect(message).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call00001", type: "function", function: { name: sent, arguments: "{}" } }],
+    });
+    expect(stubTools([assistant([call("c1", name)])]).map((t) => t.function.name)).toEqual([sent]);
+  });
+
+  test.each([
+    ["one text block", [text("a")], "a"],
+    ["texts joined by line breaks", [text("a"), text(""), text("b")], "a\n\nb"],
+  ])("a user message of %s is one string", (_what, blocks, sent) => {
+    expect(toChatMessages([user(blocks)])).toEqual([{ role: "user", content: sent }]);
+  });
+
+  test("texts around tool calls: joined, the calls in order", () => {
+    expect(toChatMessages([assistant([text("a"), call("x", "bash"), text("b"), call("y", "read")])])).toEqual([
+      {
+        role: "assistant",
+        content: "a\nb",
+        tool_calls: [
+          { id: "call00001", type: "function", function: { name: "bash", arguments: "{}" } },
+          { id: "call00002", type: "function", function: { name: "read", arguments: "{}" } },
+        ],
+      },
+    ]);
+  });
+
+  test("a tool result of texts and an image: one string, the image named; none at all: (no output)", () => {
+    const [, withImage] = toChatMessages([assistant([call("x", "bash")]), result("x", [text("a"), image, text("b")])]);
+    expect(withImage).toEqual({ role: "tool", tool_call_id: "call00001", content: "a\n[image: image/png]\nb" });
+    const [, empty] = toChatMessages([assistant([call("x", "bash")]), result("x", [])]);
+    expect(empty).toEqual({ role: "tool", tool_call_id: "call00001", content: "(no output)" });
+  });
+});

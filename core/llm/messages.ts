@@ -1,8 +1,15 @@
 import type { ContextMessage, UserBlock } from "../session/messages.ts";
-import type { ChatContentPart, ChatMessage, ChatTool } from "./types.ts";
+import type { ChatContentPart, ChatMessage, ChatTool, ChatToolCall } from "./types.ts";
 
 function userContent(blocks: readonly UserBlock[]): string | ChatContentPart[] {
-  if (blocks.every((b) => b.type === "text")) return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  // One pass for the common all-text message: no intermediate arrays.
+  let text = "";
+  let i = 0;
+  for (const b of blocks) {
+    if (b.type !== "text") break;
+    text = i++ === 0 ? b.text : `${text}\n${b.text}`;
+  }
+  if (i === blocks.length) return text;
   return blocks.map(
     (b): ChatContentPart =>
       b.type === "text" ? { type: "text", text: b.text } : { type: "image_url", image_url: { url: `data:${b.mimeType};base64,${b.data}` } },
@@ -11,8 +18,13 @@ function userContent(blocks: readonly UserBlock[]): string | ChatContentPart[] {
 
 /** Tool messages carry text only in Chat Completions; an image becomes a short note. */
 function toolContent(blocks: readonly UserBlock[]): string {
-  const parts = blocks.map((b) => (b.type === "text" ? b.text : `[image: ${b.mimeType}]`));
-  return parts.join("\n") || "(no output)";
+  let text = "";
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as UserBlock;
+    const part = b.type === "text" ? b.text : `[image: ${b.mimeType}]`;
+    text = i === 0 ? part : `${text}\n${part}`;
+  }
+  return text || "(no output)";
 }
 
 /**
@@ -20,8 +32,12 @@ function toolContent(blocks: readonly UserBlock[]): string {
  * `_`. Sessions from other tools, and redacted names (`[REDACTED:…]`), may have any.
  */
 export function chatToolName(name: string): string {
+  // Nearly every name is already valid: one test, no new string.
+  if (VALID_TOOL_NAME.test(name)) return name;
   return name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
 }
+
+const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Calls one request can number in `call` + 5 base-36 digits (60 million; a request holds far fewer). */
 const SHORT_ID_LIMIT = 36 ** 5;
@@ -61,18 +77,19 @@ function toChatMessage(message: ContextMessage, callId: (id: string) => string):
       // Wrappers and developer messages go as user turns: every compatible endpoint accepts them.
       return { role: "user", content: userContent(message.content) };
     case "assistant": {
-      const text = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
-      const calls = message.content.flatMap((b) =>
-        b.type === "toolCall"
-          ? [
-              {
-                id: callId(b.id),
-                type: "function" as const,
-                function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) },
-              },
-            ]
-          : [],
-      );
+      // One pass over the blocks: the text joined by line breaks, the calls in order.
+      let text = "";
+      let texts = 0;
+      const calls: ChatToolCall[] = [];
+      for (const b of message.content) {
+        if (b.type === "text") text = texts++ === 0 ? b.text : `${text}\n${b.text}`;
+        else if (b.type === "toolCall")
+          calls.push({
+            id: callId(b.id),
+            type: "function",
+            function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) },
+          });
+      }
       return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
     }
     case "toolResult":

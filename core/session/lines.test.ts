@@ -139,3 +139,44 @@ describe("parseSession reads bytes as it reads text", () => {
     expect(parseSession(utf8('{"type":"session","id":"s"}\n'), "s.jsonl").missingFinalNewline).toBe(false);
   });
 });
+
+describe("splitLines, long lines across chunks", () => {
+  // Lines of kilobytes, ASCII or with one non-ASCII or invalid byte, a byte-order mark on a later
+  // line, cut by chunks of several sizes: each line must read as decoding it alone reads it.
+  const ascii = (n: number, fill: string) => `{"t":"${fill.repeat(n)}"}`;
+  const lineTexts = [
+    ascii(9000, "a"),
+    ascii(9000, "b"),
+    `\ufeff${ascii(20000, "c")}`,
+    ascii(3, "d"),
+    `{"t":"naïve → 🚀 ${"e".repeat(17000)}"}`,
+    ascii(16 * 1024, "f"),
+    ascii(1, "g"),
+  ];
+  const bytes = new Uint8Array([
+    ...utf8(`${lineTexts.join("\n")}\r\n`),
+    ...new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]), // a byte that is not UTF-8
+    ...utf8(`${ascii(40000, "h")}\n\n${ascii(5, "i")}`),
+  ]);
+  const oneByOne = (exact: boolean) => {
+    const out: { line: number; text: string }[] = [];
+    let start = 0;
+    for (let line = 1; start <= bytes.length; line++) {
+      const lf = bytes.indexOf(10, start);
+      const end = lf === -1 ? bytes.length : lf;
+      let text = new TextDecoder("utf-8", { ignoreBOM: exact }).decode(bytes.subarray(start, end));
+      if (text.endsWith("\r")) text = text.slice(0, -1);
+      if (exact && text.startsWith("\ufeff")) text = text.slice(1);
+      if (exact || text.trim() !== "") out.push({ line, text });
+      if (lf === -1) break;
+      start = lf + 1;
+    }
+    return out;
+  };
+
+  test.each([false, true])("exact %p: whole and in chunks of several sizes, each line as decoded alone", (exact) => {
+    const expected = oneByOne(exact);
+    for (const input of [bytes, reusedChunks(bytes, 1000), reusedChunks(bytes, 16 * 1024 + 7), reusedChunks(bytes, 1 << 20)])
+      expect([...splitLines(input, { exact })].map(({ line, text }) => ({ line, text }))).toEqual(expected);
+  });
+});
