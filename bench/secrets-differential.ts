@@ -145,7 +145,8 @@ const FILLER = [
 /** A text of a few tokens, the key's forms and filler, each possibly disguised. */
 function hostileText(key: string | undefined): string {
   let out = "";
-  const parts = 1 + Math.floor(random() * 5);
+  // Now and then many parts: a rule's hint found early, its token (or a hint overlapping it) later.
+  const parts = 1 + Math.floor(random() * (chance(0.1) ? 30 : 5));
   for (let i = 0; i < parts; i++) {
     out += pick(FILLER);
     if (key !== undefined && chance(0.35)) out += disguise(key);
