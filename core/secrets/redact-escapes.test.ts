@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { KINDS } from "../../fixtures/secrets-everywhere.ts";
-import { hintedRules, TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
+import { TOKEN_RULES } from "./redact-rules.ts";
+import { hintedRules, TOKEN_HINT, TOKEN_PATTERN, tokenPatterns } from "./redact-token-pattern.ts";
 import { createRedactor } from "./redact.ts";
 import { createWithholder, WITHHELD } from "./withhold.ts";
 
