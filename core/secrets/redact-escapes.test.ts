@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { KINDS } from "../../fixtures/secrets-everywhere.ts";
-import { hintedRules, TOKEN_HINT, TOKEN_PATTERN, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
+import { TOKEN_RULES } from "./redact-rules.ts";
+import { hintedRules, TOKEN_HINT, TOKEN_PATTERN, tokenPatterns } from "./redact-token-pattern.ts";
 import { createRedactor } from "./redact.ts";
 import { createWithholder, WITHHELD } from "./withhold.ts";
 
@@ -104,6 +105,25 @@ describe("a lead right after an escape is a lead (issue 23, review 1)", () => {
     expect((hintedRules("npm_test_") >> stripe) & 1).toBe(1);
     expect((hintedRules("npm_test_") >> npm) & 1).toBe(1);
     expect(hintedRules("nothing to see here")).toBe(0);
+  });
+
+  test("a hint is still seen after others were found, also inside one found before (no rule's hint is searched for past its first)", () => {
+    const rule = (hint: string) => TOKEN_RULES.findIndex((r) => r.hint.split("|").includes(hint));
+    const CASES: [text: string, hints: string[]][] = [
+      ["npm_ and later npm_test_", ["npm_", "_test_"]],
+      [`${"sk-".repeat(1000)}ghp_`, ["sk-", "gh[pousr]_"]],
+      ["eyJeyJ sk-sk- xoxapp AIzaAIza", ["eyJ", "sk-", "xox", "AIza"]],
+      ["Basic earer ecret -----BEGIN uthorization ://", ["Basic", "earer", "ecret", "-----BEGIN", "uthorization", "://"]],
+    ];
+    for (const [text, hints] of CASES) {
+      const want = hints.reduce((bits, hint) => {
+        const i = rule(hint);
+        expect({ hint, i: i >= 0 }).toEqual({ hint, i: true });
+        // Every rule sharing the hint (three share sk-) is in.
+        return TOKEN_RULES.reduce((b, r, j) => (r.hint === TOKEN_RULES[i]?.hint ? b | (1 << j) : b), bits);
+      }, 0);
+      expect({ text, rules: hintedRules(text) }).toEqual({ text, rules: want });
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * What a self-identifying secret looks like. Written from each provider's published token
- * format, not copied from a scanner. TOKEN_PATTERN: provider tokens (a prefix), JWTs, private
+ * format, not copied from a scanner. TOKEN_RULES: provider tokens (a prefix), JWTs, private
  * key blocks, plus a few values recognisable by what precedes them (`Bearer …`, a URL's
- * password). Assignments (`password=…`), where only the key says it is a secret, are in
- * redact-assignments.ts.
+ * password); the patterns made of them are in redact-token-pattern.ts. Assignments
+ * (`password=…`), where only the key says it is a secret, are in redact-assignments.ts.
  *
  * Every pattern stays linear on hostile input: a token may not start right after a letter or a
  * digit (a negative lookbehind, TOKEN_START), and one whose run is unbounded and may fail at its
@@ -150,7 +150,7 @@ const JWT_START = "A-Za-z0-9_-";
  * rule, with a lead or not, gets the same boundary, so a colour or an escape before `Bearer`
  * is a boundary exactly as it is before `ghp_`.
  */
-function ruleStart(rule: TokenRule): string {
+export function ruleStart(rule: TokenRule): string {
   return `(?=${rule.start})${rule.notAfter === undefined ? "" : notAfter(rule.notAfter)}`;
 }
 
@@ -296,62 +296,3 @@ export const TOKEN_RULES: readonly TokenRule[] = [
     body: "[^\\s@/\"'<>]{1,4096}(?=@)",
   },
 ];
-
-/** Rule i as one alternative: its secret is group `s<i>`, its kept lead `l<i>`. */
-function ruleAlternative(rule: TokenRule, i: number): string {
-  return `${ruleStart(rule)}${rule.lead === undefined ? "" : `(?<l${i}>${rule.lead})`}(?<s${i}>${rule.body})`;
-}
-
-/** All token rules as one alternation; rule i's secret is group `s<i>`, its kept lead `l<i>`. */
-export const TOKEN_PATTERN = new RegExp(TOKEN_RULES.map(ruleAlternative).join("|"), "g");
-
-/**
- * The literal prefilter, made of the rules' own `hint`s (one place: a rule and its literal are
- * written together, and every match of a rule holds its literal), so a text this does not match
- * holds no match of TOKEN_PATTERN, whatever stands before the match (an escape included). Most
- * of a session's text holds none, and this test costs a fraction of TOKEN_PATTERN's scan. Each hint
- * once: three rules share `sk-`, and every alternative is tried at every place.
- */
-export const TOKEN_HINT = new RegExp([...new Set(TOKEN_RULES.map((rule) => rule.hint))].join("|"));
-
-/** Each rule's hint alone, tried at one place (sticky). */
-const RULE_HINTS = TOKEN_RULES.map((rule) => new RegExp(rule.hint, "y"));
-const ALL_RULES = (1 << TOKEN_RULES.length) - 1;
-
-/**
- * The rules whose hint the text holds, as bits (rule i, bit i): only these can match in it, as
- * a match of a rule holds its hint. Every place a hint starts is visited (the search goes on
- * from the next character, so hints that overlap are all seen) and each rule's hint tried there.
- */
-export function hintedRules(text: string): number {
-  const hints = new RegExp(TOKEN_HINT.source, "g");
-  let rules = 0;
-  for (let found = hints.exec(text); found !== null && rules !== ALL_RULES; found = hints.exec(text)) {
-    for (let i = 0; i < RULE_HINTS.length; i++) {
-      const hint = RULE_HINTS[i] as RegExp;
-      hint.lastIndex = found.index;
-      if (hint.test(text)) rules |= 1 << i;
-    }
-    hints.lastIndex = found.index + 1;
-  }
-  return rules;
-}
-
-/**
- * TOKEN_PATTERN for the texts of one run, each with only the rules its hints let in (see
- * `hintedRules`): the same matches (a rule left out matches nowhere in the text), found with a
- * fraction of the alternatives tried at each place. Each set of rules is compiled once a run.
- */
-export function tokenPatterns(): (text: string) => RegExp {
-  const compiled = new Map<number, RegExp>([[ALL_RULES, TOKEN_PATTERN]]);
-  return (text) => {
-    const rules = hintedRules(text);
-    let pattern = compiled.get(rules);
-    if (pattern === undefined) {
-      const alternatives = TOKEN_RULES.map((rule, i) => ((rules >> i) & 1 ? ruleAlternative(rule, i) : undefined));
-      pattern = new RegExp(alternatives.filter((a) => a !== undefined).join("|"), "g");
-      compiled.set(rules, pattern);
-    }
-    return pattern;
-  };
-}

@@ -14,7 +14,8 @@ import {
 } from "./redact-assignments.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
-import { TOKEN_HINT, TOKEN_RULES, tokenPatterns } from "./redact-rules.ts";
+import { TOKEN_RULES } from "./redact-rules.ts";
+import { TOKEN_HINT, tokenPatterns } from "./redact-token-pattern.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**

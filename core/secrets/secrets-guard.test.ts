@@ -149,6 +149,36 @@ describe("tool calls", () => {
   });
 });
 
+describe("tool-call arguments a request carries, the key withheld from each string and number in them", () => {
+  /** [key, arguments as sent to the guard, as they leave]. */
+  const CASES: [key: string, args: string, sent: string][] = [
+    ["sk-test-abcdefgh", '{"c":"ls -la","n":3}', '{"c":"ls -la","n":3}'],
+    ["sk-test-abcdefgh", '{"c":"echo sk-test-abcdefgh"}', '{"c":"echo [withheld]"}'],
+    // Escaped in the JSON text: only a reader of its strings sees the key.
+    ["sk-test-abcdefgh", '{"c":"echo \\u0073k-test-abcdefgh"}', '{"c":"echo [withheld]"}'],
+    ["sk-test-abcdefgh", '{"c":"echo sk-test-\\u200babcdefgh"}', '{"c":"echo [withheld]"}'],
+    // The key as an argument's name, not its value.
+    ["sk-test-abcdefgh", '{"sk-test-abcdefgh":1}', '{"[withheld]":1}'],
+    // A number is read and written again: its text need not hold the key its value reads as.
+    ["100000", '{"n":1e5}', '{"n":"[withheld]"}'],
+    ["Infinity", '{"n":1e999}', '{"n":"[withheld]"}'],
+    ["-Infinity", "[-1e400]", '["[withheld]"]'],
+    ["Infinity", '{"n":1e308}', '{"n":1e308}'],
+  ];
+  test.each(CASES)("with %p withheld, %p leaves as %p", (key, args, sent) => {
+    const guard = createSecretsGuard({ context: [], withheld: [key] });
+    const request: ChatRequest = {
+      model: "m",
+      stream: true,
+      messages: [
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "bash", arguments: args } }] },
+      ],
+    };
+    const [message] = guard.request(request).messages;
+    expect(message?.role === "assistant" ? message.tool_calls?.[0]?.function.arguments : undefined).toBe(sent);
+  });
+});
+
 describe("short texts that recur (tool names, keys, short messages)", () => {
   test("each occurrence is mapped as the first was: one placeholder per secret, wherever and however often it recurs", () => {
     const secretKey = "api_key=Zq8vLm3Rt7Wx2Kp9";

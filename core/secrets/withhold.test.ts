@@ -106,6 +106,9 @@ describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
     [["sk-bench"], '{"sk-bench":1}', false],
     [["100000"], '{"n":1e5}', false],
     [["12345678901234567000"], "[12345678901234567890]", false],
+    // A number too large for a double is read as Infinity, a word the text need not hold.
+    [["Infinity"], '{"n":1e999}', false],
+    [["-Infinity"], "[-1e400]", false],
     [[], '{"text":"\\ud800"}', false],
     [[], '{"text":"plain"}', true],
     [["ollama1"], '{"text":"ollama12 and xollama1"}', false],

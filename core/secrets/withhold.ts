@@ -124,8 +124,8 @@ export interface Withholding {
    * True only when withholding would give back every string and number the JSON text `json`
    * holds, and the text itself, as they are: it has no escape (so each string in it is a piece
    * of the text as it stands), nothing beyond printable ASCII (so nothing invisible), no form of
-   * a secret; and no form is made of a number's characters only (a number is read and written
-   * again as `String(n)`, which the text need not hold: `1e5` is `100000`).
+   * a secret; and no form is one `String(n)` may write (a number is read and written again as
+   * `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is `Infinity`).
    */
   keepsJson(json: string): boolean;
 }
@@ -138,8 +138,12 @@ function plainJson(json: string): boolean {
   return !json.includes("\\") && !BEYOND_PRINTABLE.test(json);
 }
 
-/** Characters `String(n)` writes for a number read from JSON. */
-const NUMBER_CHARS = /^[0-9.eE+-]+$/;
+/**
+ * A form `String(n)` may write for a number read from JSON, in part or whole: its characters, or
+ * `Infinity` (`1e999`, `-1e400` are read as ±Infinity, a word the text does not hold). A short
+ * form is withheld only as a whole token, so `Infinity` and `-Infinity` are its only tokens.
+ */
+const NUMBER_FORM = /^(?:[0-9.eE+-]+|-?Infinity)$/;
 
 export function createWithholding(secrets: readonly (string | undefined)[]): Withholding {
   const kept = [...new Set(secrets)].filter((s): s is string => s !== undefined && s.length >= MIN_WITHHELD_LENGTH);
@@ -155,7 +159,7 @@ export function createWithholding(secrets: readonly (string | undefined)[]): Wit
     return false;
   };
   const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
-  const numeric = forms.some((f) => NUMBER_CHARS.test(f.form));
+  const numeric = forms.some((f) => NUMBER_FORM.test(f.form));
   return {
     withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
     keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
