@@ -1,31 +1,12 @@
 import { isObject } from "../../json.ts";
 
 /**
- * The guard of the hook before a compaction (`--before-compact`), in one place. Claude Code runs
- * its PreCompact hook each time it considers compacting, not only when it compacts: it bails when
- * there is too little to summarise, a summary request may fail, and a summary may be computed
- * ahead in the background. One handoff session per call would fill the user's `/resume` list with
- * copies of one session. So the hook remembers, per source session (in our state folder, never in
- * the session), the handoff it wrote and how big the source was then, and the rule is:
- *
- * - a PreCompact writes a new handoff only when there is none yet for this source, when the source
- *   recorded a compaction after the one it has (a line after the size it had then), when the
- *   source is smaller than it was or begins otherwise (not the file it was written for: replaced,
- *   rotated, or truncated and grown again past its old size), when the handoff session is
- *   gone (the user deleted it), or when the source's context grew by a tenth of the model's window
- *   or more since (the handoff would miss too much); otherwise it writes nothing, and the handoff
- *   it has stands for this compaction too, however many calls come;
- * - the end of a turn names the handoff once, and only after the source recorded a compaction
- *   since it was written: "continue there instead of from the summary" is said when there is a
- *   summary, not when Claude Code only thought about one; a handoff replaced after its compaction
- *   before any end of a turn named it is named at the next one;
- * - a handoff that fails changes nothing of this: the next PreCompact tries again;
- * - one PreCompact of a session at a time (Claude Code may compute a summary in the background
- *   while another call comes): a call that finds another one writing writes nothing, since that
- *   one's handoff stands for this compaction; a call that cannot keep the mark (a state folder it
- *   cannot write) writes nothing either, since it could not tell the next call it had.
- *
- * Pure: cli reads the source's size, its lines since the mark and its usage, and keeps the mark.
+ * The guard of the hook before a compaction (`--before-compact`), in one place: Claude Code runs
+ * PreCompact each time it considers compacting, not only when it compacts, and one handoff session
+ * per call would fill the user's `/resume` list with copies. So a handoff is written once per
+ * compaction, named once after it, and a failed one changes nothing. The rule, case by case, is in
+ * docs/in-agent.md ("The offer before the context rots"). Pure: cli reads the source's size, its
+ * lines since the mark and its usage, and keeps the mark.
  */
 
 /** What the hook remembers of the handoff it wrote before a compaction of one source session. */

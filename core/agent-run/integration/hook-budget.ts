@@ -2,21 +2,11 @@ import { countOf, formatCount } from "../../format.ts";
 
 /**
  * The time a hook's handoff has, and the one rule for a session too long for it: **the offline
- * engine writes the document instead, and the answer says so in one line.** The agent stops a
- * hook at its timeout (Claude Code: 600 s) and shows nothing of it but a timeout, so the handoff
- * must end inside it, whatever the engine.
- *
- * The budget (the hook's timeout less a margin for starting, answering and ending) is split: the
- * engine (an agent, or the model) gets most of it, the offline engine the rest, enough for it on
- * any session. The rule applies twice:
- * - before anything is sent: when the plan (its requests and input tokens, as `--dry-run` counts
- *   them) would take longer than the engine's share at `PACE`, the engine is not started;
- * - while it runs: when the engine has not finished within its share, it is stopped (nothing of
- *   it is written) and the offline engine writes the document in the time left.
- *
- * Condensing harder instead would not help: the pipeline already folds what exceeds the window
- * into notes, and each notes request is one more run of the engine, so a smaller window only
- * makes the run longer.
+ * engine writes the document instead, and the answer says so in one line.** The agent stops a hook
+ * at its timeout (Claude Code: 600 s) and shows nothing but a timeout, so the handoff must end
+ * inside it. The budget is split between the engine and the offline engine, and the rule applies
+ * before anything is sent (the plan at `PACE`) and while the engine runs; why condensing harder
+ * would not help is in docs/in-agent.md ("A session too long for the hook's time").
  */
 
 /** A plan's size, as `agent handoff --dry-run --json` reports it. */

@@ -1,19 +1,9 @@
 /**
- * One opencode session's rows into the common model. opencode 1.18.33 keeps a session as a
- * `session` row, `message` rows (`data`: JSON with `role`, `time`, the model, `finish`, `summary`)
- * and `part` rows (`data`: JSON with a `type`), and rebuilds the conversation it sends from them
- * in id order (ids sort by time). What becomes conversation, per part:
- * - `text` (not `synthetic` or `ignored`, which opencode adds for itself or leaves out) and
- *   `reasoning`: the message's text and thinking;
- * - `tool`: an assistant's call (`tool`, `callID`, `state.input`); its result, which opencode
- *   keeps in the same part (`state.output` when `completed`, `state.error` when `error`), is a
- *   `toolResult` right after the message, so a call and its result are always paired;
- * - `file`: named in the text (we read no attachment);
- * - `step-start`, `step-finish`, `snapshot`, `patch`, `agent`, `subtask`, `retry`, `compaction`:
- *   opencode's bookkeeping, passed over.
- * An assistant message with `summary: true` is a compaction: its text is the summary, and
- * opencode continues from it alone, so nothing before it counts. A session `revert` hides its
- * message and every later one until opencode cleans them up: they are left out.
+ * One opencode session's rows into the common model, the way opencode 1.18.33 rebuilds the
+ * conversation it sends: parts in id order; `text`/`reasoning` are the message, a `tool` part is a
+ * call with its result right after, `file` is named, bookkeeping parts are passed over; an assistant
+ * message with `summary: true` is a compaction; a `revert` hides its message and the later ones.
+ * Each part type's fields are in docs/agents.md ("opencode: sessions as rows").
  */
 import { AgentError } from "../../../errors.ts";
 import { isObject, numberField, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
