@@ -3,7 +3,6 @@
  * from the files as they are after `integrate` wrote them: the hooks file (our hooks, their places)
  * and the trust entries the agent keeps (`config.toml`). Codex's rule is in core's hook-trust.ts.
  */
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type HookTrust, ourHooks, trustOf } from "../../core/agent-run/integration/hook-trust.ts";
@@ -53,7 +52,8 @@ function keyPath(path: string): string {
 
 /** The hash Codex trusts a hook by, from the text it hashes (`identity` in hook-trust.ts). */
 export function hookHash(identity: string): string {
-  return `sha256:${createHash("sha256").update(identity).digest("hex")}`;
+  // Bun's own hasher: node:crypto would be loaded at every start (cli/scenarios/lazy-imports.test.ts).
+  return `sha256:${new Bun.CryptoHasher("sha256").update(identity).digest("hex")}`;
 }
 
 /** For each hook of ours in the agent's hooks file, in file order: whether the agent asks to trust it at its next start. */
