@@ -158,7 +158,7 @@ export interface AgentIntegration {
   stop?: StopSupport;
   /** What an earlier `integrate` installed besides `/handoff` (the offer's percent, …), read from the files `read` gives. */
   installedOptions(read: (path: PathSegments) => string | undefined, home: AgentHome): IntegrateOptions;
-  /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
+  /** Lines `integrate` says after installing, whatever changed (the trust lines are `trust.notes`). */
   notes: readonly string[];
   /** For an agent that asks the user to trust each hook (Codex): where it keeps the trust, and what `integrate` says of it. */
   trust?: HookTrustSupport;
