@@ -308,7 +308,7 @@ describe("agent integrate: which agents", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toStartWith(`codex:\n  wrote ${join(home, ".codex/hooks.json")}\n`);
     expect(result.stdout).not.toContain("claude-code");
-    expect(result.stdout).toContain('Codex asks once, at its next start, to trust the new hook ("Hooks need review")');
+    expect(result.stdout).toContain('Codex asks at its next start to trust the hook, which it has not trusted yet ("Hooks need review")');
   });
 
   test.each<[string[], string]>([

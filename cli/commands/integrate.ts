@@ -14,6 +14,7 @@ import { hookCommandFor, ownCommand } from "../agents/hook-command.ts";
 import { applyChanges } from "../agents/integration-apply.ts";
 import { installedOptions, integrationState, planChanges, type FileChange } from "../agents/integration-files.ts";
 import { withIntegrationLock } from "../agents/integration-lock.ts";
+import { hookTrust } from "../agents/integration-trust.ts";
 import { LOGGING_ARGS } from "../flags/logging-args.ts";
 import { CommandLineError } from "../flags/usage.ts";
 import { EXIT } from "../output/stderr.ts";
@@ -172,8 +173,7 @@ export const integrateCommand = defineCommand({
         if (beforeCompact && !options.beforeCompact)
           lines.push(`  --before-compact: not for ${integration.label}: ${integration.stop?.beforeCompact}`);
         for (const note of integration.notes) lines.push(`  ${note}`);
-        for (const change of changes.filter((c) => c.merged))
-          for (const note of integration.trustNotes?.(change.before, change.after) ?? []) lines.push(`  ${note}`);
+        for (const note of integration.trust?.notes(hookTrust(run, integration)) ?? []) lines.push(`  ${note}`);
       }
     }
     await run.stdout.printText(`${lines.join("\n")}\n`);

@@ -5,7 +5,7 @@ import { handoffFromHookJson, readHookJson, runsOurHook } from "./hook-json.ts";
 import { hookEntryGone, mergeAll } from "./merge-all.ts";
 import type { IntegrateOptions } from "./offer.ts";
 import { installedInHooksFile, runsOurHookWith, stopEntry, stopFromHookJson, systemMessage } from "./stop-json.ts";
-import { hooksToTrust } from "./hook-trust.ts";
+import type { HookTrust } from "./hook-trust.ts";
 import type { AgentIntegration, HookCommand, HookReply } from "./types.ts";
 import type { AgentHome } from "../../session/formats/types.ts";
 
@@ -24,6 +24,22 @@ description: Hand this session off to a fresh one with agent handoff. Only when 
 The \`agent\` hook did not answer $handoff (it is not in hooks.json, or Codex has not been told to trust it yet). Reply with exactly one line telling the user to run \`agent integrate codex\` in a shell and to trust the hook when Codex asks ("Hooks need review"), and do nothing else.
 `;
 
+/**
+ * What Codex does at its next start about one hook of ours (hook-trust.ts: a trust entry per place
+ * in hooks.json, by a hash of the hook's command and timeout): nothing when it trusts it already.
+ */
+function trustLine(event: string, trust: HookTrust): string | undefined {
+  const hook = event === "Stop" ? "the Stop hook of the offer" : "the hook";
+  const otherwise = event === "Stop" ? "or the offer is not shown" : "or $handoff reaches the model instead";
+  const review = `("Hooks need review"): choose to trust it, ${otherwise}.`;
+  return {
+    new: `Codex asks at its next start to trust ${hook}, which it has not trusted yet ${review}`,
+    changed: `Codex asks again at its next start to trust ${hook}, which changed since it was trusted ${review}`,
+    unknown: `Codex may ask at its next start to trust ${hook}: config.toml cannot be read as TOML, or the hook's entry has fields whose hash is not known here ${review}`,
+    trusted: undefined,
+  }[trust];
+}
+
 /** `$handoff` at the start of a prompt, then the arguments. */
 const HANDOFF_PROMPT = /^\s*\$handoff(?:\s+([\s\S]*))?$/;
 
@@ -35,20 +51,10 @@ export const CODEX_INTEGRATION: AgentIntegration = {
   hookTimeoutSeconds: HOOK_TIMEOUT_SECONDS,
   usage: "$handoff [--to <agent>] [focus …]",
   notes: [],
-  trustNotes(before, after) {
-    const { added, changed } = hooksToTrust(before, after);
-    const lines: string[] = [];
-    for (const event of ["UserPromptSubmit", "Stop"]) {
-      const hook = event === "Stop" ? "Stop hook of the offer" : "hook";
-      const otherwise = event === "Stop" ? "or the offer is not shown" : "or $handoff reaches the model instead";
-      const asks = added.includes(event)
-        ? `asks once, at its next start, to trust the new ${hook}`
-        : changed.includes(event)
-          ? `asks again, at its next start, to trust the ${hook}, whose command changed`
-          : undefined;
-      if (asks !== undefined) lines.push(`Codex ${asks} ("Hooks need review"): choose to trust it, ${otherwise}.`);
-    }
-    return lines;
+  trust: {
+    hooksFile: (home) => [...codexHome(home), "hooks.json"],
+    configFile: (home) => [...codexHome(home), "config.toml"],
+    notes: (found) => found.map(({ event, trust }) => trustLine(event, trust)).filter((line): line is string => line !== undefined),
   },
   files(home: AgentHome, command: HookCommand, options: IntegrateOptions) {
     const entry = { hooks: [{ type: "command", command: command.shell, timeout: HOOK_TIMEOUT_SECONDS }] };

@@ -1,12 +1,51 @@
 /**
- * Which of our hooks an agent that trusts hooks one by one (Codex: "Hooks need review", a hash of
- * each hook's command) will ask about after `integrate` changed its hooks file: a hook of ours that
- * is new for its event, or whose command text changed (another percent, another path to `agent`).
+ * What Codex 0.169.0 trusts a hook of ours by, found with its app server (`hooks/list` gives each
+ * hook's `key`, `currentHash` and `trustStatus`; docs/in-agent.md has the evidence):
+ *
+ * - the key is `<hooks.json, its folder's real path>:<event in snake case>:<entry>:<handler>`, the
+ *   entry's place in the event's list and the handler's place in the entry: a hook that moves gets
+ *   another key;
+ * - the hash is `sha256:` and the hex SHA-256 of `{"event_name":…,"hooks":[handler]}` as JSON with
+ *   sorted keys and no blanks, the handler with its defaults filled in (`async: false`,
+ *   `timeout: 600`); its place, the file's layout and a `matcher` (for these two events) are not in it;
+ * - Codex runs it without asking when `config.toml` holds `[hooks.state."<key>"] trusted_hash` equal to
+ *   that hash; with none it is new, with another it is changed: at its next start the TUI asks for
+ *   both ("Hooks need review", "1 hook is new or changed").
+ *
+ * Hashing itself is not for core (no crypto here): `identity` is the text Codex hashes.
  */
 
-/** The commands of our hooks (those ending `# agent integrate`) in a hooks file of Claude Code's shape, by event. */
-function ourCommands(text: string | undefined): Map<string, Set<string>> {
-  const found = new Map<string, Set<string>>();
+/** Whether Codex runs a hook of ours at its next start without asking: `unknown` when we cannot tell. */
+export type HookTrust = "new" | "changed" | "trusted" | "unknown";
+
+/** A hook of ours in Codex's hooks file: its event, its key after the file's path, and the text Codex hashes (none: a handler we cannot hash). */
+export interface OurHook {
+  event: string;
+  keySuffix: string;
+  identity: string | undefined;
+}
+
+/** The handler fields Codex 0.169.0 hashes, as it names and defaults them; any other field: we cannot say what it hashes. */
+const KNOWN_FIELDS = new Set(["type", "command", "timeout", "async"]);
+const DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** `UserPromptSubmit` → `user_prompt_submit`, as Codex names an event in its keys and hashes. */
+function snakeCase(event: string): string {
+  return event.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase();
+}
+
+/** The text Codex hashes for one handler, or `undefined` when it has a field whose hashing we have not seen. */
+function identityOf(event: string, handler: Record<string, unknown>): string | undefined {
+  if (Object.keys(handler).some((key) => !KNOWN_FIELDS.has(key))) return undefined;
+  const { command, type, timeout = DEFAULT_TIMEOUT_SECONDS, async = false } = handler;
+  if (type !== "command" || typeof command !== "string" || typeof timeout !== "number" || typeof async !== "boolean") return undefined;
+  // Keys in sorted order, as Codex writes them: async, command, timeout, type.
+  return JSON.stringify({ event_name: snakeCase(event), hooks: [{ async, command, timeout, type }] });
+}
+
+/** The hooks of ours (commands ending `# agent integrate`) in a hooks file of Claude Code's shape, in file order. */
+export function ourHooks(text: string | undefined): OurHook[] {
+  const found: OurHook[] = [];
   if (text === undefined) return found;
   let settings: unknown;
   try {
@@ -18,28 +57,27 @@ function ourCommands(text: string | undefined): Map<string, Set<string>> {
   if (typeof hooks !== "object" || hooks === null) return found;
   for (const [event, entries] of Object.entries(hooks)) {
     if (!Array.isArray(entries)) continue;
-    for (const entry of entries) {
+    for (const [at, entry] of entries.entries()) {
       const list = (entry as { hooks?: unknown } | null)?.hooks;
       if (!Array.isArray(list)) continue;
-      for (const hook of list) {
-        const command = (hook as { command?: unknown } | null)?.command;
+      for (const [index, hook] of list.entries()) {
+        if (typeof hook !== "object" || hook === null) continue;
+        const command = (hook as { command?: unknown }).command;
         if (typeof command === "string" && command.endsWith("# agent integrate"))
-          found.set(event, (found.get(event) ?? new Set()).add(command));
+          found.push({
+            event,
+            keySuffix: `:${snakeCase(event)}:${at}:${index}`,
+            identity: identityOf(event, hook as Record<string, unknown>),
+          });
       }
     }
   }
   return found;
 }
 
-/** The events whose hook of ours is new (`added`) or runs another command than before (`changed`). */
-export function hooksToTrust(before: string | undefined, after: string | undefined): { added: string[]; changed: string[] } {
-  const was = ourCommands(before);
-  const added: string[] = [];
-  const changed: string[] = [];
-  for (const [event, commands] of ourCommands(after)) {
-    const old = was.get(event);
-    if (old === undefined) added.push(event);
-    else if ([...commands].some((command) => !old.has(command))) changed.push(event);
-  }
-  return { added, changed };
+/** How Codex stands to one hook: `trusted` is the `trusted_hash` config.toml holds for its key (none: none there), `hash` ours (none: cannot be made). */
+export function trustOf(trusted: string | undefined, hash: string | undefined): HookTrust {
+  if (trusted === undefined) return "new";
+  if (hash === undefined) return "unknown";
+  return trusted === hash ? "trusted" : "changed";
 }

@@ -1,3 +1,4 @@
+import type { HookTrust } from "./hook-trust.ts";
 import type { AgentHome, AgentName, PathSegments } from "../../session/formats/types.ts";
 import type { ContextUsageReader } from "../../session/context-usage.ts";
 import type { EngineName } from "../table.ts";
@@ -157,14 +158,10 @@ export interface AgentIntegration {
   stop?: StopSupport;
   /** What an earlier `integrate` installed besides `/handoff` (the offer's percent, …), read from the files `read` gives. */
   installedOptions(read: (path: PathSegments) => string | undefined, home: AgentHome): IntegrateOptions;
-  /** Lines `integrate` says after installing (Codex asks the user once to trust its hooks). */
+  /** Lines `integrate` says after installing, whatever changed (the trust lines are `trust.notes`). */
   notes: readonly string[];
-  /**
-   * Lines `integrate` says when it changed a settings file it merges (its text `before` and
-   * `after`): an agent that asks the user to trust each hook (Codex) says which of ours it will ask
-   * about, new or with a changed command.
-   */
-  trustNotes?(before: string | undefined, after: string | undefined): string[];
+  /** For an agent that asks the user to trust each hook (Codex): where it keeps the trust, and what `integrate` says of it. */
+  trust?: HookTrustSupport;
   /** How the user asks for a handoff inside the agent, for messages: `/handoff [--to <agent>] [focus …]`. */
   usage: string;
   /**
@@ -178,6 +175,19 @@ export interface AgentIntegration {
   readHook(input: HookInput): HookRequest;
   /** What the hook prints for a reply (block JSON, or what the extension reads). */
   answer(reply: HookReply): HookAnswer;
+}
+
+/**
+ * How `integrate` tells whether the agent will ask to trust our hooks at its next start: it reads
+ * the hooks file and the file the agent keeps the trust in (hook-trust.ts holds the rule for Codex).
+ */
+export interface HookTrustSupport {
+  /** The hooks file whose hooks the agent trusts one by one. */
+  hooksFile(home: AgentHome): PathSegments;
+  /** The TOML file that holds `[hooks.state."<key>"] trusted_hash`. */
+  configFile(home: AgentHome): PathSegments;
+  /** One line per hook of ours (by event), saying whether the agent asks to trust it. */
+  notes(found: readonly { event: string; trust: HookTrust }[]): string[];
 }
 
 /** A settings file that cannot be merged (not JSON, not an object where one is needed): the message names the line. */
