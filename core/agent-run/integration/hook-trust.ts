@@ -1,17 +1,12 @@
 /**
- * What Codex 0.169.0 trusts a hook of ours by, found with its app server (`hooks/list` gives each
- * hook's `key`, `currentHash` and `trustStatus`; docs/in-agent.md has the evidence):
- *
- * - the key is `<hooks.json, its folder's real path>:<event in snake case>:<entry>:<handler>`, the
- *   entry's place in the event's list and the handler's place in the entry: a hook that moves gets
- *   another key;
+ * What Codex 0.169.0 trusts a hook of ours by, found with its app server (docs/in-agent.md, "What
+ * Codex trusts", has the evidence):
+ * - the key is `<hooks.json, its folder's real path>:<event in snake case>:<entry>:<handler>`: a
+ *   hook that moves gets another key;
  * - the hash is `sha256:` and the hex SHA-256 of `{"event_name":…,"hooks":[handler]}` as JSON with
- *   sorted keys and no blanks, the handler with its defaults filled in (`async: false`,
- *   `timeout: 600`); its place, the file's layout and a `matcher` (for these two events) are not in it;
- * - Codex runs it without asking when `config.toml` holds `[hooks.state."<key>"] trusted_hash` equal to
- *   that hash; with none it is new, with another it is changed: at its next start the TUI asks for
- *   both ("Hooks need review", "1 hook is new or changed").
- *
+ *   sorted keys and no blanks, the handler's defaults filled in (`async: false`, `timeout: 600`);
+ * - trusted when `config.toml` holds `[hooks.state."<key>"] trusted_hash` equal to it; with none it
+ *   is new, with another it is changed, and the TUI asks for both at its next start.
  * Hashing itself is not for core (no crypto here): `identity` is the text Codex hashes.
  */
 
