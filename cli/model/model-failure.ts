@@ -4,6 +4,7 @@ import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.
 import { describeUrl } from "./secrets.ts";
 import { errorCode } from "../io/fs-errors.ts";
 import { ConnectionError, EventError, EventNotJsonError, StatusError } from "./http.ts";
+import { certificateRefusal } from "./certificate-failure.ts";
 
 /** Why an attempt failed, as far as trying again is concerned. */
 export type Cause =
@@ -244,6 +245,9 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
       cause: { kind: "final" },
       headers: undefined,
     };
+  // A certificate does not change between attempts: said at once, with how to trust its CA.
+  const refused = error instanceof ConnectionError ? certificateRefusal(ctx.where, runtimeCode) : undefined;
+  if (refused) return { error: new AgentError("HANDOFF_FAILED", refused), cause: { kind: "final" }, headers: undefined };
   const code = systemCode(error);
   // TLS asked of a server that answers in plain HTTP (a local server given as https://): no retry will change it.
   if (error instanceof ConnectionError && code === "EPROTO" && /^https:/i.test(ctx.baseUrl))
