@@ -34,9 +34,27 @@ function formatsToUndo(contentEncoding: string): string[] | undefined {
   return formats.every((format) => format !== undefined) ? formats.reverse() : undefined;
 }
 
-/** `body` decompressed; a failure anywhere in it is a `DecompressionError` naming the encoding. */
+/**
+ * `body` decompressed; a failure of the decompressor is a `DecompressionError` naming the
+ * encoding. A failure of the body itself (a connection reset, the run cancelled) comes through as
+ * it was, to be said (and retried, or not) as it would be without an encoding.
+ */
 function decompressed(body: ReadableStream<Uint8Array>, formats: readonly string[], encoding: string): ReadableStream<Uint8Array> {
-  let stream = body;
+  const source = body.getReader();
+  let sourceFailure: { error: unknown } | undefined;
+  let stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await source.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        sourceFailure = { error };
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => source.cancel(reason),
+  });
   for (const format of formats)
     stream = stream.pipeThrough(new DecompressionStream(format as "gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   const reader = stream.getReader();
@@ -47,12 +65,10 @@ function decompressed(body: ReadableStream<Uint8Array>, formats: readonly string
         if (done) controller.close();
         else controller.enqueue(value);
       } catch (error) {
-        controller.error(new DecompressionError(encoding, error));
+        controller.error(sourceFailure ? sourceFailure.error : new DecompressionError(encoding, error));
       }
     },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
+    cancel: (reason) => reader.cancel(reason),
   });
 }
 

@@ -130,6 +130,15 @@ describe("what goes wrong: said in plain words, naming the endpoint; tried again
       1,
     ]),
     [
+      "a gzip stream cut by a reset: the connection's failure, not the encoding's",
+      {
+        bytes: response({ ...STREAM, "content-encoding": "gzip" }, chunked([(ENCODED.gzip ?? new Uint8Array()).subarray(0, 20)], true)),
+        after: "reset",
+      },
+      "error: the connection to URL broke before the model finished (ECONNRESET) (gave up after 2 attempts)",
+      2,
+    ],
+    [
       "an event that is not JSON",
       { bytes: sse(["data: {oops\n\n"]), after: "end" },
       "error: URL sent a stream event that is not JSON: {oops",
