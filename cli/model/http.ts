@@ -78,6 +78,8 @@ export async function send(request: HttpRequest): Promise<Response> {
       method: request.method,
       headers: {
         accept: "application/json",
+        // What Bun asks for by itself, but not with `decompress: false`; decompress.ts undoes each.
+        "accept-encoding": "gzip, deflate, br, zstd",
         ...(request.body === undefined ? {} : { "content-type": "application/json" }),
         // Local servers (Ollama, llama.cpp) take no key; a placeholder keeps the header's shape for proxies that want one.
         authorization: `Bearer ${request.apiKey ?? "no-key"}`,
