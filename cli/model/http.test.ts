@@ -41,7 +41,13 @@ describe("what is sent", () => {
       signal: new AbortController().signal,
     });
     await response.text();
-    expect(server.requests[0]?.headers).toMatchObject({ authorization, "content-type": "application/json", accept: "application/json" });
+    expect(server.requests[0]?.headers).toMatchObject({
+      authorization,
+      "content-type": "application/json",
+      accept: "application/json",
+      // As Bun's fetch asks by itself; we decompress the answer ourselves (decompress.ts).
+      "accept-encoding": "gzip, deflate, br, zstd",
+    });
     expect(server.requests[0]?.body).toEqual(JSON.parse(body));
   });
 });

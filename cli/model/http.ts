@@ -5,6 +5,7 @@
  * the 1 MB handoff about 10 ms of CPU (issue 23, docs/engines.md#the-http-client).
  */
 import { accountHeaders, type Account } from "./account.ts";
+import { decodeResponse } from "./decompress.ts";
 
 /** The endpoint answered with a status other than 2xx (a redirect included): its status, headers and body as they came. */
 export class StatusError extends Error {
@@ -77,6 +78,8 @@ export async function send(request: HttpRequest): Promise<Response> {
       method: request.method,
       headers: {
         accept: "application/json",
+        // What Bun asks for by itself, but not with `decompress: false`; decompress.ts undoes each.
+        "accept-encoding": "gzip, deflate, br, zstd",
         ...(request.body === undefined ? {} : { "content-type": "application/json" }),
         // Local servers (Ollama, llama.cpp) take no key; a placeholder keeps the header's shape for proxies that want one.
         authorization: `Bearer ${request.apiKey ?? "no-key"}`,
@@ -85,7 +88,9 @@ export async function send(request: HttpRequest): Promise<Response> {
       body: request.body,
       redirect: "manual",
       signal: request.signal,
-    });
+      // We undo the content-encoding ourselves (decompress.ts): Bun's own prints to stderr when it fails.
+      decompress: false,
+    }).then(decodeResponse);
   } catch (error) {
     if (request.signal.aborted) throw error;
     throw new ConnectionError(error);

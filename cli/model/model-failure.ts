@@ -4,6 +4,8 @@ import { readErrorBody, shapeErrorText, summarizeErrorBody } from "./error-text.
 import { describeUrl } from "./secrets.ts";
 import { errorCode } from "../io/fs-errors.ts";
 import { ConnectionError, EventError, EventNotJsonError, StatusError } from "./http.ts";
+import { certificateRefusal } from "./certificate-failure.ts";
+import { DecompressionError } from "./decompress.ts";
 
 /** Why an attempt failed, as far as trying again is concerned. */
 export type Cause =
@@ -229,14 +231,17 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
     };
   // An error event inside the stream (OpenRouter sends these with status 200).
   if (error instanceof EventError) return describeInBandError(JSON.stringify({ error: error.error }), ctx, true);
-  const runtimeCode = errorCode(error instanceof ConnectionError ? error.cause : error);
-  // The runtime could not undo the answer's content-encoding (a proxy that labels it wrongly).
-  if (/Zlib|Decompression/i.test(runtimeCode))
+  // The answer's content-encoding did not undo (a proxy that labels a plain body gzip): no retry will change it.
+  if (error instanceof DecompressionError)
     return {
-      error: new AgentError("HANDOFF_FAILED", `${ctx.where} sent a compressed answer that does not decompress (${runtimeCode})`),
+      error: new AgentError(
+        "HANDOFF_FAILED",
+        `${ctx.where} sent a compressed answer that does not decompress (content-encoding: ${shapeErrorText(ctx.scrub(error.encoding), ctx.printed)})`,
+      ),
       cause: { kind: "final" },
       headers: undefined,
     };
+  const runtimeCode = errorCode(error instanceof ConnectionError ? error.cause : error);
   // Something else listens there (SSH, a database, TLS on a plain-HTTP URL): no retry will change it.
   if (/^Malformed_HTTP/i.test(runtimeCode))
     return {
@@ -244,6 +249,9 @@ export function describeFailure(error: unknown, ctx: FailureContext): Failure {
       cause: { kind: "final" },
       headers: undefined,
     };
+  // A certificate does not change between attempts: said at once, with how to trust its CA.
+  const refused = error instanceof ConnectionError ? certificateRefusal(ctx.where, runtimeCode) : undefined;
+  if (refused) return { error: new AgentError("HANDOFF_FAILED", refused), cause: { kind: "final" }, headers: undefined };
   const code = systemCode(error);
   // TLS asked of a server that answers in plain HTTP (a local server given as https://): no retry will change it.
   if (error instanceof ConnectionError && code === "EPROTO" && /^https:/i.test(ctx.baseUrl))

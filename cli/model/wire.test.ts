@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createConsola } from "consola/core";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from "node:zlib";
 import { errorMessage, PROFILES } from "../../core/index.ts";
 import { chunked, response, startRawServer, type RawAnswer, type RawServer } from "../../fixtures/raw-http.ts";
 import { PrintedFilter } from "../output/printed.ts";
@@ -24,7 +24,24 @@ const status = (line: string, headers: Record<string, string>, body: string) =>
   `HTTP/1.1 ${line}\r\n${Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("")}\r\n${body}`;
-const gzipped = gzipSync(`${ANSWER}data: [DONE]\n\n`);
+const FINISHED = `${ANSWER}data: [DONE]\n\n`;
+/** Each content coding we undo (HTTP's `deflate` is the zlib format), and the answer in it. */
+const ENCODED: Record<string, Uint8Array> = {
+  gzip: gzipSync(FINISHED),
+  "x-gzip": gzipSync(FINISHED),
+  deflate: deflateSync(FINISHED),
+  br: brotliCompressSync(FINISHED),
+  zstd: zstdCompressSync(FINISHED),
+  "gzip, br": brotliCompressSync(gzipSync(FINISHED)),
+  GZIP: gzipSync(FINISHED),
+};
+const encodedAnswer = (encoding: string, body: Uint8Array | string): RawAnswer => ({
+  bytes: response(
+    { "content-type": "text/event-stream", "content-encoding": encoding, "content-length": String(Buffer.byteLength(body)) },
+    body,
+  ),
+  after: "end",
+});
 
 let server: RawServer | undefined;
 afterEach(() => {
@@ -68,16 +85,11 @@ describe("the stream's framing, however it comes: the answer", () => {
       { bytes: sse([`: keep-alive\n\n${delta("## Goal\n")}`, ": ping\n", `\n${delta("done", "stop")}`]), after: "end" },
     ],
     ["every byte in a chunk of its own", { bytes: sse([...ANSWER]), after: "end" }],
-    [
-      "gzip",
-      {
-        bytes: response(
-          { "content-type": "text/event-stream", "content-encoding": "gzip", "content-length": String(gzipped.length) },
-          gzipped,
-        ),
-        after: "end",
-      },
-    ],
+    ...Object.entries(ENCODED).map(([encoding, body]): [string, RawAnswer] => [
+      `content-encoding: ${encoding}`,
+      encodedAnswer(encoding, body),
+    ]),
+    ["chunked gzip", { bytes: response({ ...STREAM, "content-encoding": "gzip" }, chunked([ENCODED.gzip ?? ""])), after: "end" }],
     ["the last event without its blank line", { bytes: sse([delta("## Goal\n"), delta("done", "stop").trimEnd()]), after: "end" }],
   ])("%s", async (_, answer) => {
     expect(await complete(() => answer)).toEqual({ result: "stop: ## Goal\ndone", requests: 1 });
@@ -111,14 +123,20 @@ describe("what goes wrong: said in plain words, naming the endpoint; tried again
       "error: URL answered with something that is not HTTP (is it the right port?)",
       1,
     ],
-    [
-      "a body that does not decompress",
-      {
-        bytes: response({ "content-type": "text/event-stream", "content-encoding": "gzip", "content-length": "10" }, "notgzipped"),
-        after: "end",
-      },
-      "error: URL sent a compressed answer that does not decompress (ZlibError)",
+    ...["gzip", "deflate", "br", "zstd", "gzip, br"].map((encoding): [string, RawAnswer, string, number] => [
+      `a plain body labelled ${encoding}`,
+      encodedAnswer(encoding, "notcompressed"),
+      `error: URL sent a compressed answer that does not decompress (content-encoding: ${encoding})`,
       1,
+    ]),
+    [
+      "a gzip stream cut by a reset: the connection's failure, not the encoding's",
+      {
+        bytes: response({ ...STREAM, "content-encoding": "gzip" }, chunked([(ENCODED.gzip ?? new Uint8Array()).subarray(0, 20)], true)),
+        after: "reset",
+      },
+      "error: the connection to URL broke before the model finished (ECONNRESET) (gave up after 2 attempts)",
+      2,
     ],
     [
       "an event that is not JSON",

@@ -33,7 +33,7 @@ export interface OutputStream {
  * stdout closed (`>&-`; see cli/process/host.ts), so writes would succeed and the product be silently lost.
  */
 export class StdoutChannel {
-  private readerLeft = false;
+  private readerGone = false;
   private listening = false;
 
   constructor(
@@ -41,6 +41,14 @@ export class StdoutChannel {
     private readonly printed: PrintedFilter,
     private readonly closedAtStart = false,
   ) {}
+
+  /**
+   * The reader closed stdout (EPIPE) before it took everything printed: what a run says about its
+   * product (`-o -`: the new session) must not claim it arrived whole.
+   */
+  get readerLeft(): boolean {
+    return this.readerGone;
+  }
 
   get isTTY(): boolean {
     return Boolean(this.stream.isTTY);
@@ -56,7 +64,7 @@ export class StdoutChannel {
    * naming `written`.
    */
   private write(text: string, written: readonly string[]): Promise<void> {
-    if (this.readerLeft) return Promise.resolve();
+    if (this.readerGone) return Promise.resolve();
     if (this.closedAtStart) return Promise.reject(new StdoutError(STDOUT_REASONS.EBADF ?? "EBADF", written));
     this.ignoreStreamErrorEvents();
     return new Promise((resolve, reject) => {
@@ -64,7 +72,7 @@ export class StdoutChannel {
         if (!error) return resolve();
         const code = errorCode(error);
         if (code === "EPIPE") {
-          this.readerLeft = true;
+          this.readerGone = true;
           return resolve();
         }
         reject(new StdoutError(STDOUT_REASONS[code] ?? fsReason(error), written));

@@ -128,7 +128,11 @@ export const handoffCommand = defineCommand({
     } else {
       await run.stdout.printText(`${result.document}\n`, { written });
     }
-    logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
+    if (sessionFile === undefined && run.stdout.readerLeft)
+      // The spec's exit 0 for a closed pipe stands (the reader chose to stop), but the session did not arrive whole.
+      logger.warn("the new session was not written whole to stdout: the reader closed it");
+    else
+      logger.success(`New session started with handoff context: ${sessionFile === undefined ? "written to stdout" : asField(sessionFile)}`);
     if (sessionFile !== undefined) sayHowToContinue(run, resume, target, sessionFile, logger);
     if (options.exec && sessionFile !== undefined)
       return await continueInAgent(run, target, sessionFile, result.newSession.sessionId, loaded.session.header.cwd, logger);

@@ -9,6 +9,8 @@ import { CLI_ARGV } from "../../../fixtures/built-cli.ts";
 
 const sandbox = useHandoffSandbox();
 const EXAMPLE = join(REPO, "fixtures", "example.jsonl");
+/** Far larger than a pipe's buffer, so a reader that stops early makes the write fail (EPIPE). */
+const LONG_DOCUMENT = `${CANNED_DOCUMENT}\n\n${"A long paragraph of context. ".repeat(10_000)}`;
 
 /** Runs the CLI through bash, so redirections are the shell's own; `$SRC` is the session. */
 async function viaShell(shell: string, args: string[], env: Record<string, string>) {
@@ -98,6 +100,32 @@ describe("-o - writes the new session to stdout", () => {
       `error: could not print on stdout (no space left on the device); already written: ${src} (the handoff recorded)\n`,
     );
     expect(readFileSync(src, "utf8")).toContain("## Goal");
+    expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
+  });
+
+  // The spec keeps exit 0 for a closed pipe; the last line must not claim the session arrived.
+  test.each([
+    [
+      "a reader that takes it all (| wc -c)",
+      '"$@" | wc -c >/dev/null; exit "${PIPESTATUS[0]}"',
+      "New session started with handoff context: written to stdout",
+      "not written whole",
+    ],
+    [
+      "a reader that stops early (| head -c 10)",
+      '"$@" | head -c 10 >/dev/null; exit "${PIPESTATUS[0]}"',
+      "warning: the new session was not written whole to stdout: the reader closed it",
+      "New session started",
+    ],
+  ])("%s: exit 0, and stderr says whether the session arrived whole", async (_, shell, last, never) => {
+    const s = sandbox.serve(() => ({ text: LONG_DOCUMENT }));
+    const src = sandbox.source(EXAMPLE);
+    const run = await viaShell(shell, ["handoff", src, "-o", "-"], sandbox.env(s.url));
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines.at(-1)).toBe(last);
+    expect(run.stderr).not.toContain(never);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(readdirSync(sandbox.dir)).toEqual(["source.jsonl"]);
   });
 
