@@ -96,6 +96,29 @@ export async function send(request: HttpRequest): Promise<Response> {
     throw new ConnectionError(error);
   }
   if (response.status >= 200 && response.status < 300) return response;
-  const body = await response.text().catch(() => undefined);
-  throw new StatusError(response.status, response.headers, body);
+  throw new StatusError(response.status, response.headers, await errorBodyOf(response));
+}
+
+/** An endpoint explains a refusal in a few lines; a proxy's error page that never ends is read no further. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The start of a refusal's body, at most `ERROR_BODY_LIMIT` bytes; undefined when it could not be read. */
+async function errorBodyOf(response: Response): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks.push(read.value);
+      size += read.value.byteLength;
+      if (size >= ERROR_BODY_LIMIT) {
+        await reader.cancel().catch(() => {});
+        break;
+      }
+    }
+  } catch {
+    if (size === 0) return undefined;
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, ERROR_BODY_LIMIT));
 }

@@ -178,6 +178,21 @@ describe("what goes wrong: said in plain words, naming the endpoint; tried again
       1,
     ],
     [
+      // A proxy that streams an error page without end: read up to the bound, not until --timeout.
+      "a 400 whose body never ends",
+      {
+        bytes: `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n${new TextDecoder().decode(
+          chunked(
+            Array.from({ length: 40 }, () => "bad request ".repeat(200)),
+            true,
+          ),
+        )}`,
+        after: "hang",
+      },
+      `error: URL answered 400 ${"bad request ".repeat(200).slice(0, 299)}…`,
+      1,
+    ],
+    [
       "a 400 with x-should-retry: true: tried again",
       { bytes: status("400 Bad Request", { "x-should-retry": "true" }, "{}"), after: "end" },
       "error: URL answered 400 {} (gave up after 2 attempts)",
