@@ -10,6 +10,7 @@ import { reasoningAllowance } from "../llm/providers/shape.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { createSecretsGuard, type SecretsGuard } from "../secrets/secrets-guard.ts";
 import { DEFAULT_CONTEXT_WINDOW } from "./condense/budget.ts";
+import type { ModelEngineInput } from "./llm-engine-types.ts";
 import type { HandoffInput } from "./pipeline-types.ts";
 import type { PlanTarget } from "./run-plan.ts";
 
@@ -45,4 +46,16 @@ export function measureFor(input: HandoffInput): ((request: ChatRequest) => numb
   if (input.api !== "agent-cli") return undefined;
   const engine = AGENT_ENGINES.find((e) => e.name === input.model);
   return engine === undefined ? undefined : (request) => estimateAgentRunTokens(engine, request);
+}
+
+/** The model engine's input, one for the dry run's plan and the run alike: what may be sent, and how it is weighed. */
+export function engineInputFor(input: HandoffInput, guard: SecretsGuard): ModelEngineInput {
+  return {
+    ...input,
+    ...guard.outgoing(),
+    reasoningAllowance: allowanceFor(input),
+    sendsTo: planTargetOf(input),
+    measure: measureFor(input),
+    textQuarters: input.analysis.textQuarters,
+  };
 }

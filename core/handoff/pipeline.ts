@@ -3,7 +3,7 @@ import { shapeRequest } from "../llm/providers/shape.ts";
 import { modelForAnotherAgent, restoredModel, type RestoredModel } from "../session/restored-model.ts";
 import { throwIfCancelled } from "./cancelled.ts";
 import { appendCodeSections, wantsLastExchanges } from "./code-sections.ts";
-import { allowanceFor, guardFor, measureFor, planTargetOf, profileOf } from "./handoff-engine-setup.ts";
+import { engineInputFor, guardFor, profileOf } from "./handoff-engine-setup.ts";
 import { planDocumentRequests, writeDocumentWithModel } from "./llm-engine.ts";
 import type { EngineResult, PlannedRequests } from "./llm-engine-types.ts";
 import { assertSomethingToHandOff } from "./nothing-to-hand-off.ts";
@@ -23,14 +23,7 @@ export const OFFLINE_MODEL = "offline";
  */
 export function planHandoffRequests(input: HandoffInput): PlannedRequests & { redacted: number } {
   const guard = guardFor(input);
-  const planned = planDocumentRequests({
-    ...input,
-    ...guard.outgoing(),
-    reasoningAllowance: allowanceFor(input),
-    sendsTo: planTargetOf(input),
-    measure: measureFor(input),
-    textQuarters: input.analysis.textQuarters,
-  });
+  const planned = planDocumentRequests(engineInputFor(input, guard));
   const requests = planned.requests.map((r) => shapeRequest(guard.request(r), profileOf(input)));
   return { ...planned, requests, redacted: guard.redacted };
 }
@@ -110,17 +103,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const written =
     input.engine === "offline"
       ? await writeOffline(readSources())
-      : await writeDocumentWithModel(
-          {
-            ...input,
-            ...guard.outgoing(),
-            reasoningAllowance: allowanceFor(input),
-            sendsTo: planTargetOf(input),
-            measure: measureFor(input),
-            textQuarters: input.analysis.textQuarters,
-          },
-          { ...deps, complete },
-        );
+      : await writeDocumentWithModel(engineInputFor(input, guard), { ...deps, complete });
   throwIfCancelled(deps.signal);
   // Counted before Session Facts redacts what it quotes: that never leaves. Nor does anything the
   // offline engine redacts.
