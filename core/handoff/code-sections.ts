@@ -21,6 +21,8 @@ export interface CodeSectionsInput {
   cwd?: string;
   /** Append `## Last Exchanges`. */
   lastExchanges: boolean;
+  /** The rules the user stated, when read already (`userConstraints` of `context`); else read here. */
+  constraints?: readonly string[];
 }
 
 /** Whether a run adds the tail: as asked, else on for the offline engine only. */
@@ -34,7 +36,7 @@ export function appendCodeSections(document: string, input: CodeSectionsInput): 
   let whole = document;
   if (input.facts !== undefined) {
     const facts = renderSessionFacts(input.facts, input.sourcePath, {
-      constraints: userConstraints(input.context),
+      constraints: input.constraints ?? userConstraints(input.context),
       sourceIsStream: input.sourceIsStream,
       sourceRow: input.sourceRow,
       lastRequestInTail: tail?.holdsLastRequest === true,

@@ -11,6 +11,8 @@ import type { HandoffDeps, HandoffInput, HandoffResult } from "./pipeline-types.
 import { formatNamed } from "../session/formats/table.ts";
 import { renderInstruction } from "./prompt.ts";
 import type { DocumentSources, SecretsGuard } from "../secrets/secrets-guard.ts";
+import type { Complete } from "../llm/types.ts";
+import { userConstraints } from "./notes/constraints.ts";
 import { findMissingSections } from "./validate.ts";
 import { ACKNOWLEDGEMENT, wrapHandoffDocument } from "./wrap.ts";
 
@@ -34,9 +36,15 @@ function withholdModel(model: RestoredModel, withhold: (text: string) => string)
 }
 
 /** Session Facts and the verbatim tail, as asked, from the redacted sources (restored with the rest). */
-function withCodeSections(document: string, input: HandoffInput, sources: DocumentSources): string {
+function withCodeSections(
+  document: string,
+  input: HandoffInput,
+  sources: DocumentSources,
+  constraints: readonly string[] | undefined,
+): string {
   return appendCodeSections(document, {
     context: sources.context,
+    constraints,
     facts: input.facts === false ? undefined : sources.facts,
     sourcePath: input.sourcePath,
     sourceIsStream: input.sourceIsStream,
@@ -73,6 +81,27 @@ function withheldOrNot(text: string | undefined, guard: SecretsGuard): string | 
   return text === undefined ? undefined : guard.withhold(text);
 }
 
+/**
+ * The port, with `work` done once, right after the first request went out: the endpoint takes
+ * its time (a model, seconds), and the answer waits until `work` is done. `work` must be pure
+ * reading: when it throws, it throws again where its result is needed, after the answer.
+ */
+function whileFirstSent(complete: Complete, work: () => void): Complete {
+  let started = false;
+  return (request, options) => {
+    const answer = complete(request, options);
+    if (!started) {
+      started = true;
+      try {
+        work();
+      } catch {
+        // Read again, and thrown, where the document needs it.
+      }
+    }
+    return answer;
+  };
+}
+
 /** A source of entry ids none of which is in `taken`; each id it gives is taken too. */
 function freshEntryIds(deps: HandoffDeps, taken: Set<string>): () => string {
   return () => {
@@ -97,9 +126,22 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   // written from redacted text, so its cuts never go through a secret; restored below.
   let sources: DocumentSources | undefined;
   const readSources = (): DocumentSources => (sources ??= guard.forDocument(input.analysis.facts, input.session.header.cwd));
+  // Session Facts read off the branch, and the rules the user stated in what is sent: slow to
+  // read, and read while the endpoint works. Neither redacts anything, so the count of secrets
+  // sent and every placeholder are what they would be read after the answer.
+  const withFacts = input.facts !== false;
+  let constraints: string[] | undefined;
+  const readAhead = () => {
+    if (!withFacts) return;
+    void input.analysis.facts;
+    constraints ??= userConstraints(guard.outgoing().context);
+  };
   // The model engine sees only what may be sent; its port withholds the key and redacts answers,
   // and the provider port inside it shapes each request as the provider takes it.
-  const complete = guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice }));
+  const complete = whileFirstSent(
+    guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice })),
+    readAhead,
+  );
   const written =
     input.engine === "offline"
       ? await writeOffline(readSources())
@@ -113,7 +155,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const whole =
     input.facts === false && !wantsLastExchanges(input.lastExchanges, input.engine)
       ? written.document
-      : withCodeSections(written.document, input, readSources());
+      : withCodeSections(written.document, input, readSources(), constraints);
   const document = guard.withhold(guard.restore(whole));
 
   const now = deps.now();
