@@ -13,6 +13,9 @@
  * PROFILE_CALLERS=<function name> adds the time in that function itself by the function that called
  * it: where a built-in's time comes from (PROFILE_CALLERS=RegExp: the patterns built, and by whom).
  *
+ * PROFILE_CHUNK=<chunk name start> adds the functions of one chunk of the binary (`main` is the
+ * CLI's, `index` core's), each with the built-ins it calls, by time: what one layer spends.
+ *
  * Not part of `bun run bench`: the profiler's own cost makes its totals larger than the bench's.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -28,6 +31,8 @@ const TOP = 40;
 const FOCUS = process.env.PROFILE_UNDER;
 /** PROFILE_CALLERS=<function name>: the time in that function itself, by the function that called it (a built-in's callers: `RegExp`, `decode`). */
 const CALLEES = process.env.PROFILE_CALLERS;
+/** PROFILE_CHUNK=<chunk name start>: that chunk's functions, each with the built-ins it calls. */
+const CHUNK = process.env.PROFILE_CHUNK;
 
 interface ProfileNode {
   id: number;
@@ -69,8 +74,9 @@ try {
       OPENAI_BASE_URL: server.url,
       BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}`,
     };
-    const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "ignore", stderr: "pipe" });
-    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    // stdout a pipe, as in bench/handoff.ts: /dev/null is a device, which loads the runtime's stream modules (cli/process/host.ts).
+    const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited, new Response(proc.stdout).text()]);
     if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}:\n${stderr}`);
   }
 } finally {
@@ -85,6 +91,7 @@ const focused = new Map<string, number>();
 const callers = new Map<string, number>();
 // Self time by the chunk of the binary it ran in: core's against the CLI's and the packages'.
 const byFile = new Map<string, number>();
+const inChunk = new Map<string, number>();
 let total = 0;
 const files = readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"));
 for (const file of files) {
@@ -110,6 +117,7 @@ for (const file of files) {
     while (caller !== undefined && caller.callFrame.url === "") caller = byId.get(parentOf.get(caller.id) ?? -1);
     const file = caller?.callFrame.url.replace(/^.*\//, "") || "(the runtime)";
     byFile.set(file, (byFile.get(file) ?? 0) + spent);
+    if (CHUNK !== undefined && caller !== undefined && file.startsWith(CHUNK)) inChunk.set(name(caller), (inChunk.get(name(caller)) ?? 0) + spent);
     // A function that recurses counts once per sample in the time under it.
     const counted = new Set<string>();
     const path: string[] = [];
@@ -140,4 +148,5 @@ console.log(`-- in the function itself\n${table(self)}`);
 console.log(`-- under the function (itself and what it calls)\n${table(under)}`);
 console.log(`-- in each chunk of the binary (its functions themselves and the built-ins they call)\n${table(byFile)}`);
 if (FOCUS !== undefined) console.log(`-- under ${FOCUS}, by what it calls (itself and under each)\n${table(focused)}`);
+if (CHUNK !== undefined) console.log(`-- in chunk ${CHUNK}, by function (with the built-ins it calls)\n${table(inChunk)}`);
 if (CALLEES !== undefined) console.log(`-- in ${CALLEES} itself, by its caller\n${table(callers)}`);
