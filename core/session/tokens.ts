@@ -74,9 +74,10 @@ export function estimateTextQuarters(text: string): number {
 
 /**
  * Quarter tokens of a text: `estimateTextQuarters` itself, or one run's memo of it
- * (`rememberingQuarters`), which also keeps what each request message (and list of tools) it
- * measured costs, by the object: a request is measured when planned, when checked and when sent,
- * and a message passed on as it is costs what it did.
+ * (`rememberingQuarters`), which also keeps what each request message, list of messages and list
+ * of tools it measured costs, by the object: a request is measured when planned, when checked
+ * and when sent, and a message passed on as it is costs what it did. (A request's lists are
+ * never changed once built: a changed request is a copy.)
  */
 export type TextQuarters = ((text: string) => number) & { readonly parts?: WeakMap<object, number> };
 
