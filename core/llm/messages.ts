@@ -107,8 +107,8 @@ export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[
 
 /**
  * The chat messages of a context after `out`'s own (`toChatMessages`), and the tools to declare
- * for them (`stubTools`), in one pass over the context: a request is built once a run, from a
- * context of thousands of messages, before the engine has compiled any of this.
+ * for them (`stubTools`), in one pass over the context: a second walk over a context of
+ * thousands of messages, in code that runs once a process (still interpreted), cost as much again.
  */
 export function chatMessagesAndTools(
   out: ChatMessage[],
