@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { analyzeBranch } from "../session/analyze.ts";
 import type { AssistantBlock, ContextMessage, UserBlock } from "../session/messages.ts";
 import { parseSession } from "../session/formats/pi/parse.ts";
-import { chatCallId, stubTools, toChatMessages } from "./messages.ts";
+import { chatCallId, chatMessagesAndTools, stubTools, toChatMessages } from "./messages.ts";
 import type { ChatMessage } from "./types.ts";
 
 const user = (content: UserBlock[], entryId = "u"): ContextMessage => ({ role: "user", kind: "user", content, entryId });
@@ -185,6 +185,41 @@ describe("stubTools", () => {
 
   test("declares nothing for a history without tool calls", () => {
     expect(stubTools([user([text("hi")]), assistant([text("hello")])])).toEqual([]);
+  });
+});
+
+describe("chatMessagesAndTools: the messages and the tools in one pass", () => {
+  const contexts: [string, ContextMessage[]][] = [
+    ["an empty context", []],
+    ["no tool calls", [user([text("hi")]), assistant([text("hello")])]],
+    [
+      "calls answered in place, a name twice",
+      [
+        assistant([call("c1", "read"), call("c2", "bash")]),
+        result("c1", []),
+        result("c2", []),
+        assistant([call("c3", "read")]),
+        result("c3", []),
+      ],
+    ],
+    [
+      "a user turn between a call and its result (moved after it)",
+      [assistant([call("c1", "bash")]), user([text("meanwhile")]), result("c1", [text("done")])],
+    ],
+    ["a call never answered, a turn after it", [assistant([call("c1", "edit")]), user([text("later")])]],
+    [
+      "names that are not valid tool names",
+      [assistant([call("c1", "mcp.server/tool"), call("c2", "[REDACTED:api-key:1]"), call("c3", "")])],
+    ],
+  ];
+  const fixtures = ["example.jsonl", "sessions/v3-branches.jsonl", "sessions/omp.jsonl"].map((name): [string, ContextMessage[]] => [
+    name,
+    analyzeBranch(parseSession(readFileSync(join(import.meta.dir, "../../fixtures", name), "utf8"))).context,
+  ]);
+  test.each([...contexts, ...fixtures])("%s: what toChatMessages and stubTools give, after the messages already there", (_, context) => {
+    const first: ChatMessage = { role: "system", content: "rules" };
+    const { messages, tools } = chatMessagesAndTools([first], context);
+    expect({ messages, tools }).toEqual({ messages: [first, ...toChatMessages(context)], tools: stubTools(context) });
   });
 });
 

@@ -71,7 +71,7 @@ function createCallIds(): (id: string) => string {
   };
 }
 
-function toChatMessage(message: ContextMessage, callId: (id: string) => string): ChatMessage {
+function toChatMessage(message: ContextMessage, callId: (id: string) => string, toolNames: Set<string> | undefined): ChatMessage {
   switch (message.role) {
     case "user":
       // Wrappers and developer messages go as user turns: every compatible endpoint accepts them.
@@ -83,12 +83,11 @@ function toChatMessage(message: ContextMessage, callId: (id: string) => string):
       const calls: ChatToolCall[] = [];
       for (const b of message.content) {
         if (b.type === "text") text = texts++ === 0 ? b.text : `${text}\n${b.text}`;
-        else if (b.type === "toolCall")
-          calls.push({
-            id: callId(b.id),
-            type: "function",
-            function: { name: chatToolName(b.name), arguments: JSON.stringify(b.arguments ?? {}) },
-          });
+        else if (b.type === "toolCall") {
+          const name = chatToolName(b.name);
+          toolNames?.add(name);
+          calls.push({ id: callId(b.id), type: "function", function: { name, arguments: JSON.stringify(b.arguments ?? {}) } });
+        }
       }
       return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
     }
@@ -103,12 +102,29 @@ function toChatMessage(message: ContextMessage, callId: (id: string) => string):
  * own command, say) is moved to just after the last result.
  */
 export function toChatMessages(context: readonly ContextMessage[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
+  return appendChatMessages([], context, undefined);
+}
+
+/**
+ * The chat messages of a context after `out`'s own (`toChatMessages`), and the tools to declare
+ * for them (`stubTools`), in one pass over the context: a second walk over a context of
+ * thousands of messages, in code that runs once a process (still interpreted), cost as much again.
+ */
+export function chatMessagesAndTools(
+  out: ChatMessage[],
+  context: readonly ContextMessage[],
+): { messages: ChatMessage[]; tools: ChatTool[] } {
+  const names = new Set<string>();
+  const messages = appendChatMessages(out, context, names);
+  return { messages, tools: declaredTools(names) };
+}
+
+function appendChatMessages(out: ChatMessage[], context: readonly ContextMessage[], toolNames: Set<string> | undefined): ChatMessage[] {
   const pending = new Set<string>();
   let deferred: ChatMessage[] = [];
   const callId = createCallIds();
   for (const message of context) {
-    const chat = toChatMessage(message, callId);
+    const chat = toChatMessage(message, callId, toolNames);
     if (message.role === "toolResult") {
       out.push(chat);
       pending.delete(message.toolCallId);
@@ -144,6 +160,10 @@ export function stubTools(context: readonly ContextMessage[]): ChatTool[] {
     if (message.role !== "assistant") continue;
     for (const block of message.content) if (block.type === "toolCall") names.add(chatToolName(block.name));
   }
+  return declaredTools(names);
+}
+
+function declaredTools(names: ReadonlySet<string>): ChatTool[] {
   return [...names].sort().map((name) => ({
     type: "function",
     function: {

@@ -1,5 +1,5 @@
 import type { ContextMessage } from "../session/messages.ts";
-import { stubTools, toChatMessages } from "./messages.ts";
+import { chatMessagesAndTools } from "./messages.ts";
 import type { ChatMessage, ChatRequest } from "./types.ts";
 
 export interface RequestInput {
@@ -16,18 +16,10 @@ export interface RequestInput {
 
 /** The exact Chat Completions body for one request: streamed, with usage. */
 export function buildRequest(input: RequestInput): ChatRequest {
-  const tools = stubTools(input.context);
-  const request: ChatRequest = {
-    model: input.model,
-    messages: [
-      { role: "system", content: input.systemPrompt },
-      ...toChatMessages(input.context),
-      ...(input.extraMessages ?? []),
-      { role: "user", content: input.instruction },
-    ],
-    stream: true,
-    stream_options: { include_usage: true },
-  };
+  const { messages, tools } = chatMessagesAndTools([{ role: "system", content: input.systemPrompt }], input.context);
+  for (const extra of input.extraMessages ?? []) messages.push(extra);
+  messages.push({ role: "user", content: input.instruction });
+  const request: ChatRequest = { model: input.model, messages, stream: true, stream_options: { include_usage: true } };
   if (tools.length > 0) {
     request.tools = tools;
     request.tool_choice = input.toolChoice ?? "none";

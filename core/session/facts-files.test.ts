@@ -118,6 +118,34 @@ describe("files read and modified", () => {
       modified: ["conf.ini"],
       deleted: [],
     },
+    // The same line run again is read again at its place: each run's files count where it ran.
+    {
+      name: "one line run three times, an rm between the first two",
+      turns: [
+        ...toolTurn("bash", { command: "echo x > out.txt" }),
+        ...toolTurn("bash", { command: "rm out.txt" }),
+        ...toolTurn("bash", { command: "echo x > out.txt" }),
+        ...toolTurn("bash", { command: "echo x > out.txt" }),
+      ],
+      modified: ["out.txt"],
+      deleted: [],
+    },
+    {
+      name: "one line run twice, the second run failed, then an rm",
+      turns: [
+        ...toolTurn("bash", { command: "mv a.txt b.txt" }),
+        ...toolTurn("bash", { command: "mv a.txt b.txt" }, "mv: a.txt: No such file\n\nCommand exited with code 1", true),
+        ...toolTurn("bash", { command: "rm b.txt" }),
+      ],
+      modified: [],
+      deleted: ["a.txt", "b.txt"],
+    },
+    {
+      name: "one line run by the agent and by the user",
+      turns: [...toolTurn("bash", { command: "rm a.txt && echo y > a.txt" }), bash(9, "rm a.txt && echo y > a.txt", "", 0)],
+      modified: ["a.txt"],
+      deleted: [],
+    },
   ])("files changed and deleted, tools and shell commands alike: $name", ({ turns, modified, deleted }) => {
     const facts = factsOf(turns);
     expect({ modified: facts.filesModified, deleted: facts.filesDeleted }).toEqual({ modified: [...modified], deleted: [...deleted] });

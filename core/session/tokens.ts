@@ -22,19 +22,11 @@ const NOT_PLAIN = /[0-9\u0080-\uffff]/;
 const NOT_ASCII = /[\u0080-\uffff]/;
 const ASCII_RUNS = /[\u0000-\u007f]+/g;
 const TWO_BYTE_RUNS = /[\u0080-\u07ff]+/g;
-/** The next digit; `lastIndex` is set before each search (the estimate's only state, reset on every call). */
-const NEXT_DIGIT = /[0-9]/g;
-
-function wordClass(code: number): number {
-  return code < 128 ? (ASCII_CLASS[code] ?? 0) : 0;
-}
-
-/** Quarter tokens of one run of word characters: prose 1 a character, digits 4/3, random text 3. */
-function runQuarters(length: number, digits: number): number {
-  if (length === 0) return 0;
-  if (digits === length) return Math.ceil((length * 4) / 3);
-  return length >= DENSE_RUN && digits > 0 ? length * 3 : length;
-}
+/**
+ * From the next digit to the end of its word run. `lastIndex` is set before each search (the
+ * estimate's only state, reset on every call).
+ */
+const TO_RUN_END = /[0-9][A-Za-z0-9+=_-]*/g;
 
 /**
  * Our estimate of a text's tokens, in quarters of a token so that parts add up exactly. Made so
@@ -60,29 +52,32 @@ export function estimateTextQuarters(text: string): number {
     const beyondTwoBytes = wide.replace(TWO_BYTE_RUNS, "").length;
     quarters += wide.length - beyondTwoBytes + beyondTwoBytes * 5;
   }
-  // Each digit found opens a word run: back to its start (no digit lies there: the search began
-  // after the previous run), then on to its end.
-  NEXT_DIGIT.lastIndex = 0;
-  for (let found = NEXT_DIGIT.exec(text); found !== null; found = NEXT_DIGIT.exec(text)) {
-    let start = found.index;
-    while (start > 0 && wordClass(text.charCodeAt(start - 1)) !== 0) start--;
-    let end = found.index + 1;
-    let digits = 1;
-    for (let kind = wordClass(text.charCodeAt(end)); kind !== 0 && end < text.length; kind = wordClass(text.charCodeAt(end))) {
-      if (kind === 2) digits++;
-      end++;
+  // Each digit found opens a word run: on to its end (a native search; `test` builds no match),
+  // then back over it to its start, which the previous search stopped before.
+  TO_RUN_END.lastIndex = 0;
+  while (TO_RUN_END.test(text)) {
+    const end = TO_RUN_END.lastIndex;
+    let start = end;
+    let allDigits = true;
+    for (; start > 0; start--) {
+      const code = text.charCodeAt(start - 1);
+      const kind = code < 128 ? (ASCII_CLASS[code] ?? 0) : 0;
+      if (kind === 0) break;
+      if (kind === 1) allDigits = false;
     }
-    quarters += runQuarters(end - start, digits) - (end - start);
-    NEXT_DIGIT.lastIndex = end;
+    const length = end - start;
+    // What the run adds to a quarter a character: digits 4/3 (a third more), random text 3 (2 more).
+    quarters += allDigits ? Math.ceil(length / 3) : length >= DENSE_RUN ? length * 2 : 0;
   }
   return quarters;
 }
 
 /**
  * Quarter tokens of a text: `estimateTextQuarters` itself, or one run's memo of it
- * (`rememberingQuarters`), which also keeps what each request message (and list of tools) it
- * measured costs, by the object: a request is measured when planned, when checked and when sent,
- * and a message passed on as it is costs what it did.
+ * (`rememberingQuarters`), which also keeps what each request message, list of messages and list
+ * of tools it measured costs, by the object: a request is measured when planned, when checked
+ * and when sent, and a message passed on as it is costs what it did. (A request's lists are
+ * never changed once built: a changed request is a copy.)
  */
 export type TextQuarters = ((text: string) => number) & { readonly parts?: WeakMap<object, number> };
 

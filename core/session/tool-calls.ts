@@ -63,6 +63,11 @@ export class ToolCalls<T> {
   private readonly calls = new Map<string, Call<T>>();
   /** Commands still running, by Codex unified exec session id. */
   private readonly running = new Map<string, Running<T>>();
+  /**
+   * What each command line read and changed, as `shellFileEvents` read it off the line: agents
+   * run the same lines again and again (a build, the tests), and reading one takes a while.
+   */
+  private readonly lineEvents = new Map<string, readonly FileEvent[]>();
 
   /** Records a call; returns what it is, through the one table (tools.ts). */
   call(id: string, name: string, args: unknown, payload: T): ToolAction {
@@ -119,8 +124,17 @@ export class ToolCalls<T> {
     const verdict = judgeRun(command, exitCode, output, reportedFailed);
     // What a command read, deleted or wrote counts only if it ran to success (or to a check's answer):
     // `cat missing.txt` read nothing.
-    const events = changesHappened({ command, ...verdict }) ? shellFileEvents(inWorkdir(command, workdir)) : [];
+    const events = changesHappened({ command, ...verdict }) ? this.eventsOfLine(inWorkdir(command, workdir)) : [];
     return { kind: "run", payload, command, output, verdict, events };
+  }
+
+  private eventsOfLine(line: string): FileEvent[] {
+    let events = this.lineEvents.get(line);
+    if (events === undefined) {
+      events = shellFileEvents(line);
+      this.lineEvents.set(line, events);
+    }
+    return [...events];
   }
 
   /** Calls no result answered (the session ended before they returned), in call order. */

@@ -101,6 +101,31 @@ describe("what a result's own framing states: exit code, still running, never ra
       running: undefined,
       body: "Wall time: 1 seconds\nExit status: 4\nOutput:\nx",
     },
+    // Each way a header may start (its first letter is looked at before its words).
+    {
+      name: "Codex: a header opening with 'Process exited'",
+      output: "Process exited with code 2\nWall time: 0.1 seconds\nOutput:\nx",
+      isError: false,
+      exitCode: 2,
+      running: undefined,
+      body: "x",
+    },
+    {
+      name: "a header's words in lower case: no header",
+      output: "wall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nx",
+      isError: false,
+      exitCode: 0,
+      running: undefined,
+      body: "wall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nx",
+    },
+    {
+      name: "an empty output: no header",
+      output: "",
+      isError: false,
+      exitCode: 0,
+      running: undefined,
+      body: "",
+    },
     {
       name: "header-like lines without Wall time: no header",
       output: "Process exited with code 4\nOutput:\nx",

@@ -52,6 +52,11 @@ const TRUNCATION_PREAMBLE = /^(?:Warning: truncated output \(original token coun
 const HEADER_LINE =
   /^(?:Chunk ID: \S+|Wall time: -?[\d.]+ seconds|Process exited with code (-?\d+)|Process running with session ID (-?\d+)|Original token count: \d+|Exit code: (-?\d+)|Total output lines: \d+)$/;
 
+/** How a Codex header starts: its first line, or the truncation preamble before it. */
+const HEADER_START = /^(?:Chunk ID|Wall time|Exit code: |Process |Warning: truncated|Total output)/;
+/** The letters those start with. */
+const HEADER_FIRST_LETTERS = "CWEPT";
+
 interface CodexHeader {
   exitCode: number | null;
   runningSession: string | undefined;
@@ -65,8 +70,8 @@ interface CodexHeader {
  * still running, and 0 would be a guess.
  */
 function codexHeader(output: string): CodexHeader | undefined {
-  // Most outputs are no Codex header: one look at the first characters says so.
-  if (!/^(?:Chunk ID|Wall time|Exit code: |Process |Warning: truncated|Total output)/.test(output)) return undefined;
+  // Most outputs are no Codex header: their first character says so (no search at all), else one look at the first words.
+  if (!HEADER_FIRST_LETTERS.includes(output.charAt(0)) || !HEADER_START.test(output)) return undefined;
   // Both of the preamble's lines are optional: an output starting with neither has none.
   const preamble =
     output.startsWith("Warning: truncated") || output.startsWith("Total output") ? (TRUNCATION_PREAMBLE.exec(output)?.[0].length ?? 0) : 0;

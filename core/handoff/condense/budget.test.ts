@@ -108,6 +108,9 @@ describe("estimateRequestTokens", () => {
       messages: request.messages.map((m, i) => (i === 1 ? { role: "user", content: "other words 42" } : m)),
     };
     const added: ChatRequest = { ...request, messages: [...request.messages, { role: "user", content: "one more 7" }], tools: undefined };
+    // The same list of messages with other tools, or none: the provider's shape and the guard make such copies.
+    const otherTools: ChatRequest = { ...request, tools: [...(request.tools ?? []), ...(request.tools ?? [])] };
+    const noTools: ChatRequest = { ...request, tools: undefined, tool_choice: undefined };
     const memo = rememberingQuarters();
     for (const pass of [1, 2])
       for (const [name, r] of [
@@ -115,6 +118,8 @@ describe("estimateRequestTokens", () => {
         ["copy", structuredClone(request)],
         ["changed", changed],
         ["added", added],
+        ["the same messages, other tools", otherTools],
+        ["the same messages, no tools", noTools],
       ] as const)
         expect({ pass, name, tokens: estimateRequestTokens(r, memo) }).toEqual({ pass, name, tokens: estimateRequestTokens(r) });
     expect(estimateRequestTokens(changed)).not.toBe(estimateRequestTokens(request));

@@ -98,21 +98,6 @@ export function scaleAfterRefusal(scale: number, refusedTokens: number, limit: n
   return (scale * Math.min(1, refusedTokens / Math.max(1, limit))) / 2;
 }
 
-function contentQuarters(
-  content: ChatRequest["messages"][number]["content"],
-  textQuarters: TextQuarters,
-): { quarters: number; images: number } {
-  if (content === null) return { quarters: 0, images: 0 };
-  if (typeof content === "string") return { quarters: textQuarters(content), images: 0 };
-  let quarters = 0;
-  let images = 0;
-  for (const part of content) {
-    if (part.type === "text") quarters += textQuarters(part.text);
-    else images++;
-  }
-  return { quarters, images };
-}
-
 /**
  * Our estimate of a whole request's prompt: every message's text, tool calls and framing, the
  * declared tools, images at a fixed price. Larger than counting message text alone, never smaller.
@@ -130,21 +115,36 @@ export function estimateRequestTokens(request: ChatRequest, textQuarters: TextQu
     }
     tokens += cost;
   }
-  for (const message of request.messages) {
-    let cost = known?.get(message);
-    if (cost === undefined) {
-      cost = messageTokens(message, textQuarters);
-      known?.set(message, cost);
+  // The messages together, then each: a request is measured when planned, checked and sent, and
+  // a copy of it (the guard's, the provider's shape) keeps the messages it did not change.
+  let messages = known?.get(request.messages);
+  if (messages === undefined) {
+    messages = 0;
+    for (const message of request.messages) {
+      let cost = known?.get(message);
+      if (cost === undefined) {
+        cost = messageTokens(message, textQuarters);
+        known?.set(message, cost);
+      }
+      messages += cost;
     }
-    tokens += cost;
+    known?.set(request.messages, messages);
   }
-  return tokens;
+  return tokens + messages;
 }
 
 /** One message of a request: its text, tool calls and framing, images at a fixed price. */
 function messageTokens(message: ChatRequest["messages"][number], textQuarters: TextQuarters): number {
-  let { quarters, images } = contentQuarters(message.content, textQuarters);
-  if (message.role === "assistant")
-    for (const call of message.tool_calls ?? []) quarters += textQuarters(call.function.name) + textQuarters(call.function.arguments);
+  const content = message.content;
+  let quarters = 0;
+  let images = 0;
+  if (typeof content === "string") quarters = textQuarters(content);
+  else if (content !== null)
+    for (const part of content) {
+      if (part.type === "text") quarters += textQuarters(part.text);
+      else images++;
+    }
+  if (message.role === "assistant" && message.tool_calls)
+    for (const call of message.tool_calls) quarters += textQuarters(call.function.name) + textQuarters(call.function.arguments);
   return MESSAGE_OVERHEAD + Math.ceil(quarters / 4) + images * IMAGE_TOKENS;
 }

@@ -64,12 +64,14 @@ export function userProse(text: string): UserProse {
   if (code.length > 0) pastes.push(code.join("\n"));
   const kept: string[] = [];
   for (const paragraph of paragraphs.filter((p) => p.length > 0)) {
-    const pasted = paragraph.filter(isPastedLine).length;
-    if (isPastedLine(paragraph[0] ?? "") || pasted * 2 >= paragraph.length) {
+    // Each line judged once: the judgement is a long pattern, and it decides three things here.
+    const pastedLines = paragraph.map(isPastedLine);
+    const pasted = pastedLines.filter((isPasted) => isPasted).length;
+    if (pastedLines[0] === true || pasted * 2 >= paragraph.length) {
       pastes.push(paragraph.join("\n"));
       continue;
     }
-    kept.push(paragraph.filter((line) => !isPastedLine(line)).join("\n"));
+    kept.push(paragraph.filter((_, i) => !pastedLines[i]).join("\n"));
   }
   return { prose: kept.join("\n\n"), pastes };
 }

@@ -118,6 +118,23 @@ describe("the user's words apart from what they pasted", () => {
     expect(pastes).toHaveLength(4);
   });
 
+  test.each([
+    {
+      name: "a paragraph whose first line is pasted goes whole",
+      text: "at parse (a.ts:1:2)\nthis is my own line\nand another one",
+      prose: "",
+    },
+    { name: "half of its lines pasted: the paragraph goes whole", text: "fix this please\n$ npm test", prose: "" },
+    {
+      name: "fewer than half pasted: only those lines go",
+      text: "fix this please\n$ npm test\nit fails on main",
+      prose: "fix this please\nit fails on main",
+    },
+    { name: "each paragraph judged on its own", text: "> quoted output\n\nkeep this\nand this", prose: "keep this\nand this" },
+  ])("pasted lines by paragraph: $name", ({ text, prose }) => {
+    expect(userProse(text).prose).toBe(prose);
+  });
+
   test("a list the user typed is kept; a diff with line numbers is not", () => {
     expect(userProse("do this:\n- remove duplication\n- split modules").prose).toBe("do this:\n- remove duplication\n- split modules");
     expect(userProse("+ 8 - **User Message**: text\n+ 9 - **Tools**: more\n\nkill this.").prose).toBe("kill this.");
