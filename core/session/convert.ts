@@ -37,14 +37,16 @@ function toImageBlock(block: JsonObject, resolveBlob?: ResolveBlob): UserBlock |
 }
 
 function toAssistantBlocks(content: unknown): AssistantBlock[] {
-  return readContentBlocks<AssistantBlock>(content, textBlocks, (block) => {
-    if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
-    if (block.type === "thinking" && typeof block.thinking === "string") return { type: "thinking", thinking: block.thinking };
-    if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
-      return { type: "toolCall", id: block.id, name: block.name, arguments: sendableArguments(block.arguments) };
-    }
-    return undefined;
-  });
+  return readContentBlocks<AssistantBlock>(content, textBlocks, assistantBlock);
+}
+
+function assistantBlock(block: JsonObject): AssistantBlock | undefined {
+  if (block.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
+  if (block.type === "thinking" && typeof block.thinking === "string") return { type: "thinking", thinking: block.thinking };
+  if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
+    return { type: "toolCall", id: block.id, name: block.name, arguments: sendableArguments(block.arguments) };
+  }
+  return undefined;
 }
 
 /** Far deeper than any real tool call; deep enough that JSON.stringify could overflow the stack. */
@@ -56,12 +58,22 @@ const MAX_ARGUMENT_DEPTH = 1000;
  * serialise them. Measured with an explicit stack, for the same reason.
  */
 function sendableArguments(value: unknown): unknown {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth] = next;
-    if (typeof node !== "object" || node === null) continue;
+  // Only objects go on the stack, their depths beside them: most arguments are one flat object
+  // of strings, and a pair per value showed in the 1 MB session's profile.
+  const nodes: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === "object" && value !== null) {
+    nodes.push(value);
+    depths.push(0);
+  }
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const depth = depths.pop() ?? 0;
     if (depth >= MAX_ARGUMENT_DEPTH) return { note: `arguments nested more than ${MAX_ARGUMENT_DEPTH} levels deep were left out` };
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    for (const child of Object.values(node)) {
+      if (typeof child !== "object" || child === null) continue;
+      nodes.push(child);
+      depths.push(depth + 1);
+    }
   }
   return value ?? {};
 }
