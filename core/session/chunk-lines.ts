@@ -9,6 +9,9 @@ const LF = 10;
 const CR = 13;
 const OPEN_BRACE = 0x7b;
 const NUL = 0;
+/** How many lines `cutMany` cuts ahead at first, and at most (each batch twice the last). */
+const FIRST_BATCH = 8;
+const MAX_BATCH = 256;
 /** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
 const SAMPLE_BYTES = 1024;
 
@@ -39,6 +42,10 @@ export class ChunkLines implements LineCursor {
   // Set while the current line is being dropped: why, and a sample of its start.
   private dropping: { reason: string; sample: string } | undefined;
   private ended = false;
+  /** Lines cut ahead by `cutMany`, and the next of them to hand out. */
+  private ready: RawLine[] = [];
+  private readyAt = 0;
+  private batch = FIRST_BATCH;
 
   constructor(chunks: Iterator<Uint8Array>, exact: boolean, passOver: PassOver | undefined, maxLineBytes: number) {
     this.chunks = chunks;
@@ -49,6 +56,7 @@ export class ChunkLines implements LineCursor {
   }
 
   next(): RawLine | undefined {
+    if (this.readyAt < this.ready.length) return this.ready[this.readyAt++];
     for (;;) {
       const chunk = this.chunk;
       if (chunk === undefined) {
@@ -64,6 +72,8 @@ export class ChunkLines implements LineCursor {
         this.chunkHasNul = next.value.indexOf(NUL) !== -1;
         continue;
       }
+      if (!this.exact && !this.passOver && !this.chunkHasNul && !this.dropping && this.carried.length === 0 && this.cutMany(chunk))
+        return this.ready[this.readyAt++];
       const start = this.start;
       const lf = chunk.indexOf(LF, start);
       const end = lf === -1 ? chunk.length : lf;
@@ -111,6 +121,37 @@ export class ChunkLines implements LineCursor {
     this.ended = true;
     this.chunk = undefined;
     this.chunks.return?.();
+  }
+
+  /**
+   * The common case, cut in one loop: the whole lines of a chunk without NUL bytes, none too
+   * long, read neither `exact` nor passing any over, a batch at a time (small first, so a head
+   * of twenty lines decodes few more). What it stops at (a line the chunk does not end, one too
+   * long) is left to `next`. Whether it made any line.
+   */
+  private cutMany(chunk: Uint8Array): boolean {
+    const ready: RawLine[] = [];
+    const batch = this.batch;
+    this.batch = Math.min(batch * 2, MAX_BATCH);
+    let start = this.start;
+    let line = this.line;
+    while (ready.length < batch) {
+      const lf = chunk.indexOf(LF, start);
+      if (lf === -1 || lf - start > this.maxLineBytes) break;
+      line++;
+      const cr = lf > start && chunk[lf - 1] === CR;
+      const text = this.decoder.decode(chunk.subarray(start, cr ? lf - 1 : lf));
+      const first = chunk[start];
+      start = lf + 1;
+      // A line that starts with `{` (every JSON Lines record) has text without trimming it.
+      if (first !== OPEN_BRACE && text.trim() === "") continue;
+      ready.push({ line, text, ended: true, eol: cr ? "\r\n" : "\n" });
+    }
+    this.start = start;
+    this.line = line;
+    this.ready = ready;
+    this.readyAt = 0;
+    return ready.length > 0;
   }
 
   /**

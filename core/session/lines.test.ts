@@ -64,6 +64,29 @@ describe("readLines from bytes: the line ends and blank lines found in the bytes
     for (const input of [bytes, reusedChunks(bytes, 1), reusedChunks(bytes, 3)]) expect(lines(input)).toEqual(want);
   });
 
+  test("the bound on a line's bytes counts its carriage return, whether the line lies in one chunk or across several", () => {
+    const text = ['{"a":"1234"}', '{"a":"12345"}', '{"a":"1234"}\r', '{"a":"123456"}', "\u0000{}", '{"z":0}'].join("\n");
+    const tooLong = "longer than 13 bytes; skipped unread";
+    const want = [
+      { line: 1, text: '{"a":"1234"}', ended: true, eol: "\n" },
+      { line: 2, text: '{"a":"12345"}', ended: true, eol: "\n" },
+      { line: 3, text: '{"a":"1234"}', ended: true, eol: "\r\n" },
+      { line: 4, text: "", ended: true, eol: "\n", unusable: tooLong },
+      { line: 5, text: "\u0000", ended: true, eol: "\n", unusable: "holds NUL bytes (a write cut short by a crash?); skipped unread" },
+      { line: 6, text: '{"z":0}', ended: false, eol: "" },
+    ];
+    for (const input of [utf8(text), reusedChunks(utf8(text), 1), reusedChunks(utf8(text), 5), reusedChunks(utf8(text), 64)])
+      expect([...splitLines(input, { maxLineBytes: 13 })]).toEqual(want);
+  });
+
+  test("many lines in one chunk read as they do one chunk per byte (lines are cut ahead in batches)", () => {
+    const text = Array.from({ length: 700 }, (_, i) => (i % 7 === 3 ? " " : `{"n":${i}}${i % 5 === 0 ? "\r" : ""}`)).join("\n");
+    const whole = lines(utf8(text));
+    expect(whole).toEqual(lines(reusedChunks(utf8(text), 1)));
+    expect(whole).toHaveLength(600);
+    expect(whole.at(-1)).toEqual({ line: 700, text: '{"n":699}', ended: false, eol: "" });
+  });
+
   test("a cut multi-byte character before CRLF reads as decoding the line alone does", () => {
     const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0d, 0x0a]);
     const alone = new TextDecoder().decode(bytes.subarray(0, 4)).slice(0, -1);
