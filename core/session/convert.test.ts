@@ -45,3 +45,81 @@ describe("a tool call's arguments, as they can be sent", () => {
     else expect(sent).toEqual(expected);
   });
 });
+
+describe("a message's content blocks", () => {
+  const entry = (role: string, content: unknown, extra: Record<string, unknown> = {}): Entry => ({
+    type: "message",
+    id: "e1",
+    parentId: null,
+    line: 2,
+    data: { message: { role, content, ...extra } },
+  });
+  const blocksOf = (role: string, content: unknown) => {
+    const message = convertEntry(entry(role, content, role === "toolResult" ? { toolCallId: "c1" } : {}));
+    return message?.content;
+  };
+
+  // [case, the content in the file, the blocks of a user message, of a tool result, of an assistant turn]
+  const CASES: [string, unknown, unknown[], unknown[]][] = [
+    ["a string", "hi", [{ type: "text", text: "hi" }], [{ type: "text", text: "hi" }]],
+    ["no content", undefined, [], []],
+    ["an object, not an array", { type: "text", text: "x" }, [], []],
+    ["things that are no blocks", [null, "x", 3, ["y"], { text: "no type" }], [], []],
+    [
+      "text that is not a string",
+      [
+        { type: "text", text: 5 },
+        { type: "text", text: "ok" },
+      ],
+      [{ type: "text", text: "ok" }],
+      [{ type: "text", text: "ok" }],
+    ],
+    [
+      "thinking",
+      [
+        { type: "thinking", thinking: "hmm" },
+        { type: "thinking", thinking: 1 },
+      ],
+      [],
+      [{ type: "thinking", thinking: "hmm" }],
+    ],
+    [
+      "tool calls with and without an id and a name",
+      [
+        { type: "toolCall", id: "c1", name: "ls", arguments: { path: "." } },
+        { type: "toolCall", id: 2, name: "ls" },
+        { type: "toolCall", id: "c3" },
+      ],
+      [],
+      [{ type: "toolCall", id: "c1", name: "ls", arguments: { path: "." } }],
+    ],
+    [
+      "images: inline, without data, a blob not on this machine",
+      [
+        { type: "image", data: "iVBOR", mimeType: "image/png" },
+        { type: "image", mimeType: "image/png" },
+        { type: "image", data: `blob:sha256:${"a".repeat(64)}` },
+      ],
+      [
+        { type: "image", data: "iVBOR", mimeType: "image/png" },
+        { type: "text", text: "[image not available: image/png blob aaaaaaaaaaaa is not on this machine]" },
+      ],
+      [],
+    ],
+    [
+      "a kind we do not send",
+      [
+        { type: "audio", data: "x" },
+        { type: "text", text: "after" },
+      ],
+      [{ type: "text", text: "after" }],
+      [{ type: "text", text: "after" }],
+    ],
+  ];
+
+  test.each(CASES)("%s", (_name, content, user, assistant) => {
+    expect(blocksOf("user", content)).toEqual(user);
+    expect(blocksOf("toolResult", content)).toEqual(user);
+    expect(blocksOf("assistant", content)).toEqual(assistant);
+  });
+});
