@@ -54,7 +54,7 @@ describe("a message's content blocks", () => {
     line: 2,
     data: { message: { role, content, ...extra } },
   });
-  const blocksOf = (role: string, content: unknown) => {
+  const blocksOf = (role: string, content: unknown): unknown => {
     const message = convertEntry(entry(role, content, role === "toolResult" ? { toolCallId: "c1" } : {}));
     return message?.content;
   };
