@@ -117,6 +117,8 @@ export class ChunkLines implements LineCursor {
   }
 
   close(): void {
+    this.ready = [];
+    this.readyAt = 0;
     if (this.ended) return;
     this.ended = true;
     this.chunk = undefined;

@@ -104,6 +104,7 @@ describe("readLines from bytes: the line ends and blank lines found in the bytes
     expect(early.next()?.text).toBe('{"a":1}');
     early.close();
     expect(returned).toBe(1);
+    expect(early.next()).toBeUndefined(); // nothing cut ahead is handed out once closed
     const whole = readLines({ [Symbol.iterator]: chunks });
     while (whole.next() !== undefined);
     whole.close();
