@@ -157,11 +157,12 @@ function parseRecord(raw: RawLine): ParsedRecord | string {
   } catch {
     return "not valid JSON (a torn or hand-edited line?)";
   }
-  if (!isObject(value)) return "not a JSON object";
-  const type = value.type;
+  // isObject, written out: a call per line shows when the read runs interpreted.
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const type = (value as JsonObject).type;
   if (typeof type !== "string" || type === "") return 'no string "type"';
   if (type === "session") return "a second session header";
-  return { line: raw.line, type, data: value };
+  return { line: raw.line, type, data: value as JsonObject };
 }
 
 /**
