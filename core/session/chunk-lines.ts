@@ -12,6 +12,11 @@ const NUL = 0;
 /** How many lines `cutMany` cuts ahead at first, and at most (each batch twice the last). */
 const FIRST_BATCH = 8;
 const MAX_BATCH = 256;
+/**
+ * A batch ends once it holds this many bytes: lines cut ahead are held as text until handed
+ * out, so a whole file given as one array (or lines of megabytes) is never decoded all at once.
+ */
+const MAX_BATCH_BYTES = 1 << 20;
 /** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
 const SAMPLE_BYTES = 1024;
 
@@ -137,7 +142,8 @@ export class ChunkLines implements LineCursor {
     this.batch = Math.min(batch * 2, MAX_BATCH);
     let start = this.start;
     let line = this.line;
-    while (ready.length < batch) {
+    const stop = start + MAX_BATCH_BYTES;
+    while (ready.length < batch && start < stop) {
       const lf = chunk.indexOf(LF, start);
       if (lf === -1 || lf - start > this.maxLineBytes) break;
       line++;

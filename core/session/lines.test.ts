@@ -87,6 +87,17 @@ describe("readLines from bytes: the line ends and blank lines found in the bytes
     expect(whole.at(-1)).toEqual({ line: 700, text: '{"n":699}', ended: false, eol: "" });
   });
 
+  test("lines of hundreds of KB in one array read whole, a batch ending past a megabyte", () => {
+    const big = (n: number) => `{"n":${n},"t":"${String(n).repeat(600_000)}"}`;
+    const text = `${[big(1), big(2), "", big(3), big(4)].join("\n")}\n`;
+    expect(lines(utf8(text)).map((l) => [l.line, l.text.length, l.text === big(Number(l.text[5]))])).toEqual([
+      [1, big(1).length, true],
+      [2, big(2).length, true],
+      [4, big(3).length, true],
+      [5, big(4).length, true],
+    ]);
+  });
+
   test("a cut multi-byte character before CRLF reads as decoding the line alone does", () => {
     const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0d, 0x0a]);
     const alone = new TextDecoder().decode(bytes.subarray(0, 4)).slice(0, -1);
