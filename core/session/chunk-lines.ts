@@ -16,7 +16,7 @@ const MAX_BATCH = 256;
  * A batch ends once it holds this many bytes: lines cut ahead are held as text until handed
  * out, so a whole file given as one array (or lines of megabytes) is never decoded all at once.
  */
-const MAX_BATCH_BYTES = 1 << 20;
+const MAX_BATCH_BYTES = 256 * 1024;
 /** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
 const SAMPLE_BYTES = 1024;
 

@@ -87,7 +87,7 @@ describe("readLines from bytes: the line ends and blank lines found in the bytes
     expect(whole.at(-1)).toEqual({ line: 700, text: '{"n":699}', ended: false, eol: "" });
   });
 
-  test("lines of hundreds of KB in one array read whole, a batch ending past a megabyte", () => {
+  test("lines of hundreds of KB in one array read whole, each batch ending past its byte bound", () => {
     const big = (n: number) => `{"n":${n},"t":"${String(n).repeat(600_000)}"}`;
     const text = `${[big(1), big(2), "", big(3), big(4)].join("\n")}\n`;
     expect(lines(utf8(text)).map((l) => [l.line, l.text.length, l.text === big(Number(l.text[5]))])).toEqual([
