@@ -32,22 +32,29 @@ export function startsWithZstdMagic(bytes: Uint8Array): boolean {
 export function* decompressIfZstd(chunks: Iterable<Uint8Array>, label: string, limit = MAX_DECOMPRESSED_BYTES): Generator<Uint8Array> {
   const iterator = chunks[Symbol.iterator]();
   try {
-    // Chunks are reused by their producer: what is held on to is copied.
+    // Chunks are reused by their producer: what is held on to is copied. A first chunk that
+    // holds the magic (nearly always) is looked at where it is: two copies of its megabyte cost
+    // the 1 MB session's read ~1 ms.
     const head: Uint8Array[] = [];
     let headLength = 0;
+    let live: Uint8Array | undefined;
     while (headLength < MAGIC.length) {
       const next = iterator.next();
       if (next.done) break;
+      if (head.length === 0 && next.value.length >= MAGIC.length) {
+        live = next.value;
+        break;
+      }
       head.push(next.value.slice());
       headLength += next.value.length;
     }
-    const start = Buffer.concat(head);
+    const start = live ?? Buffer.concat(head);
     if (!startsWithZstdMagic(start)) {
       if (start.length > 0) yield start;
       for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
       return;
     }
-    const compressed: Uint8Array[] = [start];
+    const compressed: Uint8Array[] = [live ? live.slice() : start];
     for (let next = iterator.next(); !next.done; next = iterator.next()) compressed.push(next.value.slice());
     yield* inflate(Buffer.concat(compressed), label, limit);
   } finally {

@@ -138,9 +138,11 @@ export async function openSessionInput(
     };
     return streamRead(file, await readStreamWhole(io.stdin.fd, "-", cancel, false), "-");
   }
-  const { absolutePath, stats, stream } = locate(path, io.cwd);
+  const located = locate(path, io.cwd);
+  const { absolutePath, stats, stream } = located;
   if (!stream) {
-    const opened = readSessionFile(path, io.cwd);
+    // Opened from what was located, not located again (a stat and a walk of the path's links).
+    const opened = openLocated(path, located);
     return { ...opened, bytes: opened.file.size };
   }
   let fd: number;
@@ -161,7 +163,11 @@ export async function openSessionInput(
  * from `cwd` (the run's folder); paths found on disk are absolute and need none.
  */
 export function readSessionFile(path: string, cwd = "/"): { file: SessionFile; chunks: Generator<Uint8Array> } {
-  const { absolutePath, stream, ...located } = locate(path, cwd);
+  return openLocated(path, locate(path, cwd));
+}
+
+function openLocated(path: string, located: ReturnType<typeof locate>): { file: SessionFile; chunks: Generator<Uint8Array> } {
+  const { absolutePath, stream } = located;
   if (stream) throw new AgentError("FILE", `${path}: ${stream}, not a regular file`, { file: path });
   let stats = located.stats;
   let fd: number;

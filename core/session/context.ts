@@ -1,6 +1,6 @@
 import { isObject, stringField } from "../json.ts";
 import { convertEntry, type ResolveBlob } from "./convert.ts";
-import type { AssistantBlock, AssistantContextMessage, ContextMessage, UserContextMessage } from "./messages.ts";
+import type { AssistantContextMessage, ContextMessage, UserContextMessage } from "./messages.ts";
 import type { Entry } from "./types.ts";
 import { wrapCompactionSummary } from "./wrappers.ts";
 
@@ -101,23 +101,24 @@ function selectEntries(branch: readonly Entry[]): { compaction: Entry | undefine
  * built from the context is never rejected for an orphan on either side.
  */
 function pairToolCalls(messages: ContextMessage[]): ContextMessage[] {
-  const live = messages.filter((m) => !(m.role === "assistant" && (m.stopReason === "aborted" || m.stopReason === "error")));
-
   // A call is open from its turn until its first result. Ids are matched per turn, because some
   // models reuse ids (`call_0` in every turn): a later turn reusing an id opens a new call.
+  // Plain loops, no filter or some per message: this runs over every message, mostly cold.
   const open = new Map<string, AssistantContextMessage>();
   const answered = new Map<AssistantContextMessage, Set<string>>();
   const kept: ContextMessage[] = [];
-  for (const message of live) {
+  for (const message of messages) {
     if (message.role === "assistant") {
+      if (message.stopReason === "aborted" || message.stopReason === "error") continue;
       for (const block of message.content) if (block.type === "toolCall") open.set(block.id, message);
     } else if (message.role === "toolResult") {
       // A result must follow its call, once; anything else is an orphan.
       const turn = open.get(message.toolCallId);
       if (!turn) continue;
       open.delete(message.toolCallId);
-      const ids = answered.get(turn) ?? new Set<string>();
-      answered.set(turn, ids.add(message.toolCallId));
+      const ids = answered.get(turn);
+      if (ids) ids.add(message.toolCallId);
+      else answered.set(turn, new Set([message.toolCallId]));
     }
     kept.push(message);
   }
@@ -126,9 +127,17 @@ function pairToolCalls(messages: ContextMessage[]): ContextMessage[] {
   for (const message of kept) {
     if (message.role === "assistant") {
       const ids = answered.get(message);
-      const content: AssistantBlock[] = message.content.filter((b) => b.type !== "toolCall" || ids?.has(b.id) === true);
-      if (!content.some((b) => b.type !== "thinking")) continue;
-      result.push(content.length === message.content.length ? message : { ...message, content });
+      // The calls without a result go; a turn left with only thinking goes too.
+      let blocks = 0;
+      let said = false;
+      for (const block of message.content) {
+        if (block.type === "toolCall" && ids?.has(block.id) !== true) continue;
+        blocks++;
+        if (block.type !== "thinking") said = true;
+      }
+      if (!said) continue;
+      if (blocks === message.content.length) result.push(message);
+      else result.push({ ...message, content: message.content.filter((b) => b.type !== "toolCall" || ids?.has(b.id) === true) });
     } else if (message.role === "user" && message.content.length === 0) {
     } else {
       result.push(message);

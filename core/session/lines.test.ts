@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { reusedChunks, utf8 } from "../../fixtures/chunks.ts";
 import { SESSION_FIXTURES } from "../../fixtures/sessions/load.ts";
 import { AgentError } from "../errors.ts";
-import { splitLines } from "./lines.ts";
+import { readLines, splitLines } from "./lines.ts";
 import { parseSession } from "./formats/pi/parse.ts";
 
 const lines = (input: Parameters<typeof splitLines>[0]) => [...splitLines(input)];
@@ -39,6 +39,87 @@ describe("splitLines", () => {
 
   test("bytes that are not UTF-8 become U+FFFD instead of failing", () => {
     expect(lines(new Uint8Array([0x61, 0xff, 0x62, 0x0a]))).toEqual([{ line: 1, text: "a\ufffdb", ended: true, eol: "\n" }]);
+  });
+});
+
+describe("readLines from bytes: the line ends and blank lines found in the bytes", () => {
+  // [case, the line's bytes before its "\n", what the reader gets: its text and eol, or nothing for a blank line]
+  const CASES: [string, string, { text: string; eol: string } | undefined][] = [
+    ["a record", '{"a":1}', { text: '{"a":1}', eol: "\n" }],
+    ["a record ended by CRLF", '{"a":1}\r', { text: '{"a":1}', eol: "\r\n" }],
+    ["a lone carriage return", "\r", undefined],
+    ["blanks and a carriage return", " \t \r", undefined],
+    ["a no-break space (blank to trim)", "\u00a0", undefined],
+    ["a line separator (blank to trim)", "\u2028\r", undefined],
+    ["a byte-order mark alone (dropped by the decoder)", "\ufeff", undefined],
+    ["a byte-order mark and CRLF", "\ufeff\r", undefined],
+    ["a byte-order mark before a record", '\ufeff{"a":1}\r', { text: '{"a":1}', eol: "\r\n" }],
+    ["text after blanks", '  {"a":1} ', { text: '  {"a":1} ', eol: "\n" }],
+    ["a lone brace", "{", { text: "{", eol: "\n" }],
+  ];
+
+  test.each(CASES)("%s: whole, and in chunks of 1 and 3 bytes", (_name, line, expected) => {
+    const bytes = utf8(`${line}\n{"z":0}\n`);
+    const want = [...(expected ? [{ line: 1, ...expected, ended: true }] : []), { line: 2, text: '{"z":0}', ended: true, eol: "\n" }];
+    for (const input of [bytes, reusedChunks(bytes, 1), reusedChunks(bytes, 3)]) expect(lines(input)).toEqual(want);
+  });
+
+  test("the bound on a line's bytes counts its carriage return, whether the line lies in one chunk or across several", () => {
+    const text = ['{"a":"1234"}', '{"a":"12345"}', '{"a":"1234"}\r', '{"a":"123456"}', "\u0000{}", '{"z":0}'].join("\n");
+    const tooLong = "longer than 13 bytes; skipped unread";
+    const want = [
+      { line: 1, text: '{"a":"1234"}', ended: true, eol: "\n" },
+      { line: 2, text: '{"a":"12345"}', ended: true, eol: "\n" },
+      { line: 3, text: '{"a":"1234"}', ended: true, eol: "\r\n" },
+      { line: 4, text: "", ended: true, eol: "\n", unusable: tooLong },
+      { line: 5, text: "\u0000", ended: true, eol: "\n", unusable: "holds NUL bytes (a write cut short by a crash?); skipped unread" },
+      { line: 6, text: '{"z":0}', ended: false, eol: "" },
+    ];
+    for (const input of [utf8(text), reusedChunks(utf8(text), 1), reusedChunks(utf8(text), 5), reusedChunks(utf8(text), 64)])
+      expect([...splitLines(input, { maxLineBytes: 13 })]).toEqual(want);
+  });
+
+  test("many lines in one chunk read as they do one chunk per byte (lines are cut ahead in batches)", () => {
+    const text = Array.from({ length: 700 }, (_, i) => (i % 7 === 3 ? " " : `{"n":${i}}${i % 5 === 0 ? "\r" : ""}`)).join("\n");
+    const whole = lines(utf8(text));
+    expect(whole).toEqual(lines(reusedChunks(utf8(text), 1)));
+    expect(whole).toHaveLength(600);
+    expect(whole.at(-1)).toEqual({ line: 700, text: '{"n":699}', ended: false, eol: "" });
+  });
+
+  test("lines of hundreds of KB in one array read whole, each batch ending past its byte bound", () => {
+    const big = (n: number) => `{"n":${n},"t":"${String(n).repeat(600_000)}"}`;
+    const text = `${[big(1), big(2), "", big(3), big(4)].join("\n")}\n`;
+    expect(lines(utf8(text)).map((l) => [l.line, l.text.length, l.text === big(Number(l.text[5]))])).toEqual([
+      [1, big(1).length, true],
+      [2, big(2).length, true],
+      [4, big(3).length, true],
+      [5, big(4).length, true],
+    ]);
+  });
+
+  test("a cut multi-byte character before CRLF reads as decoding the line alone does", () => {
+    const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0d, 0x0a]);
+    const alone = new TextDecoder().decode(bytes.subarray(0, 4)).slice(0, -1);
+    expect(lines(bytes)).toEqual([{ line: 1, text: alone, ended: true, eol: "\r\n" }]);
+    expect(alone).toBe("{\ufffd");
+  });
+
+  test("the cursor stops reading chunks when closed early, and not once the lines ran out", () => {
+    let returned = 0;
+    const chunks = (): Iterator<Uint8Array> => {
+      const inner = [utf8('{"a":1}\n'), utf8('{"b":2}\n')][Symbol.iterator]();
+      return { next: () => inner.next(), return: () => (returned++, { done: true, value: undefined }) };
+    };
+    const early = readLines({ [Symbol.iterator]: chunks });
+    expect(early.next()?.text).toBe('{"a":1}');
+    early.close();
+    expect(returned).toBe(1);
+    expect(early.next()).toBeUndefined(); // nothing cut ahead is handed out once closed
+    const whole = readLines({ [Symbol.iterator]: chunks });
+    while (whole.next() !== undefined);
+    whole.close();
+    expect(returned).toBe(1);
   });
 });
 

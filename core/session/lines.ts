@@ -1,22 +1,7 @@
-/** One non-blank line of a JSON Lines file, with its 1-based line number. */
-export interface RawLine {
-  line: number;
-  /** The line without what ends it and, read `exact`, without a leading byte-order mark. */
-  text: string;
-  /** False for a last line with no `\n` after it (a torn write, or a hand-edited file). */
-  ended: boolean;
-  /** What ended the line in the file: `\n`, `\r\n`, or, on a last line without a `\n`, `\r` or nothing. */
-  eol: string;
-  /** Read `exact`: the byte-order mark the line started with, else `""`. */
-  bom?: string;
-  /** Set when `passOver` recognised the line: it was not decoded, and `text` is `""`. */
-  passedOver?: true;
-  /**
-   * Why the line is unusable, set when it was not kept whole (see `MAX_LINE_BYTES`, NUL bytes):
-   * `text` is then at most a sample of its start, and readers skip the line with this reason.
-   */
-  unusable?: string;
-}
+import { ChunkLines } from "./chunk-lines.ts";
+import { passedOverLine, toRawLine, type LineCursor, type PassOver, type RawLine } from "./raw-line.ts";
+
+export type { LineCursor, RawLine } from "./raw-line.ts";
 
 /**
  * The longest line kept: a longer one is skipped unread, so one line (say a crash's gigabytes
@@ -43,7 +28,7 @@ export interface SplitOptions {
    * a line ended by its newline is offered: the last line without one may be torn, and torn
    * lines are parsed so they are reported. Text input is encoded for it, so both read alike.
    */
-  passOver?: (line: Uint8Array) => boolean;
+  passOver?: PassOver;
   /** Lines longer than this many bytes are skipped unread (default `MAX_LINE_BYTES`); chunked input only. */
   maxLineBytes?: number;
 }
@@ -54,159 +39,65 @@ export interface SplitOptions {
  */
 export type SessionBytes = Uint8Array | Iterable<Uint8Array>;
 
-const LF = 10;
-const CR = 13;
-
 /**
- * Splits JSON Lines on `\n`, tolerating `\r\n`, skipping blank lines; an `indexOf` loop rather
+ * Cuts JSON Lines on `\n`, tolerating `\r\n`, skipping blank lines; an `indexOf` loop rather
  * than `split`, so a 100 MB file is never copied into one array of strings.
  *
  * Bytes are decoded one line at a time. That keeps memory near the file's size: one string of a
  * whole file takes two bytes per character as soon as a single character in it is not Latin-1,
- * and chunks mean the whole file never has to be in memory as bytes either.
+ * and chunks mean the whole file never has to be in memory as bytes either. A cursor, not a
+ * generator: a resume per line cost the 1 MB session's read ~1 ms.
  */
-export function splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
+export function readLines(input: string | SessionBytes, options: SplitOptions = {}): LineCursor {
   const exact = options.exact === true;
-  // The generator itself, not one delegating to it: a `yield*` would add a resume per line.
-  if (typeof input === "string") return splitText(input, exact, options.passOver);
-  return splitChunks(input instanceof Uint8Array ? [input] : input, exact, options.passOver, options.maxLineBytes ?? MAX_LINE_BYTES);
+  if (typeof input === "string") return new TextLines(input, exact, options.passOver);
+  const chunks = input instanceof Uint8Array ? [input] : input;
+  return new ChunkLines(chunks[Symbol.iterator](), exact, options.passOver, options.maxLineBytes ?? MAX_LINE_BYTES);
 }
 
-type PassOver = SplitOptions["passOver"];
-
-function passedOverLine(line: number, crlf: boolean, ended: boolean): RawLine {
-  return { line, text: "", ended, eol: lineEnd(crlf, ended), passedOver: true };
-}
-
-/** What ended a line, as one of four constant strings (a concatenation per line would allocate one per line). */
-function lineEnd(cr: boolean, ended: boolean): string {
-  if (cr) return ended ? "\r\n" : "\r";
-  return ended ? "\n" : "";
-}
-
-function* splitText(text: string, exact: boolean, passOver: PassOver): Generator<RawLine> {
-  const encoder = passOver ? new TextEncoder() : undefined;
-  let line = 0;
-  for (let start = 0; start <= text.length; ) {
-    const end = text.indexOf("\n", start);
-    // A text that ends with its last line's `\n` has no line after it.
-    if (end === -1 && start === text.length) break;
-    const lineText = text.slice(start, end === -1 ? text.length : end);
-    // A line without its newline may be torn (a crash cuts the file's last line): never passed over, so it is parsed and reported.
-    const raw =
-      encoder && end !== -1 && passOver?.(encoder.encode(lineText))
-        ? passedOverLine(++line, lineText.endsWith("\r"), end !== -1)
-        : toRawLine(++line, lineText, end !== -1, exact);
-    if (raw) yield raw;
-    if (end === -1) break;
-    start = end + 1;
+/** The lines of `readLines`, as a generator: stopping it early stops reading chunks. */
+export function* splitLines(input: string | SessionBytes, options: SplitOptions = {}): Generator<RawLine> {
+  const lines = readLines(input, options);
+  try {
+    for (let raw = lines.next(); raw !== undefined; raw = lines.next()) yield raw;
+  } finally {
+    lines.close();
   }
 }
 
-const NUL = 0;
-/** How much of a line of NUL bytes' start is looked at for its sample (the binary-data check). */
-const SAMPLE_BYTES = 1024;
+class TextLines implements LineCursor {
+  private readonly text: string;
+  private readonly exact: boolean;
+  private readonly passOver: PassOver | undefined;
+  private readonly encoder: TextEncoder | undefined;
+  private start = 0;
+  private line = 0;
 
-/**
- * A line not kept whole: past `maxLineBytes`, or holding NUL bytes, which JSON text never does
- * (a crash can leave a file's tail as NUL bytes with no line break). Its bytes are dropped as
- * they come, up to its line break, so memory stays bounded whatever its length.
- */
-function unusableLine(line: number, sample: string, ended: boolean, reason: string): RawLine {
-  return { line, text: sample, ended, eol: ended ? "\n" : "", unusable: reason };
-}
+  constructor(text: string, exact: boolean, passOver: PassOver | undefined) {
+    this.text = text;
+    this.exact = exact;
+    this.passOver = passOver;
+    this.encoder = passOver ? new TextEncoder() : undefined;
+  }
 
-function* splitChunks(chunks: Iterable<Uint8Array>, exact: boolean, passOver: PassOver, maxLineBytes: number): Generator<RawLine> {
-  // A decoder drops a leading byte-order mark from every text it decodes, unless told to keep it.
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: exact });
-  let line = 0;
-  let carried: Uint8Array[] = []; // the start of a line that goes on in the next chunk
-  let carriedBytes = 0;
-  // Set while the current line is being dropped: why, and a sample of its start.
-  let dropping: { reason: string; sample: string } | undefined;
-  const drop = (start: Uint8Array, reason: string) => {
-    const head = concat([...carried, start.subarray(0, SAMPLE_BYTES)]).subarray(0, SAMPLE_BYTES);
-    const nul = head.indexOf(NUL);
-    // A line of NUL bytes keeps its start and one NUL, so the binary-data check still sees it; a
-    // line too long keeps nothing (a sample cut inside a character would look like binary data).
-    dropping = { reason, sample: nul === -1 ? "" : `${decoder.decode(head.subarray(0, nul))}\u0000` };
-    carried = [];
-    carriedBytes = 0;
-  };
-  for (const chunk of chunks) {
-    // One scan per chunk: a chunk without NUL bytes (nearly always) needs no look per line.
-    const hasNul = chunk.indexOf(NUL) !== -1;
-    let start = 0;
-    for (;;) {
-      const lf = chunk.indexOf(LF, start);
-      const end = lf === -1 ? chunk.length : lf;
-      // The line's bytes in this chunk, looked at once (a view, not a copy).
-      let part: Uint8Array | undefined;
-      if (!dropping) {
-        part = chunk.subarray(start, end);
-        if (hasNul && part.indexOf(NUL) !== -1) drop(part, "holds NUL bytes (a write cut short by a crash?); skipped unread");
-        else if (carriedBytes + part.length > maxLineBytes) drop(part, `longer than ${formatBytes(maxLineBytes)}; skipped unread`);
-      }
-      if (lf === -1) {
-        if (!dropping && start < chunk.length) {
-          carried.push(chunk.slice(start)); // a copy: the chunk may be reused
-          carriedBytes += chunk.length - start;
-        }
-        break;
-      }
-      if (dropping) {
-        yield unusableLine(++line, dropping.sample, true, dropping.reason);
-        dropping = undefined;
-      } else {
-        // Most lines lie within one chunk: only one that began in an earlier chunk is copied.
-        const here = part ?? chunk.subarray(start, end);
-        const bytes = carried.length === 0 ? here : concat(carried, here);
-        const raw = passOver?.(bytes)
-          ? passedOverLine(++line, bytes[bytes.length - 1] === CR, true)
-          : toRawLine(++line, decoder.decode(bytes), true, exact);
-        if (carried.length > 0) {
-          carried = [];
-          carriedBytes = 0;
-        }
-        if (raw) yield raw;
-      }
-      start = end + 1;
+  next(): RawLine | undefined {
+    const text = this.text;
+    while (this.start <= text.length) {
+      const start = this.start;
+      const end = text.indexOf("\n", start);
+      // A text that ends with its last line's `\n` has no line after it.
+      if (end === -1 && start === text.length) break;
+      const lineText = text.slice(start, end === -1 ? text.length : end);
+      this.start = end === -1 ? text.length + 1 : end + 1;
+      // A line without its newline may be torn (a crash cuts the file's last line): never passed over, so it is parsed and reported.
+      const raw =
+        this.encoder && end !== -1 && this.passOver?.(this.encoder.encode(lineText))
+          ? passedOverLine(++this.line, lineText.endsWith("\r"), true)
+          : toRawLine(++this.line, lineText, end !== -1, this.exact);
+      if (raw) return raw;
     }
+    return undefined;
   }
-  if (dropping) {
-    yield unusableLine(++line, dropping.sample, false, dropping.reason);
-    return;
-  }
-  const last = carried.length > 0 ? concat(carried) : undefined;
-  // The last line without its newline may be torn where a crash cut the file: it is never passed over, so it is parsed and reported.
-  const raw = last && toRawLine(++line, decoder.decode(last), false, exact);
-  if (raw) yield raw;
-}
 
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-function toRawLine(line: number, raw: string, ended: boolean, exact: boolean): RawLine | undefined {
-  const cr = raw.endsWith("\r");
-  const eol = lineEnd(cr, ended);
-  const text = cr ? raw.slice(0, -1) : raw;
-  if (!exact) return text.trim() === "" ? undefined : { line, text, ended, eol };
-  const bom = text.startsWith("\ufeff") ? "\ufeff" : "";
-  return { line, text: text.slice(bom.length), ended, eol, bom };
-}
-
-/** The parts and the tail as one array; no copy when there is only the tail. */
-function concat(parts: readonly Uint8Array[], tail?: Uint8Array): Uint8Array {
-  const all = tail ? [...parts, tail] : parts;
-  if (all.length === 1 && all[0]) return all[0];
-  let length = 0;
-  for (const part of all) length += part.length;
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const part of all) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
+  close(): void {}
 }

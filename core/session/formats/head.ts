@@ -24,10 +24,12 @@ function hasText(chunk: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * How many lines with text a chunk ends (blank ones are no line of the head); `open.text` says
- * whether the line still open at its start already has some, and is updated for the next chunk.
+ * How many lines with text a chunk ends (blank ones are no line of the head), counting no
+ * further than `wanted`: a megabyte chunk of a thousand lines need not be looked through for the
+ * head's twenty. `open.text` says whether the line still open at its start already has some,
+ * and is updated for the next chunk.
  */
-function countTextLines(chunk: Uint8Array, open: { text: boolean }): number {
+function countTextLines(chunk: Uint8Array, open: { text: boolean }, wanted: number): number {
   let count = 0;
   for (let start = 0; ; ) {
     const lf = chunk.indexOf(10, start);
@@ -36,6 +38,7 @@ function countTextLines(chunk: Uint8Array, open: { text: boolean }): number {
     if (lf === -1) return count;
     if (open.text) count++;
     open.text = false;
+    if (count === wanted) return count;
     start = lf + 1;
   }
 }
@@ -80,7 +83,7 @@ export function peekHead(input: string | SessionBytes): PeekedSession {
       break;
     }
     live = next.value;
-    lines += countTextLines(live, open);
+    lines += countTextLines(live, open, HEAD_LINES - lines);
     bytes += live.length;
   }
   if (live) held.push(live);

@@ -126,3 +126,25 @@ describe("version 3 entries without tree fields", () => {
     expect(session.entries.map((e) => e.id)).toEqual(["e01", "e02"]);
   });
 });
+
+describe("the hookMessage role, in a file of each version", () => {
+  const header = (version: number | undefined) => ({ ...V1_HEADER, ...(version === undefined ? {} : { version }) });
+  const tree = (version: number | undefined, n: number) =>
+    version === undefined ? {} : { id: `h${n}`, parentId: n === 1 ? null : `h${n - 1}` };
+  // [case, the entry's fields, its `message` after the read]
+  const CASES: [string, Record<string, unknown>, unknown][] = [
+    ["a message", { type: "message", message: { role: "hookMessage", content: "c" } }, { role: "custom", content: "c" }],
+    ["a message whose message is an array", { type: "message", message: ["hookMessage"] }, ["hookMessage"]],
+    ["a message whose message is null", { type: "message", message: null }, null],
+    ["a message whose message is a string", { type: "message", message: "hookMessage" }, "hookMessage"],
+    ["another entry type", { type: "custom_message", message: { role: "hookMessage" } }, { role: "hookMessage" }],
+  ];
+  for (const version of [undefined, 2, 3])
+    test.each(CASES)(`v${version ?? 1}: %s`, (_name, fields, expected) => {
+      const text = jsonl([header(version), { ...fields, ...tree(version, 1) }, { ...user(2, "after"), ...tree(version, 2) }]);
+      const session = parseSession(text, "h.jsonl");
+      expect(session.problems).toEqual([]);
+      expect(session.entries[0]?.data.message).toEqual(expected);
+      expect(session.entries[1]?.data.message).toMatchObject({ role: "user" });
+    });
+});

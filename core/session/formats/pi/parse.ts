@@ -1,8 +1,7 @@
 import { isObject, parseJsonOrUndefined, stringField, type JsonObject } from "../../../json.ts";
-import { splitLines, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
+import { readLines, type LineCursor, type LineLimits, type RawLine, type SessionBytes } from "../../lines.ts";
 import { looksBinary, notASession } from "../not-a-session.ts";
 import { migrateRecords, type ParsedRecord } from "./migrate.ts";
-import type { AgentName } from "../types.ts";
 import type { LineProblem, Session, SessionHeader, TitleSlot } from "../../types.ts";
 
 /** Entry types only oh-my-pi writes; seeing one tells us the format. */
@@ -37,24 +36,24 @@ const KNOWN_ENTRY_TYPES = new Set([
  * lines elsewhere, so a file torn by a crash mid-write still loads.
  */
 export function parseSession(input: string | SessionBytes, file = "session", limits: LineLimits = {}): Session {
-  const lines = splitLines(input, limits);
+  const lines = readLines(input, limits);
   try {
     return parseLines(lines, file);
   } finally {
-    lines.return(undefined); // stops reading chunks when the file was refused early
+    lines.close(); // stops reading chunks when the file was refused early
   }
 }
 
-function parseLines(lines: Generator<RawLine>, file: string): Session {
+function parseLines(lines: LineCursor, file: string): Session {
   let first = lines.next();
-  if (first.done) throw notASession(file, "the file is empty");
+  if (first === undefined) throw notASession(file, "the file is empty");
 
-  const titleSlot = readTitleSlot(first.value);
+  const titleSlot = readTitleSlot(first);
   if (titleSlot) {
     first = lines.next();
-    if (first.done) throw notASession(file, "it has a title line but no session header");
+    if (first === undefined) throw notASession(file, "it has a title line but no session header");
   }
-  const header = readHeader(first.value, file, lines);
+  const header = readHeader(first, file, lines);
   const versionFound = typeof header.raw.version === "number" ? header.raw.version : undefined;
   const version: 1 | 2 | 3 = versionFound === undefined || versionFound <= 1 ? 1 : versionFound === 2 ? 2 : 3;
 
@@ -62,8 +61,8 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   // notice (unknownLayoutNotice), and nothing is recorded into such a file.
   const problems: LineProblem[] = [];
   const records: ParsedRecord[] = [];
-  let last = first.value;
-  for (const raw of lines) {
+  let last = first;
+  for (let raw = lines.next(); raw !== undefined; raw = lines.next()) {
     last = raw;
     const record = parseRecord(raw);
     if (typeof record === "string") problems.push({ line: raw.line, reason: record });
@@ -75,11 +74,19 @@ function parseLines(lines: Generator<RawLine>, file: string): Session {
   for (const problem of migrated.problems) problems.push(problem);
   problems.sort((a, b) => a.line - b.line);
 
+  // One pass for both: whether omp wrote it (its title line, or an entry only omp writes) and
+  // the types we do not know. Not the session id's UUID version: pi 0.73.1 writes v7 ids as omp does.
   const unknownTypes = new Set<string>();
-  for (const entry of migrated.entries) if (!KNOWN_ENTRY_TYPES.has(entry.type)) unknownTypes.add(entry.type);
+  let omp = titleSlot !== undefined;
+  for (const entry of migrated.entries) {
+    const type = entry.type;
+    if (type === "message") continue; // most entries: known, and written by both
+    if (!KNOWN_ENTRY_TYPES.has(type)) unknownTypes.add(type);
+    if (!omp && isOmpOnly(type, entry.data)) omp = true;
+  }
 
   return {
-    format: detectFormat(titleSlot, migrated.entries),
+    format: omp ? "omp" : "pi",
     titleSlot,
     header,
     versionFound,
@@ -118,12 +125,12 @@ export function titleSlotOf(text: string): TitleSlot | undefined {
   return source === undefined ? { title, updatedAt } : { title, updatedAt, source };
 }
 
-function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): SessionHeader {
+function readHeader(raw: RawLine, file: string, rest: LineCursor): SessionHeader {
   const value = parseJsonOrUndefined(raw.text);
   if (value === undefined) {
     // Binary data, or broken JSON? The next line helps tell (see looksBinary).
     const next = rest.next();
-    const binary = looksBinary([raw.text, next.done ? "" : next.value.text]);
+    const binary = looksBinary([raw.text, next === undefined ? "" : next.text]);
     throw notASession(file, binary ? "it looks like binary data" : "the line is not JSON", raw.line);
   }
   if (!isObject(value) || value.type !== "session") {
@@ -144,20 +151,18 @@ function readHeader(raw: RawLine, file: string, rest: Iterator<RawLine>): Sessio
 /** A record that looks like an entry, or the reason it does not. */
 function parseRecord(raw: RawLine): ParsedRecord | string {
   if (raw.unusable) return raw.unusable;
-  const value = parseJsonOrUndefined(raw.text);
-  if (value === undefined) return "not valid JSON (a torn or hand-edited line?)";
-  if (!isObject(value)) return "not a JSON object";
-  const type = value.type;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.text);
+  } catch {
+    return "not valid JSON (a torn or hand-edited line?)";
+  }
+  // isObject, written out: a call per line shows when the read runs interpreted.
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
+  const type = (value as JsonObject).type;
   if (typeof type !== "string" || type === "") return 'no string "type"';
   if (type === "session") return "a second session header";
-  return { line: raw.line, type, data: value };
-}
-
-function detectFormat(titleSlot: TitleSlot | undefined, entries: { type: string; data: JsonObject }[]): AgentName {
-  // Not the session id's UUID version: pi 0.73.1 writes v7 ids as omp does.
-  if (titleSlot) return "omp";
-  for (const entry of entries) if (isOmpOnly(entry.type, entry.data)) return "omp";
-  return "pi";
+  return { line: raw.line, type, data: value as JsonObject };
 }
 
 /**
