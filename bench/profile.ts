@@ -117,7 +117,8 @@ for (const file of files) {
     while (caller !== undefined && caller.callFrame.url === "") caller = byId.get(parentOf.get(caller.id) ?? -1);
     const file = caller?.callFrame.url.replace(/^.*\//, "") || "(the runtime)";
     byFile.set(file, (byFile.get(file) ?? 0) + spent);
-    if (CHUNK !== undefined && caller !== undefined && file.startsWith(CHUNK)) inChunk.set(name(caller), (inChunk.get(name(caller)) ?? 0) + spent);
+    if (CHUNK !== undefined && caller !== undefined && file.startsWith(CHUNK))
+      inChunk.set(name(caller), (inChunk.get(name(caller)) ?? 0) + spent);
     // A function that recurses counts once per sample in the time under it.
     const counted = new Set<string>();
     const path: string[] = [];

@@ -45,7 +45,8 @@ describe("the run each agent gets", () => {
   );
 
   test("codex: the system prompt replaces its instructions from a file in the scratch folder; it runs there, read-only", () => {
-    const codex = AGENT_ENGINES.find((e) => e.name === "codex")!;
+    const codex = AGENT_ENGINES.find((e) => e.name === "codex");
+    if (codex === undefined) throw new Error("codex is not in AGENT_ENGINES");
     const plan = codex.plan(PROMPT, "/tmp/scratch");
     expect(plan.files).toEqual({ "instructions.md": "Be brief." });
     expect(plan.args).toContain('model_instructions_file="/tmp/scratch/instructions.md"');
@@ -54,8 +55,8 @@ describe("the run each agent gets", () => {
     for (const [flag, value] of [
       ["--cd", "/tmp/scratch"],
       ["--sandbox", "read-only"],
-    ])
-      expect(plan.args[plan.args.indexOf(flag!) + 1]).toBe(value);
+    ] as const)
+      expect(plan.args[plan.args.indexOf(flag) + 1]).toBe(value);
     expect(codex.plan({ system: "", body: "b" }, "/s").files).toEqual({});
   });
 });

@@ -23,8 +23,10 @@ const session = chain([
 /** The prompt an agent engine gets for the session's one handoff request. */
 function promptFor(focus?: string, source = session, systemPrompt?: string) {
   const { requests } = planHandoffRequests(inputFor(source, { focus, systemPrompt }));
+  const [request] = requests;
   expect(requests).toHaveLength(1);
-  return renderAgentPrompt(requests[0]!);
+  if (request === undefined) throw new Error("no request was planned");
+  return renderAgentPrompt(request);
 }
 
 describe("the transcript prompt an agent gets", () => {
