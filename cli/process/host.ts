@@ -13,13 +13,13 @@ const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"
 
 /**
  * How many times later than usual the JIT compiles hot code, from the start of the binary's
- * process: most of a run's code runs a few times, and compiling it in the optimizing tiers cost
- * more than it saved. In a 1 MB handoff the JIT's threads took ~110 of ~320 ms of CPU and the
- * main thread's ~180 ms stayed the same (30: ~15 of ~205 ms); `agent ls --all` of 2,000 sessions
- * used 17% less CPU. A session of many megabytes runs the same code long enough for it to pay:
- * its reader sets the usual policy again (ProcessHost.longWork; 1 is the usual policy).
+ * process: most of a run's code runs a few times, and compiling it cost more than it saved. The
+ * 1 MB handoff (15 interleaved runs): 63.8 ms and 67.9 ms of CPU at 30, 60.5 and 62.2 at 100,
+ * 60.4 and 61.6 at 1,000; its offline engine 94 ms of CPU at 30, 87 at 100; `agent ls --all` of
+ * 2,000 sessions the same at each. A session of many megabytes runs the same code long enough
+ * for compiling to pay: its reader sets the usual policy again (ProcessHost.longWork; 1 is usual).
  */
-const JIT_POLICY_AT_START = 30;
+const JIT_POLICY_AT_START = 100;
 
 /**
  * Whether the process started with stdout closed (`>&-`). Bun then opens /dev/null there itself,
