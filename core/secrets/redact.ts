@@ -159,8 +159,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return from === 0 ? text : out + text.slice(from);
   }
 
-  function redactAssignments(text: string): string {
-    return replaceMatchesInLines(text, assignmentLines(text), (match, index) => {
+  function redactAssignments(text: string, lines: readonly [number, number][]): string {
+    return replaceMatchesInLines(text, lines, (match, index) => {
       const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
@@ -193,9 +193,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   function redact(text: string): string {
     // Tokens first: their kinds are more precise than "the value of a password key".
     let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
-    if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
-    // The search for the assignments' key words is their prefilter: a text without one is returned as it is.
-    return redactAssignments(out);
+    // The search for the assignments' key words is their prefilter, and the key tails' too (the
+    // `KEY` of KEY_TAIL_HINT is one): a text without one is returned as it is.
+    let lines = assignmentLines(out);
+    if (lines.length === 0) return out;
+    if (out.includes(KEY_TAIL_HINT)) {
+      const tailless = redactKeyTails(out);
+      if (tailless !== out) lines = assignmentLines(tailless);
+      out = tailless;
+    }
+    return redactAssignments(out, lines);
   }
 
   return {

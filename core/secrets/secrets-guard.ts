@@ -129,12 +129,11 @@ function knownMap(redactor: Redactor): TextMap {
 }
 
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
-  const { withhold: withholdSecrets, keepsJson } = createWithholding(input.withheld ?? []);
   // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
   // reader accepts: Anthropic's API refuses a request holding one, and Codex's JSON reader drops
   // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
   // instead, as invalid UTF-8 read from a file does.
-  const withhold: Withhold = (text) => withholdSecrets(text.isWellFormed() ? text : text.toWellFormed());
+  const { withholdWellFormed: withhold, keepsJson } = createWithholding(input.withheld ?? []);
   // Printable ASCII is well-formed: what the withholder keeps, the surrogate repair keeps too.
   const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold, keepsJson };
   let redactor: Redactor | undefined;

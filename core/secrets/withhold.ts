@@ -128,6 +128,12 @@ export interface Withholding {
    * `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is `Infinity`).
    */
   keepsJson(json: string): boolean;
+  /**
+   * `withhold` after each lone surrogate is replaced by U+FFFD (`toWellFormed`): what leaves the
+   * process is text every reader takes. Printable ASCII, most text, is well-formed and hides
+   * nothing between its characters: one test settles both, and only the forms are looked for.
+   */
+  withholdWellFormed: Withhold;
 }
 
 /**
@@ -147,7 +153,8 @@ const NUMBER_FORM = /^(?:[0-9.eE+-]+|-?Infinity)$/;
 
 export function createWithholding(secrets: readonly (string | undefined)[]): Withholding {
   const kept = [...new Set(secrets)].filter((s): s is string => s !== undefined && s.length >= MIN_WITHHELD_LENGTH);
-  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson };
+  const wellFormed = (text: string) => (text.isWellFormed() ? text : text.toWellFormed());
+  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson, withholdWellFormed: wellFormed };
   const forms = kept.flatMap((secret) => formsOf(secret).map((form) => ({ form, anywhere: secret.length >= WITHHELD_ANYWHERE_LENGTH })));
   // Longest first, so a form that contains another is replaced whole.
   forms.sort((a, b) => b.form.length - a.form.length);
@@ -160,8 +167,13 @@ export function createWithholding(secrets: readonly (string | undefined)[]): Wit
   };
   const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
   const numeric = forms.some((f) => NUMBER_FORM.test(f.form));
+  const withhold = (text: string) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
   return {
-    withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
+    withhold,
     keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
+    withholdWellFormed: (text) => {
+      if (BEYOND_PRINTABLE.test(text)) return withhold(wellFormed(text));
+      return holdsForm(text) ? text.replace(pattern, WITHHELD) : text;
+    },
   };
 }
