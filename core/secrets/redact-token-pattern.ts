@@ -32,15 +32,50 @@ function hintsBeyond(known: number): RegExp {
   return new RegExp([...new Set(left)].join("|"), "g");
 }
 
+/** The distinct hints (three rules share `sk-`), and the rules (bits) each is the hint of. */
+const HINTS = [...new Set(TOKEN_RULES.map((rule) => rule.hint))];
+const RULES_OF_HINT = HINTS.map((hint) => TOKEN_RULES.reduce((bits, rule, i) => (rule.hint === hint ? bits | (1 << i) : bits), 0));
+/**
+ * Every hint as one search, each in a group of its own (hint k, group k + 1; a hint holds no group
+ * of its own, redact-escapes.test.ts): the group that took part says which hint stands there.
+ */
+export const GROUPED_HINTS = new RegExp(HINTS.map((hint) => `(${hint})`).join("|"), "g");
+/** Hints looked at one by one before `narrowingSearch` takes over (a text full of them). */
+const QUICK_HINTS = 64;
+
 /**
  * The rules whose hint the text holds, as bits (rule i, bit i): only these can match in it, as
- * a match of a rule holds its hint. Every place a hint of a rule not yet found starts is visited
- * (the search goes on from the next character, so hints that overlap are all seen) and each such
- * rule's hint tried there; once a rule is found its hint is searched for no more, so a text full
- * of one hint (`sk-sk-sk-…`) is read once, not tried at each. `searches` keeps the search for each
- * set of rules found (one per run, see `tokenPatterns`); nothing here calls back in while one is used.
+ * a match of a rule holds its hint. Every place a hint starts is visited (the search goes on from
+ * the next character, so hints that overlap are all seen): no two hints can stand at one place
+ * (redact-escapes.test.ts), so the group that matched there names the only one. One search,
+ * compiled once; a text that holds more than QUICK_HINTS hints is read by `narrowingSearch`.
  */
 export function hintedRules(text: string, searches = new Map<number, RegExp>()): number {
+  let rules = 0;
+  // One pattern for every call, its place reset first: nothing in the loop calls back in here.
+  GROUPED_HINTS.lastIndex = 0;
+  for (let n = 0; n < QUICK_HINTS; n++) {
+    const found = GROUPED_HINTS.exec(text);
+    if (found === null) return rules;
+    for (let k = 0; k < HINTS.length; k++) {
+      if (found[k + 1] === undefined) continue;
+      rules |= RULES_OF_HINT[k] as number;
+      break;
+    }
+    if (rules === ALL_RULES) return rules;
+    GROUPED_HINTS.lastIndex = found.index + 1;
+  }
+  return narrowingSearch(text, searches);
+}
+
+/**
+ * `hintedRules` for a text full of hints: each place a hint of a rule not yet found starts is
+ * visited and each such rule's hint tried there; once a rule is found its hint is searched for no
+ * more, so a text full of one hint (`sk-sk-sk-…`) is read once, not tried at each. `searches`
+ * keeps the search for each set of rules found (one per run, see `tokenPatterns`); nothing here
+ * calls back in while one is used.
+ */
+export function narrowingSearch(text: string, searches = new Map<number, RegExp>()): number {
   let rules = 0;
   let hints = searchFor(0, searches);
   hints.lastIndex = 0;
@@ -75,12 +110,12 @@ function searchFor(known: number, searches: Map<number, RegExp>): RegExp {
  * TOKEN_PATTERN for the texts of one run, each with only the rules its hints let in (see
  * `hintedRules`): the same matches (a rule left out matches nowhere in the text), found with a
  * fraction of the alternatives tried at each place. Each set of rules is compiled once a run.
+ * `rules`, when given, is the text's `hintedRules` (the caller looked already).
  */
-export function tokenPatterns(): (text: string) => RegExp {
+export function tokenPatterns(): (text: string, rules?: number) => RegExp {
   const compiled = new Map<number, RegExp>([[ALL_RULES, TOKEN_PATTERN]]);
   const searches = new Map<number, RegExp>();
-  return (text) => {
-    const rules = hintedRules(text, searches);
+  return (text, rules = hintedRules(text, searches)) => {
     let pattern = compiled.get(rules);
     if (pattern === undefined) {
       const alternatives = TOKEN_RULES.map((rule, i) => ((rules >> i) & 1 ? ruleAlternative(rule, i) : undefined));

@@ -15,7 +15,7 @@ import {
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_RULES } from "./redact-rules.ts";
-import { TOKEN_HINT, tokenPatterns } from "./redact-token-pattern.ts";
+import { hintedRules, tokenPatterns } from "./redact-token-pattern.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -128,8 +128,11 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   const tokenPatternFor = tokenPatterns();
-  function redactTokens(text: string): string {
-    return replaceMatches(text, tokenPatternFor(text), (match) => {
+  const hintSearches = new Map<number, RegExp>();
+  // The rules hinted at are the literal prefilter: a text without a hint is returned as it is.
+  function redactTokens(text: string, rules = hintedRules(text, hintSearches)): string {
+    if (rules === 0) return text;
+    return replaceMatches(text, tokenPatternFor(text, rules), (match) => {
       const groups = match.groups ?? {};
       for (let i = 0; i < TOKEN_RULES.length; i++) {
         const secret = groups[`s${i}`];
@@ -192,7 +195,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   function redact(text: string): string {
     // Tokens first: their kinds are more precise than "the value of a password key".
-    let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
+    let out = redactTokens(text);
     // The search for the assignments' key words is their prefilter, and the key tails' too (the
     // `KEY` of KEY_TAIL_HINT is one): a text without one is returned as it is.
     let lines = assignmentLines(out);
