@@ -3,12 +3,11 @@ import { assignmentMatches } from "./redact-assignment-matches.ts";
 import { ASSIGNMENT_PATTERN, MAY_HOLD_ESCAPE, PLAIN_ASSIGNMENT_PATTERN } from "./redact-assignments.ts";
 
 /** What `line.matchAll` of the pattern the line needs gives: each match's place, text and groups. */
-function scanned(line: string): (string | number | undefined)[][] {
+function scanned(line: string): unknown[] {
   const pattern = MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN;
   return [...line.matchAll(pattern)].map((m) => [m.index, m[0], JSON.stringify(m.groups)]);
 }
-const found = (line: string): (string | number | undefined)[][] =>
-  assignmentMatches(line).map((m) => [m.index, m[0], JSON.stringify(m.groups)]);
+const found = (line: string) => assignmentMatches(line).map((m) => [m.index, m[0], JSON.stringify(m.groups)]);
 
 const LINES: [what: string, line: string][] = [
   ["no key word", "nothing to see here"],
