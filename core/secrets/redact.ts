@@ -1,15 +1,17 @@
 import {
   ASSIGNMENT_HINT,
+  ASSIGNMENT_PATTERN,
   assignmentKind,
   escapesAround,
   isKeyInSentence,
+  MAY_HOLD_ESCAPE,
   operatorFollows,
+  PLAIN_ASSIGNMENT_PATTERN,
   plainLead,
   secretKeyKind,
   separationOf,
   wordsFollow,
 } from "./redact-assignments.ts";
-import { assignmentMatches } from "./redact-assignment-matches.ts";
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_RULES } from "./redact-rules.ts";
@@ -261,7 +263,7 @@ function replaceMatchesInLines(
   let from = 0;
   for (const [start, end] of ranges) {
     const line = text.slice(start, end);
-    for (const match of assignmentMatches(line)) {
+    for (const match of line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)) {
       const index = start + (match.index ?? 0);
       out += text.slice(from, index) + replace(match, index);
       from = index + match[0].length;
