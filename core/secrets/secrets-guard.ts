@@ -81,13 +81,27 @@ function inputTexts(context: readonly ContextMessage[], extra: readonly (string 
   return texts;
 }
 
-/** Plain data (facts: strings, numbers, lists, records) with every string passed through `map`, whatever fields it grows. */
+/**
+ * Plain data (facts: strings, numbers, lists, records) with every string passed through `map`,
+ * whatever fields it grows. A list or a record whose strings all stay is itself (nothing reads
+ * the facts to change them), so a run that redacts nothing copies nothing.
+ */
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   const walk = (item: unknown): unknown => {
     if (typeof item === "string") return map(item);
-    if (Array.isArray(item)) return item.map(walk);
+    if (Array.isArray(item)) {
+      const mapped = item.map(walk);
+      return mapped.some((inner, i) => inner !== item[i]) ? mapped : item;
+    }
     if (typeof item !== "object" || item === null) return item;
-    return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
+    const entries = Object.entries(item);
+    let changed = false;
+    for (const entry of entries) {
+      const inner = walk(entry[1]);
+      changed ||= inner !== entry[1];
+      entry[1] = inner;
+    }
+    return changed ? Object.fromEntries(entries) : item;
   };
   return walk(value) as T;
 }
@@ -165,7 +179,23 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
   function forDocument(facts: SessionFacts, cwd: string | undefined): DocumentSources {
     const { context, focus } = prepare();
     // Each text passes both passes at once: a secret the context held has its placeholder already.
-    const map = (text: string) => (redactor ? redactor.redactKnown(redactor.redact(withhold(text))) : withhold(text));
+    const pass = (text: string) => (redactor ? redactor.redactKnown(redactor.redact(withhold(text))) : withhold(text));
+    // Facts repeat their strings (a path read and written, a command run again): each is mapped once,
+    // while no secret is found in between (one found would make `redactKnown` replace more).
+    const known = new Map<string, string>();
+    let found = redactor?.count ?? 0;
+    const map = (text: string) => {
+      if ((redactor?.count ?? 0) !== found) {
+        known.clear();
+        found = redactor?.count ?? 0;
+      }
+      let mapped = known.get(text);
+      if (mapped === undefined) {
+        mapped = pass(text);
+        known.set(text, mapped);
+      }
+      return mapped;
+    };
     return { context, focus, cwd: cwd === undefined ? undefined : map(cwd), facts: mapStrings(facts, map) } as DocumentSources;
   }
 
