@@ -103,6 +103,42 @@ export const MAY_HOLD_ESCAPE = /[\x1b\u009b\\%]/;
 
 /** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
 export const ASSIGNMENT_HINT = /pass|pwd|secret|token|key/i;
+/** Any of them, found one after another (global: its place is set before each use, on a copy). */
+const ASSIGNMENT_HINTS = new RegExp(ASSIGNMENT_HINT.source, "gi");
+
+/**
+ * Where a key word (KEY_WORD) may end, past the start of the ASSIGNMENT_HINT word found in it:
+ * `pass` may go on (`password`, `passwd`, `passphrase`); `secret` may go on to `secret_key`, but
+ * that one ends with a `key` found in turn.
+ */
+const KEY_WORD_ENDS: Readonly<Record<string, readonly number[]>> = { pass: [4, 6, 8, 10], pwd: [3], secret: [6], token: [5], key: [3] };
+
+/** What follows a key word in an assignment, past blanks: a separator's first character, a closing quote, a backslash, an escape. */
+function mayFollowKeyWord(c: string | undefined): boolean {
+  return c === "=" || c === ":" || c === "?" || c === '"' || c === "'" || c === "\\" || c === "\x1b" || c === "\u009b";
+}
+
+/**
+ * Whether a line may hold an assignment, for a few characters' look after each key word: the
+ * pattern's scan of a line, the costly part, is skipped where no key word is followed (past
+ * blanks) by what an assignment puts there, or by blanks after a `--` flag. Most lines with a
+ * key word are prose or code about one (`the token count`, `keys.map(…)`).
+ */
+export function mayHoldAssignment(line: string): boolean {
+  const words = new RegExp(ASSIGNMENT_HINTS);
+  for (let word = words.exec(line); word !== null; word = words.exec(line)) {
+    const ends = KEY_WORD_ENDS[word[0].toLowerCase()];
+    if (ends === undefined) return true;
+    for (const end of ends) {
+      let i = word.index + end;
+      const blank = line[i] === " " || line[i] === "\t";
+      while (line[i] === " " || line[i] === "\t") i++;
+      if (mayFollowKeyWord(line[i]) || (blank && line.lastIndexOf("--", word.index) !== -1)) return true;
+    }
+    words.lastIndex = word.index + 1;
+  }
+  return false;
+}
 
 const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
 

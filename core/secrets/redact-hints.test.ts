@@ -66,7 +66,12 @@ describe("the token rules' hints", () => {
     const literals = HINTS.flatMap((hint, k) => expand(hint).map((literal) => ({ k, literal })));
     for (const a of literals)
       for (const b of literals)
-        if (a.k !== b.k) expect({ a: a.literal, b: b.literal, overlap: a.literal.startsWith(b.literal) }).toEqual({ a: a.literal, b: b.literal, overlap: false });
+        if (a.k !== b.k)
+          expect({ a: a.literal, b: b.literal, overlap: a.literal.startsWith(b.literal) }).toEqual({
+            a: a.literal,
+            b: b.literal,
+            overlap: false,
+          });
   });
 });
 

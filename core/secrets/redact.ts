@@ -5,6 +5,7 @@ import {
   escapesAround,
   isKeyInSentence,
   MAY_HOLD_ESCAPE,
+  mayHoldAssignment,
   operatorFollows,
   PLAIN_ASSIGNMENT_PATTERN,
   plainLead,
@@ -252,7 +253,7 @@ function assignmentLines(text: string): [number, number][] {
 /**
  * `replaceMatches` of an assignment over only the given [start, end) ranges of `text` (in order,
  * apart), where every match lies: the pattern runs on each range alone (the plain one where the
- * range holds no escape), `replace` gets the index in `text`.
+ * range holds no escape; none where `mayHoldAssignment` says no), `replace` gets the index in `text`.
  */
 function replaceMatchesInLines(
   text: string,
@@ -263,6 +264,7 @@ function replaceMatchesInLines(
   let from = 0;
   for (const [start, end] of ranges) {
     const line = text.slice(start, end);
+    if (!mayHoldAssignment(line)) continue;
     for (const match of line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)) {
       const index = start + (match.index ?? 0);
       out += text.slice(from, index) + replace(match, index);
