@@ -103,41 +103,24 @@ export const MAY_HOLD_ESCAPE = /[\x1b\u009b\\%]/;
 
 /** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
 export const ASSIGNMENT_HINT = /pass|pwd|secret|token|key/i;
-/** Any of them, found one after another (global: its place is set before each use, on a copy). */
-const ASSIGNMENT_HINTS = new RegExp(ASSIGNMENT_HINT.source, "gi");
 
 /**
- * Where a key word (KEY_WORD) may end, past the start of the ASSIGNMENT_HINT word found in it:
- * `pass` may go on (`password`, `passwd`, `passphrase`); `secret` may go on to `secret_key`, but
- * that one ends with a `key` found in turn.
+ * A key word (KEY_WORD) followed, past blanks, by what an assignment puts after one: a separator's
+ * first character (ANNOTATION's and SEPARATOR's), a closing quote or a backslash (CLOSING_QUOTE),
+ * an escape (SEPARATOR_IN_COLOUR). `secret_key` and its like end with `key`.
  */
-const KEY_WORD_ENDS: Readonly<Record<string, readonly number[]>> = { pass: [4, 6, 8, 10], pwd: [3], secret: [6], token: [5], key: [3] };
-
-/** What follows a key word in an assignment, past blanks: a separator's first character, a closing quote, a backslash, an escape. */
-function mayFollowKeyWord(c: string | undefined): boolean {
-  return c === "=" || c === ":" || c === "?" || c === '"' || c === "'" || c === "\\" || c === "\x1b" || c === "\u009b";
-}
+const KEY_WORD_THEN_SEPARATOR = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key)[ \t]*[=:?"'\\\x1b\u009b]/i;
+/** A flag (`--db-password value`): `--`, the flag's parts, a key word, and a blank. */
+const FLAG_THEN_BLANK = /--[a-z0-9_-]*?(?:pass|pwd|secret|token|key)[a-z_-]*[ \t]/i;
 
 /**
- * Whether a line may hold an assignment, for a few characters' look after each key word: the
- * pattern's scan of a line, the costly part, is skipped where no key word is followed (past
- * blanks) by what an assignment puts there, or by blanks after a `--` flag. Most lines with a
- * key word are prose or code about one (`the token count`, `keys.map(…)`).
+ * Whether a line may hold an assignment (a match of ASSIGNMENT_PATTERN): a key word followed by
+ * what an assignment puts after one, or a flag. Two tests that stop at what they find, where the
+ * pattern's scan of a line is the costly part: most lines with a key word are prose or code
+ * about one (`the token count`, `keys.map(…)`), and are not scanned.
  */
 export function mayHoldAssignment(line: string): boolean {
-  const words = new RegExp(ASSIGNMENT_HINTS);
-  for (let word = words.exec(line); word !== null; word = words.exec(line)) {
-    const ends = KEY_WORD_ENDS[word[0].toLowerCase()];
-    if (ends === undefined) return true;
-    for (const end of ends) {
-      let i = word.index + end;
-      const blank = line[i] === " " || line[i] === "\t";
-      while (line[i] === " " || line[i] === "\t") i++;
-      if (mayFollowKeyWord(line[i]) || (blank && line.lastIndexOf("--", word.index) !== -1)) return true;
-    }
-    words.lastIndex = word.index + 1;
-  }
-  return false;
+  return KEY_WORD_THEN_SEPARATOR.test(line) || (line.includes("--") && FLAG_THEN_BLANK.test(line));
 }
 
 const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");

@@ -239,7 +239,9 @@ const ASSIGNMENT_HINTS = new RegExp(ASSIGNMENT_HINT.source, "gi");
  */
 function assignmentLines(text: string): [number, number][] {
   const lines: [number, number][] = [];
-  const hints = new RegExp(ASSIGNMENT_HINTS);
+  // One pattern for every call, its place reset first: nothing in the loop calls back in here.
+  const hints = ASSIGNMENT_HINTS;
+  hints.lastIndex = 0;
   for (let hint = hints.exec(text); hint !== null; hint = hints.exec(text)) {
     const start = text.lastIndexOf("\n", hint.index - 1) + 1;
     const next = text.indexOf("\n", hint.index);
