@@ -122,10 +122,12 @@ export interface Withholding {
   withhold: Withhold;
   /**
    * True only when withholding would give back every string and number the JSON text `json`
-   * holds, and the text itself, as they are: it has no escape (so each string in it is a piece
-   * of the text as it stands), nothing beyond printable ASCII (so nothing invisible), no form of
-   * a secret; and no form is one `String(n)` may write (a number is read and written again as
-   * `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is `Infinity`).
+   * holds, and the text itself, as they are: it has no escape but `\n`, `\t`, `\"` and `\\` (so
+   * each string in it reads as printable ASCII, line breaks and tabs, nothing invisible, and a form
+   * in one would stand in the text as its JSON form, one of the forms), nothing beyond printable
+   * ASCII, no form of a secret; and no form is one `String(n)` may write (a number is read and
+   * written again as `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is
+   * `Infinity`).
    */
   keepsJson(json: string): boolean;
   /**
@@ -137,11 +139,21 @@ export interface Withholding {
 }
 
 /**
- * JSON text with no escape and nothing beyond printable ASCII: each string in it is a piece of
- * the text as it stands, and none holds an invisible character or a lone surrogate.
+ * An escape in JSON text other than `\n`, `\t`, `\"`, `\\` (a `\u…`, `\/`, `\b`, `\f`, `\r`), or a
+ * backslash that ends the text. Read at each backslash, so it may say yes where there is none
+ * (an escaped backslash before a letter, `\\d`), never no where there is one; a literal first,
+ * so the search skips to the backslashes.
+ */
+const OTHER_ESCAPE = /\\(?:[^nt"\\]|$)/;
+
+/**
+ * JSON text with nothing beyond printable ASCII and no escape but `\n`, `\t`, `\"`, `\\`: each
+ * string in it reads as printable ASCII, line breaks and tabs (none holds an invisible character
+ * or a lone surrogate), each written in the one way JSON.stringify writes it, so a form of a
+ * secret in one stands in the text as that form's JSON form (see `formsOf`).
  */
 function plainJson(json: string): boolean {
-  return !json.includes("\\") && !BEYOND_PRINTABLE.test(json);
+  return !BEYOND_PRINTABLE.test(json) && !(json.includes("\\") && OTHER_ESCAPE.test(json));
 }
 
 /**
