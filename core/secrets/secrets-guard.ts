@@ -127,12 +127,33 @@ function rememberingShort(map: (text: string) => string): (text: string) => stri
   };
 }
 
+/** `rememberingShort` for values under a key (tool arguments: the same `path` read again, the same `timeout`). */
+function rememberingShortAssigned(map: TextMap["assigned"]): TextMap["assigned"] {
+  const known = new Map<string | undefined, Map<string, string>>();
+  return (key, value) => {
+    if (value.length > SHORT_TEXT) return map(key, value);
+    let underKey = known.get(key);
+    if (underKey === undefined) {
+      underKey = new Map();
+      known.set(key, underKey);
+    }
+    let mapped = underKey.get(value);
+    if (mapped === undefined) {
+      mapped = map(key, value);
+      underKey.set(value, mapped);
+    }
+    return mapped;
+  };
+}
+
 /** Withheld first: the key must not become a redactor's original, which would be restored. */
 function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
   if (!redactor) return { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
   return {
     text: rememberingShort((text) => redactor.redact(withhold(text))),
-    assigned: (key, value) => (key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value))),
+    assigned: rememberingShortAssigned((key, value) =>
+      key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value)),
+    ),
     opaque: withhold,
   };
 }
