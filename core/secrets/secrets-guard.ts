@@ -89,19 +89,27 @@ function inputTexts(context: readonly ContextMessage[], extra: readonly (string 
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   const walk = (item: unknown): unknown => {
     if (typeof item === "string") return map(item);
-    if (Array.isArray(item)) {
-      const mapped = item.map(walk);
-      return mapped.some((inner, i) => inner !== item[i]) ? mapped : item;
-    }
     if (typeof item !== "object" || item === null) return item;
-    const entries = Object.entries(item);
-    let changed = false;
-    for (const entry of entries) {
-      const inner = walk(entry[1]);
-      changed ||= inner !== entry[1];
-      entry[1] = inner;
+    if (Array.isArray(item)) {
+      let items: unknown[] | undefined;
+      for (let i = 0; i < item.length; i++) {
+        const inner = walk(item[i]);
+        if (items === undefined && inner !== item[i]) items = item.slice(0, i);
+        items?.push(inner);
+      }
+      return items ?? item;
     }
-    return changed ? Object.fromEntries(entries) : item;
+    const record = item as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let entries: [string, unknown][] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const inner = walk(record[key]);
+      if (entries === undefined && inner !== record[key]) entries = keys.slice(0, i).map((kept) => [kept, record[kept]]);
+      entries?.push([key, inner]);
+    }
+    // fromEntries defines own properties: a `__proto__` key stays a key.
+    return entries === undefined ? item : Object.fromEntries(entries);
   };
   return walk(value) as T;
 }
