@@ -4,9 +4,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { KINDS } from "../../fixtures/secrets-everywhere.ts";
-import { ASSIGNMENT_PATTERN, MAY_HOLD_ESCAPE, mayHoldAssignment, PLAIN_ASSIGNMENT_PATTERN } from "./redact-assignments.ts";
+import { assignmentPatternFor, mayHoldAssignment } from "./redact-assignments.ts";
 
-const matches = (line: string) => [...line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)].length;
+const matches = (line: string) => [...line.matchAll(assignmentPatternFor(line))].length;
 
 const ASSIGNMENTS: string[] = [
   "password=Hunter2isMyPass",

@@ -66,15 +66,21 @@ function assignmentPattern(start: string, colour: boolean): RegExp {
 }
 
 /**
- * An assignment: its key not right after a letter or a digit, unless that ends an escape
- * (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`), colour allowed around its parts.
+ * The two assignment patterns, made when first needed (their parse costs more at import than
+ * the rest of this folder, and most runs meet no line with an assignment's shape):
+ * - ASSIGNMENT_PATTERN: its key not right after a letter or a digit, unless that ends an escape
+ *   (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`), colour allowed around its parts;
+ * - PLAIN_ASSIGNMENT_PATTERN: the same for a line that holds no escape at all (no ESC, no 8-bit
+ *   CSI, no `\\`, no `%`): the escape's exception cannot apply there, and this plain lookbehind
+ *   costs a tenth as much.
  */
-export const ASSIGNMENT_PATTERN = assignmentPattern(notAfterWord("_.-"), true);
-/**
- * The same for a line that holds no escape at all (no ESC, no 8-bit CSI, no `\\`, no `%`): the
- * escape's exception cannot apply there, and this plain lookbehind costs a tenth as much.
- */
-export const PLAIN_ASSIGNMENT_PATTERN = assignmentPattern("(?<![A-Za-z0-9_.-])", false);
+let patterns: { colour: RegExp; plain: RegExp } | undefined;
+
+/** ASSIGNMENT_PATTERN for a line that may hold an escape (MAY_HOLD_ESCAPE), else PLAIN_ASSIGNMENT_PATTERN. Global: `matchAll` it. */
+export function assignmentPatternFor(line: string): RegExp {
+  patterns ??= { colour: assignmentPattern(notAfterWord("_.-"), true), plain: assignmentPattern("(?<![A-Za-z0-9_.-])", false) };
+  return MAY_HOLD_ESCAPE.test(line) ? patterns.colour : patterns.plain;
+}
 const LEADING_ESCAPES = new RegExp(`^(?:${ESCAPE_SEQUENCE})+`);
 const TRAILING_ESCAPES = new RegExp(`(?:${ESCAPE_SEQUENCE})+$`);
 /** Whether a text may hold an ESCAPE_SEQUENCE: one of its starts (most values and leads hold none). */

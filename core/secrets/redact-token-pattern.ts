@@ -10,8 +10,16 @@ function ruleAlternative(rule: TokenRule, i: number): string {
   return `${ruleStart(rule)}${rule.lead === undefined ? "" : `(?<l${i}>${rule.lead})`}(?<s${i}>${rule.body})`;
 }
 
-/** All token rules as one alternation; rule i's secret is group `s<i>`, its kept lead `l<i>`. */
-export const TOKEN_PATTERN = new RegExp(TOKEN_RULES.map(ruleAlternative).join("|"), "g");
+/**
+ * All token rules as one alternation (TOKEN_PATTERN); rule i's secret is group `s<i>`, its kept
+ * lead `l<i>`. Made when first asked for: a run needs it only for a text that hints at every
+ * rule, and its parse costs more at import than the rest of this folder.
+ */
+let everyRule: RegExp | undefined;
+export function tokenPattern(): RegExp {
+  everyRule ??= new RegExp(TOKEN_RULES.map(ruleAlternative).join("|"), "g");
+  return everyRule;
+}
 
 /**
  * The literal prefilter, made of the rules' own `hint`s (one place: a rule and its literal are
@@ -113,10 +121,10 @@ function searchFor(known: number, searches: Map<number, RegExp>): RegExp {
  * `rules`, when given, is the text's `hintedRules` (the caller looked already).
  */
 export function tokenPatterns(): (text: string, rules?: number) => RegExp {
-  const compiled = new Map<number, RegExp>([[ALL_RULES, TOKEN_PATTERN]]);
+  const compiled = new Map<number, RegExp>();
   const searches = new Map<number, RegExp>();
   return (text, rules = hintedRules(text, searches)) => {
-    let pattern = compiled.get(rules);
+    let pattern = rules === ALL_RULES ? tokenPattern() : compiled.get(rules);
     if (pattern === undefined) {
       const alternatives = TOKEN_RULES.map((rule, i) => ((rules >> i) & 1 ? ruleAlternative(rule, i) : undefined));
       pattern = new RegExp(alternatives.filter((a) => a !== undefined).join("|"), "g");

@@ -1,13 +1,11 @@
 import {
   ASSIGNMENT_HINT,
-  ASSIGNMENT_PATTERN,
+  assignmentPatternFor,
   assignmentKind,
   escapesAround,
   isKeyInSentence,
-  MAY_HOLD_ESCAPE,
   mayHoldAssignment,
   operatorFollows,
-  PLAIN_ASSIGNMENT_PATTERN,
   plainLead,
   secretKeyKind,
   separationOf,
@@ -267,7 +265,7 @@ function replaceMatchesInLines(
   for (const [start, end] of ranges) {
     const line = text.slice(start, end);
     if (!mayHoldAssignment(line)) continue;
-    for (const match of line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)) {
+    for (const match of line.matchAll(assignmentPatternFor(line))) {
       const index = start + (match.index ?? 0);
       out += text.slice(from, index) + replace(match, index);
       from = index + match[0].length;
