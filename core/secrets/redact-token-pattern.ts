@@ -30,8 +30,8 @@ export function tokenPattern(): RegExp {
  */
 export const TOKEN_HINT = new RegExp([...new Set(TOKEN_RULES.map((rule) => rule.hint))].join("|"));
 
-/** Each rule's hint alone, tried at one place (sticky). */
-const RULE_HINTS = TOKEN_RULES.map((rule) => new RegExp(rule.hint, "y"));
+/** Each rule's hint alone, tried at one place (sticky); made for the first text full of hints (`narrowingSearch`). */
+let ruleHints: RegExp[] | undefined;
 const ALL_RULES = (1 << TOKEN_RULES.length) - 1;
 
 /** The hints of the rules not in `known` (bits), as one search (global: its place is set before each use). */
@@ -84,14 +84,15 @@ export function hintedRules(text: string, searches = new Map<number, RegExp>()):
  * calls back in while one is used.
  */
 export function narrowingSearch(text: string, searches = new Map<number, RegExp>()): number {
+  ruleHints ??= TOKEN_RULES.map((rule) => new RegExp(rule.hint, "y"));
   let rules = 0;
   let hints = searchFor(0, searches);
   hints.lastIndex = 0;
   for (let found = hints.exec(text); found !== null; found = hints.exec(text)) {
     let added = 0;
-    for (let i = 0; i < RULE_HINTS.length; i++) {
+    for (let i = 0; i < ruleHints.length; i++) {
       if ((rules >> i) & 1) continue;
-      const hint = RULE_HINTS[i] as RegExp;
+      const hint = ruleHints[i] as RegExp;
       hint.lastIndex = found.index;
       if (hint.test(text)) added |= 1 << i;
     }
