@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { KINDS } from "../../fixtures/secrets-everywhere.ts";
 import { TOKEN_RULES } from "./redact-rules.ts";
-import { hintedRules, narrowingSearch } from "./redact-token-pattern.ts";
+import { createRedactor } from "./redact.ts";
+import { HELD_BY_KIND, heldRules, hintedRules, narrowingSearch, tokenPattern } from "./redact-token-pattern.ts";
 
 const HINTS = [...new Set(TOKEN_RULES.map((rule) => rule.hint))];
 
@@ -94,5 +95,48 @@ describe("hintedRules", () => {
   ];
   test.each(TEXTS)("%s: the rules the narrowing search finds", (_what, text) => {
     expect(hintedRules(text)).toBe(narrowingSearch(text));
+  });
+});
+
+describe("the literals rules hold besides their hints (HELD_BY_KIND)", () => {
+  const kindOf = (kind: string) => TOKEN_RULES.findIndex((rule) => rule.kind === kind);
+  const MORE: string[] = [
+    "redis://:pw9Xq7Lm2@host:6379/0",
+    "https://user:s3cretPw9@example.com/path",
+    "postgres://app:Zq8vLm3Rt7@db.internal:5432/app",
+    "ssh://git@github.com/org/repo.git and https://github.com:443/x",
+  ];
+  test("each names a rule, and every match of that rule is in a text holding it", () => {
+    for (const kind of Object.keys(HELD_BY_KIND)) expect({ kind, rule: kindOf(kind) >= 0 }).toEqual({ kind, rule: true });
+    const texts = [...KINDS.map((k) => k.line(k.secret(k.kind))), ...MORE];
+    const seen = new Set<string>();
+    for (const text of texts) {
+      for (const match of text.matchAll(tokenPattern())) {
+        const rule = TOKEN_RULES.findIndex((_, i) => match.groups?.[`s${i}`] !== undefined);
+        const kind = TOKEN_RULES[rule]?.kind ?? "";
+        const held = HELD_BY_KIND[kind];
+        if (held === undefined) continue;
+        seen.add(kind);
+        expect({ text, kind, holds: text.includes(held) }).toEqual({ text, kind, holds: true });
+      }
+    }
+    expect([...seen].sort()).toEqual(Object.keys(HELD_BY_KIND).sort());
+  });
+
+  const CASES: [text: string, kind: string, kept: boolean][] = [
+    ["see https://example.com/docs for more", "url-password", false],
+    ["https://user:s3cretPw9@example.com/path", "url-password", true],
+    ["a base64 JSON header eyJhbGciOiJIUzI1NiJ9 alone", "jwt", false],
+    ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig", "jwt", true],
+    ["if (line.startsWith('-----BEGIN ')) parsePem(line)", "private-key", false],
+  ];
+  test.each(CASES)("%j: %s kept %p", (text, kind, kept) => {
+    const bit = 1 << kindOf(kind);
+    expect(hintedRules(text) & bit).toBe(bit);
+    expect((heldRules(text, hintedRules(text)) & bit) !== 0).toBe(kept);
+  });
+
+  test("a text whose hinted rules all lack their held literal is returned as it is", () => {
+    for (const [text, , kept] of CASES) if (!kept) expect(createRedactor().redact(text)).toBe(text);
   });
 });

@@ -40,6 +40,25 @@ function hintsBeyond(known: number): RegExp {
   return new RegExp([...new Set(left)].join("|"), "g");
 }
 
+/**
+ * A literal every match of a rule holds besides its hint, by kind, where texts often hold the
+ * hint alone: a URL's password stands before an `@` (`https://…` without one is most URLs), a
+ * JWT's payload starts `.eyJ`, a key block names itself a PRIVATE KEY. A text without it cannot
+ * match the rule (redact-hints.test.ts checks each against the rule's matches).
+ */
+export const HELD_BY_KIND: Readonly<Record<string, string>> = { "url-password": "@", jwt: ".eyJ", "private-key": "PRIVATE KEY" };
+const HELD = TOKEN_RULES.map((rule) => HELD_BY_KIND[rule.kind]);
+
+/** `rules` (bits) less those whose held literal (HELD_BY_KIND) the text lacks: the rules that can match in it. */
+export function heldRules(text: string, rules: number): number {
+  let held = rules;
+  for (let i = 0; i < HELD.length; i++) {
+    const literal = HELD[i];
+    if (literal !== undefined && (held >> i) & 1 && !text.includes(literal)) held &= ~(1 << i);
+  }
+  return held;
+}
+
 /** The distinct hints (three rules share `sk-`), and the rules (bits) each is the hint of. */
 const HINTS = [...new Set(TOKEN_RULES.map((rule) => rule.hint))];
 const RULES_OF_HINT = HINTS.map((hint) => TOKEN_RULES.reduce((bits, rule, i) => (rule.hint === hint ? bits | (1 << i) : bits), 0));

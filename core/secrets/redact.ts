@@ -14,7 +14,7 @@ import {
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_RULES } from "./redact-rules.ts";
-import { hintedRules, tokenPatterns } from "./redact-token-pattern.ts";
+import { heldRules, hintedRules, tokenPatterns } from "./redact-token-pattern.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -128,8 +128,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   const tokenPatternFor = tokenPatterns();
   const hintSearches = new Map<number, RegExp>();
-  // The rules hinted at are the literal prefilter: a text without a hint is returned as it is.
-  function redactTokens(text: string, rules = hintedRules(text, hintSearches)): string {
+  // The rules hinted at (and whose held literal the text holds) are the literal prefilter: a text
+  // without a hint is returned as it is.
+  function redactTokens(text: string, rules = heldRules(text, hintedRules(text, hintSearches))): string {
     if (rules === 0) return text;
     return replaceMatches(text, tokenPatternFor(text, rules), (match) => {
       const groups = match.groups ?? {};
