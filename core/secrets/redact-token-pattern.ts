@@ -51,6 +51,7 @@ const HELD = TOKEN_RULES.map((rule) => HELD_BY_KIND[rule.kind]);
 
 /** `rules` (bits) less those whose held literal (HELD_BY_KIND) the text lacks: the rules that can match in it. */
 export function heldRules(text: string, rules: number): number {
+  if (rules === 0) return 0;
   let held = rules;
   for (let i = 0; i < HELD.length; i++) {
     const literal = HELD[i];
