@@ -41,21 +41,32 @@ function hintsBeyond(known: number): RegExp {
 }
 
 /**
- * A literal every match of a rule holds besides its hint, by kind, where texts often hold the
- * hint alone: a URL's password stands before an `@` (`https://…` without one is most URLs), a
- * JWT's payload starts `.eyJ`, a key block names itself a PRIVATE KEY. A text without it cannot
- * match the rule (redact-hints.test.ts checks each against the rule's matches).
+ * What every match of a rule holds besides its hint, by kind, where texts often hold the hint
+ * alone: a URL's password stands before an `@` (`https://…` without one is most URLs), a JWT's
+ * payload starts `.eyJ`, a key block names itself a PRIVATE KEY, an OpenAI-shaped key runs 20
+ * characters past `sk-` (`task-list` holds `sk-`), an Authorization header's name is followed by
+ * a quote, an escape, or blanks and a separator (not `Authorization header`). A text without it
+ * cannot match the rule (redact-hints.test.ts checks each against the rule's matches).
  */
-export const HELD_BY_KIND: Readonly<Record<string, string>> = { "url-password": "@", jwt: ".eyJ", "private-key": "PRIVATE KEY" };
+const SK_RUN = /sk-[A-Za-z0-9_-]{20}/;
+export const HELD_BY_KIND: Readonly<Record<string, RegExp>> = {
+  "url-password": /@/,
+  jwt: /\.eyJ/,
+  "private-key": /PRIVATE KEY/,
+  "anthropic-key": SK_RUN,
+  "openrouter-key": SK_RUN,
+  "openai-key": SK_RUN,
+  authorization: /(?:[Aa]uthorization|AUTHORIZATION)(?:["'\\\x1b\u009b]|[ \t]*[:=\\\x1b\u009b])/,
+};
 const HELD = TOKEN_RULES.map((rule) => HELD_BY_KIND[rule.kind]);
 
-/** `rules` (bits) less those whose held literal (HELD_BY_KIND) the text lacks: the rules that can match in it. */
+/** `rules` (bits) less those whose held pattern (HELD_BY_KIND) the text lacks: the rules that can match in it. */
 export function heldRules(text: string, rules: number): number {
   if (rules === 0) return 0;
   let held = rules;
   for (let i = 0; i < HELD.length; i++) {
-    const literal = HELD[i];
-    if (literal !== undefined && (held >> i) & 1 && !text.includes(literal)) held &= ~(1 << i);
+    const pattern = HELD[i];
+    if (pattern !== undefined && (held >> i) & 1 && !pattern.test(text)) held &= ~(1 << i);
   }
   return held;
 }
