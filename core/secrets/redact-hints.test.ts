@@ -147,6 +147,15 @@ describe("what rules hold besides their hints (HELD_BY_KIND)", () => {
     expect((heldRules(text, hintedRules(text)) & bit) !== 0).toBe(kept);
   });
 
+  test("rules are left out only all at once: the hinted set stays while one of its rules may match", () => {
+    for (const text of ["see https://example.com and ghp_ here", "https://example.com eyJhbGciOiJIUzI1NiJ9 task-list and Basic"]) {
+      expect(heldRules(text, hintedRules(text))).toBe(hintedRules(text));
+    }
+    const none = "https://example.com eyJhbGciOiJIUzI1NiJ9 task-list";
+    expect(hintedRules(none)).not.toBe(0);
+    expect(heldRules(none, hintedRules(none))).toBe(0);
+  });
+
   test("a text whose hinted rules all lack their held literal is returned as it is", () => {
     for (const [text, , kept] of CASES) if (!kept) expect(createRedactor().redact(text)).toBe(text);
   });
