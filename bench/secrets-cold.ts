@@ -1,11 +1,11 @@
 /**
  * The secrets guard as one handoff meets it: cold, once per process, compiled as the CLI is
- * (`--compile --bytecode --minify`: no parsing or first-call compiling of our code in the
- * figure). bench/redact.ts times it warm, in one process. Each round's binary reads and analyses
- * the 1 MB session (untimed), then times `guard.outgoing()` (the key `sk-bench` withheld, as
- * bench/handoff.ts configures it) and `guard.forDocument(facts, cwd)`. Medians of the rounds,
- * (wall, and the process's CPU time, which a neighbour's load moves less), this tree beside another ref's `core/` (default `lead`, extracted with `git archive`), rounds
- * interleaved so both see the same load.
+ * (`--compile --bytecode --minify`). bench/redact.ts times it warm, in one process. Each round's
+ * binary reads and analyses the 1 MB session (untimed), then times `guard.outgoing()` (the key
+ * `sk-bench` withheld, as bench/handoff.ts configures it) and `guard.forDocument(facts, cwd)`.
+ * Medians of the rounds: wall time, and the process's CPU time (the regex and JIT threads too;
+ * a neighbour's load moves it less). This tree beside another ref's `core/` (default `lead`,
+ * extracted with `git archive`), the rounds interleaved so both see the same load.
  *
  *   bun bench/secrets-cold.ts [rounds=21] [before ref=lead]
  */
