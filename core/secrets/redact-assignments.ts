@@ -66,15 +66,21 @@ function assignmentPattern(start: string, colour: boolean): RegExp {
 }
 
 /**
- * An assignment: its key not right after a letter or a digit, unless that ends an escape
- * (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`), colour allowed around its parts.
+ * The two assignment patterns, made when first needed (their parse costs more at import than
+ * the rest of this folder, and most runs meet no line with an assignment's shape):
+ * - ASSIGNMENT_PATTERN: its key not right after a letter or a digit, unless that ends an escape
+ *   (`\x1b[1mpassword=…`, `%3Dtoken=…`, `\npassword=…`), colour allowed around its parts;
+ * - PLAIN_ASSIGNMENT_PATTERN: the same for a line that holds no escape at all (no ESC, no 8-bit
+ *   CSI, no `\\`, no `%`): the escape's exception cannot apply there, and this plain lookbehind
+ *   costs a tenth as much.
  */
-export const ASSIGNMENT_PATTERN = assignmentPattern(notAfterWord("_.-"), true);
-/**
- * The same for a line that holds no escape at all (no ESC, no 8-bit CSI, no `\\`, no `%`): the
- * escape's exception cannot apply there, and this plain lookbehind costs a tenth as much.
- */
-export const PLAIN_ASSIGNMENT_PATTERN = assignmentPattern("(?<![A-Za-z0-9_.-])", false);
+let patterns: { colour: RegExp; plain: RegExp } | undefined;
+
+/** ASSIGNMENT_PATTERN for a line that may hold an escape (MAY_HOLD_ESCAPE), else PLAIN_ASSIGNMENT_PATTERN. Global: `matchAll` it. */
+export function assignmentPatternFor(line: string): RegExp {
+  patterns ??= { colour: assignmentPattern(notAfterWord("_.-"), true), plain: assignmentPattern("(?<![A-Za-z0-9_.-])", false) };
+  return MAY_HOLD_ESCAPE.test(line) ? patterns.colour : patterns.plain;
+}
 const LEADING_ESCAPES = new RegExp(`^(?:${ESCAPE_SEQUENCE})+`);
 const TRAILING_ESCAPES = new RegExp(`(?:${ESCAPE_SEQUENCE})+$`);
 /** Whether a text may hold an ESCAPE_SEQUENCE: one of its starts (most values and leads hold none). */
@@ -103,6 +109,25 @@ export const MAY_HOLD_ESCAPE = /[\x1b\u009b\\%]/;
 
 /** Every assignment's key word contains one of these (KEY_WORD); text without them skips ASSIGNMENT_PATTERN. */
 export const ASSIGNMENT_HINT = /pass|pwd|secret|token|key/i;
+
+/**
+ * A key word (KEY_WORD) followed, past blanks, by what an assignment puts after one: a separator's
+ * first character (ANNOTATION's and SEPARATOR's), a closing quote or a backslash (CLOSING_QUOTE),
+ * an escape (SEPARATOR_IN_COLOUR). `secret_key` and its like end with `key`.
+ */
+const KEY_WORD_THEN_SEPARATOR = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key)[ \t]*[=:?"'\\\x1b\u009b]/i;
+/** A flag (`--db-password value`): `--`, the flag's parts, a key word, and a blank. */
+const FLAG_THEN_BLANK = /--[a-z0-9_-]*?(?:pass|pwd|secret|token|key)[a-z_-]*[ \t]/i;
+
+/**
+ * Whether a line may hold an assignment (a match of ASSIGNMENT_PATTERN): a key word followed by
+ * what an assignment puts after one, or a flag. Two tests that stop at what they find, where the
+ * pattern's scan of a line is the costly part: most lines with a key word are prose or code
+ * about one (`the token count`, `keys.map(…)`), and are not scanned.
+ */
+export function mayHoldAssignment(line: string): boolean {
+  return KEY_WORD_THEN_SEPARATOR.test(line) || (line.includes("--") && FLAG_THEN_BLANK.test(line));
+}
 
 const SECRET_KEY = new RegExp(`^[a-z0-9_.-]{0,48}?${KEY_WORD}$`, "i");
 

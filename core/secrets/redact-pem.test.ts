@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "./redact.ts";
+import { ASSIGNMENT_HINT } from "./redact-assignments.ts";
+import { KEY_TAIL_HINT } from "./redact-pem.ts";
 
 const BODY = [
   "MIIEowIBAAKCAQEAx9Lk2Vm7Rt1Wz8Nc4Hb6Gd0Js5PfZx9Cv8Bn7Ml6Kj5Hg4Fd3Sa",
@@ -116,5 +118,10 @@ describe("a private key with a prefix on each line", () => {
     const out = createRedactor().redact(text);
     expect(out).toStartWith("     1\tThe key:\n     2\t[REDACTED:private-key:1]");
     expect(out).toEndWith("\n     7\tUse it with care.");
+  });
+
+  test("every text with a key's END line holds an assignment's key word, the one prefilter redact runs before looking for tails", () => {
+    expect(ASSIGNMENT_HINT.test(KEY_TAIL_HINT)).toBe(true);
+    for (const kind of ["RSA ", "OPENSSH ", "EC ", ""]) expect(ASSIGNMENT_HINT.test(`-----END ${kind}PRIVATE KEY-----`)).toBe(true);
   });
 });

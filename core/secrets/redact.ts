@@ -1,12 +1,11 @@
 import {
   ASSIGNMENT_HINT,
-  ASSIGNMENT_PATTERN,
+  assignmentPatternFor,
   assignmentKind,
   escapesAround,
   isKeyInSentence,
-  MAY_HOLD_ESCAPE,
+  mayHoldAssignment,
   operatorFollows,
-  PLAIN_ASSIGNMENT_PATTERN,
   plainLead,
   secretKeyKind,
   separationOf,
@@ -15,7 +14,7 @@ import {
 import { createKnownReplacer, type ReplaceKnown } from "./redact-known.ts";
 import { findKeyTails, KEY_TAIL_HINT } from "./redact-pem.ts";
 import { TOKEN_RULES } from "./redact-rules.ts";
-import { TOKEN_HINT, tokenPatterns } from "./redact-token-pattern.ts";
+import { heldRules, hintedRules, tokenPatterns } from "./redact-token-pattern.ts";
 import { bareValueLength, isPlaceholderValue, judgeBareValue } from "./redact-values.ts";
 
 /**
@@ -128,8 +127,12 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   const tokenPatternFor = tokenPatterns();
-  function redactTokens(text: string): string {
-    return replaceMatches(text, tokenPatternFor(text), (match) => {
+  const hintSearches = new Map<number, RegExp>();
+  // The rules hinted at (and whose held literal the text holds) are the literal prefilter: a text
+  // without a hint is returned as it is.
+  function redactTokens(text: string, rules = heldRules(text, hintedRules(text, hintSearches))): string {
+    if (rules === 0) return text;
+    return replaceMatches(text, tokenPatternFor(text, rules), (match) => {
       const groups = match.groups ?? {};
       for (let i = 0; i < TOKEN_RULES.length; i++) {
         const secret = groups[`s${i}`];
@@ -159,8 +162,8 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return from === 0 ? text : out + text.slice(from);
   }
 
-  function redactAssignments(text: string): string {
-    return replaceMatchesInLines(text, assignmentLines(text), (match, index) => {
+  function redactAssignments(text: string, lines: readonly [number, number][]): string {
+    return replaceMatchesInLines(text, lines, (match, index) => {
       const { lead = "", flag, word, word2, dq, sq, eq, esc, bare } = match.groups ?? {};
       const kind = assignmentKind(word ?? word2 ?? "");
       const quoted = dq ?? sq ?? esc;
@@ -192,10 +195,17 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 
   function redact(text: string): string {
     // Tokens first: their kinds are more precise than "the value of a password key".
-    let out = TOKEN_HINT.test(text) ? redactTokens(text) : text;
-    if (out.includes(KEY_TAIL_HINT)) out = redactKeyTails(out);
-    // The search for the assignments' key words is their prefilter: a text without one is returned as it is.
-    return redactAssignments(out);
+    let out = redactTokens(text);
+    // The search for the assignments' key words is their prefilter, and the key tails' too (the
+    // `KEY` of KEY_TAIL_HINT is one): a text without one is returned as it is.
+    let lines = assignmentLines(out);
+    if (lines.length === 0) return out;
+    if (out.includes(KEY_TAIL_HINT)) {
+      const tailless = redactKeyTails(out);
+      if (tailless !== out) lines = assignmentLines(tailless);
+      out = tailless;
+    }
+    return redactAssignments(out, lines);
   }
 
   return {
@@ -228,7 +238,9 @@ const ASSIGNMENT_HINTS = new RegExp(ASSIGNMENT_HINT.source, "gi");
  */
 function assignmentLines(text: string): [number, number][] {
   const lines: [number, number][] = [];
-  const hints = new RegExp(ASSIGNMENT_HINTS);
+  // One pattern for every call, its place reset first: nothing in the loop calls back in here.
+  const hints = ASSIGNMENT_HINTS;
+  hints.lastIndex = 0;
   for (let hint = hints.exec(text); hint !== null; hint = hints.exec(text)) {
     const start = text.lastIndexOf("\n", hint.index - 1) + 1;
     const next = text.indexOf("\n", hint.index);
@@ -242,7 +254,7 @@ function assignmentLines(text: string): [number, number][] {
 /**
  * `replaceMatches` of an assignment over only the given [start, end) ranges of `text` (in order,
  * apart), where every match lies: the pattern runs on each range alone (the plain one where the
- * range holds no escape), `replace` gets the index in `text`.
+ * range holds no escape; none where `mayHoldAssignment` says no), `replace` gets the index in `text`.
  */
 function replaceMatchesInLines(
   text: string,
@@ -253,7 +265,8 @@ function replaceMatchesInLines(
   let from = 0;
   for (const [start, end] of ranges) {
     const line = text.slice(start, end);
-    for (const match of line.matchAll(MAY_HOLD_ESCAPE.test(line) ? ASSIGNMENT_PATTERN : PLAIN_ASSIGNMENT_PATTERN)) {
+    if (!mayHoldAssignment(line)) continue;
+    for (const match of line.matchAll(assignmentPatternFor(line))) {
       const index = start + (match.index ?? 0);
       out += text.slice(from, index) + replace(match, index);
       from = index + match[0].length;

@@ -81,13 +81,35 @@ function inputTexts(context: readonly ContextMessage[], extra: readonly (string 
   return texts;
 }
 
-/** Plain data (facts: strings, numbers, lists, records) with every string passed through `map`, whatever fields it grows. */
+/**
+ * Plain data (facts: strings, numbers, lists, records) with every string passed through `map`,
+ * whatever fields it grows. A list or a record whose strings all stay is itself (nothing reads
+ * the facts to change them), so a run that redacts nothing copies nothing.
+ */
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   const walk = (item: unknown): unknown => {
     if (typeof item === "string") return map(item);
-    if (Array.isArray(item)) return item.map(walk);
     if (typeof item !== "object" || item === null) return item;
-    return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
+    if (Array.isArray(item)) {
+      let items: unknown[] | undefined;
+      for (let i = 0; i < item.length; i++) {
+        const inner = walk(item[i]);
+        if (items === undefined && inner !== item[i]) items = item.slice(0, i);
+        items?.push(inner);
+      }
+      return items ?? item;
+    }
+    const record = item as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let entries: [string, unknown][] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const inner = walk(record[key]);
+      if (entries === undefined && inner !== record[key]) entries = keys.slice(0, i).map((kept) => [kept, record[kept]]);
+      entries?.push([key, inner]);
+    }
+    // fromEntries defines own properties: a `__proto__` key stays a key.
+    return entries === undefined ? item : Object.fromEntries(entries);
   };
   return walk(value) as T;
 }
@@ -113,12 +135,33 @@ function rememberingShort(map: (text: string) => string): (text: string) => stri
   };
 }
 
+/** `rememberingShort` for values under a key (tool arguments: the same `path` read again, the same `timeout`). */
+function rememberingShortAssigned(map: TextMap["assigned"]): TextMap["assigned"] {
+  const known = new Map<string | undefined, Map<string, string>>();
+  return (key, value) => {
+    if (value.length > SHORT_TEXT) return map(key, value);
+    let underKey = known.get(key);
+    if (underKey === undefined) {
+      underKey = new Map();
+      known.set(key, underKey);
+    }
+    let mapped = underKey.get(value);
+    if (mapped === undefined) {
+      mapped = map(key, value);
+      underKey.set(value, mapped);
+    }
+    return mapped;
+  };
+}
+
 /** Withheld first: the key must not become a redactor's original, which would be restored. */
 function textMap(redactor: Redactor | undefined, withhold: Withhold): TextMap {
   if (!redactor) return { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold };
   return {
     text: rememberingShort((text) => redactor.redact(withhold(text))),
-    assigned: (key, value) => (key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value))),
+    assigned: rememberingShortAssigned((key, value) =>
+      key === undefined ? redactor.redact(withhold(value)) : redactor.redactAssigned(key, withhold(value)),
+    ),
     opaque: withhold,
   };
 }
@@ -129,12 +172,11 @@ function knownMap(redactor: Redactor): TextMap {
 }
 
 export function createSecretsGuard(input: GuardInput): SecretsGuard {
-  const { withhold: withholdSecrets, keepsJson } = createWithholding(input.withheld ?? []);
   // A lone UTF-16 surrogate (a `\ud800` escape in a session line or in an answer) is not text any
   // reader accepts: Anthropic's API refuses a request holding one, and Codex's JSON reader drops
   // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
   // instead, as invalid UTF-8 read from a file does.
-  const withhold: Withhold = (text) => withholdSecrets(text.isWellFormed() ? text : text.toWellFormed());
+  const { withholdWellFormed: withhold, keepsJson } = createWithholding(input.withheld ?? []);
   // Printable ASCII is well-formed: what the withholder keeps, the surrogate repair keeps too.
   const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold, keepsJson };
   let redactor: Redactor | undefined;
@@ -166,7 +208,23 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
   function forDocument(facts: SessionFacts, cwd: string | undefined): DocumentSources {
     const { context, focus } = prepare();
     // Each text passes both passes at once: a secret the context held has its placeholder already.
-    const map = (text: string) => (redactor ? redactor.redactKnown(redactor.redact(withhold(text))) : withhold(text));
+    const pass = (text: string) => (redactor ? redactor.redactKnown(redactor.redact(withhold(text))) : withhold(text));
+    // Facts repeat their strings (a path read and written, a command run again): each is mapped once,
+    // while no secret is found in between (one found would make `redactKnown` replace more).
+    const known = new Map<string, string>();
+    let found = redactor?.count ?? 0;
+    const map = (text: string) => {
+      if ((redactor?.count ?? 0) !== found) {
+        known.clear();
+        found = redactor?.count ?? 0;
+      }
+      let mapped = known.get(text);
+      if (mapped === undefined) {
+        mapped = pass(text);
+        known.set(text, mapped);
+      }
+      return mapped;
+    };
     return { context, focus, cwd: cwd === undefined ? undefined : map(cwd), facts: mapStrings(facts, map) } as DocumentSources;
   }
 

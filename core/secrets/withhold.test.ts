@@ -101,7 +101,24 @@ describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
     [["sk-bench"], '{"command":"ls -la","n":3}', true],
     [["sk-bench"], '{"command":"echo sk-bench"}', false],
     [["sk-bench"], '{"command":"echo \\u0073k-bench"}', false],
-    [["sk-bench"], '{"command":"a\\nb"}', false],
+    // Line breaks, tabs, quotes and backslashes escaped: each string reads as the text does, its forms as their JSON forms.
+    [["sk-bench"], '{"command":"a\\nb\\tc \\"q\\" \\\\\\" \\\\n"}', true],
+    [["sk-bench"], '{"command":"echo \\"sk-bench\\"\\n"}', false],
+    [['sk"bench'], '{"command":"echo sk\\"bench"}', false],
+    [["sk\\bench"], '{"command":"echo sk\\\\bench"}', false],
+    [["sk\nbench"], '{"command":"sk\\nbench"}', false],
+    [["sk\tbench"], '{"a\\tb":"sk\\tbench"}', false],
+    // Any other escape may spell what the text does not hold: a form, an invisible character, a surrogate.
+    [["sk-bench"], '{"command":"sk\\u002dbench"}', false],
+    [["sk/bench"], '{"command":"sk\\/bench"}', false],
+    [["sk-bench"], '{"command":"a\\bb"}', false],
+    [["sk-bench"], '{"command":"a\\fb"}', false],
+    [["sk-bench"], '{"command":"a\\rb"}', false],
+    // An escaped backslash before another letter is taken for an escape: parsed, as any other.
+    [["sk-bench"], '{"command":"a\\\\u0073k-bench"}', false],
+    [["sk-bench"], '{"command":"a\\\\\\u0073k-bench"}', false],
+    [["sk-bench"], '{"command":"\\\\\\\\\\/"}', false],
+    [["sk-bench"], '"ends in a backslash\\', false],
     [["sk-bench"], '{"command":"a\u200bb"}', false],
     [["sk-bench"], '{"sk-bench":1}', false],
     [["100000"], '{"n":1e5}', false],
@@ -115,6 +132,47 @@ describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
     [["ollama1"], '{"text":"nothing here"}', true],
     [["ollama1"], "not json at all", true],
   ];
+  test("generated JSON texts: whatever is kept unparsed, withholding gives back piece by piece", () => {
+    const secrets = ["sk-bench", 'q"uo\\te', "tab\tkey", "line\nkey"];
+    const { withhold, keepsJson } = createWithholding(secrets);
+    const bits = [
+      "sk-",
+      "bench",
+      "sk-bench",
+      'q"uo',
+      "\\te",
+      "tab",
+      "\t",
+      "key",
+      "line",
+      "\n",
+      '"',
+      "\\",
+      "/",
+      "ls -la",
+      " ",
+      "\u200b",
+      "é",
+      "\r",
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const text = () => Array.from({ length: 1 + (next() % 5) }, () => bits[next() % bits.length]).join("");
+    let kept = 0;
+    for (let i = 0; i < 3000; i++) {
+      const value = { [text()]: text(), list: [text(), next() % 1000], nested: { command: text() } };
+      const json = JSON.stringify(value);
+      if (!keepsJson(json)) continue;
+      kept++;
+      expect(withhold(json)).toBe(json);
+      for (const piece of piecesOf(value)) expect({ json, piece, withheld: withhold(piece) }).toEqual({ json, piece, withheld: piece });
+    }
+    expect(kept).toBeGreaterThan(100);
+  });
+
   test.each(CASES)("with %p withheld, %p is kept unparsed: %p", (secrets, json, keeps) => {
     const { withhold, keepsJson } = createWithholding(secrets);
     expect(keepsJson(json)).toBe(keeps);

@@ -122,20 +122,38 @@ export interface Withholding {
   withhold: Withhold;
   /**
    * True only when withholding would give back every string and number the JSON text `json`
-   * holds, and the text itself, as they are: it has no escape (so each string in it is a piece
-   * of the text as it stands), nothing beyond printable ASCII (so nothing invisible), no form of
-   * a secret; and no form is one `String(n)` may write (a number is read and written again as
-   * `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is `Infinity`).
+   * holds, and the text itself, as they are: it has no escape but `\n`, `\t`, `\"` and `\\` (so
+   * each string in it reads as printable ASCII, line breaks and tabs, nothing invisible, and a form
+   * in one would stand in the text as its JSON form, one of the forms), nothing beyond printable
+   * ASCII, no form of a secret; and no form is one `String(n)` may write (a number is read and
+   * written again as `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is
+   * `Infinity`).
    */
   keepsJson(json: string): boolean;
+  /**
+   * `withhold` after each lone surrogate is replaced by U+FFFD (`toWellFormed`): what leaves the
+   * process is text every reader takes. Printable ASCII, most text, is well-formed and hides
+   * nothing between its characters: one test settles both, and only the forms are looked for.
+   */
+  withholdWellFormed: Withhold;
 }
 
 /**
- * JSON text with no escape and nothing beyond printable ASCII: each string in it is a piece of
- * the text as it stands, and none holds an invisible character or a lone surrogate.
+ * An escape in JSON text other than `\n`, `\t`, `\"`, `\\` (a `\u…`, `\/`, `\b`, `\f`, `\r`), or a
+ * backslash that ends the text. Read at each backslash, so it may say yes where there is none
+ * (an escaped backslash before a letter, `\\d`), never no where there is one; a literal first,
+ * so the search skips to the backslashes.
+ */
+const OTHER_ESCAPE = /\\(?:[^nt"\\]|$)/;
+
+/**
+ * JSON text with nothing beyond printable ASCII and no escape but `\n`, `\t`, `\"`, `\\`: each
+ * string in it reads as printable ASCII, line breaks and tabs (none holds an invisible character
+ * or a lone surrogate), each written in the one way JSON.stringify writes it, so a form of a
+ * secret in one stands in the text as that form's JSON form (see `formsOf`).
  */
 function plainJson(json: string): boolean {
-  return !json.includes("\\") && !BEYOND_PRINTABLE.test(json);
+  return !BEYOND_PRINTABLE.test(json) && !(json.includes("\\") && OTHER_ESCAPE.test(json));
 }
 
 /**
@@ -147,7 +165,8 @@ const NUMBER_FORM = /^(?:[0-9.eE+-]+|-?Infinity)$/;
 
 export function createWithholding(secrets: readonly (string | undefined)[]): Withholding {
   const kept = [...new Set(secrets)].filter((s): s is string => s !== undefined && s.length >= MIN_WITHHELD_LENGTH);
-  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson };
+  const wellFormed = (text: string) => (text.isWellFormed() ? text : text.toWellFormed());
+  if (kept.length === 0) return { withhold: (text) => text, keepsJson: plainJson, withholdWellFormed: wellFormed };
   const forms = kept.flatMap((secret) => formsOf(secret).map((form) => ({ form, anywhere: secret.length >= WITHHELD_ANYWHERE_LENGTH })));
   // Longest first, so a form that contains another is replaced whole.
   forms.sort((a, b) => b.form.length - a.form.length);
@@ -155,13 +174,18 @@ export function createWithholding(secrets: readonly (string | undefined)[]): Wit
   // Most text holds neither a form as it is nor anything invisible: it skips the pattern.
   const texts = forms.map((f) => f.form);
   const holdsForm = (text: string) => {
-    for (const form of texts) if (text.includes(form)) return true;
+    for (let i = 0; i < texts.length; i++) if (text.includes(texts[i] as string)) return true;
     return false;
   };
   const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
   const numeric = forms.some((f) => NUMBER_FORM.test(f.form));
+  const withhold = (text: string) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
   return {
-    withhold: (text) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text),
+    withhold,
     keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
+    withholdWellFormed: (text) => {
+      if (BEYOND_PRINTABLE.test(text)) return withhold(wellFormed(text));
+      return holdsForm(text) ? text.replace(pattern, WITHHELD) : text;
+    },
   };
 }
