@@ -177,8 +177,18 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
   // the line. Whatever leaves (requests, the document, the files built from it) carries U+FFFD
   // instead, as invalid UTF-8 read from a file does.
   const { withholdWellFormed: withhold, keepsJson } = createWithholding(input.withheld ?? []);
+  // Every value of the input that withholding gave back as it was. Withholding is a function of
+  // the text alone, so it gives any string equal to one of these back as it is: a request made of
+  // them (the context, as sent) is not scanned a second time. Values, not places.
+  const kept = new Set<string>();
+  const withholdNoting: Withhold = (text) => {
+    const withheld = withhold(text);
+    if (withheld === text) kept.add(text);
+    return withheld;
+  };
+  const withholdOnce: Withhold = (text) => (kept.has(text) ? text : withhold(text));
   // Printable ASCII is well-formed: what the withholder keeps, the surrogate repair keeps too.
-  const withholding: TextMap = { text: withhold, assigned: (_key, value) => withhold(value), opaque: withhold, keepsJson };
+  const withholding: TextMap = { text: withholdOnce, assigned: (_key, value) => withholdOnce(value), opaque: withholdOnce, keepsJson };
   let redactor: Redactor | undefined;
   let outgoing: OutgoingInput | undefined;
 
@@ -195,7 +205,7 @@ export function createSecretsGuard(input: GuardInput): SecretsGuard {
     // The word is looked for in the input only once a placeholder is issued (most runs issue none).
     if (input.redact !== false)
       redactor = createRedactor({ word: () => choosePlaceholderWord(inputTexts(input.context, [input.focus, input.systemPrompt])) });
-    const found = mapInput(textMap(redactor, withhold));
+    const found = mapInput(textMap(redactor, withholdNoting));
     // Second pass: a secret found anywhere is replaced everywhere, also where it recurs without
     // what made it one (a later message, the focus quoting a password found in a URL).
     // Nothing found, nothing recurs: the texts are not walked again.
