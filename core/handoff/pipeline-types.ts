@@ -72,6 +72,11 @@ export interface HandoffDeps {
   notice?: (line: string) => void;
   /** Told the run's plan (requests, input tokens) before the first request is sent; never for the offline engine. */
   onPlan?: (plan: RunPlan) => void;
+  /**
+   * The model, while the endpoint is still being asked which one it serves: awaited once the
+   * input is redacted (that needs no model), and sent, recorded and printed in place of `input.model`.
+   */
+  modelAsked?: Promise<string>;
 }
 
 export interface HandoffResult {

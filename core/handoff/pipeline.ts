@@ -77,6 +77,13 @@ async function writeOffline(sources: DocumentSources): Promise<EngineResult> {
   };
 }
 
+/** The input with the model the endpoint named, asked while the input was redacted (that needs no model). */
+async function withModelAsked(input: HandoffInput, guard: SecretsGuard, asked: Promise<string> | undefined): Promise<HandoffInput> {
+  if (asked === undefined) return input;
+  guard.outgoing();
+  return { ...input, model: await asked };
+}
+
 function withheldOrNot(text: string | undefined, guard: SecretsGuard): string | undefined {
   return text === undefined ? undefined : guard.withhold(text);
 }
@@ -142,10 +149,11 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
     guard.port(createProviderPort(deps.complete, { profile: profileOf(input), notice: deps.notice })),
     readAhead,
   );
+  const sent = await withModelAsked(input, guard, deps.modelAsked);
   const written =
     input.engine === "offline"
       ? await writeOffline(readSources())
-      : await writeDocumentWithModel(engineInputFor(input, guard), { ...deps, complete });
+      : await writeDocumentWithModel(engineInputFor(sent, guard), { ...deps, complete });
   throwIfCancelled(deps.signal);
   // Counted before Session Facts redacts what it quotes: that never leaves. Nor does anything the
   // offline engine redacts.
@@ -162,7 +170,7 @@ export async function runHandoff(input: HandoffInput, deps: HandoffDeps): Promis
   const sessionId = input.sessionId ?? deps.newSessionId();
   const taken = new Set(input.analysis.tree.byId.keys());
   // The model name is the endpoint's word, printed and recorded: it gets the same scrub.
-  const model = guard.withhold(written.answeredBy ?? input.model);
+  const model = guard.withhold(written.answeredBy ?? sent.model);
   // The model the branch resumes with in pi and omp: both files we write must keep it (scrubbed
   // like everything else we write, should a session have put the key in a model name).
   const restore = withholdModel(restoredModel(input.analysis.branch.entries), guard.withhold);

@@ -17,7 +17,7 @@ import { writeNewSession, type NewSessionPlace } from "../../sessions/new-sessio
 import type { SessionFile } from "../../sessions/session-file.ts";
 import { createModelPort } from "../../model/model.ts";
 import { askEndpointForModel } from "../../model/model-list.ts";
-import type { HandoffOptions } from "../../flags/options.ts";
+import { MODEL_ASKED_OF_ENDPOINT, type HandoffOptions } from "../../flags/options.ts";
 import { createProgress, type Progress } from "../../output/progress.ts";
 import { planTarget } from "./run-plan.ts";
 import { describeUrl } from "../../model/secrets.ts";
@@ -80,14 +80,26 @@ export async function callModel(
     printed: run.printed,
   };
   let progress: Progress | undefined;
+  // Ends the asking for the model when the run ends before the pipeline waited for it.
+  const asking = new AbortController();
   try {
     // A model still to be asked of the endpoint: a run over the limit is refused before the endpoint is contacted at all.
     if (options.model === undefined && input.inputLimit !== undefined)
       checkRunPlan(planHandoffRequests(input).plan, planTarget(input), input.inputLimit);
-    const model = options.model ?? (await askEndpointForModel(endpoint, signal));
-    logger.debug(
-      `engine ${options.engine}; model ${model} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${countOf(input.analysis.context.length, "context message")}`,
-    );
+    let model = options.model ?? MODEL_ASKED_OF_ENDPOINT;
+    const said = (named: string) => {
+      model = named;
+      logger.debug(
+        `engine ${options.engine}; model ${named} at ${options.baseUrl ? describeUrl(options.baseUrl) : "the OpenAI API"} (${options.profile.id} profile); ${countOf(input.analysis.context.length, "context message")}`,
+      );
+      return named;
+    };
+    // The endpoint answers while the pipeline redacts the input, which needs no model.
+    const modelAsked =
+      options.model === undefined ? askEndpointForModel(endpoint, AbortSignal.any([signal, asking.signal])).then(said) : undefined;
+    // Its failure is thrown where the pipeline waits for it; a run that ended before that is not told it.
+    modelAsked?.catch(() => {});
+    if (options.model !== undefined) said(options.model);
     const reported: UsageReports = { runs: 0, withUsage: 0 };
     const result = await runHandoff(
       { ...input, model },
@@ -95,8 +107,9 @@ export async function callModel(
         complete: countingUsage(createModelPort({ ...endpoint, onProgress: (chars) => progress?.update(chars) }), reported),
         ...realEffects(),
         signal,
+        modelAsked,
         notice: (line) => logger.debug(line),
-        // The plan is said before the status line starts: both are on stderr.
+        // The plan is said before the status line starts: both are on stderr. By then the model is known.
         onPlan: (plan) => {
           logger.info(describeRunPlan(plan, planTargetOf({ ...input, model })));
           progress = createProgress(run, run.interactive && !options.quiet && !options.json && options.engine === "llm", `asking ${model}`);
@@ -109,6 +122,7 @@ export async function callModel(
       throw new AgentError("HANDOFF_FAILED", `no document within --timeout ${options.timeoutMs / 1000}s`);
     throw error;
   } finally {
+    asking.abort();
     progress?.stop();
     clearTimeout(timer);
   }
