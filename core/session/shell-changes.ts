@@ -9,7 +9,7 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
-import { passesInputOn, readsOfStep } from "./shell-reads.ts";
+import { mayReadFiles, passesInputOn, readsOfStep } from "./shell-reads.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -68,7 +68,7 @@ function redirectTargets(step: string): string[] {
 
 /** `sed -i` (GNU `-i`, `-i.bak`, `--in-place`; BSD `-i ''`) edits the files after its script. */
 function sedTargets(words: readonly string[]): string[] {
-  const inPlace = words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+  const inPlace = words.some((w, i) => i > 0 && w.startsWith("-") && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
   if (!inPlace) return [];
   // A script given with -e/-f is not an operand; otherwise the first operand is the script.
   const scripted = words.some((w) => w === "-e" || w === "-f" || w.startsWith("--expression") || w.startsWith("--file"));
@@ -114,10 +114,22 @@ function moveOrCopy(words: readonly string[], move: boolean): { written: string[
   return { written, deleted: move ? sources : [] };
 }
 
+interface StepChanges {
+  written: readonly string[];
+  deleted: readonly string[];
+  named: boolean;
+}
+
+/** The programs `changesOfStep` reads the changes of (`git` for `git rm`, `git mv`). */
+const CHANGERS: ReadonlySet<string> = new Set(["git", "rm", "unlink", "rmdir", "mv", "cp", "sed", "perl", "tee"]);
+const NO_CHANGES: StepChanges = Object.freeze({ written: Object.freeze([]), deleted: Object.freeze([]), named: false });
+
 /** What one step writes and deletes, in the order it happens (sources go before the target is written). */
-function changesOfStep(step: string, words: readonly string[]): { written: string[]; deleted: string[]; named: boolean } {
+function changesOfStep(step: string, words: readonly string[]): StepChanges {
   const [program, sub] = words;
-  const redirected = /[>]/.test(step) ? redirectTargets(step) : [];
+  // Most steps (`grep`, `ls`, `npm test`) run no program below and redirect nowhere.
+  if (!step.includes(">") && !CHANGERS.has(program ?? "")) return NO_CHANGES;
+  const redirected = step.includes(">") ? redirectTargets(step) : [];
   const gitRm = program === "git" && sub === "rm";
   if (gitRm || DELETERS.has(program ?? "")) {
     const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);
@@ -148,6 +160,8 @@ function nextSpecial(text: string, from: number): number {
  * one; a `)` that closes a `(` of the step itself (`$(date)`, `$((3 > 2))`) is part of the text.
  */
 function subshellParts(step: string): { opened: number; text: string; closed: number } {
+  // Most steps hold no parenthesis: nothing to take off (a step comes trimmed from `splitSteps`).
+  if (!step.includes("(") && !step.includes(")")) return { opened: 0, text: step.trim(), closed: 0 };
   const lead = /^[(\s]*/.exec(step)?.[0] ?? "";
   const rest = step.slice(lead.length);
   let depth = 0;
@@ -226,8 +240,10 @@ export function shellFileEvents(command: string): FileEvent[] {
         if (path !== undefined) events.push({ ...event, path });
       }
     } else {
-      const shown = step.next !== "|" || reachesSession(i);
-      if (shown) for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
+      // Whether what it read reaches the session is asked only of a step that read something (most read nothing).
+      const reads = mayReadFiles(text, words) ? readsOfStep(text, PREFIX) : [];
+      if (reads.length > 0 && (step.next !== "|" || reachesSession(i)))
+        for (const path of reads.map(place)) if (path !== undefined) events.push({ op: "read", path });
       const { written, deleted, named } = changesOfStep(text, words);
       for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
       for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });

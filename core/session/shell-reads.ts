@@ -79,7 +79,7 @@ function readerOf(program: string | undefined): Reader | undefined {
 
 /** A `sed` that edits in place writes its files (shell-changes.ts) and shows nothing. */
 function editsInPlace(words: readonly string[]): boolean {
-  return words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+  return words.some((w, i) => i > 0 && w.startsWith("-") && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
 }
 
 /** The operands of a reader's words (after the program), its options and their values left out. */
@@ -142,6 +142,22 @@ export function passesInputOn(step: string, prefix: RegExp): boolean {
   if (reader === undefined || (reader.script === true && editsInPlace(words))) return false;
   const operands = operandsOf(words, reader);
   return operands.length === 0 || operands.includes("-");
+}
+
+/** A step `readCommand` may read apart from its `shellWords`: redirections, and `"` (whose backslashes the two read differently). */
+const READ_APART = /[<>&"]/;
+/** Every word `readCommand` reads off a step without quotes or backslashes stands whole in it: a reader's name, for one. */
+const READER_OR_QUOTE = /cat|tac|nl|head|tail|less|more|bat|sed|['"\\]/;
+
+/**
+ * A cheap first look for `readsOfStep`: `false` only when it would find nothing. `words` are the
+ * step's `shellWords`, its prefixes taken off as `readsOfStep` takes them off. Without
+ * `READ_APART`, `readCommand` gives those very words, so a step whose program is no reader reads
+ * nothing; with it, a step naming no reader anywhere (and no quotes to build one from) reads nothing.
+ */
+export function mayReadFiles(step: string, words: readonly string[]): boolean {
+  if (readerOf(words[0]) !== undefined) return true;
+  return READ_APART.test(step) && READER_OR_QUOTE.test(step);
 }
 
 /** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */
