@@ -101,12 +101,17 @@ function mayMask(command: string): boolean {
 
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
-  if (!mayMask(command)) return undefined;
+  return mayMask(command) ? maskAfterCheck(command) : undefined;
+}
+
+/** `maskOf` of a line that may mask (see `mayMask`). */
+function maskAfterCheck(command: string): { operator: Operator; after: string } | undefined {
   const steps = splitSteps(command);
   if (steps.length < 2) return undefined;
   // The first check decides: a mask after it hides it, and a later check has no mask after it that
   // the first has not. One pass, not one search to the end per check (quadratic: 20,000 checks took 5 s).
-  const first = steps.findIndex((step) => isCheckCommand(step.text));
+  // A step without a CHECK_WORD is no check: most steps are not read word by word.
+  const first = steps.findIndex((step) => CHECK_WORD.test(step.text) && isCheckCommand(step.text));
   if (first === -1) return undefined;
   for (let at = first; at < steps.length; at++) {
     const next = steps[at]?.next;
@@ -119,7 +124,7 @@ function maskOf(command: string): { operator: Operator; after: string } | undefi
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
   // The output is read only for a line that may hide a status, and the line split into its steps
   // only when the output names errors (most checks that pass print none).
-  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskOf(command) !== undefined;
+  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskAfterCheck(command) !== undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
-import { mayReadFiles, passesInputOn, readsOfStep } from "./shell-reads.ts";
+import { passesInputOn, readsOfWords } from "./shell-reads.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -241,7 +241,7 @@ export function shellFileEvents(command: string): FileEvent[] {
       }
     } else {
       // Whether what it read reaches the session is asked only of a step that read something (most read nothing).
-      const reads = mayReadFiles(text, words) ? readsOfStep(text, PREFIX) : [];
+      const reads = readsOfWords(text, words, PREFIX);
       if (reads.length > 0 && (step.next !== "|" || reachesSession(i)))
         for (const path of reads.map(place)) if (path !== undefined) events.push({ op: "read", path });
       const { written, deleted, named } = changesOfStep(text, words);

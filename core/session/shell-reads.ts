@@ -150,14 +150,16 @@ const READ_APART = /[<>&"]/;
 const READER_OR_QUOTE = /cat|tac|nl|head|tail|less|more|bat|sed|['"\\]/;
 
 /**
- * A cheap first look for `readsOfStep`: `false` only when it would find nothing. `words` are the
- * step's `shellWords`, its prefixes taken off as `readsOfStep` takes them off. Without
- * `READ_APART`, `readCommand` gives those very words, so a step whose program is no reader reads
- * nothing; with it, a step naming no reader anywhere (and no quotes to build one from) reads nothing.
+ * `readsOfStep(step, prefix)`, given the step's `shellWords` with the prefixes taken off (by
+ * `prefix`), as its caller has them: most steps need no second reading. Without `READ_APART`,
+ * `readCommand` gives those very words and no redirection; with it, a step naming no reader
+ * anywhere (and no quotes or backslashes to build one from) reads nothing.
  */
-export function mayReadFiles(step: string, words: readonly string[]): boolean {
-  if (readerOf(words[0]) !== undefined) return true;
-  return READ_APART.test(step) && READER_OR_QUOTE.test(step);
+export function readsOfWords(step: string, words: readonly string[], prefix: RegExp): string[] {
+  if (READ_APART.test(step)) return READER_OR_QUOTE.test(step) ? readsOfStep(step, prefix) : [];
+  const reader = readerOf(words[0]);
+  if (reader === undefined || (reader.script === true && editsInPlace(words))) return [];
+  return operandsOf(words, reader);
 }
 
 /** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */
