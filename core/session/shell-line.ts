@@ -154,8 +154,22 @@ export function doubleQuoted(text: string, open: number): { inner: string; close
   }
 }
 
+const QUOTE_OR_ESCAPE = /['"\\]/;
+const BLANKS = /\s+/;
+
+/** The runs between blanks (as `/\s/` has them): `shellWords` of a step without quotes or backslashes. */
+function plainWords(step: string): string[] {
+  const words = step.split(BLANKS);
+  // Only a blank at either end leaves an empty run, there.
+  if (words[words.length - 1] === "") words.pop();
+  if (words[0] === "") words.shift();
+  return words;
+}
+
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
 export function shellWords(step: string): string[] {
+  // Most steps hold no quote or backslash: their words are the runs between blanks, cut natively.
+  if (!QUOTE_OR_ESCAPE.test(step)) return plainWords(step);
   const words: string[] = [];
   let word = "";
   let inWord = false;
