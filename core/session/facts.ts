@@ -1,6 +1,6 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { changesHappened, judgeRun } from "./runs.ts";
+import { changesHappenedIn, judgeRun } from "./runs.ts";
 import { shellFileEvents } from "./shell-changes.ts";
 import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
@@ -137,7 +137,7 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (!command) break;
           const run: CommandRun = { command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") };
           commands.push(run);
-          if (changesHappened(run)) for (const event of shellFileEvents(command)) files.push(event);
+          if (changesHappenedIn(run)) for (const event of shellFileEvents(command)) files.push(event);
           break;
         }
       }

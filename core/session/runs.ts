@@ -85,6 +85,16 @@ const ERROR_IN_OUTPUT =
   /^\s*[1-9]\d* fail\b|\berror TS\d{3,5}\b|^\s*npm (?:ERR!|error)\s|^\s*(?:FAIL|FAILED)\b|\b[1-9]\d* (?:failed|failing|errors?)\b|^\s*error(?:\[[\w-]+\])?:|^\s*[✗✘✕×]\s|^\S+[:(]\d+[:,]\d+\)?:? error\b/im;
 
 /**
+ * Whether an output may hold an `ERROR_IN_OUTPUT` line: each of its alternatives holds "fail",
+ * "error", "npm " or a cross (any case: under `i` no other letter matches these ASCII ones), and
+ * most outputs hold none. Found natively, so the pattern is not run over them.
+ */
+export function mayShowErrors(output: string): boolean {
+  const lower = output.toLowerCase();
+  return lower.includes("fail") || lower.includes("error") || lower.includes("npm ") || /[✗✘✕×]/.test(output);
+}
+
+/**
  * Operators after which a step's own status no longer reaches the end of the line: a pipe, a
  * `;`, an `||` alternative (which runs exactly when the step failed) and a background `&`.
  * `&&` passes a failure on, so it hides nothing.
@@ -124,7 +134,7 @@ function maskAfterCheck(command: string): { operator: Operator; after: string } 
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
   // The output is read only for a line that may hide a status, and the line split into its steps
   // only when the output names errors (most checks that pass print none).
-  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskAfterCheck(command) !== undefined;
+  return mayMask(command) && mayShowErrors(output) && ERROR_IN_OUTPUT.test(output) && maskAfterCheck(command) !== undefined;
 }
 
 /**
@@ -193,6 +203,14 @@ export function answeredNo(run: { command: string; exitCode: number | null; fail
  */
 export function changesHappened(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
   return (run.exitCode === 0 && !run.failed) || answeredNo(run);
+}
+
+/**
+ * `changesHappened` of a run as `judgeRun` judged it: there an exit 1 that did not fail was a
+ * check's answer, so whether the line is a check is not asked again.
+ */
+export function changesHappenedIn(verdict: RunVerdict): boolean {
+  return (verdict.exitCode === 0 || verdict.exitCode === 1) && !verdict.failed;
 }
 
 /** Drops a leading `cd <cwd> &&`: the document states the working directory once. */

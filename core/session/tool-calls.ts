@@ -11,7 +11,7 @@
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
 import type { FileEvent } from "./file-changes.ts";
-import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
+import { changesHappenedIn, judgeRun, type RunVerdict } from "./runs.ts";
 import { shellFileEvents } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
 import type { ResultFraming } from "./tool-statements.ts";
@@ -127,7 +127,7 @@ export class ToolCalls<T> {
     const verdict = judgeRun(command, exitCode, output, reportedFailed);
     // What a command read, deleted or wrote counts only if it ran to success (or to a check's answer):
     // `cat missing.txt` read nothing.
-    const events = changesHappened({ command, ...verdict }) ? this.eventsOfLine(inWorkdir(command, workdir)) : NO_EVENTS;
+    const events = changesHappenedIn(verdict) ? this.eventsOfLine(inWorkdir(command, workdir)) : NO_EVENTS;
     return { kind: "run", payload, command, output, verdict, events };
   }
 

@@ -1,0 +1,149 @@
+import { describe, expect, test } from "bun:test";
+import { changesHappened, changesHappenedIn, judgeRun, mayShowErrors, outputShowsHiddenFailure } from "./runs.ts";
+import { shellWords, splitSteps } from "./shell-line.ts";
+import { readsOfStep, readsOfWords } from "./shell-reads.ts";
+
+// Session Facts read every command and output of a session, cold: these cheap first looks skip
+// the full reading where it would find nothing. Each must answer as the full reading does.
+
+/** The prefixes shell-changes.ts takes off before the program. */
+const PREFIX = /^(?:sudo|command|builtin|env|time|nice|nohup|\w+=.*)$/;
+
+/** Steps with and without readers, quotes, backslashes and redirections (which `readCommand` reads apart from the words). */
+const STEPS: readonly string[] = [
+  "cat a.txt",
+  "head -20",
+  "tail -n 5 log.txt",
+  "sed -n '1,20p' src/a.ts",
+  "sed -i 's/a/b/' src/a.ts",
+  "sed -n 1,5p -i.bak x",
+  "grep -n foo src/a.ts",
+  "npm run build 2>&1",
+  "cat < in.txt",
+  "cat<in.txt",
+  "< in.txt cat",
+  "2>/dev/null cat a.txt",
+  ">out.txt cat a.txt",
+  "cat a.txt > out.txt",
+  "cat a.txt >&2",
+  "c\\at a.txt",
+  "'cat' a.txt",
+  '"cat" a.txt',
+  'c"a"t a.txt',
+  "ca't' a.txt",
+  'cat "a b.txt"',
+  'cat "a \\"b\\".txt"',
+  "sudo cat /etc/hosts",
+  "FOO=1 head -3 f",
+  "env time nl -ba f",
+  "less +G f",
+  "bat --style plain f",
+  "batcat f",
+  "tac -s x f",
+  "more f",
+  "wc -l < f",
+  "echo cat > x",
+  "echo hi &>log",
+  "x=cat",
+  "cat",
+  "",
+  "   ",
+  "constructor f",
+  "toString f",
+  "catalog f",
+  "nl",
+  "cat -- -f",
+  "cat - f",
+];
+
+describe("a step's reads, off the words already split (readsOfWords) or read again (readsOfStep)", () => {
+  test.each(STEPS.map((step) => [step]))("%j", (step) => {
+    const words = shellWords(step);
+    while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
+    expect(readsOfWords(step, words, PREFIX)).toEqual(readsOfStep(step, PREFIX));
+  });
+});
+
+describe("shellWords: a step without quotes is cut at its blanks as a quoted one is read", () => {
+  const blanks = [" ", "  ", "\t", "\n", "\u00a0", "\u2028", "\ufeff", " \t\n "];
+  const steps = blanks.flatMap((blank) => [
+    `a${blank}b`,
+    `${blank}a${blank}b${blank}`,
+    `${blank}`,
+    `${blank}${blank}a`,
+    `a${blank}`,
+  ]);
+  test.each(steps.map((step) => [step]))("%j", (step) => {
+    // The same words with a quote that changes nothing (`''` is no word, and glued to a word adds nothing) go the long way.
+    const quoted = shellWords(`${step} ''`).filter((word) => word !== "");
+    expect(shellWords(step)).toEqual(quoted);
+  });
+  test.each([
+    ["", []],
+    ["a", ["a"]],
+    [" a  b ", ["a", "b"]],
+    ["a\tb\nc", ["a", "b", "c"]],
+  ] as const)("%j → %j", (step, words) => {
+    expect(shellWords(step)).toEqual([...words]);
+  });
+});
+
+/** Outputs each of whose lines `ERROR_IN_OUTPUT` reads as an error, in every case the pattern takes, and some it does not. */
+const ERROR_OUTPUTS: readonly string[] = [
+  "3 fail",
+  " 12 FAIL",
+  "src/a.ts(3,4): error TS2322: no",
+  "ERROR TS1005: x",
+  "npm ERR! code 1",
+  "NPM error x",
+  "FAIL src/a.test.ts",
+  "failed",
+  "2 failing",
+  "1 Errors",
+  "error: could not compile",
+  "Error[E0432]: x",
+  "✗ a test",
+  "✘ a test",
+  "✕ a test",
+  "× a test",
+  "src/a.go:1:2: error x",
+  "ok\nsrc/a.go:1:2: ERROR x",
+];
+const QUIET_OUTPUTS: readonly string[] = ["", "ok", "all good\n12 passed", "Done in 3s", "ı ſ K"];
+
+describe("an output that may name errors (mayShowErrors) is never one the pattern would find errors in and the cheap look not", () => {
+  test.each(ERROR_OUTPUTS.map((output) => [output]))("%j names errors", (output) => {
+    expect(mayShowErrors(output)).toBe(true);
+    expect(outputShowsHiddenFailure("npm test | tail -5", output)).toBe(true);
+  });
+  test.each(QUIET_OUTPUTS.map((output) => [output]))("%j names none", (output) => {
+    expect(mayShowErrors(output)).toBe(false);
+    expect(outputShowsHiddenFailure("npm test | tail -5", output)).toBe(false);
+  });
+});
+
+describe("changesHappenedIn a judged run is changesHappened of it", () => {
+  const commands = ["grep -q x f", "grep x f > out", "diff -u a b > x.patch", "npm test", "test -f a && npm test", "cat a"];
+  const codes = [0, 1, 2, 127, null];
+  const outputs = ["", "1 failed"];
+  const cases = commands.flatMap((command) =>
+    codes.flatMap((code) => outputs.flatMap((output) => [true, false].map((reported) => [command, code, output, reported] as const))),
+  );
+  test.each(cases)("%j exit %p output %j reported failed %p", (command, code, output, reported) => {
+    const verdict = judgeRun(command, code, output, reported);
+    expect(changesHappenedIn(verdict)).toBe(changesHappened({ command, ...verdict }));
+  });
+});
+
+describe("the steps a mask is looked for in: one without a check word is no check", () => {
+  test.each([
+    ["cd app && npm test 2>&1 | tail -3", "1 failed"],
+    ["echo a; npm run build | head", "error TS2322"],
+    ["git status; make; echo done", "3 errors"],
+    ["ls | grep x; cargo   clippy | tail", "error: x"],
+    ["go  vet ./... || true", "error: x"],
+  ] as const)("%j hid a failure", (command, output) => {
+    expect(splitSteps(command).length).toBeGreaterThan(1);
+    expect(outputShowsHiddenFailure(command, output)).toBe(true);
+  });
+});
