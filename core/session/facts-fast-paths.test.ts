@@ -66,13 +66,7 @@ describe("a step's reads, off the words already split (readsOfWords) or read aga
 
 describe("shellWords: a step without quotes is cut at its blanks as a quoted one is read", () => {
   const blanks = [" ", "  ", "\t", "\n", "\u00a0", "\u2028", "\ufeff", " \t\n "];
-  const steps = blanks.flatMap((blank) => [
-    `a${blank}b`,
-    `${blank}a${blank}b${blank}`,
-    `${blank}`,
-    `${blank}${blank}a`,
-    `a${blank}`,
-  ]);
+  const steps = blanks.flatMap((blank) => [`a${blank}b`, `${blank}a${blank}b${blank}`, `${blank}`, `${blank}${blank}a`, `a${blank}`]);
   test.each(steps.map((step) => [step]))("%j", (step) => {
     // The same words with a quote that changes nothing (`''` is no word, and glued to a word adds nothing) go the long way.
     const quoted = shellWords(`${step} ''`).filter((word) => word !== "");
