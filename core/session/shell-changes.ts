@@ -17,6 +17,11 @@ const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
 const PREFIX = /^(?:sudo|command|builtin|env|time|nice|nohup|\w+=.*)$/;
+/** `PREFIX`'s names: a word without `=` is a prefix only as one of them, found without running the pattern. */
+const PREFIX_NAMES: ReadonlySet<string> = new Set(["sudo", "command", "builtin", "env", "time", "nice", "nohup"]);
+const isPrefix = (word: string) => (word.includes("=") ? PREFIX.test(word) : PREFIX_NAMES.has(word));
+/** The shells whose `-c` script is read as a line of its own. */
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash"]);
 /** A redirection that names its target in the next word (`>`, `2>>`, `&>`, `>|`), or in the same word (`>out.txt`). */
 const REDIRECT_ALONE = /^(?:\d*>>?|&>>?|\d*>\|)$/;
 const REDIRECT_JOINED = /^(?:\d*>>?|&>>?|\d*>\|)([^&].*)$/;
@@ -218,11 +223,14 @@ export function shellFileEvents(command: string): FileEvent[] {
     }
     return true;
   };
-  for (const [i, step] of steps.entries()) {
-    const { opened, text, closed } = parts[i] ?? subshellParts(step.text);
-    for (let i = 0; i < opened; i++) outer.push(dir);
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    const part = parts[i];
+    if (step === undefined || part === undefined) continue;
+    const { opened, text, closed } = part;
+    for (let k = 0; k < opened; k++) outer.push(dir);
     const words = shellWords(text);
-    while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
+    while (words[0] !== undefined && isPrefix(words[0])) words.shift();
     if (words[0] === "cd") {
       const to = words[1];
       dir =
@@ -233,7 +241,7 @@ export function shellFileEvents(command: string): FileEvent[] {
             : dir === null
               ? null
               : `${dir}/${to}`;
-    } else if (/^(?:ba|z|da)?sh$/.test(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
+    } else if (SHELLS.has(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
       // `bash -c '…'`: the script's own changes, from the folder this step ran in.
       for (const event of shellFileEvents(words[2])) {
         const path = place(event.path);
@@ -243,12 +251,21 @@ export function shellFileEvents(command: string): FileEvent[] {
       // Whether what it read reaches the session is asked only of a step that read something (most read nothing).
       const reads = readsOfWords(text, words, PREFIX);
       if (reads.length > 0 && (step.next !== "|" || reachesSession(i)))
-        for (const path of reads.map(place)) if (path !== undefined) events.push({ op: "read", path });
+        for (const word of reads) {
+          const path = place(word);
+          if (path !== undefined) events.push({ op: "read", path });
+        }
       const { written, deleted, named } = changesOfStep(text, words);
-      for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
-      for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
+      for (const word of deleted) {
+        const path = place(word);
+        if (path !== undefined) events.push({ op: "delete", path, named });
+      }
+      for (const word of written) {
+        const path = place(word);
+        if (path !== undefined) events.push({ op: "write", path });
+      }
     }
-    for (let i = 0; i < closed && outer.length > 0; i++) dir = outer.pop();
+    for (let k = 0; k < closed && outer.length > 0; k++) dir = outer.pop();
   }
   return events;
 }
