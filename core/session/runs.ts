@@ -76,7 +76,7 @@ export function isCheckCommand(command: string): boolean {
     .join(" ")
     .replace(/"[^"]*"|'[^']*'/g, " ")
     .split(/\s+/)
-    .filter((w) => !/[/.]/.test(w));
+    .filter((w) => !w.includes("/") && !w.includes("."));
   return CHECK_COMMAND.test(words.join(" ")) && !isSearchCommand(command);
 }
 
@@ -85,13 +85,14 @@ const ERROR_IN_OUTPUT =
   /^\s*[1-9]\d* fail\b|\berror TS\d{3,5}\b|^\s*npm (?:ERR!|error)\s|^\s*(?:FAIL|FAILED)\b|\b[1-9]\d* (?:failed|failing|errors?)\b|^\s*error(?:\[[\w-]+\])?:|^\s*[✗✘✕×]\s|^\S+[:(]\d+[:,]\d+\)?:? error\b/im;
 
 /**
- * Whether an output may hold an `ERROR_IN_OUTPUT` line: each of its alternatives holds "fail",
- * "error", "npm " or a cross (any case: under `i` no other letter matches these ASCII ones), and
- * most outputs hold none. Found natively, so the pattern is not run over them.
+ * Each alternative of `ERROR_IN_OUTPUT` holds one of these, in the same cases: most outputs hold
+ * none, and this one pass over them is several times quicker than the full pattern's.
  */
+const ERROR_WORD = /fail|error|npm |[✗✘✕×]/i;
+
+/** Whether an output may hold an `ERROR_IN_OUTPUT` line: `false` only where that finds none. */
 export function mayShowErrors(output: string): boolean {
-  const lower = output.toLowerCase();
-  return lower.includes("fail") || lower.includes("error") || lower.includes("npm ") || /[✗✘✕×]/.test(output);
+  return ERROR_WORD.test(output);
 }
 
 /**
