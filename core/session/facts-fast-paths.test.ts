@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { changesHappened, changesHappenedIn, judgeRun, mayShowErrors, outputShowsHiddenFailure } from "./runs.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
 import { readsOfStep, readsOfWords } from "./shell-reads.ts";
+import { CLAUDE_CODE_FRAMING, CODEX_FRAMING, readStatement } from "./tool-statements.ts";
 
 // Session Facts read every command and output of a session, cold: these cheap first looks skip
 // the full reading where it would find nothing. Each must answer as the full reading does.
@@ -139,5 +140,65 @@ describe("the steps a mask is looked for in: one without a check word is no chec
   ] as const)("%j hid a failure", (command, output) => {
     expect(splitSteps(command).length).toBeGreaterThan(1);
     expect(outputShowsHiddenFailure(command, output)).toBe(true);
+  });
+});
+
+/**
+ * The characters a match of a statement pattern can start with, read off its source: `^`, then a
+ * literal character, an escaped one, or a group (`(?:a|b)`, maybe optional, so what follows it
+ * counts too). Any other shape throws, so a new row's pattern is read by hand and this taught it.
+ */
+function firstChars(source: string): string[] {
+  if (source.startsWith("\\")) {
+    const escaped = source[1] ?? "";
+    if (/[\w]/.test(escaped)) throw new Error(`a class at the start of ${source}`);
+    return [escaped];
+  }
+  if (source.startsWith("(")) {
+    const body = source.startsWith("(?:") ? 3 : 1;
+    let depth = 0;
+    let close = -1;
+    const alternatives: string[] = [];
+    let from = body;
+    for (let i = 0; i < source.length && close === -1; i++) {
+      const char = source[i];
+      if (char === "\\") i++;
+      else if (char === "(") depth++;
+      else if (char === ")" && --depth === 0) close = i;
+      else if (char === "|" && depth === 1) {
+        alternatives.push(source.slice(from, i));
+        from = i + 1;
+      }
+    }
+    alternatives.push(source.slice(from, close));
+    const inside = alternatives.flatMap(firstChars);
+    return source[close + 1] === "?" ? [...inside, ...firstChars(source.slice(close + 2))] : inside;
+  }
+  const char = source[0] ?? "";
+  if (char === "" || "[.*+?|$".includes(char)) throw new Error(`no literal start in ${source}`);
+  return [char];
+}
+
+describe("a result starting with none of a framing's statementStarts opens with none of its statements", () => {
+  const rows = [CODEX_FRAMING, CLAUDE_CODE_FRAMING].flatMap((framing) =>
+    framing.statements.map((row) => [row.pattern.source, framing.statementStarts, row.pattern.flags] as const),
+  );
+  test.each(rows)("%s", (source, starts, flags) => {
+    expect(flags).toBe("");
+    expect(source.startsWith("^")).toBe(true);
+    for (const char of firstChars(source.slice(1))) expect(starts).toContain(char);
+  });
+  test.each([
+    ["Permission to read a.txt has been denied.", CLAUDE_CODE_FRAMING, "refused"],
+    ["  \n[Request interrupted by user]", CLAUDE_CODE_FRAMING, "cut short"],
+    ["Exit code 1\n[Request interrupted by user for tool use]", CLAUDE_CODE_FRAMING, "cut short"],
+    ["aborted by user after 1.5s", CODEX_FRAMING, "cut short"],
+    ["`rm -rf /` rejected: blocked by policy", CODEX_FRAMING, "refused"],
+    ["sandbox denied exec error, exit code: 2, stdout: , stderr: ", CODEX_FRAMING, "failed"],
+  ] as const)("%j", (text, framing, meaning) => {
+    expect(readStatement(text, true, framing)?.meaning).toBe(meaning);
+  });
+  test.each([["ok"], [""], ["   "], ["Error: boom"], ["permission to read x has been denied"]])("%j opens with none", (text) => {
+    expect(readStatement(text, true, CLAUDE_CODE_FRAMING)).toBeUndefined();
   });
 });
