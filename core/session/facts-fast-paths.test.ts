@@ -1,8 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { changesHappened, changesHappenedIn, judgeRun, mayShowErrors, outputShowsHiddenFailure } from "./runs.ts";
+import { changesHappened, changesHappenedIn, isSearchCommand, judgeRun, mayShowErrors, outputShowsHiddenFailure } from "./runs.ts";
+import { shellFileEvents } from "./shell-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
 import { readsOfStep, readsOfWords } from "./shell-reads.ts";
+import { readToolResult } from "./tool-output.ts";
 import { CLAUDE_CODE_FRAMING, CODEX_FRAMING, readStatement } from "./tool-statements.ts";
+import { classifyToolCall } from "./tools.ts";
 
 // Session Facts read every command and output of a session, cold: these cheap first looks skip
 // the full reading where it would find nothing. Each must answer as the full reading does.
@@ -200,5 +203,67 @@ describe("a result starting with none of a framing's statementStarts opens with 
   });
   test.each([["ok"], [""], ["   "], ["Error: boom"], ["permission to read x has been denied"]])("%j opens with none", (text) => {
     expect(readStatement(text, true, CLAUDE_CODE_FRAMING)).toBeUndefined();
+  });
+});
+
+describe("words with a prefix, a redirection or a stated code, each case the cheap looks skip and each they pass on", () => {
+  test.each([
+    ["sudo grep x f", true],
+    ["FOO=1 env time grep x f", true],
+    ["A=1\nB grep x f", false],
+    ["nice -n 5 grep x f", false],
+    ["command test -f a", true],
+    ["builtin [ -f a ]", true],
+    ["npm test", false],
+  ] as const)("isSearchCommand(%j) is %p", (command, search) => {
+    expect(isSearchCommand(command)).toBe(search);
+  });
+  test.each([
+    [
+      "rm a 2> err.log b",
+      [
+        { op: "delete", path: "a", named: false },
+        { op: "delete", path: "b", named: false },
+        { op: "write", path: "err.log" },
+      ],
+    ],
+    [
+      "rm a 2>err.log",
+      [
+        { op: "delete", path: "a", named: false },
+        { op: "write", path: "err.log" },
+      ],
+    ],
+    ["tee a < in.txt", [{ op: "write", path: "a" }]],
+    ["tee a 2>&1", [{ op: "write", path: "a" }]],
+    [
+      "tee a b",
+      [
+        { op: "write", path: "a" },
+        { op: "write", path: "b" },
+      ],
+    ],
+  ] as const)("shellFileEvents(%j)", (command, events) => {
+    expect(shellFileEvents(command)).toEqual(events.map((event) => ({ ...event })));
+  });
+  test.each([
+    ["boom\nCommand exited with code 2", 2],
+    ["boom\ncommand EXITED with code 3", 3],
+    ["Exit code 4\nboom", 4],
+    ["exit code: 5", 5],
+    ["boom\nexit code 6 ", 6],
+    ["boom\nexit code 7x", null],
+    ["boom", null],
+    ["", null],
+  ] as const)("an error result %j states exit %p", (output, code) => {
+    expect(readToolResult(output, true).exitCode).toBe(code);
+  });
+  test.each([
+    ["apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\nEOF", "write"],
+    ["cd sub && applypatch <<EOF\n*** Update File: b.ts\nEOF", "write"],
+    ["cat <<EOF > f\nx\nEOF", "shell"],
+    ["apply_patch --help", "shell"],
+  ] as const)("a shell call %j is a %s", (command, kind) => {
+    expect(classifyToolCall("exec_command", { cmd: command }).kind).toBe(kind);
   });
 });

@@ -38,10 +38,14 @@ const CHECK_PROGRAMS: ReadonlySet<string> = new Set([
 /** Words before a program that do not change what its status means: `sudo`, `time`, `env`, `FOO=1`. */
 const TRANSPARENT_PREFIX = /^(?:sudo|command|builtin|time|env|nice|\w+=.*)$/;
 
+/** `TRANSPARENT_PREFIX`'s names: a word without `=` is one only as one of them, found without running the pattern. */
+const TRANSPARENT_NAMES: ReadonlySet<string> = new Set(["sudo", "command", "builtin", "time", "env", "nice"]);
+const isTransparent = (word: string) => (word.includes("=") ? TRANSPARENT_PREFIX.test(word) : TRANSPARENT_NAMES.has(word));
+
 /** The program a step runs, without its folder: `/usr/bin/test -f x` → `test`. */
 export function programOf(step: string): string {
   const words = shellWords(step);
-  while (words.length > 1 && TRANSPARENT_PREFIX.test(words[0] ?? "")) words.shift();
+  while (words.length > 1 && isTransparent(words[0] ?? "")) words.shift();
   return words[0]?.replace(/^.*\//, "") ?? "";
 }
 

@@ -39,9 +39,11 @@ function operands(words: readonly string[], from: number): string[] {
   let options = true;
   let skipNext = false;
   for (const word of words.slice(from)) {
+    // Each redirection pattern needs a `<` or a `>`: most words hold neither.
+    const redirects = word.includes(">") || word.includes("<");
     if (skipNext) skipNext = false;
-    else if (REDIRECT_ALONE.test(word) || /^\d*<$/.test(word)) skipNext = true;
-    else if (REDIRECT_JOINED.test(word) || OTHER_REDIRECT.test(word)) continue;
+    else if (redirects && (REDIRECT_ALONE.test(word) || /^\d*<$/.test(word))) skipNext = true;
+    else if (redirects && (REDIRECT_JOINED.test(word) || OTHER_REDIRECT.test(word))) continue;
     else if (options && word === "--") options = false;
     else if (options && word.startsWith("-") && word !== "-") continue;
     else found.push(word);
