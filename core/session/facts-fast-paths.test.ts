@@ -243,6 +243,13 @@ describe("words with a prefix, a redirection or a stated code, each case the che
         { op: "write", path: "b" },
       ],
     ],
+    ["npm test 2>&1 | tail -3", []],
+    ["echo x >&2", []],
+    ["echo x >&2 > out.txt", [{ op: "write", path: "out.txt" }]],
+    ["echo '>&' > o.txt", [{ op: "write", path: "o.txt" }]],
+    ['echo "a>&b" >>log.txt', [{ op: "write", path: "log.txt" }]],
+    ['grep -n "x" src/a.ts | head -3', []],
+    ['cat "a b.txt" | head -3', [{ op: "read", path: "a b.txt" }]],
   ] as const)("shellFileEvents(%j)", (command, events) => {
     expect(shellFileEvents(command)).toEqual(events.map((event) => ({ ...event })));
   });

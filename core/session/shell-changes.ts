@@ -52,6 +52,14 @@ function operands(words: readonly string[], from: number): string[] {
 }
 
 /**
+ * Whether `redirectTargets` may find a file: a `>` that is not a descriptor copy (`2>&1`, `>&2`;
+ * its target cannot start with `&`, and hiding quoted text never puts a `&` after a `>`).
+ */
+function mayRedirectToFile(step: string): boolean {
+  return step.includes(">") && step.replaceAll(">&", "").includes(">");
+}
+
+/**
  * The files a redirection in the step writes (`> out.txt`, `2>>err.log`, `&>all.log`), read from
  * the step as written, so a quoted `>` (`grep ">" file`) is not a redirection.
  */
@@ -134,9 +142,10 @@ const NO_CHANGES: StepChanges = Object.freeze({ written: Object.freeze([]), dele
 /** What one step writes and deletes, in the order it happens (sources go before the target is written). */
 function changesOfStep(step: string, words: readonly string[]): StepChanges {
   const [program, sub] = words;
-  // Most steps (`grep`, `ls`, `npm test`) run no program below and redirect nowhere.
-  if (!step.includes(">") && !CHANGERS.has(program ?? "")) return NO_CHANGES;
-  const redirected = step.includes(">") ? redirectTargets(step) : [];
+  // Most steps (`grep`, `ls`, `npm test 2>&1`) run no program below and redirect to no file.
+  const toFile = mayRedirectToFile(step);
+  if (!toFile && !CHANGERS.has(program ?? "")) return NO_CHANGES;
+  const redirected = toFile ? redirectTargets(step) : [];
   const gitRm = program === "git" && sub === "rm";
   if (gitRm || DELETERS.has(program ?? "")) {
     const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);

@@ -144,19 +144,20 @@ export function passesInputOn(step: string, prefix: RegExp): boolean {
   return operands.length === 0 || operands.includes("-");
 }
 
-/** A step `readCommand` may read apart from its `shellWords`: redirections, and `"` (whose backslashes the two read differently). */
-const READ_APART = /[<>&"]/;
+/** A step `readCommand` may read apart from its `shellWords`: redirections, and a `"` with a backslash (which the two read differently). */
+const REDIRECTION_CHAR = /[<>&]/;
+const readApart = (step: string) => REDIRECTION_CHAR.test(step) || (step.includes('"') && step.includes("\\"));
 /** Every word `readCommand` reads off a step without quotes or backslashes stands whole in it: a reader's name, for one. */
 const READER_OR_QUOTE = /cat|tac|nl|head|tail|less|more|bat|sed|['"\\]/;
 
 /**
  * `readsOfStep(step, prefix)`, given the step's `shellWords` with the prefixes taken off (by
- * `prefix`), as its caller has them: most steps need no second reading. Without `READ_APART`,
+ * `prefix`), as its caller has them: most steps need no second reading. Unless `readApart`,
  * `readCommand` gives those very words and no redirection; with it, a step naming no reader
  * anywhere (and no quotes or backslashes to build one from) reads nothing.
  */
 export function readsOfWords(step: string, words: readonly string[], prefix: RegExp): string[] {
-  if (READ_APART.test(step)) return READER_OR_QUOTE.test(step) ? readsOfStep(step, prefix) : [];
+  if (readApart(step)) return READER_OR_QUOTE.test(step) ? readsOfStep(step, prefix) : [];
   const reader = readerOf(words[0]);
   if (reader === undefined || (reader.script === true && editsInPlace(words))) return [];
   return operandsOf(words, reader);
