@@ -46,7 +46,8 @@ const isTransparent = (word: string) => (word.includes("=") ? TRANSPARENT_PREFIX
 export function programOf(step: string): string {
   const words = shellWords(step);
   while (words.length > 1 && isTransparent(words[0] ?? "")) words.shift();
-  return words[0]?.replace(/^.*\//, "") ?? "";
+  const program = words[0] ?? "";
+  return program.includes("/") ? program.replace(/^.*\//, "") : program;
 }
 
 /**
@@ -70,6 +71,8 @@ const CHECK_COMMAND =
  */
 const CHECK_WORD = /\b(?:test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|clippy|vet|make)\b/i;
 
+const QUOTED = /"[^"]*"|'[^']*'/g;
+
 /**
  * Judged on the command's own words, not its paths or quoted text: `git rm test/a.test.ts` and
  * `git commit -m "fix test"` are no test runs.
@@ -78,7 +81,7 @@ export function isCheckCommand(command: string): boolean {
   const steps = command.split(/\s*(?:&&|;)\s*/).filter((step) => !/^\s*(?:cd|git)\s/.test(step));
   const words = steps
     .join(" ")
-    .replace(/"[^"]*"|'[^']*'/g, " ")
+    .replace(QUOTED, " ")
     .split(/\s+/)
     .filter((w) => !w.includes("/") && !w.includes("."));
   return CHECK_COMMAND.test(words.join(" ")) && !isSearchCommand(command);

@@ -231,17 +231,20 @@ export interface StatusStep {
  */
 export function statusSteps(command: string): StatusStep[] {
   const steps = splitSteps(command);
-  const pipefail = /\bpipefail\b/.test(command);
+  const pipefail = command.includes("pipefail") && /\bpipefail\b/.test(command);
   const found: StatusStep[] = [];
   let end = steps.length - 1;
   while (end >= 0) {
     // The pipeline ending at `end`: the steps joined to it by `|`.
     let begin = end;
     while (begin > 0 && steps[begin - 1]?.next === "|") begin--;
-    const negated = /^!\s/.test(steps[begin]?.text ?? "");
+    // The patterns below start with a literal: most steps do not, and are not searched.
+    const first = steps[begin]?.text ?? "";
+    const negated = first.startsWith("!") && /^!\s/.test(first);
     for (let i = end; i >= (pipefail ? begin : end); i--) {
-      const text = (steps[i]?.text ?? "").replace(i === begin ? /^!\s+/ : /^$/, "");
-      if (!/^cd(?:\s|$)/.test(text)) found.push({ text, index: i, negated });
+      const step = steps[i]?.text ?? "";
+      const text = i === begin && step.startsWith("!") ? step.replace(/^!\s+/, "") : step;
+      if (!(text.startsWith("cd") && /^cd(?:\s|$)/.test(text))) found.push({ text, index: i, negated });
     }
     if (steps[begin - 1]?.next !== "&&") break;
     end = begin - 1;
