@@ -250,6 +250,14 @@ describe("words with a prefix, a redirection or a stated code, each case the che
     ['echo "a>&b" >>log.txt', [{ op: "write", path: "log.txt" }]],
     ['grep -n "x" src/a.ts | head -3', []],
     ['cat "a b.txt" | head -3', [{ op: "read", path: "a b.txt" }]],
+    // A plain first word that reads and changes nothing leaves the rest of its step unread; any other is read whole.
+    ['grep -n "a\\.b" f > out.txt', [{ op: "write", path: "out.txt" }]],
+    ['grep -n "x" f 2>&1', []],
+    ['FOO="a b" cat f.txt', [{ op: "read", path: "f.txt" }]],
+    ['bash -c "rm a.txt"', [{ op: "delete", path: "a.txt", named: false }]],
+    ['cd sub && grep "x" f && rm "a.txt"', [{ op: "delete", path: "sub/a.txt", named: false }]],
+    ["X=1\\2>out.txt", [{ op: "write", path: "out.txt" }]],
+    ["grep\\ x f > o.txt", [{ op: "write", path: "o.txt" }]],
   ] as const)("shellFileEvents(%j)", (command, events) => {
     expect(shellFileEvents(command)).toEqual(events.map((event) => ({ ...event })));
   });

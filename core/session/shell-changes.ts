@@ -9,7 +9,7 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
-import { passesInputOn, readsOfWords } from "./shell-reads.ts";
+import { isReaderName, passesInputOn, readsOfWords } from "./shell-reads.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -207,6 +207,21 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
   return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
 }
 
+/** A step's first word when it is plain (no quote, backslash or redirection in it, a blank or the end after it). */
+const PLAIN_FIRST_WORD = /^[^\s'"\\<>&]+(?=\s|$)/;
+
+/**
+ * Whether a step reads and changes nothing by its first word alone, its other words unread: a
+ * plain first word is the first of its `shellWords` and of `readCommand`'s words, and one that is
+ * no prefix, `cd`, shell, reader or program `changesOfStep` reads, with no redirection to a file,
+ * leaves every branch below with nothing to do (`grep -n "a\.b" f`).
+ */
+function touchesNothing(step: string): boolean {
+  const first = PLAIN_FIRST_WORD.exec(step)?.[0];
+  if (first === undefined || isPrefix(first) || first === "cd" || SHELLS.has(first)) return false;
+  return !isReaderName(first) && !CHANGERS.has(first) && !mayRedirectToFile(step);
+}
+
 /** The files a shell command reads, deletes and writes, as file events in order (see the top of this file). */
 export function shellFileEvents(command: string): FileEvent[] {
   const events: FileEvent[] = [];
@@ -240,9 +255,12 @@ export function shellFileEvents(command: string): FileEvent[] {
     if (step === undefined || part === undefined) continue;
     const { opened, text, closed } = part;
     for (let k = 0; k < opened; k++) outer.push(dir);
-    const words = shellWords(text);
+    const idle = touchesNothing(text);
+    const words = idle ? [] : shellWords(text);
     while (words[0] !== undefined && isPrefix(words[0])) words.shift();
-    if (words[0] === "cd") {
+    if (idle) {
+      // Its program reads and changes nothing (see `touchesNothing`).
+    } else if (words[0] === "cd") {
       const to = words[1];
       dir =
         to === undefined || to === "-" || to.includes("$")

@@ -77,6 +77,11 @@ function readerOf(program: string | undefined): Reader | undefined {
   return program !== undefined && Object.hasOwn(READERS, program) ? READERS[program] : undefined;
 }
 
+/** Whether a program is one of the readers (`cat`, `head`, `sed` …). */
+export function isReaderName(program: string): boolean {
+  return readerOf(program) !== undefined;
+}
+
 /** A `sed` that edits in place writes its files (shell-changes.ts) and shows nothing. */
 function editsInPlace(words: readonly string[]): boolean {
   return words.some((w, i) => i > 0 && w.startsWith("-") && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
