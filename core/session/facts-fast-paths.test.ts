@@ -215,6 +215,15 @@ describe("words with a prefix, a redirection or a stated code, each case the che
     ["command test -f a", true],
     ["builtin [ -f a ]", true],
     ["npm test", false],
+    // Every check program, bare, by its path, and spelt with quotes; and lines naming none.
+    ...["grep", "egrep", "fgrep", "rg", "ag", "ack", "fd", "test", "[", "[[", "diff", "cmp", "which", "pgrep"].map(
+      (program) => [`${program} x`, true] as const,
+    ),
+    ["/usr/bin/test -f a", true],
+    ['"g"rep x f', true],
+    ["g\\rep x f", true],
+    ["npm run check 2>&1 | tail -5", false],
+    ["npx tsc --noEmit", false],
   ] as const)("isSearchCommand(%j) is %p", (command, search) => {
     expect(isSearchCommand(command)).toBe(search);
   });

@@ -51,11 +51,18 @@ export function programOf(step: string): string {
 }
 
 /**
+ * A line naming no `CHECK_PROGRAMS` name anywhere (and no quotes or backslashes to build one
+ * from) runs none: every program `programOf` reads off it stands whole in it.
+ */
+const MAY_NAME_CHECK = /['"\\[]|grep|rg|ag|ack|fd|test|diff|cmp|which/;
+
+/**
  * Whether the line's non-zero status is a check's answer: every step that may have produced it
  * (see `statusSteps`) is a check. When a check and another program could each have ended the
  * line (`test -f x && npm test`), we cannot tell whose status it is, so it is not an answer.
  */
 export function isSearchCommand(command: string): boolean {
+  if (!MAY_NAME_CHECK.test(command)) return false;
   const steps = statusSteps(command);
   return steps.length > 0 && steps.every((step) => CHECK_PROGRAMS.has(programOf(step.text)));
 }
