@@ -168,7 +168,8 @@ const SUBSHELL_SPECIAL = /['"\\()]/g;
 /** Where the next quote, backslash or parenthesis of `text` is from `from`, or -1. */
 function nextSpecial(text: string, from: number): number {
   SUBSHELL_SPECIAL.lastIndex = from;
-  return SUBSHELL_SPECIAL.exec(text)?.index ?? -1;
+  // One character long: `test` leaves `lastIndex` just after it, and builds no match array.
+  return SUBSHELL_SPECIAL.test(text) ? SUBSHELL_SPECIAL.lastIndex - 1 : -1;
 }
 
 /**

@@ -22,10 +22,13 @@ export interface ShellStep {
 const SPECIAL = /[\\'"`|&;\n<#]/g;
 const IN_DOUBLE_QUOTES = /["\\]/g;
 
-/** Where the next match of the global `pattern` starts from `from`, or -1. */
+/**
+ * Where the next match of the global `pattern` (one character long: each here is a class) starts
+ * from `from`, or -1. `test` leaves `lastIndex` just after the match and builds no match array.
+ */
 function nextAt(pattern: RegExp, text: string, from: number): number {
   pattern.lastIndex = from;
-  return pattern.exec(text)?.index ?? -1;
+  return pattern.test(text) ? pattern.lastIndex - 1 : -1;
 }
 
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
