@@ -209,7 +209,7 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
 }
 
 /** A step's first word when it is plain (no quote, backslash or redirection in it, a blank or the end after it). */
-const PLAIN_FIRST_WORD = /^[^\s'"\\<>&]+(?=\s|$)/;
+const PLAIN_FIRST_WORD = /^[^\s'"\\<>&]+(?=\s|$)/g;
 
 /**
  * Whether a step reads and changes nothing by its first word alone, its other words unread: a
@@ -218,7 +218,9 @@ const PLAIN_FIRST_WORD = /^[^\s'"\\<>&]+(?=\s|$)/;
  * leaves every branch below with nothing to do (`grep -n "a\.b" f`).
  */
 function touchesNothing(step: string): boolean {
-  const first = PLAIN_FIRST_WORD.exec(step)?.[0];
+  // Global, so that `test` leaves `lastIndex` at the word's end (the lookahead takes nothing): no match array.
+  PLAIN_FIRST_WORD.lastIndex = 0;
+  const first = PLAIN_FIRST_WORD.test(step) ? step.slice(0, PLAIN_FIRST_WORD.lastIndex) : undefined;
   if (first === undefined || isPrefix(first) || first === "cd" || SHELLS.has(first)) return false;
   return !isReaderName(first) && !CHANGERS.has(first) && !mayRedirectToFile(step);
 }
