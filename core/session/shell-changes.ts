@@ -129,11 +129,7 @@ function moveOrCopy(words: readonly string[], move: boolean): { written: string[
   return { written, deleted: move ? sources : [] };
 }
 
-interface StepChanges {
-  written: readonly string[];
-  deleted: readonly string[];
-  named: boolean;
-}
+type StepChanges = { written: readonly string[]; deleted: readonly string[]; named: boolean };
 
 /** The programs `changesOfStep` reads the changes of (`git` for `git rm`, `git mv`). */
 const CHANGERS: ReadonlySet<string> = new Set(["git", "rm", "unlink", "rmdir", "mv", "cp", "sed", "perl", "tee"]);
