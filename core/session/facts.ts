@@ -1,6 +1,6 @@
 import { isObject, numberField, stringField, type JsonObject } from "../json.ts";
 import { type FileEvent, foldFileEvents } from "./file-changes.ts";
-import { changesHappened, judgeRun } from "./runs.ts";
+import { changesHappenedIn, judgeRun } from "./runs.ts";
 import { shellFileEvents } from "./shell-changes.ts";
 import { fileEventsOf, ToolCalls } from "./tool-calls.ts";
 import type { Entry } from "./types.ts";
@@ -127,7 +127,7 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           const settled = calls.result(id, resultText(message), message.isError === true, stated, message.reportedFailed === true);
           if (settled?.kind === "run") Object.assign(settled.payload, settled.verdict);
           if (settled?.kind === "refused") refused.add(settled.payload);
-          if (settled?.kind === "run" || settled?.kind === "done") files.push(...settled.events);
+          if (settled?.kind === "run" || settled?.kind === "done") for (const event of settled.events) files.push(event);
           break;
         }
         case "bashExecution": {
@@ -137,14 +137,14 @@ export function collectFacts(branch: readonly Entry[], cwd?: string): SessionFac
           if (!command) break;
           const run: CommandRun = { command, by: "user", ...judgeRun(command, exitCode, stringField(message, "output") ?? "") };
           commands.push(run);
-          if (changesHappened(run)) files.push(...shellFileEvents(command));
+          if (changesHappenedIn(run)) for (const event of shellFileEvents(command)) files.push(event);
           break;
         }
       }
     }
   }
   // A read or an edit whose result was never recorded is taken as done, as it was asked.
-  for (const { action } of calls.unanswered()) files.push(...fileEventsOf(action));
+  for (const { action } of calls.unanswered()) for (const event of fileEventsOf(action)) files.push(event);
   const { read, modified, deleted } = foldFileEvents(files, cwd);
   const ran = refused.size === 0 ? commands : commands.filter((run) => !refused.has(run));
   return {

@@ -22,7 +22,7 @@ export interface FileLists {
 /** A path in its one form made absolute again (relative ones lie in `cwd`), to compare it with a folder outside `cwd`. */
 function absolute(path: string, cwd: string | undefined): string {
   if (path.startsWith("/") || path.startsWith("~") || cwd === undefined) return path;
-  return `${cwd.replace(/\/+$/, "")}/${path}`;
+  return `${cwd.endsWith("/") ? cwd.replace(/\/+$/, "") : cwd}/${path}`;
 }
 
 /**

@@ -38,12 +38,23 @@ const CHECK_PROGRAMS: ReadonlySet<string> = new Set([
 /** Words before a program that do not change what its status means: `sudo`, `time`, `env`, `FOO=1`. */
 const TRANSPARENT_PREFIX = /^(?:sudo|command|builtin|time|env|nice|\w+=.*)$/;
 
+/** `TRANSPARENT_PREFIX`'s names: a word without `=` is one only as one of them, found without running the pattern. */
+const TRANSPARENT_NAMES: ReadonlySet<string> = new Set(["sudo", "command", "builtin", "time", "env", "nice"]);
+const isTransparent = (word: string) => (word.includes("=") ? TRANSPARENT_PREFIX.test(word) : TRANSPARENT_NAMES.has(word));
+
 /** The program a step runs, without its folder: `/usr/bin/test -f x` → `test`. */
 export function programOf(step: string): string {
   const words = shellWords(step);
-  while (words.length > 1 && TRANSPARENT_PREFIX.test(words[0] ?? "")) words.shift();
-  return words[0]?.replace(/^.*\//, "") ?? "";
+  while (words.length > 1 && isTransparent(words[0] ?? "")) words.shift();
+  const program = words[0] ?? "";
+  return program.includes("/") ? program.replace(/^.*\//, "") : program;
 }
+
+/**
+ * A line naming no `CHECK_PROGRAMS` name anywhere (and no quotes or backslashes to build one
+ * from) runs none: every program `programOf` reads off it stands whole in it.
+ */
+const MAY_NAME_CHECK = /['"\\[]|grep|rg|ag|ack|fd|test|diff|cmp|which/;
 
 /**
  * Whether the line's non-zero status is a check's answer: every step that may have produced it
@@ -51,6 +62,7 @@ export function programOf(step: string): string {
  * line (`test -f x && npm test`), we cannot tell whose status it is, so it is not an answer.
  */
 export function isSearchCommand(command: string): boolean {
+  if (!MAY_NAME_CHECK.test(command)) return false;
   const steps = statusSteps(command);
   return steps.length > 0 && steps.every((step) => CHECK_PROGRAMS.has(programOf(step.text)));
 }
@@ -66,6 +78,8 @@ const CHECK_COMMAND =
  */
 const CHECK_WORD = /\b(?:test|tests|check|typecheck|lint|build|tsc|tsgo|vitest|jest|pytest|mocha|playwright|clippy|vet|make)\b/i;
 
+const QUOTED = /"[^"]*"|'[^']*'/g;
+
 /**
  * Judged on the command's own words, not its paths or quoted text: `git rm test/a.test.ts` and
  * `git commit -m "fix test"` are no test runs.
@@ -74,15 +88,26 @@ export function isCheckCommand(command: string): boolean {
   const steps = command.split(/\s*(?:&&|;)\s*/).filter((step) => !/^\s*(?:cd|git)\s/.test(step));
   const words = steps
     .join(" ")
-    .replace(/"[^"]*"|'[^']*'/g, " ")
+    .replace(QUOTED, " ")
     .split(/\s+/)
-    .filter((w) => !/[/.]/.test(w));
+    .filter((w) => !w.includes("/") && !w.includes("."));
   return CHECK_COMMAND.test(words.join(" ")) && !isSearchCommand(command);
 }
 
 /** Output lines that say a build, test or check failed, whatever the exit status claims. */
 const ERROR_IN_OUTPUT =
   /^\s*[1-9]\d* fail\b|\berror TS\d{3,5}\b|^\s*npm (?:ERR!|error)\s|^\s*(?:FAIL|FAILED)\b|\b[1-9]\d* (?:failed|failing|errors?)\b|^\s*error(?:\[[\w-]+\])?:|^\s*[✗✘✕×]\s|^\S+[:(]\d+[:,]\d+\)?:? error\b/im;
+
+/**
+ * Each alternative of `ERROR_IN_OUTPUT` holds one of these, in the same cases: most outputs hold
+ * none, and this one pass over them is several times quicker than the full pattern's.
+ */
+const ERROR_WORD = /fail|error|npm |[✗✘✕×]/i;
+
+/** Whether an output may hold an `ERROR_IN_OUTPUT` line: `false` only where that finds none. */
+export function mayShowErrors(output: string): boolean {
+  return ERROR_WORD.test(output);
+}
 
 /**
  * Operators after which a step's own status no longer reaches the end of the line: a pipe, a
@@ -101,12 +126,17 @@ function mayMask(command: string): boolean {
 
 /** The operator that replaced a check's status, and what followed it: `undefined` when every check's status reached the end. */
 function maskOf(command: string): { operator: Operator; after: string } | undefined {
-  if (!mayMask(command)) return undefined;
+  return mayMask(command) ? maskAfterCheck(command) : undefined;
+}
+
+/** `maskOf` of a line that may mask (see `mayMask`). */
+function maskAfterCheck(command: string): { operator: Operator; after: string } | undefined {
   const steps = splitSteps(command);
   if (steps.length < 2) return undefined;
   // The first check decides: a mask after it hides it, and a later check has no mask after it that
   // the first has not. One pass, not one search to the end per check (quadratic: 20,000 checks took 5 s).
-  const first = steps.findIndex((step) => isCheckCommand(step.text));
+  // A step without a CHECK_WORD is no check: most steps are not read word by word.
+  const first = steps.findIndex((step) => CHECK_WORD.test(step.text) && isCheckCommand(step.text));
   if (first === -1) return undefined;
   for (let at = first; at < steps.length; at++) {
     const next = steps[at]?.next;
@@ -119,7 +149,7 @@ function maskOf(command: string): { operator: Operator; after: string } | undefi
 export function outputShowsHiddenFailure(command: string, output: string): boolean {
   // The output is read only for a line that may hide a status, and the line split into its steps
   // only when the output names errors (most checks that pass print none).
-  return mayMask(command) && ERROR_IN_OUTPUT.test(output) && maskOf(command) !== undefined;
+  return mayMask(command) && mayShowErrors(output) && ERROR_IN_OUTPUT.test(output) && maskAfterCheck(command) !== undefined;
 }
 
 /**
@@ -188,6 +218,14 @@ export function answeredNo(run: { command: string; exitCode: number | null; fail
  */
 export function changesHappened(run: { command: string; exitCode: number | null; failed: boolean }): boolean {
   return (run.exitCode === 0 && !run.failed) || answeredNo(run);
+}
+
+/**
+ * `changesHappened` of a run as `judgeRun` judged it: there an exit 1 that did not fail was a
+ * check's answer, so whether the line is a check is not asked again.
+ */
+export function changesHappenedIn(verdict: RunVerdict): boolean {
+  return (verdict.exitCode === 0 || verdict.exitCode === 1) && !verdict.failed;
 }
 
 /** Drops a leading `cd <cwd> &&`: the document states the working directory once. */

@@ -9,7 +9,7 @@
  */
 import type { FileEvent } from "./file-changes.ts";
 import { shellWords, splitSteps } from "./shell-line.ts";
-import { passesInputOn, readsOfStep } from "./shell-reads.ts";
+import { isReaderName, passesInputOn, readsOfWords } from "./shell-reads.ts";
 
 /** A cheap first look: most commands name no program that reads or changes files, and redirect nowhere. */
 const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|less|more|bat|batcat)\b|[<>]/;
@@ -17,6 +17,11 @@ const MAY_TOUCH = /\b(?:rm|rmdir|unlink|sed|perl|tee|mv|cp|cat|tac|nl|head|tail|
 const DELETERS = new Set(["rm", "unlink", "rmdir"]);
 /** Words before the program that do not change what it does: `sudo rm`, `command rm`, `FORCE=1 rm`. */
 const PREFIX = /^(?:sudo|command|builtin|env|time|nice|nohup|\w+=.*)$/;
+/** `PREFIX`'s names: a word without `=` is a prefix only as one of them, found without running the pattern. */
+const PREFIX_NAMES: ReadonlySet<string> = new Set(["sudo", "command", "builtin", "env", "time", "nice", "nohup"]);
+const isPrefix = (word: string) => (word.includes("=") ? PREFIX.test(word) : PREFIX_NAMES.has(word));
+/** The shells whose `-c` script is read as a line of its own. */
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash"]);
 /** A redirection that names its target in the next word (`>`, `2>>`, `&>`, `>|`), or in the same word (`>out.txt`). */
 const REDIRECT_ALONE = /^(?:\d*>>?|&>>?|\d*>\|)$/;
 const REDIRECT_JOINED = /^(?:\d*>>?|&>>?|\d*>\|)([^&].*)$/;
@@ -34,14 +39,24 @@ function operands(words: readonly string[], from: number): string[] {
   let options = true;
   let skipNext = false;
   for (const word of words.slice(from)) {
+    // Each redirection pattern needs a `<` or a `>`: most words hold neither.
+    const redirects = word.includes(">") || word.includes("<");
     if (skipNext) skipNext = false;
-    else if (REDIRECT_ALONE.test(word) || /^\d*<$/.test(word)) skipNext = true;
-    else if (REDIRECT_JOINED.test(word) || OTHER_REDIRECT.test(word)) continue;
+    else if (redirects && (REDIRECT_ALONE.test(word) || /^\d*<$/.test(word))) skipNext = true;
+    else if (redirects && (REDIRECT_JOINED.test(word) || OTHER_REDIRECT.test(word))) continue;
     else if (options && word === "--") options = false;
     else if (options && word.startsWith("-") && word !== "-") continue;
     else found.push(word);
   }
   return found;
+}
+
+/**
+ * Whether `redirectTargets` may find a file: a `>` that is not a descriptor copy (`2>&1`, `>&2`;
+ * its target cannot start with `&`, and hiding quoted text never puts a `&` after a `>`).
+ */
+function mayRedirectToFile(step: string): boolean {
+  return step.includes(">") && step.replaceAll(">&", "").includes(">");
 }
 
 /**
@@ -68,7 +83,7 @@ function redirectTargets(step: string): string[] {
 
 /** `sed -i` (GNU `-i`, `-i.bak`, `--in-place`; BSD `-i ''`) edits the files after its script. */
 function sedTargets(words: readonly string[]): string[] {
-  const inPlace = words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+  const inPlace = words.some((w, i) => i > 0 && w.startsWith("-") && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
   if (!inPlace) return [];
   // A script given with -e/-f is not an operand; otherwise the first operand is the script.
   const scripted = words.some((w) => w === "-e" || w === "-f" || w.startsWith("--expression") || w.startsWith("--file"));
@@ -114,10 +129,19 @@ function moveOrCopy(words: readonly string[], move: boolean): { written: string[
   return { written, deleted: move ? sources : [] };
 }
 
+type StepChanges = { written: readonly string[]; deleted: readonly string[]; named: boolean };
+
+/** The programs `changesOfStep` reads the changes of (`git` for `git rm`, `git mv`). */
+const CHANGERS: ReadonlySet<string> = new Set(["git", "rm", "unlink", "rmdir", "mv", "cp", "sed", "perl", "tee"]);
+const NO_CHANGES: StepChanges = Object.freeze({ written: Object.freeze([]), deleted: Object.freeze([]), named: false });
+
 /** What one step writes and deletes, in the order it happens (sources go before the target is written). */
-function changesOfStep(step: string, words: readonly string[]): { written: string[]; deleted: string[]; named: boolean } {
+function changesOfStep(step: string, words: readonly string[]): StepChanges {
   const [program, sub] = words;
-  const redirected = /[>]/.test(step) ? redirectTargets(step) : [];
+  // Most steps (`grep`, `ls`, `npm test 2>&1`) run no program below and redirect to no file.
+  const toFile = mayRedirectToFile(step);
+  if (!toFile && !CHANGERS.has(program ?? "")) return NO_CHANGES;
+  const redirected = toFile ? redirectTargets(step) : [];
   const gitRm = program === "git" && sub === "rm";
   if (gitRm || DELETERS.has(program ?? "")) {
     const deleted = gitRm && words.includes("--cached") ? [] : operands(words, gitRm ? 2 : 1);
@@ -140,7 +164,8 @@ const SUBSHELL_SPECIAL = /['"\\()]/g;
 /** Where the next quote, backslash or parenthesis of `text` is from `from`, or -1. */
 function nextSpecial(text: string, from: number): number {
   SUBSHELL_SPECIAL.lastIndex = from;
-  return SUBSHELL_SPECIAL.exec(text)?.index ?? -1;
+  // One character long: `test` leaves `lastIndex` just after it, and builds no match array.
+  return SUBSHELL_SPECIAL.test(text) ? SUBSHELL_SPECIAL.lastIndex - 1 : -1;
 }
 
 /**
@@ -148,6 +173,8 @@ function nextSpecial(text: string, from: number): number {
  * one; a `)` that closes a `(` of the step itself (`$(date)`, `$((3 > 2))`) is part of the text.
  */
 function subshellParts(step: string): { opened: number; text: string; closed: number } {
+  // Most steps hold no parenthesis: nothing to take off (a step comes trimmed from `splitSteps`).
+  if (!step.includes("(") && !step.includes(")")) return { opened: 0, text: step.trim(), closed: 0 };
   const lead = /^[(\s]*/.exec(step)?.[0] ?? "";
   const rest = step.slice(lead.length);
   let depth = 0;
@@ -177,6 +204,23 @@ function subshellParts(step: string): { opened: number; text: string; closed: nu
   return { opened: lead.replace(/\s/g, "").length, text: kept.trim(), closed };
 }
 
+/** A step's first word when it is plain (no quote, backslash or redirection in it, a blank or the end after it). */
+const PLAIN_FIRST_WORD = /^[^\s'"\\<>&]+(?=\s|$)/g;
+
+/**
+ * Whether a step reads and changes nothing by its first word alone, its other words unread: a
+ * plain first word is the first of its `shellWords` and of `readCommand`'s words, and one that is
+ * no prefix, `cd`, shell, reader or program `changesOfStep` reads, with no redirection to a file,
+ * leaves every branch below with nothing to do (`grep -n "a\.b" f`).
+ */
+function touchesNothing(step: string): boolean {
+  // Global, so that `test` leaves `lastIndex` at the word's end (the lookahead takes nothing): no match array.
+  PLAIN_FIRST_WORD.lastIndex = 0;
+  const first = PLAIN_FIRST_WORD.test(step) ? step.slice(0, PLAIN_FIRST_WORD.lastIndex) : undefined;
+  if (first === undefined || isPrefix(first) || first === "cd" || SHELLS.has(first)) return false;
+  return !isReaderName(first) && !CHANGERS.has(first) && !mayRedirectToFile(step);
+}
+
 /** The files a shell command reads, deletes and writes, as file events in order (see the top of this file). */
 export function shellFileEvents(command: string): FileEvent[] {
   const events: FileEvent[] = [];
@@ -204,12 +248,18 @@ export function shellFileEvents(command: string): FileEvent[] {
     }
     return true;
   };
-  for (const [i, step] of steps.entries()) {
-    const { opened, text, closed } = parts[i] ?? subshellParts(step.text);
-    for (let i = 0; i < opened; i++) outer.push(dir);
-    const words = shellWords(text);
-    while (words[0] !== undefined && PREFIX.test(words[0])) words.shift();
-    if (words[0] === "cd") {
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    const part = parts[i];
+    if (step === undefined || part === undefined) continue;
+    const { opened, text, closed } = part;
+    for (let k = 0; k < opened; k++) outer.push(dir);
+    const idle = touchesNothing(text);
+    const words = idle ? [] : shellWords(text);
+    while (words[0] !== undefined && isPrefix(words[0])) words.shift();
+    if (idle) {
+      // Its program reads and changes nothing (see `touchesNothing`).
+    } else if (words[0] === "cd") {
       const to = words[1];
       dir =
         to === undefined || to === "-" || to.includes("$")
@@ -219,20 +269,31 @@ export function shellFileEvents(command: string): FileEvent[] {
             : dir === null
               ? null
               : `${dir}/${to}`;
-    } else if (/^(?:ba|z|da)?sh$/.test(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
+    } else if (SHELLS.has(words[0] ?? "") && /^-[a-z]*c$/.test(words[1] ?? "") && words[2] !== undefined) {
       // `bash -c '…'`: the script's own changes, from the folder this step ran in.
       for (const event of shellFileEvents(words[2])) {
         const path = place(event.path);
         if (path !== undefined) events.push({ ...event, path });
       }
     } else {
-      const shown = step.next !== "|" || reachesSession(i);
-      if (shown) for (const path of readsOfStep(text, PREFIX).map(place)) if (path !== undefined) events.push({ op: "read", path });
+      // Whether what it read reaches the session is asked only of a step that read something (most read nothing).
+      const reads = readsOfWords(text, words, PREFIX);
+      if (reads.length > 0 && (step.next !== "|" || reachesSession(i)))
+        for (const word of reads) {
+          const path = place(word);
+          if (path !== undefined) events.push({ op: "read", path });
+        }
       const { written, deleted, named } = changesOfStep(text, words);
-      for (const path of deleted.map(place)) if (path !== undefined) events.push({ op: "delete", path, named });
-      for (const path of written.map(place)) if (path !== undefined) events.push({ op: "write", path });
+      for (const word of deleted) {
+        const path = place(word);
+        if (path !== undefined) events.push({ op: "delete", path, named });
+      }
+      for (const word of written) {
+        const path = place(word);
+        if (path !== undefined) events.push({ op: "write", path });
+      }
     }
-    for (let i = 0; i < closed && outer.length > 0; i++) dir = outer.pop();
+    for (let k = 0; k < closed && outer.length > 0; k++) dir = outer.pop();
   }
   return events;
 }

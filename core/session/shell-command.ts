@@ -48,7 +48,8 @@ export function readCommand(step: string): CommandWords {
   };
   for (let i = 0; i < step.length; i++) {
     SPECIAL.lastIndex = i;
-    const at = SPECIAL.exec(step)?.index ?? -1;
+    // One character long: `test` leaves `lastIndex` just after it, and builds no match array.
+    const at = SPECIAL.test(step) ? SPECIAL.lastIndex - 1 : -1;
     if (at === -1) {
       inWord = true;
       break;

@@ -22,10 +22,13 @@ export interface ShellStep {
 const SPECIAL = /[\\'"`|&;\n<#]/g;
 const IN_DOUBLE_QUOTES = /["\\]/g;
 
-/** Where the next match of the global `pattern` starts from `from`, or -1. */
+/**
+ * Where the next match of the global `pattern` (one character long: each here is a class) starts
+ * from `from`, or -1. `test` leaves `lastIndex` just after the match and builds no match array.
+ */
 function nextAt(pattern: RegExp, text: string, from: number): number {
   pattern.lastIndex = from;
-  return pattern.exec(text)?.index ?? -1;
+  return pattern.test(text) ? pattern.lastIndex - 1 : -1;
 }
 
 /** The operator starting at `i`, with its length; a `&` that is part of a redirection (`2>&1`, `&>`, `>&2`) is none. */
@@ -154,8 +157,22 @@ export function doubleQuoted(text: string, open: number): { inner: string; close
   }
 }
 
+const QUOTE_OR_ESCAPE = /['"\\]/;
+const BLANKS = /\s+/;
+
+/** The runs between blanks (as `/\s/` has them): `shellWords` of a step without quotes or backslashes. */
+function plainWords(step: string): string[] {
+  const words = step.split(BLANKS);
+  // Only a blank at either end leaves an empty run, there.
+  if (words[words.length - 1] === "") words.pop();
+  if (words[0] === "") words.shift();
+  return words;
+}
+
 /** A step's words, with quotes removed (`git rm "a b.ts"` → git, rm, a b.ts). */
 export function shellWords(step: string): string[] {
+  // Most steps hold no quote or backslash: their words are the runs between blanks, cut natively.
+  if (!QUOTE_OR_ESCAPE.test(step)) return plainWords(step);
   const words: string[] = [];
   let word = "";
   let inWord = false;
@@ -217,17 +234,20 @@ export interface StatusStep {
  */
 export function statusSteps(command: string): StatusStep[] {
   const steps = splitSteps(command);
-  const pipefail = /\bpipefail\b/.test(command);
+  const pipefail = command.includes("pipefail") && /\bpipefail\b/.test(command);
   const found: StatusStep[] = [];
   let end = steps.length - 1;
   while (end >= 0) {
     // The pipeline ending at `end`: the steps joined to it by `|`.
     let begin = end;
     while (begin > 0 && steps[begin - 1]?.next === "|") begin--;
-    const negated = /^!\s/.test(steps[begin]?.text ?? "");
+    // The patterns below start with a literal: most steps do not, and are not searched.
+    const first = steps[begin]?.text ?? "";
+    const negated = first.startsWith("!") && /^!\s/.test(first);
     for (let i = end; i >= (pipefail ? begin : end); i--) {
-      const text = (steps[i]?.text ?? "").replace(i === begin ? /^!\s+/ : /^$/, "");
-      if (!/^cd(?:\s|$)/.test(text)) found.push({ text, index: i, negated });
+      const step = steps[i]?.text ?? "";
+      const text = i === begin && step.startsWith("!") ? step.replace(/^!\s+/, "") : step;
+      if (!(text.startsWith("cd") && /^cd(?:\s|$)/.test(text))) found.push({ text, index: i, negated });
     }
     if (steps[begin - 1]?.next !== "&&") break;
     end = begin - 1;

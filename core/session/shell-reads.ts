@@ -77,9 +77,14 @@ function readerOf(program: string | undefined): Reader | undefined {
   return program !== undefined && Object.hasOwn(READERS, program) ? READERS[program] : undefined;
 }
 
+/** Whether a program is one of the readers (`cat`, `head`, `sed` …). */
+export function isReaderName(program: string): boolean {
+  return readerOf(program) !== undefined;
+}
+
 /** A `sed` that edits in place writes its files (shell-changes.ts) and shows nothing. */
 function editsInPlace(words: readonly string[]): boolean {
-  return words.some((w, i) => i > 0 && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
+  return words.some((w, i) => i > 0 && w.startsWith("-") && (/^-[a-zA-Z]*i/.test(w) || w.startsWith("--in-place")));
 }
 
 /** The operands of a reader's words (after the program), its options and their values left out. */
@@ -142,6 +147,25 @@ export function passesInputOn(step: string, prefix: RegExp): boolean {
   if (reader === undefined || (reader.script === true && editsInPlace(words))) return false;
   const operands = operandsOf(words, reader);
   return operands.length === 0 || operands.includes("-");
+}
+
+/** A step `readCommand` may read apart from its `shellWords`: redirections, and a `"` with a backslash (which the two read differently). */
+const REDIRECTION_CHAR = /[<>&]/;
+const readApart = (step: string) => REDIRECTION_CHAR.test(step) || (step.includes('"') && step.includes("\\"));
+/** Every word `readCommand` reads off a step without quotes or backslashes stands whole in it: a reader's name, for one. */
+const READER_OR_QUOTE = /cat|tac|nl|head|tail|less|more|bat|sed|['"\\]/;
+
+/**
+ * `readsOfStep(step, prefix)`, given the step's `shellWords` with the prefixes taken off (by
+ * `prefix`), as its caller has them: most steps need no second reading. Unless `readApart`,
+ * `readCommand` gives those very words and no redirection; with it, a step naming no reader
+ * anywhere (and no quotes or backslashes to build one from) reads nothing.
+ */
+export function readsOfWords(step: string, words: readonly string[], prefix: RegExp): string[] {
+  if (readApart(step)) return READER_OR_QUOTE.test(step) ? readsOfStep(step, prefix) : [];
+  const reader = readerOf(words[0]);
+  if (reader === undefined || (reader.script === true && editsInPlace(words))) return [];
+  return operandsOf(words, reader);
 }
 
 /** The files one step (no pipes or `&&` in it: see `splitSteps`) read into its output, as written; whether the output reaches the session is the caller's to say. */

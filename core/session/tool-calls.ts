@@ -11,7 +11,7 @@
  *   gets its exit code from the `write_stdin` poll of that session that states one.
  */
 import type { FileEvent } from "./file-changes.ts";
-import { changesHappened, judgeRun, type RunVerdict } from "./runs.ts";
+import { changesHappenedIn, judgeRun, type RunVerdict } from "./runs.ts";
 import { shellFileEvents } from "./shell-changes.ts";
 import { readToolResult } from "./tool-output.ts";
 import type { ResultFraming } from "./tool-statements.ts";
@@ -20,13 +20,13 @@ import { classifyToolCall, toolFraming, type ToolAction } from "./tools.ts";
 /** What a result settled, for the caller's own record of the call (`T`). */
 export type Settlement<T> =
   /** A command's result: its verdict, what it printed (every poll's share included), and the files it read, deleted and wrote (only when it succeeded). */
-  | { kind: "run"; payload: T; command: string; output: string; verdict: RunVerdict; events: FileEvent[] }
+  | { kind: "run"; payload: T; command: string; output: string; verdict: RunVerdict; events: readonly FileEvent[] }
   /** A command still running: no verdict until a poll states its code. */
   | { kind: "running"; payload: T }
   /** The call never ran: it is not a command and changed nothing. */
   | { kind: "refused"; payload: T; output: string }
   /** Any other call: the files it read or changed (none when it failed). */
-  | { kind: "done"; payload: T; failed: boolean; output: string; events: FileEvent[] };
+  | { kind: "done"; payload: T; failed: boolean; output: string; events: readonly FileEvent[] };
 
 interface Call<T> {
   action: ToolAction;
@@ -51,13 +51,16 @@ function inWorkdir(command: string, workdir: string | undefined): string {
 
 /** The file events of a read or an edit that took effect (also used for calls whose result was never recorded). */
 export function fileEventsOf(action: ToolAction): FileEvent[] {
-  if (action.kind === "read") return action.paths.map((path) => ({ op: "read", path }));
-  if (action.kind !== "write") return [];
-  return [
-    ...action.paths.map((path): FileEvent => ({ op: "write", path })),
-    ...action.deleted.map((path): FileEvent => ({ op: "delete", path, named: true })),
-  ];
+  const events: FileEvent[] = [];
+  if (action.kind === "read") for (const path of action.paths) events.push({ op: "read", path });
+  if (action.kind !== "write") return events;
+  for (const path of action.paths) events.push({ op: "write", path });
+  for (const path of action.deleted) events.push({ op: "delete", path, named: true });
+  return events;
 }
+
+/** No file touched: one frozen list for every settlement that touched none. */
+const NO_EVENTS: readonly FileEvent[] = Object.freeze([]);
 
 export class ToolCalls<T> {
   private readonly calls = new Map<string, Call<T>>();
@@ -99,7 +102,7 @@ export class ToolCalls<T> {
     }
     if (action.kind === "poll") {
       const run = this.running.get(action.session);
-      if (!run) return { kind: "done", payload, failed: reading.failed, output, events: [] };
+      if (!run) return { kind: "done", payload, failed: reading.failed, output, events: NO_EVENTS };
       run.output = run.output === "" ? reading.body : `${run.output}\n${reading.body}`;
       // Only Codex's own "Process exited with code N" ends it: a poll that says nothing more leaves it running.
       if (!reading.stated) return undefined;
@@ -110,7 +113,7 @@ export class ToolCalls<T> {
     }
     // A call cut short changed no file we can name: whether the edit landed is unknown.
     const changedNothing = reading.failed || reading.cutShort;
-    return { kind: "done", payload, failed: changedNothing, output, events: changedNothing ? [] : fileEventsOf(action) };
+    return { kind: "done", payload, failed: changedNothing, output, events: changedNothing ? NO_EVENTS : fileEventsOf(action) };
   }
 
   private settleRun(
@@ -124,17 +127,18 @@ export class ToolCalls<T> {
     const verdict = judgeRun(command, exitCode, output, reportedFailed);
     // What a command read, deleted or wrote counts only if it ran to success (or to a check's answer):
     // `cat missing.txt` read nothing.
-    const events = changesHappened({ command, ...verdict }) ? this.eventsOfLine(inWorkdir(command, workdir)) : [];
+    const events = changesHappenedIn(verdict) ? this.eventsOfLine(inWorkdir(command, workdir)) : NO_EVENTS;
     return { kind: "run", payload, command, output, verdict, events };
   }
 
-  private eventsOfLine(line: string): FileEvent[] {
+  /** The same events each time a line runs again: a settlement's events are read, never changed. */
+  private eventsOfLine(line: string): readonly FileEvent[] {
     let events = this.lineEvents.get(line);
     if (events === undefined) {
       events = shellFileEvents(line);
       this.lineEvents.set(line, events);
     }
-    return [...events];
+    return events;
   }
 
   /** Calls no result answered (the session ended before they returned), in call order. */

@@ -97,15 +97,23 @@ function codexHeader(output: string): CodexHeader | undefined {
 const EXIT_TRAILER = /^(?:Command exited with code|exit code:?)\s*(-?\d+)$/i;
 const EXIT_HEADER = /^exit code:?\s*(-?\d+)$/i;
 
+/** Whether a line may be one of those two: they start with `c` or `e` (any case) and end with a digit; most last lines do not. */
+function mayStateCode(line: string): boolean {
+  const last = line.charCodeAt(line.length - 1);
+  return "cCeE".includes(line.charAt(0)) && last >= 48 && last <= 57;
+}
+
 /** The code a failed result states on its first or last line, and the output without that line. */
 function statedOnError(output: string): { code: number; body: string } | undefined {
   // Only the first and last lines matter: no need to split a long output.
   const trimmed = output.trim();
   const lastAt = trimmed.lastIndexOf("\n") + 1;
-  const trailer = EXIT_TRAILER.exec(trimmed.slice(lastAt).trim())?.[1];
+  const last = trimmed.slice(lastAt).trim();
+  const trailer = mayStateCode(last) ? EXIT_TRAILER.exec(last)?.[1] : undefined;
   if (trailer !== undefined) return { code: Number(trailer), body: trimmed.slice(0, lastAt).trimEnd() };
   const newline = trimmed.indexOf("\n");
-  const header = EXIT_HEADER.exec((newline === -1 ? trimmed : trimmed.slice(0, newline)).trim())?.[1];
+  const first = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  const header = mayStateCode(first) ? EXIT_HEADER.exec(first)?.[1] : undefined;
   if (header !== undefined) return { code: Number(header), body: newline === -1 ? "" : trimmed.slice(newline + 1) };
   return undefined;
 }

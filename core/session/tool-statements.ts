@@ -159,6 +159,8 @@ const CLAUDE_CODE: readonly Row[] = [
  */
 export interface ResultFraming {
   statements: readonly Row[];
+  /** Every character a statement of `statements` can start with (a test reads them off the patterns): most results start with none. */
+  statementStarts: string;
   onlyOnError: boolean;
   shellStatesEveryCode: boolean;
   /** The command's own output inside the agent's framing of a shell result (Gemini's `Output: …` and its lines after it). */
@@ -166,10 +168,20 @@ export interface ResultFraming {
 }
 
 /** Codex's tools (core/session/tools.ts names them): its header or its JSON envelope frames every shell result that ran. */
-export const CODEX_FRAMING: ResultFraming = { statements: CODEX, onlyOnError: false, shellStatesEveryCode: true };
+export const CODEX_FRAMING: ResultFraming = {
+  statements: CODEX,
+  statementStarts: "epwT`CAaWsfu",
+  onlyOnError: false,
+  shellStatesEveryCode: true,
+};
 
 /** Every other tool: Claude Code's words, on an error result only (pi and omp write none of them). */
-export const CLAUDE_CODE_FRAMING: ResultFraming = { statements: CLAUDE_CODE, onlyOnError: true, shellStatesEveryCode: false };
+export const CLAUDE_CODE_FRAMING: ResultFraming = {
+  statements: CLAUDE_CODE,
+  statementStarts: "<PT[E",
+  onlyOnError: true,
+  shellStatesEveryCode: false,
+};
 
 /** Every row's words, per agent, with the version they come from: what that version's binary must hold. */
 export const STATEMENT_WORDS = {
@@ -188,6 +200,7 @@ export function readStatement(text: string, isError: boolean, framing: ResultFra
   if (framing.onlyOnError && !isError) return undefined;
   // The statements are short; a command echoed inside one (`…` rejected) is bounded too.
   const start = text.slice(0, 4_000).trimStart();
+  if (!framing.statementStarts.includes(start.charAt(0)) || start === "") return undefined;
   for (const row of framing.statements) {
     const match = row.pattern.exec(start);
     if (match) return { meaning: row.meaning, exitCode: row.statesCode && match[1] !== undefined ? Number(match[1]) : undefined };

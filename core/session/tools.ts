@@ -193,7 +193,9 @@ function patchInShellCall(args: unknown): { patch: string; folder: string | unde
     return { patch: value[1], folder: undefined };
   }
   const script = Array.isArray(value) ? argvCommand(value) : typeof value === "string" ? value : undefined;
-  if (script === undefined || !script.includes("<<")) return undefined;
+  // The heredoc pattern below needs all three: most scripts hold no heredoc, and a heredoc rarely a patch.
+  if (script === undefined || !script.includes("<<") || !(script.includes("apply_patch") || script.includes("applypatch")))
+    return undefined;
   const heredoc =
     /^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s*&&\s*)?(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)(\w+)\2[ \t]*\n([\s\S]*?)\n\3\s*$/.exec(
       script,
