@@ -164,6 +164,11 @@ describe("tool-call arguments a request carries, the key withheld from each stri
     ["Infinity", '{"n":1e999}', '{"n":"[withheld]"}'],
     ["-Infinity", "[-1e400]", '["[withheld]"]'],
     ["Infinity", '{"n":1e308}', '{"n":1e308}'],
+    // A key with a quote, a line break or a tab, JSON-escaped twice in a string (JSON quoted in JSON),
+    // stands in the arguments escaped three times: its strings must still be read.
+    ['pa"ss-abcdefgh', String.raw`{"c":"echo pa\\\\\\\"ss-abcdefgh"}`, '{"c":"echo [withheld]"}'],
+    ["pa\nss-abcdefgh", String.raw`{"c":"x=pa\\\\nss-abcdefgh"}`, '{"c":"x=[withheld]"}'],
+    ["pa\tss-abcdefgh", String.raw`{"pa\\\\tss-abcdefgh":1}`, '{"[withheld]":1}'],
   ];
   test.each(CASES)("with %p withheld, %p leaves as %p", (key, args, sent) => {
     const guard = createSecretsGuard({ context: [], withheld: [key] });
