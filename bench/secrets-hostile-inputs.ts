@@ -225,5 +225,5 @@ export function hostileInputs(seed: number) {
       ],
     };
   }
-  return { random, pick, chance, configuredKey, hostileText, context, request };
+  return { random, pick, chance, run, configuredKey, disguise, hostileText, argumentsValue, context, request };
 }

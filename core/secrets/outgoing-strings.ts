@@ -134,9 +134,28 @@ function mapParts(parts: readonly ChatContentPart[], map: TextMap): ChatContentP
   );
 }
 
+/** A string or a number of JSON text, as it is written there (read from the start: a string is taken whole). */
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*/g;
+
+/**
+ * Whether valid JSON text holds a string or a number that `map.opaque` (the withheld strings'
+ * check) changes where its value shows none: reading keeps only the last value of a name given
+ * twice, and rounds a number too long for a double (`123456789012345678901234`), or writes it
+ * another way (`1e5`). Looked for only where the text itself holds a withheld string.
+ */
+function lostInReading(json: string, map: TextMap): boolean {
+  if (map.opaque(json) === json) return false;
+  for (const [token] of json.matchAll(JSON_TOKEN)) {
+    const piece = token.startsWith('"') ? (JSON.parse(token) as string) : token;
+    if (map.opaque(piece) !== piece) return true;
+  }
+  return false;
+}
+
 /**
  * Tool-call arguments as JSON text, every string in them mapped. Unchanged, the text itself:
- * requests carry `JSON.stringify`'s own output, which writing again would give back as it is.
+ * requests carry `JSON.stringify`'s own output, which writing again would give back as it is;
+ * unless the text holds what its value lost in reading, then the value written again.
  */
 function mapArguments(json: string, map: TextMap): string {
   if (map.keepsJson?.(json)) return json;
@@ -147,7 +166,7 @@ function mapArguments(json: string, map: TextMap): string {
     return map.text(json);
   }
   const mapped = mapJsonStrings(value, map);
-  return mapped === value ? json : JSON.stringify(mapped);
+  return mapped === value && !lostInReading(json, map) ? json : JSON.stringify(mapped);
 }
 
 function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {

@@ -8,7 +8,12 @@ import { createWithholding } from "./withhold.ts";
 
 const KEY = "sk-proj-guardrequest0123456789";
 
-const user = (text: string): ContextMessage => ({ role: "user", kind: "user", content: [{ type: "text", text }], entryId: `u-${text.length}` });
+const user = (text: string): ContextMessage => ({
+  role: "user",
+  kind: "user",
+  content: [{ type: "text", text }],
+  entryId: `u-${text.length}`,
+});
 
 /** A request with every string withheld on its own, as the guard's boundary must give it, whatever it saw before. */
 function withheldAlone(request: ChatRequest): ChatRequest {

@@ -164,6 +164,19 @@ describe("tool-call arguments a request carries, the key withheld from each stri
     ["Infinity", '{"n":1e999}', '{"n":"[withheld]"}'],
     ["-Infinity", "[-1e400]", '["[withheld]"]'],
     ["Infinity", '{"n":1e308}', '{"n":1e308}'],
+    // A key with a quote, a line break or a tab, JSON-escaped twice in a string (JSON quoted in JSON),
+    // stands in the arguments escaped three times: its strings must still be read.
+    ['pa"ss-abcdefgh', String.raw`{"c":"echo pa\\\\\\\"ss-abcdefgh"}`, '{"c":"echo [withheld]"}'],
+    ["pa\nss-abcdefgh", String.raw`{"c":"x=pa\\\\nss-abcdefgh"}`, '{"c":"x=[withheld]"}'],
+    ["pa\tss-abcdefgh", String.raw`{"pa\\\\tss-abcdefgh":1}`, '{"[withheld]":1}'],
+    // What reading drops or writes another way is in the text only: the value is written again.
+    ["sk-test-abcdefgh", '{"c":"echo sk-test-abcdefgh","c":"ls"}', '{"c":"ls"}'],
+    ["sk-test-abcdefgh", '{"sk-test-abcdefgh":1,"sk-test-abcdefgh":2}', '{"[withheld]":2}'],
+    ["123456789012", '{"n":123456789012345678901234}', '{"n":1.2345678901234569e+23}'],
+    ["1e21", '{"n":1e21}', '{"n":1e+21}'],
+    ["sk-test-abcdefgh", '{"c":"ls","c":"pwd"}', '{"c":"ls","c":"pwd"}'],
+    // The text holds the key's characters only where its value does not read as the key: kept as it is.
+    ["1e+21", String.raw`{"x1e+21 \u00781e+21":100000}`, String.raw`{"x1e+21 \u00781e+21":100000}`],
   ];
   test.each(CASES)("with %p withheld, %p leaves as %p", (key, args, sent) => {
     const guard = createSecretsGuard({ context: [], withheld: [key] });

@@ -108,6 +108,14 @@ describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
     [["sk\\bench"], '{"command":"echo sk\\\\bench"}', false],
     [["sk\nbench"], '{"command":"sk\\nbench"}', false],
     [["sk\tbench"], '{"a\\tb":"sk\\tbench"}', false],
+    // A string holding a form JSON-escaped twice (JSON text quoted in JSON text) stands in the text
+    // escaped three times, which is none of the secret's forms: the strings must still be read.
+    [['sk"bench'], String.raw`{"command":"echo sk\\\\\\\"bench"}`, false],
+    [['sk"bench'], String.raw`{"sk\\\\\\\"bench":1}`, false],
+    [["sk\nbench"], String.raw`{"command":"sk\\\\nbench"}`, false],
+    [["sk\tbench"], String.raw`{"command":"sk\\\\tbench"}`, false],
+    [["sk\\nbench"], String.raw`{"command":"sk\\\\\\\\nbench"}`, false],
+    [['sk\\"bench'], String.raw`{"command":"sk\\\\\\\\\\\\\\\"bench"}`, false],
     // Any other escape may spell what the text does not hold: a form, an invisible character, a surrogate.
     [["sk-bench"], '{"command":"sk\\u002dbench"}', false],
     [["sk/bench"], '{"command":"sk\\/bench"}', false],
@@ -171,6 +179,29 @@ describe("JSON text withholding leaves alone, unparsed (keepsJson)", () => {
       for (const piece of piecesOf(value)) expect({ json, piece, withheld: withhold(piece) }).toEqual({ json, piece, withheld: piece });
     }
     expect(kept).toBeGreaterThan(100);
+  });
+
+  test("generated JSON texts holding a secret's form, escaped once, twice or three times: none withholding changes is kept", () => {
+    const secrets = ['q"uote-key', "back\\slash\\n-key", "tab\tkey", "line\nkey", "plain-key-1234"];
+    const { withhold, keepsJson } = createWithholding(secrets);
+    const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
+    const escaped = secrets.flatMap((secret) => [secret, inJson(secret), inJson(inJson(secret)), inJson(inJson(inJson(secret)))]);
+    const bits = [...escaped, "ls -la", " ", "\n", "\t", '"', "\\", "x", "-key", "q", "\\n"];
+    let seed = 11;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const text = () => Array.from({ length: 1 + (next() % 3) }, () => bits[next() % bits.length]).join("");
+    let changed = 0;
+    for (let i = 0; i < 3000; i++) {
+      const value = next() % 2 ? { [text()]: 1 } : { command: text(), n: next() % 1000 };
+      const json = JSON.stringify(value);
+      if (!piecesOf(value).some((piece) => withhold(piece) !== piece)) continue;
+      changed++;
+      expect({ json, kept: keepsJson(json) }).toEqual({ json, kept: false });
+    }
+    expect(changed).toBeGreaterThan(100);
   });
 
   test.each(CASES)("with %p withheld, %p is kept unparsed: %p", (secrets, json, keeps) => {

@@ -124,8 +124,8 @@ export interface Withholding {
    * True only when withholding would give back every string and number the JSON text `json`
    * holds, and the text itself, as they are: it has no escape but `\n`, `\t`, `\"` and `\\` (so
    * each string in it reads as printable ASCII, line breaks and tabs, nothing invisible, and a form
-   * in one would stand in the text as its JSON form, one of the forms), nothing beyond printable
-   * ASCII, no form of a secret; and no form is one `String(n)` may write (a number is read and
+   * in one would stand in the text as its JSON form), nothing beyond printable ASCII, no form of a
+   * secret nor a form's JSON form; and no form is one `String(n)` may write (a number is read and
    * written again as `String(n)`, which the text need not hold: `1e5` is `100000`, `1e999` is
    * `Infinity`).
    */
@@ -177,12 +177,20 @@ export function createWithholding(secrets: readonly (string | undefined)[]): Wit
     for (let i = 0; i < texts.length; i++) if (text.includes(texts[i] as string)) return true;
     return false;
   };
+  // A string of JSON text is written there as its JSON form: a form found in one is found in the
+  // text as that. Most forms are their own JSON form (no quote, backslash, line break or tab), but
+  // the JSON form of a key's twice-escaped form (escaped three times) is no form of the key's.
+  const jsonTexts = [...new Set(texts.map(inJson))].filter((form) => !texts.includes(form));
+  const holdsJsonForm = (json: string) => {
+    for (let i = 0; i < jsonTexts.length; i++) if (json.includes(jsonTexts[i] as string)) return true;
+    return false;
+  };
   const mayHold = (text: string) => holdsForm(text) || mayHideBetween(text);
   const numeric = forms.some((f) => NUMBER_FORM.test(f.form));
   const withhold = (text: string) => (mayHold(text) ? text.replace(pattern, WITHHELD) : text);
   return {
     withhold,
-    keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json),
+    keepsJson: (json) => !numeric && plainJson(json) && !holdsForm(json) && !holdsJsonForm(json),
     withholdWellFormed: (text) => {
       if (BEYOND_PRINTABLE.test(text)) return withhold(wellFormed(text));
       return holdsForm(text) ? text.replace(pattern, WITHHELD) : text;
