@@ -1,7 +1,8 @@
+import { lazily } from "../../lazy.ts";
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type ContextMessage } from "../../session/messages.ts";
 import { stripFillers, userProse } from "./prose.ts";
-import { isConstraint, isCorrection, isCorrectionRule } from "./rules.ts";
+import { isConstraint, isCorrection, isCorrectionRule, mayStateRules } from "./rules.ts";
 import { capText, isSlashCommand, splitSentences } from "./text.ts";
 import { isWithdrawal, type Placed, standingRules } from "./withdrawn.ts";
 
@@ -21,11 +22,14 @@ const SPECIFICATION_RULES = 12;
  */
 export function rulesIn(text: string): StatedRules {
   const stated: StatedRules = { constraints: [], specifications: [] };
+  // Most messages hold none of the words a rule needs: they are not split into sentences at all.
+  if (!mayStateRules(text)) return stated;
   const prose = userProse(text).prose;
-  // A correction ("No, the changelog is not optional …") states its rules as facts.
-  const correction = isCorrection(prose);
+  // A correction ("No, the changelog is not optional …") states its rules as facts; asked once a sentence reads like one.
+  const correction = lazily(() => isCorrection(prose));
   for (const paragraph of prose.split(/\n\s*\n/)) {
-    const rules = splitSentences(paragraph).filter((s) => isConstraint(s) || (correction && isCorrectionRule(s)));
+    if (!mayStateRules(paragraph)) continue;
+    const rules = splitSentences(paragraph).filter((s) => isConstraint(s) || (isCorrectionRule(s) && correction()));
     const first = rules[0];
     const last = rules.at(-1);
     if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {

@@ -1,4 +1,4 @@
-import { isForeignRule } from "./language.ts";
+import { mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
 import { stripFillers } from "./prose.ts";
 
 /**
@@ -50,6 +50,15 @@ const CORRECTS =
 const MUST_OR_NOT =
   /\b(?:never|must|has to|have to|needs? to|always|only|(?:is|are)(?: not|n't) (?:optional|allowed|ok|okay|acceptable|negotiable|an option))\b/i;
 
+/** The words a correction's rule needs besides `RULE_HINT`'s (see `MUST_OR_NOT`). */
+const CORRECTION_HINT = /has to|have to|needs? to|is not |isn't |are not |aren't /;
+
+/** Whether a text may state a rule, as a rule or in a correction: when not, none of its sentences is one. */
+export function mayStateRules(text: string): boolean {
+  const lower = text.toLowerCase();
+  return RULE_HINT.test(lower) || CORRECTION_HINT.test(lower) || mayHoldForeignRule(lower);
+}
+
 /** A message that starts by turning the assistant down (steering.ts makes its change of course a decision). */
 export function isCorrection(text: string): boolean {
   return CORRECTS.test(text.trim());
@@ -60,13 +69,64 @@ export function isCorrectionRule(sentence: string): boolean {
   return MUST_OR_NOT.test(sentence) && stripFillers(sentence).split(/\s+/).length >= 4;
 }
 
+/**
+ * The words, lower-cased, that each pattern above needs (one of them at least): most sentences
+ * hold none, and a pattern is compiled and run only where it can match.
+ */
+const HINTS = {
+  ruleWord: ["must", "prefer", "not allowed", "never", "always", "should not", "shouldn't"],
+  standingCondition: ["make sure"],
+  onlyAtEnd: ["only"],
+  standing: ["from now on", "going forward", "henceforth"],
+  standingManner: ["throughout", "everywhere", "consistently", "at all times"],
+  ruleClause: ["don't", "dont", "do not", "never", "always", "avoid", "prefer", "only", "rule"],
+  keep: ["keep"],
+  verdict: ["never happen"],
+} as const;
+/** Any of the words in `HINTS`, or "no" before a space (`RULE_CLAUSE`'s "no <thing>"): a sentence with none is no English rule. */
+const RULE_HINT =
+  /must|prefer|not allowed|never|always|should not|shouldn't|make sure|only|from now on|going forward|henceforth|throughout|everywhere|consistently|at all times|don't|dont|do not|avoid|rule|keep|no\s/;
+const NO_BEFORE_SPACE = /no\s/;
+
+function holdsAny(lower: string, words: readonly string[]): boolean {
+  for (const word of words) if (lower.includes(word)) return true;
+  return false;
+}
+
 export function isConstraint(sentence: string): boolean {
+  return checkConstraint(sentence, true);
+}
+
+/** `isConstraint` without its hints: every pattern asked of every sentence (what the tests hold the hints to). */
+export function isConstraintUnhinted(sentence: string): boolean {
+  return checkConstraint(sentence, false);
+}
+
+function checkConstraint(sentence: string, hinted: boolean): boolean {
+  // Most sentences hold none of the words a rule needs: they are turned down before the patterns run.
+  const lower = sentence.toLowerCase();
+  const hint = hinted ? (words: readonly string[]) => holdsAny(lower, words) : () => true;
+  const foreign = !hinted || mayHoldForeignRule(lower);
+  if (!foreign && !RULE_HINT.test(lower)) return false;
   const bare = stripFillers(sentence);
-  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
-  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare) || isForeignRule(bare)) return true;
-  if (STANDING.test(bare) || STANDING_MANNER.test(bare)) return true;
-  return clauses(bare).some((clause) => {
-    const words = stripFillers(clause);
-    return RULE_CLAUSE.test(words) || (KEEP.test(words) && KEPT_STATE.test(words.replace(KEEP, "")));
+  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8) return false;
+  // Opinions and verdicts are asked after: few sentences get that far (plain tests, so the order changes nothing).
+  return statesRule(bare, lower, hint, foreign) && !OPINION.test(bare) && !(hint(HINTS.verdict) && VERDICT.test(bare));
+}
+
+/** Whether a sentence without its fillers holds a rule's words; `lower` is the whole sentence lower-cased, `hint` whether it holds one of some words. */
+function statesRule(bare: string, lower: string, hint: (words: readonly string[]) => boolean, foreign: boolean): boolean {
+  if (hint(HINTS.ruleWord) && RULE_WORD.test(bare)) return true;
+  if (hint(HINTS.standingCondition) && STANDING_CONDITION.test(bare)) return true;
+  if (hint(HINTS.onlyAtEnd) && ONLY_AT_END.test(bare)) return true;
+  if (foreign && readsAsForeignRule(bare)) return true;
+  if (hint(HINTS.standing) && STANDING.test(bare)) return true;
+  if (hint(HINTS.standingManner) && STANDING_MANNER.test(bare)) return true;
+  const clause = hint(HINTS.ruleClause) || NO_BEFORE_SPACE.test(lower);
+  const keep = hint(HINTS.keep);
+  if (!clause && !keep) return false;
+  return clauses(bare).some((part) => {
+    const words = stripFillers(part);
+    return (clause && RULE_CLAUSE.test(words)) || (keep && KEEP.test(words) && KEPT_STATE.test(words.replace(KEEP, "")));
   });
 }

@@ -1,0 +1,194 @@
+import { describe, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { analyzeBranch } from "../../session/analyze.ts";
+import { readSession } from "../../session/formats/read.ts";
+import { messageText } from "../../session/messages.ts";
+import { isForeignRule, mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
+import { isConstraint, isConstraintUnhinted, isCorrectionRule, mayStateRules } from "./rules.ts";
+import { splitSentences } from "./text.ts";
+
+// The hints turn sentences down before the patterns run: they may let through what the patterns
+// turn down, never turn down what the patterns would take. Held here to the patterns themselves.
+const repo = join(import.meta.dir, "..", "..", "..");
+const sessions = [
+  ...[...new Glob("fixtures/**/*.jsonl").scanSync(repo)].sort(),
+  ...["large-session.jsonl", "before-compaction.jsonl"].map((name) => join("..", "shared", "sessions", name)),
+].filter((file) => existsSync(join(repo, file)));
+
+function sessionSentences(file: string): string[] {
+  try {
+    const { context } = analyzeBranch(readSession(readFileSync(join(repo, file), "utf8"), file).session);
+    return context.flatMap((message) => splitSentences(messageText(message)));
+  } catch {
+    return []; // a fixture that is not a readable session has no sentences
+  }
+}
+
+/** Rules and near-rules of every kind the patterns know, in English and the other languages. */
+const TABLE = [
+  "Never change the public API.",
+  "Always run `npm test` first.",
+  "Please don't touch the lockfile.",
+  "please dont touch the lockfile",
+  "Do not add dependencies.",
+  "Avoid global state.",
+  "Prefer small functions.",
+  "preferably in TypeScript",
+  "You must not push to main.",
+  "Tests mustn't hit the network.",
+  "You shouldn't edit generated files.",
+  "We should not ship this.",
+  "Network access is not allowed.",
+  "you can never skip the linter",
+  "make sure the build still passes afterwards.",
+  "make sure toolText is also used.",
+  "no conosle logs!",
+  "No external services for this.",
+  "no need for linkGray",
+  "no\tdebug output",
+  "no\u00a0debug output",
+  "Only touch files under src/.",
+  "E2E tests only.",
+  "there's only one file left to fix up",
+  "Keep the public API identical (re-export from lib.rs).",
+  "keep it simple",
+  "keep\tit simple",
+  "Keep the bundle under 50 kB.",
+  "keep going",
+  "Keep an eye on memory use.",
+  "Use British spelling throughout.",
+  "Name files in kebab-case everywhere.",
+  "format code consistently",
+  "indent with tabs at all times",
+  "From now on, run the tests with bun test.",
+  "going forward, commit after each step",
+  "henceforth use pnpm",
+  "Rules: no semicolons.",
+  "ok, so, wait — never use var",
+  "i think the component must not be wider",
+  "i selected the theme and got a crash, that should never happen.",
+  "should we always do that?",
+  "should be dimmer, don't modify the theme, look into the footer sources",
+  "invalid themes must NEVER explode",
+  "NO CONSOLE LOGS!",
+  "DON'T TOUCH THE LOCKFILE",
+  "Ändere niemals die Signatur von addItem.",
+  "Ne jamais modifier l’API publique.",
+  "Il faut tester avant.",
+  "Les tests doivent passer.",
+  "Nunca cambies la firma de addItem.",
+  "Hay que probar todo.",
+  "Os testes devem passar sempre.",
+  "I test devono passare.",
+  "Mai più console.log.",
+  "Je moet altijd testen.",
+  "Nooit pushen naar main.",
+  "Du musst die Tests laufen lassen.",
+  "Wir müssen das behalten.",
+  "税込みで表示すること。",
+  "不要修改公共接口。",
+  "Никогда не меняй публичный API.",
+  "НИКОГДА не меняй публичный API.",
+  "Ты должен запускать тесты.",
+  "절대 푸시하지 마세요.",
+  "The nie function is slow.",
+  "Use the Deve branch.",
+  "Use SQLite for the store.",
+];
+
+/** Each sentence as written, shouted, and with its spaces as tabs and no-break spaces (the patterns' `\s`). */
+function variants(sentence: string): string[] {
+  return [sentence, sentence.toUpperCase(), sentence.replace(/ /g, "\t"), sentence.replace(/ /g, "\u00a0")];
+}
+
+describe("the hints before the rule patterns", () => {
+  const corpus = [...new Set([...TABLE, ...sessions.flatMap(sessionSentences)].flatMap(variants))];
+
+  test("the corpus holds rules and sentences that are not", () => {
+    expect(corpus.filter(isConstraintUnhinted).length).toBeGreaterThan(100);
+    expect(corpus.filter((s) => !isConstraintUnhinted(s)).length).toBeGreaterThan(1000);
+  });
+
+  test("isConstraint says what the patterns alone say, for every sentence", () => {
+    expect(corpus.filter((s) => isConstraint(s) !== isConstraintUnhinted(s))).toEqual([]);
+  });
+
+  test("isForeignRule says what its patterns alone say, for every sentence", () => {
+    expect(corpus.filter((s) => isForeignRule(s) !== readsAsForeignRule(s))).toEqual([]);
+  });
+
+  test("a text that states a rule or a correction's rule always passes mayStateRules", () => {
+    expect(corpus.filter((s) => (isConstraintUnhinted(s) || isCorrectionRule(s)) && !mayStateRules(s))).toEqual([]);
+  });
+
+  test.each(TABLE)("%p: a rule only where the hints let it through", (sentence) => {
+    for (const variant of variants(sentence)) {
+      if (isConstraintUnhinted(variant)) expect([variant, isConstraint(variant), mayStateRules(variant)]).toEqual([variant, true, true]);
+    }
+  });
+
+  test.each([
+    ["we still need to port over user-message-selector.ts", true],
+    ["the selector is left to port", false],
+    ["alright, the tests pass now", false],
+    ["it has to be a cron worker", true],
+    ["the changelog is not optional", true],
+    ["never", true],
+  ])("mayStateRules(%p) is %p", (text, expected) => {
+    expect(mayStateRules(text)).toBe(expected);
+  });
+});
+
+describe("the hint before the rule words of other languages", () => {
+  // Any letter that the case-blind Latin pattern takes for one of its words' letters is held by the
+  // hint, or lower-cases to the ASCII letter itself (K, the Kelvin sign, is a "k"): so no spelling slips by.
+  test("every letter the rule words match, in any case, is held by the hint", () => {
+    const words =
+      "niemals nie immer muss müssen musst darf nicht dürfen nicht auf keinen fall jamais toujours doit doivent il faut interdit nunca siempre debe deben hay que prohibido sempre deve devem proibido mai più devono nooit altijd moet moeten никогда всегда должен должна должно должны нельзя не надо";
+    const letters = new RegExp(`[${[...new Set(words.replace(/ /g, ""))].join("")}]`, "iu");
+    const missed: string[] = [];
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const letter = String.fromCodePoint(code);
+      if (!letters.test(letter)) continue;
+      const lower = letter.toLowerCase();
+      if (!mayHoldForeignRule(lower) && !(/^[a-z]$/.test(lower) && words.includes(lower))) missed.push(letter);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  test.each([
+    ...["niemals", "nie", "immer", "muss", "musst", "darf nicht", "auf keinen fall", "jamais", "toujours", "doit", "doivent"],
+    ...["il faut", "interdit", "nunca", "siempre", "debe", "deben", "hay que", "prohibido", "sempre", "deve", "devem"],
+    ...["proibido", "devono", "nooit", "altijd", "moet", "moeten"],
+  ])("the ASCII rule word %p is held by the hint", (word) => {
+    expect(mayHoldForeignRule(word)).toBe(true);
+  });
+
+  test.each([
+    "必ず",
+    "絶対",
+    "しないで",
+    "してはいけない",
+    "してはならない",
+    "禁止",
+    "べき",
+    "こと",
+    "不要",
+    "必须",
+    "务必",
+    "永远",
+    "总是",
+    "不能",
+    "不得",
+    "절대",
+    "항상",
+    "반드시",
+    "하지 마",
+    "금지",
+  ])("the CJK rule word %p is held by the hint", (word) => {
+    expect(mayHoldForeignRule(word)).toBe(true);
+  });
+});
