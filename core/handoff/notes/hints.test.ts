@@ -75,6 +75,9 @@ const TABLE = [
   "NO CONSOLE LOGS!",
   "DON'T TOUCH THE LOCKFILE",
   "Ändere niemals die Signatur von addItem.",
+  "Ändere _niemals_ die Signatur von addItem.",
+  "Das läuft 2immer so, bitte nicht ändern.",
+  "should be dimmer, do it",
   "Ne jamais modifier l’API publique.",
   "Il faut tester avant.",
   "Les tests doivent passer.",
@@ -155,6 +158,18 @@ describe("the hint before the rule words of other languages", () => {
       if (!letters.test(letter)) continue;
       const lower = letter.toLowerCase();
       if (!mayHoldForeignRule(lower) && !(/^[a-z]$/.test(lower) && words.includes(lower))) missed.push(letter);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  // The hint's "no ASCII letter either side" stands for the pattern's "no letter either side".
+  test("nothing but a letter lower-cases to an ASCII letter", () => {
+    const letter = /\p{L}/u;
+    const missed: string[] = [];
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCodePoint(code);
+      if (!letter.test(char) && /[a-z]/.test(char.toLowerCase())) missed.push(char);
     }
     expect(missed).toEqual([]);
   });

@@ -4,31 +4,96 @@
  * rule, however it is worded ("must have a corresponding tool_result"). This module keeps the
  * prose and sets the pastes aside, so the engine reads only the user's own words.
  */
+import { lazily } from "../../lazy.ts";
 import { markFencedLines } from "../fences.ts";
 
-/** A line that is pasted output, a stack frame, a path or a diff, not a sentence a person wrote. */
-const PASTED_LINE = new RegExp(
-  [
-    String.raw`^\s*(?:➜|\$ |> |at |\{|\[|\||[│─┌└├╭╰┃━]|npm (?:ERR|error|notice|warn)|node:|Debugger attached|Waiting for the debugger)`,
+/** A line that starts as output whatever follows: a prompt, a stack frame, a box, npm's or node's words. */
+const OUTPUT_START = String.raw`^\s*(?:➜|\$ |> |at |\{|\[|\||[│─┌└├╭╰┃━]|npm (?:ERR|error|notice|warn)|node:|Debugger attached|Waiting for the debugger)`;
+
+/**
+ * The other shapes of a pasted line, each with what a line needs for its pattern to match
+ * (`start` is the line without its leading white space): most lines need none, so most ask no
+ * pattern, and each pattern is compiled only when a line may match it. `may` may say yes where
+ * the pattern says no, never the other way (prose.test.ts checks).
+ */
+const SHAPES = [
+  shape(
     String.raw`^\s*(?:\w+\.)*\w*(?:Error|Exception):`,
-    String.raw`^\s*['"]?~?\/[^\s/]+\/\S*`,
-    String.raw`^\s*[+-]\s*\d+\s`,
-    String.raw`^(?:\+\+\+|---|@@) `,
-    String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:`,
-    String.raw`^\s*[^\p{L}\p{N}\s]{3,}\s*$`,
-    // A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
+    (_, start) => isWordChar(start.charCodeAt(0)) && (start.includes("Error:") || start.includes("Exception:")),
+  ),
+  shape(String.raw`^\s*['"]?~?\/[^\s/]+\/\S*`, (_, start) => "'\"~/".includes(start.charAt(0))),
+  shape(String.raw`^\s*[+-]\s*\d+\s`, (_, start) => "+-".includes(start.charAt(0))),
+  shape(String.raw`^(?:\+\+\+|---|@@) `, (line) => "+-@".includes(line.charAt(0))),
+  shape(String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:`, (_, start) => start.startsWith("[") || isDigit(start.charCodeAt(0))),
+  // Symbols alone ("───", "****"): no letter, digit or space between the line's ends.
+  shape(String.raw`^\s*[^\p{L}\p{N}\s]{3,}\s*$`, (_, start) => !/[\sA-Za-z0-9]/.test(start.trimEnd())),
+  // A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
+  shape(
     String.raw`^\s*[\w.@/-]+(?: \w+)? v\d+\.\d+(?:\.\d+)?(?: \(\w+\))?\s*$`,
-  ].join("|"),
-  "u",
-);
+    (_, start) => (isWordChar(start.charCodeAt(0)) || ".@/-".includes(start.charAt(0))) && hasVersion(start),
+  ),
+];
+
+function shape(source: string, may: (line: string, start: string) => boolean) {
+  return { source, may, pattern: lazily(() => new RegExp(source, "u")) };
+}
+
+/** A line that is pasted output, a stack frame, a path or a diff, not a sentence a person wrote: all the shapes at once. */
+const PASTED_LINE = new RegExp([OUTPUT_START, ...SHAPES.map((s) => s.source)].join("|"), "u");
 
 /** A list item a person typed: kept, even when indented. */
 const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+\S/;
 
 export function isPastedLine(line: string): boolean {
-  if (LIST_ITEM.test(line) && !/^\s*[+-]\s*\d+\s/.test(line)) return false;
+  return checkPastedLine(line, true);
+}
+
+/** `isPastedLine` with its patterns asked of every line (what the tests hold its shortcuts to). */
+export function isPastedLineUnhinted(line: string): boolean {
+  return checkPastedLine(line, false);
+}
+
+function checkPastedLine(line: string, hinted: boolean): boolean {
+  // The patterns are long, and most lines are prose: the first characters say which can match.
+  const start = line.trimStart();
+  const first = start.charAt(0);
+  const listed = first !== "" && ("-*+•".includes(first) || isDigit(start.charCodeAt(0)));
+  if ((!hinted || listed) && LIST_ITEM.test(line) && !/^\s*[+-]\s*\d+\s/.test(line)) return false;
   // People do not indent prose; pasted terminal output and wrapped error messages are.
-  return /^(?: {2,}|\t)\S/.test(line) || PASTED_LINE.test(line);
+  if ((!hinted || line.startsWith("  ") || line.startsWith("\t")) && /^(?: {2,}|\t)\S/.test(line)) return true;
+  if (!hinted) return PASTED_LINE.test(line);
+  if (first === "") return false;
+  if ("➜{[|│─┌└├╭╰┃━".includes(first) || OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))) return true;
+  return SHAPES.some((s) => s.may(line, start) && s.pattern().test(line));
+}
+
+/** What `OUTPUT_START` takes after its first characters. */
+const OUTPUT_OPENINGS = [
+  "$ ",
+  "> ",
+  "at ",
+  "npm ERR",
+  "npm error",
+  "npm notice",
+  "npm warn",
+  "node:",
+  "Debugger attached",
+  "Waiting for the debugger",
+];
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** ASCII letters, digits and `_`: the patterns' `\w`. */
+function isWordChar(code: number): boolean {
+  return isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/** " v" and a digit: a version banner's "bun test v1.3.2". */
+function hasVersion(text: string): boolean {
+  for (let at = text.indexOf(" v"); at !== -1; at = text.indexOf(" v", at + 1)) if (isDigit(text.charCodeAt(at + 2))) return true;
+  return false;
 }
 
 export interface UserProse {

@@ -103,7 +103,9 @@ export function firstParagraph(text: string): string {
 
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
 export function isSlashCommand(text: string): boolean {
-  return /^\/[\w:-]*$/.test(text.trim());
+  const trimmed = text.trim();
+  // Asked first: most requests do not start with "/", and the pattern would be compiled for them all.
+  return trimmed.startsWith("/") && /^\/[\w:-]*$/.test(trimmed);
 }
 
 const NOISE_LINE =
