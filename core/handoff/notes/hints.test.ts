@@ -4,10 +4,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBranch } from "../../session/analyze.ts";
 import { readSession } from "../../session/formats/read.ts";
-import { messageText } from "../../session/messages.ts";
+import { type ContextMessage, messageText } from "../../session/messages.ts";
+import { isUserRequest, rulesIn, type StatedRules, userConstraints } from "./constraints.ts";
+import { ANY_WORD_SOURCE, allWords, hints, hintsIn, hintsOf } from "./hints.ts";
 import { isForeignRule, mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
-import { isConstraint, isConstraintUnhinted, isCorrectionRule, mayStateRules } from "./rules.ts";
-import { splitSentences } from "./text.ts";
+import { stripFillers, userProse } from "./prose.ts";
+import { isConstraint, isConstraintUnhinted, isCorrection, isCorrectionRule, ruleHints } from "./rules.ts";
+import { capText, splitSentences } from "./text.ts";
+import { isWithdrawal, mayWithdraw, type Placed, standingRules } from "./withdrawn.ts";
+
+/** Whether a text holds the words of a rule, or of a correction's rule. */
+function mayStateRules(text: string): boolean {
+  return hintsIn(text.toLowerCase(), ruleHints() | hints("correction")) !== 0;
+}
 
 // The hints turn sentences down before the patterns run: they may let through what the patterns
 // turn down, never turn down what the patterns would take. Held here to the patterns themselves.
@@ -205,5 +214,116 @@ describe("the hint before the rule words of other languages", () => {
     "금지",
   ])("the CJK rule word %p is held by the hint", (word) => {
     expect(mayHoldForeignRule(word)).toBe(true);
+  });
+});
+
+/** `rulesIn` as it was before the hints: every sentence of the user's prose asked every pattern. */
+function rulesInUnhinted(text: string): StatedRules {
+  const stated: StatedRules = { constraints: [], specifications: [] };
+  const prose = userProse(text).prose;
+  const correction = isCorrection(prose);
+  for (const paragraph of prose.split(/\n\s*\n/)) {
+    const rules = splitSentences(paragraph).filter((s) => isConstraintUnhinted(s) || (correction && isCorrectionRule(s)));
+    const first = rules[0];
+    const last = rules.at(-1);
+    if (rules.length > 12 && first !== undefined && last !== undefined) {
+      stated.specifications.push({ count: rules.length, first: capText(first, 90), last: capText(last, 90) });
+      continue;
+    }
+    for (const sentence of rules) stated.constraints.push(capText(stripFillers(sentence), 220));
+  }
+  return stated;
+}
+
+/** `userConstraints` as it was before the hints. */
+function userConstraintsUnhinted(context: readonly ContextMessage[]): string[] {
+  const found: Placed[] = [];
+  const withdrawals: Placed[] = [];
+  let at = 0;
+  for (const message of context) {
+    if (message.role !== "user") continue;
+    const requests =
+      message.kind === "user"
+        ? [messageText(message)]
+        : message.kind === "compactionSummary"
+          ? (message.replacedRequests ?? []).map(messageText)
+          : [];
+    for (const text of requests) {
+      at += 1;
+      if (!isUserRequest(text)) continue;
+      found.push(...rulesInUnhinted(text).constraints.map((rule) => ({ text: rule, at })));
+      if (isWithdrawal(text))
+        withdrawals.push(
+          ...splitSentences(userProse(text).prose)
+            .filter(isWithdrawal)
+            .map((s) => ({ text: capText(stripFillers(s), 220), at })),
+        );
+    }
+  }
+  return [...new Set(standingRules(found, withdrawals).standing.map((rule) => rule.text))];
+}
+
+describe("the hints of whole messages", () => {
+  const contexts = sessions.map((file) => {
+    try {
+      return analyzeBranch(readSession(readFileSync(join(repo, file), "utf8"), file).session).context;
+    } catch {
+      return [];
+    }
+  });
+  const texts = contexts.flatMap((context) => context.filter((m) => m.role === "user").map(messageText));
+  // Rules, corrections and withdrawals as whole messages: in paragraphs, after pasted lines, in every case.
+  const made = [
+    TABLE.join(" "),
+    TABLE.join("\n\n"),
+    `No, that is wrong.\n\n${TABLE.join("\n")}`,
+    "No, the changelog is not optional. It has to be a cron worker.",
+    "Never touch `src/mail/`.\n\nYou can change src/mail/ after all.",
+    "Forget that rule. Keep it simple.",
+    "```\nnever run this\n```\nok, no console logs",
+    "    indented: never do this\nDon't push.",
+  ];
+  const corpus = [...new Set([...made, ...texts].flatMap((text) => [text, text.toUpperCase()]))];
+
+  test("rulesIn finds what every pattern asked of every sentence finds", () => {
+    expect(corpus.filter((text) => JSON.stringify(rulesIn(text)) !== JSON.stringify(rulesInUnhinted(text)))).toEqual([]);
+    expect(corpus.filter((text) => rulesIn(text).constraints.length > 0).length).toBeGreaterThan(20);
+  });
+
+  test.each(sessions.map((file, i) => [file, i] as const))("%s: userConstraints is what it was before the hints", (_, i) => {
+    const context = contexts[i] ?? [];
+    expect(userConstraints(context)).toEqual(userConstraintsUnhinted(context));
+  });
+
+  test("hintsOf many texts at once says what hintsIn says of each", () => {
+    const lineBreakBlind = ~hints("noSpace");
+    const many = hintsOf(corpus);
+    const differ = corpus.filter((text, i) => {
+      const one = hintsIn(text.toLowerCase());
+      const inLine = /no[^\S\n]/.test(text.toLowerCase()) ? hints("noSpace") : 0;
+      return ((many[i] ?? 0) & lineBreakBlind) !== (one & lineBreakBlind) || ((many[i] ?? 0) & hints("noSpace")) !== inLine;
+    });
+    expect(differ).toEqual([]);
+  });
+
+  test("a text or sentence that takes a rule back always has a withdrawal's hints", () => {
+    const sentences = corpus.flatMap((text) => [text, ...splitSentences(text)]);
+    expect(sentences.filter((s) => isWithdrawal(s) && !mayWithdraw(hintsIn(s.toLowerCase())))).toEqual([]);
+    expect(sentences.filter(isWithdrawal).length).toBeGreaterThan(3);
+  });
+});
+
+describe("the pattern of every hint word", () => {
+  test("is every family's words, the longest first (ties as written), then no-before-space and the other scripts' letters", () => {
+    const words = allWords().sort((a, b) => b.length - a.length);
+    const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    expect(ANY_WORD_SOURCE.split("|").slice(0, words.length)).toEqual(escaped);
+    expect(ANY_WORD_SOURCE.split("|").slice(words.length)).toEqual(["no[^\\S\\n]", expect.stringMatching(/^\[.*\]$/)]);
+    const letters = new RegExp(ANY_WORD_SOURCE.split("|").at(-1) ?? "");
+    expect(["ü", "ù", "ſ", "н", "\u1c80", "し", "必", "절"].filter((letter) => !letters.test(letter))).toEqual([]);
+  });
+
+  test("a text whose lower-casing changes its length is read text by text", () => {
+    expect(hintsOf(["İstanbul", "Never push."])).toEqual([0, hintsIn("never push.")]);
   });
 });

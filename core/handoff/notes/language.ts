@@ -7,6 +7,7 @@
  * are still quoted. Everything else stays English-first.
  */
 import { lazyWordSet } from "../../lazy.ts";
+import { hints, hintsIn } from "./hints.ts";
 
 /** Common English words; a text with more words of another language than these is not English. */
 const ENGLISH = lazyWordSet(
@@ -83,19 +84,9 @@ const RULE_WORDS_LATIN =
 const RULE_WORDS_CJK =
   /必ず|絶対|しないで|してはいけない|してはならない|禁止|べき|こと[。！]?$|不要|必须|务必|永远|总是|不能|不得|절대|항상|반드시|하지 마|금지/u;
 
-/**
- * What every rule word above holds, in a lower-cased text: its ASCII words with no ASCII letter
- * either side (a letter there is a letter to the pattern too: "dimmer" holds no "immer"), or a
- * letter that no English text needs (ü, ù, ſ, Cyrillic, Kana, Han, Hangul). A cheap test
- * that passes by most sentences, so the long patterns are compiled and run only where they can
- * match; it may say yes where they say no, never the other way (language.test.ts checks).
- */
-const RULE_WORD_HINT =
-  /(?:^|[^a-z])(?:niemals|nie|immer|muss|musst|darf nicht|auf keinen fall|jamais|toujours|doit|doivent|il faut|interdit|nunca|siempre|debe|deben|hay que|prohibido|sempre|deve|devem|proibido|devono|nooit|altijd|moet|moeten)(?:[^a-z]|$)|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
-
-/** Whether a lower-cased sentence may hold a rule word of another language (`isForeignRule` can only say yes then). */
+/** Whether a lower-cased sentence may hold a rule word of another language (`isForeignRule` can only say yes then; see hints.ts). */
 export function mayHoldForeignRule(lower: string): boolean {
-  return RULE_WORD_HINT.test(lower);
+  return hintsIn(lower, hints("foreignWord", "foreignLetter")) !== 0;
 }
 
 /** A rule in another language; a Latin-script rule word counts only in a sentence that does not read as English ("the nie function"). */

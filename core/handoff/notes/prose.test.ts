@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeBranch } from "../../session/analyze.ts";
 import { readSession } from "../../session/formats/read.ts";
-import { isPastedLine, isPastedLineUnhinted } from "./prose.ts";
+import { isPastedLine, isPastedLineUnhinted, userProse } from "./prose.ts";
 
 // isPastedLine looks at a line's first characters before its patterns: it must say what the
 // patterns alone say, for every line of every session we keep and for lines of every shape.
@@ -127,6 +127,33 @@ describe("isPastedLine's shortcuts", () => {
           if (isPastedLine(line) !== isPastedLineUnhinted(line)) differ.push(line);
         }
       }
+    expect(differ).toEqual([]);
+  });
+});
+
+describe("userProse's paragraphs", () => {
+  const texts = [
+    ...sessions.flatMap((file) => {
+      try {
+        const { context } = analyzeBranch(readSession(readFileSync(join(repo, file), "utf8"), file).session);
+        return context.map((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"));
+      } catch {
+        return [];
+      }
+    }),
+    "a \n\n b",
+    "one\n\u00a0\ntwo",
+    "line\n  pasted\nline\n\n\n\nnext",
+    "```\ncode\n```\nafter\n\nmore",
+    "",
+    "\n\n",
+  ];
+
+  test("are what its prose splits into at blank lines", () => {
+    const differ = texts.filter((text) => {
+      const { prose, paragraphs } = userProse(text);
+      return JSON.stringify(paragraphs) !== JSON.stringify(prose === "" ? [] : prose.split(/\n\s*\n/));
+    });
     expect(differ).toEqual([]);
   });
 });

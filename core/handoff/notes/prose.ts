@@ -16,22 +16,24 @@ const OUTPUT_START = String.raw`^\s*(?:➜|\$ |> |at |\{|\[|\||[│─┌└├�
  * pattern, and each pattern is compiled only when a line may match it. `may` may say yes where
  * the pattern says no, never the other way (prose.test.ts checks).
  */
+const ERROR_NAME = shape(
+  String.raw`^\s*(?:\w+\.)*\w*(?:Error|Exception):`,
+  (_, start) => isWordChar(start.charCodeAt(0)) && (start.includes("Error:") || start.includes("Exception:")),
+);
+// A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
+const BANNER = shape(
+  String.raw`^\s*[\w.@/-]+(?: \w+)? v\d+\.\d+(?:\.\d+)?(?: \(\w+\))?\s*$`,
+  (_, start) => (isWordChar(start.charCodeAt(0)) || ".@/-".includes(start.charAt(0))) && hasVersion(start),
+);
 const SHAPES = [
-  shape(
-    String.raw`^\s*(?:\w+\.)*\w*(?:Error|Exception):`,
-    (_, start) => isWordChar(start.charCodeAt(0)) && (start.includes("Error:") || start.includes("Exception:")),
-  ),
+  ERROR_NAME,
   shape(String.raw`^\s*['"]?~?\/[^\s/]+\/\S*`, (_, start) => "'\"~/".includes(start.charAt(0))),
   shape(String.raw`^\s*[+-]\s*\d+\s`, (_, start) => "+-".includes(start.charAt(0))),
   shape(String.raw`^(?:\+\+\+|---|@@) `, (line) => "+-@".includes(line.charAt(0))),
   shape(String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:`, (_, start) => start.startsWith("[") || isDigit(start.charCodeAt(0))),
   // Symbols alone ("───", "****"): no letter, digit or space between the line's ends.
   shape(String.raw`^\s*[^\p{L}\p{N}\s]{3,}\s*$`, (_, start) => !/[\sA-Za-z0-9]/.test(start.trimEnd())),
-  // A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
-  shape(
-    String.raw`^\s*[\w.@/-]+(?: \w+)? v\d+\.\d+(?:\.\d+)?(?: \(\w+\))?\s*$`,
-    (_, start) => (isWordChar(start.charCodeAt(0)) || ".@/-".includes(start.charAt(0))) && hasVersion(start),
-  ),
+  BANNER,
 ];
 
 function shape(source: string, may: (line: string, start: string) => boolean) {
@@ -63,8 +65,18 @@ function checkPastedLine(line: string, hinted: boolean): boolean {
   if ((!hinted || line.startsWith("  ") || line.startsWith("\t")) && /^(?: {2,}|\t)\S/.test(line)) return true;
   if (!hinted) return PASTED_LINE.test(line);
   if (first === "") return false;
+  // Prose starts with a letter: of the shapes, only output's openings, an error's name and a banner can.
+  if (isLetter(start.charCodeAt(0))) {
+    if ("anDW".includes(first) && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))) return true;
+    return (ERROR_NAME.may(line, start) && ERROR_NAME.pattern().test(line)) || (BANNER.may(line, start) && BANNER.pattern().test(line));
+  }
   if ("➜{[|│─┌└├╭╰┃━".includes(first) || OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))) return true;
   return SHAPES.some((s) => s.may(line, start) && s.pattern().test(line));
+}
+
+/** ASCII letters. */
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 /** What `OUTPUT_START` takes after its first characters. */
@@ -87,7 +99,7 @@ function isDigit(code: number): boolean {
 
 /** ASCII letters, digits and `_`: the patterns' `\w`. */
 function isWordChar(code: number): boolean {
-  return isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+  return isDigit(code) || isLetter(code) || code === 0x5f;
 }
 
 /** " v" and a digit: a version banner's "bun test v1.3.2". */
@@ -99,6 +111,8 @@ function hasVersion(text: string): boolean {
 export interface UserProse {
   /** The user's own words: paragraphs joined with a blank line. */
   prose: string;
+  /** The same paragraphs one by one (what `prose` splits into at its blank lines). */
+  paragraphs: string[];
   /** Everything set aside: code blocks and pasted paragraphs, in order. */
   pastes: string[];
 }
@@ -138,7 +152,7 @@ export function userProse(text: string): UserProse {
     }
     kept.push(paragraph.filter((_, i) => !pastedLines[i]).join("\n"));
   }
-  return { prose: kept.join("\n\n"), pastes };
+  return { prose: kept.join("\n\n"), paragraphs: kept, pastes };
 }
 
 /** A line naming an error, the way people and tools write them. */

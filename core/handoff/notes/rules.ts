@@ -1,3 +1,5 @@
+import { lazily } from "../../lazy.ts";
+import { ALL_HINTS, type HintFamily, hints, hintsIn, holds } from "./hints.ts";
 import { mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
 import { stripFillers } from "./prose.ts";
 
@@ -50,15 +52,6 @@ const CORRECTS =
 const MUST_OR_NOT =
   /\b(?:never|must|has to|have to|needs? to|always|only|(?:is|are)(?: not|n't) (?:optional|allowed|ok|okay|acceptable|negotiable|an option))\b/i;
 
-/** The words a correction's rule needs besides `RULE_HINT`'s (see `MUST_OR_NOT`). */
-const CORRECTION_HINT = /has to|have to|needs? to|is not |isn't |are not |aren't /;
-
-/** Whether a text may state a rule, as a rule or in a correction: when not, none of its sentences is one. */
-export function mayStateRules(text: string): boolean {
-  const lower = text.toLowerCase();
-  return RULE_HINT.test(lower) || CORRECTION_HINT.test(lower) || mayHoldForeignRule(lower);
-}
-
 /** A message that starts by turning the assistant down (steering.ts makes its change of course a decision). */
 export function isCorrection(text: string): boolean {
   return CORRECTS.test(text.trim());
@@ -69,61 +62,64 @@ export function isCorrectionRule(sentence: string): boolean {
   return MUST_OR_NOT.test(sentence) && stripFillers(sentence).split(/\s+/).length >= 4;
 }
 
-/**
- * The words, lower-cased, that each pattern above needs (one of them at least): most sentences
- * hold none, and a pattern is compiled and run only where it can match.
- */
-const HINTS = {
-  ruleWord: ["must", "prefer", "not allowed", "never", "always", "should not", "shouldn't"],
-  standingCondition: ["make sure"],
-  onlyAtEnd: ["only"],
-  standing: ["from now on", "going forward", "henceforth"],
-  standingManner: ["throughout", "everywhere", "consistently", "at all times"],
-  ruleClause: ["don't", "dont", "do not", "never", "always", "avoid", "prefer", "only", "rule"],
-  keep: ["keep"],
-  verdict: ["never happen"],
-} as const;
-/** Any of the words in `HINTS`, or "no" before a space (`RULE_CLAUSE`'s "no <thing>"): a sentence with none is no English rule. */
+/** Any rule family's words (hints.ts), or "no" before a space: a sentence with none is no English rule. */
 const RULE_HINT =
   /must|prefer|not allowed|never|always|should not|shouldn't|make sure|only|from now on|going forward|henceforth|throughout|everywhere|consistently|at all times|don't|dont|do not|avoid|rule|keep|no\s/;
-const NO_BEFORE_SPACE = /no\s/;
 
-function holdsAny(lower: string, words: readonly string[]): boolean {
-  for (const word of words) if (lower.includes(word)) return true;
-  return false;
-}
+/** The families of hints (hints.ts) a rule needs one of. */
+export const ruleHints = lazily(() =>
+  hints(
+    "ruleWord",
+    "standingCondition",
+    "onlyAtEnd",
+    "standing",
+    "standingManner",
+    "ruleClause",
+    "keep",
+    "noSpace",
+    "foreignWord",
+    "foreignLetter",
+  ),
+);
 
 export function isConstraint(sentence: string): boolean {
-  return checkConstraint(sentence, true);
+  // Most sentences hold none of the words a rule needs: one pattern turns them down, before the words are sorted.
+  const lower = sentence.toLowerCase();
+  if (!RULE_HINT.test(lower) && !mayHoldForeignRule(lower)) return false;
+  return checkConstraint(sentence, hintsIn(lower, ruleHints() | hints("verdict")));
+}
+
+/** `isConstraint` of a sentence of a text whose hints are `within` (`hintsOf`): only those families are looked for. */
+export function isConstraintWithin(sentence: string, within: number): boolean {
+  const wanted = within & ruleHints();
+  return wanted !== 0 && checkConstraint(sentence, hintsIn(sentence.toLowerCase(), wanted | hints("verdict")));
 }
 
 /** `isConstraint` without its hints: every pattern asked of every sentence (what the tests hold the hints to). */
 export function isConstraintUnhinted(sentence: string): boolean {
-  return checkConstraint(sentence, false);
+  return checkConstraint(sentence, ALL_HINTS);
 }
 
-function checkConstraint(sentence: string, hinted: boolean): boolean {
-  // Most sentences hold none of the words a rule needs: they are turned down before the patterns run.
-  const lower = sentence.toLowerCase();
-  const hint = hinted ? (words: readonly string[]) => holdsAny(lower, words) : () => true;
-  const foreign = !hinted || mayHoldForeignRule(lower);
-  if (!foreign && !RULE_HINT.test(lower)) return false;
+/** Whether a sentence is a rule, asking only the patterns whose words it holds (`found`, a set of hints). */
+function checkConstraint(sentence: string, found: number): boolean {
+  if ((found & ruleHints()) === 0) return false;
   const bare = stripFillers(sentence);
   if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8) return false;
   // Opinions and verdicts are asked after: few sentences get that far (plain tests, so the order changes nothing).
-  return statesRule(bare, lower, hint, foreign) && !OPINION.test(bare) && !(hint(HINTS.verdict) && VERDICT.test(bare));
+  return statesRule(bare, found) && !OPINION.test(bare) && !(holds(found, "verdict") && VERDICT.test(bare));
 }
 
-/** Whether a sentence without its fillers holds a rule's words; `lower` is the whole sentence lower-cased, `hint` whether it holds one of some words. */
-function statesRule(bare: string, lower: string, hint: (words: readonly string[]) => boolean, foreign: boolean): boolean {
-  if (hint(HINTS.ruleWord) && RULE_WORD.test(bare)) return true;
-  if (hint(HINTS.standingCondition) && STANDING_CONDITION.test(bare)) return true;
-  if (hint(HINTS.onlyAtEnd) && ONLY_AT_END.test(bare)) return true;
-  if (foreign && readsAsForeignRule(bare)) return true;
-  if (hint(HINTS.standing) && STANDING.test(bare)) return true;
-  if (hint(HINTS.standingManner) && STANDING_MANNER.test(bare)) return true;
-  const clause = hint(HINTS.ruleClause) || NO_BEFORE_SPACE.test(lower);
-  const keep = hint(HINTS.keep);
+/** Whether a sentence without its fillers holds a rule's words, asking the patterns whose words were `found`. */
+function statesRule(bare: string, found: number): boolean {
+  const has = (family: HintFamily) => holds(found, family);
+  if (has("ruleWord") && RULE_WORD.test(bare)) return true;
+  if (has("standingCondition") && STANDING_CONDITION.test(bare)) return true;
+  if (has("onlyAtEnd") && ONLY_AT_END.test(bare)) return true;
+  if ((has("foreignWord") || has("foreignLetter")) && readsAsForeignRule(bare)) return true;
+  if (has("standing") && STANDING.test(bare)) return true;
+  if (has("standingManner") && STANDING_MANNER.test(bare)) return true;
+  const clause = has("ruleClause") || has("noSpace");
+  const keep = has("keep");
   if (!clause && !keep) return false;
   return clauses(bare).some((part) => {
     const words = stripFillers(part);

@@ -104,8 +104,14 @@ export function firstParagraph(text: string): string {
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
 export function isSlashCommand(text: string): boolean {
   const trimmed = text.trim();
-  // Asked first: most requests do not start with "/", and the pattern would be compiled for them all.
-  return trimmed.startsWith("/") && /^\/[\w:-]*$/.test(trimmed);
+  if (!trimmed.startsWith("/")) return false;
+  // "/" and then letters, digits, "_", ":" and "-" only (`/^\/[\w:-]*$/`), read by hand: a pasted path stops it at its next "/".
+  for (let i = 1; i < trimmed.length; i++) {
+    const code = trimmed.charCodeAt(i);
+    const word = (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+    if (!word && code !== 0x3a && code !== 0x2d) return false;
+  }
+  return true;
 }
 
 const NOISE_LINE =
