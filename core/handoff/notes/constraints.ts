@@ -4,7 +4,7 @@ import { messageText, type ContextMessage } from "../../session/messages.ts";
 import { stripFillers, userProse } from "./prose.ts";
 import { ALL_HINTS, hints, hintsIn, hintsOf, holds } from "./hints.ts";
 import { isConstraintWithin, isCorrection, isCorrectionRule, ruleHints } from "./rules.ts";
-import { capText, isSlashCommand, splitSentences } from "./text.ts";
+import { capText, isSlashCommand, proseSentences, splitSentences } from "./text.ts";
 import { isWithdrawal, mayWithdraw, type Placed, standingRules } from "./withdrawn.ts";
 
 /** The rules one message states: sentences quoted one by one, and paragraphs too full of rules to quote (a specification). */
@@ -37,7 +37,7 @@ function statedRules(text: string, found: number): StatedRules {
     const here = hintsIn(paragraph.toLowerCase(), found);
     if (here === 0) continue;
     const corrects = holds(here, "correction");
-    const rules = splitSentences(paragraph).filter((s) => isConstraintWithin(s, here) || (corrects && correction() && isCorrectionRule(s)));
+    const rules = proseSentences(paragraph).filter((s) => isConstraintWithin(s, here) || (corrects && correction() && isCorrectionRule(s)));
     const first = rules[0];
     const last = rules.at(-1);
     if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {

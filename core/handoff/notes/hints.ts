@@ -33,33 +33,8 @@ const WORDS = {
     "ok to",
     "okay to",
   ],
-  /** "you can change X now": a withdrawal only with one of `withdrawalWhen` too. */
-  withdrawalCanMay: [
-    ...[
-      "can now ",
-      "can go ahead and ",
-      "can change",
-      "can touch",
-      "can edit",
-      "can use",
-      "can modify",
-      "can update",
-      "can delete",
-      "can remove",
-    ],
-    ...[
-      "may now ",
-      "may go ahead and ",
-      "may change",
-      "may touch",
-      "may edit",
-      "may use",
-      "may modify",
-      "may update",
-      "may delete",
-      "may remove",
-    ],
-  ],
+  /** "you can change X now": only before one of `CAN_MAY_VERBS`, and a withdrawal only with one of `withdrawalWhen` too. */
+  withdrawalCanMay: ["can ", "may "],
   withdrawalWhen: ["after all", "now", "again", "too"],
   /** The ASCII rule words of other languages, counted only with no ASCII letter either side (as the pattern needs no letter there). */
   foreignWord: [
@@ -115,8 +90,25 @@ const NO_SPACE_IN_LINE = /no[^\S\n]/;
 /** Letters of the other languages' rule words that no English text needs (ü, ù, ſ, Cyrillic, Kana, Han, Hangul). */
 const FOREIGN_LETTER = /[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
+/** What follows "can " or "may " in a withdrawal ("you can go ahead and edit X now"). */
+const CAN_MAY_VERBS = ["now ", "go ahead and ", "change", "touch", "edit", "use", "modify", "update", "delete", "remove"];
+
 function isAsciiLetter(code: number): boolean {
   return code >= 0x61 && code <= 0x7a;
+}
+
+/** Whether a word of `family` at `at` in `text` counts: the other languages' words with no ASCII letter either side, "can " before its verb. */
+function stands(text: string, family: HintFamily, at: number, length: number): boolean {
+  if (family === "foreignWord") return !isAsciiLetter(text.charCodeAt(at - 1)) && !isAsciiLetter(text.charCodeAt(at + length));
+  if (family === "withdrawalCanMay") return CAN_MAY_VERBS.some((verb) => text.startsWith(verb, at + length));
+  return true;
+}
+
+/** Whether a word of `family` stands anywhere in `text`. */
+function standsIn(text: string, family: HintFamily, word: string): boolean {
+  if (family !== "foreignWord" && family !== "withdrawalCanMay") return text.includes(word);
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) if (stands(text, family, at, word.length)) return true;
+  return false;
 }
 
 /** The families of `within` whose words a lower-cased text holds. */
@@ -130,21 +122,13 @@ export function hintsIn(lower: string, within = ALL_HINTS): number {
       continue;
     }
     for (const word of WORDS[family]) {
-      if (family === "foreignWord" ? boundedAt(lower, word, 0) !== -1 : lower.includes(word)) {
+      if (standsIn(lower, family, word)) {
         found |= bit;
         break;
       }
     }
   }
   return found;
-}
-
-/** Where `word` first stands in `text` from `from` on with no ASCII letter either side, or -1. */
-function boundedAt(text: string, word: string, from: number): number {
-  for (let at = text.indexOf(word, from); at !== -1; at = text.indexOf(word, at + 1)) {
-    if (!isAsciiLetter(text.charCodeAt(at - 1)) && !isAsciiLetter(text.charCodeAt(at + word.length))) return at;
-  }
-  return -1;
 }
 
 /**
@@ -182,7 +166,7 @@ export function hintsOf(texts: readonly string[]): number[] {
  * Every word of every family, the longest first, then "no " and the other scripts' letters: written
  * out, not built from `WORDS` at each run (hints.test.ts checks it is `WORDS`, in that order).
  */
-export const ANY_WORD_SOURCE = String.raw`scratch that rule|can go ahead and |may go ahead and |auf keinen fall|going forward|that rule is |consistently|at all times|never happen|not allowed|from now on|should not|henceforth|throughout|everywhere|no longer |can change|can modify|can update|can delete|can remove|may change|may modify|may update|may delete|may remove|darf nicht|shouldn't|make sure|after all|can touch|may touch|prohibido|needs to|are not |any more|can now |can edit|may now |may edit|toujours|interdit|proibido|have to|need to|is not |aren't |anymore|forget |ignore |okay to|can use|may use|niemals|doivent|il faut|siempre|hay que|prefer|always|do not|has to|isn't |jamais|sempre|devono|altijd|moeten|never|don't|avoid|fine |ok to|again|immer|musst|nunca|deben|devem|nooit|must|only|dont|rule|keep|muss|doit|debe|deve|moet|now|too|nie|no[^\S\n]|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]`;
+export const ANY_WORD_SOURCE = String.raw`scratch that rule|auf keinen fall|going forward|that rule is |consistently|at all times|never happen|not allowed|from now on|should not|henceforth|throughout|everywhere|no longer |darf nicht|shouldn't|make sure|after all|prohibido|needs to|are not |any more|toujours|interdit|proibido|have to|need to|is not |aren't |anymore|forget |ignore |okay to|niemals|doivent|il faut|siempre|hay que|prefer|always|do not|has to|isn't |jamais|sempre|devono|altijd|moeten|never|don't|avoid|fine |ok to|again|immer|musst|nunca|deben|devem|nooit|must|only|dont|rule|keep|can |may |muss|doit|debe|deve|moet|now|too|nie|no[^\S\n]|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]`;
 
 /** The words of every family, each once. */
 export function allWords(): string[] {
@@ -197,8 +181,7 @@ function bitsOfMatch(text: string, at: number, match: string): number {
     const word = length === match.length ? match : match.slice(0, length);
     const families = WORD_BITS().get(word);
     if (families === undefined) continue;
-    const bounded = !isAsciiLetter(text.charCodeAt(at - 1)) && !isAsciiLetter(text.charCodeAt(at + length));
-    bits |= families & (bounded ? ALL_HINTS : ~BIT.foreignWord);
+    for (const family of FAMILIES()) if ((families & BIT[family]) !== 0 && stands(text, family, at, length)) bits |= BIT[family];
   }
   return bits;
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { analyzeBranch } from "../../session/analyze.ts";
 import { readSession } from "../../session/formats/read.ts";
 import { isPastedLine, isPastedLineUnhinted, userProse } from "./prose.ts";
+import { proseSentences, splitSentences } from "./text.ts";
 
 // isPastedLine looks at a line's first characters before its patterns: it must say what the
 // patterns alone say, for every line of every session we keep and for lines of every shape.
@@ -155,5 +156,11 @@ describe("userProse's paragraphs", () => {
       return JSON.stringify(paragraphs) !== JSON.stringify(prose === "" ? [] : prose.split(/\n\s*\n/));
     });
     expect(differ).toEqual([]);
+  });
+
+  test("split into the sentences splitSentences finds in them", () => {
+    const paragraphs = texts.flatMap((text) => userProse(text).paragraphs);
+    expect(paragraphs.length).toBeGreaterThan(100);
+    expect(paragraphs.filter((p) => JSON.stringify(proseSentences(p)) !== JSON.stringify(splitSentences(p)))).toEqual([]);
   });
 });
