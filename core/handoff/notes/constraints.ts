@@ -1,7 +1,7 @@
 import { lazily } from "../../lazy.ts";
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type ContextMessage } from "../../session/messages.ts";
-import { stripFillers, userProse } from "./prose.ts";
+import { stripFillers, type UserProse, userProse } from "./prose.ts";
 import { ALL_HINTS, hints, hintsIn, hintsOf, holds } from "./hints.ts";
 import { isConstraintWithin, isCorrection, isCorrectionRule, ruleHints } from "./rules.ts";
 import { capText, isSlashCommand, proseSentences, splitSentences } from "./text.ts";
@@ -22,15 +22,15 @@ const SPECIFICATION_RULES = 12;
  * is noted once, as a specification.
  */
 export function rulesIn(text: string): StatedRules {
-  return statedRules(text, hintsIn(text.toLowerCase(), ruleHints() | hints("correction")));
+  return statedRules(() => userProse(text), hintsIn(text.toLowerCase(), ruleHints() | hints("correction")));
 }
 
-/** `rulesIn` of a text whose hints (hints.ts) are `found`: only the patterns whose words it holds are asked. */
-function statedRules(text: string, found: number): StatedRules {
+/** `rulesIn` of a text whose prose is `own` and whose hints (hints.ts) are `found`: only the patterns whose words it holds are asked. */
+function statedRules(own: () => UserProse, found: number): StatedRules {
   const stated: StatedRules = { constraints: [], specifications: [] };
   // Most messages hold none of the words a rule needs: they are not split into sentences at all.
   if ((found & (ruleHints() | hints("correction"))) === 0) return stated;
-  const { prose, paragraphs } = userProse(text);
+  const { prose, paragraphs } = own();
   // A correction ("No, the changelog is not optional …") states its rules as facts; asked once, of a paragraph with such words.
   const correction = lazily(() => isCorrection(prose));
   for (const paragraph of paragraphs) {
@@ -54,6 +54,15 @@ export function withdrawalsIn(text: string, at: number): Placed[] {
   // Most messages take nothing back: only those with a withdrawal's words are split into sentences.
   if (!isWithdrawal(text)) return [];
   return splitSentences(userProse(text).prose)
+    .filter(isWithdrawal)
+    .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));
+}
+
+/** `withdrawalsIn` of a message's prose: only its paragraphs with a withdrawal's words are split (pasted words take nothing back). */
+function withdrawalsOf(own: UserProse, at: number): Placed[] {
+  return own.paragraphs
+    .filter((paragraph) => mayWithdraw(hintsIn(paragraph.toLowerCase(), hints("withdrawal", "withdrawalCanMay", "withdrawalWhen"))))
+    .flatMap(proseSentences)
     .filter(isWithdrawal)
     .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));
 }
@@ -91,8 +100,9 @@ export function userConstraints(context: readonly ContextMessage[]): string[] {
   const withdrawals: Placed[] = [];
   requests.forEach(({ text, at }, i) => {
     const hinted = found[i] ?? ALL_HINTS;
-    rules.push(...statedRules(text, hinted).constraints.map((rule) => ({ text: rule, at })));
-    if (mayWithdraw(hinted)) withdrawals.push(...withdrawalsIn(text, at));
+    const own = lazily(() => userProse(text));
+    rules.push(...statedRules(own, hinted).constraints.map((rule) => ({ text: rule, at })));
+    if (mayWithdraw(hinted)) withdrawals.push(...withdrawalsOf(own(), at));
   });
   // A rule the user took back later is not a rule.
   return [...new Set(standingRules(rules, withdrawals).standing.map((rule) => rule.text))];

@@ -295,6 +295,26 @@ describe("the hints of whole messages", () => {
     expect(userConstraints(context)).toEqual(userConstraintsUnhinted(context));
   });
 
+  test("userConstraints of made messages (rules, pasted rule words, withdrawals) is what it was before the hints", () => {
+    const user = (text: string): ContextMessage => ({
+      role: "user",
+      kind: "user",
+      content: [{ type: "text", text }],
+      entryId: text.slice(0, 20),
+    });
+    const context = [
+      ...made,
+      "Don't touch src/mail/ for now.",
+      "```\nyou can change src/mail/ after all\n```",
+      "  You can change src/mail/ now, it no longer applies",
+      "Never edit `config.yaml` by hand. Always run the suite.",
+      "You may now edit the schema too. Editing config.yaml is fine now.",
+      "Forget that rule, the quick tests are enough.",
+    ].map(user);
+    expect(userConstraints(context)).toEqual(userConstraintsUnhinted(context));
+    expect(userConstraints(context).length).toBeGreaterThan(10);
+  });
+
   test("hintsOf many texts at once says what hintsIn says of each", () => {
     const lineBreakBlind = ~hints("noSpace");
     const many = hintsOf(corpus);
