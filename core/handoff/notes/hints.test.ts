@@ -6,8 +6,8 @@ import { analyzeBranch } from "../../session/analyze.ts";
 import { readSession } from "../../session/formats/read.ts";
 import { type ContextMessage, messageText } from "../../session/messages.ts";
 import { isUserRequest, rulesIn, type StatedRules, userConstraints } from "./constraints.ts";
-import { ANY_WORD_SOURCE, allWords, hints, hintsIn, hintsOf } from "./hints.ts";
-import { isForeignRule, mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
+import { ANY_WORD_SOURCE, allWords, hints, hintsIn, hintsOf, wordsOf } from "./hints.ts";
+import { isForeignRule, LOOSE_RULE_WORD, mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
 import { stripFillers, userProse } from "./prose.ts";
 import { isConstraint, isConstraintUnhinted, isCorrection, isCorrectionRule, ruleHints } from "./rules.ts";
 import { capText, splitSentences } from "./text.ts";
@@ -346,4 +346,10 @@ describe("the pattern of every hint word", () => {
   test("a text whose lower-casing changes its length is read text by text", () => {
     expect(hintsOf(["İstanbul", "Never push."])).toEqual([0, hintsIn("never push.")]);
   });
+});
+
+test("the loose pattern of other languages' rule words holds hints.ts's words, and then its letters", () => {
+  const parts = LOOSE_RULE_WORD.source.split("|");
+  expect(parts.slice(0, -1)).toEqual([...wordsOf("foreignWord")]);
+  expect(parts.at(-1)).toBe(ANY_WORD_SOURCE.split("|").at(-1));
 });

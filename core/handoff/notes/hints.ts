@@ -168,6 +168,11 @@ export function hintsOf(texts: readonly string[]): number[] {
  */
 export const ANY_WORD_SOURCE = String.raw`scratch that rule|auf keinen fall|going forward|that rule is |consistently|at all times|never happen|not allowed|from now on|should not|henceforth|throughout|everywhere|no longer |darf nicht|shouldn't|make sure|after all|prohibido|needs to|are not |any more|toujours|interdit|proibido|have to|need to|is not |aren't |anymore|forget |ignore |okay to|niemals|doivent|il faut|siempre|hay que|prefer|always|do not|has to|isn't |jamais|sempre|devono|altijd|moeten|never|don't|avoid|fine |ok to|again|immer|musst|nunca|deben|devem|nooit|must|only|dont|rule|keep|can |may |muss|doit|debe|deve|moet|now|too|nie|no[^\S\n]|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]`;
 
+/** The words of one family. */
+export function wordsOf(family: HintFamily): readonly string[] {
+  return WORDS[family];
+}
+
 /** The words of every family, each once. */
 export function allWords(): string[] {
   return [...new Set(Object.values(WORDS).flat())];

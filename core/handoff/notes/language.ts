@@ -86,8 +86,13 @@ const RULE_WORDS_CJK =
 
 /** Whether a lower-cased sentence may hold a rule word of another language (`isForeignRule` can only say yes then; see hints.ts). */
 export function mayHoldForeignRule(lower: string): boolean {
-  return hintsIn(lower, hints("foreignWord", "foreignLetter")) !== 0;
+  // One pattern first (its words anywhere, not yet whole), since most sentences hold none; the words' edges are asked after.
+  return LOOSE_RULE_WORD.test(lower) && hintsIn(lower, hints("foreignWord", "foreignLetter")) !== 0;
 }
+
+/** hints.ts's words of other languages, and their letters, as one pattern (hints.test.ts checks they are the same words). */
+export const LOOSE_RULE_WORD =
+  /niemals|nie|immer|muss|musst|darf nicht|auf keinen fall|jamais|toujours|doit|doivent|il faut|interdit|nunca|siempre|debe|deben|hay que|prohibido|sempre|deve|devem|proibido|devono|nooit|altijd|moet|moeten|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 /** A rule in another language; a Latin-script rule word counts only in a sentence that does not read as English ("the nie function"). */
 export function isForeignRule(sentence: string): boolean {

@@ -57,6 +57,8 @@ export function isPastedLineUnhinted(line: string): boolean {
 
 function checkPastedLine(line: string, hinted: boolean): boolean {
   // The patterns are long, and most lines are prose: the first characters say which can match.
+  // Most of all start with a letter (no white space, no list mark before it): asked first, in few steps.
+  if (hinted && isLetter(line.charCodeAt(0))) return pastedFromLetter(line, line);
   const start = line.trimStart();
   const first = start.charAt(0);
   const listed = first !== "" && ("-*+•".includes(first) || isDigit(start.charCodeAt(0)));
@@ -66,12 +68,20 @@ function checkPastedLine(line: string, hinted: boolean): boolean {
   if (!hinted) return PASTED_LINE.test(line);
   if (first === "") return false;
   // Prose starts with a letter: of the shapes, only output's openings, an error's name and a banner can.
-  if (isLetter(start.charCodeAt(0))) {
-    if ("anDW".includes(first) && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))) return true;
-    return (ERROR_NAME.may(line, start) && ERROR_NAME.pattern().test(line)) || (BANNER.may(line, start) && BANNER.pattern().test(line));
-  }
-  if ("➜{[|│─┌└├╭╰┃━".includes(first) || OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))) return true;
+  if (isLetter(start.charCodeAt(0))) return pastedFromLetter(line, start);
+  if ("➜{[|│─┌└├╭╰┃━".includes(first) || ((first === "$" || first === ">") && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))))
+    return true;
   return SHAPES.some((s) => s.may(line, start) && s.pattern().test(line));
+}
+
+/** A line whose first character after its white space (`start`) is a letter: of the shapes, only output's openings, an error's name and a banner can be it. */
+function pastedFromLetter(line: string, start: string): boolean {
+  const code = start.charCodeAt(0);
+  // "at ", "npm …", "node:", "Debugger attached", "Waiting for the debugger".
+  if ((code === 0x61 || code === 0x6e || code === 0x44 || code === 0x57) && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening)))
+    return true;
+  if ((start.includes("Error:") || start.includes("Exception:")) && ERROR_NAME.pattern().test(line)) return true;
+  return hasVersion(start) && BANNER.pattern().test(line);
 }
 
 /** ASCII letters. */

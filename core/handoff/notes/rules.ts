@@ -83,10 +83,9 @@ export const ruleHints = lazily(() =>
 );
 
 export function isConstraint(sentence: string): boolean {
-  // Most sentences hold none of the words a rule needs: one pattern turns them down, before the words are sorted.
+  // Most sentences hold none of the words a rule needs: one pattern turns them down; the rest are asked every pattern.
   const lower = sentence.toLowerCase();
-  if (!RULE_HINT.test(lower) && !mayHoldForeignRule(lower)) return false;
-  return checkConstraint(sentence, hintsIn(lower, ruleHints() | hints("verdict")));
+  return (RULE_HINT.test(lower) || mayHoldForeignRule(lower)) && checkConstraint(sentence, ALL_HINTS);
 }
 
 /** `isConstraint` of a sentence of a text whose hints are `within` (`hintsOf`): only those families are looked for. */
