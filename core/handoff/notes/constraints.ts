@@ -1,9 +1,11 @@
+import { lazily } from "../../lazy.ts";
 import { looksLikeHandoffInstruction } from "../../session/facts.ts";
 import { messageText, type ContextMessage } from "../../session/messages.ts";
-import { stripFillers, userProse } from "./prose.ts";
-import { isConstraint, isCorrection, isCorrectionRule } from "./rules.ts";
-import { capText, isSlashCommand, splitSentences } from "./text.ts";
-import { isWithdrawal, type Placed, standingRules } from "./withdrawn.ts";
+import { stripFillers, type UserProse, userProse } from "./prose.ts";
+import { ALL_HINTS, hints, hintsIn, hintsOf, holds } from "./hints.ts";
+import { isConstraintWithin, isCorrection, isCorrectionRule, ruleHints } from "./rules.ts";
+import { capText, isSlashCommand, proseSentences, splitSentences } from "./text.ts";
+import { isWithdrawal, mayWithdraw, type Placed, standingRules } from "./withdrawn.ts";
 
 /** The rules one message states: sentences quoted one by one, and paragraphs too full of rules to quote (a specification). */
 export interface StatedRules {
@@ -20,12 +22,22 @@ const SPECIFICATION_RULES = 12;
  * is noted once, as a specification.
  */
 export function rulesIn(text: string): StatedRules {
+  return statedRules(() => userProse(text), hintsIn(text.toLowerCase(), ruleHints() | hints("correction")));
+}
+
+/** `rulesIn` of a text whose prose is `own` and whose hints (hints.ts) are `found`: only the patterns whose words it holds are asked. */
+function statedRules(own: () => UserProse, found: number): StatedRules {
   const stated: StatedRules = { constraints: [], specifications: [] };
-  const prose = userProse(text).prose;
-  // A correction ("No, the changelog is not optional …") states its rules as facts.
-  const correction = isCorrection(prose);
-  for (const paragraph of prose.split(/\n\s*\n/)) {
-    const rules = splitSentences(paragraph).filter((s) => isConstraint(s) || (correction && isCorrectionRule(s)));
+  // Most messages hold none of the words a rule needs: they are not split into sentences at all.
+  if ((found & (ruleHints() | hints("correction"))) === 0) return stated;
+  const { prose, paragraphs } = own();
+  // A correction ("No, the changelog is not optional …") states its rules as facts; asked once, of a paragraph with such words.
+  const correction = lazily(() => isCorrection(prose));
+  for (const paragraph of paragraphs) {
+    const here = hintsIn(paragraph.toLowerCase(), found);
+    if (here === 0) continue;
+    const corrects = holds(here, "correction");
+    const rules = proseSentences(paragraph).filter((s) => isConstraintWithin(s, here) || (corrects && correction() && isCorrectionRule(s)));
     const first = rules[0];
     const last = rules.at(-1);
     if (rules.length > SPECIFICATION_RULES && first !== undefined && last !== undefined) {
@@ -46,6 +58,15 @@ export function withdrawalsIn(text: string, at: number): Placed[] {
     .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));
 }
 
+/** `withdrawalsIn` of a message's prose: only its paragraphs with a withdrawal's words are split (pasted words take nothing back). */
+function withdrawalsOf(own: UserProse, at: number): Placed[] {
+  return own.paragraphs
+    .filter((paragraph) => mayWithdraw(hintsIn(paragraph.toLowerCase(), hints("withdrawal", "withdrawalCanMay", "withdrawalWhen"))))
+    .flatMap(proseSentences)
+    .filter(isWithdrawal)
+    .map((sentence) => ({ text: capText(stripFillers(sentence), 220), at }));
+}
+
 /** A user message that is a request: not empty, not a slash command, not a handoff instruction. */
 export function isUserRequest(text: string): boolean {
   return text.trim() !== "" && !isSlashCommand(text) && !looksLikeHandoffInstruction(text);
@@ -58,24 +79,31 @@ export function isUserRequest(text: string): boolean {
  * them whatever the engine, so this reads only the user's messages, not the offline engine's notes.
  */
 export function userConstraints(context: readonly ContextMessage[]): string[] {
-  const found: Placed[] = [];
-  const withdrawals: Placed[] = [];
+  const requests: { text: string; at: number }[] = [];
   let at = 0;
   for (const message of context) {
     if (message.role !== "user") continue;
-    const requests =
+    const texts =
       message.kind === "user"
         ? [messageText(message)]
         : message.kind === "compactionSummary"
           ? (message.replacedRequests ?? []).map(messageText)
           : [];
-    for (const text of requests) {
+    for (const text of texts) {
       at += 1;
-      if (!isUserRequest(text)) continue;
-      found.push(...rulesIn(text).constraints.map((rule) => ({ text: rule, at })));
-      withdrawals.push(...withdrawalsIn(text, at));
+      if (isUserRequest(text)) requests.push({ text, at });
     }
   }
+  // The words rules and withdrawals need, looked for in all the requests at once.
+  const found = hintsOf(requests.map((request) => request.text));
+  const rules: Placed[] = [];
+  const withdrawals: Placed[] = [];
+  requests.forEach(({ text, at }, i) => {
+    const hinted = found[i] ?? ALL_HINTS;
+    const own = lazily(() => userProse(text));
+    rules.push(...statedRules(own, hinted).constraints.map((rule) => ({ text: rule, at })));
+    if (mayWithdraw(hinted)) withdrawals.push(...withdrawalsOf(own(), at));
+  });
   // A rule the user took back later is not a rule.
-  return [...new Set(standingRules(found, withdrawals).standing.map((rule) => rule.text))];
+  return [...new Set(standingRules(rules, withdrawals).standing.map((rule) => rule.text))];
 }

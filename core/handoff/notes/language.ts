@@ -7,6 +7,7 @@
  * are still quoted. Everything else stays English-first.
  */
 import { lazyWordSet } from "../../lazy.ts";
+import { hints, hintsIn } from "./hints.ts";
 
 /** Common English words; a text with more words of another language than these is not English. */
 const ENGLISH = lazyWordSet(
@@ -83,8 +84,23 @@ const RULE_WORDS_LATIN =
 const RULE_WORDS_CJK =
   /必ず|絶対|しないで|してはいけない|してはならない|禁止|べき|こと[。！]?$|不要|必须|务必|永远|总是|不能|不得|절대|항상|반드시|하지 마|금지/u;
 
+/** Whether a lower-cased sentence may hold a rule word of another language (`isForeignRule` can only say yes then; see hints.ts). */
+export function mayHoldForeignRule(lower: string): boolean {
+  // One pattern first (its words anywhere, not yet whole), since most sentences hold none; the words' edges are asked after.
+  return LOOSE_RULE_WORD.test(lower) && hintsIn(lower, hints("foreignWord", "foreignLetter")) !== 0;
+}
+
+/** hints.ts's words of other languages, and their letters, as one pattern (hints.test.ts checks they are the same words). */
+export const LOOSE_RULE_WORD =
+  /niemals|nie|immer|muss|musst|darf nicht|auf keinen fall|jamais|toujours|doit|doivent|il faut|interdit|nunca|siempre|debe|deben|hay que|prohibido|sempre|deve|devem|proibido|devono|nooit|altijd|moet|moeten|[ùüſ\u0400-\u04ff\u1c80-\u1c8f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
 /** A rule in another language; a Latin-script rule word counts only in a sentence that does not read as English ("the nie function"). */
 export function isForeignRule(sentence: string): boolean {
+  return mayHoldForeignRule(sentence.toLowerCase()) && readsAsForeignRule(sentence);
+}
+
+/** `isForeignRule` without its hint: the patterns asked whatever the sentence holds. */
+export function readsAsForeignRule(sentence: string): boolean {
   if (RULE_WORDS_CJK.test(sentence.trim())) return true;
   if (!RULE_WORDS_LATIN.test(sentence)) return false;
   const { english, other } = commonWords(sampleOf(sentence));

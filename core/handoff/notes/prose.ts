@@ -4,36 +4,125 @@
  * rule, however it is worded ("must have a corresponding tool_result"). This module keeps the
  * prose and sets the pastes aside, so the engine reads only the user's own words.
  */
+import { lazily } from "../../lazy.ts";
 import { markFencedLines } from "../fences.ts";
 
-/** A line that is pasted output, a stack frame, a path or a diff, not a sentence a person wrote. */
-const PASTED_LINE = new RegExp(
-  [
-    String.raw`^\s*(?:➜|\$ |> |at |\{|\[|\||[│─┌└├╭╰┃━]|npm (?:ERR|error|notice|warn)|node:|Debugger attached|Waiting for the debugger)`,
-    String.raw`^\s*(?:\w+\.)*\w*(?:Error|Exception):`,
-    String.raw`^\s*['"]?~?\/[^\s/]+\/\S*`,
-    String.raw`^\s*[+-]\s*\d+\s`,
-    String.raw`^(?:\+\+\+|---|@@) `,
-    String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:`,
-    String.raw`^\s*[^\p{L}\p{N}\s]{3,}\s*$`,
-    // A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
-    String.raw`^\s*[\w.@/-]+(?: \w+)? v\d+\.\d+(?:\.\d+)?(?: \(\w+\))?\s*$`,
-  ].join("|"),
-  "u",
+/** A line that starts as output whatever follows: a prompt, a stack frame, a box, npm's or node's words. */
+const OUTPUT_START = String.raw`^\s*(?:➜|\$ |> |at |\{|\[|\||[│─┌└├╭╰┃━]|npm (?:ERR|error|notice|warn)|node:|Debugger attached|Waiting for the debugger)`;
+
+/**
+ * The other shapes of a pasted line, each with what a line needs for its pattern to match
+ * (`start` is the line without its leading white space): most lines need none, so most ask no
+ * pattern, and each pattern is compiled only when a line may match it. `may` may say yes where
+ * the pattern says no, never the other way (prose.test.ts checks).
+ */
+const ERROR_NAME = shape(
+  String.raw`^\s*(?:\w+\.)*\w*(?:Error|Exception):`,
+  (_, start) => isWordChar(start.charCodeAt(0)) && (start.includes("Error:") || start.includes("Exception:")),
 );
+// A tool's version banner ("Node.js v23.4.0", "bun test v1.3.2"), printed at the end or start of output.
+const BANNER = shape(
+  String.raw`^\s*[\w.@/-]+(?: \w+)? v\d+\.\d+(?:\.\d+)?(?: \(\w+\))?\s*$`,
+  (_, start) => (isWordChar(start.charCodeAt(0)) || ".@/-".includes(start.charAt(0))) && hasVersion(start),
+);
+const SHAPES = [
+  ERROR_NAME,
+  shape(String.raw`^\s*['"]?~?\/[^\s/]+\/\S*`, (_, start) => "'\"~/".includes(start.charAt(0))),
+  shape(String.raw`^\s*[+-]\s*\d+\s`, (_, start) => "+-".includes(start.charAt(0))),
+  shape(String.raw`^(?:\+\+\+|---|@@) `, (line) => "+-@".includes(line.charAt(0))),
+  shape(String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:`, (_, start) => start.startsWith("[") || isDigit(start.charCodeAt(0))),
+  // Symbols alone ("───", "****"): no letter, digit or space between the line's ends.
+  shape(String.raw`^\s*[^\p{L}\p{N}\s]{3,}\s*$`, (_, start) => !/[\sA-Za-z0-9]/.test(start.trimEnd())),
+  BANNER,
+];
+
+function shape(source: string, may: (line: string, start: string) => boolean) {
+  return { source, may, pattern: lazily(() => new RegExp(source, "u")) };
+}
+
+/** A line that is pasted output, a stack frame, a path or a diff, not a sentence a person wrote: all the shapes at once. */
+const PASTED_LINE = new RegExp([OUTPUT_START, ...SHAPES.map((s) => s.source)].join("|"), "u");
 
 /** A list item a person typed: kept, even when indented. */
 const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+\S/;
 
 export function isPastedLine(line: string): boolean {
-  if (LIST_ITEM.test(line) && !/^\s*[+-]\s*\d+\s/.test(line)) return false;
+  return checkPastedLine(line, true);
+}
+
+/** `isPastedLine` with its patterns asked of every line (what the tests hold its shortcuts to). */
+export function isPastedLineUnhinted(line: string): boolean {
+  return checkPastedLine(line, false);
+}
+
+function checkPastedLine(line: string, hinted: boolean): boolean {
+  // The patterns are long, and most lines are prose: the first characters say which can match.
+  // Most of all start with a letter (no white space, no list mark before it): asked first, in few steps.
+  if (hinted && isLetter(line.charCodeAt(0))) return pastedFromLetter(line, line);
+  const start = line.trimStart();
+  const first = start.charAt(0);
+  const listed = first !== "" && ("-*+•".includes(first) || isDigit(start.charCodeAt(0)));
+  if ((!hinted || listed) && LIST_ITEM.test(line) && !/^\s*[+-]\s*\d+\s/.test(line)) return false;
   // People do not indent prose; pasted terminal output and wrapped error messages are.
-  return /^(?: {2,}|\t)\S/.test(line) || PASTED_LINE.test(line);
+  if ((!hinted || line.startsWith("  ") || line.startsWith("\t")) && /^(?: {2,}|\t)\S/.test(line)) return true;
+  if (!hinted) return PASTED_LINE.test(line);
+  if (first === "") return false;
+  // Prose starts with a letter: of the shapes, only output's openings, an error's name and a banner can.
+  if (isLetter(start.charCodeAt(0))) return pastedFromLetter(line, start);
+  if ("➜{[|│─┌└├╭╰┃━".includes(first) || ((first === "$" || first === ">") && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening))))
+    return true;
+  return SHAPES.some((s) => s.may(line, start) && s.pattern().test(line));
+}
+
+/** A line whose first character after its white space (`start`) is a letter: of the shapes, only output's openings, an error's name and a banner can be it. */
+function pastedFromLetter(line: string, start: string): boolean {
+  const code = start.charCodeAt(0);
+  // "at ", "npm …", "node:", "Debugger attached", "Waiting for the debugger".
+  if ((code === 0x61 || code === 0x6e || code === 0x44 || code === 0x57) && OUTPUT_OPENINGS.some((opening) => start.startsWith(opening)))
+    return true;
+  if ((start.includes("Error:") || start.includes("Exception:")) && ERROR_NAME.pattern().test(line)) return true;
+  return hasVersion(start) && BANNER.pattern().test(line);
+}
+
+/** ASCII letters. */
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** What `OUTPUT_START` takes after its first characters. */
+const OUTPUT_OPENINGS = [
+  "$ ",
+  "> ",
+  "at ",
+  "npm ERR",
+  "npm error",
+  "npm notice",
+  "npm warn",
+  "node:",
+  "Debugger attached",
+  "Waiting for the debugger",
+];
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** ASCII letters, digits and `_`: the patterns' `\w`. */
+function isWordChar(code: number): boolean {
+  return isDigit(code) || isLetter(code) || code === 0x5f;
+}
+
+/** " v" and a digit: a version banner's "bun test v1.3.2". */
+function hasVersion(text: string): boolean {
+  for (let at = text.indexOf(" v"); at !== -1; at = text.indexOf(" v", at + 1)) if (isDigit(text.charCodeAt(at + 2))) return true;
+  return false;
 }
 
 export interface UserProse {
   /** The user's own words: paragraphs joined with a blank line. */
   prose: string;
+  /** The same paragraphs one by one (what `prose` splits into at its blank lines). */
+  paragraphs: string[];
   /** Everything set aside: code blocks and pasted paragraphs, in order. */
   pastes: string[];
 }
@@ -73,7 +162,7 @@ export function userProse(text: string): UserProse {
     }
     kept.push(paragraph.filter((_, i) => !pastedLines[i]).join("\n"));
   }
-  return { prose: kept.join("\n\n"), pastes };
+  return { prose: kept.join("\n\n"), paragraphs: kept, pastes };
 }
 
 /** A line naming an error, the way people and tools write them. */

@@ -1,4 +1,6 @@
-import { isForeignRule } from "./language.ts";
+import { lazily } from "../../lazy.ts";
+import { ALL_HINTS, type HintFamily, hints, hintsIn, holds } from "./hints.ts";
+import { mayHoldForeignRule, readsAsForeignRule } from "./language.ts";
 import { stripFillers } from "./prose.ts";
 
 /**
@@ -60,13 +62,66 @@ export function isCorrectionRule(sentence: string): boolean {
   return MUST_OR_NOT.test(sentence) && stripFillers(sentence).split(/\s+/).length >= 4;
 }
 
+/** Any rule family's words (hints.ts), or "no" before a space: a sentence with none is no English rule. */
+const RULE_HINT =
+  /must|prefer|not allowed|never|always|should not|shouldn't|make sure|only|from now on|going forward|henceforth|throughout|everywhere|consistently|at all times|don't|dont|do not|avoid|rule|keep|no\s/;
+
+/** The families of hints (hints.ts) a rule needs one of. */
+export const ruleHints = lazily(() =>
+  hints(
+    "ruleWord",
+    "standingCondition",
+    "onlyAtEnd",
+    "standing",
+    "standingManner",
+    "ruleClause",
+    "keep",
+    "noSpace",
+    "foreignWord",
+    "foreignLetter",
+  ),
+);
+
 export function isConstraint(sentence: string): boolean {
+  // Most sentences hold none of the words a rule needs: one pattern turns them down; the rest are asked every pattern.
+  const lower = sentence.toLowerCase();
+  return (RULE_HINT.test(lower) || mayHoldForeignRule(lower)) && checkConstraint(sentence, ALL_HINTS);
+}
+
+/** `isConstraint` of a sentence of a text whose hints are `within` (`hintsOf`): only those families are looked for. */
+export function isConstraintWithin(sentence: string, within: number): boolean {
+  const wanted = within & ruleHints();
+  return wanted !== 0 && checkConstraint(sentence, hintsIn(sentence.toLowerCase(), wanted | hints("verdict")));
+}
+
+/** `isConstraint` without its hints: every pattern asked of every sentence (what the tests hold the hints to). */
+export function isConstraintUnhinted(sentence: string): boolean {
+  return checkConstraint(sentence, ALL_HINTS);
+}
+
+/** Whether a sentence is a rule, asking only the patterns whose words it holds (`found`, a set of hints). */
+function checkConstraint(sentence: string, found: number): boolean {
+  if ((found & ruleHints()) === 0) return false;
   const bare = stripFillers(sentence);
-  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8 || OPINION.test(bare) || VERDICT.test(bare)) return false;
-  if (RULE_WORD.test(bare) || STANDING_CONDITION.test(bare) || ONLY_AT_END.test(bare) || isForeignRule(bare)) return true;
-  if (STANDING.test(bare) || STANDING_MANNER.test(bare)) return true;
-  return clauses(bare).some((clause) => {
-    const words = stripFillers(clause);
-    return RULE_CLAUSE.test(words) || (KEEP.test(words) && KEPT_STATE.test(words.replace(KEEP, "")));
+  if (/[?？]$/.test(bare.trimEnd()) || bare.length < 8) return false;
+  // Opinions and verdicts are asked after: few sentences get that far (plain tests, so the order changes nothing).
+  return statesRule(bare, found) && !OPINION.test(bare) && !(holds(found, "verdict") && VERDICT.test(bare));
+}
+
+/** Whether a sentence without its fillers holds a rule's words, asking the patterns whose words were `found`. */
+function statesRule(bare: string, found: number): boolean {
+  const has = (family: HintFamily) => holds(found, family);
+  if (has("ruleWord") && RULE_WORD.test(bare)) return true;
+  if (has("standingCondition") && STANDING_CONDITION.test(bare)) return true;
+  if (has("onlyAtEnd") && ONLY_AT_END.test(bare)) return true;
+  if ((has("foreignWord") || has("foreignLetter")) && readsAsForeignRule(bare)) return true;
+  if (has("standing") && STANDING.test(bare)) return true;
+  if (has("standingManner") && STANDING_MANNER.test(bare)) return true;
+  const clause = has("ruleClause") || has("noSpace");
+  const keep = has("keep");
+  if (!clause && !keep) return false;
+  return clauses(bare).some((part) => {
+    const words = stripFillers(part);
+    return (clause && RULE_CLAUSE.test(words)) || (keep && KEEP.test(words) && KEPT_STATE.test(words.replace(KEEP, "")));
   });
 }

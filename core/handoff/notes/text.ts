@@ -76,20 +76,32 @@ const RECENT_SPLIT_LENGTH = 80;
 
 function sentencesOf(text: string): string[] {
   const sentences: string[] = [];
-  for (const line of stripCodeBlocks(text).split("\n")) {
-    if (isPastedLine(line)) continue;
-    // List markers and heading marks are layout, not words (and must never become a heading of ours).
-    const bare = line.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "").trim();
-    // A `?` or `.` inside inline code (`a ?? b`) ends no sentence.
-    const spans: string[] = [];
-    const masked = bare.replace(/`[^`]*`/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
-    // Chinese and Japanese end a sentence with 。！？ and no space.
-    for (const part of masked.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
-      const sentence = part.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)] ?? "").trim();
-      if (sentence !== "") sentences.push(sentence);
-    }
-  }
+  for (const line of stripCodeBlocks(text).split("\n")) if (!isPastedLine(line)) sentencesOfLine(line, sentences);
   return sentences;
+}
+
+/**
+ * The sentences of a paragraph of `userProse`: as `splitSentences` splits it, without asking again
+ * what userProse asked of each line (such a paragraph holds no code and no pasted line).
+ */
+export function proseSentences(paragraph: string): string[] {
+  const sentences: string[] = [];
+  for (const line of paragraph.split("\n")) sentencesOfLine(line, sentences);
+  return sentences;
+}
+
+/** Adds the sentences of one line of prose to `sentences`. */
+function sentencesOfLine(line: string, sentences: string[]): void {
+  // List markers and heading marks are layout, not words (and must never become a heading of ours).
+  const bare = line.replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "").trim();
+  // A `?` or `.` inside inline code (`a ?? b`) ends no sentence.
+  const spans: string[] = [];
+  const masked = bare.replace(/`[^`]*`/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
+  // Chinese and Japanese end a sentence with 。！？ and no space.
+  for (const part of masked.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
+    const sentence = part.replace(/\u0000(\d+)\u0000/g, (_, i: string) => spans[Number(i)] ?? "").trim();
+    if (sentence !== "") sentences.push(sentence);
+  }
 }
 
 /** The first paragraph of prose in a text (code blocks dropped), on one line. */
@@ -103,7 +115,15 @@ export function firstParagraph(text: string): string {
 
 /** A slash command typed into the agent's editor ("/mode", "/them"), not a request. */
 export function isSlashCommand(text: string): boolean {
-  return /^\/[\w:-]*$/.test(text.trim());
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("/")) return false;
+  // "/" and then letters, digits, "_", ":" and "-" only (`/^\/[\w:-]*$/`), read by hand: a pasted path stops it at its next "/".
+  for (let i = 1; i < trimmed.length; i++) {
+    const code = trimmed.charCodeAt(i);
+    const word = (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+    if (!word && code !== 0x3a && code !== 0x2d) return false;
+  }
+  return true;
 }
 
 const NOISE_LINE =

@@ -4,6 +4,7 @@
  * names what it frees (a path, a file, a code span) or points at "that rule"; a rule stated
  * before it that names the same thing is dropped. Plain English patterns, like the rules.
  */
+import { holds } from "./hints.ts";
 
 /** Words that take a rule back. */
 const WITHDRAWS =
@@ -15,6 +16,11 @@ function anchorsOf(text: string): Set<string> {
   return new Set(
     [...text.matchAll(ANCHOR)].map((m) => m[0].replace(/`/g, "").replace(/\/+$/, "").toLowerCase()).filter((a) => a.length > 2),
   );
+}
+
+/** Whether a text with these hints may take a rule back ("you can change X now" needs both its words). */
+export function mayWithdraw(found: number): boolean {
+  return holds(found, "withdrawal") || (holds(found, "withdrawalCanMay") && holds(found, "withdrawalWhen"));
 }
 
 /** A sentence that takes an earlier rule back. */
