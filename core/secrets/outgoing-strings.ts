@@ -169,49 +169,55 @@ function mapArguments(json: string, map: TextMap): string {
   return mapped === value && !lostInReading(json, map) ? json : JSON.stringify(mapped);
 }
 
+/**
+ * A message with every string passed through `map`: the message itself when they all stay (most
+ * of a request, the context as the guard passed it), so nothing is copied for them; else a new
+ * one of the same fields (a user's parts are always copied).
+ */
 function mapMessage(message: ChatMessage, map: TextMap): ChatMessage {
   switch (message.role) {
     case "system":
-    case "developer":
-      return { role: message.role, content: map.text(message.content) };
-    case "user":
-      return { role: "user", content: typeof message.content === "string" ? map.text(message.content) : mapParts(message.content, map) };
+    case "developer": {
+      const content = map.text(message.content);
+      return content === message.content ? message : { role: message.role, content };
+    }
+    case "user": {
+      if (typeof message.content !== "string") return { role: "user", content: mapParts(message.content, map) };
+      const content = map.text(message.content);
+      return content === message.content ? message : { role: "user", content };
+    }
     case "assistant": {
       const content = message.content === null ? null : map.text(message.content);
-      if (!message.tool_calls) return { role: "assistant", content };
-      const calls = message.tool_calls.map((call) => ({
-        id: map.opaque(call.id),
+      const calls = message.tool_calls;
+      if (!calls) return content === message.content ? message : { role: "assistant", content };
+      // Each call's strings first, as plain values: objects are made only when one of them changed.
+      const ids: string[] = [];
+      const names: string[] = [];
+      const args: string[] = [];
+      let same = content === message.content;
+      for (const call of calls) {
+        const id = map.opaque(call.id);
+        const name = chatToolName(map.text(call.function.name));
+        const json = mapArguments(call.function.arguments, map);
+        same &&= id === call.id && name === call.function.name && json === call.function.arguments;
+        ids.push(id);
+        names.push(name);
+        args.push(json);
+      }
+      if (same) return message;
+      const mapped = calls.map((call, i) => ({
+        id: ids[i] as string,
         type: call.type,
-        function: { name: chatToolName(map.text(call.function.name)), arguments: mapArguments(call.function.arguments, map) },
+        function: { name: names[i] as string, arguments: args[i] as string },
       }));
-      return { role: "assistant", content, tool_calls: calls };
+      return { role: "assistant", content, tool_calls: mapped };
     }
-    case "tool":
-      return { role: "tool", tool_call_id: map.opaque(message.tool_call_id), content: map.text(message.content) };
+    case "tool": {
+      const id = map.opaque(message.tool_call_id);
+      const content = map.text(message.content);
+      return id === message.tool_call_id && content === message.content ? message : { role: "tool", tool_call_id: id, content };
+    }
   }
-}
-
-/** Whether two messages of one role carry the same strings (the same array of parts or calls included). */
-function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
-  if (a.role === "assistant" && b.role === "assistant") {
-    const calls = a.tool_calls ?? [];
-    const others = b.tool_calls ?? [];
-    return (
-      a.content === b.content &&
-      calls.length === others.length &&
-      calls.every((call, i) => {
-        const other = others[i];
-        return (
-          other !== undefined &&
-          call.id === other.id &&
-          call.function.name === other.function.name &&
-          call.function.arguments === other.function.arguments
-        );
-      })
-    );
-  }
-  if (a.role === "tool" && b.role === "tool") return a.content === b.content && a.tool_call_id === b.tool_call_id;
-  return a.role === b.role && typeof a.content === "string" && a.content === b.content;
 }
 
 /**
@@ -219,10 +225,7 @@ function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
  * message whose strings all stay is passed on as it is.
  */
 export function mapRequestText(request: ChatRequest, map: TextMap): ChatRequest {
-  const messages = request.messages.map((m) => {
-    const mapped = mapMessage(m, map);
-    return sameMessage(m, mapped) ? m : mapped;
-  });
+  const messages = request.messages.map((m) => mapMessage(m, map));
   const mapped: ChatRequest = { ...request, model: map.opaque(request.model), messages };
   if (request.tools) {
     mapped.tools = request.tools.map((tool) => ({
